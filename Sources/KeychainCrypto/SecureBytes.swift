@@ -1,0 +1,65 @@
+internal import COpenSSL
+
+/// Secret bytes (keys, passwords) in a buffer of their own that is wiped with `OPENSSL_cleanse` when freed.
+///
+/// Immutable once built, so it can cross threads; its `description` never shows the contents.
+package final class SecureBytes: @unchecked Sendable {  // safe: the buffer is written only inside init
+    private let buffer: UnsafeMutableRawBufferPointer
+
+    /// Allocates `count` bytes and lets `initializer` fill them.
+    package init(count: Int, initializer: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        buffer = .allocate(byteCount: Swift.max(count, 1), alignment: 16)
+        let usable = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+        do {
+            try initializer(usable)
+        } catch {
+            OPENSSL_cleanse(buffer.baseAddress, buffer.count)
+            buffer.deallocate()
+            throw error
+        }
+        self.count = count
+    }
+
+    /// Copies `bytes` into a wiped-on-free buffer.
+    package convenience init(_ bytes: some Collection<UInt8>) {
+        self.init(count: bytes.count) { target in
+            _ = target.initializeMemory(as: UInt8.self, from: bytes)
+        }
+    }
+
+    /// The number of secret bytes.
+    package let count: Int
+
+    deinit {
+        OPENSSL_cleanse(buffer.baseAddress, buffer.count)
+        buffer.deallocate()
+    }
+
+    /// Gives read access to the bytes for the duration of `body`.
+    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+
+    /// A plain copy of the bytes, for handing to a caller that owns the secret from here on.
+    package var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// Compares in time that depends only on the lengths.
+    package func constantTimeEquals(_ other: SecureBytes) -> Bool {
+        guard count == other.count else { return false }
+        return withUnsafeBytes { lhs in
+            other.withUnsafeBytes { rhs in
+                count == 0 || CRYPTO_memcmp(lhs.baseAddress, rhs.baseAddress, count) == 0
+            }
+        }
+    }
+}
+
+extension SecureBytes: CustomStringConvertible {
+    package var description: String { "SecureBytes(\(count) bytes, redacted)" }
+}
+
+/// Wipes a plain array that held a secret before it is released.
+package func wipe(_ bytes: inout [UInt8]) {
+    bytes.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
+    bytes.removeAll()
+}

@@ -1,0 +1,103 @@
+internal import CSQLite
+
+/// One SQLite connection in WAL mode with full sync, so a committed transaction survives a crash or power cut.
+///
+/// Not thread-safe: the engine owns one per keychain and uses it under a lock. Close it explicitly.
+package final class Database {
+    let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+    private var isClosed = false
+
+    /// Opens (creating if needed) the database at `path`.
+    /// - Parameter busyTimeout: how long to wait for another process's lock before failing, in milliseconds.
+    package init(path: String, busyTimeout: Int32 = 10_000) throws {
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
+            sqlite3_close_v2(connection)
+            throw StoreError(code: code, message: message)
+        }
+        handle = connection
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeout)
+        do {
+            // WAL: readers never block the writer. FULL: fsync the WAL at every commit (SQLite docs, "PRAGMA
+            // synchronous": NORMAL in WAL mode may lose the last transactions on power loss).
+            try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;")
+        } catch {
+            sqlite3_close_v2(handle)
+            isClosed = true
+            throw error
+        }
+    }
+
+    deinit {
+        assert(isClosed, "Database must be closed explicitly")
+        if !isClosed { close() }
+    }
+
+    /// Finalizes cached statements and closes the connection.
+    package func close() {
+        guard !isClosed else { return }
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+        isClosed = true
+    }
+
+    /// Runs one or more SQL statements that take no parameters.
+    package func execute(_ sql: String) throws {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Returns a cached prepared statement for `sql`.
+    package func statement(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] { return cached }
+        let statement = try Statement(database: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls the whole transaction back and is rethrown.
+    /// IMMEDIATE takes the write lock up front, so two processes never both read-then-write and deadlock.
+    package func writeTransaction<R>(_ body: () throws -> R) throws -> R {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a read transaction, so all its reads see one snapshot.
+    package func readTransaction<R>(_ body: () throws -> R) throws -> R {
+        try execute("BEGIN DEFERRED")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
+    /// The number of rows the last statement changed.
+    package var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// `PRAGMA user_version`, which records the schema version.
+    package var userVersion: Int {
+        get throws { Int(try statement("PRAGMA user_version").rows().first?.first?.integerValue ?? 0) }
+    }
+
+    /// Runs `PRAGMA integrity_check` and returns its report ("ok" when the file is sound).
+    package func integrityCheck() throws -> String {
+        try statement("PRAGMA integrity_check").rows().compactMap { $0.first?.textValue }.joined(separator: "\n")
+    }
+
+    func error(_ code: Int32) -> StoreError {
+        StoreError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
+
+@available(*, unavailable)
+extension Database: Sendable {}

@@ -1,0 +1,30 @@
+/// One step of the schema, applied once, in order, inside one transaction with the version bump.
+package struct Migration: Sendable {
+    /// The schema version this step produces.
+    package let version: Int
+    /// The SQL that takes the previous version to `version`.
+    package let sql: String
+
+    package init(version: Int, sql: String) {
+        self.version = version
+        self.sql = sql
+    }
+}
+
+extension Database {
+    /// Brings the schema up to the last of `migrations`, each step in its own write transaction.
+    /// - Throws: a ``StoreError`` if the file was written by a newer schema than this code knows.
+    package func migrate(_ migrations: [Migration]) throws {
+        let newest = migrations.map(\.version).max() ?? 0
+        try writeTransaction {
+            let current = try userVersion
+            guard current <= newest else {
+                throw StoreError(code: 1, message: "database schema \(current) is newer than this program (\(newest))")
+            }
+            for step in migrations.sorted(by: { $0.version < $1.version }) where step.version > current {
+                try execute(step.sql)
+                try execute("PRAGMA user_version = \(step.version)")
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+internal import CSQLite
+
+/// One prepared statement; finalized in `deinit`. Owned by its ``Database`` and used only under its lock.
+package final class Statement {
+    private let handle: OpaquePointer
+    private unowned let database: Database
+
+    init(database: Database, sql: String) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            throw database.error(code)
+        }
+        self.handle = statement
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Resets the statement and binds `values` to its parameters in order.
+    package func bind(_ values: [SQLValue]) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+            case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, ksqlite_transient())
+            case .blob(let bytes):
+                code = bytes.withUnsafeBytes {
+                    // A zero-length blob still needs a non-null pointer, or SQLite stores NULL.
+                    sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), ksqlite_transient())
+                }
+            }
+            guard code == SQLITE_OK else { throw database.error(code) }
+        }
+    }
+
+    /// Advances to the next row. Returns false when the statement is done.
+    package func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE:
+            sqlite3_reset(handle)
+            return false
+        default:
+            let error = database.error(sqlite3_reset(handle))
+            throw error.code == SQLITE_OK ? database.error(code) : error
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    package func run(_ values: [SQLValue] = []) throws {
+        try bind(values)
+        while try step() {}
+    }
+
+    /// Runs a query and returns every row as an array of column values.
+    package func rows(_ values: [SQLValue] = []) throws -> [[SQLValue]] {
+        try bind(values)
+        var result: [[SQLValue]] = []
+        while try step() {
+            result.append((0..<columnCount).map { column($0) })
+        }
+        return result
+    }
+
+    /// The number of columns in a result row.
+    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The value of `index` in the current row.
+    package func column(_ index: Int) -> SQLValue {
+        let column = Int32(index)
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, column)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let base = sqlite3_column_blob(handle, column) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
+        default: return .null
+        }
+    }
+
+    /// Resets the statement so it releases its read snapshot.
+    package func reset() { sqlite3_reset(handle) }
+}
+
+@available(*, unavailable)
+extension Statement: Sendable {}

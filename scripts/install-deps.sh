@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build needs (SQLite and OpenSSL headers, pkg-config) when they are missing.
+set -euo pipefail
+needed=()
+for package in libsqlite3-dev libssl-dev pkg-config; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || needed+=("$package")
+done
+if [ ${#needed[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${needed[@]}"
+fi
