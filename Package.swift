@@ -51,8 +51,61 @@ targets += [
 
 // MARK: - keychain-lint (the analyzer). Its build settings stay on its own targets.
 // (section owned by the analyzer's targets)
-let lintTargets: [Target] = []
-let lintProducts: [Product] = []
+// The analyzer parses Swift with the SwiftSyntax libraries that ship inside the toolchain (usr/lib/swift/host),
+// so it needs no package dependency. Their directory is found from the Swift runtime this manifest runs on.
+import Foundation
+
+/// The toolchain's `usr/lib/swift/host` directory, which holds SwiftSyntax's modules and shared libraries.
+func keychainLintSwiftHostDirectory() -> String {
+    let marker = "SwiftSyntax.swiftmodule"
+    func hostDirectory(forUsr usr: String) -> String? {
+        let host = usr + "/lib/swift/host"
+        return FileManager.default.fileExists(atPath: host + "/" + marker) ? host : nil
+    }
+    if let override = ProcessInfo.processInfo.environment["KEYCHAIN_LINT_SWIFT_HOST"] {
+        return override
+    }
+    // The manifest runs on the toolchain's own runtime: its libraries reveal where that toolchain lives.
+    if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) {
+        for line in maps.split(separator: "\n") {
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            let path = String(line[slash...])
+            if let range = path.range(of: "/lib/swift/linux/"), let host = hostDirectory(forUsr: String(path[..<range.lowerBound])) {
+                return host
+            }
+        }
+    }
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+        let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
+        guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
+        let usr = swift.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent().path
+        if let host = hostDirectory(forUsr: usr) { return host }
+    }
+    return "/usr/lib/swift/host"
+}
+
+let keychainLintHost = keychainLintSwiftHostDirectory()
+let keychainLintSwiftSettings: [SwiftSetting] = swift6 + [.unsafeFlags(["-I", keychainLintHost])]
+let keychainLintLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-L", keychainLintHost, "-Xlinker", "-rpath", "-Xlinker", keychainLintHost]),
+    .linkedLibrary("SwiftSyntax"),
+    .linkedLibrary("SwiftParser"),
+]
+
+let lintTargets: [Target] = [
+    .target(
+        name: "KeychainLint",
+        swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
+    .executableTarget(
+        name: "KeychainLintTool", dependencies: ["KeychainLint"],
+        swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
+    .testTarget(
+        name: "KeychainLintTests", dependencies: ["KeychainLint"],
+        swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
+]
+let lintProducts: [Product] = [
+    .executable(name: "keychain-lint", targets: ["KeychainLintTool"]),
+]
 // MARK: - end keychain-lint
 
 let package = Package(

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Who is calling: an application identifier and the ordered access groups it may use.
+///
+/// Order follows Apple: `keychain-access-groups`, then `application-identifier`, then application groups;
+/// an add without an access group uses the first.
+public struct CallerIdentity: Sendable, Hashable {
+    /// The application identifier (`TEAMID.bundle.id`, or `LOCAL.name` for a program without entitlements).
+    public let applicationIdentifier: String?
+    /// Every access group the caller may read and write, in order.
+    public let accessGroups: [String]
+
+    /// An identity with the given groups, in order, duplicates removed.
+    public init(applicationIdentifier: String?, accessGroups: [String]) {
+        self.applicationIdentifier = applicationIdentifier
+        var seen = Set<String>()
+        self.accessGroups = accessGroups.filter { seen.insert($0).inserted }
+    }
+
+    /// The identity of a program with no entitlements file: `LOCAL.` followed by its bundle identifier
+    /// (from an Info.plist beside the executable) or else its executable's name, which is its one group.
+    public static func localProgram(bundleIdentifier: String?, executableName: String) -> CallerIdentity {
+        let identifier = "LOCAL." + (bundleIdentifier ?? executableName)
+        return CallerIdentity(applicationIdentifier: identifier, accessGroups: [identifier])
+    }
+
+    /// Reads an entitlements property list (the `.entitlements` file of an Apple project).
+    /// `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` are expanded with the team identifier.
+    /// - Throws: `KeychainError.param` when the file is not a readable property list.
+    public static func entitlements(at url: URL) throws -> CallerIdentity {
+        guard let bytes = try? Data(contentsOf: url) else {
+            throw KeychainError.param.because("cannot read entitlements file \(url.path)")
+        }
+        return try entitlements(bytes, source: url.path)
+    }
+
+    /// Parses entitlements from property-list bytes.
+    public static func entitlements(_ bytes: Data, source: String = "entitlements") throws -> CallerIdentity {
+        guard let plist = try? PropertyListSerialization.propertyList(from: bytes, format: nil) as? [String: Any] else {
+            throw KeychainError.param.because("\(source) is not a property list dictionary")
+        }
+        let applicationIdentifier = plist["application-identifier"] as? String
+        let team = (plist["com.apple.developer.team-identifier"] as? String)
+            ?? applicationIdentifier.flatMap { $0.split(separator: ".").first.map(String.init) }
+        func expand(_ group: String) -> String {
+            guard let team else { return group }
+            return group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
+                .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
+        }
+        let keychainGroups = (plist["keychain-access-groups"] as? [String] ?? []).map(expand)
+        let applicationGroups = plist["com.apple.security.application-groups"] as? [String] ?? []
+        return CallerIdentity(
+            applicationIdentifier: applicationIdentifier,
+            accessGroups: keychainGroups + (applicationIdentifier.map { [$0] } ?? []) + applicationGroups)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import KeychainCrypto
+import KeychainStore
+import Synchronization
+
+/// An open keychain: the engine behind `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate` and
+/// `SecItemDelete`, as a typed Swift API. One table per item class, every item encrypted under its own key.
+///
+/// Thread-safe: calls are serialized on one SQLite connection. Several processes may open the same home;
+/// SQLite's locking and the primary-key constraint keep them consistent.
+public final class Keychain: Sendable {
+    /// The database file inside the keychain home.
+    public static let databaseFileName = "keychain.db"
+
+    public let configuration: KeychainConfiguration
+    let keybag: Keybag
+    let digester: IndexDigester
+    private let store: Mutex<ItemStore?>
+
+    /// Opens (creating on first use) the keychain described by `configuration`.
+    /// - Throws: `KeychainError` with `errSecNotAvailable` when the home, keybag or database cannot be used.
+    public init(configuration: KeychainConfiguration) throws {
+        self.configuration = configuration
+        keybag = try Keybag.open(home: configuration.home)
+        digester = try IndexDigester(indexKey: keybag.indexKey)
+        let path = configuration.home.appendingPathComponent(Self.databaseFileName).path
+        let opened: ItemStore
+        do {
+            let database = try Database(path: path)
+            do {
+                opened = try ItemStore(database: database, tables: ItemTables.all)
+            } catch {
+                database.close()
+                throw error
+            }
+        } catch let error as StoreError {
+            throw KeychainError.notAvailable.because("cannot open \(path): \(error.message)")
+        }
+        store = Mutex(opened)
+    }
+
+    deinit { close() }
+
+    /// Closes the database connection; later calls fail with `errSecNotAvailable`.
+    public func close() {
+        store.withLock { current in
+            current?.database.close()
+            current = nil
+        }
+    }
+
+    /// Runs `body` with the store under the lock, turning storage failures into keychain errors.
+    func withStore<R: Sendable>(_ body: (ItemStore) throws -> R) throws -> R {
+        try store.withLock { current in
+            guard let current else { throw KeychainError.notAvailable.because("the keychain was closed") }
+            do {
+                return try body(current)
+            } catch let error as StoreError {
+                throw Self.translate(error)
+            } catch let error as CryptoError {
+                throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
+            }
+        }
+    }
+
+    private static func translate(_ error: StoreError) -> KeychainError {
+        if error.isUniqueViolation { return KeychainError.duplicateItem }
+        if error.isCorrupt { return KeychainError.notAvailable.because("the keychain database is damaged") }
+        if error.primaryCode == 13 { return KeychainError(SecurityStatus.diskFull, reason: error.message) }
+        if error.isBusy { return KeychainError.io.because("the keychain is locked by another process for too long") }
+        return KeychainError.io.because(error.message)
+    }
+
+    /// The class key for `protection`. - Throws: `errSecInteractionNotAllowed` when the class is not
+    /// available in the current state.
+    func classKey(_ protection: Accessibility) throws -> SecureBytes {
+        guard let key = keybag.classKeys[protection] else {
+            throw KeychainError.interactionNotAllowed.because("the class key of \(protection.rawValue) is not available")
+        }
+        return key
+    }
+
+    /// Checks the database file (`PRAGMA integrity_check`); returns "ok" when sound.
+    public func integrityCheck() throws -> String {
+        try withStore { try $0.database.integrityCheck() }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Everything an open keychain depends on, as a value: where it lives, who is calling, and the clock.
+/// Tests build their own so that each gets a fresh keychain and none touches the user's.
+public struct KeychainConfiguration: Sendable {
+    /// The keychain home directory (database, device key, keybag).
+    public var home: URL
+    /// The caller whose access groups scope every operation.
+    public var identity: CallerIdentity
+    /// The source of creation and modification dates.
+    public var clock: @Sendable () -> Date
+
+    public init(home: URL, identity: CallerIdentity, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.home = home
+        self.identity = identity
+        self.clock = clock
+    }
+
+    /// The configuration of this process: `KEYCHAIN_HOME` (else `$XDG_DATA_HOME/keychain`, else
+    /// `~/.local/share/keychain`) and the identity from `KEYCHAIN_ENTITLEMENTS` (else the local program's).
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> KeychainConfiguration
+    {
+        let home: URL
+        if let explicit = environment["KEYCHAIN_HOME"], !explicit.isEmpty {
+            home = URL(fileURLWithPath: explicit, isDirectory: true)
+        } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+            home = URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("keychain", isDirectory: true)
+        } else {
+            home = FileManager.default.homeDirectoryForCurrentUser
+                .appendingPathComponent(".local/share/keychain", isDirectory: true)
+        }
+        let identity: CallerIdentity
+        if let path = environment["KEYCHAIN_ENTITLEMENTS"], !path.isEmpty {
+            identity = try CallerIdentity.entitlements(at: URL(fileURLWithPath: path))
+        } else {
+            identity = .localProgram(bundleIdentifier: Self.bundleIdentifierBesideExecutable(),
+                                     executableName: Self.executableName())
+        }
+        return KeychainConfiguration(home: home, identity: identity)
+    }
+
+    private static func executableName() -> String {
+        URL(fileURLWithPath: CommandLine.arguments.first ?? "program").lastPathComponent
+    }
+
+    private static func bundleIdentifierBesideExecutable() -> String? {
+        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        let plist = executable.deletingLastPathComponent().appendingPathComponent("Info.plist")
+        guard let bytes = try? Data(contentsOf: plist),
+            let dictionary = try? PropertyListSerialization.propertyList(from: bytes, format: nil) as? [String: Any]
+        else { return nil }
+        return dictionary["CFBundleIdentifier"] as? String
+    }
+}

@@ -1,0 +1,138 @@
+import KeychainStore
+
+/// A row that matched a query, with what was decrypted on the way.
+struct MatchedRow {
+    var row: StoredRow
+    var protection: Accessibility
+    var attributes: [AttributeKey: AttributeValue]?
+}
+
+extension Keychain {
+    /// The rows of `schema`'s table that match `query` within `groups`, in insertion order, at most `limit`.
+    /// Equality on attributes is decided by SQLite on keyed digests; dates, which have no digest column, are
+    /// compared after decrypting the candidates' attributes.
+    func matchingRows(
+        _ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, includeSecret: Bool,
+        store: ItemStore
+    ) throws -> [MatchedRow] {
+        var filter = RowFilter()
+        filter.digestsAnyOf.append((
+            ItemTables.digestColumn(.accessGroup),
+            try groups.map { try digester.recurringDigest(.accessGroup, .string($0)) }))
+        switch query.synchronizable {
+        case .no: filter.digestsAnyOf.append((ItemTables.digestColumn(.synchronizable), [try digester.recurringDigest(.synchronizable, .bool(false))]))
+        case .yes: filter.digestsAnyOf.append((ItemTables.digestColumn(.synchronizable), [try digester.recurringDigest(.synchronizable, .bool(true))]))
+        case .any: break
+        }
+        var dateConditions: [(AttributeKey, AttributeValue)] = []
+        for (key, value) in query.attributes.sorted(by: { $0.key < $1.key }) {
+            if schema.attributes[key] == .date {
+                dateConditions.append((key, value))
+            } else if query.caseInsensitive, schema.attributes[key] == .text,
+                let folded = try digester.foldedDigest(key, value)
+            {
+                filter.digestsAnyOf.append((ItemTables.foldedColumn(key), [folded]))
+            } else {
+                filter.digestsAnyOf.append((ItemTables.digestColumn(key), [try digester.digest(key, value)]))
+            }
+        }
+        filter.protection = query.accessibility?.rawValue
+        filter.uuid = query.persistentReference?.uuid
+        let wanted: Int? = switch limit {
+        case .one: 1
+        case .count(let count): count
+        case .all: nil
+        }
+        if dateConditions.isEmpty { filter.limit = wanted }
+
+        var matches: [MatchedRow] = []
+        for row in try store.select(from: schema.itemClass.rawValue, where: filter, includeSecret: includeSecret) {
+            guard let protection = Accessibility(rawValue: row.protection) else {
+                throw KeychainError.decode.because("an item has an unknown protection class")
+            }
+            var match = MatchedRow(row: row, protection: protection, attributes: nil)
+            if !dateConditions.isEmpty {
+                let attributes = try openAttributes(of: match, schema: schema)
+                guard dateConditions.allSatisfy({ attributes[$0.0] == $0.1 }) else { continue }
+                match.attributes = attributes
+            }
+            matches.append(match)
+            if let wanted, matches.count >= wanted { break }
+        }
+        return matches
+    }
+
+    func sealer(for row: StoredRow, schema: ClassSchema, protection: Accessibility) -> ItemSealer {
+        ItemSealer(table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection, version: row.version)
+    }
+
+    /// Decrypts a matched row's attributes.
+    func openAttributes(of match: MatchedRow, schema: ClassSchema) throws -> [AttributeKey: AttributeValue] {
+        if let attributes = match.attributes { return attributes }
+        let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
+        let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
+        return try sealer.openAttributes(match.row.metadata, itemKey: itemKey)
+    }
+
+    /// Builds what the caller asked to have returned for one matched row.
+    func result(for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions) throws -> ItemResult {
+        let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
+        guard returns.contains(.data) || returns.contains(.attributes) else {
+            return ItemResult(itemClass: schema.itemClass, data: nil, attributes: nil,
+                              persistentReference: returns.contains(.persistentReference) ? reference : nil)
+        }
+        let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
+        let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
+        var attributes: [AttributeKey: AttributeValue]? = nil
+        if returns.contains(.attributes) {
+            var opened = try match.attributes ?? sealer.openAttributes(match.row.metadata, itemKey: itemKey)
+            opened[.accessible] = .string(match.protection.rawValue)
+            attributes = opened
+        }
+        let data = returns.contains(.data) ? Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey)) : nil
+        return ItemResult(itemClass: schema.itemClass, data: data, attributes: attributes,
+                          persistentReference: returns.contains(.persistentReference) ? reference : nil)
+    }
+
+    /// The digest columns and primary-key digest of an item with `attributes` (which hold agrp and sync).
+    func indexRow(_ attributes: [AttributeKey: AttributeValue], schema: ClassSchema) throws
+        -> (primaryKey: [UInt8], digests: [String: [UInt8]])
+    {
+        var digests: [String: [UInt8]] = [:]
+        for key in schema.indexedAttributes {
+            guard let value = attributes[key] ?? (schema.primaryKey.contains(key) ? schema.defaultValue(for: key) : nil)
+            else { continue }
+            digests[ItemTables.digestColumn(key)] = try digester.digest(key, value)
+            if schema.attributes[key] == .text, let folded = try digester.foldedDigest(key, value) {
+                digests[ItemTables.foldedColumn(key)] = folded
+            }
+        }
+        let group = attributes[.accessGroup] ?? .string("")
+        let sync = attributes[.synchronizable] ?? .bool(false)
+        digests[ItemTables.digestColumn(.accessGroup)] = try digester.recurringDigest(.accessGroup, group)
+        digests[ItemTables.digestColumn(.synchronizable)] = try digester.recurringDigest(.synchronizable, sync)
+        var parts = schema.primaryKey.map { ($0, attributes[$0] ?? schema.defaultValue(for: $0)) }
+        parts.append((.accessGroup, group))
+        parts.append((.synchronizable, sync))
+        return (try digester.primaryKeyDigest(schema.itemClass, parts), digests)
+    }
+
+    /// A one-line description of an item's primary key for explanations (never the secret).
+    func describePrimaryKey(_ attributes: [AttributeKey: AttributeValue], schema: ClassSchema) -> String {
+        let keys = schema.primaryKey + [.accessGroup, .synchronizable]
+        return keys.map { key in
+            let value = attributes[key] ?? (key == .synchronizable ? .bool(false) : schema.defaultValue(for: key))
+            return "\(key.rawValue)=\(Self.display(value))"
+        }.joined(separator: ", ")
+    }
+
+    static func display(_ value: AttributeValue) -> String {
+        switch value {
+        case .string(let text): "\"\(text)\""
+        case .data(let bytes): "<\(bytes.count) bytes>"
+        case .number(let number): "\(number)"
+        case .bool(let flag): flag ? "true" : "false"
+        case .date(let date): "\(date)"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import KeychainCrypto
+import KeychainStore
+
+extension Keychain {
+    /// Changes every item that matches `query` (`SecItemUpdate`), all or nothing: if any change would collide
+    /// with another item's primary key, nothing is applied. Creation date and persistent reference survive;
+    /// the modification date is refreshed. Changing the protection class re-encrypts the item under the new
+    /// class key in the same transaction.
+    /// - Throws: `errSecItemNotFound`, `errSecDuplicateItem`, `errSecParam`, `errSecNoSuchAttr`,
+    ///   `errSecMissingEntitlement`.
+    public func update(_ query: ItemQuery, with changes: ItemChanges) throws {
+        let (schema, query) = try resolvePersistentReference(query)
+        try validate(query.attributes, in: schema, writing: false)
+        guard query.returns.isEmpty else { throw KeychainError.param.because("an update query cannot ask for results (kSecReturn…)") }
+        guard query.limit == .all else {
+            throw KeychainError.param.because("an update applies to every match; kSecMatchLimit must be absent or All")
+        }
+        guard !changes.isEmpty else { throw KeychainError.param.because("the update changes nothing") }
+        try validate(changes.attributes, in: schema, writing: true)
+        try validate(data: changes.data)
+        let groups = try searchGroups(query.accessGroup)
+        let newGroup = try changes.accessGroup.map { try writeGroup($0) }
+        let now = configuration.clock()
+
+        try withStore { store in
+            try store.database.writeTransaction {
+                let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all, includeSecret: true,
+                                               store: store)
+                guard !matches.isEmpty else {
+                    throw KeychainError.itemNotFound.because("no item of class \(schema.itemClass.rawValue) matches the update's query")
+                }
+                for match in matches {
+                    try apply(changes, to: match, schema: schema, newGroup: newGroup, now: now, store: store)
+                }
+            }
+        }
+    }
+
+    private func apply(
+        _ changes: ItemChanges, to match: MatchedRow, schema: ClassSchema, newGroup: String?, now: Date,
+        store: ItemStore
+    ) throws {
+        let oldSealer = sealer(for: match.row, schema: schema, protection: match.protection)
+        let itemKey = try oldSealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
+        var attributes = try oldSealer.openAttributes(match.row.metadata, itemKey: itemKey)
+        var secret = try changes.data ?? oldSealer.openSecret(match.row.secret, itemKey: itemKey).bytes
+        defer { wipe(&secret) }
+        attributes.merge(changes.attributes) { $1 }
+        if let newGroup { attributes[.accessGroup] = .string(newGroup) }
+        if let sync = changes.synchronizable { attributes[.synchronizable] = .bool(sync) }
+        attributes[.modificationDate] = .date(now)
+        let synchronizable = attributes[.synchronizable] == .bool(true)
+        let requested = changes.accessibility ?? changes.accessControl?.accessibility
+        let protection = try self.protection(
+            accessibility: requested ?? (changes.accessControl == nil ? match.protection : nil),
+            accessControl: changes.accessControl, synchronizable: synchronizable)
+
+        let index = try indexRow(attributes, schema: schema)
+        var row = match.row
+        let sealer = ItemSealer(table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection,
+                                version: ItemSealer.formatVersion)
+        let sealed = try sealer.seal(attributes: attributes, secret: secret, itemKey: itemKey,
+                                     classKey: try classKey(protection))
+        row.primaryKeyDigest = index.primaryKey
+        row.digests = index.digests
+        row.protection = protection.rawValue
+        row.version = ItemSealer.formatVersion
+        row.wrappedKey = sealed.wrappedKey
+        row.metadata = sealed.metadata
+        row.secret = sealed.secret
+        do {
+            try store.replace(row, in: schema.itemClass.rawValue)
+        } catch let error as StoreError where error.isUniqueViolation {
+            throw KeychainError.duplicateItem.because(
+                "the update would give an item the primary key of another (\(describePrimaryKey(attributes, schema: schema))); nothing was changed")
+        }
+    }
+}

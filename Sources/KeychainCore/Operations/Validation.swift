@@ -1,0 +1,97 @@
+/// Checks shared by the four operations: classes, attributes, sizes and access groups.
+extension Keychain {
+    /// The largest secret accepted (16 MiB): far above any credential, below anything that strains memory.
+    public static let maximumDataSize = 16 << 20
+    /// The largest single attribute value accepted (1 MiB).
+    public static let maximumAttributeSize = 1 << 20
+
+    /// The schema of a class this engine stores. - Throws: `errSecUnimplemented` for keys, certificates and
+    /// identities.
+    func schema(_ itemClass: ItemClass?) throws -> ClassSchema {
+        guard let itemClass else { throw KeychainError.param.because("the query names no class (kSecClass)") }
+        guard let schema = ClassSchema.of(itemClass) else {
+            throw KeychainError.unimplemented.because("items of class \(itemClass.rawValue) are not supported yet")
+        }
+        return schema
+    }
+
+    /// Every attribute must belong to the class, have the right kind and fit the size bound; writes may not
+    /// set read-only attributes.
+    func validate(_ attributes: [AttributeKey: AttributeValue], in schema: ClassSchema, writing: Bool) throws {
+        for (key, value) in attributes {
+            guard let kind = schema.attributes[key] else {
+                throw KeychainError.noSuchAttr.because(
+                    "\(key.rawValue) is not an attribute of class \(schema.itemClass.rawValue)")
+            }
+            if writing && schema.readOnly.contains(key) {
+                throw KeychainError.param.because("\(key.rawValue) is read-only; the keychain sets it")
+            }
+            guard Self.value(value, fits: kind) else {
+                throw KeychainError.param.because("\(key.rawValue) has a value of the wrong type")
+            }
+            guard value.byteCount <= Self.maximumAttributeSize else {
+                throw KeychainError.param.because("\(key.rawValue) is larger than \(Self.maximumAttributeSize) bytes")
+            }
+        }
+    }
+
+    private static func value(_ value: AttributeValue, fits kind: AttributeKind) -> Bool {
+        switch (kind, value) {
+        case (.text, .string), (.text, .data), (.data, .data), (.data, .string), (.number, .number),
+            (.boolean, .bool), (.boolean, .number), (.date, .date):
+            true
+        default: false
+        }
+    }
+
+    /// Checks the size of a secret.
+    func validate(data: [UInt8]?) throws {
+        if let data, data.count > Self.maximumDataSize {
+            throw KeychainError.param.because("kSecValueData is larger than \(Self.maximumDataSize) bytes")
+        }
+    }
+
+    /// The groups a search covers: the one named, which the caller must hold, or all of the caller's.
+    func searchGroups(_ named: String?) throws -> [String] {
+        let groups = configuration.identity.accessGroups
+        guard !groups.isEmpty else {
+            throw KeychainError.missingEntitlement.because("the caller has no keychain access groups")
+        }
+        guard let named else { return groups }
+        guard groups.contains(named) else {
+            throw KeychainError.missingEntitlement.because(
+                "access group \"\(named)\" is not among the caller's groups \(groups)")
+        }
+        return [named]
+    }
+
+    /// The group a write goes to: the one named, which the caller must hold, or the caller's first.
+    func writeGroup(_ named: String?) throws -> String {
+        try searchGroups(named)[0]
+    }
+
+    /// Apple's rules for protection and sync: an access control's class must agree with kSecAttrAccessible;
+    /// a synchronizable item may not be ThisDeviceOnly or carry constraints.
+    func protection(
+        accessibility: Accessibility?, accessControl: AccessControlPolicy?, synchronizable: Bool
+    ) throws -> Accessibility {
+        if let accessibility, let accessControl, accessibility != accessControl.accessibility {
+            throw KeychainError.param.because("kSecAttrAccessible conflicts with the access control's protection class")
+        }
+        let protection = accessControl?.accessibility ?? accessibility ?? .default
+        if synchronizable && protection.isThisDeviceOnly {
+            throw KeychainError.param.because("a synchronizable item cannot use a ThisDeviceOnly class (\(protection.rawValue))")
+        }
+        if synchronizable && accessControl?.hasConstraints == true {
+            throw KeychainError.param.because("a synchronizable item cannot carry access-control constraints")
+        }
+        if let accessControl, accessControl.hasFlags {
+            throw KeychainError.unimplemented.because(
+                "access-control constraints are not enforced yet; the item was not stored")
+        }
+        if protection == .whenPasscodeSetThisDeviceOnly && !keybag.hasPasscode {
+            throw KeychainError.authFailed.because("WhenPasscodeSetThisDeviceOnly needs a keychain passcode, and none is set")
+        }
+        return protection
+    }
+}

@@ -1,0 +1,70 @@
+import KeychainCrypto
+
+/// A typed add: the class, attributes, protection and secret of a new item.
+public struct NewItem: Sendable {
+    public var itemClass: ItemClass
+    public var attributes: [AttributeKey: AttributeValue]
+    /// The access group; nil puts the item in the caller's first group.
+    public var accessGroup: String?
+    public var synchronizable: Bool
+    /// The protection class; nil means the default (or the access control's).
+    public var accessibility: Accessibility?
+    public var accessControl: AccessControlPolicy?
+    /// The secret (`kSecValueData`).
+    public var data: [UInt8]?
+    /// What to return about the new item, as a search would.
+    public var returns: ReturnOptions
+
+    public init(
+        itemClass: ItemClass, attributes: [AttributeKey: AttributeValue] = [:], accessGroup: String? = nil,
+        synchronizable: Bool = false, accessibility: Accessibility? = nil, accessControl: AccessControlPolicy? = nil,
+        data: [UInt8]? = nil, returns: ReturnOptions = []
+    ) {
+        self.itemClass = itemClass
+        self.attributes = attributes
+        self.accessGroup = accessGroup
+        self.synchronizable = synchronizable
+        self.accessibility = accessibility
+        self.accessControl = accessControl
+        self.data = data
+        self.returns = returns
+    }
+}
+
+/// A typed update: the attributes and secret to change on every matching item.
+public struct ItemChanges: Sendable {
+    public var attributes: [AttributeKey: AttributeValue]
+    public var accessGroup: String?
+    public var synchronizable: Bool?
+    public var accessibility: Accessibility?
+    public var accessControl: AccessControlPolicy?
+    public var data: [UInt8]?
+
+    public init(
+        attributes: [AttributeKey: AttributeValue] = [:], accessGroup: String? = nil, synchronizable: Bool? = nil,
+        accessibility: Accessibility? = nil, accessControl: AccessControlPolicy? = nil, data: [UInt8]? = nil
+    ) {
+        self.attributes = attributes
+        self.accessGroup = accessGroup
+        self.synchronizable = synchronizable
+        self.accessibility = accessibility
+        self.accessControl = accessControl
+        self.data = data
+    }
+
+    /// Whether the update changes nothing.
+    public var isEmpty: Bool {
+        attributes.isEmpty && accessGroup == nil && synchronizable == nil && accessibility == nil
+            && accessControl == nil && data == nil
+    }
+}
+
+/// One item as a search returns it: only the parts the caller asked for are filled in.
+public struct ItemResult: Sendable {
+    public let itemClass: ItemClass
+    /// The secret, in wiped-on-free memory, when `.data` was asked for.
+    public let data: Secret?
+    /// Every attribute, including agrp, sync, pdmn, cdat and mdat, when `.attributes` was asked for.
+    public let attributes: [AttributeKey: AttributeValue]?
+    public let persistentReference: PersistentReference?
+}

@@ -1,0 +1,55 @@
+import KeychainCrypto
+import Synchronization
+
+/// Keyed digests (HMAC-SHA-256 under the device's index key) of attribute values: what lookups and the
+/// uniqueness constraint compare, so no attribute value is stored in plaintext. Unlike an unsalted hash, a
+/// digest cannot be checked against guesses without the device key.
+final class IndexDigester: Sendable {
+    /// Digest columns keep 16 bytes: ample for equality lookups; the primary key keeps all 32.
+    static let columnDigestSize = 16
+
+    private let mac: HMACSHA256
+    // Access groups and the sync flag recur in every call; their digests are worth remembering.
+    private let recurring = Mutex<[[UInt8]: [UInt8]]>([:])
+
+    init(indexKey: SecureBytes) throws {
+        mac = try HMACSHA256(key: indexKey)
+    }
+
+    /// The digest stored in the column of `key` for `value`.
+    func digest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8] {
+        Array(try mac.authenticate(parts: [[0x64], Array(key.rawValue.utf8), [0], value.matchingBytes])
+            .prefix(Self.columnDigestSize))
+    }
+
+    /// The digest of the case-folded value, for case-insensitive matching; nil when the value is not text.
+    func foldedDigest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8]? {
+        guard let folded = value.foldedBytes else { return nil }
+        return Array(try mac.authenticate(parts: [[0x66], Array(key.rawValue.utf8), [0], folded])
+            .prefix(Self.columnDigestSize))
+    }
+
+    /// A digest remembered across calls, for the few values that recur (groups, the sync flag).
+    func recurringDigest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8] {
+        let cacheKey = Array(key.rawValue.utf8) + [0] + value.matchingBytes
+        if let known = recurring.withLock({ $0[cacheKey] }) { return known }
+        let computed = try digest(key, value)
+        recurring.withLock { cache in
+            if cache.count > 1024 { cache.removeAll() }
+            cache[cacheKey] = computed
+        }
+        return computed
+    }
+
+    /// The digest of a whole primary key: the class, then each (attribute, value) in a fixed order, each
+    /// part length-prefixed so that no two keys share an encoding.
+    func primaryKeyDigest(_ itemClass: ItemClass, _ parts: [(AttributeKey, AttributeValue)]) throws -> [UInt8] {
+        var input: [[UInt8]] = [[0x70], Array(itemClass.rawValue.utf8)]
+        for (key, value) in parts {
+            let bytes = value.matchingBytes
+            input.append(Array(key.rawValue.utf8) + [0] + withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) })
+            input.append(bytes)
+        }
+        return try mac.authenticate(parts: input)
+    }
+}

@@ -1,0 +1,63 @@
+import KeychainCrypto
+
+/// Seals and opens one item: a random item key encrypts the attributes and the secret (AES-256-GCM) with
+/// the table, item UUID, protection class and format version as additional data, so a ciphertext moved to
+/// another row, class or version fails to open; the item key is wrapped (RFC 3394) by the class key.
+struct ItemSealer {
+    static let formatVersion: Int64 = 1
+
+    let table: String
+    let uuid: [UInt8]
+    let protection: Accessibility
+    let version: Int64
+
+    private func associatedData(_ part: UInt8) -> [UInt8] {
+        Array("keychain-item".utf8) + [0] + Array(table.utf8) + [0] + uuid + Array(protection.rawValue.utf8) + [0]
+            + withUnsafeBytes(of: version.bigEndian) { Array($0) } + [part]
+    }
+
+    /// Encrypts `attributes` and `secret` under a fresh item key wrapped by `classKey`.
+    func seal(attributes: [AttributeKey: AttributeValue], secret: [UInt8], classKey: SecureBytes) throws
+        -> (wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8])
+    {
+        let itemKey = try SystemRandom.key()
+        return try seal(attributes: attributes, secret: secret, itemKey: itemKey, classKey: classKey)
+    }
+
+    /// Encrypts under a given item key (an update keeps the item's key).
+    func seal(attributes: [AttributeKey: AttributeValue], secret: [UInt8], itemKey: SecureBytes, classKey: SecureBytes)
+        throws -> (wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8])
+    {
+        var encoded = AttributeCodec.encode(attributes)
+        defer { wipe(&encoded) }
+        return (
+            try AESKeyWrap.wrap(itemKey, kek: classKey),
+            try AESGCM.seal(encoded, key: itemKey, authenticating: associatedData(0x6D)),
+            try AESGCM.seal(secret, key: itemKey, authenticating: associatedData(0x73))
+        )
+    }
+
+    /// Unwraps the item key. - Throws: `KeychainError.decode` when the row was altered or moved.
+    func itemKey(wrapped: [UInt8], classKey: SecureBytes) throws -> SecureBytes {
+        do { return try AESKeyWrap.unwrap(wrapped, kek: classKey) } catch {
+            throw KeychainError.decode.because("an item's key does not open with its class key (the row is damaged)")
+        }
+    }
+
+    /// Decrypts the attributes.
+    func openAttributes(_ sealed: [UInt8], itemKey: SecureBytes) throws -> [AttributeKey: AttributeValue] {
+        let plain = try open(sealed, itemKey: itemKey, part: 0x6D)
+        return try plain.withUnsafeBytes { try AttributeCodec.decode($0) }
+    }
+
+    /// Decrypts the secret into wiped-on-free memory.
+    func openSecret(_ sealed: [UInt8], itemKey: SecureBytes) throws -> SecureBytes {
+        try open(sealed, itemKey: itemKey, part: 0x73)
+    }
+
+    private func open(_ sealed: [UInt8], itemKey: SecureBytes, part: UInt8) throws -> SecureBytes {
+        do { return try AESGCM.open(sealed, key: itemKey, authenticating: associatedData(part)) } catch {
+            throw KeychainError.decode.because("an item's ciphertext does not authenticate (the row is damaged)")
+        }
+    }
+}

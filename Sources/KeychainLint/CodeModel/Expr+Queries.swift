@@ -1,0 +1,148 @@
+extension Expr {
+    /// The expression without value-preserving wrappers: parentheses, `try`, `await`, casts and `&`.
+    package var unwrapped: Expr {
+        switch kind {
+        case .transparent(let inner), .cast(let inner, _, _): inner.unwrapped
+        case .prefix("&", let inner): inner.unwrapped
+        default: self
+        }
+    }
+
+    /// The name an identifier or member access ends with: `kSecClass`, `standard`, `biometryAny`.
+    package var terminalName: String? {
+        switch kind {
+        case .identifier(let name): name
+        case .member(_, let name): name
+        default: nil
+        }
+    }
+
+    /// For a call, the name of the called function or method.
+    package var calleeName: String? {
+        guard case .call(let callee, _, _) = kind else { return nil }
+        return callee.unwrapped.terminalName
+    }
+
+    package var callArguments: [Argument] {
+        guard case .call(_, let arguments, _) = kind else { return [] }
+        return arguments
+    }
+
+    /// For a method call, the receiver.
+    package var callReceiver: Expr? {
+        guard case .call(let callee, _, _) = kind, case .member(let base, _) = callee.unwrapped.kind else { return nil }
+        return base
+    }
+
+    /// The identifier at the root of a chain such as `self.defaults.standard.set`.
+    package var rootName: String? {
+        switch kind {
+        case .identifier(let name): name
+        case .member(let base, let name): base?.rootName ?? name
+        case .call(let callee, _, _): callee.rootName
+        case .subscriptAccess(let base, _): base.rootName
+        case .forceUnwrap(let inner), .transparent(let inner), .cast(let inner, _, _): inner.rootName
+        default: nil
+        }
+    }
+
+    /// The dotted text of an identifier or member chain, such as `UserDefaults.standard`.
+    package var dottedName: String? {
+        switch kind {
+        case .identifier(let name): return name
+        case .member(let base, let name):
+            guard let base else { return "." + name }
+            return base.dottedName.map { $0 + "." + name }
+        case .call(let callee, _, _): return callee.dottedName.map { $0 + "()" }
+        case .forceUnwrap(let inner), .transparent(let inner): return inner.dottedName
+        default: return nil
+        }
+    }
+
+    package var stringValue: String? {
+        if case .stringLiteral(let text, let interpolations) = unwrapped.kind, interpolations.isEmpty { return text }
+        return nil
+    }
+
+    /// The expressions directly inside this one, closures included.
+    package var children: [Expr] {
+        switch kind {
+        case .identifier, .stringLiteral, .integerLiteral, .floatLiteral, .booleanLiteral, .nilLiteral: []
+        case .member(let base, _): base.map { [$0] } ?? []
+        case .call(let callee, let arguments, let closures):
+            [callee] + arguments.map(\.value) + closures.map { Expr(.closure($0), at: position, endOffset: endOffset) }
+        case .dictionary(let entries): entries.flatMap { [$0.key, $0.value] }
+        case .array(let elements): elements
+        case .cast(let inner, _, _), .forceUnwrap(let inner), .prefix(_, let inner), .transparent(let inner): [inner]
+        case .subscriptAccess(let base, let arguments): [base] + arguments.map(\.value)
+        case .closure: []
+        case .binary(_, let lhs, let rhs): [lhs, rhs]
+        case .ternary(let condition, let then, let otherwise): [condition, then, otherwise]
+        case .other(let parts): parts
+        }
+    }
+
+    /// Visits this expression and every expression inside it, including statements inside closures.
+    package func visit(_ body: (Expr) -> Void) {
+        body(self)
+        if case .closure(let block) = kind {
+            block.visitExpressions(body)
+            return
+        }
+        if case .stringLiteral(_, let interpolations) = kind {
+            for part in interpolations { part.value.visit(body) }
+            return
+        }
+        for child in children { child.visit(body) }
+    }
+}
+
+extension Array where Element == Stmt {
+    /// Visits every expression in these statements, nested blocks and closures included.
+    package func visitExpressions(_ body: (Expr) -> Void) {
+        for statement in self { statement.visitExpressions(body) }
+    }
+}
+
+extension Stmt {
+    package func visitExpressions(_ body: (Expr) -> Void) {
+        switch kind {
+        case .expression(let expr): expr.visit(body)
+        case .variable(let decl): decl.initializer?.visit(body)
+        case .assignment(let target, _, let value):
+            target.visit(body)
+            value.visit(body)
+        case .ifStatement(let conditions, let then, let otherwise):
+            for condition in conditions { condition.expression?.visit(body) }
+            then.visitExpressions(body)
+            otherwise?.visitExpressions(body)
+        case .guardStatement(let conditions, let otherwise):
+            for condition in conditions { condition.expression?.visit(body) }
+            otherwise.visitExpressions(body)
+        case .switchStatement(let subject, let cases):
+            subject.visit(body)
+            for item in cases {
+                for pattern in item.patterns { pattern.visit(body) }
+                item.body.visitExpressions(body)
+            }
+        case .compilationConditional(let clauses):
+            for clause in clauses { clause.body.visitExpressions(body) }
+        case .loop(let conditions, let block):
+            for condition in conditions { condition.visit(body) }
+            block.visitExpressions(body)
+        case .returnStatement(let value): value?.visit(body)
+        case .block(let block): block.visitExpressions(body)
+        case .function(let function): function.body.visitExpressions(body)
+        case .other(let parts): for part in parts { part.visit(body) }
+        }
+    }
+}
+
+extension Condition {
+    package var expression: Expr? {
+        switch self {
+        case .expression(let expr): expr
+        case .binding(_, let value): value
+        }
+    }
+}

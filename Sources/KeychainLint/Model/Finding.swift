@@ -1,0 +1,26 @@
+/// One problem found in one file.
+public struct Finding: Sendable, Hashable {
+    public var rule: RuleDescriptor
+    public var path: String
+    public var position: SourcePosition
+    public var message: String
+    /// The severity after configuration overrides.
+    public var severity: Severity
+    /// A mechanical edit that fixes the finding, when one is safe.
+    public var edit: TextEdit?
+
+    public init(rule: RuleDescriptor, path: String, position: SourcePosition, message: String, edit: TextEdit? = nil) {
+        self.rule = rule
+        self.path = path
+        self.position = position
+        self.message = message
+        self.severity = rule.severity
+        self.edit = edit
+    }
+}
+
+/// Replaces the UTF-8 bytes `range` of a file with `replacement`.
+public struct TextEdit: Sendable, Hashable {
+    public var range: Range<Int>
+    public var replacement: String
+}

@@ -1,0 +1,168 @@
+internal import SwiftParser
+internal import SwiftSyntax
+
+/// Parses Swift source with the toolchain's SwiftParser and lowers it into the code model.
+///
+/// This folder is the only code that imports SwiftSyntax, so a toolchain upgrade that renames syntax nodes
+/// touches these files and nothing else.
+package enum SwiftFrontend {
+    package static func parse(path: String, source: String) -> SourceUnit {
+        let tree = Parser.parse(source: source)
+        let lowering = SwiftLowering(converter: SourceLocationConverter(fileName: path, tree: tree))
+        let topLevel = lowering.lowerTopLevel(tree.statements)
+        return SourceUnit(
+            path: path, language: .swift, imports: lowering.imports, functions: lowering.functions,
+            properties: lowering.properties, topLevel: topLevel)
+    }
+}
+
+/// Walks one syntax tree and collects its declarations; statements and expressions are lowered by extensions.
+final class SwiftLowering {
+    let converter: SourceLocationConverter
+    var imports: [String] = []
+    var functions: [FunctionDecl] = []
+    var properties: [VariableDecl] = []
+    /// Conditions of the `#if` clauses that enclose the node being lowered.
+    var compilationConditions: [String] = []
+
+    init(converter: SourceLocationConverter) {
+        self.converter = converter
+    }
+
+    func position(of node: some SyntaxProtocol) -> SourcePosition {
+        let absolute = node.positionAfterSkippingLeadingTrivia
+        let location = converter.location(for: absolute)
+        return SourcePosition(line: location.line, column: location.column, offset: absolute.utf8Offset)
+    }
+
+    func endOffset(of node: some SyntaxProtocol) -> Int {
+        node.endPositionBeforeTrailingTrivia.utf8Offset
+    }
+
+    // MARK: Declarations
+
+    func lowerTopLevel(_ items: CodeBlockItemListSyntax) -> Block {
+        var block: Block = []
+        for item in items {
+            switch item.item {
+            case .decl(let decl):
+                if let variable = decl.as(VariableDeclSyntax.self) {
+                    let declarations = lowerVariable(variable)
+                    properties += declarations
+                    block += declarations.map { Stmt(.variable($0), at: $0.position) }
+                } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
+                    for clause in conditional.clauses {
+                        withCondition(clause) {
+                            if case .statements(let nested) = clause.elements { block += lowerTopLevel(nested) }
+                            if case .decls(let members) = clause.elements { lowerMembers(members) }
+                        }
+                    }
+                } else {
+                    lowerMemberDecl(decl)
+                }
+            default:
+                block += lowerItem(item)
+            }
+        }
+        return block
+    }
+
+    func withCondition(_ clause: IfConfigClauseSyntax, _ body: () -> Void) {
+        compilationConditions.append(clause.condition?.trimmedDescription ?? "#else")
+        body()
+        compilationConditions.removeLast()
+    }
+
+    func lowerMembers(_ members: MemberBlockItemListSyntax) {
+        for member in members { lowerMemberDecl(member.decl) }
+    }
+
+    /// Records a declaration found at file or type level, or nested inside a body.
+    func lowerMemberDecl(_ decl: DeclSyntax) {
+        if let importDecl = decl.as(ImportDeclSyntax.self) {
+            imports.append(importDecl.path.trimmedDescription)
+        } else if let variable = decl.as(VariableDeclSyntax.self) {
+            properties += lowerVariable(variable)
+        } else if let function = decl.as(FunctionDeclSyntax.self) {
+            registerFunction(
+                name: function.name.text, parameters: function.signature.parameterClause.parameters,
+                body: function.body, at: function)
+        } else if let initializer = decl.as(InitializerDeclSyntax.self) {
+            registerFunction(
+                name: "init", parameters: initializer.signature.parameterClause.parameters,
+                body: initializer.body, at: initializer)
+        } else if let deinitializer = decl.as(DeinitializerDeclSyntax.self), let body = deinitializer.body {
+            registerBody(name: "deinit", labels: [], parameters: [], items: body.statements, at: deinitializer)
+        } else if let subscriptDecl = decl.as(SubscriptDeclSyntax.self), let accessors = subscriptDecl.accessorBlock {
+            registerAccessors(accessors, name: "subscript", at: subscriptDecl)
+        } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
+            for clause in conditional.clauses {
+                withCondition(clause) {
+                    if case .decls(let members) = clause.elements { lowerMembers(members) }
+                    if case .statements(let items) = clause.elements { _ = lowerTopLevel(items) }
+                }
+            }
+        } else if let group = decl.asProtocol(DeclGroupSyntax.self) {
+            lowerMembers(group.memberBlock.members)
+        }
+    }
+
+    func registerFunction(
+        name: String, parameters: FunctionParameterListSyntax, body: CodeBlockSyntax?, at node: some SyntaxProtocol
+    ) {
+        guard let body else { return }
+        let labels = parameters.map { $0.firstName.text }
+        let names = parameters.map { ($0.secondName ?? $0.firstName).text }
+        registerBody(name: name, labels: labels, parameters: names, items: body.statements, at: node)
+    }
+
+    func registerBody(
+        name: String, labels: [String], parameters: [String], items: CodeBlockItemListSyntax,
+        at node: some SyntaxProtocol
+    ) {
+        let position = position(of: node)
+        let conditions = compilationConditions
+        let body = lowerItems(items)
+        functions.append(
+            FunctionDecl(
+                name: name, labels: labels, parameters: parameters, body: body, position: position,
+                compilationConditions: conditions))
+    }
+
+    func registerAccessors(_ block: AccessorBlockSyntax, name: String, at node: some SyntaxProtocol) {
+        switch block.accessors {
+        case .getter(let items):
+            registerBody(name: name, labels: [], parameters: [], items: items, at: node)
+        case .accessors(let accessors):
+            for accessor in accessors {
+                guard let body = accessor.body else { continue }
+                registerBody(name: name, labels: [], parameters: [], items: body.statements, at: accessor)
+            }
+        @unknown default:
+            break
+        }
+    }
+
+    func lowerVariable(_ decl: VariableDeclSyntax) -> [VariableDecl] {
+        let isConstant = decl.bindingSpecifier.text == "let"
+        let attributes: [AttributeUse] = decl.attributes.compactMap { element in
+            guard case .attribute(let attribute) = element else { return nil }
+            var arguments: [Argument] = []
+            if case .argumentList(let list) = attribute.arguments { arguments = lowerArguments(list) }
+            return AttributeUse(name: attribute.attributeName.trimmedDescription, arguments: arguments)
+        }
+        var result: [VariableDecl] = []
+        for binding in decl.bindings {
+            let name = binding.pattern.trimmedDescription
+            if let accessors = binding.accessorBlock {
+                registerAccessors(accessors, name: name, at: binding)
+            }
+            result.append(
+                VariableDecl(
+                    name: name, isConstant: isConstant, typeName: binding.typeAnnotation?.type.trimmedDescription,
+                    initializer: binding.initializer.map { lowerExpr($0.value) }, attributes: attributes,
+                    position: position(of: binding.pattern), compilationConditions: compilationConditions))
+        }
+        return result
+    }
+}

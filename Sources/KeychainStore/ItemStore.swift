@@ -1,0 +1,112 @@
+/// The item tables over one ``Database``: typed inserts, reads, updates and deletes of ``StoredRow``s.
+/// All SQL for items lives here. Not thread-safe, like the database it uses.
+package final class ItemStore {
+    package let database: Database
+    private let tables: [String: ItemTableSpec]
+
+    /// Opens the store, creating or migrating its schema to `tables`.
+    package init(database: Database, tables: [ItemTableSpec]) throws {
+        self.database = database
+        self.tables = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
+        let create = tables.map(\.createSQL).joined(separator: "\n")
+        try database.migrate([Migration(version: 1, sql: create)])
+    }
+
+    private func spec(_ table: String) -> ItemTableSpec {
+        guard let spec = tables[table] else { preconditionFailure("unknown item table \(table)") }
+        return spec
+    }
+
+    /// Inserts `row`; returns its rowid. A primary-key collision throws a ``StoreError`` with
+    /// `isUniqueViolation`.
+    @discardableResult
+    package func insert(_ row: StoredRow, into table: String) throws -> Int64 {
+        let columns = spec(table).digestColumns
+        let names = ["uuid", "pkey", "pdmn", "version", "wrappedkey", "meta", "secret"] + columns
+        let sql = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        var values: [SQLValue] = [
+            .blob(row.uuid), .blob(row.primaryKeyDigest), .text(row.protection), .integer(row.version),
+            .blob(row.wrappedKey), .blob(row.metadata), .blob(row.secret),
+        ]
+        values += columns.map { row.digests[$0].map(SQLValue.blob) ?? .null }
+        try database.statement(sql).run(values)
+        return try database.statement("SELECT last_insert_rowid()").rows().first?.first?.integerValue ?? 0
+    }
+
+    /// Rewrites every stored field of the row with `row.rowid`.
+    package func replace(_ row: StoredRow, in table: String) throws {
+        let columns = spec(table).digestColumns
+        let assignments = (["pkey", "pdmn", "version", "wrappedkey", "meta", "secret"] + columns).map { "\($0) = ?" }
+        let sql = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE rowid = ?"
+        var values: [SQLValue] = [
+            .blob(row.primaryKeyDigest), .text(row.protection), .integer(row.version), .blob(row.wrappedKey),
+            .blob(row.metadata), .blob(row.secret),
+        ]
+        values += columns.map { row.digests[$0].map(SQLValue.blob) ?? .null }
+        values.append(.integer(row.rowid))
+        try database.statement(sql).run(values)
+    }
+
+    /// Reads the rows that pass `filter`, in insertion order. The secret column is read only when asked for.
+    package func select(from table: String, where filter: RowFilter, includeSecret: Bool) throws -> [StoredRow] {
+        let secretColumn = includeSecret ? "secret" : "x''"
+        var sql = "SELECT rowid, uuid, pkey, pdmn, version, wrappedkey, meta, \(secretColumn) FROM \(table)"
+        let (clause, values) = whereClause(filter)
+        sql += clause + " ORDER BY rowid"
+        if let limit = filter.limit { sql += " LIMIT \(limit)" }
+        let statement = try database.statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        var rows: [StoredRow] = []
+        while try statement.step() {
+            rows.append(StoredRow(
+                rowid: statement.column(0).integerValue ?? 0, uuid: statement.column(1).blobValue ?? [],
+                primaryKeyDigest: statement.column(2).blobValue ?? [], protection: statement.column(3).textValue ?? "",
+                version: statement.column(4).integerValue ?? 0, wrappedKey: statement.column(5).blobValue ?? [],
+                metadata: statement.column(6).blobValue ?? [], secret: statement.column(7).blobValue ?? [], digests: [:]))
+        }
+        return rows
+    }
+
+    /// Deletes the rows with the given rowids; returns how many went.
+    @discardableResult
+    package func delete(rowids: [Int64], from table: String) throws -> Int {
+        var deleted = 0
+        let statement = try database.statement("DELETE FROM \(table) WHERE rowid = ?")
+        for rowid in rowids {
+            try statement.run([.integer(rowid)])
+            deleted += database.changes
+        }
+        return deleted
+    }
+
+    /// The number of rows in `table`.
+    package func count(_ table: String) throws -> Int {
+        Int(try database.statement("SELECT count(*) FROM \(table)").rows().first?.first?.integerValue ?? 0)
+    }
+
+    private func whereClause(_ filter: RowFilter) -> (String, [SQLValue]) {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        if let uuid = filter.uuid {
+            conditions.append("uuid = ?")
+            values.append(.blob(uuid))
+        }
+        for (column, candidates) in filter.digestsAnyOf {
+            if candidates.count == 1 {
+                conditions.append("\(column) = ?")
+            } else {
+                conditions.append("\(column) IN (\(candidates.map { _ in "?" }.joined(separator: ", ")))")
+            }
+            values += candidates.map(SQLValue.blob)
+        }
+        if let protection = filter.protection {
+            conditions.append("pdmn = ?")
+            values.append(.text(protection))
+        }
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), values)
+    }
+}
+
+@available(*, unavailable)
+extension ItemStore: Sendable {}
