@@ -1,0 +1,21 @@
+/// Where a statement sits among exclusive branches: one step per enclosing `if`/`switch`/`#if` arm.
+package struct BranchPath: Sendable, Hashable {
+    struct Step: Sendable, Hashable {
+        var branch: Int
+        var arm: Int
+    }
+
+    var steps: [Step] = []
+
+    func appending(branch: Int, arm: Int) -> BranchPath {
+        BranchPath(steps: steps + [Step(branch: branch, arm: arm)])
+    }
+
+    /// Two places can run in one execution unless they sit in different arms of the same branch.
+    func canRunTogether(with other: BranchPath) -> Bool {
+        for step in steps {
+            if other.steps.contains(where: { $0.branch == step.branch && $0.arm != step.arm }) { return false }
+        }
+        return true
+    }
+}

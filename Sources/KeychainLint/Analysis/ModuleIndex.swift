@@ -1,0 +1,70 @@
+/// Facts gathered from every scanned file before the rules run, so a rule in one file can follow a constant
+/// or a wrapper function declared in another.
+package struct ModuleIndex: Sendable {
+    package var resolver: ConstantResolver
+    /// Signatures (`deleteNoLock(_:)`) of functions that delete keychain items, directly or through another.
+    package var deletingFunctions: Set<String>
+
+    package init(resolver: ConstantResolver = ConstantResolver(), deletingFunctions: Set<String> = []) {
+        self.resolver = resolver
+        self.deletingFunctions = deletingFunctions
+    }
+
+    package init(units: [SourceUnit]) {
+        var aliases: [String: String] = [:]
+        var ambiguous: Set<String> = []
+        func record(_ name: String, _ symbol: String) {
+            if let existing = aliases[name], existing != symbol { ambiguous.insert(name) }
+            aliases[name] = symbol
+        }
+        let plain = ConstantResolver()
+        for unit in units {
+            for property in unit.properties {
+                if let value = property.initializer, let symbol = plain.symbol(of: value) { record(property.name, symbol) }
+            }
+            // Computed constants: `static var accessible: String { kSecAttrAccessible as String }`.
+            for function in unit.functions where function.parameters.isEmpty && function.body.count == 1 {
+                let value: Expr?
+                switch function.body[0].kind {
+                case .returnStatement(let returned): value = returned
+                case .expression(let expr): value = expr
+                default: value = nil
+                }
+                if let value, let symbol = plain.symbol(of: value) { record(function.name, symbol) }
+            }
+        }
+        for name in ambiguous { aliases[name] = nil }
+        resolver = ConstantResolver(moduleAliases: aliases)
+
+        var deleting: Set<String> = []
+        let functions = units.flatMap(\.functions)
+        var changed = true
+        while changed {
+            changed = false
+            for function in functions where !deleting.contains(function.signature) {
+                var deletes = false
+                function.body.visitExpressions { expr in
+                    guard !deletes, case .call = expr.kind else { return }
+                    if expr.calleeName == KeychainFunction.delete.rawValue || deleting.contains(expr.callSignature) {
+                        deletes = true
+                    }
+                }
+                if deletes {
+                    deleting.insert(function.signature)
+                    changed = true
+                }
+            }
+        }
+        deletingFunctions = deleting
+    }
+}
+
+extension Expr {
+    /// `name(label:_:)` for a call, matching `FunctionDecl.signature`.
+    package var callSignature: String {
+        guard case .call(let callee, let arguments, _) = kind, let name = callee.unwrapped.terminalName else {
+            return ""
+        }
+        return name + "(" + arguments.map { ($0.label ?? "_") + ":" }.joined() + ")"
+    }
+}
