@@ -1,0 +1,69 @@
+import Foundation
+
+/// The domain of LocalAuthentication errors.
+public let LAErrorDomain = "com.apple.LocalAuthentication"
+
+/// A LocalAuthentication failure, with Apple's codes; bridges to an `NSError` in `LAErrorDomain`.
+public struct LAError: Error, CustomNSError, Hashable, Sendable {
+    /// Apple's error codes (several old names share a value, so this is a struct, not an enum).
+    public struct Code: RawRepresentable, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public init?(_ rawValue: Int) { self.rawValue = rawValue }
+
+        public static let authenticationFailed = Code(rawValue: -1)
+        public static let userCancel = Code(rawValue: -2)
+        public static let userFallback = Code(rawValue: -3)
+        public static let systemCancel = Code(rawValue: -4)
+        public static let passcodeNotSet = Code(rawValue: -5)
+        public static let biometryNotAvailable = Code(rawValue: -6)
+        public static let biometryNotEnrolled = Code(rawValue: -7)
+        public static let biometryLockout = Code(rawValue: -8)
+        public static let appCancel = Code(rawValue: -9)
+        public static let invalidContext = Code(rawValue: -10)
+        public static let watchNotAvailable = Code(rawValue: -11)
+        public static let biometryNotPaired = Code(rawValue: -12)
+        public static let biometryDisconnected = Code(rawValue: -13)
+        public static let invalidDimensions = Code(rawValue: -14)
+        public static let notInteractive = Code(rawValue: -1004)
+        @available(*, deprecated, renamed: "biometryNotAvailable")
+        public static let touchIDNotAvailable = Code(rawValue: -6)
+        @available(*, deprecated, renamed: "biometryNotEnrolled")
+        public static let touchIDNotEnrolled = Code(rawValue: -7)
+        @available(*, deprecated, renamed: "biometryLockout")
+        public static let touchIDLockout = Code(rawValue: -8)
+    }
+
+    /// The code of this error.
+    public let code: Code
+    public let userInfo: [String: String]
+
+    /// Makes an error with `code`.
+    public init(_ code: Code, userInfo: [String: String] = [:]) {
+        self.code = code
+        self.userInfo = userInfo
+    }
+
+    public static var errorDomain: String { LAErrorDomain }
+    public var errorCode: Int { code.rawValue }
+    public var errorUserInfo: [String: Any] { userInfo }
+
+    public static var authenticationFailed: Code { .authenticationFailed }
+    public static var userCancel: Code { .userCancel }
+    public static var userFallback: Code { .userFallback }
+    public static var systemCancel: Code { .systemCancel }
+    public static var passcodeNotSet: Code { .passcodeNotSet }
+    public static var biometryNotAvailable: Code { .biometryNotAvailable }
+    public static var biometryNotEnrolled: Code { .biometryNotEnrolled }
+    public static var biometryLockout: Code { .biometryLockout }
+    public static var appCancel: Code { .appCancel }
+    public static var invalidContext: Code { .invalidContext }
+    public static var notInteractive: Code { .notInteractive }
+}
+
+extension LAError.Code {
+    /// Lets `catch LAError.userCancel` match.
+    public static func ~= (code: LAError.Code, error: any Error) -> Bool {
+        (error as? LAError)?.code == code
+    }
+}

@@ -1,0 +1,27 @@
+/// What an evaluation asks of the user.
+public enum LAPolicy: Int, Sendable {
+    /// Biometry only.
+    case deviceOwnerAuthenticationWithBiometrics = 1
+    /// Biometry, falling back to the device passcode.
+    case deviceOwnerAuthentication = 2
+    /// A paired watch.
+    case deviceOwnerAuthenticationWithWatch = 3
+    /// Biometry or a paired watch.
+    case deviceOwnerAuthenticationWithBiometricsOrWatch = 4
+    /// Wrist detection on a paired watch.
+    case deviceOwnerAuthenticationWithWristDetection = 5
+}
+
+/// The kind of biometric sensor available.
+public enum LABiometryType: Int, Sendable {
+    case none = 0
+    case touchID = 1
+    case faceID = 2
+    case opticID = 4
+
+    @available(*, deprecated, renamed: "none")
+    public static var typeNone: LABiometryType { .none }
+}
+
+/// The longest time, in seconds, a biometric match may be reused (five minutes, as on Apple devices).
+public let LATouchIDAuthenticationMaximumAllowableReuseDuration: Double = 300

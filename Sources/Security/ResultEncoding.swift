@@ -1,0 +1,60 @@
+import Foundation
+import KeychainCore
+
+/// Turns typed results into the Core Foundation shapes Apple returns for the `kSecReturn…` flags.
+enum ResultEncoding {
+    /// The result object for `results`: nil when nothing was asked for; one bare object for a limit of one;
+    /// otherwise an array in insertion order.
+    static func encode(_ results: [ItemResult], returns: ReturnOptions, limit: MatchLimit) -> AnyObject? {
+        // Passwords have no reference type: kSecReturnRef adds nothing for them.
+        let effective = returns.subtracting(.reference)
+        guard !effective.isEmpty else { return nil }
+        if limit == .one, let first = results.first { return encode(first, returns: effective) }
+        return NSArray(array: results.map { encode($0, returns: effective) })
+    }
+
+    private static func encode(_ result: ItemResult, returns: ReturnOptions) -> AnyObject {
+        if returns == .data { return data(result.data) }
+        if returns == .persistentReference { return NSData(bytes: result.persistentReference?.bytes ?? [], length: 20) }
+        let dictionary = NSMutableDictionary()
+        if let attributes = result.attributes {
+            dictionary[constant("class")] = constant(result.itemClass.rawValue)
+            for (key, value) in attributes {
+                dictionary[constant(key.rawValue)] = object(value)
+            }
+        }
+        if returns.contains(.data) { dictionary[constant("v_Data")] = data(result.data) }
+        if let reference = result.persistentReference {
+            dictionary[constant("v_PersistentRef")] = NSData(bytes: reference.bytes, length: reference.bytes.count)
+        }
+        return dictionary
+    }
+
+    private static func data(_ secret: Secret?) -> NSData {
+        guard let secret else { return NSData() }
+        return secret.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
+    }
+
+    static func object(_ value: AttributeValue) -> AnyObject {
+        switch value {
+        case .string(let text): NSString(string: text)
+        case .data(let bytes): NSData(bytes: bytes, length: bytes.count)
+        case .number(let number): NSNumber(value: number)
+        case .bool(let flag): NSNumber(value: flag)
+        case .date(let date): NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
+        }
+    }
+
+    // Result keys are the same constants clients index with, made once.
+    nonisolated(unsafe) private static var constants: [String: SecConstant] = [:]
+    private static let constantsLock = NSLock()
+
+    static func constant(_ raw: String) -> SecConstant {
+        constantsLock.lock()
+        defer { constantsLock.unlock() }
+        if let known = constants[raw] { return known }
+        let made = SecConstant(raw)
+        constants[raw] = made
+        return made
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import KeychainCore
+
+/// Flags for `SecAccessControlCreateWithFlags`, with Apple's bit values.
+public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: CFOptionFlags
+    public init(rawValue: CFOptionFlags) { self.rawValue = rawValue }
+
+    /// Biometry or the device passcode.
+    public static let userPresence = SecAccessControlCreateFlags(rawValue: 1 << 0)
+    /// Any enrolled biometry; survives enrollment changes.
+    public static let biometryAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    @available(*, deprecated, renamed: "biometryAny")
+    public static let touchIDAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    /// The biometry enrolled now; invalidated when enrollment changes.
+    public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    @available(*, deprecated, renamed: "biometryCurrentSet")
+    public static let touchIDCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    /// The device passcode.
+    public static let devicePasscode = SecAccessControlCreateFlags(rawValue: 1 << 4)
+    /// A paired watch.
+    public static let watch = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    /// A paired companion device.
+    public static let companion = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    /// Any one of the constraints suffices.
+    public static let or = SecAccessControlCreateFlags(rawValue: 1 << 14)
+    /// Every constraint is required.
+    public static let and = SecAccessControlCreateFlags(rawValue: 1 << 15)
+    /// The private key may be used only inside its token.
+    public static let privateKeyUsage = SecAccessControlCreateFlags(rawValue: 1 << 30)
+    /// An application-provided password is part of the item's protection.
+    public static let applicationPassword = SecAccessControlCreateFlags(rawValue: 1 << 31)
+}
+
+/// An access control object: a protection class and the constraints on using the item.
+public final class SecAccessControl: Hashable, @unchecked Sendable {  // safe: immutable
+    let policy: AccessControlPolicy
+
+    init(policy: AccessControlPolicy) { self.policy = policy }
+
+    public static func == (lhs: SecAccessControl, rhs: SecAccessControl) -> Bool { lhs.policy == rhs.policy }
+    public func hash(into hasher: inout Hasher) { hasher.combine(policy) }
+}
+
+/// The type identifier of `SecAccessControl`.
+public func SecAccessControlGetTypeID() -> CFTypeID { 0x5EC0_0001 }
+
+/// Creates an access control object.
+/// - Parameters:
+///   - allocator: nil or `kCFAllocatorDefault`.
+///   - protection: a `kSecAttrAccessible…` value.
+///   - flags: the constraints.
+///   - error: receives an `NSOSStatusErrorDomain` error (`errSecParam`) when the arguments are invalid.
+/// - Returns: the object, or nil on error.
+public func SecAccessControlCreateWithFlags(
+    _ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecAccessControl? {
+    func fail(_ reason: String) -> SecAccessControl? {
+        let nsError = NSError(domain: "NSOSStatusErrorDomain", code: Int(errSecParam),
+                              userInfo: [NSLocalizedDescriptionKey: reason])
+        error?.pointee = Unmanaged.passRetained(nsError)
+        return nil
+    }
+    guard let raw = protection as? String, let accessibility = Accessibility(rawValue: raw) else {
+        return fail("the protection is not a kSecAttrAccessible value")
+    }
+    if flags.contains(.or) && flags.contains(.and) {
+        return fail("the flags combine .or and .and")
+    }
+    return SecAccessControl(policy: AccessControlPolicy(accessibility: accessibility, flags: flags.rawValue))
+}

@@ -1,0 +1,76 @@
+import Foundation
+import KeychainCore
+
+/// The property groups of a SecItem dictionary (Apple: "Item class, attribute, search, return type, value
+/// type" plus the `kSecUse…` options); each function accepts only some of them.
+enum PropertyGroup: Hashable {
+    case itemClass, attribute, search, returnType, value, use
+}
+
+/// A SecItem dictionary after checking every key and value: typed, with the groups it used.
+struct SecDictionary {
+    var itemClass: ItemClass?
+    var attributes: [AttributeKey: AttributeValue] = [:]
+    var accessGroup: String?
+    var synchronizable: SynchronizableFilter?
+    var accessibility: Accessibility?
+    var accessControl: AccessControlPolicy?
+    var limit: MatchLimit?
+    var caseInsensitive = false
+    var returns: ReturnOptions = []
+    var data: [UInt8]?
+    var persistentReference: PersistentReference?
+    var groups: Set<PropertyGroup> = []
+}
+
+/// What a key is, by its raw string.
+enum PropertyKey {
+    case itemClass
+    case accessGroup, synchronizable, accessible, accessControl
+    case attribute(AttributeKey)
+    case matchLimit, caseInsensitive
+    case returnType(ReturnOptions)
+    case valueData, valuePersistentRef
+    case accepted(PropertyGroup)  // understood and without effect here (prompts, data protection keychain)
+    case authenticationUI
+    case unimplemented(PropertyGroup)
+
+    static func of(_ raw: String) -> PropertyKey {
+        table[raw] ?? .attribute(AttributeKey(raw))
+    }
+
+    private static let table: [String: PropertyKey] = {
+        var table: [String: PropertyKey] = [
+            "class": .itemClass, "agrp": .accessGroup, "sync": .synchronizable, "pdmn": .accessible,
+            "accc": .accessControl, "m_Limit": .matchLimit, "m_CaseInsensitive": .caseInsensitive,
+            "r_Data": .returnType(.data), "r_Attributes": .returnType(.attributes), "r_Ref": .returnType(.reference),
+            "r_PersistentRef": .returnType(.persistentReference), "v_Data": .valueData,
+            "v_PersistentRef": .valuePersistentRef, "v_Ref": .unimplemented(.value),
+            // kSecUseDataProtectionKeychain: this keychain always has data-protection semantics.
+            "nleg": .accepted(.use), "u_OpPrompt": .accepted(.use), "u_NoAuthUI": .accepted(.use),
+            "u_AuthCtx": .accepted(.use), "u_AuthUI": .authenticationUI,
+            "u_ItemList": .unimplemented(.use), "u_Keychain": .unimplemented(.use),
+            "tkid": .unimplemented(.attribute),
+        ]
+        for search in [
+            "m_Policy", "m_ItemList", "m_SearchList", "m_Issuers", "m_EmailAddressIfPresent", "m_SubjectContains",
+            "m_SubjectStartsWith", "m_SubjectEndsWith", "m_SubjectWholeString", "m_DiacriticInsensitive",
+            "m_WidthInsensitive", "m_TrustedOnly", "m_ValidOnDate",
+        ] {
+            table[search] = .unimplemented(.search)
+        }
+        return table
+    }()
+
+    var group: PropertyGroup {
+        switch self {
+        case .itemClass: .itemClass
+        case .accessGroup, .synchronizable, .accessible, .accessControl, .attribute: .attribute
+        case .matchLimit, .caseInsensitive: .search
+        case .returnType: .returnType
+        case .valueData, .valuePersistentRef: .value
+        case .authenticationUI: .use
+        case .accepted(let group), .unimplemented(let group): group
+        }
+    }
+}

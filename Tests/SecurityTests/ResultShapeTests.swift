@@ -1,0 +1,116 @@
+import Foundation
+import Security
+import Testing
+
+/// Results come back as the NS objects Apple returns, in the shapes the kSecReturn flags ask for.
+@Suite struct ResultShapeTests {
+    private let base: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc"]
+
+    private func copy(_ extra: [String: Any]) -> (OSStatus, AnyObject?) {
+        var result: AnyObject?
+        let status = SecItemCopyMatching(base.merging(extra) { $1 } as CFDictionary, &result)
+        return (status, result)
+    }
+
+    @Test func attributesAreADictionaryIndexableWithTheConstants() throws {
+        try withFreshKeychain {
+            addPassword(service: "svc", account: "alice", secret: "s", extra: [kSecAttrLabel as String: "Alice"])
+            let (status, result) = copy([kSecReturnAttributes as String: true])
+            #expect(status == errSecSuccess)
+            let attributes = try #require(result as? [String: Any])
+            #expect(attributes[kSecAttrAccount as String] as? String == "alice")
+            #expect(attributes[kSecAttrLabel as String] as? String == "Alice")
+            #expect(attributes[kSecAttrAccessible as String] as? String == kSecAttrAccessibleWhenUnlocked as String)
+            #expect(attributes[kSecAttrAccessGroup as String] as? String == "TEAM1.com.example.app")
+            #expect(attributes[kSecAttrSynchronizable as String] as? Bool == false)
+            #expect(attributes[kSecValueData as String] == nil)
+            // Darwin parity: a result bridged to [AnyHashable: Any] can be indexed with the constant itself.
+            let anyKeys = try #require(result as? [AnyHashable: Any])
+            #expect(anyKeys[kSecAttrAccount] as? String == "alice")
+            #expect(anyKeys[kSecAttrAccount as String] as? String == "alice")
+            #expect((result as? NSDictionary)?[kSecAttrAccount] as? String == "alice")
+        }
+    }
+
+    @Test func dataAndAttributesTogetherGiveOneDictionary() throws {
+        try withFreshKeychain {
+            addPassword(service: "svc", account: "alice", secret: "s")
+            let (status, result) = copy([kSecReturnAttributes as String: true, kSecReturnData as String: true])
+            #expect(status == errSecSuccess)
+            let item = try #require(result as? [String: Any])
+            #expect(item[kSecValueData as String] as? Data == Data("s".utf8))
+            #expect(item[kSecAttrAccount as String] as? String == "alice")
+        }
+    }
+
+    @Test func limitAllGivesAnArrayInInsertionOrder() throws {
+        try withFreshKeychain {
+            for name in ["c", "a", "b"] { addPassword(service: "svc", account: name, secret: name) }
+            let (status, result) = copy([kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll])
+            #expect(status == errSecSuccess)
+            let items = try #require(result as? [[String: Any]])
+            #expect(items.map { $0[kSecAttrAccount as String] as? String } == ["c", "a", "b"])
+
+            let (_, two) = copy([kSecReturnData as String: true, kSecMatchLimit as String: 2])
+            #expect((two as? [Data])?.count == 2)
+            let (_, one) = copy([kSecReturnData as String: true, kSecMatchLimit as String: 1])
+            #expect(one as? Data == Data("c".utf8))
+            let (zero, nothing) = copy([kSecReturnData as String: true, kSecMatchLimit as String: 0])
+            #expect(zero == errSecItemNotFound)
+            #expect(nothing == nil)
+        }
+    }
+
+    @Test func persistentReferencesAreStableAndNeedNoClass() throws {
+        try withFreshKeychain {
+            addPassword(service: "svc", account: "alice", secret: "s")
+            let (status, result) = copy([kSecReturnPersistentRef as String: true])
+            #expect(status == errSecSuccess)
+            let reference = try #require(result as? Data)
+            #expect(reference.count == 20)
+            let update = SecItemUpdate(base as CFDictionary, [kSecAttrLabel as String: "renamed"] as CFDictionary)
+            #expect(update == errSecSuccess)
+            var found: AnyObject?
+            let byReference: [String: Any] = [kSecValuePersistentRef as String: reference, kSecReturnData as String: true]
+            #expect(SecItemCopyMatching(byReference as CFDictionary, &found) == errSecSuccess)
+            #expect(found as? Data == Data("s".utf8))
+            let mixed = byReference.merging([kSecAttrAccount as String: "alice"]) { $1 }
+            #expect(SecItemCopyMatching(mixed as CFDictionary, &found) == errSecParam)
+        }
+    }
+
+    @Test func accountStoredAsDataComesBackAsData() throws {
+        try withFreshKeychain {
+            let add: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc",
+                kSecAttrAccount as String: Data("bob".utf8), kSecValueData as String: Data("s".utf8),
+            ]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+            // The same bytes as a string find it.
+            let (status, result) = copy([kSecAttrAccount as String: "bob", kSecReturnAttributes as String: true])
+            #expect(status == errSecSuccess)
+            #expect((result as? [String: Any])?[kSecAttrAccount as String] as? Data == Data("bob".utf8))
+        }
+    }
+
+    @Test func addCanReturnTheNewItem() throws {
+        try withFreshKeychain {
+            let add: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "a",
+                kSecValueData as String: Data("s".utf8), kSecReturnPersistentRef as String: true,
+            ]
+            var result: AnyObject?
+            #expect(SecItemAdd(add as CFDictionary, &result) == errSecSuccess)
+            #expect((result as? Data)?.count == 20)
+        }
+    }
+
+    @Test func noReturnFlagsMeansExistenceCheck() throws {
+        try withFreshKeychain {
+            addPassword(service: "svc", account: "a", secret: "s")
+            let (status, result) = copy([:])
+            #expect(status == errSecSuccess)
+            #expect(result == nil)
+        }
+    }
+}

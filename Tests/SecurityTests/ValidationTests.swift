@@ -1,0 +1,131 @@
+import Foundation
+import Security
+import Testing
+
+/// Invalid requests get Apple's precise status and never crash or change anything.
+@Suite struct ValidationTests {
+    private let genp: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc", kSecAttrAccount as String: "a",
+    ]
+
+    private func add(_ extra: [String: Any]) -> OSStatus {
+        SecItemAdd(genp.merging(extra) { $1 } as CFDictionary, nil)
+    }
+
+    @Test func addRefusesSearchPropertiesAndWrongTypes() throws {
+        try withFreshKeychain {
+            #expect(add([kSecMatchLimit as String: kSecMatchLimitOne]) == errSecParam)
+            #expect(add([kSecValueData as String: "not data"]) == errSecParam)
+            #expect(add([kSecAttrPort as String: 1]) == errSecNoSuchAttr)
+            #expect(add([kSecAttrCreator as String: "text"]) == errSecParam)
+            #expect(add([kSecAttrAccessible as String: "nonsense"]) == errSecParam)
+            #expect(add([kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]) == errSecParam)
+            #expect(add([kSecAttrCreationDate as String: Date()]) == errSecParam)
+            #expect(add([kSecValueData as String: Data(count: 17 << 20)]) == errSecParam)
+            var result: AnyObject?
+            #expect(SecItemCopyMatching(genp as CFDictionary, &result) == errSecItemNotFound)
+        }
+    }
+
+    @Test func classesAreChecked() throws {
+        try withFreshKeychain {
+            var result: AnyObject?
+            #expect(SecItemCopyMatching([kSecClass as String: "nope"] as CFDictionary, &result) == errSecNoSuchClass)
+            #expect(SecItemCopyMatching([kSecAttrAccount as String: "a"] as CFDictionary, &result) == errSecParam)
+            #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, &result) == errSecUnimplemented)
+            #expect(SecItemAdd([kSecClass as String: kSecClassCertificate] as CFDictionary, nil) == errSecUnimplemented)
+        }
+    }
+
+    @Test func updateAndDeleteRules() throws {
+        try withFreshKeychain {
+            #expect(add([kSecValueData as String: Data("s".utf8)]) == errSecSuccess)
+            let change = [kSecAttrLabel as String: "l"] as CFDictionary
+            #expect(SecItemUpdate(genp.merging([kSecReturnData as String: true]) { $1 } as CFDictionary, change) == errSecParam)
+            #expect(SecItemUpdate(genp.merging([kSecMatchLimit as String: kSecMatchLimitOne]) { $1 } as CFDictionary, change)
+                == errSecParam)
+            #expect(SecItemUpdate(genp.merging([kSecMatchLimit as String: kSecMatchLimitAll]) { $1 } as CFDictionary, change)
+                == errSecSuccess)
+            #expect(SecItemUpdate(genp as CFDictionary, genp as CFDictionary) == errSecNoSuchAttr)
+            #expect(SecItemDelete(genp.merging([kSecMatchLimit as String: kSecMatchLimitOne]) { $1 } as CFDictionary)
+                == errSecParam)
+            // A delete ignores the return and value properties of a reused query, as on a device.
+            let reused = genp.merging([kSecReturnData as String: true, kSecValueData as String: Data("s".utf8)]) { $1 }
+            #expect(SecItemDelete(reused as CFDictionary) == errSecSuccess)
+        }
+    }
+
+    @Test func dataProtectionKeychainFlagIsAccepted() throws {
+        try withFreshKeychain {
+            #expect(add([kSecUseDataProtectionKeychain as String: true, kSecValueData as String: Data([1])]) == errSecSuccess)
+        }
+    }
+
+    @Test func accessGroupsAreEnforced() throws {
+        try withFreshKeychain {
+            #expect(add([kSecAttrAccessGroup as String: "OTHER.group"]) == errSecMissingEntitlement)
+            #expect(add([kSecAttrAccessGroup as String: "TEAM1.com.example.app"]) == errSecSuccess)
+        }
+        try withFreshKeychain(groups: []) {
+            #expect(add([:]) == errSecMissingEntitlement)
+        }
+    }
+
+    @Test func accessControlValidationComesFirst() throws {
+        try withFreshKeychain {
+            var error: Unmanaged<CFError>?
+            let biometric = try #require(SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, &error))
+            #expect(add([kSecAttrAccessControl as String: biometric]) == errSecUnimplemented)
+            let synced = try #require(SecAccessControlCreateWithFlags(
+                kCFAllocatorDefault, kSecAttrAccessibleWhenUnlocked, .userPresence, &error))
+            #expect(add([kSecAttrAccessControl as String: synced, kSecAttrSynchronizable as String: true]) == errSecParam)
+            #expect(add([kSecAttrAccessControl as String: synced,
+                         kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]) == errSecParam)
+            #expect(add([kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                         kSecAttrSynchronizable as String: true]) == errSecParam)
+            let plain = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil))
+            #expect(add([kSecAttrAccessControl as String: plain]) == errSecSuccess)
+            #expect(plain == SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil))
+
+            #expect(SecAccessControlCreateWithFlags(nil, "bogus" as CFString, .userPresence, &error) == nil)
+            let failure = try #require(error?.takeRetainedValue())
+            #expect(CFErrorGetCode(failure) == Int(errSecParam))
+            #expect((failure as Error as NSError).code == Int(errSecParam))
+        }
+    }
+
+    @Test func malformedDictionariesNeverCrash() throws {
+        try withFreshKeychain {
+            var many = genp
+            for index in 0..<5000 { many["key\(index)"] = index }
+            #expect(SecItemAdd(many as CFDictionary, nil) == errSecNoSuchAttr)
+            #expect(add([kSecReturnData as String: "yes"]) == errSecParam)
+            var result: AnyObject?
+            #expect(SecItemCopyMatching(genp.merging([kSecMatchLimit as String: "lots"]) { $1 } as CFDictionary, &result)
+                == errSecParam)
+            #expect(SecItemCopyMatching(genp.merging([kSecMatchLimit as String: -3]) { $1 } as CFDictionary, &result)
+                == errSecParam)
+            #expect(SecItemCopyMatching(genp.merging([kSecValuePersistentRef as String: Data([1, 2])]) { $1 } as CFDictionary,
+                                        &result) == errSecParam)
+            let numericKeys = NSDictionary(dictionary: [NSNumber(value: 1): "x"])
+            #expect(SecItemCopyMatching(numericKeys, &result) == errSecParam)
+            #expect(SecItemCopyMatching(genp.merging([kSecMatchPolicy as String: "p"]) { $1 } as CFDictionary, &result)
+                == errSecUnimplemented)
+        }
+    }
+
+    @Test func synchronizableAnyMatchesBoth() throws {
+        try withFreshKeychain {
+            #expect(add([kSecAttrSynchronizable as String: true]) == errSecSuccess)
+            #expect(add([kSecAttrSynchronizable as String: false]) == errSecSuccess)
+            var result: AnyObject?
+            let all = genp.merging([kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true]) { $1 }
+            #expect(SecItemCopyMatching(all as CFDictionary, &result) == errSecSuccess)
+            #expect((result as? [Any])?.count == 1)
+            let any = all.merging([kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]) { $1 }
+            #expect(SecItemCopyMatching(any as CFDictionary, &result) == errSecSuccess)
+            #expect((result as? [Any])?.count == 2)
+        }
+    }
+}
