@@ -1,6 +1,10 @@
 #ifndef KEYCHAIN_COPENSSL_SHIM_H
 #define KEYCHAIN_COPENSSL_SHIM_H
+// The SHA-256 block interface (SHA256_Init/Update/Final) is marked deprecated in OpenSSL 3 but kept, and it
+// runs the same assembly as EVP without EVP's per-call provider dispatch; HMACSHA256 relies on it.
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 #include <openssl/rand.h>
 #include <openssl/crypto.h>
 #include <openssl/core_names.h>
@@ -8,10 +12,6 @@
 #include <openssl/err.h>
 #include <openssl/kdf.h>
 
-// EVP_CIPHER_CTX_set_flags takes a macro constant; the wrap mode must be allowed explicitly (OpenSSL docs).
-static inline void kossl_allow_wrap(EVP_CIPHER_CTX *ctx) {
-    EVP_CIPHER_CTX_set_flags(ctx, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
-}
 // EVP_CTRL_GCM_* are macros; name them as functions so Swift can call them.
 static inline int kossl_gcm_set_ivlen(EVP_CIPHER_CTX *ctx, int len) {
     return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, len, NULL);

@@ -73,7 +73,7 @@ public final class Keychain: Sendable {
 
     /// The class key for `protection`. - Throws: `errSecInteractionNotAllowed` when the class is not
     /// available in the current state.
-    func classKey(_ protection: Accessibility) throws -> SecureBytes {
+    func classKey(_ protection: Accessibility) throws -> AESKeyWrapper {
         guard let key = keybag.classKeys[protection] else {
             throw KeychainError.interactionNotAllowed.because("the class key of \(protection.rawValue) is not available")
         }

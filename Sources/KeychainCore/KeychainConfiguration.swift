@@ -27,8 +27,10 @@ public struct KeychainConfiguration: Sendable {
         } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
             home = URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("keychain", isDirectory: true)
         } else {
-            home = FileManager.default.homeDirectoryForCurrentUser
-                .appendingPathComponent(".local/share/keychain", isDirectory: true)
+            // XDG's default data dir is $HOME/.local/share: the HOME of the environment given, like the rest.
+            let user = environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? FileManager.default.homeDirectoryForCurrentUser
+            home = user.appendingPathComponent(".local/share/keychain", isDirectory: true)
         }
         let identity: CallerIdentity
         if let path = environment["KEYCHAIN_ENTITLEMENTS"], !path.isEmpty {

@@ -20,7 +20,7 @@ extension CipherContext: Sendable {}
 enum FetchedAlgorithms {
     // safe: fetched EVP_CIPHER/EVP_MAC objects are immutable and may be shared between threads (OpenSSL docs)
     nonisolated(unsafe) static let aes256GCM: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
-    nonisolated(unsafe) static let aes256Wrap: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-256-WRAP", nil)
+    nonisolated(unsafe) static let aes256ECB: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-256-ECB", nil)
     nonisolated(unsafe) static let hmac: OpaquePointer? = EVP_MAC_fetch(nil, "HMAC", nil)
     nonisolated(unsafe) static let sha256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 }

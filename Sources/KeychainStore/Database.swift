@@ -81,6 +81,9 @@ package final class Database {
         return try body()
     }
 
+    /// The rowid of the last row inserted on this connection.
+    package var lastInsertRowid: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// The number of rows the last statement changed.
     package var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -3,6 +3,8 @@
 package final class ItemStore {
     package let database: Database
     private let tables: [String: ItemTableSpec]
+    // Lookups come in few shapes; preparing each shape once keeps SQL text out of the per-call path.
+    private var selectStatements: [SelectShape: Statement] = [:]
 
     /// Opens the store, creating or migrating its schema to `tables`.
     package init(database: Database, tables: [ItemTableSpec]) throws {
@@ -30,7 +32,7 @@ package final class ItemStore {
         ]
         values += columns.map { row.digests[$0].map(SQLValue.blob) ?? .null }
         try database.statement(sql).run(values)
-        return try database.statement("SELECT last_insert_rowid()").rows().first?.first?.integerValue ?? 0
+        return database.lastInsertRowid
     }
 
     /// Rewrites every stored field of the row with `row.rowid`.
@@ -47,23 +49,28 @@ package final class ItemStore {
         try database.statement(sql).run(values)
     }
 
-    /// Reads the rows that pass `filter`, in insertion order. The secret column is read only when asked for.
-    package func select(from table: String, where filter: RowFilter, includeSecret: Bool) throws -> [StoredRow] {
-        let secretColumn = includeSecret ? "secret" : "x''"
-        var sql = "SELECT rowid, uuid, pkey, pdmn, version, wrappedkey, meta, \(secretColumn) FROM \(table)"
-        let (clause, values) = whereClause(filter)
-        sql += clause + " ORDER BY rowid"
-        if let limit = filter.limit { sql += " LIMIT \(limit)" }
-        let statement = try database.statement(sql)
-        try statement.bind(values)
+    /// Reads the rows that pass `filter`, in insertion order. The sealed attributes and secret are read only
+    /// when asked for; otherwise they come back empty.
+    package func select(from table: String, where filter: RowFilter, reading columns: RowColumns) throws
+        -> [StoredRow]
+    {
+        let shape = SelectShape(table: table, filter: filter, columns: columns)
+        let statement: Statement
+        if let prepared = selectStatements[shape] {
+            statement = prepared
+        } else {
+            statement = try Statement(database: database, sql: shape.sql)
+            selectStatements[shape] = statement
+        }
+        try statement.bind(shape.values(filter))
         defer { statement.reset() }
         var rows: [StoredRow] = []
         while try statement.step() {
             rows.append(StoredRow(
                 rowid: statement.column(0).integerValue ?? 0, uuid: statement.column(1).blobValue ?? [],
-                primaryKeyDigest: statement.column(2).blobValue ?? [], protection: statement.column(3).textValue ?? "",
-                version: statement.column(4).integerValue ?? 0, wrappedKey: statement.column(5).blobValue ?? [],
-                metadata: statement.column(6).blobValue ?? [], secret: statement.column(7).blobValue ?? [], digests: [:]))
+                primaryKeyDigest: [], protection: statement.column(2).textValue ?? "",
+                version: statement.column(3).integerValue ?? 0, wrappedKey: statement.column(4).blobValue ?? [],
+                metadata: statement.column(5).blobValue ?? [], secret: statement.column(6).blobValue ?? [], digests: [:]))
         }
         return rows
     }
@@ -85,27 +92,6 @@ package final class ItemStore {
         Int(try database.statement("SELECT count(*) FROM \(table)").rows().first?.first?.integerValue ?? 0)
     }
 
-    private func whereClause(_ filter: RowFilter) -> (String, [SQLValue]) {
-        var conditions: [String] = []
-        var values: [SQLValue] = []
-        if let uuid = filter.uuid {
-            conditions.append("uuid = ?")
-            values.append(.blob(uuid))
-        }
-        for (column, candidates) in filter.digestsAnyOf {
-            if candidates.count == 1 {
-                conditions.append("\(column) = ?")
-            } else {
-                conditions.append("\(column) IN (\(candidates.map { _ in "?" }.joined(separator: ", ")))")
-            }
-            values += candidates.map(SQLValue.blob)
-        }
-        if let protection = filter.protection {
-            conditions.append("pdmn = ?")
-            values.append(.text(protection))
-        }
-        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), values)
-    }
 }
 
 @available(*, unavailable)

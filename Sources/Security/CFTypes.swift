@@ -33,10 +33,11 @@ public final class CFAllocator: Sendable {
 /// The default allocator. Every function here also accepts nil.
 public let kCFAllocatorDefault: CFAllocator! = CFAllocator()
 
-/// The Boolean true, as a `CFBoolean` (clients force-unwrap it).
-nonisolated(unsafe) public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
+/// The Boolean true, as a `CFBoolean` (clients force-unwrap it). NSNumber is Sendable on Linux, so unlike the
+/// NSString constants these need no `nonisolated(unsafe)` (which would warn in every client's build).
+public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
 /// The Boolean false, as a `CFBoolean`.
-nonisolated(unsafe) public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
+public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 
 /// No error (`noErr`).
 public let noErr: OSStatus = 0

@@ -46,10 +46,10 @@ enum ResultEncoding {
     }
 
     // Result keys are the same constants clients index with, made once.
-    nonisolated(unsafe) private static var constants: [String: SecConstant] = [:]
+    nonisolated(unsafe) private static var constants: [String: NSString] = [:]
     private static let constantsLock = NSLock()
 
-    static func constant(_ raw: String) -> SecConstant {
+    static func constant(_ raw: String) -> NSString {
         constantsLock.lock()
         defer { constantsLock.unlock() }
         if let known = constants[raw] { return known }

@@ -39,16 +39,20 @@ public struct CallerIdentity: Sendable, Hashable {
         guard let plist = try? PropertyListSerialization.propertyList(from: bytes, format: nil) as? [String: Any] else {
             throw KeychainError.param.because("\(source) is not a property list dictionary")
         }
-        let applicationIdentifier = plist["application-identifier"] as? String
+        let rawApplicationIdentifier = plist["application-identifier"] as? String
         let team = (plist["com.apple.developer.team-identifier"] as? String)
-            ?? applicationIdentifier.flatMap { $0.split(separator: ".").first.map(String.init) }
+            ?? rawApplicationIdentifier.flatMap {
+                $0.hasPrefix("$(") ? nil : $0.split(separator: ".").first.map(String.init)
+            }
         func expand(_ group: String) -> String {
             guard let team else { return group }
             return group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
                 .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
         }
+        // Xcode writes the application identifier and macOS application groups with the same variables.
+        let applicationIdentifier = rawApplicationIdentifier.map(expand)
         let keychainGroups = (plist["keychain-access-groups"] as? [String] ?? []).map(expand)
-        let applicationGroups = plist["com.apple.security.application-groups"] as? [String] ?? []
+        let applicationGroups = (plist["com.apple.security.application-groups"] as? [String] ?? []).map(expand)
         return CallerIdentity(
             applicationIdentifier: applicationIdentifier,
             accessGroups: keychainGroups + (applicationIdentifier.map { [$0] } ?? []) + applicationGroups)

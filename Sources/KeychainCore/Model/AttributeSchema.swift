@@ -57,8 +57,17 @@ public struct ClassSchema: Sendable {
         attributes[key] == .number ? .number(0) : .string("")
     }
 
-    /// Attributes with an index digest column (every attribute but the dates).
-    var indexedAttributes: [AttributeKey] {
-        attributes.filter { $0.value != .date }.keys.sorted()
+    /// Attributes with an index digest column (every attribute but the dates), in a fixed order.
+    let indexedAttributes: [AttributeKey]
+
+    init(
+        itemClass: ItemClass, attributes: [AttributeKey: AttributeKind], primaryKey: [AttributeKey],
+        readOnly: Set<AttributeKey>
+    ) {
+        self.itemClass = itemClass
+        self.attributes = attributes
+        self.primaryKey = primaryKey
+        self.readOnly = readOnly
+        indexedAttributes = attributes.filter { $0.value != .date }.keys.sorted()
     }
 }

@@ -1,12 +1,53 @@
 import KeychainCrypto
 import KeychainStore
 
+/// A validated, encrypted item ready to insert.
+struct PreparedItem {
+    let schema: ClassSchema
+    let row: StoredRow
+    let protection: Accessibility
+    let attributes: [AttributeKey: AttributeValue]
+}
+
 extension Keychain {
     /// Adds an item (`SecItemAdd`). Returns what `item.returns` asks for, or nil when it asks for nothing.
     /// - Throws: `errSecDuplicateItem` when an item with the same primary key exists; `errSecParam`,
     ///   `errSecNoSuchAttr`, `errSecMissingEntitlement`, `errSecUnimplemented` for invalid requests.
     @discardableResult
     public func add(_ item: NewItem) throws -> ItemResult? {
+        let prepared = try prepare(item)
+        try insert([prepared])
+        guard !item.returns.isEmpty else { return nil }
+        let match = MatchedRow(row: prepared.row, protection: prepared.protection, attributes: prepared.attributes)
+        return try result(for: match, schema: prepared.schema, returns: item.returns)
+    }
+
+    /// Adds several items in one transaction: all of them, or, if any is invalid or a duplicate, none.
+    /// - Throws: the first item's failure, as ``add(_:)`` would report it.
+    public func add(contentsOf items: [NewItem]) throws {
+        try insert(try items.map(prepare))
+    }
+
+    private func insert(_ items: [PreparedItem]) throws {
+        var current: PreparedItem?
+        do {
+            try withStore { store in
+                try store.database.writeTransaction {
+                    for item in items {
+                        current = item
+                        try store.insert(item.row, into: item.schema.itemClass.rawValue)
+                    }
+                }
+            }
+        } catch KeychainError.duplicateItem {
+            let description = current.map { describePrimaryKey($0.attributes, schema: $0.schema) } ?? ""
+            throw KeychainError.duplicateItem.because(
+                "an item with the same primary key exists (\(description)); use SecItemUpdate to change it")
+        }
+    }
+
+    /// Validates an add and encrypts the new item.
+    private func prepare(_ item: NewItem) throws -> PreparedItem {
         let schema = try schema(item.itemClass)
         try validate(item.attributes, in: schema, writing: true)
         try validate(data: item.data)
@@ -33,19 +74,6 @@ extension Keychain {
             uuid: uuid, primaryKeyDigest: index.primaryKey, protection: protection.rawValue,
             version: ItemSealer.formatVersion, wrappedKey: sealed.wrappedKey, metadata: sealed.metadata,
             secret: sealed.secret, digests: index.digests)
-        let primaryKey = describePrimaryKey(attributes, schema: schema)
-        do {
-            try withStore { store in
-                try store.database.writeTransaction { try store.insert(row, into: schema.itemClass.rawValue) }
-            }
-        } catch KeychainError.duplicateItem {
-            throw KeychainError.duplicateItem.because(
-                "an item with the same primary key exists (\(primaryKey)); use SecItemUpdate to change it")
-        }
-        guard !item.returns.isEmpty else { return nil }
-        var stored = row
-        stored.secret = sealed.secret
-        let match = MatchedRow(row: stored, protection: protection, attributes: attributes)
-        return try result(for: match, schema: schema, returns: item.returns)
+        return PreparedItem(schema: schema, row: row, protection: protection, attributes: attributes)
     }
 }

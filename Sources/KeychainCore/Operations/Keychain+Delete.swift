@@ -12,7 +12,7 @@ extension Keychain {
         let groups = try searchGroups(query.accessGroup)
         let deleted = try withStore { store in
             try store.database.writeTransaction {
-                let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all, includeSecret: false,
+                let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all, reading: [],
                                                store: store)
                 return try store.delete(rowids: matches.map(\.row.rowid), from: schema.itemClass.rawValue)
             }

@@ -12,7 +12,7 @@ extension Keychain {
     /// Equality on attributes is decided by SQLite on keyed digests; dates, which have no digest column, are
     /// compared after decrypting the candidates' attributes.
     func matchingRows(
-        _ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, includeSecret: Bool,
+        _ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, reading columns: RowColumns,
         store: ItemStore
     ) throws -> [MatchedRow] {
         var filter = RowFilter()
@@ -25,12 +25,12 @@ extension Keychain {
         case .any: break
         }
         var dateConditions: [(AttributeKey, AttributeValue)] = []
-        for (key, value) in query.attributes.sorted(by: { $0.key < $1.key }) {
-            if schema.attributes[key] == .date {
+        // A fixed column order keeps the statement shape, and so the prepared statement, the same per query kind.
+        for (key, value) in query.attributes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let kind = schema.attributes[key]
+            if kind == .date {
                 dateConditions.append((key, value))
-            } else if query.caseInsensitive, schema.attributes[key] == .text,
-                let folded = try digester.foldedDigest(key, value)
-            {
+            } else if query.caseInsensitive, kind == .text, let folded = try digester.foldedDigest(key, value) {
                 filter.digestsAnyOf.append((ItemTables.foldedColumn(key), [folded]))
             } else {
                 filter.digestsAnyOf.append((ItemTables.digestColumn(key), [try digester.digest(key, value)]))
@@ -43,10 +43,11 @@ extension Keychain {
         case .count(let count): count
         case .all: nil
         }
-        if dateConditions.isEmpty { filter.limit = wanted }
+        var columns = columns
+        if dateConditions.isEmpty { filter.limit = wanted } else { columns.insert(.metadata) }
 
         var matches: [MatchedRow] = []
-        for row in try store.select(from: schema.itemClass.rawValue, where: filter, includeSecret: includeSecret) {
+        for row in try store.select(from: schema.itemClass.rawValue, where: filter, reading: columns) {
             guard let protection = Accessibility(rawValue: row.protection) else {
                 throw KeychainError.decode.because("an item has an unknown protection class")
             }

@@ -1,3 +1,5 @@
+import KeychainStore
+
 extension Keychain {
     /// Finds items (`SecItemCopyMatching`): at most `query.limit` of them, in insertion order, each with what
     /// `query.returns` asks for.
@@ -11,11 +13,13 @@ extension Keychain {
             guard count > 0 else { throw KeychainError.itemNotFound.because("kSecMatchLimit is 0") }
         }
         let results = try withStore { store in
-            try store.database.readTransaction {
-                try matchingRows(query, schema: schema, groups: groups, limit: query.limit,
-                                 includeSecret: query.returns.contains(.data), store: store)
-                    .map { try result(for: $0, schema: schema, returns: query.returns) }
-            }
+            // One SELECT reads one snapshot; no explicit transaction is needed.
+            var columns: RowColumns = []
+            if query.returns.contains(.data) { columns.insert(.secret) }
+            if query.returns.contains(.attributes) { columns.insert(.metadata) }
+            return try matchingRows(query, schema: schema, groups: groups, limit: query.limit, reading: columns,
+                                    store: store)
+                .map { try result(for: $0, schema: schema, returns: query.returns) }
         }
         guard !results.isEmpty else {
             throw KeychainError.itemNotFound.because("no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query")

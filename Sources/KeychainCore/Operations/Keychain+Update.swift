@@ -25,7 +25,7 @@ extension Keychain {
 
         try withStore { store in
             try store.database.writeTransaction {
-                let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all, includeSecret: true,
+                let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all, reading: [.metadata, .secret],
                                                store: store)
                 guard !matches.isEmpty else {
                     throw KeychainError.itemNotFound.because("no item of class \(schema.itemClass.rawValue) matches the update's query")

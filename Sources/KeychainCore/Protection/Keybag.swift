@@ -10,8 +10,9 @@ struct Keybag {
     static let fileName = "keybag"
     static let deviceKeyFileName = "device.key"
 
-    /// Unwrapped class keys by protection class; a missing key means the class is not available now.
-    let classKeys: [Accessibility: SecureBytes]
+    /// Unwrapped class keys by protection class, ready to wrap item keys; a missing key means the class is
+    /// not available now.
+    let classKeys: [Accessibility: AESKeyWrapper]
     /// The key under which attribute values are digested for lookups.
     let indexKey: SecureBytes
     /// Whether a passcode protects the A and C classes.
@@ -56,13 +57,13 @@ struct Keybag {
         guard let document = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
             document["format"] as? Int == 1, let classes = document["classes"] as? [String: String]
         else { throw KeychainError.notAvailable.because("the keybag file is damaged or of an unknown format") }
-        var keys: [Accessibility: SecureBytes] = [:]
+        var keys: [Accessibility: AESKeyWrapper] = [:]
         for protection in Accessibility.allCases {
             guard let encoded = classes[protection.rawValue], let wrapped = Data(base64Encoded: encoded) else {
                 throw KeychainError.notAvailable.because("the keybag has no key for class \(protection.rawValue)")
             }
             do {
-                keys[protection] = try AESKeyWrap.unwrap(Array(wrapped), kek: deviceKey)
+                keys[protection] = try AESKeyWrapper(kek: AESKeyWrap.unwrap(Array(wrapped), kek: deviceKey))
             } catch {
                 throw KeychainError.notAvailable.because("the keybag does not belong to this device key")
             }

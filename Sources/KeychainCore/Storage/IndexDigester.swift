@@ -9,29 +9,48 @@ final class IndexDigester: Sendable {
     static let columnDigestSize = 16
 
     private let mac: HMACSHA256
+    // Every digest of one attribute starts with the same prefix (domain, attribute name); each gets a MAC
+    // that has absorbed it already.
+    private let prefixed: Mutex<[PrefixKey: HMACSHA256]> = Mutex([:])
     // Access groups and the sync flag recur in every call; their digests are worth remembering.
-    private let recurring = Mutex<[[UInt8]: [UInt8]]>([:])
+    private let recurring = Mutex<[RecurringKey: [UInt8]]>([:])
+
+    private struct PrefixKey: Hashable {
+        let domain: UInt8
+        let attribute: String
+    }
+
+    private struct RecurringKey: Hashable {
+        let attribute: String
+        let value: AttributeValue
+    }
 
     init(indexKey: SecureBytes) throws {
         mac = try HMACSHA256(key: indexKey)
     }
 
+    private func mac(domain: UInt8, _ key: AttributeKey) throws -> HMACSHA256 {
+        let cacheKey = PrefixKey(domain: domain, attribute: key.rawValue)
+        if let known = prefixed.withLock({ $0[cacheKey] }) { return known }
+        let made = try mac.prefixed(with: [domain] + Array(key.rawValue.utf8) + [0])
+        prefixed.withLock { $0[cacheKey] = made }
+        return made
+    }
+
     /// The digest stored in the column of `key` for `value`.
     func digest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8] {
-        Array(try mac.authenticate(parts: [[0x64], Array(key.rawValue.utf8), [0], value.matchingBytes])
-            .prefix(Self.columnDigestSize))
+        try mac(domain: 0x64, key).authenticate(message: value.matchingBytes, truncatedTo: Self.columnDigestSize)
     }
 
     /// The digest of the case-folded value, for case-insensitive matching; nil when the value is not text.
     func foldedDigest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8]? {
         guard let folded = value.foldedBytes else { return nil }
-        return Array(try mac.authenticate(parts: [[0x66], Array(key.rawValue.utf8), [0], folded])
-            .prefix(Self.columnDigestSize))
+        return try mac(domain: 0x66, key).authenticate(message: folded, truncatedTo: Self.columnDigestSize)
     }
 
     /// A digest remembered across calls, for the few values that recur (groups, the sync flag).
     func recurringDigest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8] {
-        let cacheKey = Array(key.rawValue.utf8) + [0] + value.matchingBytes
+        let cacheKey = RecurringKey(attribute: key.rawValue, value: value)
         if let known = recurring.withLock({ $0[cacheKey] }) { return known }
         let computed = try digest(key, value)
         recurring.withLock { cache in
@@ -44,12 +63,13 @@ final class IndexDigester: Sendable {
     /// The digest of a whole primary key: the class, then each (attribute, value) in a fixed order, each
     /// part length-prefixed so that no two keys share an encoding.
     func primaryKeyDigest(_ itemClass: ItemClass, _ parts: [(AttributeKey, AttributeValue)]) throws -> [UInt8] {
-        var input: [[UInt8]] = [[0x70], Array(itemClass.rawValue.utf8)]
+        var input: [UInt8] = [0x70] + Array(itemClass.rawValue.utf8)
         for (key, value) in parts {
             let bytes = value.matchingBytes
-            input.append(Array(key.rawValue.utf8) + [0] + withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) })
-            input.append(bytes)
+            input += Array(key.rawValue.utf8) + [0]
+            withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { input += $0 }
+            input += bytes
         }
-        return try mac.authenticate(parts: input)
+        return try mac.authenticate(message: input)
     }
 }

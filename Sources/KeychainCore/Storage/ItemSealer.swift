@@ -17,7 +17,7 @@ struct ItemSealer {
     }
 
     /// Encrypts `attributes` and `secret` under a fresh item key wrapped by `classKey`.
-    func seal(attributes: [AttributeKey: AttributeValue], secret: [UInt8], classKey: SecureBytes) throws
+    func seal(attributes: [AttributeKey: AttributeValue], secret: [UInt8], classKey: AESKeyWrapper) throws
         -> (wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8])
     {
         let itemKey = try SystemRandom.key()
@@ -25,21 +25,21 @@ struct ItemSealer {
     }
 
     /// Encrypts under a given item key (an update keeps the item's key).
-    func seal(attributes: [AttributeKey: AttributeValue], secret: [UInt8], itemKey: SecureBytes, classKey: SecureBytes)
+    func seal(attributes: [AttributeKey: AttributeValue], secret: [UInt8], itemKey: SecureBytes, classKey: AESKeyWrapper)
         throws -> (wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8])
     {
         var encoded = AttributeCodec.encode(attributes)
         defer { wipe(&encoded) }
         return (
-            try AESKeyWrap.wrap(itemKey, kek: classKey),
+            try classKey.wrap(itemKey),
             try AESGCM.seal(encoded, key: itemKey, authenticating: associatedData(0x6D)),
             try AESGCM.seal(secret, key: itemKey, authenticating: associatedData(0x73))
         )
     }
 
     /// Unwraps the item key. - Throws: `KeychainError.decode` when the row was altered or moved.
-    func itemKey(wrapped: [UInt8], classKey: SecureBytes) throws -> SecureBytes {
-        do { return try AESKeyWrap.unwrap(wrapped, kek: classKey) } catch {
+    func itemKey(wrapped: [UInt8], classKey: AESKeyWrapper) throws -> SecureBytes {
+        do { return try classKey.unwrap(wrapped) } catch {
             throw KeychainError.decode.because("an item's key does not open with its class key (the row is damaged)")
         }
     }
