@@ -18,6 +18,7 @@ public struct KeychainConfiguration: Sendable {
 
     /// The configuration of this process: `KEYCHAIN_HOME` (else `$XDG_DATA_HOME/keychain`, else
     /// `~/.local/share/keychain`) and the identity from `KEYCHAIN_ENTITLEMENTS` (else the local program's).
+    /// - Throws: `errSecMissingEntitlement` when `KEYCHAIN_ENTITLEMENTS` names a file that cannot be read.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
         -> KeychainConfiguration
     {
@@ -34,7 +35,13 @@ public struct KeychainConfiguration: Sendable {
         }
         let identity: CallerIdentity
         if let path = environment["KEYCHAIN_ENTITLEMENTS"], !path.isEmpty {
-            identity = try CallerIdentity.entitlements(at: URL(fileURLWithPath: path))
+            // A process whose entitlements cannot be read has none, which is errSecMissingEntitlement on Apple.
+            do {
+                identity = try CallerIdentity.entitlements(at: URL(fileURLWithPath: path))
+            } catch let error as KeychainError {
+                throw KeychainError.missingEntitlement.because(
+                    "KEYCHAIN_ENTITLEMENTS: \(error.reason ?? error.message)")
+            }
         } else {
             identity = .localProgram(bundleIdentifier: Self.bundleIdentifierBesideExecutable(),
                                      executableName: Self.executableName())

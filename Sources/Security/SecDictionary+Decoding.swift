@@ -9,38 +9,62 @@ extension SecDictionary {
     /// - Throws: `errSecParam` for a value of the wrong type, `errSecNoSuchClass` for an unknown class,
     ///   `errSecUnimplemented` for a key this implementation declares but does not support yet.
     init(decoding dictionary: NSDictionary, itemClass known: ItemClass? = nil) throws {
-        if let rawClass = dictionary.object(forKey: "class") {
-            guard let name = rawClass as? String else { throw KeychainError.param.because("kSecClass is not a string") }
+        var entries: [(key: String, value: Any)] = []
+        entries.reserveCapacity(dictionary.count)
+        for (rawKey, value) in Self.pairs(of: dictionary) {
+            guard let key = Self.string(rawKey) else { throw KeychainError.param.because("a dictionary key is not a string") }
+            entries.append((key, value))
+        }
+        itemClass = known
+        if let rawClass = entries.first(where: { $0.key == "class" })?.value {
+            guard let name = Self.string(rawClass) else { throw KeychainError.param.because("kSecClass is not a string") }
             guard let itemClass = ItemClass(rawValue: name) else {
                 throw KeychainError(SecurityStatus.noSuchClass, reason: "\"\(name)\" is not a keychain item class")
             }
             self.itemClass = itemClass
-        } else {
-            itemClass = known
         }
         let schema = itemClass.flatMap(ClassSchema.of)
-        for (rawKey, value) in dictionary {
-            guard let key = rawKey as? String else { throw KeychainError.param.because("a dictionary key is not a string") }
+        for (key, value) in entries {
             let property = PropertyKey.of(key)
             groups.insert(property.group)
             try read(property, key: key, value: value, schema: schema)
         }
     }
 
+    /// The key-value pairs of `dictionary`. Foundation on Linux iterates an NSDictionary by looking every key
+    /// up again, hashing the NSString each time; for its own two classes the keys and values come from one
+    /// Swift dictionary in matching order, so they are read side by side instead.
+    private static func pairs(of dictionary: NSDictionary) -> [(Any, Any)] {
+        let kind = type(of: dictionary)
+        if kind == NSDictionary.self || kind == NSMutableDictionary.self {
+            let keys = dictionary.allKeys
+            let values = dictionary.allValues
+            if keys.count == values.count { return Array(zip(keys, values)) }
+        }
+        return dictionary.map { ($0.key, $0.value) }
+    }
+
+    /// A string key or value as clients pass it: a Swift String or an NSString.
+    static func string(_ value: Any) -> String? {
+        if let text = value as? String { return text }
+        if let text = value as? NSString { return text as String }
+        return nil
+    }
+
     private mutating func read(_ property: PropertyKey, key: String, value: Any, schema: ClassSchema?) throws {
         switch property {
         case .itemClass: break
         case .accessGroup:
-            guard let group = value as? String else { throw Self.wrongType(key) }
+            guard let group = Self.string(value) else { throw Self.wrongType(key) }
             accessGroup = group
         case .synchronizable:
-            if let text = value as? String, text == "syna" {
+            if let text = Self.string(value), text == "syna" {
                 synchronizable = .any
             } else {
                 synchronizable = try Self.boolean(value, key) ? .yes : .no
             }
         case .accessible:
-            guard let raw = value as? String, let protection = Accessibility(rawValue: raw) else {
+            guard let raw = Self.string(value), let protection = Accessibility(rawValue: raw) else {
                 throw KeychainError.param.because("kSecAttrAccessible is not one of the kSecAttrAccessible… values")
             }
             accessibility = protection
@@ -71,7 +95,7 @@ extension SecDictionary {
             }
             persistentReference = reference
         case .authenticationUI:
-            guard let raw = value as? String, ["u_AuthUIA", "u_AuthUIF", "u_AuthUIS"].contains(raw) else {
+            guard let raw = Self.string(value), ["u_AuthUIA", "u_AuthUIF", "u_AuthUIS"].contains(raw) else {
                 throw Self.wrongType(key)
             }
         case .accepted: break
@@ -91,7 +115,7 @@ extension SecDictionary {
     }
 
     private static func matchLimit(_ value: Any) throws -> MatchLimit {
-        if let text = value as? String {
+        if let text = string(value) {
             switch text {
             case "m_LimitOne": return .one
             case "m_LimitAll": return .all
@@ -109,8 +133,8 @@ extension SecDictionary {
     static func attributeValue(_ value: Any, kind: AttributeKind, key: String) throws -> AttributeValue {
         switch kind {
         case .text, .data:
+            if let text = string(value) { return .string(text) }
             if let bytes = value as? Data { return .data(Array(bytes)) }
-            if let text = value as? String { return .string(text) }
         case .number:
             if value is Bool { break }
             if let number = value as? NSNumber { return .number(number.int64Value) }
