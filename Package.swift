@@ -20,12 +20,20 @@ var targets: [Target] = [
     .systemLibrary(
         name: "COpenSSL", pkgConfig: "libcrypto",
         providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(
+        name: "CKeyutils", pkgConfig: "libkeyutils",
+        providers: [.apt(["libkeyutils-dev"])]),
+    .target(name: "KernelKeyring", dependencies: ["CKeyutils"], swiftSettings: swift6),
     .target(name: "KeychainCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
     .target(name: "KeychainStore", dependencies: ["CSQLite"], swiftSettings: swift6),
-    .target(name: "KeychainCore", dependencies: ["KeychainCrypto", "KeychainStore"], swiftSettings: swift6),
+    .target(
+        name: "KeychainCore", dependencies: ["KeychainCrypto", "KeychainStore", "KernelKeyring"],
+        swiftSettings: swift6),
     .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], swiftSettings: swift6),
     .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"], swiftSettings: swift6),
     .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore"], swiftSettings: swift6),
+    // A child process for KeychainCoreTests' crash and race tests; deliberately not a product.
+    .executableTarget(name: "KeychainTestChild", dependencies: ["KeychainCore"], swiftSettings: swift6),
 ]
 
 #if os(Linux)

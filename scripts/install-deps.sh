@@ -2,7 +2,7 @@
 # Installs the Debian packages the build needs (SQLite and OpenSSL headers, pkg-config) when they are missing.
 set -euo pipefail
 needed=()
-for package in libsqlite3-dev libssl-dev pkg-config; do
+for package in libsqlite3-dev libssl-dev libkeyutils-dev pkg-config; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || needed+=("$package")
 done
 if [ ${#needed[@]} -gt 0 ]; then

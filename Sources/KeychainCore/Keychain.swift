@@ -13,7 +13,7 @@ public final class Keychain: Sendable {
     public static let databaseFileName = "keychain.db"
 
     public let configuration: KeychainConfiguration
-    let keybag: Keybag
+    let dataProtection: ProtectionState
     let digester: IndexDigester
     private let store: Mutex<ItemStore?>
 
@@ -21,8 +21,9 @@ public final class Keychain: Sendable {
     /// - Throws: `KeychainError` with `errSecNotAvailable` when the home, keybag or database cannot be used.
     public init(configuration: KeychainConfiguration) throws {
         self.configuration = configuration
-        keybag = try Keybag.open(home: configuration.home)
-        digester = try IndexDigester(indexKey: keybag.indexKey)
+        dataProtection = try ProtectionState(
+            home: configuration.home, kdfTarget: configuration.passcodeDerivationTarget, clock: configuration.clock)
+        digester = try IndexDigester(indexKey: dataProtection.indexKey)
         let path = configuration.home.appendingPathComponent(Self.databaseFileName).path
         let opened: ItemStore
         do {
@@ -37,6 +38,8 @@ public final class Keychain: Sendable {
             throw KeychainError.notAvailable.because("cannot open \(path): \(error.message)")
         }
         store = Mutex(opened)
+        // A crash between removing the passcode and purging its class's items leaves rows nothing can open.
+        try purgeItemsOfDestroyedClasses()
     }
 
     deinit { close() }
@@ -72,12 +75,9 @@ public final class Keychain: Sendable {
     }
 
     /// The class key for `protection`. - Throws: `errSecInteractionNotAllowed` when the class is not
-    /// available in the current state.
+    /// available in the current lock state.
     func classKey(_ protection: Accessibility) throws -> AESKeyWrapper {
-        guard let key = keybag.classKeys[protection] else {
-            throw KeychainError.interactionNotAllowed.because("the class key of \(protection.rawValue) is not available")
-        }
-        return key
+        try dataProtection.classKey(protection)
     }
 
     /// Checks the database file (`PRAGMA integrity_check`); returns "ok" when sound.

@@ -9,6 +9,9 @@ public struct KeychainConfiguration: Sendable {
     public var identity: CallerIdentity
     /// The source of creation and modification dates.
     public var clock: @Sendable () -> Date
+    /// How long one passcode derivation should take, in seconds, when a passcode is set (about 80 ms, as
+    /// Apple tunes its passcode key derivation; tests lower it).
+    public var passcodeDerivationTarget: Double = 0.08
 
     public init(home: URL, identity: CallerIdentity, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.home = home

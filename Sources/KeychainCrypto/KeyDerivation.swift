@@ -27,3 +27,22 @@ package enum SHA256 {
         return out
     }
 }
+
+extension KeyDerivation {
+    /// PBKDF2-HMAC-SHA-256 (RFC 8018): stretches `password` with `salt` over `iterations` rounds.
+    package static func pbkdf2SHA256(
+        password: SecureBytes, salt: [UInt8], iterations: Int, count: Int = 32
+    ) throws -> SecureBytes {
+        guard iterations > 0, iterations <= Int(Int32.max) else {
+            throw CryptoError.invalidLength(operation: "PBKDF2 iterations", length: iterations)
+        }
+        return try SecureBytes(count: count) { out in
+            let ok = password.withUnsafeBytes { secret in
+                PKCS5_PBKDF2_HMAC(
+                    secret.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(secret.count), salt, Int32(salt.count),
+                    Int32(iterations), FetchedAlgorithms.sha256, Int32(count), out.bindMemory(to: UInt8.self).baseAddress)
+            }
+            guard ok == 1 else { throw CryptoError.library(operation: "PBKDF2") }
+        }
+    }
+}

@@ -87,6 +87,13 @@ package final class ItemStore {
         return deleted
     }
 
+    /// Deletes every row of one protection class; returns how many went.
+    @discardableResult
+    package func deleteAll(protection: String, from table: String) throws -> Int {
+        try database.statement("DELETE FROM \(table) WHERE pdmn = ?").run([.text(protection)])
+        return database.changes
+    }
+
     /// The number of rows in `table`.
     package func count(_ table: String) throws -> Int {
         Int(try database.statement("SELECT count(*) FROM \(table)").rows().first?.first?.integerValue ?? 0)

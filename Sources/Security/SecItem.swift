@@ -46,9 +46,10 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
             throw KeychainError.param.because("kSecValueData is not a search criterion")
         }
         let limit = input.limit ?? .one
-        let found = try keychain.copyMatching(input.query(limit: limit))
+        let report = try keychain.search(input.query(limit: limit))
+        if let note = report.note { SecurityRuntime.log("SecItemCopyMatching", note) }
         if let result {
-            result.pointee = ResultEncoding.encode(found, returns: input.returns, limit: limit)
+            result.pointee = ResultEncoding.encode(report.results, returns: input.returns, limit: limit)
         }
     }
 }

@@ -45,15 +45,19 @@ public enum SecurityRuntime {
         return !value.isEmpty && value != "0"
     }()
 
+    /// Writes `message` to standard error when `KEYCHAIN_DEBUG` asks for it.
+    static func log(_ function: String, _ message: String) {
+        guard logsReasons else { return }
+        FileHandle.standardError.write(Data("\(function): \(message)\n".utf8))
+    }
+
     /// Runs one SecItem call: maps `KeychainError` to its status and, when enabled, logs the reason.
     static func perform(_ function: String, _ body: (Keychain) throws -> Void) -> OSStatus {
         do {
             try body(try current())
             return errSecSuccess
         } catch let error as KeychainError {
-            if logsReasons {
-                FileHandle.standardError.write(Data("\(function): \(error)\n".utf8))
-            }
+            log(function, "\(error)")
             return error.status
         } catch {
             return errSecInternalComponent

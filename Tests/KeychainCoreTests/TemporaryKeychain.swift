@@ -8,8 +8,9 @@ func temporaryHome() -> URL {
 }
 
 func makeKeychain(
-    groups: [String] = ["TEAM1.com.example.app"], home: URL = temporaryHome()
+    groups: [String] = ["TEAM1.com.example.app"], home: URL = temporaryHome(),
+    clock: @escaping @Sendable () -> Date = { Date() }
 ) throws -> Keychain {
     try Keychain(configuration: KeychainConfiguration(
-        home: home, identity: CallerIdentity(applicationIdentifier: groups.first, accessGroups: groups)))
+        home: home, identity: CallerIdentity(applicationIdentifier: groups.first, accessGroups: groups), clock: clock))
 }

@@ -113,3 +113,13 @@ func hex(_ string: String) -> [UInt8] {
         #expect(try SystemRandom.bytes(32) != SystemRandom.bytes(32))
     }
 }
+
+@Suite struct PBKDF2Tests {
+    // RFC 7914 section 11: PBKDF2-HMAC-SHA256, P = "passwd", S = "salt", c = 1, dkLen = 64.
+    @Test func rfc7914KnownAnswer() throws {
+        let key = try KeyDerivation.pbkdf2SHA256(
+            password: SecureBytes(Array("passwd".utf8)), salt: Array("salt".utf8), iterations: 1, count: 64)
+        #expect(key.bytes == hex(
+            "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783"))
+    }
+}

@@ -79,6 +79,8 @@ extension Keychain {
     func result(for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions) throws -> ItemResult {
         let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
         guard returns.contains(.data) || returns.contains(.attributes) else {
+            // Even a search that returns no contents reveals the item; it needs the class to be available.
+            _ = try classKey(match.protection)
             return ItemResult(itemClass: schema.itemClass, data: nil, attributes: nil,
                               persistentReference: returns.contains(.persistentReference) ? reference : nil)
         }

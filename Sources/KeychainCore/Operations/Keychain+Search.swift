@@ -5,6 +5,12 @@ extension Keychain {
     /// `query.returns` asks for.
     /// - Throws: `errSecItemNotFound` when nothing matches (including a limit of 0).
     public func copyMatching(_ query: ItemQuery) throws -> [ItemResult] {
+        try search(query).results
+    }
+
+    /// Finds items like ``copyMatching(_:)`` and also says what the lock state kept out: items whose class
+    /// is unavailable are left out of a search that finds readable ones, never silently.
+    public func search(_ query: ItemQuery) throws -> SearchReport {
         let (schema, query) = try resolvePersistentReference(query)
         try validate(query.attributes, in: schema, writing: false)
         let groups = try searchGroups(query.accessGroup)
@@ -12,19 +18,57 @@ extension Keychain {
             guard count >= 0 else { throw KeychainError.param.because("kSecMatchLimit is negative") }
             guard count > 0 else { throw KeychainError.itemNotFound.because("kSecMatchLimit is 0") }
         }
-        let results = try withStore { store in
+        let outcome = try withStore { store in
             // One SELECT reads one snapshot; no explicit transaction is needed.
             var columns: RowColumns = []
             if query.returns.contains(.data) { columns.insert(.secret) }
             if query.returns.contains(.attributes) { columns.insert(.metadata) }
-            return try matchingRows(query, schema: schema, groups: groups, limit: query.limit, reading: columns,
-                                    store: store)
-                .map { try result(for: $0, schema: schema, returns: query.returns) }
+            var outcome = try readableResults(query, schema: schema, groups: groups, limit: query.limit,
+                                              columns: columns, store: store)
+            if outcome.lockedOut > 0, query.limit != .all {
+                // Items of an unavailable class hid readable ones behind the limit: look past them.
+                outcome = try readableResults(query, schema: schema, groups: groups, limit: .all, columns: columns,
+                                              store: store)
+                if case .count(let count) = query.limit { outcome.results = Array(outcome.results.prefix(count)) }
+                if query.limit == .one { outcome.results = Array(outcome.results.prefix(1)) }
+            }
+            return outcome
         }
-        guard !results.isEmpty else {
+        if outcome.results.isEmpty, let reason = outcome.firstLockedReason {
+            throw KeychainError.interactionNotAllowed.because(
+                "\(outcome.lockedOut) matching item(s) cannot be read now: \(reason)")
+        }
+        guard !outcome.results.isEmpty else {
             throw KeychainError.itemNotFound.because("no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query")
         }
-        return results
+        let note = outcome.lockedOut == 0 ? nil
+            : "\(outcome.lockedOut) matching item(s) were left out because their class is not available: "
+                + (outcome.firstLockedReason ?? "")
+        return SearchReport(results: outcome.results, leftOut: outcome.lockedOut, note: note)
+    }
+
+    /// What a search found that can be read now, and how many matches the lock state kept out.
+    private struct SearchOutcome: Sendable {
+        var results: [ItemResult] = []
+        var lockedOut = 0
+        var firstLockedReason: String?
+    }
+
+    private func readableResults(
+        _ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, columns: RowColumns,
+        store: ItemStore
+    ) throws -> SearchOutcome {
+        var outcome = SearchOutcome()
+        for match in try matchingRows(query, schema: schema, groups: groups, limit: limit, reading: columns,
+                                      store: store) {
+            do {
+                outcome.results.append(try result(for: match, schema: schema, returns: query.returns))
+            } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
+                outcome.lockedOut += 1
+                if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.reason }
+            }
+        }
+        return outcome
     }
 
     /// A query by persistent reference takes its class from the reference.
@@ -42,4 +86,14 @@ extension Keychain {
         }
         return (try schema(query.itemClass), query)
     }
+}
+
+/// The outcome of ``Keychain/search(_:)``.
+public struct SearchReport: Sendable {
+    /// The items found, as ``Keychain/copyMatching(_:)`` returns them.
+    public let results: [ItemResult]
+    /// Matching items left out because their protection class is not available in the current lock state.
+    public let leftOut: Int
+    /// Why, when `leftOut` is not zero.
+    public let note: String?
 }

@@ -89,7 +89,7 @@ extension Keychain {
             throw KeychainError.unimplemented.because(
                 "access-control constraints are not enforced yet; the item was not stored")
         }
-        if protection == .whenPasscodeSetThisDeviceOnly && !keybag.hasPasscode {
+        if protection == .whenPasscodeSetThisDeviceOnly, try !dataProtection.hasPasscode {
             throw KeychainError.authFailed.because("WhenPasscodeSetThisDeviceOnly needs a keychain passcode, and none is set")
         }
         return protection

@@ -50,6 +50,25 @@ enum SecretFile {
         syncDirectory(url)
     }
 
+    /// The identity of the file's current version (inode, change time), or nil when it does not exist. A file
+    /// replaced by ``replace(_:bytes:)`` gets a new inode, so a changed identity means new contents.
+    static func identity(_ url: URL) -> [Int] {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return [] }
+        return [Int(info.st_ino), Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec), Int(info.st_size)]
+    }
+
+    /// Runs `body` holding an exclusive lock (`flock`) on `url`, created if missing, so that read-modify-write
+    /// cycles of several processes on one file take turns.
+    static func withExclusiveLock<R>(_ url: URL, _ body: () throws -> R) throws -> R {
+        let descriptor = try retrying { open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw failure("open", url) }
+        defer { close(descriptor) }
+        guard try retrying({ flock(descriptor, LOCK_EX) }) == 0 else { throw failure("flock", url) }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
     /// Creates the keychain home (0700) when missing.
     static func createDirectory(_ url: URL) throws {
         do {

@@ -59,6 +59,21 @@ package struct ModuleIndex: Sendable {
     }
 }
 
+extension ModuleIndex {
+    /// Whether a call reaches one of the module's deleting functions. A bare name such as `remove(_:)` is trusted
+    /// only when the file declares it or the receiver is plainly a keychain wrapper, since common names collide.
+    package func isDeletingCall(_ call: Expr, localFunctions: Set<String>) -> Bool {
+        let signature = call.callSignature
+        guard deletingFunctions.contains(signature) else { return false }
+        if let receiver = call.callReceiver {
+            let text = (receiver.dottedName ?? "").lowercased()
+            if text == "self" { return localFunctions.contains(signature) }
+            return text.contains("keychain") || text.contains("vault") || text.contains("valet")
+        }
+        return localFunctions.contains(signature)
+    }
+}
+
 extension Expr {
     /// `name(label:_:)` for a call, matching `FunctionDecl.signature`.
     package var callSignature: String {

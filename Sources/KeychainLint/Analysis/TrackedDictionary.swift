@@ -16,7 +16,7 @@ package final class TrackedDictionary {
     /// Variables this one was copied from, so `var add = query` is known to describe the same item.
     package var ancestors: [String]
     /// How the dictionary is used: the SecItem functions it reaches, and whether it escapes elsewhere.
-    package var uses: [KeychainFunction] = []
+    package var uses: [DictionaryRole] = []
     package var escapes = false
 
     init(facts: [DictionaryFact], isComplete: Bool, variable: String?, ancestors: [String] = []) {
@@ -28,8 +28,16 @@ package final class TrackedDictionary {
 
     /// True when the only uses are reads: copy, delete, or the query half of an update.
     package var onlyReadOnlyUses: Bool {
-        !escapes && !uses.isEmpty && uses.allSatisfy { $0 == .copyMatching || $0 == .delete || $0 == .update }
+        !escapes && !uses.isEmpty && uses.allSatisfy { $0 == .search }
     }
+}
+
+/// What a SecItem call does with a dictionary it is given.
+package enum DictionaryRole: Sendable {
+    /// SecItemAdd's attributes, or SecItemUpdate's attributes to update.
+    case write
+    /// A search: SecItemCopyMatching, SecItemDelete, or SecItemUpdate's query.
+    case search
 }
 
 /// The facts of a dictionary that can hold at one call site.

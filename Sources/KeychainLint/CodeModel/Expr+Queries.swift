@@ -102,6 +102,24 @@ extension Array where Element == Stmt {
     package func visitExpressions(_ body: (Expr) -> Void) {
         for statement in self { statement.visitExpressions(body) }
     }
+
+    /// Visits the expressions that ship in a release build, skipping `#if DEBUG` and simulator-only clauses.
+    package func visitShippingExpressions(_ body: (Expr) -> Void) {
+        for statement in self {
+            if case .compilationConditional(let clauses) = statement.kind {
+                for clause in clauses where !Self.isDevelopmentOnly(clause.condition) {
+                    clause.body.visitShippingExpressions(body)
+                }
+            } else {
+                statement.visitExpressions(body)
+            }
+        }
+    }
+
+    package static func isDevelopmentOnly(_ condition: String?) -> Bool {
+        guard let condition else { return false }
+        return condition == "DEBUG" || condition.contains("targetEnvironment(simulator)")
+    }
 }
 
 extension Stmt {

@@ -16,6 +16,11 @@ package struct VariableDecl: Sendable {
     package var compilationConditions: [String]
 }
 
+package struct ImportDecl: Sendable {
+    package var name: String
+    package var position: SourcePosition
+}
+
 package struct AttributeUse: Sendable {
     package var name: String
     package var arguments: [Argument]
@@ -37,7 +42,7 @@ package struct FunctionDecl: Sendable {
 package struct SourceUnit: Sendable {
     package var path: String
     package var language: SourceLanguage
-    package var imports: [String]
+    package var imports: [ImportDecl]
     /// Functions, methods, initializers, accessors and closures stored in properties, at any nesting depth.
     package var functions: [FunctionDecl]
     /// Variables declared outside function bodies (globals and type members).

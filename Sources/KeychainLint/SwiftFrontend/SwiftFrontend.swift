@@ -6,6 +6,11 @@ internal import SwiftSyntax
 /// This folder is the only code that imports SwiftSyntax, so a toolchain upgrade that renames syntax nodes
 /// touches these files and nothing else.
 package enum SwiftFrontend {
+    /// Parses without lowering; the benchmark uses it to tell parser time from analysis time.
+    package static func parseSyntaxOnly(_ source: String) -> Int {
+        Parser.parse(source: source).statements.count
+    }
+
     package static func parse(path: String, source: String) -> SourceUnit {
         let tree = Parser.parse(source: source)
         let lowering = SwiftLowering(converter: SourceLocationConverter(fileName: path, tree: tree))
@@ -19,7 +24,7 @@ package enum SwiftFrontend {
 /// Walks one syntax tree and collects its declarations; statements and expressions are lowered by extensions.
 final class SwiftLowering {
     let converter: SourceLocationConverter
-    var imports: [String] = []
+    var imports: [ImportDecl] = []
     var functions: [FunctionDecl] = []
     var properties: [VariableDecl] = []
     /// Conditions of the `#if` clauses that enclose the node being lowered.
@@ -80,7 +85,7 @@ final class SwiftLowering {
     /// Records a declaration found at file or type level, or nested inside a body.
     func lowerMemberDecl(_ decl: DeclSyntax) {
         if let importDecl = decl.as(ImportDeclSyntax.self) {
-            imports.append(importDecl.path.trimmedDescription)
+            imports.append(ImportDecl(name: importDecl.path.trimmedDescription, position: position(of: importDecl)))
         } else if let variable = decl.as(VariableDeclSyntax.self) {
             properties += lowerVariable(variable)
         } else if let function = decl.as(FunctionDeclSyntax.self) {

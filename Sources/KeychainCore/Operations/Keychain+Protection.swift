@@ -1,0 +1,63 @@
+import KeychainStore
+
+/// Passcode, lock state and restart: the data protection commands (`security lock-keychain`,
+/// `unlock-keychain`, `set-keychain-password`, `show-keychain-info`).
+extension Keychain {
+    /// The lock state, shared by every process that uses this keychain home.
+    public var lockState: LockState {
+        get throws { try dataProtection.lockState() }
+    }
+
+    /// Lock state, passcode settings and wrong-attempt state.
+    public func info() throws -> KeychainInfo {
+        try dataProtection.info()
+    }
+
+    /// Sets a passcode, or changes it (`current` required). Classes A and C then need it after every restart;
+    /// WhenPasscodeSetThisDeviceOnly becomes available. The keychain is unlocked afterwards.
+    /// - Throws: `errSecAuthFailed` when `current` is missing or wrong; `errSecParam` for an empty passcode.
+    public func setPasscode(_ new: Secret, current: Secret? = nil) throws {
+        try dataProtection.setPasscode(new.storage, current: current?.storage)
+    }
+
+    /// Removes the passcode. The class key of WhenPasscodeSetThisDeviceOnly is destroyed and its items are
+    /// purged; nothing else is lost.
+    /// - Throws: `errSecAuthFailed` when `current` is wrong.
+    public func removePasscode(current: Secret) throws {
+        try dataProtection.setPasscode(nil, current: current.storage)
+        try purgeItemsOfDestroyedClasses()
+    }
+
+    /// Unlocks with the passcode: classes A and C become available to every process.
+    /// - Throws: `errSecAuthFailed` for a wrong passcode, or while wrong attempts are rate-limited.
+    public func unlock(passcode: Secret) throws {
+        try dataProtection.unlock(passcode: passcode.storage)
+    }
+
+    /// Locks: class A becomes unavailable after the grace period, class C stays available until restart.
+    public func lock() throws {
+        try dataProtection.lock()
+    }
+
+    /// Forgets every unlocked class key, as restarting the machine does: classes A and C wait for the passcode.
+    public func simulateRestart() {
+        dataProtection.simulateRestart()
+    }
+
+    /// Sets how many seconds class A stays available after a lock (default 10).
+    public func setGracePeriod(_ seconds: Int) throws {
+        try dataProtection.setGracePeriod(seconds)
+    }
+
+    /// Deletes the items whose class key no longer exists (WhenPasscodeSetThisDeviceOnly without a passcode).
+    func purgeItemsOfDestroyedClasses() throws {
+        guard try !dataProtection.hasPasscode else { return }
+        try withStore { store in
+            try store.database.writeTransaction {
+                for table in ItemTables.storedClasses.map(\.itemClass.rawValue) {
+                    try store.deleteAll(protection: Accessibility.whenPasscodeSetThisDeviceOnly.rawValue, from: table)
+                }
+            }
+        }
+    }
+}

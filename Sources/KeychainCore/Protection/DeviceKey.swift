@@ -1,0 +1,23 @@
+import Foundation
+import KeychainCrypto
+
+/// The device key: 32 random bytes in a 0600 file of the keychain home, standing in for the hardware key an
+/// Apple device fuses into its Secure Enclave. A file is only as safe as its permissions.
+enum DeviceKey {
+    static let fileName = "device.key"
+
+    /// Loads the device key of `home`, creating it on first use.
+    static func loadOrCreate(home: URL) throws -> SecureBytes {
+        let url = home.appendingPathComponent(fileName)
+        if try SecretFile.read(url) == nil {
+            var fresh = try SystemRandom.bytes(32)
+            defer { wipe(&fresh) }
+            try SecretFile.createExclusively(url, bytes: fresh)
+        }
+        guard var bytes = try SecretFile.read(url), bytes.count == 32 else {
+            throw KeychainError.notAvailable.because("the device key file is damaged")
+        }
+        defer { wipe(&bytes) }
+        return SecureBytes(bytes)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The keybag file: class keys of the seven protection classes, each wrapped (RFC 3394).
+///
+/// JSON, format 1. Without a passcode every class key is wrapped by the device key. With a passcode the keys of
+/// classes A (ak, aku, akpu) and C (ck, cku) are wrapped by a key derived from the passcode and tangled with the
+/// device key; the deprecated Always classes (dk, dku) stay under the device key alone.
+struct KeybagDocument: Codable, Equatable {
+    var format = 1
+    var passcode: PasscodeRecord?
+    /// Seconds class A stays available after a lock; nil means the default.
+    var gracePeriod: Int?
+    /// Base64 of each wrapped class key, by class name.
+    var classes: [String: String]
+
+    static let defaultGracePeriod = 10
+    static let fileName = "keybag"
+
+    /// How a passcode is stretched, and the state of wrong attempts (kept here, so restarts do not reset it).
+    struct PasscodeRecord: Codable, Equatable {
+        var kdf = "pbkdf2-sha256"
+        var iterations: Int
+        var salt: String
+        /// What one derivation cost when the iterations were chosen.
+        var milliseconds: Double
+        var failures = 0
+        /// No attempt is accepted before this time (seconds since the reference date).
+        var notBefore: Double = 0
+    }
+
+    /// Classes whose keys a passcode protects.
+    static func isPasscodeProtected(_ protection: Accessibility) -> Bool {
+        switch protection {
+        case .always, .alwaysThisDeviceOnly: false
+        default: true
+        }
+    }
+
+    func wrapped(_ protection: Accessibility) -> [UInt8]? {
+        classes[protection.rawValue].flatMap { Data(base64Encoded: $0) }.map(Array.init)
+    }
+
+    mutating func setWrapped(_ protection: Accessibility, _ bytes: [UInt8]?) {
+        classes[protection.rawValue] = bytes.map { Data($0).base64EncodedString() }
+    }
+
+    func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        return Array(try encoder.encode(self))
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> KeybagDocument {
+        guard let document = try? JSONDecoder().decode(KeybagDocument.self, from: Data(bytes)), document.format == 1
+        else { throw KeychainError.notAvailable.because("the keybag file is damaged or of an unknown format") }
+        return document
+    }
+}

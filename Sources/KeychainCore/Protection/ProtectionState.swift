@@ -1,0 +1,287 @@
+import Foundation
+import KernelKeyring
+import KeychainCrypto
+import Synchronization
+
+/// The keychain's data protection: the device key, the keybag, the passcode and the lock state. It answers one
+/// question for every operation, "may this class key be used now, and what is it", and carries out the
+/// passcode and lock commands. Thread-safe; the keybag file is re-read whenever another process has changed it.
+final class ProtectionState: Sendable {
+    let home: URL
+    let deviceKey: SecureBytes
+    /// The key under which attribute values are digested for lookups.
+    let indexKey: SecureBytes
+    let store: any UnlockedKeyStore
+    private let kdfTarget: Double
+    private let clock: @Sendable () -> Date
+    private let snapshot: Mutex<Snapshot>
+
+    private struct Snapshot {
+        var document: KeybagDocument
+        var identity: [Int]
+        /// Class keys that need no passcode, unwrapped once.
+        var alwaysAvailable: [Accessibility: AESKeyWrapper]
+    }
+
+    private var keybagURL: URL { home.appendingPathComponent(KeybagDocument.fileName) }
+    private var lockURL: URL { home.appendingPathComponent("keybag.lock") }
+
+    init(home: URL, kdfTarget: Double, clock: @escaping @Sendable () -> Date) throws {
+        try SecretFile.createDirectory(home)
+        self.home = home
+        self.kdfTarget = kdfTarget
+        self.clock = clock
+        deviceKey = try DeviceKey.loadOrCreate(home: home)
+        indexKey = try KeyDerivation.hkdfSHA256(
+            key: deviceKey, salt: Array("keychain".utf8), info: Array("attribute index key v1".utf8))
+        let namespace = try KeyDerivation.hkdfSHA256(
+            key: deviceKey, salt: Array("keychain".utf8), info: Array("keyring namespace v1".utf8), count: 8)
+        store = KernelKeyring.isAvailable
+            ? KeyringKeyStore(namespace: namespace.bytes.map { String(format: "%02x", $0) }.joined())
+            : ProcessKeyStore()
+        let url = home.appendingPathComponent(KeybagDocument.fileName)
+        if try SecretFile.read(url) == nil {
+            try SecretFile.createExclusively(url, bytes: try Self.freshDocument(deviceKey: deviceKey).encoded())
+        }
+        snapshot = Mutex(try Self.load(url, deviceKey: deviceKey))
+    }
+
+    // MARK: - Reading the keybag
+
+    private static func freshDocument(deviceKey: SecureBytes) throws -> KeybagDocument {
+        var document = KeybagDocument(classes: [:])
+        for protection in Accessibility.allCases where protection != .whenPasscodeSetThisDeviceOnly {
+            document.setWrapped(protection, try AESKeyWrap.wrap(try SystemRandom.key(), kek: deviceKey))
+        }
+        return document
+    }
+
+    private static func load(_ url: URL, deviceKey: SecureBytes) throws -> Snapshot {
+        let identity = SecretFile.identity(url)
+        guard let bytes = try SecretFile.read(url) else {
+            throw KeychainError.notAvailable.because("the keybag file is missing")
+        }
+        let document = try KeybagDocument.decode(bytes)
+        var available: [Accessibility: AESKeyWrapper] = [:]
+        for protection in Accessibility.allCases
+        where document.passcode == nil ? protection != .whenPasscodeSetThisDeviceOnly
+            : !KeybagDocument.isPasscodeProtected(protection)
+        {
+            guard let wrapped = document.wrapped(protection) else {
+                throw KeychainError.notAvailable.because("the keybag has no key for class \(protection.rawValue)")
+            }
+            do {
+                available[protection] = try AESKeyWrapper(kek: AESKeyWrap.unwrap(wrapped, kek: deviceKey))
+            } catch {
+                throw KeychainError.notAvailable.because("the keybag does not belong to this device key")
+            }
+        }
+        return Snapshot(document: document, identity: identity, alwaysAvailable: available)
+    }
+
+    /// The current snapshot, re-read if another process replaced the keybag file.
+    private func current() throws -> Snapshot {
+        let identity = SecretFile.identity(keybagURL)
+        if let known = snapshot.withLock({ $0.identity == identity ? $0 : nil }) { return known }
+        let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
+        snapshot.withLock { $0 = fresh }
+        return fresh
+    }
+
+    var hasPasscode: Bool {
+        get throws { try current().document.passcode != nil }
+    }
+
+    // MARK: - Class keys
+
+    /// The key of `protection` if the class is available now.
+    /// - Throws: `errSecInteractionNotAllowed` with the lock state when it is not.
+    func classKey(_ protection: Accessibility) throws -> AESKeyWrapper {
+        let state = try current()
+        if let key = state.alwaysAvailable[protection] { return key }
+        if state.document.passcode == nil {
+            throw KeychainError.interactionNotAllowed.because(
+                "class \(protection.rawValue) exists only while a passcode is set, and none is set")
+        }
+        guard let key = try store.get(protection) else {
+            let lockState = try lockState()
+            throw KeychainError.interactionNotAllowed.because(
+                "the keychain is \(lockState.rawValue); items of class \(protection.rawValue) "
+                    + "(\(Self.availability(protection))) cannot be used until it is unlocked")
+        }
+        return try AESKeyWrapper(kek: key)
+    }
+
+    private static func availability(_ protection: Accessibility) -> String {
+        switch protection {
+        case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly: "available after the first unlock until restart"
+        case .always, .alwaysThisDeviceOnly: "always available"
+        default: "available only while unlocked"
+        }
+    }
+
+    func lockState() throws -> LockState {
+        guard try current().document.passcode != nil else { return .noPasscode }
+        guard try store.get(.afterFirstUnlock) != nil else { return .beforeFirstUnlock }
+        return store.isLocked ? .locked : .unlocked
+    }
+
+    func info() throws -> KeychainInfo {
+        let document = try current().document
+        let retry = max(0, (document.passcode?.notBefore ?? 0) - clock().timeIntervalSinceReferenceDate)
+        return KeychainInfo(
+            lockState: try lockState(), hasPasscode: document.passcode != nil,
+            gracePeriod: document.gracePeriod ?? KeybagDocument.defaultGracePeriod,
+            kdfIterations: document.passcode?.iterations, kdfMilliseconds: document.passcode?.milliseconds,
+            failedAttempts: document.passcode?.failures ?? 0, retryAfterSeconds: retry, classKeyStore: store.name)
+    }
+
+    // MARK: - Commands
+
+    /// Locks: class A goes after the grace period; class C stays until restart.
+    func lock() throws {
+        let document = try current().document
+        guard document.passcode != nil else { return }
+        try store.lock(classAExpiresAfter: document.gracePeriod ?? KeybagDocument.defaultGracePeriod)
+    }
+
+    /// Forgets every unlocked class key, as a restart of the machine does.
+    func simulateRestart() {
+        store.clear()
+    }
+
+    /// Sets how long class A stays available after a lock.
+    func setGracePeriod(_ seconds: Int) throws {
+        guard seconds >= 0 else { throw KeychainError.param.because("the grace period cannot be negative") }
+        try modify { document in document.gracePeriod = seconds }
+    }
+
+    /// Unlocks with `passcode`. Without a passcode set, there is nothing to unlock.
+    /// - Throws: `errSecAuthFailed` for a wrong passcode, or while wrong attempts are being rate-limited.
+    func unlock(passcode: SecureBytes) throws {
+        try modify { document in
+            guard document.passcode != nil else { return }
+            let keys = try openProtectedKeys(&document, passcode: passcode)
+            try store.put(keys)
+        }
+    }
+
+    /// Sets, changes (`current` required) or, with `new` nil, removes the passcode. Only class keys are
+    /// rewrapped: the cost does not depend on the number of items.
+    /// - Returns: whether WhenPasscodeSetThisDeviceOnly was destroyed (its items must be purged).
+    @discardableResult
+    func setPasscode(_ new: SecureBytes?, current passcode: SecureBytes?) throws -> Bool {
+        if let new, new.count == 0 { throw KeychainError.param.because("a passcode cannot be empty") }
+        var destroyedClassAKPU = false
+        try modify { document in
+            var keys: [Accessibility: SecureBytes]
+            if document.passcode != nil {
+                guard let passcode else {
+                    throw KeychainError.authFailed.because("changing the passcode needs the current one")
+                }
+                keys = try openProtectedKeys(&document, passcode: passcode)
+            } else {
+                keys = [:]
+                for protection in Accessibility.allCases where KeybagDocument.isPasscodeProtected(protection) {
+                    guard let wrapped = document.wrapped(protection) else { continue }
+                    keys[protection] = try AESKeyWrap.unwrap(wrapped, kek: deviceKey)
+                }
+            }
+            if let new {
+                if keys[.whenPasscodeSetThisDeviceOnly] == nil {
+                    keys[.whenPasscodeSetThisDeviceOnly] = try SystemRandom.key()
+                }
+                let tuned = try PasscodeKDF.tune(target: kdfTarget)
+                let salt = try SystemRandom.bytes(16)
+                let wrappingKey = try PasscodeKDF.derive(
+                    passcode: new, salt: salt, iterations: tuned.iterations, deviceKey: deviceKey)
+                for (protection, key) in keys { document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: wrappingKey)) }
+                document.passcode = KeybagDocument.PasscodeRecord(
+                    iterations: tuned.iterations, salt: Data(salt).base64EncodedString(), milliseconds: tuned.milliseconds)
+                try store.put(keys)
+            } else {
+                keys[.whenPasscodeSetThisDeviceOnly] = nil
+                destroyedClassAKPU = document.classes[Accessibility.whenPasscodeSetThisDeviceOnly.rawValue] != nil
+                document.setWrapped(.whenPasscodeSetThisDeviceOnly, nil)
+                for (protection, key) in keys { document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: deviceKey)) }
+                document.passcode = nil
+                store.clear()
+            }
+        }
+        return destroyedClassAKPU
+    }
+
+    /// Checks `passcode` against the keybag (rate-limited) and returns the unwrapped A and C class keys.
+    private func openProtectedKeys(_ document: inout KeybagDocument, passcode: SecureBytes) throws
+        -> [Accessibility: SecureBytes]
+    {
+        guard var record = document.passcode, let salt = Data(base64Encoded: record.salt) else {
+            throw KeychainError.notAvailable.because("the keybag's passcode record is damaged")
+        }
+        let now = clock().timeIntervalSinceReferenceDate
+        if record.notBefore > now {
+            throw KeychainError.authFailed.because(
+                "too many wrong passcodes; try again in \(Int((record.notBefore - now).rounded(.up))) s")
+        }
+        let wrappingKey = try PasscodeKDF.derive(
+            passcode: passcode, salt: Array(salt), iterations: record.iterations, deviceKey: deviceKey)
+        var keys: [Accessibility: SecureBytes] = [:]
+        do {
+            for protection in Accessibility.allCases where KeybagDocument.isPasscodeProtected(protection) {
+                guard let wrapped = document.wrapped(protection) else { continue }
+                keys[protection] = try AESKeyWrap.unwrap(wrapped, kek: wrappingKey)
+            }
+        } catch {
+            record.failures += 1
+            record.notBefore = now + Self.delay(afterFailures: record.failures)
+            document.passcode = record
+            throw PendingFailure(document: document, error: KeychainError.authFailed.because(
+                "wrong passcode (\(record.failures) wrong in a row)"))
+        }
+        if record.failures != 0 {
+            record.failures = 0
+            record.notBefore = 0
+            document.passcode = record
+        }
+        return keys
+    }
+
+    /// Delays after wrong passcodes, growing as on Apple devices.
+    static func delay(afterFailures failures: Int) -> Double {
+        switch failures {
+        case ..<5: 0
+        case 5: 60
+        case 6: 300
+        case 7, 8: 900
+        default: 3600
+        }
+    }
+
+    /// A failure that must still save the keybag (the count of wrong attempts).
+    private struct PendingFailure: Error {
+        let document: KeybagDocument
+        let error: KeychainError
+    }
+
+    /// Read-modify-write of the keybag under the file lock; the file is replaced atomically, and saved even
+    /// when `body` fails with a ``PendingFailure``.
+    private func modify(_ body: (inout KeybagDocument) throws -> Void) throws {
+        try SecretFile.withExclusiveLock(lockURL) {
+            let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
+            var document = fresh.document
+            do {
+                try body(&document)
+            } catch let pending as PendingFailure {
+                try save(pending.document)
+                throw pending.error
+            }
+            if document != fresh.document { try save(document) }
+        }
+    }
+
+    private func save(_ document: KeybagDocument) throws {
+        try SecretFile.replace(keybagURL, bytes: try document.encoded())
+        let reloaded = try Self.load(keybagURL, deviceKey: deviceKey)
+        snapshot.withLock { $0 = reloaded }
+    }
+}

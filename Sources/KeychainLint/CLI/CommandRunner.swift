@@ -1,0 +1,142 @@
+import Foundation
+
+/// Runs a parsed command and returns the process exit status.
+public struct CommandRunner {
+    /// Exit statuses, following sysexits(3) for errors.
+    public enum ExitStatus: Int32 {
+        case clean = 0
+        case findings = 1
+        case usage = 64
+        case noInput = 66
+        case configuration = 78
+    }
+
+    var standardOutput: (String) -> Void
+    var standardError: (String) -> Void
+
+    public init(
+        standardOutput: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
+        standardError: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+
+    /// Parses `arguments` (without the program name) and runs them.
+    public func run(arguments: [String]) -> ExitStatus {
+        let command: LintCommand
+        do {
+            command = try LintCommand.parse(arguments)
+        } catch {
+            standardError("keychain-lint: \(error)\n\n\(LintCommand.usage)\n")
+            return .usage
+        }
+        return run(command)
+    }
+
+    public func run(_ command: LintCommand) -> ExitStatus {
+        switch command.action {
+        case .help:
+            standardOutput(LintCommand.usage + "\n")
+            return .clean
+        case .version:
+            standardOutput("keychain-lint \(keychainLintVersion)\n")
+            return .clean
+        case .listRules:
+            for rule in RuleCatalog.all {
+                standardOutput("\(rule.id)  \(rule.severity.rawValue)  CWE-\(rule.cwe)  \(rule.masvs)  \(rule.name): \(rule.summary)\n")
+            }
+            return .clean
+        case .lint, .benchmark:
+            break
+        }
+        var configuration: Configuration
+        do {
+            configuration = try loadConfiguration(command.configPath)
+        } catch {
+            standardError("keychain-lint: configuration: \(error)\n")
+            return .configuration
+        }
+        if case .some(let failOn) = command.failOn, let failOn { configuration.failOn = failOn }
+        let linter = Linter(configuration: configuration)
+        if case .benchmark(let runs) = command.action {
+            return benchmark(linter, paths: command.paths, runs: runs)
+        }
+        var report: LintReport
+        do {
+            report = try linter.lint(paths: command.paths)
+        } catch {
+            standardError("keychain-lint: \(error)\n")
+            return .noInput
+        }
+        if command.fix {
+            let rules = command.fixRules.isEmpty ? configuration.fixableRules : command.fixRules
+            let result = Fixer(rules: rules).apply(to: report.findings)
+            report.findings = result.remaining
+            let suggestions = report.findings.count
+            standardError(
+                "keychain-lint: fixed \(result.fixed) finding\(result.fixed == 1 ? "" : "s") in \(result.files) "
+                    + "file\(result.files == 1 ? "" : "s"); \(suggestions) left as suggestions\n")
+        }
+        let rendered = command.format.render(report)
+        if let outputPath = command.outputPath {
+            do {
+                try Data(rendered.utf8).write(to: URL(fileURLWithPath: outputPath))
+            } catch {
+                standardError("keychain-lint: cannot write \(outputPath): \(error)\n")
+                return .noInput
+            }
+        } else {
+            standardOutput(rendered)
+        }
+        let failing = command.failOn == .some(nil)
+            ? false : report.findings.contains { $0.severity >= configuration.failOn }
+        return failing ? .findings : .clean
+    }
+
+    private func loadConfiguration(_ path: String?) throws -> Configuration {
+        let candidate = path ?? Configuration.fileName
+        guard let data = FileManager.default.contents(atPath: candidate) else {
+            if path != nil { throw ConfigurationError("cannot read \(candidate)") }
+            return Configuration()
+        }
+        return try Configuration.parse(data)
+    }
+
+    private func benchmark(_ linter: Linter, paths: [String], runs: Int) -> ExitStatus {
+        let files: [SourceFile]
+        do {
+            files = try linter.discoverFiles(under: paths).map { SourceFile(path: $0, text: Linter.read($0)) }
+        } catch {
+            standardError("keychain-lint: \(error)\n")
+            return .noInput
+        }
+        let swiftFiles = files.filter { $0.path.hasSuffix(".swift") }.count
+        let bytes = files.reduce(0) { $0 + $1.text.utf8.count }
+        var best = Double.infinity
+        var findings = 0
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            findings = linter.lint(files: files).findings.count
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            best = min(best, seconds)
+        }
+        let rate = Double(files.count) / best
+        if ProcessInfo.processInfo.environment["KEYCHAIN_LINT_PROFILE"] != nil {
+            for row in linter.profile(files: files, top: 10) {
+                standardOutput(String(format: "%8.3f s parse %8.3f s check  ", row.parse, row.check) + row.path + "\n")
+            }
+        }
+        standardOutput(
+            """
+            files: \(files.count) (\(swiftFiles) Swift), \(bytes / 1024) KiB
+            cores: \(ProcessInfo.processInfo.activeProcessorCount)
+            best of \(runs): \(String(format: "%.3f", best)) s, \(String(format: "%.0f", rate)) files/s, \
+            \(String(format: "%.1f", Double(bytes) / 1_048_576 / best)) MiB/s
+            findings: \(findings)
+
+            """)
+        return .clean
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// A file given to the linter by path and contents.
+public struct SourceFile: Sendable {
+    public var path: String
+    public var text: String
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+}
+
+/// The result of one run.
+public struct LintReport: Sendable {
+    public var findings: [Finding]
+    public var filesScanned: Int
+    public var suppressed: Int
+}
+
+/// Runs every rule over a set of files: parse all files in parallel, index the module, then check each file.
+public struct Linter: Sendable {
+    public var configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// The files under `paths` that the linter reads.
+    /// - Throws: `ConfigurationError` when a path does not exist.
+    public func discoverFiles(under paths: [String]) throws -> [String] {
+        try FileDiscovery(configuration: configuration).files(under: paths)
+    }
+
+    /// Lints the files and directories at `paths`.
+    /// - Throws: `ConfigurationError` when a path does not exist.
+    public func lint(paths: [String]) throws -> LintReport {
+        let files = try discoverFiles(under: paths)
+        let loaded = ParallelSlots<SourceFile>.map(files.count) { index in
+            SourceFile(path: files[index], text: Self.read(files[index]))
+        }
+        return lint(files: loaded.compactMap { $0 })
+    }
+
+    /// Lints files already in memory.
+    public func lint(files: [SourceFile]) -> LintReport {
+        let parsed = ParallelSlots<ParsedFile>.map(files.count) { ParsedFile(files[$0]) }.compactMap { $0 }
+        let index = ModuleIndex(units: parsed.compactMap(\.unit))
+        let checked = ParallelSlots<FindingCollector>.map(parsed.count) { position in
+            Self.check(parsed[position], index: index)
+        }.compactMap { $0 }
+        var findings = checked.flatMap(\.findings)
+        var signals = ProjectSignals()
+        for collector in checked { signals.merge(collector.signals) }
+        findings += ProjectChecker(files: parsed, signals: signals).findings()
+        return finish(findings, parsed: parsed)
+    }
+
+    /// Seconds spent parsing and checking each file on its own, slowest first, to find pathological inputs.
+    public func profile(files: [SourceFile], top: Int) -> [(path: String, parse: Double, check: Double)] {
+        func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+        let clock = ContinuousClock()
+        var parsed: [ParsedFile] = []
+        var parseTimes: [Double] = []
+        for file in files {
+            var result: ParsedFile?
+            if ProcessInfo.processInfo.environment["KEYCHAIN_LINT_PROFILE"] == "parser", file.path.hasSuffix(".swift") {
+                parseTimes.append(seconds(clock.measure { _ = SwiftFrontend.parseSyntaxOnly(file.text) }))
+                result = ParsedFile(file)
+            } else {
+                parseTimes.append(seconds(clock.measure { result = ParsedFile(file) }))
+            }
+            parsed.append(result!)
+        }
+        let index = ModuleIndex(units: parsed.compactMap(\.unit))
+        var rows: [(path: String, parse: Double, check: Double)] = []
+        for (position, file) in parsed.enumerated() {
+            let checkTime = seconds(clock.measure { _ = Self.check(file, index: index) })
+            rows.append((file.source.path, parseTimes[position], checkTime))
+        }
+        return Array(rows.sorted { $0.parse + $0.check > $1.parse + $1.check }.prefix(top))
+    }
+
+    private static func check(_ file: ParsedFile, index: ModuleIndex) -> FindingCollector {
+        var collector = FindingCollector(path: file.source.path)
+        if let unit = file.unit {
+            let analysis = SourceAnalysis(unit: unit, index: index)
+            for checker in sourceCheckers { checker.check(analysis, into: &collector) }
+        }
+        if let plist = file.plist, let kind = file.kind {
+            PlistChecker().check(plist, kind: kind, into: &collector)
+        }
+        return collector
+    }
+
+    nonisolated(unsafe) private static let sourceCheckers: [any SourceChecker] = [
+        AccessibilityChecker(), ItemOperationChecker(), ReadErrorChecker(), AccessControlChecker(),
+        SecretStorageChecker(), PlatformChecker(),
+    ]
+
+    /// Applies configuration and suppressions, and sorts.
+    private func finish(_ raw: [Finding], parsed: [ParsedFile]) -> LintReport {
+        var suppressionsByPath: [String: Suppressions] = [:]
+        for file in parsed { suppressionsByPath[file.source.path] = Suppressions(text: file.source.text) }
+        var findings: [Finding] = []
+        var suppressed = 0
+        for var finding in raw where !configuration.disabledRules.contains(finding.rule.id) {
+            if suppressionsByPath[finding.path]?.suppresses(finding) == true {
+                suppressed += 1
+                continue
+            }
+            finding.severity = configuration.severities[finding.rule.id] ?? finding.rule.severity
+            findings.append(finding)
+        }
+        if !configuration.disabledRules.contains(RuleCatalog.suppressionWithoutReason.id) {
+            for (path, suppressions) in suppressionsByPath {
+                for position in suppressions.missingReasons {
+                    findings.append(
+                        Finding(
+                            rule: RuleCatalog.suppressionWithoutReason, path: path, position: position,
+                            message: "this suppression names no rule or gives no reason, so it suppresses nothing"))
+                }
+            }
+        }
+        findings.sort { ($0.path, $0.position.line, $0.position.column, $0.rule.id) < ($1.path, $1.position.line, $1.position.column, $1.rule.id) }
+        return LintReport(findings: findings, filesScanned: parsed.count, suppressed: suppressed)
+    }
+
+    static func read(_ path: String) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// One file after parsing.
+struct ParsedFile: Sendable {
+    var source: SourceFile
+    var kind: ScannedFileKind?
+    var unit: SourceUnit?
+    var plist: PlistNode?
+    var buildSettings: BuildSettingsFile?
+
+    init(_ source: SourceFile) {
+        self.source = source
+        kind = ScannedFileKind(path: source.path)
+        switch kind {
+        case .swift:
+            unit = RelevanceFilter.isDisabled || RelevanceFilter.mayMatter(source.text)
+                ? SwiftFrontend.parse(path: source.path, source: source.text)
+                : SourceUnit(path: source.path, language: .swift, imports: [], functions: [], properties: [], topLevel: [])
+        case .objectiveC: unit = ObjectiveCFrontend.parse(path: source.path, source: source.text)
+        case .infoPlist, .entitlements, .privacyManifest: plist = XMLPlistParser.parse(source.text)
+        case .projectFile: buildSettings = BuildSettingsFile(text: source.text)
+        case nil: break
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// SARIF 2.1.0 for GitHub code scanning and other SARIF consumers.
+///
+/// GitHub reads `security-severity` (a number from 0 to 10) to rank security alerts, and uses
+/// `partialFingerprints` to follow an alert across commits.
+enum SARIFReport {
+    static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
+
+    static func render(_ report: LintReport) -> String {
+        let rules = RuleCatalog.all
+        let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
+        let results: [[String: Any]] = report.findings.map { finding in
+            [
+                "ruleId": finding.rule.id,
+                "ruleIndex": ruleIndex[finding.rule.id] ?? 0,
+                "level": finding.severity.sarifLevel,
+                "message": ["text": finding.message],
+                "locations": [
+                    [
+                        "physicalLocation": [
+                            "artifactLocation": ["uri": uri(for: finding.path)],
+                            "region": ["startLine": finding.position.line, "startColumn": finding.position.column],
+                        ]
+                    ]
+                ],
+                "partialFingerprints": [
+                    "keychainLint/v1": "\(finding.rule.id):\(uri(for: finding.path)):\(finding.position.line)"
+                ],
+            ]
+        }
+        let driver: [String: Any] = [
+            "name": "keychain-lint",
+            "version": keychainLintVersion,
+            "semanticVersion": keychainLintVersion,
+            "informationUri": "https://developer.apple.com/documentation/security/keychain-services",
+            "rules": rules.map(ruleObject),
+        ]
+        let run: [String: Any] = [
+            "tool": ["driver": driver],
+            "results": results,
+            "columnKind": "unicodeCodePoints",
+        ]
+        return JSONText.encode(["$schema": schema, "version": "2.1.0", "runs": [run]])
+    }
+
+    private static func ruleObject(_ rule: RuleDescriptor) -> [String: Any] {
+        let masvsTags = rule.masvs.split(separator: ",").map { $0.trimmingCharacters(in: [" "]) }
+        return [
+            "id": rule.id,
+            "name": rule.name,
+            "shortDescription": ["text": rule.summary],
+            "fullDescription": ["text": rule.explanation],
+            "help": [
+                "text": rule.explanation + "\nFix: " + rule.fix,
+                "markdown": rule.explanation + "\n\n**Fix:** " + rule.fix,
+            ],
+            "defaultConfiguration": ["level": rule.severity.sarifLevel],
+            "properties": [
+                "tags": ["security", "external/cwe/cwe-\(rule.cwe)"] + masvsTags,
+                "security-severity": securitySeverity(rule.severity),
+                "precision": "high",
+            ],
+        ]
+    }
+
+    private static func securitySeverity(_ severity: Severity) -> String {
+        switch severity {
+        case .high: "8.0"
+        case .medium: "5.5"
+        case .low: "3.0"
+        case .info: "1.0"
+        }
+    }
+
+    /// A relative URI, which GitHub resolves against the repository root, or a `file://` URI for an absolute path.
+    static func uri(for path: String) -> String {
+        var result = path
+        while result.hasPrefix("./") { result.removeFirst(2) }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
+        let encoded = result.utf8.map { byte in
+            allowed.contains(byte) ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        }.joined()
+        return path.hasPrefix("/") ? "file://" + encoded : encoded
+    }
+}

@@ -1,0 +1,86 @@
+/// KL303–KL304: biometric access control and LocalAuthentication used as a gate; also notes biometric use for
+/// the project-wide NSFaceIDUsageDescription check.
+package struct AccessControlChecker: SourceChecker {
+    private static let biometryAnyNames: Set<String> = [
+        "biometryAny", "touchIDAny", "kSecAccessControlBiometryAny", "kSecAccessControlTouchIDAny",
+    ]
+    private static let biometricNames: Set<String> = [
+        "biometryAny", "biometryCurrentSet", "touchIDAny", "touchIDCurrentSet", "kSecAccessControlBiometryAny",
+        "kSecAccessControlBiometryCurrentSet", "kSecAccessControlTouchIDAny", "kSecAccessControlTouchIDCurrentSet",
+        "deviceOwnerAuthenticationWithBiometrics", "LAPolicyDeviceOwnerAuthenticationWithBiometrics",
+        "deviceOwnerAuthentication", "LAPolicyDeviceOwnerAuthentication", "userPresence",
+        "kSecAccessControlUserPresence",
+    ]
+    /// Names that show the code binds authentication to a keychain item rather than trusting a boolean.
+    private static let boundAuthenticationNames: Set<String> = [
+        "kSecUseAuthenticationContext", "kSecAttrAccessControl", "SecAccessControlCreateWithFlags",
+        "evaluateAccessControl", "LARight", "LAPersistedRight", "kSecUseOperationPrompt",
+    ]
+    private static let flagLabels: Set<String> = ["flags", "authenticationPolicy", "accessControl", "policy"]
+
+    package init() {}
+
+    package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
+        var evaluations: [Expr] = []
+        var bindsAuthentication = false
+        var firstBiometricUse: SourcePosition?
+        analysis.unit.visitAllExpressions { expr in
+            if let name = expr.terminalName, Self.boundAuthenticationNames.contains(name) { bindsAuthentication = true }
+            guard case .call(_, let arguments, _) = expr.kind, let callee = expr.calleeName else { return }
+            // Biometrics are in use where a policy is evaluated or an access control asks for them; a name in a
+            // switch or a mapping table is not a use.
+            if firstBiometricUse == nil, Self.isBiometricUse(callee: callee, arguments: arguments) {
+                firstBiometricUse = expr.position
+            }
+            if callee == "evaluatePolicy", arguments.contains(where: { $0.label == "localizedReason" }) {
+                evaluations.append(expr)
+            }
+            if callee == KeychainFunction.createAccessControl.rawValue {
+                arguments.forEach { reportBiometryAny(in: $0.value, into: &collector) }
+            } else {
+                for argument in arguments where Self.flagLabels.contains(argument.label ?? "") {
+                    reportBiometryAny(in: argument.value, into: &collector)
+                }
+            }
+        }
+        var variables = analysis.unit.properties
+        for function in analysis.functions { function.decl.body.collectVariables(into: &variables) }
+        for variable in variables where variable.typeName?.contains("SecAccessControlCreateFlags") == true {
+            if let value = variable.initializer { reportBiometryAny(in: value, into: &collector) }
+        }
+        if !bindsAuthentication {
+            for evaluation in evaluations {
+                collector.report(
+                    RuleCatalog.evaluatePolicyGate, at: evaluation.position,
+                    "evaluatePolicy's boolean is the only thing guarding access here and can be patched to true; "
+                        + "protect the secret with SecAccessControl and read it with kSecUseAuthenticationContext")
+            }
+        }
+        if let firstBiometricUse {
+            collector.signals.biometricUses.append((collector.path, firstBiometricUse))
+        }
+    }
+
+    private static func isBiometricUse(callee: String, arguments: [Argument]) -> Bool {
+        guard ["evaluatePolicy", "canEvaluatePolicy", KeychainFunction.createAccessControl.rawValue].contains(callee)
+        else { return false }
+        var found = false
+        for argument in arguments {
+            argument.value.visit { part in
+                if let name = part.terminalName, biometricNames.contains(name) { found = true }
+            }
+        }
+        return found
+    }
+
+    private func reportBiometryAny(in expr: Expr, into collector: inout FindingCollector) {
+        expr.visit { part in
+            guard let name = part.terminalName, Self.biometryAnyNames.contains(name) else { return }
+            if case .member(let base?, _) = part.kind, base.terminalName != "SecAccessControlCreateFlags" { return }
+            collector.report(
+                RuleCatalog.biometryAny, at: part.position,
+                "\(name) keeps the item usable after someone enrols a new fingerprint or face; use "
+                    + "biometryCurrentSet for items that guard accounts or payments")
+        }
+    }
+}

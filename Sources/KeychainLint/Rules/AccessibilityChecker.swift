@@ -1,0 +1,184 @@
+/// KL101–KL103 and KL301–KL302: the protection class written into items, and what it is combined with.
+package struct AccessibilityChecker: SourceChecker {
+    package init() {}
+
+    package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
+        let resolver = analysis.resolver
+        for function in analysis.functions {
+            let locals = function.flow.locals
+            for dictionary in function.flow.dictionaries where !dictionary.onlyReadOnlyUses {
+                checkAlways(dictionary.facts, resolver: resolver, locals: locals, into: &collector)
+                // Dictionaries that reach a SecItem call are judged by what they hold at that call.
+                if dictionary.uses.isEmpty {
+                    checkCombinations(dictionary.facts, resolver: resolver, locals: locals, into: &collector)
+                }
+            }
+            for call in function.flow.calls {
+                checkCall(call, analysis: analysis, locals: locals, into: &collector)
+                let written = call.function == .add ? call.query : call.function == .update ? call.attributes : nil
+                if let written {
+                    checkCombinations(written.facts, resolver: resolver, locals: locals, into: &collector)
+                }
+            }
+        }
+        // Dictionaries declared as properties are written wherever they are used.
+        for property in analysis.unit.properties {
+            guard case .dictionary(let entries)? = property.initializer?.unwrapped.kind else { continue }
+            let facts = entries.map {
+                DictionaryFact(key: resolver.symbol(of: $0.key), keyExpr: $0.key, value: $0.value, path: BranchPath())
+            }
+            checkAlways(facts, resolver: resolver, locals: [:], into: &collector)
+            checkCombinations(facts, resolver: resolver, locals: [:], into: &collector)
+        }
+        checkWrapperArguments(analysis, into: &collector)
+    }
+
+    private func checkAlways(
+        _ facts: [DictionaryFact], resolver: ConstantResolver, locals: [String: Expr],
+        into collector: inout FindingCollector
+    ) {
+        for fact in facts where fact.key == KeychainSymbols.accessible {
+            guard let value = resolver.symbol(of: fact.value, locals: locals),
+                KeychainSymbols.alwaysClasses.contains(value)
+            else { continue }
+            reportAlways(value, at: fact.value, into: &collector)
+        }
+    }
+
+    private func reportAlways(_ constant: String, at value: Expr, into collector: inout FindingCollector) {
+        let replacement = KeychainSymbols.alwaysReplacement[constant] ?? "kSecAttrAccessibleAfterFirstUnlock"
+        var edit: TextEdit?
+        let written = value.unwrapped
+        if written.terminalName == constant {
+            edit = TextEdit(range: written.position.offset..<written.endOffset, replacement: replacement)
+        }
+        collector.report(
+            RuleCatalog.accessibleAlways, at: written.position,
+            "\(constant) is written to a keychain item: it stays decryptable while the device is locked; "
+                + "use \(replacement)",
+            edit: edit)
+    }
+
+    private func checkCombinations(
+        _ facts: [DictionaryFact], resolver: ConstantResolver, locals: [String: Expr],
+        into collector: inout FindingCollector
+    ) {
+        let accessible = facts.filter { $0.key == KeychainSymbols.accessible }
+        let control = facts.filter { $0.key == KeychainSymbols.accessControl }
+        for fact in accessible where control.contains(where: { $0.path.canRunTogether(with: fact.path) }) {
+            collector.report(
+                RuleCatalog.accessibleWithAccessControl, at: fact.keyExpr.position,
+                "kSecAttrAccessible is set together with kSecAttrAccessControl: SecItemAdd fails with errSecParam; "
+                    + "put the class in SecAccessControlCreateWithFlags instead")
+        }
+        for sync in facts where sync.key == KeychainSymbols.synchronizable && ValueShape.isTrue(sync.value, resolver) {
+            let deviceBound = accessible.contains { fact in
+                fact.path.canRunTogether(with: sync.path)
+                    && resolver.symbol(of: fact.value, locals: locals).map(KeychainSymbols.isThisDeviceOnly) == true
+            }
+            let controlled = control.contains { $0.path.canRunTogether(with: sync.path) }
+            guard deviceBound || controlled else { continue }
+            collector.report(
+                RuleCatalog.synchronizableConflict, at: sync.keyExpr.position,
+                "a synchronizable item cannot use "
+                    + (deviceBound ? "a ThisDeviceOnly class" : "an access control")
+                    + ": the add fails with errSecParam")
+        }
+    }
+
+    private func checkCall(
+        _ call: KeychainCall, analysis: SourceAnalysis, locals: [String: Expr], into collector: inout FindingCollector
+    ) {
+        let resolver = analysis.resolver
+        switch call.function {
+        case .createAccessControl:
+            let arguments = call.call.callArguments
+            if arguments.count > 1, let value = resolver.symbol(of: arguments[1].value, locals: locals),
+                KeychainSymbols.alwaysClasses.contains(value)
+            {
+                reportAlways(value, at: arguments[1].value, into: &collector)
+            }
+        case .add:
+            guard let query = call.query else { return }
+            let itemClass = query.fact(for: KeychainSymbols.itemClass).flatMap {
+                resolver.symbol(of: $0.value, locals: locals)
+            }
+            if query.isComplete, !query.has(KeychainSymbols.accessible), !query.has(KeychainSymbols.accessControl),
+                let itemClass, KeychainSymbols.credentialClasses.contains(itemClass)
+            {
+                collector.report(
+                    RuleCatalog.addWithoutAccessibility, at: call.call.position,
+                    "SecItemAdd without kSecAttrAccessible stores the item as WhenUnlocked: reads fail with "
+                        + "errSecInteractionNotAllowed while the device is locked")
+            }
+            if let itemClass, KeychainSymbols.credentialClasses.contains(itemClass),
+                itemClass != "kSecClassGenericPassword" || Self.namesACredential(query),
+                let fact = query.fact(for: KeychainSymbols.accessible),
+                let value = resolver.symbol(of: fact.value, locals: locals),
+                KeychainSymbols.isAccessibilityClass(value), !KeychainSymbols.isThisDeviceOnly(value),
+                !KeychainSymbols.alwaysClasses.contains(value)
+            {
+                collector.report(
+                    RuleCatalog.accessibleMigrates, at: fact.value.unwrapped.position,
+                    "\(value) lets this credential move to other devices through backups; "
+                        + "use \(value)ThisDeviceOnly if it is bound to this device")
+            }
+        default:
+            break
+        }
+    }
+
+    /// Whether a generic password's account, service, label or data is named like a credential.
+    private static func namesACredential(_ query: DictionarySnapshot) -> Bool {
+        let keys = [KeychainSymbols.account, KeychainSymbols.service, "kSecAttrLabel", "kSecValueData"]
+        return keys.compactMap { query.fact(for: $0)?.value }.contains { value in
+            let name = value.stringValue ?? value.unwrapped.terminalName ?? value.unwrapped.rootName ?? ""
+            return SecretNames.verdict(forName: name) == .secret
+        }
+    }
+
+    /// `keychain.accessibility(.always)`, `set(_:forKey:withAccessibility: .always)` and similar wrapper calls.
+    private func checkWrapperArguments(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
+        analysis.unit.visitAllExpressions { expr in
+            guard case .call(let callee, let arguments, _) = expr.kind else { return }
+            let calleeName = callee.unwrapped.terminalName ?? ""
+            for (index, argument) in arguments.enumerated() {
+                let label = argument.label ?? (index == 0 ? calleeName : "")
+                guard label.lowercased().contains("accessib") || label == "withAccess" else { continue }
+                let value = argument.value.unwrapped
+                if case .member(_, let name) = value.kind, KeychainSymbols.wrapperAlwaysCases.contains(name) {
+                    collector.report(
+                        RuleCatalog.accessibleAlways, at: value.position,
+                        "the wrapper stores this item with an Always accessibility class (.\(name)): it stays "
+                            + "decryptable while the device is locked; use .afterFirstUnlock")
+                } else if let symbol = analysis.resolver.symbol(of: value), KeychainSymbols.alwaysClasses.contains(symbol) {
+                    reportAlways(symbol, at: value, into: &collector)
+                }
+            }
+        }
+    }
+}
+
+extension SourceUnit {
+    /// Visits every expression of the file: function bodies, property initializers and top-level code.
+    package func visitAllExpressions(_ body: (Expr) -> Void) {
+        for function in functions { function.body.visitExpressions(body) }
+        for property in properties { property.initializer?.visit(body) }
+        topLevel.visitExpressions(body)
+    }
+}
+
+/// Questions about a value's shape that several rules ask.
+package enum ValueShape {
+    static func isTrue(_ expr: Expr, _ resolver: ConstantResolver) -> Bool {
+        let value = expr.unwrapped
+        switch value.kind {
+        case .booleanLiteral(let flag): return flag
+        case .identifier(let name): return name == "kCFBooleanTrue" || name == "YES"
+        case .call(_, let arguments, _):
+            return value.calleeName == "NSNumber" && arguments.count == 1 && isTrue(arguments[0].value, resolver)
+        case .forceUnwrap(let inner): return isTrue(inner, resolver)
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,251 @@
+/// Every rule the analyzer knows, with the metadata reports and SARIF carry.
+///
+/// Ids are stable: a rule that is removed keeps its id unused forever.
+public enum RuleCatalog {
+    public static let suppressionWithoutReason = RuleDescriptor(
+        id: "KL001", name: "suppressionWithoutReason", severity: .low, cwe: 710, masvs: "MASVS-CODE-4",
+        summary: "A keychain-lint suppression comment gives no reason.",
+        explanation: """
+            A suppression hides a finding from every later reader. Without a reason nobody can tell whether the \
+            finding was judged safe or silenced to get a green build, so the suppression is ignored.
+            """,
+        fix: "Write the reason after the rule id: `// keychain-lint:ignore KL101 -- read-only migration probe`.")
+
+    public static let accessibleAlways = RuleDescriptor(
+        id: "KL101", name: "accessibleAlways", severity: .high, cwe: 311,
+        masvs: "MASVS-STORAGE-1, MASTG-TEST-0052",
+        summary: "An item is written with kSecAttrAccessibleAlways or kSecAttrAccessibleAlwaysThisDeviceOnly.",
+        explanation: """
+            Items in the Always classes are encrypted with a key derived from the device key alone, not from the \
+            passcode, so they can be decrypted while the device is locked and even before the first unlock after \
+            a restart: anyone holding the device can have them read. Apple deprecated both constants in iOS 12.
+            """,
+        fix: """
+            Use kSecAttrAccessibleAfterFirstUnlock (or its ThisDeviceOnly variant) for items a background task \
+            needs, kSecAttrAccessibleWhenUnlocked otherwise. `--fix KL101` rewrites the constant.
+            """)
+
+    public static let addWithoutAccessibility = RuleDescriptor(
+        id: "KL102", name: "addWithoutAccessibility", severity: .low, cwe: 922, masvs: "MASVS-STORAGE-1",
+        summary: "SecItemAdd is given no kSecAttrAccessible or kSecAttrAccessControl.",
+        explanation: """
+            Without an explicit class the item gets kSecAttrAccessibleWhenUnlocked. That is safe, but a background \
+            refresh, push handler or silent notification that reads it while the device is locked gets \
+            errSecInteractionNotAllowed, a failure that never shows on an unlocked test device.
+            """,
+        fix: "State the class the item needs: kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock for background use.")
+
+    public static let accessibleMigrates = RuleDescriptor(
+        id: "KL103", name: "credentialMigratesToNewDevices", severity: .info, cwe: 922,
+        masvs: "MASVS-STORAGE-2, MASTG-TEST-0058",
+        summary: "A password or key is stored with a class that is copied into backups and to new devices.",
+        explanation: """
+            Classes without ThisDeviceOnly are included in encrypted backups and restored onto other devices. For \
+            a device-bound credential or a private key this moves the secret off the device it was issued to.
+            """,
+        fix: "Use the ThisDeviceOnly variant, e.g. kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, unless migration is intended.")
+
+    public static let deleteThenAdd = RuleDescriptor(
+        id: "KL201", name: "deleteThenAdd", severity: .medium, cwe: 367, masvs: "MASVS-STORAGE-1, MASVS-CODE-4",
+        summary: "An item is deleted and added again where SecItemUpdate is the right call.",
+        explanation: """
+            Deleting and re-adding loses the item's creation date, access control and persistent reference, and \
+            opens a window in which another thread, extension or app sees no item at all. If the add then fails \
+            (a locked device, a missing entitlement) the credential is simply gone.
+            """,
+        fix: "Call SecItemUpdate first and SecItemAdd only when it returns errSecItemNotFound.")
+
+    public static let deleteOnReadError = RuleDescriptor(
+        id: "KL202", name: "deleteOnReadError", severity: .high, cwe: 703, masvs: "MASVS-STORAGE-1, MASVS-CODE-4",
+        summary: "An item is deleted, reset or regenerated when a read fails with an error other than not-found.",
+        explanation: """
+            errSecInteractionNotAllowed means the device is locked and the item's class key is unavailable; the \
+            item is intact. A handler that deletes or regenerates on any failure destroys valid credentials every \
+            time a background task runs while the phone is locked, forcing users to sign in again.
+            """,
+        fix: """
+            Delete or regenerate only on errSecItemNotFound; on errSecInteractionNotAllowed retry after the device \
+            is unlocked (protectedDataDidBecomeAvailable) and choose an AfterFirstUnlock class for background reads.
+            """)
+
+    public static let matchLimitInAdd = RuleDescriptor(
+        id: "KL203", name: "searchKeyInAdd", severity: .medium, cwe: 628, masvs: "MASVS-CODE-4",
+        summary: "SecItemAdd is given a kSecMatch* search key.",
+        explanation: """
+            SecItemAdd accepts class, attributes, value and return keys only. A search key is a sign that a read \
+            query was reused as the item to add; depending on the OS version the call fails with errSecParam or \
+            adds nothing.
+            """,
+        fix: "Build the add dictionary from attributes and kSecValueData only; keep search keys in read queries.")
+
+    public static let invalidUpdate = RuleDescriptor(
+        id: "KL204", name: "invalidUpdateDictionary", severity: .medium, cwe: 628, masvs: "MASVS-CODE-4",
+        summary: "SecItemUpdate's query has kSecReturn* or a match limit, or its attributes have non-attribute keys.",
+        explanation: """
+            SecItemUpdate's query accepts class, attributes and search keys, and always updates every match; \
+            kSecReturn* or kSecMatchLimitOne make it fail with errSecParam. Its attributes may hold only attributes \
+            and values, so kSecClass or a search key there fails too. The save silently never happens.
+            """,
+        fix: "Pass a query with class and primary-key attributes only, and the new attributes and kSecValueData separately.")
+
+    public static let matchLimitInDelete = RuleDescriptor(
+        id: "KL205", name: "matchLimitInDelete", severity: .medium, cwe: 628, masvs: "MASVS-CODE-4",
+        summary: "SecItemDelete is given kSecMatchLimitOne or a numeric match limit.",
+        explanation: """
+            SecItemDelete has no limit: it removes every item that matches. A limit of one suggests the author \
+            expected a single deletion, while iOS either rejects the call with errSecParam or deletes every match.
+            """,
+        fix: "Remove kSecMatchLimit and narrow the query with the item's primary-key attributes instead.")
+
+    public static let copyWithoutPrimaryKey = RuleDescriptor(
+        id: "KL206", name: "queryWithoutPrimaryKey", severity: .low, cwe: 628, masvs: "MASVS-STORAGE-1",
+        summary: "A SecItemCopyMatching query for one item lacks a primary-key attribute of its class.",
+        explanation: """
+            Items are unique by their class's primary key (service and account for generic passwords). A query \
+            without one of them can return a different item than the one later added or updated, which shows up \
+            as errSecItemNotFound on read followed by errSecDuplicateItem on add.
+            """,
+        fix: "Include every primary-key attribute: kSecAttrService and kSecAttrAccount for generic passwords.")
+
+    public static let forcedCopyResult = RuleDescriptor(
+        id: "KL207", name: "forcedCopyResult", severity: .medium, cwe: 704, masvs: "MASVS-CODE-4",
+        summary: "The SecItemCopyMatching result is force-cast or force-unwrapped.",
+        explanation: """
+            The result's type depends on the kSecReturn* keys and the match limit (data, a dictionary, an array of \
+            them, or nothing). A forced cast that assumes one shape crashes the app when a query changes or an \
+            item is missing.
+            """,
+        fix: "Use `as?` with the type the return keys imply and handle nil; casts to SecKey and friends are fine.")
+
+    public static let accessibleWithAccessControl = RuleDescriptor(
+        id: "KL301", name: "accessibleWithAccessControl", severity: .high, cwe: 628, masvs: "MASVS-STORAGE-1",
+        summary: "kSecAttrAccessible and kSecAttrAccessControl are set in the same dictionary.",
+        explanation: """
+            An access control object already carries a protection class. Setting kSecAttrAccessible as well is \
+            rejected with errSecParam, so the item is never stored.
+            """,
+        fix: "Pass the class to SecAccessControlCreateWithFlags and drop kSecAttrAccessible from the dictionary.")
+
+    public static let synchronizableConflict = RuleDescriptor(
+        id: "KL302", name: "synchronizableConflict", severity: .high, cwe: 628, masvs: "MASVS-STORAGE-1",
+        summary: "A synchronizable item uses a ThisDeviceOnly class or an access control.",
+        explanation: """
+            iCloud Keychain cannot sync an item bound to this device or to its biometric enrolment, so the \
+            combination fails with errSecParam and the item is not stored.
+            """,
+        fix: "Choose: either sync the item with a migrating class, or keep it on the device without kSecAttrSynchronizable.")
+
+    public static let biometryAny = RuleDescriptor(
+        id: "KL303", name: "biometryAny", severity: .low, cwe: 287, masvs: "MASVS-AUTH-2, MASTG-TEST-0064",
+        summary: "An access control uses .biometryAny.",
+        explanation: """
+            .biometryAny keeps the item usable after a new fingerprint or face is enrolled, so anyone who learns \
+            the passcode can enrol their own biometry and unlock it. Items guarding accounts or payments should \
+            be invalidated when enrolment changes.
+            """,
+        fix: "Use .biometryCurrentSet (and re-enrol the secret after a change), or .userPresence where convenience wins.")
+
+    public static let evaluatePolicyGate = RuleDescriptor(
+        id: "KL304", name: "evaluatePolicyGate", severity: .medium, cwe: 603, masvs: "MASVS-AUTH-2, MASTG-TEST-0064",
+        summary: "LAContext.evaluatePolicy's boolean alone grants access.",
+        explanation: """
+            evaluatePolicy returns a boolean in the app's own process; on a jailbroken or instrumented device it \
+            is trivially patched to true. Nothing cryptographic depends on the result, so the protected data is \
+            reachable without any biometric match.
+            """,
+        fix: """
+            Store the secret with SecAccessControlCreateWithFlags(.biometryCurrentSet or .userPresence) and read it \
+            with kSecUseAuthenticationContext, so the Secure Enclave releases it only after a real match.
+            """)
+
+    public static let missingFaceIDUsage = RuleDescriptor(
+        id: "KL305", name: "missingFaceIDUsageDescription", severity: .medium, cwe: 703,
+        masvs: "MASVS-AUTH-2, MASVS-PRIVACY-1",
+        summary: "Biometrics are used but no NSFaceIDUsageDescription is declared.",
+        explanation: """
+            On a device with Face ID, the first biometric evaluation without NSFaceIDUsageDescription in the \
+            Info.plist terminates the app (or falls back to the passcode on older systems); Touch ID devices \
+            never show the problem during testing.
+            """,
+        fix: "Add NSFaceIDUsageDescription to the target's Info.plist or INFOPLIST_KEY_NSFaceIDUsageDescription to its build settings.")
+
+    public static let secretInUserDefaults = RuleDescriptor(
+        id: "KL401", name: "secretInUserDefaults", severity: .high, cwe: 312, masvs: "MASVS-STORAGE-1, MASTG-TEST-0052",
+        summary: "A credential is written to UserDefaults, @AppStorage or NSUbiquitousKeyValueStore.",
+        explanation: """
+            These stores are unencrypted property lists in the app container (or in iCloud); they are readable in \
+            unencrypted backups, by device-management and forensic tools, and on a jailbroken device.
+            """,
+        fix: "Store the credential in the keychain and keep only a non-secret flag in UserDefaults.")
+
+    public static let hardCodedSecret = RuleDescriptor(
+        id: "KL402", name: "hardCodedSecret", severity: .high, cwe: 798, masvs: "MASVS-STORAGE-1, MASVS-CRYPTO-2",
+        summary: "A secret or key is hard-coded in source or in a property list.",
+        explanation: """
+            Everything in the app bundle ships to every user: strings are recovered from the binary or the plist \
+            in seconds, and a leaked key cannot be rotated without a release.
+            """,
+        fix: "Fetch the secret from your server after authentication, or inject it at build time and keep it out of the repository.")
+
+    public static let secretInLog = RuleDescriptor(
+        id: "KL403", name: "secretInLog", severity: .medium, cwe: 532, masvs: "MASVS-STORAGE-2, MASTG-TEST-0053",
+        summary: "A secret is written to the log.",
+        explanation: """
+            print, NSLog and unredacted os_log/Logger output reaches the device console and sysdiagnose archives, \
+            which other tools and support staff can read long after the session ended.
+            """,
+        fix: "Do not log the value; if it must appear, use Logger with `privacy: .private` or a hash of it.")
+
+    public static let macOSFileKeychain = RuleDescriptor(
+        id: "KL501", name: "macOSFileBasedKeychain", severity: .medium, cwe: 922, masvs: "MASVS-STORAGE-1",
+        summary: "macOS code adds an item without kSecUseDataProtectionKeychain.",
+        explanation: """
+            On macOS an add without kSecUseDataProtectionKeychain goes to the legacy file-based keychain, which \
+            ignores kSecAttrAccessible and access groups and shares items through per-item ACLs instead, so the \
+            protection written in the code does not apply.
+            """,
+        fix: "Add kSecUseDataProtectionKeychain: true to every query on macOS.")
+
+    public static let arbitraryLoads = RuleDescriptor(
+        id: "KL502", name: "arbitraryLoads", severity: .medium, cwe: 319, masvs: "MASVS-NETWORK-1, MASTG-TEST-0065",
+        summary: "App Transport Security is disabled with NSAllowsArbitraryLoads.",
+        explanation: """
+            With ATS off, every connection may use plain HTTP or weak TLS, so credentials and tokens can be read or \
+            altered on any hostile network. App Review also asks for a justification.
+            """,
+        fix: "Remove NSAllowsArbitraryLoads and add narrow NSExceptionDomains entries for the hosts that need them.")
+
+    public static let commonCrypto = RuleDescriptor(
+        id: "KL503", name: "commonCrypto", severity: .low, cwe: 327, masvs: "MASVS-CRYPTO-1, MASTG-TEST-0061",
+        summary: "CommonCrypto is used where CryptoKit serves.",
+        explanation: """
+            CommonCrypto's C API leaves modes, padding, IVs and buffer sizes to the caller and offers no \
+            authenticated encryption; mistakes there (ECB, a constant IV, unchecked status) are the usual source \
+            of broken app cryptography. CryptoKit provides AES-GCM, ChaChaPoly, SHA-2 and HMAC with safe defaults.
+            """,
+        fix: "Use CryptoKit (AES.GCM, SHA256, HMAC<SHA256>) on iOS 13/macOS 10.15 and later.")
+
+    public static let missingPrivacyManifest = RuleDescriptor(
+        id: "KL504", name: "missingPrivacyManifest", severity: .info, cwe: 359, masvs: "MASVS-PRIVACY-1",
+        summary: "Required-reason APIs are used but no PrivacyInfo.xcprivacy declares them.",
+        explanation: """
+            Since May 2024 App Store Connect rejects uploads that use required-reason APIs (UserDefaults, file \
+            timestamps, system boot time, disk space, active keyboards) without declaring an approved reason in a \
+            privacy manifest.
+            """,
+        fix: "Add PrivacyInfo.xcprivacy with an NSPrivacyAccessedAPITypes entry and reason for each category used.")
+
+    /// All rules, in id order.
+    public static let all: [RuleDescriptor] = [
+        suppressionWithoutReason, accessibleAlways, addWithoutAccessibility, accessibleMigrates, deleteThenAdd,
+        deleteOnReadError, matchLimitInAdd, invalidUpdate, matchLimitInDelete, copyWithoutPrimaryKey,
+        forcedCopyResult, accessibleWithAccessControl, synchronizableConflict, biometryAny, evaluatePolicyGate,
+        missingFaceIDUsage, secretInUserDefaults, hardCodedSecret, secretInLog, macOSFileKeychain, arbitraryLoads,
+        commonCrypto, missingPrivacyManifest,
+    ]
+
+    /// Looks a rule up by id (`KL101`) or name (`accessibleAlways`).
+    public static func rule(named idOrName: String) -> RuleDescriptor? {
+        all.first { $0.id == idOrName.uppercased() || $0.name == idOrName }
+    }
+}

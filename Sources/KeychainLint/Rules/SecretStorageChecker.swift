@@ -1,0 +1,187 @@
+/// KL401–KL403: credentials in UserDefaults-like stores, hard-coded secrets, and secrets in logs.
+package struct SecretStorageChecker: SourceChecker {
+    package init() {}
+
+    package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
+        for function in analysis.functions {
+            function.decl.body.visitExpressions { check($0, locals: function.flow.locals, into: &collector) }
+        }
+        for property in analysis.unit.properties {
+            property.initializer?.visit { check($0, locals: [:], into: &collector) }
+        }
+        var variables = analysis.unit.properties
+        for function in analysis.functions { function.decl.body.collectVariables(into: &variables) }
+        for variable in variables {
+            if let value = variable.initializer { checkAssignedLiteral(name: variable.name, value: value, into: &collector) }
+            checkAppStorage(variable, into: &collector)
+        }
+    }
+
+    private func check(_ expr: Expr, locals: [String: Expr], into collector: inout FindingCollector) {
+            guard case .call(let callee, let arguments, _) = expr.kind else {
+                checkLiteral(expr, into: &collector)
+                return
+            }
+            checkDefaultsWrite(expr, callee: callee, arguments: arguments, locals: locals, into: &collector)
+            checkLogging(expr, callee: callee, arguments: arguments, into: &collector)
+            for argument in arguments {
+                guard let label = argument.label else { continue }
+                checkAssignedLiteral(name: label, value: argument.value, into: &collector)
+            }
+    }
+
+    // MARK: KL401
+
+    private static let storeMethods: Set<String> = ["set", "setValue", "setObject", "setString", "setData"]
+
+    private func checkDefaultsWrite(
+        _ call: Expr, callee: Expr, arguments: [Argument], locals: [String: Expr],
+        into collector: inout FindingCollector
+    ) {
+        guard case .member(let receiver?, let method) = callee.unwrapped.kind, Self.storeMethods.contains(method),
+            arguments.count == 2, let key = arguments.first(where: { $0.label == "forKey" })?.value,
+            Self.isDefaultsStore(receiver) || receiver.unwrapped.terminalName.flatMap({ locals[$0] }).map(Self.isDefaultsStore) == true
+        else { return }
+        let value = arguments[0].value.unwrapped
+        switch value.kind {
+        case .booleanLiteral, .integerLiteral, .floatLiteral, .nilLiteral, .binary, .prefix("!", _): return
+        default: break
+        }
+        let keyVerdict: SecretNames.Verdict
+        if let literal = key.stringValue {
+            keyVerdict = SecretNames.verdict(forName: literal)
+        } else if let name = key.unwrapped.terminalName {
+            keyVerdict = SecretNames.verdict(forName: name, dropTrailingKeyWord: true)
+        } else {
+            keyVerdict = .neutral
+        }
+        let valueVerdict = value.terminalName.map { SecretNames.verdict(forName: $0) } ?? .neutral
+        guard keyVerdict != .notSecret, valueVerdict != .notSecret,
+            keyVerdict == .secret || valueVerdict == .secret
+        else { return }
+        let store = receiver.dottedName ?? "UserDefaults"
+        collector.report(
+            RuleCatalog.secretInUserDefaults, at: call.position,
+            "a credential is written to \(store), an unencrypted plist that backups and device tools can read; "
+                + "store it in the keychain")
+    }
+
+    private static func isDefaultsStore(_ receiver: Expr) -> Bool {
+        let text = (receiver.dottedName ?? "").lowercased()
+        return text.contains("userdefaults") || text.contains("defaults") || text.contains("ubiquitouskeyvaluestore")
+            || text.contains("kvstore") || text.contains("keyvaluestore")
+    }
+
+    private func checkAppStorage(_ variable: VariableDecl, into collector: inout FindingCollector) {
+        guard let attribute = variable.attributes.first(where: { $0.name == "AppStorage" || $0.name == "SceneStorage" })
+        else { return }
+        if let type = variable.typeName, ["Bool", "Int", "Double", "Date", "URL"].contains(type) { return }
+        if let value = variable.initializer?.unwrapped.kind {
+            switch value {
+            case .booleanLiteral, .integerLiteral, .floatLiteral: return
+            default: break
+            }
+        }
+        let key = attribute.arguments.first?.value.stringValue ?? ""
+        let verdicts = [SecretNames.verdict(forName: key), SecretNames.verdict(forName: variable.name)]
+        guard !verdicts.contains(.notSecret), verdicts.contains(.secret) else { return }
+        collector.report(
+            RuleCatalog.secretInUserDefaults, at: variable.position,
+            "@\(attribute.name) keeps \(variable.name) in UserDefaults, an unencrypted plist; store it in the keychain")
+    }
+
+    // MARK: KL402
+
+    private func checkAssignedLiteral(name: String, value: Expr, into collector: inout FindingCollector) {
+        guard let text = value.stringValue, SecretNames.isSecretName(name), SecretNames.looksLikeSecretValue(text) else {
+            return
+        }
+        collector.report(
+            RuleCatalog.hardCodedSecret, at: value.unwrapped.position,
+            "\(name) is hard-coded: anyone can read it from the app bundle")
+    }
+
+    private func checkLiteral(_ expr: Expr, into collector: inout FindingCollector) {
+        if case .dictionary(let entries) = expr.kind {
+            for entry in entries {
+                guard let key = entry.key.stringValue else { continue }
+                checkAssignedLiteral(name: key, value: entry.value, into: &collector)
+            }
+        }
+        if case .stringLiteral(let text, let interpolations) = expr.kind, interpolations.isEmpty,
+            SecretNames.hasKnownSecretFormat(text)
+        {
+            collector.report(
+                RuleCatalog.hardCodedSecret, at: expr.position,
+                "this literal has the format of a live credential or private key: anyone can read it from the app bundle")
+        }
+    }
+
+    // MARK: KL403
+
+    private static let logFunctions: Set<String> = ["print", "debugPrint", "NSLog", "os_log", "NSLogv", "dump"]
+    private static let loggerMethods: Set<String> = [
+        "debug", "info", "notice", "error", "warning", "fault", "trace", "critical", "log", "verbose",
+    ]
+
+    private func checkLogging(_ call: Expr, callee: Expr, arguments: [Argument], into collector: inout FindingCollector) {
+        let target = callee.unwrapped
+        var isLog = false
+        if case .identifier(let name) = target.kind { isLog = Self.logFunctions.contains(name) }
+        if case .member(let receiver?, let method) = target.kind, Self.loggerMethods.contains(method) {
+            let text = (receiver.dottedName ?? "").lowercased()
+            isLog = text.contains("log")
+        }
+        guard isLog else { return }
+        for argument in arguments {
+            let value = argument.value.unwrapped
+            if case .stringLiteral(_, let interpolations) = value.kind {
+                for part in interpolations where !Self.isRedacted(part) {
+                    reportIfSecret(part.value, into: &collector)
+                }
+            } else {
+                reportIfSecret(value, into: &collector)
+            }
+        }
+    }
+
+    private static func isRedacted(_ part: Interpolation) -> Bool {
+        part.arguments.contains { argument in
+            argument.label == "privacy" && ["private", "sensitive"].contains(argument.value.unwrapped.terminalName ?? "")
+        }
+    }
+
+    private func reportIfSecret(_ value: Expr, into collector: inout FindingCollector) {
+        let inner = value.unwrapped
+        let name: String?
+        switch inner.kind {
+        case .identifier(let identifier): name = identifier
+        case .member(_, let member): name = member
+        case .forceUnwrap(let wrapped): name = wrapped.unwrapped.terminalName
+        default: name = nil
+        }
+        guard let name, SecretNames.isSecretName(name) else { return }
+        collector.report(
+            RuleCatalog.secretInLog, at: inner.position,
+            "\(name) is written to the log, which the device console and sysdiagnose archives keep")
+    }
+}
+
+extension Array where Element == Stmt {
+    /// Collects local variable declarations at any depth, closures included.
+    func collectVariables(into variables: inout [VariableDecl]) {
+        for statement in self {
+            switch statement.kind {
+            case .variable(let decl): variables.append(decl)
+            case .ifStatement(_, let then, let otherwise):
+                then.collectVariables(into: &variables)
+                otherwise?.collectVariables(into: &variables)
+            case .guardStatement(_, let otherwise): otherwise.collectVariables(into: &variables)
+            case .switchStatement(_, let cases): for item in cases { item.body.collectVariables(into: &variables) }
+            case .compilationConditional(let clauses): for clause in clauses { clause.body.collectVariables(into: &variables) }
+            case .loop(_, let body), .block(let body): body.collectVariables(into: &variables)
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// A function together with what the flow analysis learnt about it.
+package struct AnalyzedFunction {
+    package var decl: FunctionDecl
+    package var flow: FunctionFlow
+}
+
+/// One source file prepared for the rules.
+package struct SourceAnalysis {
+    package var unit: SourceUnit
+    package var index: ModuleIndex
+    package var functions: [AnalyzedFunction]
+    /// Signatures of the functions this file declares.
+    package var localFunctions: Set<String>
+
+    package init(unit: SourceUnit, index: ModuleIndex) {
+        self.unit = unit
+        self.index = index
+        var bodies = unit.functions
+        if !unit.topLevel.isEmpty {
+            bodies.append(
+                FunctionDecl(
+                    name: "<top level>", labels: [], parameters: [], body: unit.topLevel, position: .unknown,
+                    compilationConditions: []))
+        }
+        let local = Set(unit.functions.map(\.signature))
+        localFunctions = local
+        functions = bodies.map {
+            AnalyzedFunction(decl: $0, flow: FunctionFlowAnalyzer(index: index, localFunctions: local).analyze($0.body))
+        }
+    }
+
+    package var resolver: ConstantResolver { index.resolver }
+
+    /// True when the file is built for macOS: it imports AppKit/Cocoa, or the code sits under `#if os(macOS)`.
+    package func isMacOS(_ conditions: [String]) -> Bool {
+        if conditions.contains(where: { $0.contains("os(macOS)") || $0.contains("os(OSX)") }) { return true }
+        if conditions.contains(where: { $0.contains("os(iOS)") || $0.contains("os(watchOS)") || $0.contains("os(tvOS)") }) {
+            return false
+        }
+        return unit.imports.contains { $0.name == "AppKit" || $0.name == "Cocoa" }
+    }
+}
+
+/// Signals a file gives to checks that need the whole project (Info.plist keys, privacy manifests).
+package struct ProjectSignals: Sendable {
+    package var biometricUses: [(path: String, position: SourcePosition)] = []
+    package var requiredReasonUses: [(path: String, position: SourcePosition, category: String)] = []
+
+    mutating func merge(_ other: ProjectSignals) {
+        biometricUses += other.biometricUses
+        requiredReasonUses += other.requiredReasonUses
+    }
+}
+
+/// Collects the findings of one file.
+package struct FindingCollector {
+    package let path: String
+    package private(set) var findings: [Finding] = []
+    package var signals = ProjectSignals()
+
+    package init(path: String) {
+        self.path = path
+    }
+
+    package mutating func report(
+        _ rule: RuleDescriptor, at position: SourcePosition, _ message: String, edit: TextEdit? = nil
+    ) {
+        guard !findings.contains(where: { $0.rule == rule && $0.position == position }) else { return }
+        findings.append(Finding(rule: rule, path: path, position: position, message: message, edit: edit))
+    }
+}
+
+/// A group of related rules over Swift and Objective-C code.
+package protocol SourceChecker {
+    func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector)
+}

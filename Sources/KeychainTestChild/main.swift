@@ -1,0 +1,56 @@
+// A helper process for KeychainCoreTests' crash and race tests; not a product.
+//
+//   KeychainTestChild add-loop <home> <group> <prefix>
+//       Adds generic passwords (service "crash", account "<prefix>-<n>", secret "secret:<account>") for
+//       n = 0, 1, … until killed (or orphaned); after each add returns success, writes the account on its own
+//       line.
+//   KeychainTestChild race <home> <group>
+//       Writes "ready", then for every account read from stdin adds (service "race", that account) and
+//       writes "<account> <status>" (0 on success, else the OSStatus).
+import Foundation
+import KeychainCore
+
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4 else { fail("usage: KeychainTestChild add-loop|race <home> <group> [prefix]") }
+let configuration = KeychainConfiguration(
+    home: URL(fileURLWithPath: arguments[2], isDirectory: true),
+    identity: CallerIdentity(applicationIdentifier: arguments[3], accessGroups: [arguments[3]]))
+let keychain: Keychain
+do { keychain = try Keychain(configuration: configuration) } catch { fail("cannot open keychain: \(error)") }
+
+switch arguments[1] {
+case "add-loop":
+    guard arguments.count == 5 else { fail("add-loop needs a prefix") }
+    // Never outlive the test that started us, even if it crashed before killing us.
+    let parent = getppid()
+    for index in 0..<1_000_000 where getppid() == parent {
+        let account = "\(arguments[4])-\(index)"
+        let item = NewItem(
+            itemClass: .genericPassword, attributes: [.service: .string("crash"), .account: .string(account)],
+            data: Array("secret:\(account)".utf8))
+        do { try keychain.add(item) } catch { fail("add \(account) failed: \(error)") }
+        emit(account)
+    }
+case "race":
+    emit("ready")
+    while let account = readLine() {
+        let item = NewItem(
+            itemClass: .genericPassword, attributes: [.service: .string("race"), .account: .string(account)],
+            data: Array("secret:\(account)".utf8))
+        var status: Int32 = 0
+        do { try keychain.add(item) } catch let error as KeychainError { status = error.status } catch { status = 1 }
+        emit("\(account) \(status)")
+    }
+default:
+    fail("unknown command \(arguments[1])")
+}
+keychain.close()

@@ -1,0 +1,38 @@
+/// A parsed command line: who to act as, and what to do.
+public struct Invocation: Equatable, Sendable {
+    public var identity: IdentityOptions
+    public var command: SecurityCommand
+
+    public init(identity: IdentityOptions = IdentityOptions(), command: SecurityCommand) {
+        self.identity = identity
+        self.command = command
+    }
+}
+
+/// The global options that choose the caller identity, resolved as for library callers.
+public struct IdentityOptions: Equatable, Sendable {
+    /// `--entitlements FILE`: act as the identity this entitlements property list describes.
+    public var entitlementsFile: String?
+    /// `-G`/`--access-group GROUP`: the group to add to and search in. Without an entitlements file, the
+    /// command acts as an identity whose only group is this one.
+    public var accessGroup: String?
+
+    public init(entitlementsFile: String? = nil, accessGroup: String? = nil) {
+        self.entitlementsFile = entitlementsFile
+        self.accessGroup = accessGroup
+    }
+}
+
+/// What one run of the command does: one case per kind of verb.
+public enum SecurityCommand: Equatable, Sendable {
+    /// `help [verb]`: the overview, or one verb's usage.
+    case help(SecurityVerb?)
+    /// `add-generic-password`, `add-internet-password`.
+    case addPassword(AddPasswordCommand)
+    /// `find-generic-password`, `find-internet-password`.
+    case findPassword(FindPasswordCommand)
+    /// `delete-generic-password`, `delete-internet-password`.
+    case deletePassword(DeletePasswordCommand)
+    /// `dump-keychain`.
+    case dumpKeychain(DumpKeychainCommand)
+}

@@ -1,0 +1,67 @@
+/// Formats bytes as macOS's `security` prints attribute values and passwords: `"text"` when every byte is
+/// printable ASCII, else `0xHEX  "text with \ooo escapes"`.
+///
+/// The formatters append to a buffer the caller has reserved room in (`reservation(for:)`), so a secret is never
+/// left behind in a temporary array or a reallocated one: the caller wipes the one buffer when done.
+enum BufferFormatter {
+    /// A capacity that holds any formatted form of `count` bytes without growing.
+    static func reservation(for count: Int) -> Int { count * 6 + 16 }
+
+    /// Appends the printed form of `bytes` to `output`.
+    static func appendFormatted(_ bytes: [UInt8], to output: inout [UInt8]) {
+        if bytes.allSatisfy(isPrintable) {
+            appendQuoted(bytes, to: &output)
+            return
+        }
+        output += [UInt8(ascii: "0"), UInt8(ascii: "x")]
+        for byte in bytes {
+            output.append(hexDigit(byte >> 4, uppercase: true))
+            output.append(hexDigit(byte & 0xF, uppercase: true))
+        }
+        output += [UInt8(ascii: " "), UInt8(ascii: " ")]
+        appendQuoted(bytes, to: &output)
+    }
+
+    /// Appends lowercase hexadecimal digits, with no prefix.
+    static func appendHex(_ bytes: [UInt8], to output: inout [UInt8]) {
+        for byte in bytes {
+            output.append(hexDigit(byte >> 4, uppercase: false))
+            output.append(hexDigit(byte & 0xF, uppercase: false))
+        }
+    }
+
+    /// The printed form of `bytes` (for values that are not secret).
+    static func format(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(reservation(for: bytes.count))
+        appendFormatted(bytes, to: &output)
+        return output
+    }
+
+    private static func isPrintable(_ byte: UInt8) -> Bool { (0x20...0x7E).contains(byte) }
+
+    private static func appendQuoted(_ bytes: [UInt8], to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(byte)
+            case _ where isPrintable(byte):
+                output.append(byte)
+            default:
+                output.append(UInt8(ascii: "\\"))
+                output.append(octalDigit(byte >> 6))
+                output.append(octalDigit(byte >> 3 & 7))
+                output.append(octalDigit(byte & 7))
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ value: UInt8, uppercase: Bool) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) + value - 10
+    }
+
+    private static func octalDigit(_ value: UInt8) -> UInt8 { UInt8(ascii: "0") + value }
+}

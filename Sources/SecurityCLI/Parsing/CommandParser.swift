@@ -1,0 +1,150 @@
+import KeychainCore
+
+/// Turns the words after `security` into an `Invocation`, without touching the keychain.
+public enum CommandParser {
+    /// Parses global options, the verb and its options.
+    /// - Parameter arguments: the command line without the program name.
+    /// - Returns: the typed command.
+    /// - Throws: `UsageError` for anything that cannot be run as written.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var identity = IdentityOptions()
+        var rest = arguments[...]
+        while let word = rest.first, word.hasPrefix("-") {
+            rest = rest.dropFirst()
+            switch word {
+            case "-h", "--help":
+                return Invocation(identity: identity, command: .help(nil))
+            case "--entitlements", "-G", "--access-group":
+                guard let value = rest.first else {
+                    throw UsageError("option requires an argument -- \(word)", verb: nil)
+                }
+                rest = rest.dropFirst()
+                if word == "--entitlements" { identity.entitlementsFile = value } else { identity.accessGroup = value }
+            case _ where word.hasPrefix("--entitlements="):
+                identity.entitlementsFile = String(word.dropFirst("--entitlements=".count))
+            case _ where word.hasPrefix("--access-group="):
+                identity.accessGroup = String(word.dropFirst("--access-group=".count))
+            default:
+                throw UsageError("illegal option \(word)", verb: nil)
+            }
+        }
+        if identity.entitlementsFile == "" { throw UsageError("--entitlements needs a file", verb: nil) }
+        if identity.accessGroup == "" { throw UsageError("the access group is empty", verb: nil) }
+        guard let name = rest.first else { throw UsageError("no command given", verb: nil) }
+        guard let verb = SecurityVerb(rawValue: name) else {
+            throw UsageError("unknown command \"\(name)\"", verb: nil)
+        }
+        let verbArguments = Array(rest.dropFirst())
+        if verbArguments == ["-h"] || verbArguments == ["--help"] {
+            return Invocation(identity: identity, command: .help(verb))
+        }
+        return Invocation(identity: identity, command: try command(verb, verbArguments))
+    }
+
+    private static func command(_ verb: SecurityVerb, _ arguments: [String]) throws(UsageError) -> SecurityCommand {
+        if verb == .help {
+            guard arguments.count <= 1 else { throw UsageError("help takes at most one command", verb: .help) }
+            guard let name = arguments.first else { return .help(nil) }
+            guard let named = SecurityVerb(rawValue: name) else {
+                throw UsageError("unknown command \"\(name)\"", verb: nil)
+            }
+            return .help(named)
+        }
+        let (options, operands) = try OptionScanner(specification: verb.options, verb: verb).scan(arguments)
+        if let operand = operands.first {
+            throw UsageError(
+                "naming a keychain (\"\(operand)\") is not supported; the keychain is the one in KEYCHAIN_HOME",
+                verb: verb)
+        }
+        switch verb {
+        case .help:
+            return .help(nil)
+        case .addGenericPassword, .addInternetPassword:
+            return .addPassword(try addCommand(verb, options))
+        case .findGenericPassword, .findInternetPassword:
+            var display = PasswordDisplay.hidden
+            var matching: [ScannedOption] = []
+            for option in options {
+                switch option.letter {
+                case "g": if display == .hidden { display = .withAttributes }
+                case "w": display = .only
+                default: matching.append(option)
+                }
+            }
+            let attributes = try ItemAttributeOptions(verb: verb).attributes(from: matching)
+            return .findPassword(
+                FindPasswordCommand(itemClass: verb.itemClass, attributes: attributes, display: display))
+        case .deleteGenericPassword, .deleteInternetPassword:
+            let attributes = try ItemAttributeOptions(verb: verb).attributes(from: options)
+            return .deletePassword(DeletePasswordCommand(itemClass: verb.itemClass, attributes: attributes))
+        case .dumpKeychain:
+            var dump = DumpKeychainCommand()
+            for option in options {
+                switch option.letter {
+                case "d": dump.includeSecrets = true
+                case "a":
+                    throw UsageError(
+                        "-a: this keychain has no access control lists; access is by access group", verb: verb)
+                case "r": throw UsageError("-r: raw encrypted data is not shown; use -d for the secrets", verb: verb)
+                default: throw UsageError("-i: interactive access-list editing is not supported", verb: verb)
+                }
+            }
+            return .dumpKeychain(dump)
+        }
+    }
+
+    private static func addCommand(_ verb: SecurityVerb, _ options: [ScannedOption]) throws(UsageError)
+        -> AddPasswordCommand
+    {
+        var add = AddPasswordCommand(itemClass: verb.itemClass)
+        var attributeOptions: [ScannedOption] = []
+        for option in options {
+            switch (option.letter, verb) {
+            case ("w", _), ("p", .addGenericPassword):
+                add.password = option.value.map { .commandLine(Array($0.utf8)) } ?? .prompt
+            case ("X", _):
+                guard let bytes = option.value.flatMap(hexBytes) else {
+                    throw UsageError("-X needs the password as an even number of hexadecimal digits", verb: verb)
+                }
+                add.password = .commandLine(bytes)
+            case ("U", _): add.updateIfExists = true
+            case ("A", _): add.ignoredAccessOptions.append("-A")
+            case ("T", _): add.ignoredAccessOptions.append("-T " + (option.value ?? ""))
+            default: attributeOptions.append(option)
+            }
+        }
+        add.attributes = try ItemAttributeOptions(verb: verb).attributes(from: attributeOptions)
+        return add
+    }
+
+    private static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+extension SecurityVerb {
+    /// The item class a password verb works on.
+    var itemClass: ItemClass {
+        switch self {
+        case .addInternetPassword, .findInternetPassword, .deleteInternetPassword: .internetPassword
+        default: .genericPassword
+        }
+    }
+}

@@ -1,0 +1,123 @@
+extension SecurityVerb {
+    /// The usage text `security help VERB` prints, in macOS's layout.
+    public var usage: String {
+        switch self {
+        case .help:
+            return """
+                Usage: help [command]
+                    Show all commands, or show usage for a command.
+                """
+        case .addGenericPassword:
+            return """
+                Usage: add-generic-password [-a account] [-s service] [-w password] [options...] [-A|-T appPath]
+                    -a  Specify account name
+                    -c  Specify item creator (optional four-character code)
+                    -C  Specify item type (optional four-character code)
+                    -D  Specify kind (description)
+                    -G  Specify generic attribute (optional)
+                    -j  Specify comment string (optional)
+                    -l  Specify label (if omitted, service name is used as default label)
+                    -s  Specify service name
+                    -p  Specify password to be added (legacy option, equivalent to -w)
+                    -w  Specify password to be added. Put at end of command to be prompted (recommended)
+                    -X  Specify password data to be added as a hexadecimal string
+                    -A  Accepted for compatibility; has no effect (access is by access group)
+                    -T  Accepted for compatibility; has no effect (access is by access group)
+                    -U  Update item if it already exists (if omitted, the item cannot already exist)
+                When the password is not given and standard input is not a terminal, one line is read from it.
+                """
+        case .findGenericPassword, .deleteGenericPassword:
+            let verb = rawValue
+            let extra = self == .findGenericPassword ? " [-g] [-w]" : ""
+            var text = """
+                Usage: \(verb) [-a account] [-s service] [options...]\(extra)
+                    -a  Match "account" string
+                    -c  Match "creator" (four-character code)
+                    -C  Match "type" (four-character code)
+                    -D  Match "kind" string
+                    -G  Match "value" string (generic attribute)
+                    -j  Match "comment" string
+                    -l  Match "label" string
+                    -s  Match "service" string
+                """
+            if self == .findGenericPassword {
+                text += """
+
+                        -g  Display the password for the item found
+                        -w  Display only the password on stdout
+                    """
+            }
+            return text
+        case .addInternetPassword:
+            return """
+                Usage: add-internet-password [-a account] [-s server] [-w password] [options...] [-A|-T appPath]
+                    -a  Specify account name
+                    -c  Specify item creator (optional four-character code)
+                    -C  Specify item type (optional four-character code)
+                    -d  Specify security domain string (optional)
+                    -D  Specify kind (description)
+                    -j  Specify comment string (optional)
+                    -l  Specify label (if omitted, server name is used as default label)
+                    -p  Specify path string (optional)
+                    -P  Specify port number (optional)
+                    -r  Specify protocol (optional four-character code, e.g. "http", "htps", "ftp ")
+                    -s  Specify server name
+                    -t  Specify authentication type (four-character code; default is "dflt")
+                    -w  Specify password to be added. Put at end of command to be prompted (recommended)
+                    -X  Specify password data to be added as a hexadecimal string
+                    -A  Accepted for compatibility; has no effect (access is by access group)
+                    -T  Accepted for compatibility; has no effect (access is by access group)
+                    -U  Update item if it already exists (if omitted, the item cannot already exist)
+                When the password is not given and standard input is not a terminal, one line is read from it.
+                """
+        case .findInternetPassword, .deleteInternetPassword:
+            let verb = rawValue
+            let extra = self == .findInternetPassword ? " [-g] [-w]" : ""
+            var text = """
+                Usage: \(verb) [-a account] [-s server] [options...]\(extra)
+                    -a  Match "account" string
+                    -c  Match "creator" (four-character code)
+                    -C  Match "type" (four-character code)
+                    -d  Match "securityDomain" string
+                    -D  Match "kind" string
+                    -j  Match "comment" string
+                    -l  Match "label" string
+                    -p  Match "path" string
+                    -P  Match port number
+                    -r  Match "protocol" (four-character code)
+                    -s  Match "server" string
+                    -t  Match "authenticationType" (four-character code)
+                """
+            if self == .findInternetPassword {
+                text += """
+
+                        -g  Display the password for the item found
+                        -w  Display only the password on stdout
+                    """
+            }
+            return text
+        case .dumpKeychain:
+            return """
+                Usage: dump-keychain [-d]
+                    -d  Dump the (decrypted) secret data of every item
+                """
+        }
+    }
+
+    /// The text of `security help`: the global options and every verb with its summary.
+    public static var overview: String {
+        let verbs = allCases.map { verb in
+            verb.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0) + verb.summary
+        }
+        return """
+            Usage: security [--entitlements FILE] [-G|--access-group GROUP] command [command_options]
+                --entitlements FILE        Act as the identity of this entitlements property list
+                -G, --access-group GROUP   Use this access group (alone: act as an identity whose only group it is)
+                -h, --help                 Show this text
+            The keychain is the one in KEYCHAIN_HOME (else $XDG_DATA_HOME/keychain).
+
+            security commands are:
+            \(verbs.map { "    " + $0 }.joined(separator: "\n"))
+            """
+    }
+}

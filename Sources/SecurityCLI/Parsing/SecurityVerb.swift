@@ -1,0 +1,39 @@
+/// A verb of the `security` command, named as on macOS.
+public enum SecurityVerb: String, CaseIterable, Sendable {
+    case help
+    case addGenericPassword = "add-generic-password"
+    case findGenericPassword = "find-generic-password"
+    case deleteGenericPassword = "delete-generic-password"
+    case addInternetPassword = "add-internet-password"
+    case findInternetPassword = "find-internet-password"
+    case deleteInternetPassword = "delete-internet-password"
+    case dumpKeychain = "dump-keychain"
+
+    /// The one-line description `security help` lists.
+    public var summary: String {
+        switch self {
+        case .help: "Show all commands, or show usage for a command."
+        case .addGenericPassword: "Add a generic password item."
+        case .findGenericPassword: "Find a generic password item."
+        case .deleteGenericPassword: "Delete a generic password item."
+        case .addInternetPassword: "Add an internet password item."
+        case .findInternetPassword: "Find an internet password item."
+        case .deleteInternetPassword: "Delete an internet password item."
+        case .dumpKeychain: "Dump the contents of the keychain."
+        }
+    }
+
+    /// The options the verb accepts, as `getopt` would declare them.
+    var options: OptionSpecification {
+        switch self {
+        case .help: OptionSpecification(valued: "", flags: "")
+        case .addGenericPassword: OptionSpecification(valued: "acCDGjlspwXT", flags: "AU", promptsWhenLast: "w")
+        case .findGenericPassword: OptionSpecification(valued: "acCDGjls", flags: "gw")
+        case .deleteGenericPassword: OptionSpecification(valued: "acCDGjls", flags: "")
+        case .addInternetPassword: OptionSpecification(valued: "acCdDjlpPrstwXT", flags: "AU", promptsWhenLast: "w")
+        case .findInternetPassword: OptionSpecification(valued: "acCdDjlpPrst", flags: "gw")
+        case .deleteInternetPassword: OptionSpecification(valued: "acCdDjlpPrst", flags: "")
+        case .dumpKeychain: OptionSpecification(valued: "", flags: "adir")
+        }
+    }
+}

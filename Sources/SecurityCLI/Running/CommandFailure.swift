@@ -1,0 +1,51 @@
+import KeychainCore
+
+/// A failure while running a parsed command, with what macOS's `security` names in its message.
+struct CommandFailure: Error {
+    /// The macOS call the failing step corresponds to (`SecKeychainSearchCopyNext`), which starts the message.
+    let operation: String
+    let cause: Cause
+    /// What the user can do about it, in the command's own terms.
+    var hint: String?
+
+    enum Cause {
+        case keychain(KeychainError)
+        case password(PasswordReadError)
+    }
+
+    init(_ operation: String, _ error: KeychainError) {
+        self.operation = operation
+        cause = .keychain(error)
+    }
+
+    init(_ operation: String, _ error: PasswordReadError) {
+        self.operation = operation
+        cause = .password(error)
+    }
+
+    var exitCode: Int32 {
+        switch cause {
+        case .keychain(let error): ExitCode.forStatus(error.status)
+        case .password(.canceled): ExitCode.forStatus(SecurityStatus.userCanceled)
+        case .password(.io): ExitCode.forStatus(SecurityStatus.io)
+        case .password(.mismatch): ExitCode.failure
+        }
+    }
+
+    /// The lines for standard error: macOS's `security: Operation: message.`, then the engine's explanation
+    /// when there is one worth adding. Neither ever holds a secret.
+    var messageLines: [String] {
+        switch cause {
+        case .keychain(let error):
+            var lines = ["security: \(operation): \(error.message)"]
+            if let reason = error.reason, error.status != SecurityStatus.itemNotFound {
+                lines.append("security: \(reason)")
+            }
+            if let hint { lines.append("security: \(hint)") }
+            return lines
+        case .password(.canceled): return ["security: \(operation): no password was entered"]
+        case .password(.mismatch): return ["security: \(operation): passwords don't match"]
+        case .password(.io(let number)): return ["security: \(operation): cannot read the password (errno \(number))"]
+        }
+    }
+}

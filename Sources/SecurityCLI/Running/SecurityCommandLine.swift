@@ -1,0 +1,13 @@
+import Foundation
+
+/// The `security` program: the process's arguments, environment, standard streams and terminal.
+public enum SecurityCommandLine {
+    /// Runs the command line of this process. - Returns: the exit code.
+    public static func run() -> Int32 {
+        let runner = SecurityCommandRunner(
+            source: .environment(ProcessInfo.processInfo.environment),
+            output: FileDescriptorOutput.standardOutput(), errors: FileDescriptorOutput.standardError(),
+            passwords: StandardInputPasswordReader())
+        return runner.run(arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+}

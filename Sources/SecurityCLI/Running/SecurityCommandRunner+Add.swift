@@ -1,0 +1,90 @@
+import KeychainCore
+
+extension SecurityCommandRunner {
+    /// `add-…-password`: adds the item; with `-U`, updates an existing one first and adds only when there is
+    /// none (never delete-then-add, which would lose the item's creation date and persistent reference).
+    func addPassword(_ command: AddPasswordCommand, keychain: Keychain, identity: IdentityOptions)
+        throws(CommandFailure)
+    {
+        if !command.ignoredAccessOptions.isEmpty {
+            errors.writeLine(
+                "security: warning: \(command.ignoredAccessOptions.joined(separator: ", ")) ignored: "
+                    + "this keychain has no application access lists; access is by access group")
+        }
+        var password = try password(for: command)
+        defer { if password != nil { PosixIO.wipe(&password!) } }
+
+        let group = identity.accessGroup ?? keychain.configuration.identity.accessGroups.first
+        let item = NewItem(
+            itemClass: command.itemClass, attributes: command.newItemAttributes, accessGroup: identity.accessGroup,
+            data: password)
+        if command.updateIfExists {
+            let changes = ItemChanges(attributes: changedAttributes(command), data: password)
+            if !changes.isEmpty, try updateExisting(command, group: group, changes: changes, keychain: keychain) {
+                return
+            }
+        }
+        do {
+            try keychain.add(item)
+        } catch KeychainError.duplicateItem where command.updateIfExists {
+            // Another process added it between the update and the add: update it now.
+            let changes = ItemChanges(attributes: changedAttributes(command), data: password)
+            guard !changes.isEmpty else { return }
+            _ = try updateExisting(command, group: group, changes: changes, keychain: keychain)
+        } catch let error as KeychainError {
+            var failure = CommandFailure("SecKeychainItemCreateFromContent (<default>)", error)
+            if error.status == SecurityStatus.duplicateItem { failure.hint = "add -U to update the existing item" }
+            throw failure
+        } catch {
+            throw CommandFailure("SecKeychainItemCreateFromContent (<default>)", KeychainError.io.because("\(error)"))
+        }
+    }
+
+    /// The new item's password, warning when it came on the command line. Nil when none was given.
+    private func password(for command: AddPasswordCommand) throws(CommandFailure) -> [UInt8]? {
+        switch command.password {
+        case .none:
+            return nil
+        case .commandLine(let bytes):
+            errors.writeLine(
+                "security: warning: a password on the command line is visible to other processes; "
+                    + "put -w last to be asked for it, or pipe it on standard input")
+            return bytes
+        case .prompt:
+            do {
+                return try passwords.readNewItemPassword()
+            } catch {
+                throw CommandFailure("SecKeychainItemCreateFromContent (<default>)", error)
+            }
+        }
+    }
+
+    /// The attributes `-U` changes on an existing item: those given, minus its primary key.
+    private func changedAttributes(_ command: AddPasswordCommand) -> [AttributeKey: AttributeValue] {
+        let primaryKey = Set(ClassSchema.of(command.itemClass)?.primaryKey ?? [])
+        return command.attributes.filter { !primaryKey.contains($0.key) }
+    }
+
+    /// Updates the item with the new item's exact primary key in `group`.
+    /// - Returns: false when there is no such item.
+    private func updateExisting(
+        _ command: AddPasswordCommand, group: String?, changes: ItemChanges, keychain: Keychain
+    ) throws(CommandFailure) -> Bool {
+        let attributes = command.newItemAttributes
+        var key: [AttributeKey: AttributeValue] = [:]
+        for attribute in ClassSchema.of(command.itemClass)?.primaryKey ?? [] {
+            key[attribute] = attributes[attribute] ?? (attribute == .port ? .number(0) : .string(""))
+        }
+        let query = ItemQuery(itemClass: command.itemClass, attributes: key, accessGroup: group, limit: .all)
+        do {
+            try keychain.update(query, with: changes)
+            return true
+        } catch KeychainError.itemNotFound {
+            return false
+        } catch let error as KeychainError {
+            throw CommandFailure("SecKeychainItemModifyContent", error)
+        } catch {
+            throw CommandFailure("SecKeychainItemModifyContent", KeychainError.io.because("\(error)"))
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import KeychainCore
+
+extension SecurityCommandRunner {
+    /// `dump-keychain`: every item the caller can see (generic passwords, then internet passwords, each in the
+    /// order they were added); with `-d`, each followed by `data:` and its secret.
+    func dumpKeychain(_ command: DumpKeychainCommand, keychain: Keychain, identity: IdentityOptions)
+        throws(CommandFailure)
+    {
+        let returns: ReturnOptions = command.includeSecrets ? [.attributes, .data] : [.attributes]
+        let printer = listing(keychain)
+        for itemClass in [ItemClass.genericPassword, .internetPassword] {
+            let query = ItemQuery(
+                itemClass: itemClass, accessGroup: identity.accessGroup, synchronizable: .any,
+                limit: .all, returns: returns)
+            let items: [ItemResult]
+            do {
+                items = try perform("SecKeychainSearchCopyNext") { try keychain.copyMatching(query) }
+            } catch let failure {
+                if case .keychain(let error) = failure.cause, error.status == SecurityStatus.itemNotFound { continue }
+                throw failure
+            }
+            for item in items {
+                output.write(printer.attributesText(itemClass: item.itemClass, attributes: item.attributes ?? [:]))
+                if command.includeSecrets {
+                    output.writeLine("data:")
+                    writeSecret(item.data, to: output, format: BufferFormatter.appendFormatted)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import KeychainCore
+
+extension SecurityCommandRunner {
+    /// `find-…-password`: the first matching item's attributes; with `-g` the password on standard error, with
+    /// `-w` only the password on standard output.
+    func findPassword(_ command: FindPasswordCommand, keychain: Keychain, identity: IdentityOptions)
+        throws(CommandFailure)
+    {
+        var returns: ReturnOptions = [.attributes]
+        if command.display != .hidden { returns.insert(.data) }
+        let item = try firstItem(
+            command.itemClass, command.attributes, returns: returns, keychain: keychain,
+            identity: identity)
+        switch command.display {
+        case .only:
+            writeSecret(item.data, to: output, format: Self.appendPasswordOnly)
+        case .withAttributes:
+            output.write(
+                listing(keychain).attributesText(itemClass: item.itemClass, attributes: item.attributes ?? [:]))
+            writeSecret(item.data, to: errors, prefix: "password: ", format: BufferFormatter.appendFormatted)
+        case .hidden:
+            output.write(
+                listing(keychain).attributesText(itemClass: item.itemClass, attributes: item.attributes ?? [:]))
+        }
+    }
+
+    /// `delete-…-password`: prints the first matching item's attributes and deletes that one item, as macOS does.
+    func deletePassword(_ command: DeletePasswordCommand, keychain: Keychain, identity: IdentityOptions)
+        throws(CommandFailure)
+    {
+        let item = try firstItem(
+            command.itemClass, command.attributes, returns: [.attributes, .persistentReference],
+            keychain: keychain, identity: identity)
+        output.write(listing(keychain).attributesText(itemClass: item.itemClass, attributes: item.attributes ?? [:]))
+        let byReference = ItemQuery(
+            itemClass: command.itemClass, limit: .all, persistentReference: item.persistentReference)
+        _ = try perform("SecKeychainItemDelete") { try keychain.delete(byReference) }
+        output.writeLine("password has been deleted.")
+    }
+
+    /// The first item of `itemClass` with `attributes`, synchronizable or not, in the chosen group or in all of
+    /// the caller's. - Throws: a `SecKeychainSearchCopyNext` failure (exit 44) when there is none.
+    private func firstItem(
+        _ itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue], returns: ReturnOptions,
+        keychain: Keychain, identity: IdentityOptions
+    ) throws(CommandFailure) -> ItemResult {
+        let query = ItemQuery(
+            itemClass: itemClass, attributes: attributes, accessGroup: identity.accessGroup,
+            synchronizable: .any, limit: .one, returns: returns)
+        let found = try perform("SecKeychainSearchCopyNext") { try keychain.copyMatching(query) }
+        guard let first = found.first else {
+            throw CommandFailure("SecKeychainSearchCopyNext", KeychainError.itemNotFound)
+        }
+        return first
+    }
+
+    /// `-w`'s form: the password as it is when it is text without control characters, else as hex digits.
+    static func appendPasswordOnly(_ bytes: [UInt8], to output: inout [UInt8]) {
+        let isText =
+            String(validating: bytes, as: UTF8.self) != nil
+            && !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F })
+        if isText {
+            output += bytes
+        } else {
+            BufferFormatter.appendHex(bytes, to: &output)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import KeychainCore
+
+/// Runs a parsed `security` command against a keychain, writing to the given outputs, and answers the exit
+/// code. Secrets reach the output only where macOS's `security` prints them (`-w`, `-g`, `dump-keychain -d`).
+public final class SecurityCommandRunner {
+    let source: KeychainSource
+    let output: any OutputSink
+    let errors: any OutputSink
+    let passwords: any PasswordReader
+
+    /// - Parameters:
+    ///   - source: where the keychain and the default identity come from.
+    ///   - output: standard output.
+    ///   - errors: standard error (messages, warnings, `-g`'s password line).
+    ///   - passwords: asked for a new item's password when `-w` is given last.
+    public init(
+        source: KeychainSource, output: any OutputSink, errors: any OutputSink, passwords: any PasswordReader
+    ) {
+        self.source = source
+        self.output = output
+        self.errors = errors
+        self.passwords = passwords
+    }
+
+    /// Parses and runs a command line (without the program name).
+    /// - Returns: the exit code.
+    public func run(arguments: [String]) -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try CommandParser.parse(arguments)
+        } catch {
+            return reportUsage(error)
+        }
+        return run(invocation)
+    }
+
+    /// Runs a parsed command. - Returns: the exit code.
+    public func run(_ invocation: Invocation) -> Int32 {
+        do {
+            switch invocation.command {
+            case .help(let verb):
+                output.writeLine(verb?.usage ?? SecurityVerb.overview)
+            case .addPassword(let command):
+                try addPassword(command, keychain: try open(invocation.identity), identity: invocation.identity)
+            case .findPassword(let command):
+                try findPassword(command, keychain: try open(invocation.identity), identity: invocation.identity)
+            case .deletePassword(let command):
+                try deletePassword(command, keychain: try open(invocation.identity), identity: invocation.identity)
+            case .dumpKeychain(let command):
+                try dumpKeychain(command, keychain: try open(invocation.identity), identity: invocation.identity)
+            }
+            return ExitCode.success
+        } catch {
+            error.messageLines.forEach(errors.writeLine)
+            return error.exitCode
+        }
+    }
+
+    private func reportUsage(_ error: UsageError) -> Int32 {
+        errors.writeLine("security: \(error.message)")
+        errors.writeLine(error.verb?.usage ?? SecurityVerb.overview)
+        return ExitCode.usage
+    }
+
+    /// Opens the keychain as the identity the options choose.
+    private func open(_ identity: IdentityOptions) throws(CommandFailure) -> Keychain {
+        do {
+            return try Keychain(configuration: try source.configuration(for: identity))
+        } catch let error as KeychainError {
+            throw CommandFailure("SecKeychainCopyDefault", error)
+        } catch {
+            throw CommandFailure("SecKeychainCopyDefault", KeychainError.notAvailable.because("\(error)"))
+        }
+    }
+
+    /// Runs one keychain call, naming it as macOS would if it fails.
+    func perform<Result>(_ operation: String, _ body: () throws -> Result) throws(CommandFailure) -> Result {
+        do {
+            return try body()
+        } catch let error as KeychainError {
+            throw CommandFailure(operation, error)
+        } catch {
+            throw CommandFailure(operation, KeychainError.io.because("\(error)"))
+        }
+    }
+
+    /// The printed form of an item's attributes.
+    func listing(_ keychain: Keychain) -> ItemListing {
+        ItemListing(keychainPath: keychain.configuration.home.appendingPathComponent(Keychain.databaseFileName).path)
+    }
+
+    /// Writes a secret, formatted and followed by a newline, to `sink`, then wipes every copy this function made.
+    /// The formatted line is built in one buffer reserved large enough up front, so it never reallocates.
+    func writeSecret(
+        _ secret: Secret?, to sink: any OutputSink, prefix: String = "",
+        format: (_ bytes: [UInt8], _ output: inout [UInt8]) -> Void
+    ) {
+        var bytes = secret?.bytes ?? []
+        var printed: [UInt8] = []
+        printed.reserveCapacity(prefix.utf8.count + BufferFormatter.reservation(for: bytes.count))
+        printed += prefix.utf8
+        format(bytes, &printed)
+        printed.append(UInt8(ascii: "\n"))
+        sink.write(printed)
+        PosixIO.wipe(&printed)
+        PosixIO.wipe(&bytes)
+    }
+}

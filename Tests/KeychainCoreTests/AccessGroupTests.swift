@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import KeychainCore
+
+/// Access groups scope every call: the default group for adds, searches across the caller's groups,
+/// errSecMissingEntitlement for groups the caller lacks, and other callers' items out of sight.
+@Suite struct AccessGroupTests {
+    private static let groups = ["TEAM1.com.example.app", "TEAM1.com.example.shared", "group.com.example"]
+
+    @Test func addWithoutGroupUsesTheCallersFirstGroup() throws {
+        let keychain = try makeKeychain(groups: Self.groups)
+        try keychain.add(genericPassword())
+        #expect(try keychain.attributes(genericQuery([:]))[.accessGroup] == .string("TEAM1.com.example.app"))
+    }
+
+    @Test func addToANamedGroupTheCallerHas() throws {
+        let keychain = try makeKeychain(groups: Self.groups)
+        try keychain.add(genericPassword(accessGroup: "group.com.example"))
+        #expect(try keychain.attributes(genericQuery([:]))[.accessGroup] == .string("group.com.example"))
+        #expect(try keychain.count(genericQuery([:], accessGroup: "group.com.example")) == 1)
+        #expect(try keychain.count(genericQuery([:], accessGroup: "TEAM1.com.example.app")) == 0)
+    }
+
+    @Test func queryWithoutGroupSearchesEveryGroupOfTheCaller() throws {
+        let keychain = try makeKeychain(groups: Self.groups)
+        try keychain.add(genericPassword(account: "shared", accessGroup: "TEAM1.com.example.shared"))
+        try keychain.add(genericPassword(account: "app"))
+        try keychain.add(genericPassword(account: "group", accessGroup: "group.com.example"))
+        let found = try keychain.copyMatching(genericQuery([:], limit: .all, returns: .attributes))
+        #expect(found.map { $0.attributes?[.account] } == [.string("shared"), .string("app"), .string("group")])
+        #expect(try keychain.delete(genericQuery([:], limit: .all)) == 3)
+    }
+
+    @Test func namingAGroupTheCallerLacksIsMissingEntitlementEverywhere() throws {
+        let keychain = try makeKeychain(groups: Self.groups)
+        try keychain.add(genericPassword())
+        let foreign = "OTHER.com.example.app"
+        var all = genericQuery([:], limit: .all)
+        var named = all
+        named.accessGroup = foreign
+        #expect(throws: KeychainError.missingEntitlement) { try keychain.add(genericPassword(accessGroup: foreign)) }
+        #expect(throws: KeychainError.missingEntitlement) { try keychain.copyMatching(named) }
+        #expect(throws: KeychainError.missingEntitlement) { try keychain.update(named, with: ItemChanges(data: [1])) }
+        #expect(throws: KeychainError.missingEntitlement) {
+            try keychain.update(all, with: ItemChanges(accessGroup: foreign))
+        }
+        #expect(throws: KeychainError.missingEntitlement) { try keychain.delete(named) }
+        all.returns = .attributes
+        let item = try keychain.copyMatching(all)
+        #expect(item.count == 1)
+        #expect(item[0].attributes?[.accessGroup] == .string("TEAM1.com.example.app"))
+    }
+
+    @Test func missingEntitlementHasAppleStatus() throws {
+        let keychain = try makeKeychain(groups: Self.groups)
+        let error = #expect(throws: KeychainError.self) { try keychain.add(genericPassword(accessGroup: "nope")) }
+        #expect(error?.status == -34018)
+    }
+
+    @Test func callerWithNoGroupsIsMissingEntitlementForEveryCall() throws {
+        let home = temporaryHome()
+        try makeKeychain(home: home).add(genericPassword())
+        let keychain = try makeKeychain(groups: [], home: home)
+        let all = genericQuery([:], limit: .all)
+        #expect(throws: KeychainError.missingEntitlement) { try keychain.add(genericPassword(account: "new")) }
+        #expect(throws: KeychainError.missingEntitlement) { try keychain.copyMatching(genericQuery([:])) }
+        #expect(throws: KeychainError.missingEntitlement) { try keychain.update(all, with: ItemChanges(data: [1])) }
+        #expect(throws: KeychainError.missingEntitlement) { try keychain.delete(all) }
+        #expect(throws: KeychainError.missingEntitlement) {
+            try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.server: .string("example.com")]))
+        }
+    }
+
+    @Test func updateCanMoveAnItemToAnotherGroupOfTheCaller() throws {
+        let keychain = try makeKeychain(groups: Self.groups)
+        try keychain.add(genericPassword())
+        try keychain.update(genericQuery([:], limit: .all), with: ItemChanges(accessGroup: "TEAM1.com.example.shared"))
+        #expect(try keychain.count(genericQuery([:], accessGroup: "TEAM1.com.example.shared")) == 1)
+        #expect(try keychain.count(genericQuery([:], accessGroup: "TEAM1.com.example.app")) == 0)
+    }
+
+    @Test func otherCallersItemsAreInvisible() throws {
+        let home = temporaryHome()
+        let mine = try makeKeychain(groups: ["TEAM1.mine", "TEAM1.shared"], home: home)
+        let theirs = try makeKeychain(groups: ["TEAM2.theirs", "TEAM1.shared"], home: home)
+        let reference = try #require(try mine.add(genericPassword(secret: "mine", returns: .persistentReference))?
+            .persistentReference)
+        let all = genericQuery([:], limit: .all)
+        #expect(throws: KeychainError.itemNotFound) { try theirs.copyMatching(genericQuery([:])) }
+        #expect(throws: KeychainError.itemNotFound) {
+            try theirs.copyMatching(ItemQuery(persistentReference: reference))
+        }
+        #expect(throws: KeychainError.itemNotFound) { try theirs.update(all, with: ItemChanges(data: bytes("stolen"))) }
+        #expect(throws: KeychainError.itemNotFound) { try theirs.delete(all) }
+        // The same primary key in another group is another item.
+        try theirs.add(genericPassword(secret: "theirs"))
+        #expect(try mine.secret(genericQuery([:])) == "mine")
+        #expect(try theirs.secret(genericQuery([:])) == "theirs")
+        #expect(try mine.count(all) == 1)
+    }
+
+    @Test func sharedGroupIsVisibleToEveryCallerThatHasIt() throws {
+        let home = temporaryHome()
+        let mine = try makeKeychain(groups: ["TEAM1.mine", "TEAM1.shared"], home: home)
+        let theirs = try makeKeychain(groups: ["TEAM2.theirs", "TEAM1.shared"], home: home)
+        try mine.add(genericPassword(secret: "together", accessGroup: "TEAM1.shared"))
+        #expect(try theirs.secret(genericQuery([:])) == "together")
+        #expect(throws: KeychainError.duplicateItem) { try theirs.add(genericPassword(accessGroup: "TEAM1.shared")) }
+    }
+}

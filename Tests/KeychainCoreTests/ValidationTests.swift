@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+@testable import KeychainCore
+
+/// Invalid requests get Apple's status and change nothing: foreign attributes, wrong types, read-only
+/// attributes, unsupported classes and protection, oversized values.
+@Suite struct ValidationTests {
+    private func status(_ body: () throws -> Void) -> Int32? {
+        do {
+            try body()
+            return 0
+        } catch let error as KeychainError {
+            return error.status
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func attributeOfAnotherClassIsNoSuchAttrInEveryOperation() throws {
+        let keychain = try makeKeychain()
+        try keychain.add(genericPassword())
+        let foreign: [AttributeKey: AttributeValue] = [.server: .string("example.com")]
+        #expect(status { try keychain.add(genericPassword(account: "x", extra: foreign)) } == -25303)
+        #expect(status { _ = try keychain.copyMatching(genericQuery(foreign)) } == -25303)
+        #expect(status {
+            try keychain.update(genericQuery(foreign, limit: .all), with: ItemChanges(data: [1]))
+        } == -25303)
+        #expect(status { try keychain.delete(genericQuery(foreign, limit: .all)) } == -25303)
+        #expect(status {
+            try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.service: .string("s")]))
+        } == -25303)
+        #expect(status {
+            try keychain.add(NewItem(itemClass: .genericPassword, attributes: [AttributeKey("zzzz"): .string("s")]))
+        } == -25303)
+        #expect(try keychain.count(genericQuery([:])) == 1)
+    }
+
+    @Test func wrongValueTypeIsParam() throws {
+        let keychain = try makeKeychain()
+        let wrong: [[AttributeKey: AttributeValue]] = [
+            [.account: .number(3)], [.service: .bool(true)], [.label: .date(Date())], [.creator: .string("aapl")],
+            [.isInvisible: .string("yes")],
+        ]
+        for attributes in wrong {
+            #expect(status { try keychain.add(NewItem(itemClass: .genericPassword, attributes: attributes)) } == -50,
+                    "add \(attributes)")
+            #expect(status { _ = try keychain.copyMatching(genericQuery(attributes)) } == -50, "query \(attributes)")
+        }
+        #expect(status {
+            try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.port: .string("443")]))
+        } == -50)
+        #expect(try keychain.count(genericQuery([:])) == 0)
+    }
+
+    @Test func readOnlyDatesInAddAreParam() throws {
+        let keychain = try makeKeychain()
+        #expect(status { try keychain.add(genericPassword(extra: [.creationDate: .date(Date())])) } == -50)
+        #expect(status { try keychain.add(genericPassword(extra: [.modificationDate: .date(Date())])) } == -50)
+        #expect(try keychain.count(genericQuery([:])) == 0)
+    }
+
+    @Test(arguments: [ItemClass.key, .certificate, .identity])
+    func unsupportedClassesAreUnimplemented(itemClass: ItemClass) throws {
+        let keychain = try makeKeychain()
+        #expect(status { try keychain.add(NewItem(itemClass: itemClass, data: [1])) } == -4)
+        #expect(status { _ = try keychain.copyMatching(ItemQuery(itemClass: itemClass)) } == -4)
+        #expect(status { try keychain.delete(ItemQuery(itemClass: itemClass, limit: .all)) } == -4)
+    }
+
+    @Test func whenPasscodeSetWithoutPasscodeIsAuthFailed() throws {
+        let keychain = try makeKeychain()
+        let error = #expect(throws: KeychainError.self) {
+            try keychain.add(genericPassword(accessibility: .whenPasscodeSetThisDeviceOnly))
+        }
+        #expect(error?.status == -25293)
+        #expect(try keychain.count(genericQuery([:])) == 0)
+        try keychain.add(genericPassword())
+        #expect(status {
+            try keychain.update(
+                genericQuery([:], limit: .all), with: ItemChanges(accessibility: .whenPasscodeSetThisDeviceOnly))
+        } == -25293)
+    }
+
+    @Test func accessControlWithConstraintsIsUnimplementedAndNotStored() throws {
+        let keychain = try makeKeychain()
+        for flags: UInt in [0x1, 0x2, 0x8, 0x10, 0x4000_0000, 0x8000_0000] {
+            var item = genericPassword()
+            item.accessControl = AccessControlPolicy(accessibility: .whenUnlocked, flags: flags)
+            #expect(status { try keychain.add(item) } == -4, "flags \(flags)")
+        }
+        #expect(try keychain.count(genericQuery([:])) == 0)
+    }
+
+    @Test func accessControlWithoutFlagsSetsItsProtectionClass() throws {
+        let keychain = try makeKeychain()
+        var item = genericPassword()
+        item.accessControl = AccessControlPolicy(accessibility: .afterFirstUnlock, flags: 0)
+        try keychain.add(item)
+        #expect(try keychain.attributes(genericQuery([:]))[.accessible] == .string("ck"))
+    }
+
+    @Test func accessibilityConflictingWithAccessControlIsParam() throws {
+        let keychain = try makeKeychain()
+        for flags: UInt in [0, 0x1] {
+            var item = genericPassword(accessibility: .whenUnlocked)
+            item.accessControl = AccessControlPolicy(accessibility: .afterFirstUnlock, flags: flags)
+            #expect(status { try keychain.add(item) } == -50, "flags \(flags)")
+        }
+        var agreeing = genericPassword(accessibility: .afterFirstUnlock)
+        agreeing.accessControl = AccessControlPolicy(accessibility: .afterFirstUnlock, flags: 0)
+        #expect(status { try keychain.add(agreeing) } == 0)
+    }
+
+    @Test func synchronizableWithConstraintsIsParamBeforeUnimplemented() throws {
+        let keychain = try makeKeychain()
+        var item = genericPassword(synchronizable: true)
+        item.accessControl = AccessControlPolicy(accessibility: .whenUnlocked, flags: 0x1)
+        #expect(status { try keychain.add(item) } == -50)
+    }
+
+    @Test func dataAboveTheBoundIsParam() throws {
+        let keychain = try makeKeychain()
+        var item = genericPassword()
+        item.data = [UInt8](repeating: 0x41, count: Keychain.maximumDataSize + 1)
+        #expect(status { try keychain.add(item) } == -50)
+        try keychain.add(genericPassword())
+        #expect(status {
+            try keychain.update(genericQuery([:], limit: .all), with: ItemChanges(data: item.data))
+        } == -50)
+        #expect(try keychain.secret(genericQuery([:])) == "secret")
+    }
+
+    @Test func dataAtTheBoundIsStoredIntact() throws {
+        let keychain = try makeKeychain()
+        var item = genericPassword()
+        var big = [UInt8](repeating: 0x5A, count: Keychain.maximumDataSize)
+        for offset in stride(from: 0, to: big.count, by: 4093) { big[offset] = UInt8(truncatingIfNeeded: offset) }
+        item.data = big
+        try keychain.add(item)
+        #expect(try keychain.copyMatching(genericQuery([:], returns: .data))[0].data?.bytes == big)
+    }
+
+    @Test func attributeAboveTheBoundIsParamEverywhere() throws {
+        let keychain = try makeKeychain()
+        let huge = String(repeating: "x", count: Keychain.maximumAttributeSize + 1)
+        let hugeData = [UInt8](repeating: 1, count: Keychain.maximumAttributeSize + 1)
+        #expect(status { try keychain.add(genericPassword(account: huge)) } == -50)
+        #expect(status { try keychain.add(genericPassword(extra: [.generic: .data(hugeData)])) } == -50)
+        #expect(status { _ = try keychain.copyMatching(genericQuery([.account: .string(huge)])) } == -50)
+        try keychain.add(genericPassword())
+        #expect(status {
+            try keychain.update(genericQuery([:], limit: .all), with: ItemChanges(attributes: [.label: .string(huge)]))
+        } == -50)
+        #expect(try keychain.count(genericQuery([:])) == 1)
+    }
+
+    @Test func attributeAtTheBoundIsAccepted() throws {
+        let keychain = try makeKeychain()
+        let largest = String(repeating: "y", count: Keychain.maximumAttributeSize)
+        try keychain.add(genericPassword(account: largest))
+        #expect(try keychain.attributes(genericQuery([.account: .string(largest)]))[.account] == .string(largest))
+    }
+
+    @Test func operationsAfterCloseAreNotAvailable() throws {
+        let keychain = try makeKeychain()
+        try keychain.add(genericPassword())
+        keychain.close()
+        #expect(status { _ = try keychain.copyMatching(genericQuery([:])) } == -25291)
+        #expect(status { try keychain.add(genericPassword(account: "b")) } == -25291)
+    }
+}

@@ -1,0 +1,93 @@
+import Testing
+@testable import KeychainLint
+
+@Suite struct AccessControlRuleTests {
+    @Test func biometryAnyIsReportedAcrossLines() {
+        let source = """
+            func makeAccess() {
+                let access = SecAccessControlCreateWithFlags(
+                    nil,
+                    kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                    [.privateKeyUsage,
+                     .biometryAny],
+                    nil)
+                let flags: SecAccessControlCreateFlags = .biometryAny
+                let current = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .biometryCurrentSet, nil)
+                let menu = MenuItem(kind: .biometryAny)
+                // .biometryAny is what most tutorials use
+            }
+            """
+        #expect(locations(of: "KL303", in: source) == ["6:10", "8:46"])
+    }
+
+    @Test func objectiveCBiometryAnyFlagIsReported() {
+        let source = """
+            void makeAccess(void) {
+                SecAccessControlRef access = SecAccessControlCreateWithFlags(kCFAllocatorDefault,
+                    kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, kSecAccessControlBiometryAny, NULL);
+            }
+            """
+        #expect(locations(of: "KL303", in: source, path: "Access.m") == ["3:58"])
+    }
+
+    @Test func evaluatePolicyAloneIsReported() {
+        let source = """
+            import LocalAuthentication
+            func unlock(context: LAContext) {
+                context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in
+                    if ok { showVault() }
+                }
+            }
+            """
+        #expect(locations(of: "KL304", in: source) == ["3:5"])
+    }
+
+    @Test func evaluatePolicyBoundToTheKeychainStaysSilent() {
+        let source = """
+            import LocalAuthentication
+            func unlock(context: LAContext) async throws {
+                _ = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock")
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword,
+                    kSecUseAuthenticationContext as String: context,
+                    kSecReturnData as String: true,
+                ]
+                var result: AnyObject?
+                SecItemCopyMatching(query as CFDictionary, &result)
+            }
+            """
+        #expect(locations(of: "KL304", in: source).isEmpty)
+    }
+
+    @Test func biometricsWithoutFaceIDUsageDescriptionAreReported() {
+        let source = """
+            func unlock(context: LAContext) {
+                context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil)
+            }
+            """
+        let plistWithout = SourceFile(path: "App/Info.plist", text: Self.plist(keys: "<key>CFBundleName</key><string>App</string>"))
+        let plistWith = SourceFile(
+            path: "App/Info.plist",
+            text: Self.plist(keys: "<key>NSFaceIDUsageDescription</key><string>Unlock your vault</string>"))
+        let settings = SourceFile(
+            path: "App.xcodeproj/project.pbxproj",
+            text: "\t\t\t\tINFOPLIST_KEY_NSFaceIDUsageDescription = \"Unlock your vault\";\n")
+        #expect(locations(of: "KL305", in: source, with: [plistWithout]) == ["2:5"])
+        #expect(locations(of: "KL305", in: source, with: [plistWith]).isEmpty)
+        #expect(locations(of: "KL305", in: source, with: [settings]).isEmpty)
+        // A library without an Info.plist has no target to judge.
+        #expect(locations(of: "KL305", in: source).isEmpty)
+    }
+
+    static func plist(keys: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+            \(keys)
+        </dict>
+        </plist>
+        """
+    }
+}

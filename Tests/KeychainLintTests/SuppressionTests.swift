@@ -1,0 +1,31 @@
+import Testing
+@testable import KeychainLint
+
+@Suite struct SuppressionTests {
+    @Test func inlineSuppressionsNeedARuleAndAReason() {
+        let source = """
+            func save() {
+                // keychain-lint:ignore KL101 -- legacy widget item, migrated in 4.2
+                SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways] as CFDictionary, nil)
+                SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways] as CFDictionary, nil) // keychain-lint:ignore accessibleAlways read by the watch app
+                // keychain-lint:ignore KL101
+                SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways] as CFDictionary, nil)
+                let note = "keychain-lint:ignore KL101 -- not a comment"
+                SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways] as CFDictionary, nil)
+            }
+            """
+        let report = Linter().lint(files: [SourceFile(path: "A.swift", text: source)])
+        #expect(report.findings.map { "\($0.rule.id)@\($0.position.line)" } == ["KL001@5", "KL101@6", "KL101@8"])
+        #expect(report.suppressed == 2)
+    }
+
+    @Test func fileWideSuppression() {
+        let source = """
+            // keychain-lint:ignore-file KL101 -- fixtures for the migration tests
+            func save() {
+                SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways] as CFDictionary, nil)
+            }
+            """
+        #expect(findings(in: source).isEmpty)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import KeychainCore
+import Testing
+
+@testable import SecurityCLI
+
+@Suite struct ItemListingTests {
+    @Test func buffersPrintAsMacOSPrintsThem() {
+        func text(_ bytes: [UInt8]) -> String { String(decoding: BufferFormatter.format(bytes), as: UTF8.self) }
+        #expect(text(Array("alice".utf8)) == "\"alice\"")
+        #expect(text(Array("j\u{F6}".utf8)) == "0x6AC3B6  \"j\\303\\266\"")
+        #expect(text(Array("20240101120000Z\0".utf8)) == "0x32303234303130313132303030305A00  \"20240101120000Z\\000\"")
+        #expect(text(Array("a\"b\\".utf8)) == "\"a\\\"b\\\\\"")
+        #expect(text([]) == "\"\"")
+        var hex: [UInt8] = []
+        BufferFormatter.appendHex([0x00, 0xAB], to: &hex)
+        #expect(hex == Array("00ab".utf8))
+    }
+
+    @Test func timestampsAreUTC() {
+        #expect(ItemListing.timestamp(Date(timeIntervalSince1970: 0)) == "19700101000000Z")
+        #expect(ItemListing.timestamp(Date(timeIntervalSince1970: 1_704_110_400.9)) == "20240101120000Z")
+    }
+
+    @Test func attributesComeInMacOSOrderWithNullForAbsentOnes() {
+        let listing = ItemListing(keychainPath: "/k/keychain.db")
+        let text = listing.attributesText(
+            itemClass: .genericPassword,
+            attributes: [
+                .account: .string("alice"), .service: .string("svc"), .creator: .number(0x6161_706C),
+                .type: .number(7), .generic: .data([1, 2]),
+            ])
+        #expect(
+            text == """
+                keychain: "/k/keychain.db"
+                version: 512
+                class: "genp"
+                attributes:
+                    0x00000007 <blob>=<NULL>
+                    0x00000008 <blob>=<NULL>
+                    "acct"<blob>="alice"
+                    "agrp"<blob>=<NULL>
+                    "cdat"<timedate>=<NULL>
+                    "crtr"<uint32>="aapl"
+                    "cusi"<sint32>=<NULL>
+                    "desc"<blob>=<NULL>
+                    "gena"<blob>=0x0102  "\\001\\002"
+                    "icmt"<blob>=<NULL>
+                    "invi"<sint32>=<NULL>
+                    "mdat"<timedate>=<NULL>
+                    "nega"<sint32>=<NULL>
+                    "prot"<blob>=<NULL>
+                    "scrp"<sint32>=<NULL>
+                    "svce"<blob>="svc"
+                    "type"<uint32>=0x00000007 
+
+                """)
+    }
+}
