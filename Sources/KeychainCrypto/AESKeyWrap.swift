@@ -52,6 +52,8 @@ package final class AESKeyWrapper: Sendable {
         return try decryptor.withLock { cipher in try unwrap(wrapped, with: cipher) }
     }
 
+    // RFC 3394 section 2.2.1: for j = 0...5, i = 1...n: B = AES(K, A | R[i]); A = MSB(64, B) ^ t; R[i] = LSB(64, B)
+    // with t = n*j + i. A and R[i] are handled as 64-bit words in memory order; XOR with t's big-endian bytes.
     private func wrap(_ key: SecureBytes, with cipher: BlockCipher) throws -> [UInt8] {
         var output = Self.initialValue + key.bytes  // A ‖ R[1..n]
         var block = [UInt8](repeating: 0, count: 16)
@@ -59,25 +61,28 @@ package final class AESKeyWrapper: Sendable {
         let blocks = key.count / 8
         try output.withUnsafeMutableBytes { state in
             try block.withUnsafeMutableBytes { block in
+                var a = state.loadUnaligned(as: UInt64.self)
                 for round in 0..<6 {
                     for index in 1...blocks {
-                        // B = AES(K, A | R[i]); A = MSB(64, B) ^ t; R[i] = LSB(64, B)
-                        block.copyMemory(from: UnsafeRawBufferPointer(rebasing: state[0..<8]))
-                        UnsafeMutableRawBufferPointer(rebasing: block[8..<16])
-                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: state[(index * 8)..<(index * 8 + 8)]))
+                        block.storeBytes(of: a, toByteOffset: 0, as: UInt64.self)
+                        block.storeBytes(
+                            of: state.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self), toByteOffset: 8,
+                            as: UInt64.self)
                         try cipher.process(block)
-                        UnsafeMutableRawBufferPointer(rebasing: state[0..<8])
-                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: block[0..<8]))
-                        Self.xorCounter(state, UInt64(blocks * round + index))
-                        UnsafeMutableRawBufferPointer(rebasing: state[(index * 8)..<(index * 8 + 8)])
-                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: block[8..<16]))
+                        a = block.loadUnaligned(as: UInt64.self) ^ UInt64(blocks * round + index).bigEndian
+                        state.storeBytes(
+                            of: block.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8 * index,
+                            as: UInt64.self)
                     }
                 }
+                state.storeBytes(of: a, toByteOffset: 0, as: UInt64.self)
             }
         }
         return output
     }
 
+    // RFC 3394 section 2.2.2: for j = 5...0, i = n...1: B = AES-1(K, (A ^ t) | R[i]); A = MSB(64, B);
+    // R[i] = LSB(64, B); the result is intact when A ends as the initial value.
     private func unwrap(_ wrapped: [UInt8], with cipher: BlockCipher) throws -> SecureBytes {
         var state = wrapped
         defer { wipe(&state) }
@@ -86,32 +91,26 @@ package final class AESKeyWrapper: Sendable {
         let blocks = wrapped.count / 8 - 1
         let intact = try state.withUnsafeMutableBytes { state in
             try block.withUnsafeMutableBytes { block in
+                var a = state.loadUnaligned(as: UInt64.self)
                 for round in stride(from: 5, through: 0, by: -1) {
                     for index in stride(from: blocks, through: 1, by: -1) {
-                        // B = AES-1(K, (A ^ t) | R[i]); A = MSB(64, B); R[i] = LSB(64, B)
-                        Self.xorCounter(state, UInt64(blocks * round + index))
-                        block.copyMemory(from: UnsafeRawBufferPointer(rebasing: state[0..<8]))
-                        UnsafeMutableRawBufferPointer(rebasing: block[8..<16])
-                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: state[(index * 8)..<(index * 8 + 8)]))
+                        block.storeBytes(of: a ^ UInt64(blocks * round + index).bigEndian, toByteOffset: 0, as: UInt64.self)
+                        block.storeBytes(
+                            of: state.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self), toByteOffset: 8,
+                            as: UInt64.self)
                         try cipher.process(block)
-                        UnsafeMutableRawBufferPointer(rebasing: state[0..<8])
-                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: block[0..<8]))
-                        UnsafeMutableRawBufferPointer(rebasing: state[(index * 8)..<(index * 8 + 8)])
-                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: block[8..<16]))
+                        a = block.loadUnaligned(as: UInt64.self)
+                        state.storeBytes(
+                            of: block.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8 * index,
+                            as: UInt64.self)
                     }
                 }
+                state.storeBytes(of: a, toByteOffset: 0, as: UInt64.self)
                 return CRYPTO_memcmp(state.baseAddress, Self.initialValue, 8) == 0
             }
         }
         guard intact else { throw CryptoError.authenticationFailure }
         return SecureBytes(state[8...])
-    }
-
-    /// A ^= t, with t as a 64-bit big-endian counter, on the first 8 bytes of `state`.
-    private static func xorCounter(_ state: UnsafeMutableRawBufferPointer, _ counter: UInt64) {
-        for byte in 0..<8 {
-            state[7 - byte] ^= UInt8(truncatingIfNeeded: counter >> (8 * UInt64(byte)))
-        }
     }
 }
 

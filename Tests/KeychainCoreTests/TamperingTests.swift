@@ -109,4 +109,20 @@ import Testing
         }
         try expectDecodeError(home, returns: .data)
     }
+
+    /// Lookups compare digest columns in SQL; a row whose digests were swapped with another's must not hand out
+    /// its secret for the other's query.
+    @Test func swappedLookupDigestsNeverReturnTheOtherSecret() throws {
+        let home = try homeWithTwoItems()
+        for column in ["d_acct", "f_acct", "d_labl", "f_labl"] { try swap(column, in: home) }
+        try expectDecodeError(home, returns: .data)
+        try expectDecodeError(home, returns: .data, account: "bob")
+        try expectDecodeError(home, returns: .persistentReference)
+        let keychain = try makeKeychain(home: home)
+        let error = #expect(throws: KeychainError.self) {
+            try keychain.update(genericQuery([.account: .string("alice")], limit: .all),
+                                with: ItemChanges(data: Array("stolen".utf8)))
+        }
+        #expect(error?.status == -26275)
+    }
 }

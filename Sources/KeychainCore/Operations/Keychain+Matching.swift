@@ -75,25 +75,33 @@ extension Keychain {
         return try sealer.openAttributes(match.row.metadata, itemKey: itemKey)
     }
 
-    /// Builds what the caller asked to have returned for one matched row.
-    func result(for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions) throws -> ItemResult {
+    /// Builds what the caller asked to have returned for one matched row. With a `check`, the row's decrypted
+    /// attributes must satisfy the query too: lookups compare digests in SQL, and digests are not bound to
+    /// the row, so a row whose digest columns were swapped with another's must not hand out its secret.
+    /// - Throws: `errSecDecode` for such a row; `errSecInteractionNotAllowed` when its class is unavailable.
+    func result(for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, check: MatchCheck? = nil) throws
+        -> ItemResult
+    {
         let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
-        guard returns.contains(.data) || returns.contains(.attributes) else {
-            // Even a search that returns no contents reveals the item; it needs the class to be available.
-            _ = try classKey(match.protection)
-            return ItemResult(itemClass: schema.itemClass, data: nil, attributes: nil,
-                              persistentReference: returns.contains(.persistentReference) ? reference : nil)
-        }
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
+        // Even a search that returns no contents reveals the item; it needs the class to be available.
         let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
-        var attributes: [AttributeKey: AttributeValue]? = nil
-        if returns.contains(.attributes) {
-            var opened = try match.attributes ?? sealer.openAttributes(match.row.metadata, itemKey: itemKey)
+        var attributes: [AttributeKey: AttributeValue]? = match.attributes
+        if attributes == nil, returns.contains(.attributes) {
+            attributes = try sealer.openAttributes(match.row.metadata, itemKey: itemKey)
+        } else if attributes == nil, let check {
+            attributes = try sealer.openAttributes(match.row.metadata, itemKey: itemKey, only: check.keys)
+        }
+        if let check, let attributes, !check.holds(for: attributes, schema: schema) {
+            throw KeychainError.decode.because("an item's index does not match its contents (the row is damaged)")
+        }
+        var returned: [AttributeKey: AttributeValue]? = nil
+        if returns.contains(.attributes), var opened = attributes {
             opened[.accessible] = .string(match.protection.rawValue)
-            attributes = opened
+            returned = opened
         }
         let data = returns.contains(.data) ? Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey)) : nil
-        return ItemResult(itemClass: schema.itemClass, data: data, attributes: attributes,
+        return ItemResult(itemClass: schema.itemClass, data: data, attributes: returned,
                           persistentReference: returns.contains(.persistentReference) ? reference : nil)
     }
 
@@ -137,5 +145,44 @@ extension Keychain {
         case .bool(let flag): flag ? "true" : "false"
         case .date(let date): "\(date)"
         }
+    }
+}
+
+/// The conditions of a search, checked again on an item's decrypted attributes.
+struct MatchCheck {
+    let conditions: [AttributeKey: AttributeValue]
+    let caseInsensitive: Bool
+    let groups: [String]
+    let synchronizable: SynchronizableFilter
+
+    init(_ query: ItemQuery, groups: [String]) {
+        conditions = query.attributes
+        caseInsensitive = query.caseInsensitive
+        self.groups = groups
+        synchronizable = query.synchronizable
+    }
+
+    /// The attributes the check reads.
+    var keys: [AttributeKey] { [.accessGroup, .synchronizable] + conditions.keys }
+
+    func holds(for item: [AttributeKey: AttributeValue], schema: ClassSchema) -> Bool {
+        guard case .string(let group)? = item[.accessGroup], groups.contains(group) else { return false }
+        let synced = item[.synchronizable] == .bool(true)
+        switch synchronizable {
+        case .no where synced, .yes where !synced: return false
+        default: break
+        }
+        for (key, wanted) in conditions {
+            guard let actual = item[key] ?? (schema.primaryKey.contains(key) ? schema.defaultValue(for: key) : nil)
+            else { return false }
+            if actual.matchingBytes == wanted.matchingBytes { continue }
+            if caseInsensitive, schema.attributes[key] == .text, let folded = actual.foldedBytes,
+                folded == wanted.foldedBytes
+            {
+                continue
+            }
+            return false
+        }
+        return true
     }
 }

@@ -20,9 +20,8 @@ extension Keychain {
         }
         let outcome = try withStore { store in
             // One SELECT reads one snapshot; no explicit transaction is needed.
-            var columns: RowColumns = []
+            var columns: RowColumns = [.metadata]
             if query.returns.contains(.data) { columns.insert(.secret) }
-            if query.returns.contains(.attributes) { columns.insert(.metadata) }
             var outcome = try readableResults(query, schema: schema, groups: groups, limit: query.limit,
                                               columns: columns, store: store)
             if outcome.lockedOut > 0, query.limit != .all {
@@ -59,10 +58,11 @@ extension Keychain {
         store: ItemStore
     ) throws -> SearchOutcome {
         var outcome = SearchOutcome()
+        let check = MatchCheck(query, groups: groups)
         for match in try matchingRows(query, schema: schema, groups: groups, limit: limit, reading: columns,
                                       store: store) {
             do {
-                outcome.results.append(try result(for: match, schema: schema, returns: query.returns))
+                outcome.results.append(try result(for: match, schema: schema, returns: query.returns, check: check))
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
                 outcome.lockedOut += 1
                 if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.reason }

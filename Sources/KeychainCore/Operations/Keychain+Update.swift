@@ -30,20 +30,25 @@ extension Keychain {
                 guard !matches.isEmpty else {
                     throw KeychainError.itemNotFound.because("no item of class \(schema.itemClass.rawValue) matches the update's query")
                 }
+                let check = MatchCheck(query, groups: groups)
                 for match in matches {
-                    try apply(changes, to: match, schema: schema, newGroup: newGroup, now: now, store: store)
+                    try apply(changes, to: match, schema: schema, check: check, newGroup: newGroup, now: now, store: store)
                 }
             }
         }
     }
 
     private func apply(
-        _ changes: ItemChanges, to match: MatchedRow, schema: ClassSchema, newGroup: String?, now: Date,
+        _ changes: ItemChanges, to match: MatchedRow, schema: ClassSchema, check: MatchCheck, newGroup: String?,
+        now: Date,
         store: ItemStore
     ) throws {
         let oldSealer = sealer(for: match.row, schema: schema, protection: match.protection)
         let itemKey = try oldSealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
         var attributes = try oldSealer.openAttributes(match.row.metadata, itemKey: itemKey)
+        guard check.holds(for: attributes, schema: schema) else {
+            throw KeychainError.decode.because("an item's index does not match its contents (the row is damaged)")
+        }
         var secret = try changes.data ?? oldSealer.openSecret(match.row.secret, itemKey: itemKey).bytes
         defer { wipe(&secret) }
         attributes.merge(changes.attributes) { $1 }

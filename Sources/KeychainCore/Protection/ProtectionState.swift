@@ -15,20 +15,28 @@ final class ProtectionState: Sendable {
     private let kdfTarget: Double
     private let clock: @Sendable () -> Date
     private let snapshot: Mutex<Snapshot>
+    private let keybagURL: URL
+    private let lockURL: URL
 
-    private struct Snapshot {
-        var document: KeybagDocument
-        var identity: [Int]
+    /// One reading of the keybag file; immutable, so handing it out is a reference count.
+    private final class Snapshot: Sendable {
+        let document: KeybagDocument
+        let identity: [Int]
         /// Class keys that need no passcode, unwrapped once.
-        var alwaysAvailable: [Accessibility: AESKeyWrapper]
-    }
+        let alwaysAvailable: [Accessibility: AESKeyWrapper]
 
-    private var keybagURL: URL { home.appendingPathComponent(KeybagDocument.fileName) }
-    private var lockURL: URL { home.appendingPathComponent("keybag.lock") }
+        init(document: KeybagDocument, identity: [Int], alwaysAvailable: [Accessibility: AESKeyWrapper]) {
+            self.document = document
+            self.identity = identity
+            self.alwaysAvailable = alwaysAvailable
+        }
+    }
 
     init(home: URL, kdfTarget: Double, clock: @escaping @Sendable () -> Date) throws {
         try SecretFile.createDirectory(home)
         self.home = home
+        keybagURL = home.appendingPathComponent(KeybagDocument.fileName)
+        lockURL = home.appendingPathComponent("keybag.lock")
         self.kdfTarget = kdfTarget
         self.clock = clock
         deviceKey = try DeviceKey.loadOrCreate(home: home)
@@ -82,7 +90,8 @@ final class ProtectionState: Sendable {
     /// The current snapshot, re-read if another process replaced the keybag file.
     private func current() throws -> Snapshot {
         let identity = SecretFile.identity(keybagURL)
-        if let known = snapshot.withLock({ $0.identity == identity ? $0 : nil }) { return known }
+        let known = snapshot.withLock { $0 }
+        if known.identity == identity { return known }
         let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
         snapshot.withLock { $0 = fresh }
         return fresh
@@ -138,10 +147,11 @@ final class ProtectionState: Sendable {
 
     // MARK: - Commands
 
-    /// Locks: class A goes after the grace period; class C stays until restart.
+    /// Locks: class A goes after the grace period; class C stays until restart. Locking again while locked
+    /// changes nothing (it must not restart the grace period).
     func lock() throws {
         let document = try current().document
-        guard document.passcode != nil else { return }
+        guard document.passcode != nil, !store.isLocked else { return }
         try store.lock(classAExpiresAfter: document.gracePeriod ?? KeybagDocument.defaultGracePeriod)
     }
 

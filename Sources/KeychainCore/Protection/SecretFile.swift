@@ -54,7 +54,7 @@ enum SecretFile {
     /// replaced by ``replace(_:bytes:)`` gets a new inode, so a changed identity means new contents.
     static func identity(_ url: URL) -> [Int] {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { return [] }
+        guard url.withUnsafeFileSystemRepresentation({ $0.map { stat($0, &info) } ?? -1 }) == 0 else { return [] }
         return [Int(info.st_ino), Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec), Int(info.st_size)]
     }
 

@@ -50,6 +50,14 @@ struct ItemSealer {
         return try plain.withUnsafeBytes { try AttributeCodec.decode($0) }
     }
 
+    /// Decrypts the attributes, decoding only those in `wanted`.
+    func openAttributes(_ sealed: [UInt8], itemKey: SecureBytes, only wanted: [AttributeKey]) throws
+        -> [AttributeKey: AttributeValue]
+    {
+        let plain = try open(sealed, itemKey: itemKey, part: 0x6D)
+        return try plain.withUnsafeBytes { try AttributeCodec.decode($0, only: wanted) }
+    }
+
     /// Decrypts the secret into wiped-on-free memory.
     func openSecret(_ sealed: [UInt8], itemKey: SecureBytes) throws -> SecureBytes {
         try open(sealed, itemKey: itemKey, part: 0x73)
