@@ -63,8 +63,9 @@ targets += [
 // so it needs no package dependency. Their directory is found from the Swift runtime this manifest runs on.
 import Foundation
 
-/// The toolchain's `usr/lib/swift/host` directory, which holds SwiftSyntax's modules and shared libraries.
-func keychainLintSwiftHostDirectory() -> String {
+/// The toolchain's `usr/lib/swift/host` directory, which holds SwiftSyntax's modules and shared libraries, or nil
+/// when this toolchain does not ship them (Xcode's does not): the analyzer is then left out of the package.
+func keychainLintSwiftHostDirectory() -> String? {
     let marker = "SwiftSyntax.swiftmodule"
     func hostDirectory(forUsr usr: String) -> String? {
         let host = usr + "/lib/swift/host"
@@ -89,18 +90,18 @@ func keychainLintSwiftHostDirectory() -> String {
         let usr = swift.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent().path
         if let host = hostDirectory(forUsr: usr) { return host }
     }
-    return "/usr/lib/swift/host"
+    return nil
 }
 
 let keychainLintHost = keychainLintSwiftHostDirectory()
-let keychainLintSwiftSettings: [SwiftSetting] = swift6 + [.unsafeFlags(["-I", keychainLintHost])]
+let keychainLintSwiftSettings: [SwiftSetting] = swift6 + [.unsafeFlags(["-I", keychainLintHost ?? ""])]
 let keychainLintLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-L", keychainLintHost, "-Xlinker", "-rpath", "-Xlinker", keychainLintHost]),
+    .unsafeFlags(["-L", keychainLintHost ?? "", "-Xlinker", "-rpath", "-Xlinker", keychainLintHost ?? ""]),
     .linkedLibrary("SwiftSyntax"),
     .linkedLibrary("SwiftParser"),
 ]
 
-let lintTargets: [Target] = [
+let lintTargets: [Target] = keychainLintHost == nil ? [] : [
     .target(
         name: "KeychainLint",
         swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
@@ -111,7 +112,7 @@ let lintTargets: [Target] = [
         name: "KeychainLintTests", dependencies: ["KeychainLint"],
         swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
 ]
-let lintProducts: [Product] = [
+let lintProducts: [Product] = keychainLintHost == nil ? [] : [
     .executable(name: "keychain-lint", targets: ["KeychainLintTool"]),
 ]
 // MARK: - end keychain-lint

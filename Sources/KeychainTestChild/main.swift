@@ -1,4 +1,4 @@
-// A helper process for KeychainCoreTests' crash and race tests; not a product.
+// A helper process for KeychainCoreTests' crash, race and cross-process lock tests; not a product.
 //
 //   KeychainTestChild add-loop <home> <group> <prefix>
 //       Adds generic passwords (service "crash", account "<prefix>-<n>", secret "secret:<account>") for
@@ -7,6 +7,10 @@
 //   KeychainTestChild race <home> <group>
 //       Writes "ready", then for every account read from stdin adds (service "race", that account) and
 //       writes "<account> <status>" (0 on success, else the OSStatus).
+//   KeychainTestChild read <home> <group> <account>
+//       Reads the secret of the generic password with that account and writes the status (0 or the OSStatus).
+//
+// With KEYCHAIN_TEST_FAST_KDF=1 in the environment, passcode derivations are tuned to 2 ms (as in the tests).
 import Foundation
 import KeychainCore
 
@@ -20,10 +24,13 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 4 else { fail("usage: KeychainTestChild add-loop|race <home> <group> [prefix]") }
-let configuration = KeychainConfiguration(
+guard arguments.count >= 4 else { fail("usage: KeychainTestChild add-loop|race|read <home> <group> [argument]") }
+var configuration = KeychainConfiguration(
     home: URL(fileURLWithPath: arguments[2], isDirectory: true),
     identity: CallerIdentity(applicationIdentifier: arguments[3], accessGroups: [arguments[3]]))
+if ProcessInfo.processInfo.environment["KEYCHAIN_TEST_FAST_KDF"] == "1" {
+    configuration.passcodeDerivationTarget = 0.002
+}
 let keychain: Keychain
 do { keychain = try Keychain(configuration: configuration) } catch { fail("cannot open keychain: \(error)") }
 
@@ -50,6 +57,14 @@ case "race":
         do { try keychain.add(item) } catch let error as KeychainError { status = error.status } catch { status = 1 }
         emit("\(account) \(status)")
     }
+case "read":
+    guard arguments.count == 5 else { fail("read needs an account") }
+    let query = ItemQuery(itemClass: .genericPassword, attributes: [.account: .string(arguments[4])], returns: .data)
+    var status: Int32 = 0
+    do { _ = try keychain.copyMatching(query) } catch let error as KeychainError { status = error.status } catch {
+        status = 1
+    }
+    emit("\(status)")
 default:
     fail("unknown command \(arguments[1])")
 }

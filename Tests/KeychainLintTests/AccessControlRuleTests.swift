@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KeychainLint
 
 @Suite struct AccessControlRuleTests {
@@ -12,7 +13,8 @@ import Testing
                      .biometryAny],
                     nil)
                 let flags: SecAccessControlCreateFlags = .biometryAny
-                let current = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .biometryCurrentSet, nil)
+                let current = SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenUnlocked, .biometryCurrentSet, nil)
                 let menu = MenuItem(kind: .biometryAny)
                 // .biometryAny is what most tutorials use
             }
@@ -65,7 +67,8 @@ import Testing
                 context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil)
             }
             """
-        let plistWithout = SourceFile(path: "App/Info.plist", text: Self.plist(keys: "<key>CFBundleName</key><string>App</string>"))
+        let plistWithout = SourceFile(
+            path: "App/Info.plist", text: Self.plist(keys: "<key>CFBundleName</key><string>App</string>"))
         let plistWith = SourceFile(
             path: "App/Info.plist",
             text: Self.plist(keys: "<key>NSFaceIDUsageDescription</key><string>Unlock your vault</string>"))

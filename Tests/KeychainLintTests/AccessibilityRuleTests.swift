@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KeychainLint
 
 @Suite struct AccessibilityRuleTests {
@@ -97,7 +98,9 @@ import Testing
                 SecItemAdd(query as CFDictionary, nil)
             }
             func saveWithClass(_ data: Data, base: [String: Any]) {
-                var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data]
+                var query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data,
+                ]
                 if #available(iOS 13, *) {
                     query[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
                 }

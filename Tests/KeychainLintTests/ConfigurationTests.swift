@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainLint
 
 @Suite struct ConfigurationTests {
@@ -17,9 +18,10 @@ import Testing
     }
 
     @Test func rejectsMistakes() {
-        for json in [#"{"rule": {}}"#, #"{"rules": {"KL999": "off"}}"#, #"{"rules": {"KL101": "loud"}}"#, "[]",
-            #"{"failOn": "sometimes"}"#]
-        {
+        for json in [
+            #"{"rule": {}}"#, #"{"rules": {"KL999": "off"}}"#, #"{"rules": {"KL101": "loud"}}"#, "[]",
+            #"{"failOn": "sometimes"}"#,
+        ] {
             #expect(throws: ConfigurationError.self) { try Configuration.parse(Data(json.utf8)) }
         }
     }
@@ -34,7 +36,8 @@ import Testing
                 SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways] as CFDictionary, nil)
             }
             """
-        let found = Linter(configuration: configuration).lint(files: [SourceFile(path: "A.swift", text: source)]).findings
+        let found = Linter(configuration: configuration).lint(files: [SourceFile(path: "A.swift", text: source)])
+            .findings
         #expect(found.map(\.rule.id) == ["KL201"])
         #expect(found.first?.severity == .low)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KeychainLint
 
 @Suite struct FrontEndTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KeychainLint
 
 @Suite struct ItemOperationRuleTests {
@@ -87,13 +88,15 @@ import Testing
                 add[kSecValueData as String] = data
                 SecItemAdd(add as CFDictionary, nil)
                 SecItemDelete(read as CFDictionary)
-                SecItemUpdate([kSecAttrService: "svc"] as CFDictionary, [kSecClass: kSecClassGenericPassword] as CFDictionary)
+                SecItemUpdate(
+                    [kSecAttrService: "svc"] as CFDictionary, [kSecClass: kSecClassGenericPassword] as CFDictionary)
                 SecItemDelete([kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitAll] as CFDictionary)
-                SecItemUpdate([kSecMatchLimit: kSecMatchLimitAll] as CFDictionary, [kSecValueData: data] as CFDictionary)
+                SecItemUpdate(
+                    [kSecMatchLimit: kSecMatchLimitAll] as CFDictionary, [kSecValueData: data] as CFDictionary)
             }
             """
         #expect(locations(of: "KL203", in: source) == ["7:9"])
-        #expect(locations(of: "KL204", in: source) == ["6:9", "7:9", "14:62"])
+        #expect(locations(of: "KL204", in: source) == ["6:9", "7:9", "15:52"])
         #expect(locations(of: "KL205", in: source) == ["7:9"])
     }
 

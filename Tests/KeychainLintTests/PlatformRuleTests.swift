@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KeychainLint
 
 @Suite struct PlatformRuleTests {
@@ -58,7 +59,8 @@ import Testing
         #expect(locations(of: "KL402", in: plist, path: "App/Info.plist") == ["15:5"])
         let off = plist.replacingOccurrences(of: "<key>NSAllowsArbitraryLoads</key>\n            <true/>", with: "")
         let falseValue = plist.replacingOccurrences(
-            of: "<key>NSAllowsArbitraryLoads</key>\n        <true/>", with: "<key>NSAllowsArbitraryLoads</key>\n        <false/>")
+            of: "<key>NSAllowsArbitraryLoads</key>\n        <true/>",
+            with: "<key>NSAllowsArbitraryLoads</key>\n        <false/>")
         #expect(locations(of: "KL502", in: off, path: "App/Info.plist") == ["9:9"])
         #expect(locations(of: "KL502", in: falseValue, path: "App/Info.plist").isEmpty)
     }
@@ -68,12 +70,13 @@ import Testing
         let info = SourceFile(path: "App/Info.plist", text: AccessControlRuleTests.plist(keys: ""))
         let manifest = SourceFile(
             path: "App/PrivacyInfo.xcprivacy",
-            text: AccessControlRuleTests.plist(keys: """
-                <key>NSPrivacyAccessedAPITypes</key>
-                <array><dict>
-                    <key>NSPrivacyAccessedAPIType</key><string>NSPrivacyAccessedAPICategoryUserDefaults</string>
-                </dict></array>
-                """))
+            text: AccessControlRuleTests.plist(
+                keys: """
+                    <key>NSPrivacyAccessedAPITypes</key>
+                    <array><dict>
+                        <key>NSPrivacyAccessedAPIType</key><string>NSPrivacyAccessedAPICategoryUserDefaults</string>
+                    </dict></array>
+                    """))
         #expect(locations(of: "KL504", in: source, with: [info]) == ["1:19"])
         #expect(locations(of: "KL504", in: source, with: [info, manifest]).isEmpty)
         #expect(locations(of: "KL504", in: source).isEmpty)

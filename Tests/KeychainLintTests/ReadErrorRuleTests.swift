@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KeychainLint
 
 @Suite struct ReadErrorRuleTests {
@@ -57,8 +58,9 @@ import Testing
                 case errSecInteractionNotAllowed: scheduleRetry()
                 default: break
                 }
-                if status != errSecSuccess && status != errSecInteractionNotAllowed && status != errSecAuthFailed
-                    && status != errSecUserCanceled && status != errSecMissingEntitlement && status != errSecNotAvailable {
+                if status != errSecSuccess && status != errSecInteractionNotAllowed
+                    && status != errSecAuthFailed && status != errSecUserCanceled
+                    && status != errSecMissingEntitlement && status != errSecNotAvailable {
                     SecItemDelete(query as CFDictionary)
                 }
                 if status != errSecSuccess {

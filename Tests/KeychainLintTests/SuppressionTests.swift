@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KeychainLint
 
 @Suite struct SuppressionTests {
@@ -7,7 +8,7 @@ import Testing
             func save() {
                 // keychain-lint:ignore KL101 -- legacy widget item, migrated in 4.2
                 SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways] as CFDictionary, nil)
-                SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways] as CFDictionary, nil) // keychain-lint:ignore accessibleAlways read by the watch app
+                store([kSecAttrAccessible: kSecAttrAccessibleAlways]) // keychain-lint:ignore KL101 watch app
                 // keychain-lint:ignore KL101
                 SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways] as CFDictionary, nil)
                 let note = "keychain-lint:ignore KL101 -- not a comment"

@@ -15,7 +15,11 @@ final class CommandHarness {
 
     deinit { try? FileManager.default.removeItem(at: home) }
 
-    var configuration: KeychainConfiguration { KeychainConfiguration(home: home, identity: identity) }
+    var configuration: KeychainConfiguration {
+        var configuration = KeychainConfiguration(home: home, identity: identity)
+        configuration.passcodeDerivationTarget = 0.002  // passcode tests stay fast
+        return configuration
+    }
 
     /// The keychain file the listings name.
     var keychainPath: String { home.appendingPathComponent(Keychain.databaseFileName).path }

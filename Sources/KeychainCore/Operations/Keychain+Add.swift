@@ -64,12 +64,20 @@ extension Keychain {
         let now = configuration.clock()
         attributes[.creationDate] = .date(now)
         attributes[.modificationDate] = .date(now)
+        return try prepare(attributes, secret: item.data ?? [], schema: schema, protection: protection,
+                           uuid: try SystemRandom.bytes(16))
+    }
 
+    /// Encrypts an item whose attributes are complete (group, sync and dates included) under a given UUID:
+    /// what an add does once validated, and what a restore does with an item from a backup.
+    func prepare(
+        _ attributes: [AttributeKey: AttributeValue], secret: [UInt8], schema: ClassSchema, protection: Accessibility,
+        uuid: [UInt8]
+    ) throws -> PreparedItem {
         let index = try indexRow(attributes, schema: schema)
-        let uuid = try SystemRandom.bytes(16)
         let sealer = ItemSealer(table: schema.itemClass.rawValue, uuid: uuid, protection: protection,
                                 version: ItemSealer.formatVersion)
-        let sealed = try sealer.seal(attributes: attributes, secret: item.data ?? [], classKey: try classKey(protection))
+        let sealed = try sealer.seal(attributes: attributes, secret: secret, classKey: try classKey(protection))
         let row = StoredRow(
             uuid: uuid, primaryKeyDigest: index.primaryKey, protection: protection.rawValue,
             version: ItemSealer.formatVersion, wrappedKey: sealed.wrappedKey, metadata: sealed.metadata,

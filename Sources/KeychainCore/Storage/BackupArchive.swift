@@ -106,6 +106,7 @@ enum BackupArchive {
 
     /// `excluded:u32 count:u32`, then per item `class:u8-len uuid:u8-len pdmn:u8-len attributes:u32-len
     /// secret:u32-len`, big-endian; attributes in ``AttributeCodec``'s typed encoding.
+    /// That encoding is part of this format: a change to it needs a new ``formatVersion``.
     private static func encodePayload(_ contents: BackupContents) -> [UInt8] {
         let encoded = contents.entries.map { AttributeCodec.encode($0.attributes) }
         var out: [UInt8] = []

@@ -38,5 +38,7 @@ package struct ConstantResolver: Sendable {
     }
 
     /// Calls that convert a CFString constant without changing it.
-    static let conversionFunctions: Set<String> = ["String", "NSString", "toString", "CFString", "string", "stringValue"]
+    static let conversionFunctions: Set<String> = [
+        "String", "NSString", "toString", "CFString", "string", "stringValue",
+    ]
 }

@@ -20,7 +20,9 @@ package struct ModuleIndex: Sendable {
         let plain = ConstantResolver()
         for unit in units {
             for property in unit.properties {
-                if let value = property.initializer, let symbol = plain.symbol(of: value) { record(property.name, symbol) }
+                if let value = property.initializer, let symbol = plain.symbol(of: value) {
+                    record(property.name, symbol)
+                }
             }
             // Computed constants: `static var accessible: String { kSecAttrAccessible as String }`.
             for function in unit.functions where function.parameters.isEmpty && function.body.count == 1 {

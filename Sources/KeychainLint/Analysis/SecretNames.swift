@@ -18,7 +18,9 @@ package enum SecretNames {
         "location", "keychain", "storage", "param", "parameter", "parameters", "query", "attributes", "tag", "tags",
         "ids", "list", "names", "types", "kinds", "counts", "dates", "reported", "registered", "sent",
     ]
-    private static let devicePushWords: Set<String> = ["device", "push", "apns", "fcm", "notification", "voip", "firebase"]
+    private static let devicePushWords: Set<String> = [
+        "device", "push", "apns", "fcm", "notification", "voip", "firebase",
+    ]
     /// Words before a final "key" that make it a key value rather than a dictionary key's name.
     private static let keyQualifiers: Set<String> = [
         "api", "private", "secret", "access", "signing", "encryption", "master", "license", "client", "app", "hmac",
@@ -75,10 +77,14 @@ package enum SecretNames {
         if hasKnownSecretFormat(value) { return true }
         guard value.count >= 8, value.count <= 512 else { return false }
         if value.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) { return false }
-        if value.hasPrefix("$(") || value.hasPrefix("${") || value.hasPrefix("%") || value.contains("://") { return false }
+        if value.hasPrefix("$(") || value.hasPrefix("${") || value.hasPrefix("%") || value.contains("://") {
+            return false
+        }
         let lower = value.lowercased()
-        let placeholders = ["your", "placeholder", "changeme", "xxx", "<", "todo", "example", "dummy", "sample",
-            "insert", "replace", "fixme", "fake", "redacted", "***", "..."]
+        let placeholders = [
+            "your", "placeholder", "changeme", "xxx", "<", "todo", "example", "dummy", "sample",
+            "insert", "replace", "fixme", "fake", "redacted", "***", "...",
+        ]
         if placeholders.contains(where: lower.contains) { return false }
         // Names of items and keys are letters and separators only; secrets carry digits or symbols.
         let hasDigit = value.contains(where: \.isNumber)
@@ -92,8 +98,10 @@ package enum SecretNames {
     /// Formats that are secrets wherever they appear: cloud keys, chat tokens, PEM private keys.
     package static func hasKnownSecretFormat(_ value: String) -> Bool {
         if value.contains("PRIVATE KEY-----") { return true }
-        let prefixes: [(String, Int)] = [("AKIA", 20), ("sk_live_", 24), ("rk_live_", 24), ("ghp_", 40), ("gho_", 40),
-            ("github_pat_", 40), ("xoxb-", 20), ("xoxp-", 20), ("AIza", 39), ("glpat-", 26)]
+        let prefixes: [(String, Int)] = [
+            ("AKIA", 20), ("sk_live_", 24), ("rk_live_", 24), ("ghp_", 40), ("gho_", 40),
+            ("github_pat_", 40), ("xoxb-", 20), ("xoxp-", 20), ("AIza", 39), ("glpat-", 26),
+        ]
         for (prefix, minimumLength) in prefixes where value.hasPrefix(prefix) && value.count >= minimumLength {
             return value.dropFirst(prefix.count).allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
         }

@@ -57,7 +57,7 @@ package struct DictionarySnapshot: Sendable {
 
     /// Whether two snapshots describe the same item: one variable, a copy, or equal account and service.
     package func describesSameItem(as other: DictionarySnapshot) -> Bool {
-        let mine = Set([variable].compactMap { $0} + ancestors)
+        let mine = Set([variable].compactMap { $0 } + ancestors)
         let theirs = Set([other.variable].compactMap { $0 } + other.ancestors)
         if !mine.isDisjoint(with: theirs) { return true }
         var compared = false
@@ -80,7 +80,8 @@ extension Expr {
         case .integerLiteral(let value): return value.map(String.init) ?? "?"
         case .booleanLiteral(let value): return String(value)
         case .call(let callee, let arguments, _):
-            return callee.sketch + "(" + arguments.map { ($0.label ?? "") + ":" + $0.value.sketch }.joined(separator: ",") + ")"
+            return callee.sketch + "("
+                + arguments.map { ($0.label ?? "") + ":" + $0.value.sketch }.joined(separator: ",") + ")"
         default: return "?"
         }
     }

@@ -69,7 +69,8 @@ public struct LintCommand: Sendable, Equatable {
             case "--fix":
                 command.fix = true
                 if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-"),
-                    arguments[index + 1].split(separator: ",").allSatisfy({ RuleCatalog.rule(named: String($0)) != nil })
+                    arguments[index + 1].split(separator: ",").allSatisfy({ RuleCatalog.rule(named: String($0)) != nil }
+                    )
                 {
                     index += 1
                     for name in arguments[index].split(separator: ",") {

@@ -20,8 +20,10 @@ public struct Configuration: Sendable, Equatable {
     /// Whether unit and UI test sources are skipped: their fixtures hold fake passwords and deliberately bad items.
     public var excludeTests: Bool
 
-    public static let defaultExcludes = ["**/.build/**", "**/Pods/**", "**/Carthage/**", "**/DerivedData/**",
-        "**/.git/**", "**/node_modules/**"]
+    public static let defaultExcludes = [
+        "**/.build/**", "**/Pods/**", "**/Carthage/**", "**/DerivedData/**",
+        "**/.git/**", "**/node_modules/**",
+    ]
 
     public init(
         exclude: [String] = Configuration.defaultExcludes, disabledRules: Set<String> = [],
@@ -49,7 +51,9 @@ public struct Configuration: Sendable, Equatable {
             throw ConfigurationError("unknown key \"\(key)\"")
         }
         if let exclude = root["exclude"] {
-            guard let patterns = exclude as? [String] else { throw ConfigurationError("\"exclude\" must be a list of globs") }
+            guard let patterns = exclude as? [String] else {
+                throw ConfigurationError("\"exclude\" must be a list of globs")
+            }
             configuration.exclude += patterns
         }
         if let rules = root["rules"] {
@@ -74,7 +78,9 @@ public struct Configuration: Sendable, Equatable {
             configuration.failOn = severity
         }
         if let excludeTests = root["excludeTests"] {
-            guard let flag = excludeTests as? Bool else { throw ConfigurationError("\"excludeTests\" must be true or false") }
+            guard let flag = excludeTests as? Bool else {
+                throw ConfigurationError("\"excludeTests\" must be true or false")
+            }
             configuration.excludeTests = flag
         }
         if let fix = root["fix"] {
@@ -96,7 +102,8 @@ public struct Configuration: Sendable, Equatable {
     static func isTestPath(_ path: String) -> Bool {
         path.split(separator: "/").contains { component in
             let name = component.split(separator: ".").first.map(String.init) ?? String(component)
-            return name.hasSuffix("Tests") || name.hasSuffix("Test") || name.hasSuffix("Specs") || name.hasSuffix("Spec")
+            return name.hasSuffix("Tests") || name.hasSuffix("Test") || name.hasSuffix("Specs")
+                || name.hasSuffix("Spec")
                 || name == "Tests" || name == "UITests"
         }
     }

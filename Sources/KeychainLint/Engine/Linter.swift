@@ -124,7 +124,11 @@ public struct Linter: Sendable {
                 }
             }
         }
-        findings.sort { ($0.path, $0.position.line, $0.position.column, $0.rule.id) < ($1.path, $1.position.line, $1.position.column, $1.rule.id) }
+        findings.sort {
+            ($0.path, $0.position.line, $0.position.column, $0.rule.id) < (
+                $1.path, $1.position.line, $1.position.column, $1.rule.id
+            )
+        }
         return LintReport(findings: findings, filesScanned: parsed.count, suppressed: suppressed)
     }
 
@@ -147,9 +151,11 @@ struct ParsedFile: Sendable {
         kind = ScannedFileKind(path: source.path)
         switch kind {
         case .swift:
-            unit = RelevanceFilter.isDisabled || RelevanceFilter.mayMatter(source.text)
+            unit =
+                RelevanceFilter.isDisabled || RelevanceFilter.mayMatter(source.text)
                 ? SwiftFrontend.parse(path: source.path, source: source.text)
-                : SourceUnit(path: source.path, language: .swift, imports: [], functions: [], properties: [], topLevel: [])
+                : SourceUnit(
+                    path: source.path, language: .swift, imports: [], functions: [], properties: [], topLevel: [])
         case .objectiveC: unit = ObjectiveCFrontend.parse(path: source.path, source: source.text)
         case .infoPlist, .entitlements, .privacyManifest: plist = XMLPlistParser.parse(source.text)
         case .projectFile: buildSettings = BuildSettingsFile(text: source.text)

@@ -12,7 +12,7 @@ enum RelevanceFilter {
     /// Lower-case needles; the file is lower-cased before searching.
     static let needles: [String] = [
         // Keychain Services and wrappers.
-        "ksec", "secitem", "secaccesscontrol", "errsec", "seckey", "accessib", "keychain",
+        "ksec", "secitem", "secaccesscontrol", "errsec", "seckey", ".always", "accessiblealways",
         // Secret-like names and well-known credential formats.
         "secret", "token", "password", "passwd", "passphrase", "credential", "jwt", "bearer", "apikey", "api_key",
         "privatekey", "private_key", "accesskey", "access_key", "signingkey", "signing_key", "encryptionkey",
@@ -20,7 +20,7 @@ enum RelevanceFilter {
         "appkey", "app_key", "hmackey", "hmac_key", "akia", "sk_live_", "rk_live_", "ghp_", "gho_", "github_pat_",
         "xoxb-", "xoxp-", "aiza", "private key-----", "glpat-",
         // Stores that are not the keychain.
-        "defaults", "appstorage", "scenestorage", "keyvaluestore",
+        "userdefaults", "appstorage", "scenestorage", "keyvaluestore",
         // LocalAuthentication and access control.
         "evaluatepolicy", "biometr", "touchid", "faceid", "lacontext", "userpresence", "deviceownerauthentication",
         // Platform rules and required-reason APIs.

@@ -14,7 +14,8 @@ struct Suppressions {
             lineNumber += 1
             guard let range = line.range(of: Self.marker) else { continue }
             let before = line[..<range.lowerBound]
-            guard before.contains("//") || before.contains("/*") || before.contains("<!--") || before.contains("#") else {
+            guard before.contains("//") || before.contains("/*") || before.contains("<!--") || before.contains("#")
+            else {
                 continue
             }
             var rest = line[range.upperBound...]
@@ -39,7 +40,10 @@ struct Suppressions {
                 wholeFile.formUnion(rules)
             } else {
                 // A comment alone on its line covers the next line; a trailing one covers its own line.
-                let isAlone = before.allSatisfy { $0 == " " || $0 == "\t" || $0 == "/" || $0 == "*" || $0 == "<" || $0 == "!" || $0 == "-" || $0 == "#" }
+                let isAlone = before.allSatisfy {
+                    $0 == " " || $0 == "\t" || $0 == "/" || $0 == "*" || $0 == "<" || $0 == "!" || $0 == "-"
+                        || $0 == "#"
+                }
                 byLine[isAlone ? lineNumber + 1 : lineNumber, default: []].formUnion(rules)
                 byLine[lineNumber, default: []].formUnion(rules)
             }

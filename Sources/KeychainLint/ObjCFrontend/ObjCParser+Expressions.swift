@@ -88,9 +88,11 @@ extension ObjCParser {
         }
         guard scan + 1 < tokens.count, let first = words.first else { return nil }
         let next = tokens[scan + 1]
-        let startsOperand = next.kind != .punctuation
+        let startsOperand =
+            next.kind != .punctuation
             || ["(", "[", "@{", "@[", "@(", "^", "&", "!", "~"].contains(next.text)
-        let looksLikeType = sawStar || first.hasPrefix("__bridge") || words.count > 1
+        let looksLikeType =
+            sawStar || first.hasPrefix("__bridge") || words.count > 1
             || ["id", "BOOL", "int", "long", "float", "double", "char", "void", "bool", "instancetype"].contains(first)
             || first.hasSuffix("Ref") || first.hasPrefix("NS") || first.hasPrefix("CF") || first.hasPrefix("Sec")
             || first.hasPrefix("UI") || first.hasSuffix("_t")
@@ -112,7 +114,8 @@ extension ObjCParser {
                 index += 1
                 let subscriptValue = parseExpression()
                 _ = consume("]")
-                expr = make(.subscriptAccess(base: expr, arguments: [Argument(label: nil, value: subscriptValue)]), from: start)
+                expr = make(
+                    .subscriptAccess(base: expr, arguments: [Argument(label: nil, value: subscriptValue)]), from: start)
             case ".", "->":
                 index += 1
                 guard let name = current, name.kind == .identifier else { return expr }

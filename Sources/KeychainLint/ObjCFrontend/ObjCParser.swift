@@ -212,7 +212,8 @@ struct ObjCParser {
                     otherwise = parseBody()
                 }
                 return Stmt(
-                    .ifStatement(conditions: condition.map { [.expression($0)] } ?? [], then: then, otherwise: otherwise),
+                    .ifStatement(
+                        conditions: condition.map { [.expression($0)] } ?? [], then: then, otherwise: otherwise),
                     at: start)
             case "while":
                 index += 1
@@ -270,7 +271,9 @@ struct ObjCParser {
         }
         let expr = parseExpression()
         _ = consume(";")
-        if case .binary(let op, let lhs, let rhs) = expr.kind, op.hasSuffix("="), !["==", "!=", "<=", ">="].contains(op) {
+        if case .binary(let op, let lhs, let rhs) = expr.kind, op.hasSuffix("="),
+            !["==", "!=", "<=", ">="].contains(op)
+        {
             return Stmt(.assignment(target: lhs, op: op, value: rhs), at: start)
         }
         return Stmt(.expression(expr), at: start)
@@ -336,8 +339,9 @@ struct ObjCParser {
         }
         guard typeWords >= 2, scan < tokens.count, tokens[scan - 1].kind == .identifier else { return nil }
         let terminator = tokens[scan]
-        guard terminator.isPunctuation("=") || terminator.isPunctuation(";") || terminator.isPunctuation(",")
-            || terminator.isPunctuation("[")
+        guard
+            terminator.isPunctuation("=") || terminator.isPunctuation(";") || terminator.isPunctuation(",")
+                || terminator.isPunctuation("[")
         else { return nil }
         let typeName = tokens[index..<(scan - 1)].map(\.text).joined(separator: " ")
         index = scan - 1

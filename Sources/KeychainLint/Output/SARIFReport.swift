@@ -77,7 +77,8 @@ enum SARIFReport {
         while result.hasPrefix("./") { result.removeFirst(2) }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
         let encoded = result.utf8.map { byte in
-            allowed.contains(byte) ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            allowed.contains(byte)
+                ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
         }.joined()
         return path.hasPrefix("/") ? "file://" + encoded : encoded
     }

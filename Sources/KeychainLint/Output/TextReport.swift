@@ -5,7 +5,8 @@ enum TextReport {
         var lines: [String] = []
         for finding in report.findings {
             let place = "\(finding.path):\(finding.position.line):\(finding.position.column)"
-            lines.append("\(place): \(finding.severity.rawValue): \(finding.message) [\(finding.rule.id) \(finding.rule.name)]")
+            lines.append(
+                "\(place): \(finding.severity.rawValue): \(finding.message) [\(finding.rule.id) \(finding.rule.name)]")
             lines.append("    fix: \(finding.rule.fix)")
         }
         var counts: [String] = []

@@ -30,7 +30,9 @@ package struct XMLPlistParser {
         var line = 1
         var lineStart = 0
         var textStart = 0
-        func position(_ at: Int) -> SourcePosition { SourcePosition(line: line, column: at - lineStart + 1, offset: at) }
+        func position(_ at: Int) -> SourcePosition {
+            SourcePosition(line: line, column: at - lineStart + 1, offset: at)
+        }
         func flushText(upTo end: Int) {
             guard end > textStart else { return }
             tokens.append(.text(Self.decodeEntities(String(decoding: bytes[textStart..<end], as: UTF8.self))))

@@ -151,7 +151,9 @@ package struct AccessibilityChecker: SourceChecker {
                         RuleCatalog.accessibleAlways, at: value.position,
                         "the wrapper stores this item with an Always accessibility class (.\(name)): it stays "
                             + "decryptable while the device is locked; use .afterFirstUnlock")
-                } else if let symbol = analysis.resolver.symbol(of: value), KeychainSymbols.alwaysClasses.contains(symbol) {
+                } else if let symbol = analysis.resolver.symbol(of: value),
+                    KeychainSymbols.alwaysClasses.contains(symbol)
+                {
                     reportAlways(symbol, at: value, into: &collector)
                 }
             }

@@ -9,7 +9,8 @@ struct ProjectChecker {
         // Without an Info.plist or project file in the scan there is no app target to judge.
         guard !infoPlists.isEmpty || files.contains(where: { $0.kind == .projectFile }) else { return [] }
         var findings: [Finding] = []
-        let declaresFaceID = infoPlists.contains { $0["NSFaceIDUsageDescription"] != nil }
+        let declaresFaceID =
+            infoPlists.contains { $0["NSFaceIDUsageDescription"] != nil }
             || settings.contains { $0.name == "INFOPLIST_KEY_NSFaceIDUsageDescription" && !$0.value.isEmpty }
         if !declaresFaceID {
             for use in signals.biometricUses {
@@ -28,13 +29,16 @@ struct ProjectChecker {
                 }
             })
         var reported: Set<String> = []
-        for use in signals.requiredReasonUses where !declared.contains(use.category) && !reported.contains(use.category) {
+        for use in signals.requiredReasonUses where !declared.contains(use.category) && !reported.contains(use.category)
+        {
             reported.insert(use.category)
-            let message = manifests.isEmpty
+            let message =
+                manifests.isEmpty
                 ? "this uses a required-reason API (\(use.category)) and the project has no PrivacyInfo.xcprivacy"
                 : "this uses a required-reason API (\(use.category)) that no PrivacyInfo.xcprivacy declares"
             findings.append(
-                Finding(rule: RuleCatalog.missingPrivacyManifest, path: use.path, position: use.position, message: message))
+                Finding(
+                    rule: RuleCatalog.missingPrivacyManifest, path: use.path, position: use.position, message: message))
         }
         return findings
     }

@@ -38,7 +38,9 @@ package struct ReadErrorChecker: SourceChecker {
                     for (code, name) in ReadErrorChecker.intactItemStatuses {
                         let taken = evaluate(all: expressions, code: code)
                         if taken == true { reportDestructive(in: then, status: name, into: &collector) }
-                        if taken == false, let otherwise { reportDestructive(in: otherwise, status: name, into: &collector) }
+                        if taken == false, let otherwise {
+                            reportDestructive(in: otherwise, status: name, into: &collector)
+                        }
                     }
                 }
                 scan(then, into: &collector)
@@ -146,7 +148,11 @@ package struct ReadErrorChecker: SourceChecker {
                 return nil
             case .binary(let op, let lhs, let rhs) where op == "==" || op == "!=":
                 let constant: Int?
-                if isStatus(lhs) { constant = value(of: rhs) } else if isStatus(rhs) { constant = value(of: lhs) } else {
+                if isStatus(lhs) {
+                    constant = value(of: rhs)
+                } else if isStatus(rhs) {
+                    constant = value(of: lhs)
+                } else {
                     return nil
                 }
                 guard let constant else { return nil }

@@ -33,7 +33,9 @@ public enum RuleCatalog {
             refresh, push handler or silent notification that reads it while the device is locked gets \
             errSecInteractionNotAllowed, a failure that never shows on an unlocked test device.
             """,
-        fix: "State the class the item needs: kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock for background use.")
+        fix:
+            "State the class the item needs: kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock for background use."
+    )
 
     public static let accessibleMigrates = RuleDescriptor(
         id: "KL103", name: "credentialMigratesToNewDevices", severity: .info, cwe: 922,
@@ -43,7 +45,10 @@ public enum RuleCatalog {
             Classes without ThisDeviceOnly are included in encrypted backups and restored onto other devices. For \
             a device-bound credential or a private key this moves the secret off the device it was issued to.
             """,
-        fix: "Use the ThisDeviceOnly variant, e.g. kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, unless migration is intended.")
+        fix:
+            "Use the ThisDeviceOnly variant, e.g. kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, unless migration "
+                + "is intended."
+    )
 
     public static let deleteThenAdd = RuleDescriptor(
         id: "KL201", name: "deleteThenAdd", severity: .medium, cwe: 367, masvs: "MASVS-STORAGE-1, MASVS-CODE-4",
@@ -86,7 +91,10 @@ public enum RuleCatalog {
             kSecReturn* or kSecMatchLimitOne make it fail with errSecParam. Its attributes may hold only attributes \
             and values, so kSecClass or a search key there fails too. The save silently never happens.
             """,
-        fix: "Pass a query with class and primary-key attributes only, and the new attributes and kSecValueData separately.")
+        fix:
+            "Pass a query with class and primary-key attributes only, and the new attributes and kSecValueData "
+                + "separately."
+    )
 
     public static let matchLimitInDelete = RuleDescriptor(
         id: "KL205", name: "matchLimitInDelete", severity: .medium, cwe: 628, masvs: "MASVS-CODE-4",
@@ -133,7 +141,10 @@ public enum RuleCatalog {
             iCloud Keychain cannot sync an item bound to this device or to its biometric enrolment, so the \
             combination fails with errSecParam and the item is not stored.
             """,
-        fix: "Choose: either sync the item with a migrating class, or keep it on the device without kSecAttrSynchronizable.")
+        fix:
+            "Choose: either sync the item with a migrating class, or keep it on the device without "
+                + "kSecAttrSynchronizable."
+    )
 
     public static let biometryAny = RuleDescriptor(
         id: "KL303", name: "biometryAny", severity: .low, cwe: 287, masvs: "MASVS-AUTH-2, MASTG-TEST-0064",
@@ -143,7 +154,9 @@ public enum RuleCatalog {
             the passcode can enrol their own biometry and unlock it. Items guarding accounts or payments should \
             be invalidated when enrolment changes.
             """,
-        fix: "Use .biometryCurrentSet (and re-enrol the secret after a change), or .userPresence where convenience wins.")
+        fix:
+            "Use .biometryCurrentSet (and re-enrol the secret after a change), or .userPresence where convenience wins."
+    )
 
     public static let evaluatePolicyGate = RuleDescriptor(
         id: "KL304", name: "evaluatePolicyGate", severity: .medium, cwe: 603, masvs: "MASVS-AUTH-2, MASTG-TEST-0064",
@@ -167,7 +180,10 @@ public enum RuleCatalog {
             Info.plist terminates the app (or falls back to the passcode on older systems); Touch ID devices \
             never show the problem during testing.
             """,
-        fix: "Add NSFaceIDUsageDescription to the target's Info.plist or INFOPLIST_KEY_NSFaceIDUsageDescription to its build settings.")
+        fix:
+            "Add NSFaceIDUsageDescription to the target's Info.plist, or INFOPLIST_KEY_NSFaceIDUsageDescription to "
+                + "its build settings."
+    )
 
     public static let secretInUserDefaults = RuleDescriptor(
         id: "KL401", name: "secretInUserDefaults", severity: .high, cwe: 312, masvs: "MASVS-STORAGE-1, MASTG-TEST-0052",
@@ -185,7 +201,10 @@ public enum RuleCatalog {
             Everything in the app bundle ships to every user: strings are recovered from the binary or the plist \
             in seconds, and a leaked key cannot be rotated without a release.
             """,
-        fix: "Fetch the secret from your server after authentication, or inject it at build time and keep it out of the repository.")
+        fix:
+            "Fetch the secret from your server after authentication, or inject it at build time and keep it out of "
+                + "the repository."
+    )
 
     public static let secretInLog = RuleDescriptor(
         id: "KL403", name: "secretInLog", severity: .medium, cwe: 532, masvs: "MASVS-STORAGE-2, MASTG-TEST-0053",

@@ -12,22 +12,24 @@ package struct SecretStorageChecker: SourceChecker {
         var variables = analysis.unit.properties
         for function in analysis.functions { function.decl.body.collectVariables(into: &variables) }
         for variable in variables {
-            if let value = variable.initializer { checkAssignedLiteral(name: variable.name, value: value, into: &collector) }
+            if let value = variable.initializer {
+                checkAssignedLiteral(name: variable.name, value: value, into: &collector)
+            }
             checkAppStorage(variable, into: &collector)
         }
     }
 
     private func check(_ expr: Expr, locals: [String: Expr], into collector: inout FindingCollector) {
-            guard case .call(let callee, let arguments, _) = expr.kind else {
-                checkLiteral(expr, into: &collector)
-                return
-            }
-            checkDefaultsWrite(expr, callee: callee, arguments: arguments, locals: locals, into: &collector)
-            checkLogging(expr, callee: callee, arguments: arguments, into: &collector)
-            for argument in arguments {
-                guard let label = argument.label else { continue }
-                checkAssignedLiteral(name: label, value: argument.value, into: &collector)
-            }
+        guard case .call(let callee, let arguments, _) = expr.kind else {
+            checkLiteral(expr, into: &collector)
+            return
+        }
+        checkDefaultsWrite(expr, callee: callee, arguments: arguments, locals: locals, into: &collector)
+        checkLogging(expr, callee: callee, arguments: arguments, into: &collector)
+        for argument in arguments {
+            guard let label = argument.label else { continue }
+            checkAssignedLiteral(name: label, value: argument.value, into: &collector)
+        }
     }
 
     // MARK: KL401
@@ -40,7 +42,8 @@ package struct SecretStorageChecker: SourceChecker {
     ) {
         guard case .member(let receiver?, let method) = callee.unwrapped.kind, Self.storeMethods.contains(method),
             arguments.count == 2, let key = arguments.first(where: { $0.label == "forKey" })?.value,
-            Self.isDefaultsStore(receiver) || receiver.unwrapped.terminalName.flatMap({ locals[$0] }).map(Self.isDefaultsStore) == true
+            Self.isDefaultsStore(receiver)
+                || receiver.unwrapped.terminalName.flatMap({ locals[$0] }).map(Self.isDefaultsStore) == true
         else { return }
         let value = arguments[0].value.unwrapped
         switch value.kind {
@@ -93,7 +96,8 @@ package struct SecretStorageChecker: SourceChecker {
     // MARK: KL402
 
     private func checkAssignedLiteral(name: String, value: Expr, into collector: inout FindingCollector) {
-        guard let text = value.stringValue, SecretNames.isSecretName(name), SecretNames.looksLikeSecretValue(text) else {
+        guard let text = value.stringValue, SecretNames.isSecretName(name), SecretNames.looksLikeSecretValue(text)
+        else {
             return
         }
         collector.report(
@@ -113,7 +117,9 @@ package struct SecretStorageChecker: SourceChecker {
         {
             collector.report(
                 RuleCatalog.hardCodedSecret, at: expr.position,
-                "this literal has the format of a live credential or private key: anyone can read it from the app bundle")
+                "this literal has the format of a live credential or private key: anyone can read it from the "
+                    + "app bundle"
+            )
         }
     }
 
@@ -124,7 +130,8 @@ package struct SecretStorageChecker: SourceChecker {
         "debug", "info", "notice", "error", "warning", "fault", "trace", "critical", "log", "verbose",
     ]
 
-    private func checkLogging(_ call: Expr, callee: Expr, arguments: [Argument], into collector: inout FindingCollector) {
+    private func checkLogging(_ call: Expr, callee: Expr, arguments: [Argument], into collector: inout FindingCollector)
+    {
         let target = callee.unwrapped
         var isLog = false
         if case .identifier(let name) = target.kind { isLog = Self.logFunctions.contains(name) }
@@ -133,6 +140,13 @@ package struct SecretStorageChecker: SourceChecker {
             isLog = text.contains("log")
         }
         guard isLog else { return }
+        // os_log redacts arguments whose specifier says so; an explicit private format is not a leak.
+        if callee.unwrapped.terminalName == "os_log",
+            let format = arguments.lazy.compactMap({ $0.value.stringValue }).first,
+            format.contains("{private}") || format.contains("{sensitive}"), !format.contains("{public}")
+        {
+            return
+        }
         for argument in arguments {
             let value = argument.value.unwrapped
             if case .stringLiteral(_, let interpolations) = value.kind {
@@ -147,7 +161,8 @@ package struct SecretStorageChecker: SourceChecker {
 
     private static func isRedacted(_ part: Interpolation) -> Bool {
         part.arguments.contains { argument in
-            argument.label == "privacy" && ["private", "sensitive"].contains(argument.value.unwrapped.terminalName ?? "")
+            argument.label == "privacy"
+                && ["private", "sensitive"].contains(argument.value.unwrapped.terminalName ?? "")
         }
     }
 
@@ -178,7 +193,8 @@ extension Array where Element == Stmt {
                 otherwise?.collectVariables(into: &variables)
             case .guardStatement(_, let otherwise): otherwise.collectVariables(into: &variables)
             case .switchStatement(_, let cases): for item in cases { item.body.collectVariables(into: &variables) }
-            case .compilationConditional(let clauses): for clause in clauses { clause.body.collectVariables(into: &variables) }
+            case .compilationConditional(let clauses):
+                for clause in clauses { clause.body.collectVariables(into: &variables) }
             case .loop(_, let body), .block(let body): body.collectVariables(into: &variables)
             default: break
             }

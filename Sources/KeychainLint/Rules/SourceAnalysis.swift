@@ -34,7 +34,9 @@ package struct SourceAnalysis {
     /// True when the file is built for macOS: it imports AppKit/Cocoa, or the code sits under `#if os(macOS)`.
     package func isMacOS(_ conditions: [String]) -> Bool {
         if conditions.contains(where: { $0.contains("os(macOS)") || $0.contains("os(OSX)") }) { return true }
-        if conditions.contains(where: { $0.contains("os(iOS)") || $0.contains("os(watchOS)") || $0.contains("os(tvOS)") }) {
+        if conditions.contains(where: {
+            $0.contains("os(iOS)") || $0.contains("os(watchOS)") || $0.contains("os(tvOS)")
+        }) {
             return false
         }
         return unit.imports.contains { $0.name == "AppKit" || $0.name == "Cocoa" }

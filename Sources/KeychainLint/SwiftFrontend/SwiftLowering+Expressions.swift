@@ -52,7 +52,8 @@ extension SwiftLowering {
         if syntax.is(NilLiteralExprSyntax.self) { return make(.nilLiteral) }
         if let dictionary = syntax.as(DictionaryExprSyntax.self) {
             guard case .elements(let elements) = dictionary.content else { return make(.dictionary([])) }
-            return make(.dictionary(elements.map { DictionaryEntry(key: lowerExpr($0.key), value: lowerExpr($0.value)) }))
+            return make(
+                .dictionary(elements.map { DictionaryEntry(key: lowerExpr($0.key), value: lowerExpr($0.value)) }))
         }
         if let array = syntax.as(ArrayExprSyntax.self) {
             return make(.array(array.elements.map { lowerExpr($0.expression) }))
@@ -61,12 +62,17 @@ extension SwiftLowering {
             let kind = Self.castKind(cast.questionOrExclamationMark?.text)
             return make(.cast(lowerExpr(cast.expression), type: cast.type.trimmedDescription, kind: kind))
         }
-        if let unwrap = syntax.as(ForceUnwrapExprSyntax.self) { return make(.forceUnwrap(lowerExpr(unwrap.expression))) }
-        if let chain = syntax.as(OptionalChainingExprSyntax.self) { return make(.transparent(lowerExpr(chain.expression))) }
+        if let unwrap = syntax.as(ForceUnwrapExprSyntax.self) {
+            return make(.forceUnwrap(lowerExpr(unwrap.expression)))
+        }
+        if let chain = syntax.as(OptionalChainingExprSyntax.self) {
+            return make(.transparent(lowerExpr(chain.expression)))
+        }
         if let subscriptCall = syntax.as(SubscriptCallExprSyntax.self) {
             return make(
                 .subscriptAccess(
-                    base: lowerExpr(subscriptCall.calledExpression), arguments: lowerArguments(subscriptCall.arguments)))
+                    base: lowerExpr(subscriptCall.calledExpression), arguments: lowerArguments(subscriptCall.arguments))
+            )
         }
         if let closure = syntax.as(ClosureExprSyntax.self) { return make(.closure(lowerItems(closure.statements))) }
         if let tuple = syntax.as(TupleExprSyntax.self) {
@@ -76,8 +82,12 @@ extension SwiftLowering {
             return make(.other(tuple.elements.map { lowerExpr($0.expression) }))
         }
         if let tryExpr = syntax.as(TryExprSyntax.self) { return make(.transparent(lowerExpr(tryExpr.expression))) }
-        if let awaitExpr = syntax.as(AwaitExprSyntax.self) { return make(.transparent(lowerExpr(awaitExpr.expression))) }
-        if let inOut = syntax.as(InOutExprSyntax.self) { return make(.prefix(op: "&", operand: lowerExpr(inOut.expression))) }
+        if let awaitExpr = syntax.as(AwaitExprSyntax.self) {
+            return make(.transparent(lowerExpr(awaitExpr.expression)))
+        }
+        if let inOut = syntax.as(InOutExprSyntax.self) {
+            return make(.prefix(op: "&", operand: lowerExpr(inOut.expression)))
+        }
         if let prefix = syntax.as(PrefixOperatorExprSyntax.self) {
             return make(.prefix(op: prefix.operator.text, operand: lowerExpr(prefix.expression)))
         }

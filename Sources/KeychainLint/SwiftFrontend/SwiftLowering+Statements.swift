@@ -60,7 +60,8 @@ extension SwiftLowering {
             return Stmt(.returnStatement(returnStmt.expression.map { lowerExpr($0) }), at: at)
         }
         if let forStmt = stmt.as(ForStmtSyntax.self) {
-            return Stmt(.loop(conditions: [lowerExpr(forStmt.sequence)], body: lowerItems(forStmt.body.statements)), at: at)
+            return Stmt(
+                .loop(conditions: [lowerExpr(forStmt.sequence)], body: lowerItems(forStmt.body.statements)), at: at)
         }
         if let whileStmt = stmt.as(WhileStmtSyntax.self) {
             let conditions = lowerConditions(whileStmt.conditions).compactMap(\.expression)
@@ -75,7 +76,8 @@ extension SwiftLowering {
             var block = lowerItems(doStmt.body.statements)
             for clause in doStmt.catchClauses {
                 let handler = lowerItems(clause.body.statements)
-                block.append(Stmt(.ifStatement(conditions: [], then: handler, otherwise: nil), at: position(of: clause)))
+                block.append(
+                    Stmt(.ifStatement(conditions: [], then: handler, otherwise: nil), at: position(of: clause)))
             }
             return Stmt(.block(block), at: at)
         }
@@ -95,7 +97,8 @@ extension SwiftLowering {
                 return .expression(lowerExpr(expr))
             case .optionalBinding(let binding):
                 let name = binding.pattern.trimmedDescription
-                let value = binding.initializer.map { lowerExpr($0.value) }
+                let value =
+                    binding.initializer.map { lowerExpr($0.value) }
                     ?? Expr(.identifier(name), at: position(of: binding.pattern), endOffset: endOffset(of: binding))
                 return .binding(name: name, value: value)
             case .matchingPattern(let pattern):

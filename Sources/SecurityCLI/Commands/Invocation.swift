@@ -35,4 +35,20 @@ public enum SecurityCommand: Equatable, Sendable {
     case deletePassword(DeletePasswordCommand)
     /// `dump-keychain`.
     case dumpKeychain(DumpKeychainCommand)
+    /// `lock-keychain`.
+    case lockKeychain
+    /// `unlock-keychain`.
+    case unlockKeychain(UnlockKeychainCommand)
+    /// `set-keychain-password`, also `--remove`.
+    case setKeychainPassword(SetKeychainPasswordCommand)
+    /// `set-keychain-settings -t SECONDS`.
+    case setKeychainSettings(SetKeychainSettingsCommand)
+    /// `show-keychain-info`.
+    case showKeychainInfo(ShowKeychainInfoCommand)
+    /// `simulate-restart` (not on macOS): forgets unlocked class keys, as a reboot does.
+    case simulateRestart
+    /// `backup-keychain FILE`.
+    case backupKeychain(BackupFileCommand)
+    /// `restore-keychain FILE`.
+    case restoreKeychain(BackupFileCommand)
 }

@@ -11,6 +11,11 @@ public struct LinePasswordReader: PasswordReader {
         return line
     }
 
+    /// One line, whatever the prompt: a script gives each password once.
+    public func readPassword(_ prompt: PasswordPrompt) throws(PasswordReadError) -> [UInt8] {
+        try readNewItemPassword()
+    }
+
     /// Reads one line one byte at a time, so nothing after it is consumed; every intermediate buffer is wiped.
     /// - Returns: nil at end of file before any byte.
     static func readLine(from descriptor: Int32) throws(PasswordReadError) -> [UInt8]? {

@@ -12,12 +12,18 @@ public struct TerminalPasswordReader: PasswordReader {
     public init() {}
 
     public func readNewItemPassword() throws(PasswordReadError) -> [UInt8] {
+        try readPassword(PasswordPrompt(Self.firstPrompt, confirmation: Self.secondPrompt))
+    }
+
+    /// Asks `prompt` without echo and, when it has a confirmation, asks again and compares the two entries.
+    public func readPassword(_ prompt: PasswordPrompt) throws(PasswordReadError) -> [UInt8] {
         guard let terminal = PosixIO.openTerminal() else { throw .io(ENXIO) }
         defer { PosixIO.closeDescriptor(terminal) }
-        var first = try Self.readWithoutEcho(terminal, prompt: Self.firstPrompt)
+        var first = try Self.readWithoutEcho(terminal, prompt: prompt.text)
+        guard let confirmation = prompt.confirmation else { return first }
         var second: [UInt8]
         do {
-            second = try Self.readWithoutEcho(terminal, prompt: Self.secondPrompt)
+            second = try Self.readWithoutEcho(terminal, prompt: confirmation)
         } catch {
             PosixIO.wipe(&first)
             throw error

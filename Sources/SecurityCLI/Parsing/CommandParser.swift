@@ -51,7 +51,7 @@ public enum CommandParser {
             return .help(named)
         }
         let (options, operands) = try OptionScanner(specification: verb.options, verb: verb).scan(arguments)
-        if let operand = operands.first {
+        if !verb.takesFileOperand, let operand = operands.first {
             throw UsageError(
                 "naming a keychain (\"\(operand)\") is not supported; the keychain is the one in KEYCHAIN_HOME",
                 verb: verb)
@@ -90,6 +90,9 @@ public enum CommandParser {
                 }
             }
             return .dumpKeychain(dump)
+        case .lockKeychain, .unlockKeychain, .setKeychainPassword, .setKeychainSettings, .showKeychainInfo,
+            .simulateRestart, .backupKeychain, .restoreKeychain:
+            return try protectionCommand(verb, options, operands)
         }
     }
 

@@ -6,19 +6,25 @@ struct OptionSpecification: Sendable {
     let flags: Set<Character>
     /// Valued options that, as the last argument with no value, ask for the value instead (macOS's `-w`).
     let promptsWhenLast: Set<Character>
+    /// Long flags of this project's own (`--json`, `--remove`), written without the dashes; macOS has none.
+    let longFlags: Set<String>
 
-    init(valued: String, flags: String, promptsWhenLast: String = "") {
+    init(valued: String, flags: String, promptsWhenLast: String = "", longFlags: Set<String> = []) {
         self.valued = Set(valued)
         self.flags = Set(flags)
         self.promptsWhenLast = Set(promptsWhenLast)
+        self.longFlags = longFlags
     }
 }
 
 /// One option as it appeared on the command line.
 struct ScannedOption: Equatable, Sendable {
+    /// The option's letter; `-` for a long flag.
     let letter: Character
     /// The option's value; nil for a flag, or for a prompting option given last without a value.
     let value: String?
+    /// A long flag's name without the dashes (`json`); nil for a single-letter option.
+    var longName: String? = nil
 }
 
 /// Splits a verb's arguments into options and operands the way `getopt` does: options end at the first
@@ -39,6 +45,15 @@ struct OptionScanner {
                 break
             }
             guard word.hasPrefix("-"), word.count > 1 else { break }
+            if word.hasPrefix("--") {
+                let name = String(word.dropFirst(2))
+                guard specification.longFlags.contains(name) else {
+                    throw UsageError("illegal option \(word)", verb: verb)
+                }
+                options.append(ScannedOption(letter: "-", value: nil, longName: name))
+                index += 1
+                continue
+            }
             var letters = word.dropFirst()
             while let letter = letters.first {
                 letters = letters.dropFirst()

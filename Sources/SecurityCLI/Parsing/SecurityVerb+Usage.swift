@@ -101,6 +101,9 @@ extension SecurityVerb {
                 Usage: dump-keychain [-d]
                     -d  Dump the (decrypted) secret data of every item
                 """
+        case .lockKeychain, .unlockKeychain, .setKeychainPassword, .setKeychainSettings, .showKeychainInfo,
+            .simulateRestart, .backupKeychain, .restoreKeychain:
+            return protectionUsage
         }
     }
 

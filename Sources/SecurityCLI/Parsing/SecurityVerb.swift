@@ -8,6 +8,14 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
     case findInternetPassword = "find-internet-password"
     case deleteInternetPassword = "delete-internet-password"
     case dumpKeychain = "dump-keychain"
+    case lockKeychain = "lock-keychain"
+    case unlockKeychain = "unlock-keychain"
+    case setKeychainPassword = "set-keychain-password"
+    case setKeychainSettings = "set-keychain-settings"
+    case showKeychainInfo = "show-keychain-info"
+    case simulateRestart = "simulate-restart"
+    case backupKeychain = "backup-keychain"
+    case restoreKeychain = "restore-keychain"
 
     /// The one-line description `security help` lists.
     public var summary: String {
@@ -20,6 +28,14 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .findInternetPassword: "Find an internet password item."
         case .deleteInternetPassword: "Delete an internet password item."
         case .dumpKeychain: "Dump the contents of the keychain."
+        case .lockKeychain: "Lock the keychain."
+        case .unlockKeychain: "Unlock the keychain."
+        case .setKeychainPassword: "Set, change or remove the keychain's passcode."
+        case .setKeychainSettings: "Set the keychain's lock timeout (grace period)."
+        case .showKeychainInfo: "Show the keychain's lock state and passcode settings."
+        case .simulateRestart: "Forget unlocked class keys as a restart does (tests and demos)."
+        case .backupKeychain: "Write an encrypted backup of the keychain."
+        case .restoreKeychain: "Restore the items of an encrypted backup."
         }
     }
 
@@ -34,6 +50,13 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .findInternetPassword: OptionSpecification(valued: "acCdDjlpPrst", flags: "gw")
         case .deleteInternetPassword: OptionSpecification(valued: "acCdDjlpPrst", flags: "")
         case .dumpKeychain: OptionSpecification(valued: "", flags: "adir")
+        case .lockKeychain: OptionSpecification(valued: "", flags: "a")
+        case .unlockKeychain: OptionSpecification(valued: "p", flags: "u")
+        case .setKeychainPassword: OptionSpecification(valued: "op", flags: "", longFlags: ["remove"])
+        case .setKeychainSettings: OptionSpecification(valued: "t", flags: "lu")
+        case .showKeychainInfo: OptionSpecification(valued: "", flags: "", longFlags: ["json"])
+        case .simulateRestart: OptionSpecification(valued: "", flags: "")
+        case .backupKeychain, .restoreKeychain: OptionSpecification(valued: "p", flags: "")
         }
     }
 }

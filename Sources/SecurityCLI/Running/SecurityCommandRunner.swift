@@ -48,6 +48,22 @@ public final class SecurityCommandRunner {
                 try deletePassword(command, keychain: try open(invocation.identity), identity: invocation.identity)
             case .dumpKeychain(let command):
                 try dumpKeychain(command, keychain: try open(invocation.identity), identity: invocation.identity)
+            case .lockKeychain:
+                try lockKeychain(try open(invocation.identity))
+            case .unlockKeychain(let command):
+                try unlockKeychain(command, keychain: try open(invocation.identity))
+            case .setKeychainPassword(let command):
+                try setKeychainPassword(command, keychain: try open(invocation.identity))
+            case .setKeychainSettings(let command):
+                try setKeychainSettings(command, keychain: try open(invocation.identity))
+            case .showKeychainInfo(let command):
+                try showKeychainInfo(command, keychain: try open(invocation.identity))
+            case .simulateRestart:
+                try open(invocation.identity).simulateRestart()
+            case .backupKeychain(let command):
+                try backupKeychain(command, keychain: try open(invocation.identity))
+            case .restoreKeychain(let command):
+                try restoreKeychain(command, keychain: try open(invocation.identity))
             }
             return ExitCode.success
         } catch {

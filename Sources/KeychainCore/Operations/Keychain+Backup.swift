@@ -1,0 +1,190 @@
+import Foundation
+import KeychainCrypto
+import KeychainStore
+
+/// What a backup or a restore did.
+public struct BackupSummary: Sendable, Equatable {
+    /// Items written to the backup, or restored from it.
+    public let itemCount: Int
+    /// Items that stay on the device: left out of the backup (ThisDeviceOnly classes, WhenPasscodeSetThisDeviceOnly,
+    /// access-control constraints); for a restore, the number the backup recorded when it was made.
+    public let excludedCount: Int
+
+    /// Makes a summary.
+    public init(itemCount: Int, excludedCount: Int) {
+        self.itemCount = itemCount
+        self.excludedCount = excludedCount
+    }
+}
+
+/// Encrypted backups of the whole keychain, as an iTunes/Finder backup of a device: every access group, the
+/// migratable classes only (docs/storage.md, "Backups").
+extension Keychain {
+    /// The attribute an item's access control will be stored under (`kSecAttrAccessControl`). An item that
+    /// carries one never leaves the device, as on Apple's keychain; none can be stored yet.
+    private static let accessControlAttribute = AttributeKey("accc")
+
+    /// Writes an encrypted backup of this keychain's migratable items, in every access group, to a new file.
+    /// - Parameters:
+    ///   - url: where to write; the file must not exist (a backup never replaces a file).
+    ///   - password: the backup password, stretched with PBKDF2-HMAC-SHA-256.
+    /// - Returns: how many items went in, and how many stayed on the device.
+    /// - Throws: `errSecParam` for an existing file or an empty password; `errSecInteractionNotAllowed` when a
+    ///   migratable item's class is unavailable in the current lock state (nothing is left out silently);
+    ///   `errSecIO` when the file cannot be written.
+    public func backup(to url: URL, password: Secret) throws -> BackupSummary {
+        try checkBackupPassword(password)
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw Self.existingFile(url) }
+        let contents = try readMigratableItems()
+        let file: [UInt8]
+        do {
+            let tuned = try PasscodeKDF.tune(target: configuration.passcodeDerivationTarget)
+            file = try BackupArchive.seal(contents, password: password.storage, iterations: tuned.iterations)
+        } catch let error as CryptoError {
+            throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
+        }
+        // Temporary file, fsync, then a hard link into place: atomic like a rename, but never over a file that
+        // appeared meanwhile. The file is 0600.
+        guard try SecretFile.createExclusively(url, bytes: file) else { throw Self.existingFile(url) }
+        return BackupSummary(itemCount: contents.entries.count, excludedCount: contents.excludedCount)
+    }
+
+    /// Restores the backup at `url` into this keychain, all items or none, each in the access group it was
+    /// backed up from, with its persistent reference, dates and attributes, re-encrypted under this keychain's
+    /// class keys.
+    /// - Parameters:
+    ///   - url: a file written by ``backup(to:password:)``.
+    ///   - password: the backup password.
+    /// - Returns: how many items were restored, and how many the backup had left on the original device.
+    /// - Throws: `errSecAuthFailed` for a wrong password; `errSecDecode` for a damaged, truncated or foreign
+    ///   file; `errSecDuplicateItem` when an item's primary key or persistent reference is taken;
+    ///   `errSecInteractionNotAllowed` when a class is unavailable here; `errSecParam` for a missing file.
+    ///   Whatever the failure, nothing is written.
+    public func restore(from url: URL, password: Secret) throws -> BackupSummary {
+        try checkBackupPassword(password)
+        guard let file = try SecretFile.read(url) else {
+            throw KeychainError.param.because("there is no backup file at \(url.path)")
+        }
+        let contents: BackupContents
+        do {
+            contents = try BackupArchive.open(file, password: password.storage)
+        } catch let error as CryptoError {
+            throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
+        }
+        // Everything is validated and sealed before the one write transaction, so a failure writes nothing.
+        let items = try contents.entries.map(prepareRestored)
+        try insertRestored(items)
+        return BackupSummary(itemCount: items.count, excludedCount: contents.excludedCount)
+    }
+
+    /// Whether an item may leave the device: only the migratable classes without access-control constraints
+    /// (Apple: ThisDeviceOnly items "will not be included in a backup" and never migrate to a new device).
+    private static func leavesDevice(_ protection: Accessibility, _ attributes: [AttributeKey: AttributeValue]?)
+        -> Bool
+    {
+        !protection.isThisDeviceOnly && attributes?[accessControlAttribute] == nil
+    }
+
+    private func checkBackupPassword(_ password: Secret) throws {
+        guard password.count > 0 else { throw KeychainError.param.because("a backup password cannot be empty") }
+    }
+
+    private static func existingFile(_ url: URL) -> KeychainError {
+        KeychainError.param.because("\(url.path) already exists; a backup never replaces a file")
+    }
+
+    /// Every migratable item of every table and group, decrypted, from one snapshot of the database.
+    private func readMigratableItems() throws -> BackupContents {
+        try withStore { store in
+            try store.database.readTransaction {
+                var contents = BackupContents()
+                for schema in ItemTables.storedClasses {
+                    let rows = try store.select(
+                        from: schema.itemClass.rawValue, where: RowFilter(), reading: [.metadata, .secret])
+                    for row in rows {
+                        guard let protection = Accessibility(rawValue: row.protection) else {
+                            throw KeychainError.decode.because("an item has an unknown protection class")
+                        }
+                        // A ThisDeviceOnly item is counted and skipped without its class key: never decrypted.
+                        guard Self.leavesDevice(protection, nil) else {
+                            contents.excludedCount += 1
+                            continue
+                        }
+                        if let entry = try backupEntry(row, schema: schema, protection: protection) {
+                            contents.entries.append(entry)
+                        } else {
+                            contents.excludedCount += 1
+                        }
+                    }
+                }
+                return contents
+            }
+        }
+    }
+
+    /// One row decrypted for the backup, or nil when it must stay on the device.
+    private func backupEntry(_ row: StoredRow, schema: ClassSchema, protection: Accessibility) throws -> BackupEntry? {
+        let key: AESKeyWrapper
+        do {
+            key = try classKey(protection)
+        } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
+            throw error.because("a backup must hold every item that can leave the device, and "
+                + (error.reason ?? "class \(protection.rawValue) is not available") + "; nothing was written")
+        }
+        let sealer = sealer(for: row, schema: schema, protection: protection)
+        let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: key)
+        let attributes = try sealer.openAttributes(row.metadata, itemKey: itemKey)
+        guard Self.leavesDevice(protection, attributes) else { return nil }
+        return BackupEntry(
+            itemClass: schema.itemClass, uuid: row.uuid, protection: protection, attributes: attributes,
+            secret: try sealer.openSecret(row.secret, itemKey: itemKey))
+    }
+
+    /// Checks one item from a backup as strictly as an add would, and seals it under this keychain's keys.
+    private func prepareRestored(_ entry: BackupEntry) throws -> PreparedItem {
+        guard let schema = ClassSchema.of(entry.itemClass) else {
+            throw KeychainError.decode.because("the backup holds an item of class \(entry.itemClass.rawValue)")
+        }
+        guard Self.leavesDevice(entry.protection, entry.attributes) else {
+            throw KeychainError.decode.because(
+                "the backup holds an item of class \(entry.protection.rawValue), which never leaves its device")
+        }
+        var plain = entry.attributes
+        guard case .string = plain.removeValue(forKey: .accessGroup),
+            case .bool = plain.removeValue(forKey: .synchronizable),
+            case .date = plain[.creationDate], case .date = plain[.modificationDate],
+            entry.secret.count <= Self.maximumDataSize
+        else { throw KeychainError.decode.because("the backup holds an item without its group, sync flag or dates") }
+        do {
+            try validate(plain, in: schema, writing: false)
+        } catch let error as KeychainError {
+            throw KeychainError.decode.because("the backup holds an invalid item: \(error.reason ?? error.message)")
+        }
+        var secret = entry.secret.bytes
+        defer { wipe(&secret) }
+        return try prepare(entry.attributes, secret: secret, schema: schema, protection: entry.protection,
+                           uuid: entry.uuid)
+    }
+
+    /// Inserts the restored items in one write transaction: all of them or, on any collision, none.
+    private func insertRestored(_ items: [PreparedItem]) throws {
+        try withStore { store in
+            try store.database.writeTransaction {
+                for item in items {
+                    let table = item.schema.itemClass.rawValue
+                    do {
+                        try store.insert(item.row, into: table)
+                    } catch let error as StoreError where error.isUniqueViolation {
+                        let sameUUID = try store.select(
+                            from: table, where: RowFilter(uuid: item.row.uuid, limit: 1), reading: [])
+                        throw KeychainError.duplicateItem.because(sameUUID.isEmpty
+                            ? "an item with the same primary key exists "
+                                + "(\(describePrimaryKey(item.attributes, schema: item.schema))); nothing was restored"
+                            : "an item with the same persistent reference exists (was this backup restored "
+                                + "before?); nothing was restored")
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// The data protection verbs: lock, unlock, passcode, settings, info, restart, backup and restore.
+extension CommandParser {
+    /// Builds a protection verb's command from its scanned options and operands (only the backup verbs take
+    /// one: the file).
+    /// - Throws: `UsageError` for options that contradict each other or a missing or malformed value.
+    static func protectionCommand(_ verb: SecurityVerb, _ options: [ScannedOption], _ operands: [String])
+        throws(UsageError) -> SecurityCommand
+    {
+        switch verb {
+        case .lockKeychain:
+            // `-a` locks every keychain on macOS; there is one here.
+            return .lockKeychain
+        case .unlockKeychain:
+            var unlock = UnlockKeychainCommand()
+            var prompt = false
+            for option in options {
+                if option.letter == "u" { prompt = true } else { unlock.passcode = commandLineSecret(option) }
+            }
+            // macOS: -u means "do not use the password given"; the passcode is asked for instead.
+            if prompt { unlock.passcode = .prompt }
+            return .unlockKeychain(unlock)
+        case .setKeychainPassword:
+            return .setKeychainPassword(try passwordCommand(options))
+        case .setKeychainSettings:
+            return .setKeychainSettings(try settingsCommand(options))
+        case .showKeychainInfo:
+            return .showKeychainInfo(ShowKeychainInfoCommand(json: !options.isEmpty))
+        case .simulateRestart:
+            return .simulateRestart
+        case .backupKeychain, .restoreKeychain:
+            guard operands.count == 1, let file = operands.first, !file.isEmpty else {
+                throw UsageError(operands.isEmpty ? "the backup file is missing" : "name one backup file", verb: verb)
+            }
+            var command = BackupFileCommand(file: file)
+            for option in options { command.password = commandLineSecret(option) }
+            return verb == .backupKeychain ? .backupKeychain(command) : .restoreKeychain(command)
+        default:
+            throw UsageError("\(verb.rawValue) is not a data protection command", verb: verb)
+        }
+    }
+
+    private static func passwordCommand(_ options: [ScannedOption]) throws(UsageError) -> SetKeychainPasswordCommand {
+        var command = SetKeychainPasswordCommand()
+        var remove = false
+        var newGiven = false
+        for option in options {
+            switch option.letter {
+            case "o": command.current = commandLineSecret(option)
+            case "p":
+                command.new = commandLineSecret(option)
+                newGiven = true
+            default: remove = true
+            }
+        }
+        if remove {
+            guard !newGiven else {
+                throw UsageError("--remove takes no new password (-p)", verb: .setKeychainPassword)
+            }
+            command.new = nil
+        }
+        return command
+    }
+
+    private static func settingsCommand(_ options: [ScannedOption]) throws(UsageError) -> SetKeychainSettingsCommand {
+        var seconds: Int?
+        for option in options {
+            switch option.letter {
+            case "t":
+                guard let value = option.value.flatMap({ Int($0) }), value >= 0 else {
+                    throw UsageError(
+                        "-t needs a number of seconds, 0 or more, not \"\(option.value ?? "")\"",
+                        verb: .setKeychainSettings)
+                }
+                seconds = value
+            case "l":
+                throw UsageError("-l: there is no lock on sleep here; lock-keychain locks", verb: .setKeychainSettings)
+            default:
+                break  // -u: lock after the timeout, which is what the grace period always does.
+            }
+        }
+        guard let seconds else {
+            throw UsageError(
+                "-t SECONDS is required (a keychain without a timeout is not supported)", verb: .setKeychainSettings)
+        }
+        return SetKeychainSettingsCommand(gracePeriod: seconds)
+    }
+
+    /// A secret typed on the command line, as bytes.
+    private static func commandLineSecret(_ option: ScannedOption) -> PasscodeInput {
+        .commandLine(Array((option.value ?? "").utf8))
+    }
+}
+
+extension SecurityVerb {
+    /// Whether the verb's operand is a file of its own rather than a keychain (which is not supported).
+    var takesFileOperand: Bool { self == .backupKeychain || self == .restoreKeychain }
+}

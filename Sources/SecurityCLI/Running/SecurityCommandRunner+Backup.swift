@@ -1,0 +1,33 @@
+import Foundation
+import KeychainCore
+
+extension SecurityCommandRunner {
+    /// `backup-keychain FILE`: writes the migratable items, in every access group, to a new encrypted file, and
+    /// says how many went in and how many stay on this machine. The password is asked for twice.
+    func backupKeychain(_ command: BackupFileCommand, keychain: Keychain) throws(CommandFailure) {
+        let operation = "backup-keychain"
+        let password = try secret(command.password, prompt: .newBackup, option: "-p", operation: operation)
+        let url = URL(fileURLWithPath: command.file)
+        let summary = try perform(operation) { try keychain.backup(to: url, password: password) }
+        output.writeLine("\(Self.items(summary.itemCount)) written to \"\(url.path)\"")
+        output.writeLine(
+            "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out (never leave this machine)")
+    }
+
+    /// `restore-keychain FILE`: restores every item of the backup or, on any failure (wrong password, damaged
+    /// file, an item that exists already), none.
+    func restoreKeychain(_ command: BackupFileCommand, keychain: Keychain) throws(CommandFailure) {
+        let operation = "restore-keychain"
+        let password = try secret(command.password, prompt: .existingBackup, option: "-p", operation: operation)
+        let url = URL(fileURLWithPath: command.file)
+        let summary = try perform(operation) { try keychain.restore(from: url, password: password) }
+        output.writeLine("\(Self.items(summary.itemCount)) restored from \"\(url.path)\"")
+        output.writeLine(
+            "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out of the backup when it was made")
+    }
+
+    /// "1 item", "3 items".
+    private static func items(_ count: Int, _ noun: String = "item") -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import KeychainCore
+import KeychainCrypto
+
+/// After a lock, class A stays available for the grace period, then goes; class C stays.
+@Suite struct GracePeriodTests {
+    @Test func classAGoesWhenTheGracePeriodEnds() throws {
+        let keychain = try fastKDFKeychain()
+        defer { keychain.simulateRestart() }
+        try keychain.addToken("token", .whenUnlocked)
+        try keychain.addToken("background", .afterFirstUnlock)
+        try keychain.setPasscode(testPasscode)
+        try keychain.setGracePeriod(2)
+        #expect(try keychain.info().gracePeriod == 2)
+
+        let locked = Date()
+        try keychain.lock()
+        #expect(try keychain.lockState == .locked)
+        #expect(keychain.readStatus("token") == SecurityStatus.success)
+
+        // Kernel key timeouts count whole seconds: the key goes between 1 and 2 s after the lock.
+        var last = SecurityStatus.success
+        while last == SecurityStatus.success, Date().timeIntervalSince(locked) < 3.5 {
+            Thread.sleep(forTimeInterval: 0.1)
+            last = keychain.readStatus("token")
+        }
+        #expect(last == SecurityStatus.interactionNotAllowed)
+        #expect(Date().timeIntervalSince(locked) >= 0.9)
+        #expect(keychain.readStatus("background") == SecurityStatus.success)
+    }
+
+    @Test func anUnlockWithinTheGracePeriodKeepsClassA() throws {
+        let keychain = try fastKDFKeychain()
+        defer { keychain.simulateRestart() }
+        try keychain.addToken("token", .whenUnlocked)
+        try keychain.setPasscode(testPasscode)
+        try keychain.setGracePeriod(1)
+        try keychain.lock()
+        try keychain.unlock(passcode: testPasscode)
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(try keychain.lockState == .unlocked)
+        #expect(keychain.readStatus("token") == SecurityStatus.success)
+    }
+
+    @Test func lockingAgainDoesNotExtendTheGracePeriod() throws {
+        let keychain = try fastKDFKeychain()
+        defer { keychain.simulateRestart() }
+        try keychain.addToken("token", .whenUnlocked)
+        try keychain.setPasscode(testPasscode)
+        try keychain.setGracePeriod(2)
+        let locked = Date()
+        try keychain.lock()
+        Thread.sleep(forTimeInterval: 1)
+        try keychain.lock()  // e.g. a second `security lock-keychain`
+        Thread.sleep(forTimeInterval: max(0, 2.1 - Date().timeIntervalSince(locked)))
+        #expect(keychain.readStatus("token") == SecurityStatus.interactionNotAllowed)
+    }
+
+    @Test func theProcessMemoryStoreHonoursTheGracePeriodToo() throws {
+        let store = ProcessKeyStore()
+        try store.put([.whenUnlocked: SecureBytes(Array(repeating: 1, count: 32)),
+                       .afterFirstUnlock: SecureBytes(Array(repeating: 2, count: 32))])
+        try store.lock(classAExpiresAfter: 1)
+        #expect(try store.get(.whenUnlocked) != nil)
+        Thread.sleep(forTimeInterval: 1.05)
+        #expect(try store.get(.whenUnlocked) == nil)
+        #expect(try store.get(.afterFirstUnlock) != nil)
+        #expect(store.isLocked)
+    }
+}
