@@ -47,6 +47,16 @@ package struct KernelKeyring: Sendable {
         return true
     }
 
+    /// The serial number of the live key with `description`, for repeated reads without a search.
+    package func serial(of description: String) -> Int32? { find(description) }
+
+    /// Reads up to `buffer.count` bytes of the key with `serial`; returns the payload length, or nil when the
+    /// key no longer exists, expired or was invalidated (one system call).
+    package func read(serial: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        let length = keyctl_read(serial, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count)
+        return length >= 0 ? Int(length) : nil
+    }
+
     /// Whether a live key with `description` exists.
     package func contains(_ description: String) -> Bool {
         guard let serial = find(description) else { return false }

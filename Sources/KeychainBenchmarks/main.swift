@@ -161,3 +161,6 @@ report(bridging)
 print(String(format: "SecItem: lookup latency %dk / 1k = %.2f×", largeCount / 1000,
              faceLookupLarge.microsecondsPerOp / faceLookupSmall.microsecondsPerOp))
 faceKeychain.close()
+print("")
+print("Data protection (passcode KDF tuned to about 80 ms):")
+try DataProtectionBenchmark.run(largeCount: largeCount, lookups: lookups / 4, makeItem: newItem)

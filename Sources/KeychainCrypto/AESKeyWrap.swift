@@ -25,14 +25,15 @@ package enum AESKeyWrap {
 /// unwraps many item keys. Thread-safe.
 package final class AESKeyWrapper: Sendable {
     private static let initialValue: [UInt8] = [0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6]
-    // safe: each keyed context is used only under its mutex
-    private let encryptor: Mutex<BlockCipher>
-    private let decryptor: Mutex<BlockCipher>
+    private let kek: SecureBytes
+    // safe: each keyed context is made on first use (a read needs only the decryptor) and used under its mutex
+    private let encryptor = Mutex<BlockCipher?>(nil)
+    private let decryptor = Mutex<BlockCipher?>(nil)
 
     /// Prepares wrapping under `kek` (32 bytes).
     package init(kek: SecureBytes) throws {
-        encryptor = Mutex(try BlockCipher(key: kek, encrypt: true))
-        decryptor = Mutex(try BlockCipher(key: kek, encrypt: false))
+        guard kek.count == 32 else { throw CryptoError.invalidLength(operation: "AES key wrap KEK", length: kek.count) }
+        self.kek = kek
     }
 
     /// Wraps `key`.
@@ -40,7 +41,10 @@ package final class AESKeyWrapper: Sendable {
         guard key.count >= 16, key.count % 8 == 0, key.count <= 4096 else {
             throw CryptoError.invalidLength(operation: "AES key wrap input", length: key.count)
         }
-        return try encryptor.withLock { cipher in try wrap(key, with: cipher) }
+        return try encryptor.withLock { cipher in
+            if cipher == nil { cipher = try BlockCipher(key: kek, encrypt: true) }
+            return try wrap(key, with: cipher!)
+        }
     }
 
     /// Unwraps a blob made by ``wrap(_:)``.
@@ -49,7 +53,10 @@ package final class AESKeyWrapper: Sendable {
         guard wrapped.count >= 24, wrapped.count % 8 == 0, wrapped.count <= 4104 else {
             throw CryptoError.authenticationFailure
         }
-        return try decryptor.withLock { cipher in try unwrap(wrapped, with: cipher) }
+        return try decryptor.withLock { cipher in
+            if cipher == nil { cipher = try BlockCipher(key: kek, encrypt: false) }
+            return try unwrap(wrapped, with: cipher!)
+        }
     }
 
     // RFC 3394 section 2.2.1: for j = 0...5, i = 1...n: B = AES(K, A | R[i]); A = MSB(64, B) ^ t; R[i] = LSB(64, B)

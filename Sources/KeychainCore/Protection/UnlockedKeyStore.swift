@@ -27,6 +27,8 @@ final class KeyringKeyStore: UnlockedKeyStore {
     private let keyring = KernelKeyring()
     private let prefix: String
     let name = "kernel keyring"
+    // Serial numbers are not secrets; remembering them saves a keyring search on every read.
+    private let serials = Mutex<[Accessibility: Int32]>([:])
 
     /// - Parameter namespace: distinguishes this keychain home from others of the same user.
     init(namespace: String) {
@@ -48,13 +50,18 @@ final class KeyringKeyStore: UnlockedKeyStore {
     }
 
     func get(_ protection: Accessibility) throws -> SecureBytes? {
-        var key: SecureBytes?
-        do {
-            _ = try keyring.read(description(protection)) { key = SecureBytes($0) }
-        } catch {
-            throw KeychainError.notAvailable.because("the kernel keyring could not be read: \(error)")
-        }
+        if let serial = serials.withLock({ $0[protection] }), let key = read(serial) { return key }
+        // Never read, or the remembered key expired or was invalidated: search once more.
+        serials.withLock { $0[protection] = nil }
+        guard let serial = keyring.serial(of: description(protection)), let key = read(serial) else { return nil }
+        serials.withLock { $0[protection] = serial }
         return key
+    }
+
+    private func read(_ serial: Int32) -> SecureBytes? {
+        try? SecureBytes(count: 32) { buffer in
+            guard keyring.read(serial: serial, into: buffer) == 32 else { throw KeychainError.itemNotFound }
+        }
     }
 
     func lock(classAExpiresAfter seconds: Int) throws {

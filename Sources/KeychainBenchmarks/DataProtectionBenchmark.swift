@@ -1,0 +1,55 @@
+import Foundation
+import KeychainCore
+
+/// Lock and unlock with few and many items (the cost must not depend on the number of items: only class keys
+/// are rewrapped or dropped), and reads of class A items with a passcode set against the same reads without.
+enum DataProtectionBenchmark {
+    static func run(largeCount: Int, lookups: Int, makeItem: (Int) -> NewItem) throws {
+        let passcode = Secret(Array("correct horse".utf8))
+        for count in [10, largeCount] {
+            let keychain = try Keychain(configuration: KeychainConfiguration(
+                home: scratchDirectory("protection-\(count)"),
+                identity: CallerIdentity(applicationIdentifier: "BENCH.app", accessGroups: ["BENCH.app"])))
+            defer { keychain.simulateRestart() }
+            var next = 0
+            while next < count {
+                let end = min(next + 5_000, count)
+                try keychain.add(contentsOf: (next..<end).map(makeItem))
+                next = end
+            }
+            let plainReads = try readRate(keychain, count: count, lookups: lookups)
+            try keychain.setPasscode(passcode)
+            try keychain.setGracePeriod(0)
+            var lockTime = 0.0
+            var unlockTime = 0.0
+            let rounds = 5
+            for _ in 0..<rounds {
+                lockTime += try seconds { try keychain.lock() }
+                unlockTime += try seconds { try keychain.unlock(passcode: passcode) }
+            }
+            let protectedReads = try readRate(keychain, count: count, lookups: lookups)
+            let kdf = try keychain.info().kdfMilliseconds ?? 0
+            print(String(
+                format: "%7d items: lock %7.3f ms, unlock %7.1f ms (KDF %.1f ms); reads %6.0f/s without passcode, "
+                    + "%6.0f/s unlocked with passcode",
+                count, lockTime / Double(rounds) * 1000, unlockTime / Double(rounds) * 1000, kdf, plainReads,
+                protectedReads))
+            keychain.close()
+        }
+    }
+
+    private static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    private static func readRate(_ keychain: Keychain, count: Int, lookups: Int) throws -> Double {
+        let measured = try Measurement.run("reads", count: lookups) { index in
+            let found = try keychain.copyMatching(
+                .genericPassword(service: "svc", account: "acct\((index * 7919) % count)", returns: .data))
+            precondition(found.count == 1)
+        }
+        return measured.opsPerSecond
+    }
+}
