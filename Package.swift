@@ -44,7 +44,7 @@ products += [
 targets += [
     .target(name: "Security", dependencies: ["KeychainCore"], swiftSettings: swift6),
     .target(name: "LocalAuthentication", dependencies: ["KeychainCore"], swiftSettings: swift6),
-    .target(name: "SecurityCLI", dependencies: ["KeychainCore"], swiftSettings: swift6),
+    .target(name: "SecurityCLI", dependencies: ["KeychainCore", "Security"], swiftSettings: swift6),
     .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI"], swiftSettings: swift6),
     .executableTarget(
         name: "KeychainBenchmarks",
@@ -79,9 +79,8 @@ func keychainLintSwiftHostDirectory() -> String? {
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = String(line[slash...])
-            if let range = path.range(of: "/lib/swift/linux/"), let host = hostDirectory(forUsr: String(path[..<range.lowerBound])) {
-                return host
-            }
+            guard let range = path.range(of: "/lib/swift/linux/") else { continue }
+            if let host = hostDirectory(forUsr: String(path[..<range.lowerBound])) { return host }
         }
     }
     for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {

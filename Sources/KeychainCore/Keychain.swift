@@ -14,6 +14,8 @@ public final class Keychain: Sendable {
 
     public let configuration: KeychainConfiguration
     let dataProtection: ProtectionState
+    /// The authenticators behind `LAContext` and access-control constraints.
+    public let authenticators: Authenticators
     let digester: IndexDigester
     private let store: Mutex<ItemStore?>
 
@@ -24,6 +26,7 @@ public final class Keychain: Sendable {
         dataProtection = try ProtectionState(
             home: configuration.home, kdfTarget: configuration.passcodeDerivationTarget, clock: configuration.clock)
         digester = try IndexDigester(indexKey: dataProtection.indexKey)
+        authenticators = Authenticators(protection: dataProtection, clock: configuration.clock)
         let path = configuration.home.appendingPathComponent(Self.databaseFileName).path
         let opened: ItemStore
         do {

@@ -75,6 +75,38 @@ package final class ItemStore {
         return rows
     }
 
+    /// Reads at most `limit` rows whose `within` column holds one of its values and that satisfy at least one
+    /// of `anyOf` (the digest conditions are OR-ed), in insertion order, with their sealed attributes. For the
+    /// engine's explanations of failed calls: it runs on the failure path only, so its statement is not cached.
+    package func selectNearby(
+        from table: String, within: (column: String, values: [[UInt8]]), anyOf: [(column: String, value: [UInt8])],
+        limit: Int
+    ) throws -> [StoredRow] {
+        let known = Set(spec(table).digestColumns)
+        precondition(known.contains(within.column) && anyOf.allSatisfy { known.contains($0.column) },
+                     "unknown digest column")
+        guard !within.values.isEmpty, limit > 0 else { return [] }
+        let placeholders = Array(repeating: "?", count: within.values.count).joined(separator: ", ")
+        var sql = "SELECT rowid, uuid, pdmn, version, wrappedkey, meta, x'' FROM \(table) "
+            + "WHERE \(within.column) IN (\(placeholders))"
+        if !anyOf.isEmpty {
+            sql += " AND (" + anyOf.map { "\($0.column) = ?" }.joined(separator: " OR ") + ")"
+        }
+        sql += " ORDER BY rowid LIMIT \(limit)"
+        let statement = try Statement(database: database, sql: sql)
+        try statement.bind(within.values.map(SQLValue.blob) + anyOf.map { SQLValue.blob($0.value) })
+        defer { statement.reset() }
+        var rows: [StoredRow] = []
+        while try statement.step() {
+            rows.append(StoredRow(
+                rowid: statement.column(0).integerValue ?? 0, uuid: statement.column(1).blobValue ?? [],
+                primaryKeyDigest: [], protection: statement.column(2).textValue ?? "",
+                version: statement.column(3).integerValue ?? 0, wrappedKey: statement.column(4).blobValue ?? [],
+                metadata: statement.column(5).blobValue ?? [], secret: [], digests: [:]))
+        }
+        return rows
+    }
+
     /// Deletes the rows with the given rowids; returns how many went.
     @discardableResult
     package func delete(rowids: [Int64], from table: String) throws -> Int {

@@ -1,22 +1,27 @@
 import Foundation
+import KeychainCore
 import Synchronization
 
-/// An authentication context. This machine has no biometric sensor and, until the keychain passcode is
-/// wired in, no device passcode: `canEvaluatePolicy` answers false with `.biometryNotAvailable` or
-/// `.passcodeNotSet`, and evaluations fail with the same error, as on a device without them.
-open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state lives in a Mutex
+/// An authentication context over the keychain's authenticators: the keychain passcode is the device passcode
+/// and a simulated sensor (`security biometry …`, or `Keychain.authenticators` in tests) is the biometry, as
+/// the iOS Simulator offers. The keychain is the one the SecItem functions use (the task's, else the process's,
+/// from `KEYCHAIN_HOME`), resolved when the context is made; without one, nothing can be evaluated.
+open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state lives in a Mutex or in `core`
     private struct Settings {
         var localizedReason = ""
         var localizedFallbackTitle: String?
         var localizedCancelTitle: String?
-        var reuseDuration: Double = 0
-        var interactionNotAllowed = false
-        var invalidated = false
+        var biometryType = LABiometryType.none
     }
 
     private let settings = Mutex(Settings())
+    private let core = AuthenticationContext()
+    private let keychain: Keychain?
 
-    public override init() { super.init() }
+    public override init() {
+        keychain = try? ProcessKeychain.current()
+        super.init()
+    }
 
     /// The reason shown to the user when the keychain asks for authentication on this context's behalf.
     open var localizedReason: String {
@@ -38,35 +43,40 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
 
     /// How long, in seconds, a successful biometric match may be reused; capped at five minutes.
     open var touchIDAuthenticationAllowableReuseDuration: Double {
-        get { settings.withLock { $0.reuseDuration } }
-        set {
-            settings.withLock {
-                $0.reuseDuration = Swift.min(Swift.max(newValue, 0), LATouchIDAuthenticationMaximumAllowableReuseDuration)
-            }
-        }
+        get { core.reuseDuration }
+        set { core.reuseDuration = newValue }
     }
 
     /// When true, an evaluation that would need user interaction fails with `.notInteractive`.
     open var interactionNotAllowed: Bool {
-        get { settings.withLock { $0.interactionNotAllowed } }
-        set { settings.withLock { $0.interactionNotAllowed = newValue } }
+        get { core.interactionNotAllowed }
+        set { core.interactionNotAllowed = newValue }
     }
 
-    /// The biometry available; set by `canEvaluatePolicy`. This machine has none.
-    open var biometryType: LABiometryType { .none }
+    /// The biometry available, set by `canEvaluatePolicy` and `evaluatePolicy`: `.touchID` for the simulated
+    /// sensor (present whether or not anything is enrolled), `.none` without a keychain.
+    open var biometryType: LABiometryType { settings.withLock { $0.biometryType } }
 
-    /// Identifies the enrolled biometry; nil when there is none.
-    open var evaluatedPolicyDomainState: Data? { nil }
+    /// Identifies the enrolled biometry as of the last check or evaluation (it changes when enrollment
+    /// changes); nil when nothing is enrolled.
+    open var evaluatedPolicyDomainState: Data? { core.evaluatedDomainState.map { Data($0) } }
 
     /// Whether `policy` can be evaluated now.
     /// - Parameters:
     ///   - policy: the policy.
     ///   - error: receives the reason when it cannot.
-    /// - Returns: false on this machine, with `.biometryNotAvailable` for biometric policies and
-    ///   `.passcodeNotSet` for the passcode policy.
+    /// - Returns: whether it can; biometric policies need an enrolled sensor that is not locked out, and every
+    ///   policy needs a keychain passcode (`.passcodeNotSet`), as on a device.
     open func canEvaluatePolicy(_ policy: LAPolicy, error: UnsafeMutablePointer<NSError?>?) -> Bool {
-        error?.pointee = unavailability(of: policy) as NSError
-        return false
+        do {
+            guard let keychain else { throw unavailability(of: policy) }
+            noteBiometry()
+            try keychain.authenticators.canEvaluate(policy.engine, context: core)
+            return true
+        } catch let failure {
+            error?.pointee = Self.laError(failure) as NSError
+            return false
+        }
     }
 
     /// Asks the user to authenticate; `reply` runs on a background queue with the outcome.
@@ -77,24 +87,67 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     open func evaluatePolicy(
         _ policy: LAPolicy, localizedReason: String, reply: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let failure = unavailability(of: policy)
-        DispatchQueue.global().async { reply(false, failure) }
+        DispatchQueue.global().async {
+            do {
+                reply(try self.evaluate(policy), nil)
+            } catch {
+                reply(false, error)
+            }
+        }
     }
 
     /// Asks the user to authenticate.
     /// - Returns: true on success.
     /// - Throws: an `LAError` describing why not.
     open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws -> Bool {
-        throw unavailability(of: policy)
+        try evaluate(policy)
     }
 
-    /// Ends the context: later evaluations fail with `.invalidContext`.
+    /// Ends the context: its authentications are forgotten and later evaluations fail with `.invalidContext`.
     open func invalidate() {
-        settings.withLock { $0.invalidated = true }
+        core.invalidate()
+    }
+
+    /// Sets the application password that items protected with `.applicationPassword` are opened with.
+    /// - Parameters:
+    ///   - credential: the password's bytes (UTF-8 for a string); nil clears it.
+    ///   - type: `.applicationPassword`.
+    /// - Returns: true.
+    @discardableResult
+    open func setCredential(_ credential: Data?, type: LACredentialType) -> Bool {
+        core.setApplicationPassword(credential.map { Array($0) })
+        return true
+    }
+
+    /// Whether an application password is set.
+    /// - Returns: true after `setCredential` with a non-nil credential.
+    open func isCredentialSet(_ type: LACredentialType) -> Bool {
+        core.hasApplicationPassword
+    }
+
+    private func evaluate(_ policy: LAPolicy) throws -> Bool {
+        do {
+            guard let keychain else { throw unavailability(of: policy) }
+            noteBiometry()
+            try keychain.authenticators.evaluate(policy.engine, context: core)
+            return true
+        } catch {
+            throw Self.laError(error)
+        }
+    }
+
+    private func noteBiometry() {
+        settings.withLock { $0.biometryType = .touchID }
+    }
+
+    private static func laError(_ error: any Error) -> LAError {
+        if let error = error as? LAError { return error }
+        if let failure = error as? AuthenticationFailure { return LAError(LAError.Code(rawValue: failure.code)) }
+        return LAError(.biometryNotAvailable, userInfo: [NSLocalizedDescriptionKey: "\(error)"])
     }
 
     private func unavailability(of policy: LAPolicy) -> LAError {
-        if settings.withLock({ $0.invalidated }) { return LAError(.invalidContext) }
+        if core.isInvalidated { return LAError(.invalidContext) }
         switch policy {
         case .deviceOwnerAuthentication: return LAError(.passcodeNotSet)
         case .deviceOwnerAuthenticationWithWatch, .deviceOwnerAuthenticationWithWristDetection:
@@ -103,4 +156,8 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
             return LAError(.biometryNotAvailable)
         }
     }
+}
+
+extension LAContext: AuthenticationContextCarrier {
+    package var authenticationContext: AuthenticationContext { core }
 }

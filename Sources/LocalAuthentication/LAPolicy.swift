@@ -1,3 +1,5 @@
+import KeychainCore
+
 /// What an evaluation asks of the user.
 public enum LAPolicy: Int, Sendable {
     /// Biometry only.
@@ -25,3 +27,15 @@ public enum LABiometryType: Int, Sendable {
 
 /// The longest time, in seconds, a biometric match may be reused (five minutes, as on Apple devices).
 public let LATouchIDAuthenticationMaximumAllowableReuseDuration: Double = 300
+
+extension LAPolicy {
+    /// The engine's policy.
+    var engine: AuthenticationPolicy {
+        switch self {
+        case .deviceOwnerAuthenticationWithBiometrics: .biometrics
+        case .deviceOwnerAuthentication: .deviceOwner
+        case .deviceOwnerAuthenticationWithWatch, .deviceOwnerAuthenticationWithWristDetection: .companion
+        case .deviceOwnerAuthenticationWithBiometricsOrWatch: .biometricsOrCompanion
+        }
+    }
+}

@@ -20,6 +20,13 @@ enum ResultEncoding {
         if let attributes = result.attributes {
             dictionary[constant("class")] = constant(result.itemClass.rawValue)
             for (key, value) in attributes {
+                // The stored access control comes back as the SecAccessControl it was made from.
+                if key.rawValue == "accc", case .data(let bytes) = value,
+                    let policy = AccessControlPolicy(storedAttribute: bytes)
+                {
+                    dictionary[constant(key.rawValue)] = SecAccessControl(policy: policy)
+                    continue
+                }
                 dictionary[constant(key.rawValue)] = object(value)
             }
         }

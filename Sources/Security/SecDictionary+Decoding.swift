@@ -27,6 +27,7 @@ extension SecDictionary {
         for (key, value) in entries {
             let property = PropertyKey.of(key)
             groups.insert(property.group)
+            keysByGroup[property.group, default: []].append(key)
             try read(property, key: key, value: value, schema: schema)
         }
     }
@@ -95,9 +96,17 @@ extension SecDictionary {
             }
             persistentReference = reference
         case .authenticationUI:
-            guard let raw = Self.string(value), ["u_AuthUIA", "u_AuthUIF", "u_AuthUIS"].contains(raw) else {
-                throw Self.wrongType(key)
+            switch Self.string(value) {
+            case "u_AuthUIA": authenticationUI = .allow
+            case "u_AuthUIF": authenticationUI = .fail
+            case "u_AuthUIS": authenticationUI = .skip
+            default: throw Self.wrongType(key)
             }
+        case .authenticationContext:
+            guard let carrier = value as? AuthenticationContextCarrier else {
+                throw KeychainError.param.because("kSecUseAuthenticationContext must be an LAContext")
+            }
+            authenticationContext = carrier.authenticationContext
         case .accepted: break
         case .unimplemented:
             throw KeychainError.unimplemented.because("\(key) is not supported yet")

@@ -21,6 +21,11 @@ struct SecDictionary {
     var data: [UInt8]?
     var persistentReference: PersistentReference?
     var groups: Set<PropertyGroup> = []
+    /// `kSecUseAuthenticationContext`'s context and `kSecUseAuthenticationUI`'s policy.
+    var authenticationContext: AuthenticationContext?
+    var authenticationUI: AuthenticationUI?
+    /// The keys the dictionary held, by group, as the caller spelled them (for explanations).
+    var keysByGroup: [PropertyGroup: [String]] = [:]
 }
 
 /// What a key is, by its raw string.
@@ -32,7 +37,7 @@ enum PropertyKey {
     case returnType(ReturnOptions)
     case valueData, valuePersistentRef
     case accepted(PropertyGroup)  // understood and without effect here (prompts, data protection keychain)
-    case authenticationUI
+    case authenticationUI, authenticationContext
     case unimplemented(PropertyGroup)
 
     static func of(_ raw: String) -> PropertyKey {
@@ -48,7 +53,7 @@ enum PropertyKey {
             "v_PersistentRef": .valuePersistentRef, "v_Ref": .unimplemented(.value),
             // kSecUseDataProtectionKeychain: this keychain always has data-protection semantics.
             "nleg": .accepted(.use), "u_OpPrompt": .accepted(.use), "u_NoAuthUI": .accepted(.use),
-            "u_AuthCtx": .accepted(.use), "u_AuthUI": .authenticationUI,
+            "u_AuthCtx": .authenticationContext, "u_AuthUI": .authenticationUI,
             "u_ItemList": .unimplemented(.use), "u_Keychain": .unimplemented(.use),
             "tkid": .unimplemented(.attribute),
         ]
@@ -69,7 +74,7 @@ enum PropertyKey {
         case .matchLimit, .caseInsensitive: .search
         case .returnType: .returnType
         case .valueData, .valuePersistentRef: .value
-        case .authenticationUI: .use
+        case .authenticationUI, .authenticationContext: .use
         case .accepted(let group), .unimplemented(let group): group
         }
     }

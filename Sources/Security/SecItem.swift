@@ -11,23 +11,12 @@ import KeychainCore
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemAdd") { keychain in
-        let input = try SecDictionary(decoding: attributes)
-        if input.groups.contains(.search) {
-            throw KeychainError.param.because("SecItemAdd does not take search properties (kSecMatch…)")
-        }
-        if input.persistentReference != nil {
-            throw KeychainError.param.because("SecItemAdd does not take kSecValuePersistentRef")
-        }
-        if input.synchronizable == .any {
-            throw KeychainError.param.because("kSecAttrSynchronizableAny is for queries, not for adding an item")
-        }
-        guard let itemClass = input.itemClass else { throw KeychainError.param.because("no kSecClass") }
-        let added = try keychain.add(NewItem(
-            itemClass: itemClass, attributes: input.attributes, accessGroup: input.accessGroup,
-            synchronizable: input.synchronizable == .yes, accessibility: input.accessibility,
-            accessControl: input.accessControl, data: input.data, returns: result == nil ? [] : input.returns))
+        var item = try SecItemRequest.add(attributes)
+        let returns = item.returns
+        if result == nil { item.returns = [] }
+        let added = try keychain.add(item)
         if let added, let result {
-            result.pointee = ResultEncoding.encode([added], returns: input.returns, limit: .one)
+            result.pointee = ResultEncoding.encode([added], returns: returns, limit: .one)
         }
     }
 }
@@ -41,15 +30,11 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemCopyMatching") { keychain in
-        let input = try SecDictionary(decoding: query)
-        if input.data != nil {
-            throw KeychainError.param.because("kSecValueData is not a search criterion")
-        }
-        let limit = input.limit ?? .one
-        let report = try keychain.search(input.query(limit: limit))
+        let itemQuery = try SecItemRequest.copyMatching(query)
+        let report = try keychain.search(itemQuery)
         if let note = report.note { SecurityRuntime.log("SecItemCopyMatching", note) }
         if let result {
-            result.pointee = ResultEncoding.encode(report.results, returns: input.returns, limit: limit)
+            result.pointee = ResultEncoding.encode(report.results, returns: itemQuery.returns, limit: itemQuery.limit)
         }
     }
 }
@@ -61,31 +46,8 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, `errSecDuplicateItem`, or another `errSec…` code.
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     SecurityRuntime.perform("SecItemUpdate") { keychain in
-        let input = try SecDictionary(decoding: query)
-        if input.groups.contains(.returnType) {
-            throw KeychainError.param.because("an update query cannot take kSecReturn… properties")
-        }
-        if input.data != nil {
-            throw KeychainError.param.because("kSecValueData belongs in the attributes to update, not the query")
-        }
-        if attributesToUpdate.object(forKey: "class") != nil {
-            throw KeychainError.noSuchAttr.because("kSecClass cannot be changed by an update")
-        }
-        let changes = try SecDictionary(decoding: attributesToUpdate, itemClass: input.itemClass)
-        let misplaced = changes.groups.subtracting([.attribute, .value, .use])
-        if !misplaced.isEmpty || changes.persistentReference != nil {
-            throw KeychainError.noSuchAttr.because(
-                "the attributes to update may hold only attributes and kSecValueData")
-        }
-        if changes.synchronizable == .any {
-            throw KeychainError.param.because("kSecAttrSynchronizableAny is for queries, not for updating an item")
-        }
-        try keychain.update(
-            input.query(limit: input.limit ?? .all),
-            with: ItemChanges(
-                attributes: changes.attributes, accessGroup: changes.accessGroup,
-                synchronizable: changes.synchronizable.map { $0 == .yes }, accessibility: changes.accessibility,
-                accessControl: changes.accessControl, data: changes.data))
+        let request = try SecItemRequest.update(query, attributesToUpdate)
+        try keychain.update(request.query, with: request.changes)
     }
 }
 
@@ -95,19 +57,18 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another `errSec…` code.
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecurityRuntime.perform("SecItemDelete") { keychain in
-        let input = try SecDictionary(decoding: query)
-        var itemQuery = input.query(limit: input.limit ?? .all)
-        itemQuery.returns = []
-        try keychain.delete(itemQuery)
+        try keychain.delete(try SecItemRequest.delete(query))
     }
 }
 
 extension SecDictionary {
     /// The typed query this dictionary describes.
     func query(limit: MatchLimit) -> ItemQuery {
-        ItemQuery(
+        var query = ItemQuery(
             itemClass: itemClass, attributes: attributes, accessGroup: accessGroup,
             synchronizable: synchronizable ?? .no, accessibility: accessibility, limit: limit,
             caseInsensitive: caseInsensitive, returns: returns, persistentReference: persistentReference)
+        query.authentication = ReadAuthentication(context: authenticationContext, ui: authenticationUI ?? .allow)
+        return query
     }
 }

@@ -8,35 +8,27 @@ import Synchronization
 /// Tests and embedding programs can install another keychain for the whole process, or for one task and
 /// the tasks it creates, so parallel tests never share a keychain. This type exists only on Linux.
 public enum SecurityRuntime {
-    @TaskLocal private static var taskKeychain: Keychain?
-    private static let processKeychain = Mutex<Keychain?>(nil)
-
     /// Uses `keychain` for every SecItem call of the process from now on (unless a task overrides it).
     public static func install(_ keychain: Keychain) {
-        processKeychain.withLock { $0 = keychain }
+        ProcessKeychain.install(keychain)
     }
 
     /// Runs `body` with `keychain` as the keychain of this task and its child tasks.
     /// - Returns: what `body` returns.
     public static func withKeychain<R>(_ keychain: Keychain, _ body: () throws -> R) rethrows -> R {
-        try $taskKeychain.withValue(keychain, operation: body)
+        try ProcessKeychain.$taskKeychain.withValue(keychain, operation: body)
     }
 
     /// Runs `body` with `keychain` as the keychain of this task and its child tasks.
     /// - Returns: what `body` returns.
     public static func withKeychain<R>(_ keychain: Keychain, _ body: () async throws -> R) async rethrows -> R {
-        try await $taskKeychain.withValue(keychain, operation: body)
+        try await ProcessKeychain.$taskKeychain.withValue(keychain, operation: body)
     }
 
     /// The keychain a SecItem call uses now.
     static func current() throws -> Keychain {
-        if let keychain = taskKeychain { return keychain }
-        return try processKeychain.withLock { installed in
-            if let installed { return installed }
-            let keychain = try Keychain(configuration: try KeychainConfiguration.fromEnvironment())
-            installed = keychain
-            return keychain
-        }
+        // Shared with LocalAuthentication, so an LAContext evaluates against the same keychain.
+        try ProcessKeychain.current()
     }
 
     /// Whether failing calls explain themselves on standard error (`KEYCHAIN_DEBUG` set and not "0").

@@ -81,12 +81,17 @@ import Testing
         } == -25293)
     }
 
-    @Test func accessControlWithConstraintsIsUnimplementedAndNotStored() throws {
+    @Test func accessControlWithoutWhatItNeedsIsRefusedAndNotStored() throws {
         let keychain = try makeKeychain()
-        for flags: UInt in [0x1, 0x2, 0x8, 0x10, 0x4000_0000, 0x8000_0000] {
+        // No passcode (biometry and passcode constraints need one), no application password; .watch and
+        // .privateKeyUsage are not enforced yet.
+        let expected: [UInt: Int32] = [
+            0x1: -25293, 0x2: -25293, 0x8: -25293, 0x10: -25293, 0x20: -4, 0x4000_0000: -4, 0x8000_0000: -25293,
+        ]
+        for (flags, code) in expected {
             var item = genericPassword()
             item.accessControl = AccessControlPolicy(accessibility: .whenUnlocked, flags: flags)
-            #expect(status { try keychain.add(item) } == -4, "flags \(flags)")
+            #expect(status { try keychain.add(item) } == code, "flags \(flags)")
         }
         #expect(try keychain.count(genericQuery([:])) == 0)
     }

@@ -144,3 +144,39 @@ import Testing
         #expect(locations(of: "KL207", in: source) == ["10:21", "11:12"])
     }
 }
+
+@Suite struct ExitingBranchTests {
+    @Test func deleteInABranchThatReturnsIsNotFollowedByTheAdd() {
+        let source = """
+            - (BOOL)setString:(NSString *)value forKey:(NSString *)key {
+                if (!value) {
+                    NSMutableDictionary *query = [self query];
+                    SecItemDelete((__bridge CFDictionaryRef)query);
+                    return NO;
+                }
+                NSMutableDictionary *item = [self query];
+                OSStatus status = SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+                if (status == errSecDuplicateItem) {
+                    SecItemDelete((__bridge CFDictionaryRef)[self query]);
+                    status = SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+                }
+                return status == errSecSuccess;
+            }
+            """
+        #expect(locations(of: "KL201", in: source, path: "Box.m") == ["10:9"])
+        let swift = """
+            func set(_ data: Data?, query: [String: Any]) throws {
+                guard let data else {
+                    SecItemDelete(query as CFDictionary)
+                    return
+                }
+                if query.isEmpty {
+                    SecItemDelete(query as CFDictionary)
+                    throw KeychainError.invalid
+                }
+                SecItemAdd([kSecValueData: data] as CFDictionary, nil)
+            }
+            """
+        #expect(locations(of: "KL201", in: swift).isEmpty)
+    }
+}

@@ -96,3 +96,24 @@ import Testing
         #expect(!RelevanceFilter.mayMatter("struct Point { var x = 0; var y = 0 }"))
     }
 }
+
+@Suite struct SecretNameTests {
+    @Test func wordsSplitCamelCaseAcronymsAndSeparators() {
+        #expect(SecretNames.words("kAPISecret") == ["k", "api", "secret"])
+        #expect(SecretNames.words("apiKey") == ["api", "key"])
+        #expect(SecretNames.words("API_KEY") == ["api", "key"])
+        #expect(SecretNames.words("refresh-token2") == ["refresh", "token2"])
+        #expect(SecretNames.words("OAuthToken") == ["o", "auth", "token"])
+    }
+
+    @Test func verdicts() {
+        #expect(SecretNames.isSecretName("apiKey"))
+        #expect(SecretNames.isSecretName("clientSecret"))
+        #expect(SecretNames.isSecretName("refresh_token"))
+        #expect(!SecretNames.isSecretName("tokenKey"))
+        #expect(!SecretNames.isSecretName("passwordField"))
+        #expect(!SecretNames.isSecretName("deviceToken"))
+        #expect(!SecretNames.isSecretName("hasPassword"))
+        #expect(!SecretNames.isSecretName("username"))
+    }
+}

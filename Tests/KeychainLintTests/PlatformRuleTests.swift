@@ -27,6 +27,16 @@ import Testing
             #endif
             """
         #expect(locations(of: "KL501", in: conditional) == ["3:5"])
+        let inBody = """
+            func save(_ data: Data) {
+                #if os(macOS)
+                SecItemAdd([kSecClass: kSecClassGenericPassword, kSecValueData: data] as CFDictionary, nil)
+                #else
+                SecItemAdd([kSecClass: kSecClassGenericPassword, kSecValueData: data] as CFDictionary, nil)
+                #endif
+            }
+            """
+        #expect(locations(of: "KL501", in: inBody) == ["3:5"])
     }
 
     @Test func commonCryptoImportsAreLow() {

@@ -7,6 +7,8 @@ struct PreparedItem {
     let row: StoredRow
     let protection: Accessibility
     let attributes: [AttributeKey: AttributeValue]
+    /// The primary-key attributes the caller left out (they took their defaults), for explanations.
+    var leftOut: [AttributeKey] = []
 }
 
 extension Keychain {
@@ -19,7 +21,8 @@ extension Keychain {
         try insert([prepared])
         guard !item.returns.isEmpty else { return nil }
         let match = MatchedRow(row: prepared.row, protection: prepared.protection, attributes: prepared.attributes)
-        return try result(for: match, schema: prepared.schema, returns: item.returns)
+        // The caller has just handed over the secret: returning it needs no authentication.
+        return try result(for: match, schema: prepared.schema, returns: item.returns, suppliedSecret: item.data ?? [])
     }
 
     /// Adds several items in one transaction: all of them, or, if any is invalid or a duplicate, none.
@@ -40,9 +43,9 @@ extension Keychain {
                 }
             }
         } catch KeychainError.duplicateItem {
-            let description = current.map { describePrimaryKey($0.attributes, schema: $0.schema) } ?? ""
+            guard let current else { throw KeychainError.duplicateItem }
             throw KeychainError.duplicateItem.because(
-                "an item with the same primary key exists (\(description)); use SecItemUpdate to change it")
+                duplicateReason(current.attributes, schema: current.schema, leftOut: current.leftOut))
         }
     }
 
@@ -53,7 +56,8 @@ extension Keychain {
         try validate(data: item.data)
         let group = try writeGroup(item.accessGroup)
         let protection = try protection(
-            accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable)
+            accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable,
+            allowingConstraints: true)
 
         var attributes = item.attributes
         for key in schema.primaryKey where attributes[key] == nil {
@@ -64,24 +68,32 @@ extension Keychain {
         let now = configuration.clock()
         attributes[.creationDate] = .date(now)
         attributes[.modificationDate] = .date(now)
-        return try prepare(attributes, secret: item.data ?? [], schema: schema, protection: protection,
-                           uuid: try SystemRandom.bytes(16))
+        let constraints = item.accessControl.flatMap { $0.hasConstraints ? $0 : nil }
+        if let constraints { attributes[AccessControlPolicy.attributeKey] = .data(constraints.encoded) }
+        var prepared = try prepare(attributes, secret: item.data ?? [], schema: schema, protection: protection,
+                                   uuid: try SystemRandom.bytes(16), constraints: constraints,
+                                   context: item.authenticationContext)
+        prepared.leftOut = schema.primaryKey.filter { item.attributes[$0] == nil }
+        return prepared
     }
 
     /// Encrypts an item whose attributes are complete (group, sync and dates included) under a given UUID:
     /// what an add does once validated, and what a restore does with an item from a backup.
     func prepare(
         _ attributes: [AttributeKey: AttributeValue], secret: [UInt8], schema: ClassSchema, protection: Accessibility,
-        uuid: [UInt8]
+        uuid: [UInt8], constraints: AccessControlPolicy? = nil, context: AuthenticationContext? = nil
     ) throws -> PreparedItem {
         let index = try indexRow(attributes, schema: schema)
         let sealer = ItemSealer(table: schema.itemClass.rawValue, uuid: uuid, protection: protection,
                                 version: ItemSealer.formatVersion)
-        let sealed = try sealer.seal(attributes: attributes, secret: secret, classKey: try classKey(protection))
+        let sealed = try sealer.seal(attributes: attributes, secret: constraints == nil ? secret : [],
+                                     classKey: try classKey(protection))
+        // A constrained secret is sealed under a key of its own, which only the constraint keys unwrap.
+        let sealedSecret = try constraints.map { try sealConstrained(secret, policy: $0, sealer: sealer, context: context) }
         let row = StoredRow(
             uuid: uuid, primaryKeyDigest: index.primaryKey, protection: protection.rawValue,
             version: ItemSealer.formatVersion, wrappedKey: sealed.wrappedKey, metadata: sealed.metadata,
-            secret: sealed.secret, digests: index.digests)
+            secret: sealedSecret ?? sealed.secret, digests: index.digests)
         return PreparedItem(schema: schema, row: row, protection: protection, attributes: attributes)
     }
 }

@@ -9,6 +9,9 @@ extension Keychain {
         guard query.limit == .all else {
             throw KeychainError.param.because("a delete removes every match; kSecMatchLimit must be absent or All")
         }
+        if query.authentication.ui == .skip {
+            throw KeychainError.param.because("kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only")
+        }
         let groups = try searchGroups(query.accessGroup)
         let deleted = try withStore { store in
             try store.database.writeTransaction {
@@ -18,7 +21,9 @@ extension Keychain {
             }
         }
         guard deleted > 0 else {
-            throw KeychainError.itemNotFound.because("no item of class \(schema.itemClass.rawValue) matches the delete's query")
+            throw KeychainError.itemNotFound.because(notFoundReason(
+                query, schema: schema,
+                base: "no item of class \(schema.itemClass.rawValue) matches the delete's query"))
         }
         return deleted
     }

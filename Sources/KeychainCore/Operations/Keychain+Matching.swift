@@ -79,9 +79,13 @@ extension Keychain {
     /// attributes must satisfy the query too: lookups compare digests in SQL, and digests are not bound to
     /// the row, so a row whose digest columns were swapped with another's must not hand out its secret.
     /// - Throws: `errSecDecode` for such a row; `errSecInteractionNotAllowed` when its class is unavailable.
-    func result(for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, check: MatchCheck? = nil) throws
-        -> ItemResult
-    {
+    /// - Parameters:
+    ///   - authentication: how a constrained item's secret may be authenticated for.
+    ///   - suppliedSecret: the secret the caller just added, returned as is for a constrained item.
+    func result(
+        for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, check: MatchCheck? = nil,
+        authentication: ReadAuthentication = ReadAuthentication(), suppliedSecret: [UInt8]? = nil
+    ) throws -> ItemResult {
         let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
         // Even a search that returns no contents reveals the item; it needs the class to be available.
@@ -90,7 +94,8 @@ extension Keychain {
         if attributes == nil, returns.contains(.attributes) {
             attributes = try sealer.openAttributes(match.row.metadata, itemKey: itemKey)
         } else if attributes == nil, let check {
-            attributes = try sealer.openAttributes(match.row.metadata, itemKey: itemKey, only: check.keys)
+            let wanted = check.keys + (returns.contains(.data) ? [AccessControlPolicy.attributeKey] : [])
+            attributes = try sealer.openAttributes(match.row.metadata, itemKey: itemKey, only: wanted)
         }
         if let check, let attributes, !check.holds(for: attributes, schema: schema) {
             throw KeychainError.decode.because("an item's index does not match its contents (the row is damaged)")
@@ -100,7 +105,28 @@ extension Keychain {
             opened[.accessible] = .string(match.protection.rawValue)
             returned = opened
         }
-        let data = returns.contains(.data) ? Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey)) : nil
+        var data: Secret?
+        if returns.contains(.data) {
+            var policyValue = attributes?[AccessControlPolicy.attributeKey]
+            if attributes == nil {
+                policyValue = try sealer.openAttributes(
+                    match.row.metadata, itemKey: itemKey, only: [AccessControlPolicy.attributeKey]
+                )[AccessControlPolicy.attributeKey]
+            }
+            if case .data(let bytes)? = policyValue {
+                guard let policy = AccessControlPolicy(encoded: bytes) else {
+                    throw KeychainError.decode.because("an item's access control is damaged")
+                }
+                if let suppliedSecret {
+                    data = Secret(suppliedSecret)
+                } else {
+                    data = Secret(try openConstrained(
+                        match.row.secret, policy: policy, sealer: sealer, authentication: authentication))
+                }
+            } else {
+                data = Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey))
+            }
+        }
         return ItemResult(itemClass: schema.itemClass, data: data, attributes: returned,
                           persistentReference: returns.contains(.persistentReference) ? reference : nil)
     }

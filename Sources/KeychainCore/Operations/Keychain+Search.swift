@@ -38,7 +38,9 @@ extension Keychain {
                 "\(outcome.lockedOut) matching item(s) cannot be read now: \(reason)")
         }
         guard !outcome.results.isEmpty else {
-            throw KeychainError.itemNotFound.because("no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query")
+            throw KeychainError.itemNotFound.because(notFoundReason(
+                query, schema: schema,
+                base: "no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query"))
         }
         let note = outcome.lockedOut == 0 ? nil
             : "\(outcome.lockedOut) matching item(s) were left out because their class is not available: "
@@ -62,7 +64,11 @@ extension Keychain {
         for match in try matchingRows(query, schema: schema, groups: groups, limit: limit, reading: columns,
                                       store: store) {
             do {
-                outcome.results.append(try result(for: match, schema: schema, returns: query.returns, check: check))
+                outcome.results.append(try result(for: match, schema: schema, returns: query.returns, check: check,
+                                                  authentication: query.authentication))
+            } catch is ConstraintSkip {
+                // kSecUseAuthenticationUISkip: items that would need authentication are silently left out.
+                continue
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
                 outcome.lockedOut += 1
                 if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.reason }

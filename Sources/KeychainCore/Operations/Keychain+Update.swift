@@ -10,17 +10,7 @@ extension Keychain {
     /// - Throws: `errSecItemNotFound`, `errSecDuplicateItem`, `errSecParam`, `errSecNoSuchAttr`,
     ///   `errSecMissingEntitlement`.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws {
-        let (schema, query) = try resolvePersistentReference(query)
-        try validate(query.attributes, in: schema, writing: false)
-        guard query.returns.isEmpty else { throw KeychainError.param.because("an update query cannot ask for results (kSecReturn…)") }
-        guard query.limit == .all else {
-            throw KeychainError.param.because("an update applies to every match; kSecMatchLimit must be absent or All")
-        }
-        guard !changes.isEmpty else { throw KeychainError.param.because("the update changes nothing") }
-        try validate(changes.attributes, in: schema, writing: true)
-        try validate(data: changes.data)
-        let groups = try searchGroups(query.accessGroup)
-        let newGroup = try changes.accessGroup.map { try writeGroup($0) }
+        let (schema, query, groups, newGroup) = try checkedUpdate(query, with: changes)
         let now = configuration.clock()
 
         try withStore { store in
@@ -28,7 +18,9 @@ extension Keychain {
                 let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all, reading: [.metadata, .secret],
                                                store: store)
                 guard !matches.isEmpty else {
-                    throw KeychainError.itemNotFound.because("no item of class \(schema.itemClass.rawValue) matches the update's query")
+                    throw KeychainError.itemNotFound.because(notFoundReason(
+                        query, schema: schema,
+                        base: "no item of class \(schema.itemClass.rawValue) matches the update's query", store: store))
                 }
                 let check = MatchCheck(query, groups: groups)
                 for match in matches {
@@ -36,6 +28,28 @@ extension Keychain {
                 }
             }
         }
+    }
+
+    /// The checks of an update that need no item: what ``update(_:with:)`` and its preview validate first.
+    /// - Returns: the class's schema, the resolved query, the groups it searches and the group items move to.
+    func checkedUpdate(_ query: ItemQuery, with changes: ItemChanges) throws
+        -> (schema: ClassSchema, query: ItemQuery, groups: [String], newGroup: String?)
+    {
+        let (schema, query) = try resolvePersistentReference(query)
+        try validate(query.attributes, in: schema, writing: false)
+        guard query.returns.isEmpty else { throw KeychainError.param.because("an update query cannot ask for results (kSecReturn…)") }
+        guard query.limit == .all else {
+            throw KeychainError.param.because("an update applies to every match; kSecMatchLimit must be absent or All")
+        }
+        guard !changes.isEmpty else { throw KeychainError.param.because("the update changes nothing") }
+        if query.authentication.ui == .skip {
+            throw KeychainError.param.because("kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only")
+        }
+        try validate(changes.attributes, in: schema, writing: true)
+        try validate(data: changes.data)
+        let groups = try searchGroups(query.accessGroup)
+        let newGroup = try changes.accessGroup.map { try writeGroup($0) }
+        return (schema, query, groups, newGroup)
     }
 
     private func apply(
@@ -48,6 +62,10 @@ extension Keychain {
         var attributes = try oldSealer.openAttributes(match.row.metadata, itemKey: itemKey)
         guard check.holds(for: attributes, schema: schema) else {
             throw KeychainError.decode.because("an item's index does not match its contents (the row is damaged)")
+        }
+        if attributes[AccessControlPolicy.attributeKey] != nil {
+            throw KeychainError.unimplemented.because(
+                "updating an item with access-control constraints is not supported yet; delete and add it again")
         }
         var secret = try changes.data ?? oldSealer.openSecret(match.row.secret, itemKey: itemKey).bytes
         defer { wipe(&secret) }

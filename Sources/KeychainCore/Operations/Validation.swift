@@ -20,8 +20,7 @@ extension Keychain {
     func validate(_ attributes: [AttributeKey: AttributeValue], in schema: ClassSchema, writing: Bool) throws {
         for (key, value) in attributes {
             guard let kind = schema.attributes[key] else {
-                throw KeychainError.noSuchAttr.because(
-                    "\(key.rawValue) is not an attribute of class \(schema.itemClass.rawValue)")
+                throw KeychainError.noSuchAttr.because(Self.noSuchAttributeReason(key, schema: schema))
             }
             if writing && schema.readOnly.contains(key) {
                 throw KeychainError.param.because("\(key.rawValue) is read-only; the keychain sets it")
@@ -59,8 +58,7 @@ extension Keychain {
         }
         guard let named else { return groups }
         guard groups.contains(named) else {
-            throw KeychainError.missingEntitlement.because(
-                "access group \"\(named)\" is not among the caller's groups \(groups)")
+            throw KeychainError.missingEntitlement.because(Self.missingGroupReason(named, groups: groups))
         }
         return [named]
     }
@@ -73,7 +71,8 @@ extension Keychain {
     /// Apple's rules for protection and sync: an access control's class must agree with kSecAttrAccessible;
     /// a synchronizable item may not be ThisDeviceOnly or carry constraints.
     func protection(
-        accessibility: Accessibility?, accessControl: AccessControlPolicy?, synchronizable: Bool
+        accessibility: Accessibility?, accessControl: AccessControlPolicy?, synchronizable: Bool,
+        allowingConstraints: Bool = false
     ) throws -> Accessibility {
         if let accessibility, let accessControl, accessibility != accessControl.accessibility {
             throw KeychainError.param.because("kSecAttrAccessible conflicts with the access control's protection class")
@@ -86,8 +85,19 @@ extension Keychain {
             throw KeychainError.param.because("a synchronizable item cannot carry access-control constraints")
         }
         if let accessControl, accessControl.hasFlags {
-            throw KeychainError.unimplemented.because(
-                "access-control constraints are not enforced yet; the item was not stored")
+            if accessControl.hasConstraints, protection == .always || protection == .alwaysThisDeviceOnly {
+                throw KeychainError.param.because(
+                    "the deprecated Always classes cannot carry access-control constraints (\(protection.rawValue))")
+            }
+            // .watch (a companion device) and .privateKeyUsage (key items) are not enforced yet.
+            if accessControl.flags & (0x20 | AccessControlPolicy.privateKeyUsage) != 0 {
+                throw KeychainError.unimplemented.because(
+                    ".watch and .privateKeyUsage are not enforced yet; the item was not stored")
+            }
+            if !allowingConstraints {
+                throw KeychainError.unimplemented.because(
+                    "changing an item's access-control constraints is not supported yet; delete and add it again")
+            }
         }
         if protection == .whenPasscodeSetThisDeviceOnly, try !dataProtection.hasPasscode {
             throw KeychainError.authFailed.because("WhenPasscodeSetThisDeviceOnly needs a keychain passcode, and none is set")

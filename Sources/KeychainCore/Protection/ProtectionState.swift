@@ -116,7 +116,8 @@ final class ProtectionState: Sendable {
             let lockState = try lockState()
             throw KeychainError.interactionNotAllowed.because(
                 "the keychain is \(lockState.rawValue); items of class \(protection.rawValue) "
-                    + "(\(Self.availability(protection))) cannot be used until it is unlocked")
+                    + "(\(Self.availability(protection))) cannot be used until it is unlocked; "
+                    + Keychain.lockedClassFix(protection))
         }
         return try AESKeyWrapper(kek: key)
     }
@@ -174,6 +175,31 @@ final class ProtectionState: Sendable {
             let keys = try openProtectedKeys(&document, passcode: passcode)
             try store.put(keys)
         }
+    }
+
+    /// Checks `passcode` without unlocking (a device-passcode authentication), rate-limited and counted like
+    /// ``unlock(passcode:)``.
+    /// - Throws: `errSecAuthFailed` for a wrong passcode, while rate-limited, or when no passcode is set.
+    func verifyPasscode(_ passcode: SecureBytes) throws {
+        try modify { document in
+            guard document.passcode != nil else { throw KeychainError.authFailed.because("no keychain passcode is set") }
+            _ = try openProtectedKeys(&document, passcode: passcode)
+        }
+    }
+
+    /// The key `devicePasscode` constraints are bound to: derived from the WhenPasscodeSetThisDeviceOnly class
+    /// key, so it exists only while a passcode is set (and dies with it) and only after an unlock.
+    /// - Throws: `errSecAuthFailed` without a passcode; `errSecInteractionNotAllowed` while locked.
+    func passcodeConstraintKey() throws -> SecureBytes {
+        guard try hasPasscode else {
+            throw KeychainError.authFailed.because("a devicePasscode constraint needs a keychain passcode, and none is set")
+        }
+        guard let key = try store.get(.whenPasscodeSetThisDeviceOnly) else {
+            throw KeychainError.interactionNotAllowed.because(
+                "the keychain is \(try lockState().rawValue); devicePasscode constraints need it unlocked")
+        }
+        return try KeyDerivation.hkdfSHA256(
+            key: key, salt: Array("keychain".utf8), info: Array("device passcode constraint v1".utf8))
     }
 
     /// Sets, changes (`current` required) or, with `new` nil, removes the passcode. Only class keys are

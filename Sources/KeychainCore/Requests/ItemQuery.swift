@@ -44,6 +44,8 @@ public struct ItemQuery: Sendable {
     public var returns: ReturnOptions
     /// Names one item directly.
     public var persistentReference: PersistentReference?
+    /// The context and UI policy for items with access-control constraints.
+    public var authentication = ReadAuthentication()
 
     public init(
         itemClass: ItemClass? = nil, attributes: [AttributeKey: AttributeValue] = [:], accessGroup: String? = nil,

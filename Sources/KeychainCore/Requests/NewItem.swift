@@ -14,6 +14,8 @@ public struct NewItem: Sendable {
     public var data: [UInt8]?
     /// What to return about the new item, as a search would.
     public var returns: ReturnOptions
+    /// Holds the application password an `.applicationPassword` access control needs.
+    public var authenticationContext: AuthenticationContext?
 
     public init(
         itemClass: ItemClass, attributes: [AttributeKey: AttributeValue] = [:], accessGroup: String? = nil,

@@ -11,7 +11,7 @@ struct ItemSealer {
     let protection: Accessibility
     let version: Int64
 
-    private func associatedData(_ part: UInt8) -> [UInt8] {
+    func associatedData(_ part: UInt8) -> [UInt8] {
         Array("keychain-item".utf8) + [0] + Array(table.utf8) + [0] + uuid + Array(protection.rawValue.utf8) + [0]
             + withUnsafeBytes(of: version.bigEndian) { Array($0) } + [part]
     }

@@ -13,6 +13,8 @@ package struct KeychainCall: Sendable {
     package var resultVariable: String?
     /// True for a call to one of the module's own functions that deletes items.
     package var isWrapperDelete = false
+    /// Conditions of the `#if` clauses inside the function that enclose the call.
+    package var compilationConditions: [String] = []
 }
 
 /// What the flow analysis learnt about one function body.

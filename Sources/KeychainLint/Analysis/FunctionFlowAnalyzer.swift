@@ -11,7 +11,10 @@ package final class FunctionFlowAnalyzer {
     private var statusVariables: [String: Int] = [:]
     private var locals: [String: Expr] = [:]
     private var path = BranchPath()
+    private var compilationConditions: [String] = []
     private var nextBranch = 0
+    /// The branch id of the `if` or `guard` statement walked last at the current level.
+    private var lastBranchOfStatement = 0
 
     /// - Parameter localFunctions: signatures declared in the same file, which are trusted to be the callee.
     package init(index: ModuleIndex, localFunctions: Set<String> = []) {
@@ -27,7 +30,24 @@ package final class FunctionFlowAnalyzer {
     // MARK: Statements
 
     private func walk(_ block: Block) {
-        for statement in block { walk(statement) }
+        let saved = path
+        for statement in block {
+            walk(statement)
+            // Code after `if x { return }` runs only on the other arm; after a guard, only on its passing arm.
+            switch statement.kind {
+            case .ifStatement(_, let then, let otherwise):
+                let thenExits = then.exits
+                let otherwiseExits = otherwise?.exits ?? false
+                if thenExits != otherwiseExits {
+                    path = path.appending(branch: lastBranchOfStatement, arm: thenExits ? 1 : 0)
+                }
+            case .guardStatement:
+                path = path.appending(branch: lastBranchOfStatement, arm: 0)
+            default:
+                break
+            }
+        }
+        path = saved
     }
 
     private func withArm(_ branch: Int, _ arm: Int, _ body: () -> Void) {
@@ -59,17 +79,23 @@ package final class FunctionFlowAnalyzer {
             let branch = newBranch()
             withArm(branch, 0) { walk(then) }
             if let otherwise { withArm(branch, 1) { walk(otherwise) } }
+            lastBranchOfStatement = branch
         case .guardStatement(let conditions, let otherwise):
             visit(conditions)
             let branch = newBranch()
             withArm(branch, 1) { walk(otherwise) }
+            lastBranchOfStatement = branch
         case .switchStatement(let subject, let cases):
             visit(subject)
             let branch = newBranch()
             for (arm, item) in cases.enumerated() { withArm(branch, arm) { walk(item.body) } }
         case .compilationConditional(let clauses):
             let branch = newBranch()
-            for (arm, clause) in clauses.enumerated() { withArm(branch, arm) { walk(clause.body) } }
+            for (arm, clause) in clauses.enumerated() {
+                compilationConditions.append(clause.condition ?? "#else")
+                withArm(branch, arm) { walk(clause.body) }
+                compilationConditions.removeLast()
+            }
         case .loop(let conditions, let body):
             conditions.forEach(visit)
             walk(body)
@@ -240,6 +266,7 @@ package final class FunctionFlowAnalyzer {
 
     private func recordKeychainCall(_ function: KeychainFunction, _ expr: Expr, _ arguments: [Argument]) {
         var call = KeychainCall(function: function, call: expr, path: path, sequence: calls.count)
+        call.compilationConditions = compilationConditions
         var consumed = 0
         switch function {
         case .add:

@@ -30,20 +30,25 @@ package enum SecretNames {
     package static func words(_ name: String) -> [String] {
         var words: [String] = []
         var current = ""
-        var previous: Character?
-        for character in name {
-            if !(character.isLetter || character.isNumber) {
+        let characters = Array(name)
+        for (index, character) in characters.enumerated() {
+            guard character.isLetter || character.isNumber else {
                 if !current.isEmpty { words.append(current) }
                 current = ""
-                previous = nil
                 continue
             }
-            if character.isUppercase, let previous, previous.isLowercase || previous.isNumber, !current.isEmpty {
-                words.append(current)
-                current = ""
+            if character.isUppercase, let previous = current.last {
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                // `apiKey` splits before K; `APISecret` splits before S, the start of a capitalised word.
+                let startsWord =
+                    previous.isLowercase || previous.isNumber
+                    || (previous.isUppercase && next?.isLowercase == true)
+                if startsWord {
+                    words.append(current)
+                    current = ""
+                }
             }
             current.append(character)
-            previous = character
         }
         if !current.isEmpty { words.append(current) }
         return words.map { $0.lowercased() }

@@ -116,6 +116,20 @@ extension Array where Element == Stmt {
         }
     }
 
+    /// Whether control never continues past these statements: they end in `return`, `throw`, a call that
+    /// does not return, or an `if` whose arms all exit.
+    package var exits: Bool {
+        guard let last = last else { return false }
+        switch last.kind {
+        case .returnStatement: return true
+        case .expression(let expr):
+            return ["fatalError", "preconditionFailure", "abort", "exit"].contains(expr.unwrapped.calleeName ?? "")
+        case .ifStatement(_, let then, let otherwise?): return then.exits && otherwise.exits
+        case .block(let block): return block.exits
+        default: return false
+        }
+    }
+
     package static func isDevelopmentOnly(_ condition: String?) -> Bool {
         guard let condition else { return false }
         return condition == "DEBUG" || condition.contains("targetEnvironment(simulator)")

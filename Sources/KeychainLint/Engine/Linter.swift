@@ -95,7 +95,7 @@ public struct Linter: Sendable {
         return collector
     }
 
-    nonisolated(unsafe) private static let sourceCheckers: [any SourceChecker] = [
+    private static let sourceCheckers: [any SourceChecker] = [
         AccessibilityChecker(), ItemOperationChecker(), ReadErrorChecker(), AccessControlChecker(),
         SecretStorageChecker(), PlatformChecker(),
     ]

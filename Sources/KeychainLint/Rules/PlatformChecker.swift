@@ -43,8 +43,11 @@ package struct PlatformChecker: SourceChecker {
     }
 
     private func checkFileBasedKeychain(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
-        for function in analysis.functions where analysis.isMacOS(function.decl.compilationConditions) {
+        for function in analysis.functions {
             for call in function.flow.calls where call.function == .add {
+                guard analysis.isMacOS(function.decl.compilationConditions + call.compilationConditions) else {
+                    continue
+                }
                 guard let query = call.query, query.isComplete, !query.has(KeychainSymbols.dataProtectionKeychain),
                     !(query.fact(for: KeychainSymbols.synchronizable).map {
                         ValueShape.isTrue($0.value, analysis.resolver)

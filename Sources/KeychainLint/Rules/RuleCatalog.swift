@@ -47,7 +47,7 @@ public enum RuleCatalog {
             """,
         fix:
             "Use the ThisDeviceOnly variant, e.g. kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, unless migration "
-                + "is intended."
+            + "is intended."
     )
 
     public static let deleteThenAdd = RuleDescriptor(
@@ -93,7 +93,7 @@ public enum RuleCatalog {
             """,
         fix:
             "Pass a query with class and primary-key attributes only, and the new attributes and kSecValueData "
-                + "separately."
+            + "separately."
     )
 
     public static let matchLimitInDelete = RuleDescriptor(
@@ -143,7 +143,7 @@ public enum RuleCatalog {
             """,
         fix:
             "Choose: either sync the item with a migrating class, or keep it on the device without "
-                + "kSecAttrSynchronizable."
+            + "kSecAttrSynchronizable."
     )
 
     public static let biometryAny = RuleDescriptor(
@@ -182,7 +182,7 @@ public enum RuleCatalog {
             """,
         fix:
             "Add NSFaceIDUsageDescription to the target's Info.plist, or INFOPLIST_KEY_NSFaceIDUsageDescription to "
-                + "its build settings."
+            + "its build settings."
     )
 
     public static let secretInUserDefaults = RuleDescriptor(
@@ -203,7 +203,7 @@ public enum RuleCatalog {
             """,
         fix:
             "Fetch the secret from your server after authentication, or inject it at build time and keep it out of "
-                + "the repository."
+            + "the repository."
     )
 
     public static let secretInLog = RuleDescriptor(

@@ -73,6 +73,6 @@ package struct FindingCollector {
 }
 
 /// A group of related rules over Swift and Objective-C code.
-package protocol SourceChecker {
+package protocol SourceChecker: Sendable {
     func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector)
 }

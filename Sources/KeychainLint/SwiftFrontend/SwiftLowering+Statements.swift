@@ -85,7 +85,7 @@ extension SwiftLowering {
             return Stmt(.block(lowerItems(deferStmt.body.statements)), at: at)
         }
         if let throwStmt = stmt.as(ThrowStmtSyntax.self) {
-            return Stmt(.other([lowerExpr(throwStmt.expression)]), at: at)
+            return Stmt(.returnStatement(lowerExpr(throwStmt.expression)), at: at)
         }
         return Stmt(.other(lowerChildExpressions(of: stmt)), at: at)
     }

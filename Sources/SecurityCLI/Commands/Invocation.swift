@@ -2,10 +2,15 @@
 public struct Invocation: Equatable, Sendable {
     public var identity: IdentityOptions
     public var command: SecurityCommand
+    /// `-q`, `-v`, `--json`.
+    public var output: OutputOptions
 
-    public init(identity: IdentityOptions = IdentityOptions(), command: SecurityCommand) {
+    public init(
+        identity: IdentityOptions = IdentityOptions(), command: SecurityCommand, output: OutputOptions = OutputOptions()
+    ) {
         self.identity = identity
         self.command = command
+        self.output = output
     }
 }
 
@@ -51,4 +56,10 @@ public enum SecurityCommand: Equatable, Sendable {
     case backupKeychain(BackupFileCommand)
     /// `restore-keychain FILE`.
     case restoreKeychain(BackupFileCommand)
+    /// `error CODE...`: Apple's message for each status code, as `SecCopyErrorMessageString` gives it.
+    case errorMessage([Int32])
+    /// `doctor FUNCTION [FILE]` (not on macOS): what a SecItem call would do, without doing it.
+    case doctor(DoctorCommand)
+    /// `-i`: read command lines from standard input, one per line.
+    case interactive
 }

@@ -8,12 +8,18 @@ public enum CommandParser {
     /// - Throws: `UsageError` for anything that cannot be run as written.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var identity = IdentityOptions()
+        var output = OutputOptions()
+        var interactive = false
         var rest = arguments[...]
         while let word = rest.first, word.hasPrefix("-") {
             rest = rest.dropFirst()
             switch word {
             case "-h", "--help":
                 return Invocation(identity: identity, command: .help(nil))
+            case "-q": output.quiet = true
+            case "-v": output.verbose = true
+            case "-i": interactive = true
+            case "--json": output.json = true
             case "--entitlements", "-G", "--access-group":
                 guard let value = rest.first else {
                     throw UsageError("option requires an argument -- \(word)", verb: nil)
@@ -30,15 +36,29 @@ public enum CommandParser {
         }
         if identity.entitlementsFile == "" { throw UsageError("--entitlements needs a file", verb: nil) }
         if identity.accessGroup == "" { throw UsageError("the access group is empty", verb: nil) }
+        if interactive {
+            guard rest.isEmpty else { throw UsageError("-i takes its commands from standard input", verb: nil) }
+            return Invocation(identity: identity, command: .interactive, output: output)
+        }
         guard let name = rest.first else { throw UsageError("no command given", verb: nil) }
         guard let verb = SecurityVerb(rawValue: name) else {
             throw UsageError("unknown command \"\(name)\"", verb: nil)
         }
-        let verbArguments = Array(rest.dropFirst())
-        if verbArguments == ["-h"] || verbArguments == ["--help"] {
-            return Invocation(identity: identity, command: .help(verb))
+        var verbArguments = Array(rest.dropFirst())
+        // `--json` works after any verb too: taken out of the options (never after `--`).
+        let optionsEnd = verbArguments.firstIndex(of: "--") ?? verbArguments.endIndex
+        if verbArguments[..<optionsEnd].contains("--json") {
+            output.json = true
+            verbArguments = verbArguments[..<optionsEnd].filter { $0 != "--json" } + verbArguments[optionsEnd...]
         }
-        return Invocation(identity: identity, command: try command(verb, verbArguments))
+        if verbArguments == ["-h"] || verbArguments == ["--help"] {
+            return Invocation(identity: identity, command: .help(verb), output: output)
+        }
+        var parsed = try command(verb, verbArguments)
+        if output.json, case .showKeychainInfo = parsed {
+            parsed = .showKeychainInfo(ShowKeychainInfoCommand(json: true))
+        }
+        return Invocation(identity: identity, command: parsed, output: output)
     }
 
     private static func command(_ verb: SecurityVerb, _ arguments: [String]) throws(UsageError) -> SecurityCommand {
@@ -50,6 +70,8 @@ public enum CommandParser {
             }
             return .help(named)
         }
+        if verb == .error { return .errorMessage(try statusCodes(arguments)) }
+        if verb == .doctor { return .doctor(try doctorCommand(arguments)) }
         let (options, operands) = try OptionScanner(specification: verb.options, verb: verb).scan(arguments)
         if !verb.takesFileOperand, let operand = operands.first {
             throw UsageError(
@@ -93,6 +115,8 @@ public enum CommandParser {
         case .lockKeychain, .unlockKeychain, .setKeychainPassword, .setKeychainSettings, .showKeychainInfo,
             .simulateRestart, .backupKeychain, .restoreKeychain:
             return try protectionCommand(verb, options, operands)
+        case .error, .doctor:
+            return .help(verb)  // parsed above
         }
     }
 

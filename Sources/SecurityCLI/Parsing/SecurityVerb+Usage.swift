@@ -104,6 +104,22 @@ extension SecurityVerb {
         case .lockKeychain, .unlockKeychain, .setKeychainPassword, .setKeychainSettings, .showKeychainInfo,
             .simulateRestart, .backupKeychain, .restoreKeychain:
             return protectionUsage
+        case .error:
+            return """
+                Usage: error <error code> [<error code>...]
+                    Display an error string for the given security-related error code.
+                    The error can be in decimal or hex, e.g. 1234 or 0x1234. Multiple errors can be separated by spaces.
+                """
+        case .doctor:
+            return """
+                Usage: doctor [add|copy|update|delete] [file]
+                    Read a SecItem dictionary as JSON (from file, or standard input) and explain what the keychain
+                    would do with it, without changing anything: the status and reason, the items it would match
+                    (their primary keys, never secrets) and, for add, whether it would collide.
+                    Keys are Apple's raw strings or kSec constant names: {"class": "genp", "svce": "x"} or
+                    {"kSecClass": "kSecClassGenericPassword", "kSecAttrService": "x"}. For update, give
+                    {"query": {...}, "attributesToUpdate": {...}}; "function" may name the function instead.
+                """
         }
     }
 
@@ -113,7 +129,11 @@ extension SecurityVerb {
             verb.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0) + verb.summary
         }
         return """
-            Usage: security [--entitlements FILE] [-G|--access-group GROUP] command [command_options]
+            Usage: security [-i] [-q] [-v] [--json] [--entitlements FILE] [-G|--access-group GROUP] command [options]
+                -i                         Interactive/batch mode: read commands from standard input, one a line
+                -q                         Be less verbose: no reason lines after error messages
+                -v                         Be more verbose: also the status and exit code of a failure
+                --json                     Structured output for scripts (also accepted after any command)
                 --entitlements FILE        Act as the identity of this entitlements property list
                 -G, --access-group GROUP   Use this access group (alone: act as an identity whose only group it is)
                 -h, --help                 Show this text

@@ -16,6 +16,8 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
     case simulateRestart = "simulate-restart"
     case backupKeychain = "backup-keychain"
     case restoreKeychain = "restore-keychain"
+    case error
+    case doctor
 
     /// The one-line description `security help` lists.
     public var summary: String {
@@ -36,6 +38,8 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .simulateRestart: "Forget unlocked class keys as a restart does (tests and demos)."
         case .backupKeychain: "Write an encrypted backup of the keychain."
         case .restoreKeychain: "Restore the items of an encrypted backup."
+        case .error: "Display a descriptive message for the given error code(s)."
+        case .doctor: "Explain what a SecItem call with a JSON dictionary would do, without doing it."
         }
     }
 
@@ -57,6 +61,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .showKeychainInfo: OptionSpecification(valued: "", flags: "", longFlags: ["json"])
         case .simulateRestart: OptionSpecification(valued: "", flags: "")
         case .backupKeychain, .restoreKeychain: OptionSpecification(valued: "p", flags: "")
+        case .error, .doctor: OptionSpecification(valued: "", flags: "")
         }
     }
 }

@@ -38,7 +38,7 @@ struct CommandFailure: Error {
         switch cause {
         case .keychain(let error):
             var lines = ["security: \(operation): \(error.message)"]
-            if let reason = error.reason, error.status != SecurityStatus.itemNotFound {
+            if let reason = error.reason {
                 lines.append("security: \(reason)")
             }
             if let hint { lines.append("security: \(hint)") }

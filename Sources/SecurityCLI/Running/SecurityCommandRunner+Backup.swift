@@ -9,6 +9,7 @@ extension SecurityCommandRunner {
         let password = try secret(command.password, prompt: .newBackup, option: "-p", operation: operation)
         let url = URL(fileURLWithPath: command.file)
         let summary = try perform(operation) { try keychain.backup(to: url, password: password) }
+        if format.json { return writeCounts(summary.itemCount, summary.excludedCount, url.path) }
         output.writeLine("\(Self.items(summary.itemCount)) written to \"\(url.path)\"")
         output.writeLine(
             "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out (never leave this machine)")
@@ -21,9 +22,15 @@ extension SecurityCommandRunner {
         let password = try secret(command.password, prompt: .existingBackup, option: "-p", operation: operation)
         let url = URL(fileURLWithPath: command.file)
         let summary = try perform(operation) { try keychain.restore(from: url, password: password) }
+        if format.json { return writeCounts(summary.itemCount, summary.excludedCount, url.path) }
         output.writeLine("\(Self.items(summary.itemCount)) restored from \"\(url.path)\"")
         output.writeLine(
             "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out of the backup when it was made")
+    }
+
+    /// `--json`: `{"file":…,"itemCount":N,"excludedCount":M}`.
+    private func writeCounts(_ items: Int, _ excluded: Int, _ file: String) {
+        output.writeLine(JSONText.encode(["file": file, "itemCount": items, "excludedCount": excluded]))
     }
 
     /// "1 item", "3 items".

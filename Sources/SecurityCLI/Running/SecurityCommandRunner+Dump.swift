@@ -19,7 +19,17 @@ extension SecurityCommandRunner {
                 if case .keychain(let error) = failure.cause, error.status == SecurityStatus.itemNotFound { continue }
                 throw failure
             }
-            for item in items {
+            for item in items where format.json {
+                var object = JSONText.item(item.itemClass, item.attributes ?? [:])
+                if command.includeSecrets {
+                    var printed: [UInt8] = []
+                    Self.appendPasswordOnly(item.data?.bytes ?? [], to: &printed)
+                    object["data"] = String(decoding: printed, as: UTF8.self)
+                    PosixIO.wipe(&printed)
+                }
+                output.writeLine(JSONText.encode(object))
+            }
+            for item in items where !format.json {
                 output.write(printer.attributesText(itemClass: item.itemClass, attributes: item.attributes ?? [:]))
                 if command.includeSecrets {
                     output.writeLine("data:")

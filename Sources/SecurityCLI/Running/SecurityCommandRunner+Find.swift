@@ -11,6 +11,18 @@ extension SecurityCommandRunner {
         let item = try firstItem(
             command.itemClass, command.attributes, returns: returns, keychain: keychain,
             identity: identity)
+        if format.json {
+            var object = JSONText.item(item.itemClass, item.attributes ?? [:])
+            if command.display == .only { object = [:] }
+            if command.display != .hidden {
+                var printed: [UInt8] = []
+                Self.appendPasswordOnly(item.data?.bytes ?? [], to: &printed)
+                object["password"] = String(decoding: printed, as: UTF8.self)
+                PosixIO.wipe(&printed)
+            }
+            output.writeLine(JSONText.encode(object))
+            return
+        }
         switch command.display {
         case .only:
             writeSecret(item.data, to: output, format: Self.appendPasswordOnly)
@@ -31,11 +43,18 @@ extension SecurityCommandRunner {
         let item = try firstItem(
             command.itemClass, command.attributes, returns: [.attributes, .persistentReference],
             keychain: keychain, identity: identity)
-        output.write(listing(keychain).attributesText(itemClass: item.itemClass, attributes: item.attributes ?? [:]))
+        if !format.json {
+            output.write(
+                listing(keychain).attributesText(itemClass: item.itemClass, attributes: item.attributes ?? [:]))
+        }
         let byReference = ItemQuery(
             itemClass: command.itemClass, limit: .all, persistentReference: item.persistentReference)
         _ = try perform("SecKeychainItemDelete") { try keychain.delete(byReference) }
-        output.writeLine("password has been deleted.")
+        if format.json {
+            output.writeLine(JSONText.encode(["deleted": JSONText.item(item.itemClass, item.attributes ?? [:])]))
+        } else {
+            output.writeLine("password has been deleted.")
+        }
     }
 
     /// The first item of `itemClass` with `attributes`, synchronizable or not, in the chosen group or in all of

@@ -7,19 +7,26 @@ public final class SecurityCommandRunner {
     let output: any OutputSink
     let errors: any OutputSink
     let passwords: any PasswordReader
+    /// Where `-i` reads its command lines.
+    let commandLines: any CommandLineSource
+    /// The `-q`, `-v` and `--json` of the command being run.
+    var format = OutputOptions()
 
     /// - Parameters:
     ///   - source: where the keychain and the default identity come from.
     ///   - output: standard output.
     ///   - errors: standard error (messages, warnings, `-g`'s password line).
     ///   - passwords: asked for a new item's password when `-w` is given last.
+    ///   - commandLines: where `-i` reads commands (standard input by default).
     public init(
-        source: KeychainSource, output: any OutputSink, errors: any OutputSink, passwords: any PasswordReader
+        source: KeychainSource, output: any OutputSink, errors: any OutputSink, passwords: any PasswordReader,
+        commandLines: any CommandLineSource = DescriptorLineSource(descriptor: 0)
     ) {
         self.source = source
         self.output = output
         self.errors = errors
         self.passwords = passwords
+        self.commandLines = commandLines
     }
 
     /// Parses and runs a command line (without the program name).
@@ -36,10 +43,12 @@ public final class SecurityCommandRunner {
 
     /// Runs a parsed command. - Returns: the exit code.
     public func run(_ invocation: Invocation) -> Int32 {
+        format = invocation.output
         do {
             switch invocation.command {
             case .help(let verb):
-                output.writeLine(verb?.usage ?? SecurityVerb.overview)
+                let text = verb?.usage ?? SecurityVerb.overview
+                output.writeLine(format.json ? JSONText.encode(["usage": text]) : text)
             case .addPassword(let command):
                 try addPassword(command, keychain: try open(invocation.identity), identity: invocation.identity)
             case .findPassword(let command):
@@ -64,15 +73,23 @@ public final class SecurityCommandRunner {
                 try backupKeychain(command, keychain: try open(invocation.identity))
             case .restoreKeychain(let command):
                 try restoreKeychain(command, keychain: try open(invocation.identity))
+            case .errorMessage(let codes):
+                writeErrorMessages(codes)
+                return ExitCode.success
+            case .doctor(let command):
+                return try diagnose(command, keychain: try open(invocation.identity))
+            case .interactive:
+                return runInteractive(invocation)
             }
+            if format.json, invocation.command.printsNothingOnSuccess { output.writeLine("{\"status\":0}") }
             return ExitCode.success
         } catch {
-            error.messageLines.forEach(errors.writeLine)
+            report(error)
             return error.exitCode
         }
     }
 
-    private func reportUsage(_ error: UsageError) -> Int32 {
+    func reportUsage(_ error: UsageError) -> Int32 {
         errors.writeLine("security: \(error.message)")
         errors.writeLine(error.verb?.usage ?? SecurityVerb.overview)
         return ExitCode.usage

@@ -1,0 +1,49 @@
+/// Why an authentication did not succeed, with LocalAuthentication's codes (`LAError.Code` raw values).
+public enum AuthenticationFailure: Int, Error, Sendable, CaseIterable {
+    case authenticationFailed = -1
+    case userCancel = -2
+    case userFallback = -3
+    case systemCancel = -4
+    case passcodeNotSet = -5
+    case biometryNotAvailable = -6
+    case biometryNotEnrolled = -7
+    case biometryLockout = -8
+    case appCancel = -9
+    case invalidContext = -10
+    case watchNotAvailable = -11
+    case notInteractive = -1004
+
+    /// The `LAError` code.
+    public var code: Int { rawValue }
+
+    /// What the keychain returns when a read needed this authentication (Apple: a cancel is
+    /// errSecUserCanceled, a refused interaction errSecInteractionNotAllowed, anything else errSecAuthFailed).
+    public var keychainError: KeychainError {
+        switch self {
+        case .userCancel, .systemCancel, .appCancel, .userFallback:
+            KeychainError(SecurityStatus.userCanceled, reason: "the authentication was canceled")
+        case .notInteractive:
+            KeychainError.interactionNotAllowed.because("the item needs user authentication and interaction is not allowed")
+        default:
+            KeychainError.authFailed.because("the item needs user authentication, which failed: \(summary)")
+        }
+    }
+
+    /// A short description, never containing a secret.
+    public var summary: String {
+        switch self {
+        case .authenticationFailed: "the user could not be authenticated"
+        case .userCancel: "the user canceled"
+        case .userFallback: "the user chose the fallback"
+        case .systemCancel: "the system canceled"
+        case .passcodeNotSet: "no keychain passcode is set"
+        case .biometryNotAvailable: "no biometry is available"
+        case .biometryNotEnrolled: "no biometry is enrolled"
+        case .biometryLockout: "biometry is locked out after too many failed attempts"
+        case .appCancel: "the app canceled"
+        case .invalidContext: "the context was invalidated"
+        case .watchNotAvailable: "no companion device is available"
+        case .notInteractive: "interaction is not allowed"
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// The keychain's authenticators: the simulated biometric sensor, the keychain passcode as the device
+/// passcode (entered at a scripted prompt), and no companion device. `LAContext` and keychain reads of items
+/// with access-control constraints evaluate through here.
+public final class Authenticators: Sendable {
+    /// The simulated biometric sensor (its state is shared through the keychain home).
+    public let biometry: SimulatedBiometry
+    /// The simulated device-passcode prompt (its queue belongs to this open keychain).
+    public let passcodePrompt: PasscodePrompt
+    private let protection: ProtectionState
+    private let clock: @Sendable () -> Date
+
+    init(protection: ProtectionState, clock: @escaping @Sendable () -> Date) {
+        self.protection = protection
+        self.clock = clock
+        biometry = SimulatedBiometry(home: protection.home, deviceKey: protection.deviceKey)
+        passcodePrompt = PasscodePrompt()
+    }
+
+    /// Whether `policy` can be evaluated now; records the enrolled set in `context`.
+    /// - Throws: `AuthenticationFailure` saying why not.
+    public func canEvaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext) throws {
+        if context.isInvalidated { throw AuthenticationFailure.invalidContext }
+        let sensor = try biometry.status()
+        context.noteDomainState(sensor.domainState)
+        if policy == .companion { throw AuthenticationFailure.watchNotAvailable }
+        // Apple: biometry needs a device passcode; so does every device-owner policy.
+        guard try protection.hasPasscode else { throw AuthenticationFailure.passcodeNotSet }
+        switch policy {
+        case .biometrics, .biometricsOrCompanion:
+            guard sensor.isEnrolled else { throw AuthenticationFailure.biometryNotEnrolled }
+            guard !sensor.isLockedOut else { throw AuthenticationFailure.biometryLockout }
+        case .deviceOwner, .devicePasscode, .companion: break
+        }
+    }
+
+    /// Asks the simulated user to authenticate for `policy` and records the success in `context`.
+    /// - Returns: how the user authenticated.
+    /// - Throws: `AuthenticationFailure`.
+    @discardableResult
+    public func evaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext) throws -> AuthenticationMethod {
+        if policy == .deviceOwner || policy == .devicePasscode {
+            try canEvaluate(.devicePasscode, context: context)
+        } else {
+            try canEvaluate(policy, context: context)
+        }
+        if context.interactionNotAllowed { throw AuthenticationFailure.notInteractive }
+        switch policy {
+        case .biometrics, .biometricsOrCompanion:
+            try biometry.prompt()
+        case .deviceOwner:
+            let sensor = try biometry.status()
+            if sensor.isEnrolled && !sensor.isLockedOut {
+                do {
+                    try biometry.prompt()
+                    return try record(.biometry, in: context)
+                } catch AuthenticationFailure.authenticationFailed, AuthenticationFailure.userFallback {
+                    // The prompt offers the passcode after a failed match or on "Enter Password".
+                }
+            }
+            try enterPasscode()
+            return try record(.devicePasscode, in: context)
+        case .devicePasscode:
+            try enterPasscode()
+            return try record(.devicePasscode, in: context)
+        case .companion:
+            throw AuthenticationFailure.watchNotAvailable
+        }
+        return try record(.biometry, in: context)
+    }
+
+    /// Whether `context` holds a reusable authentication by `method`.
+    func holds(_ method: AuthenticationMethod, in context: AuthenticationContext) throws -> Bool {
+        let state = method == .biometry ? try biometry.status().domainState : nil
+        return context.holds(method, now: clock(), domainState: state)
+    }
+
+    private func record(_ method: AuthenticationMethod, in context: AuthenticationContext) throws
+        -> AuthenticationMethod
+    {
+        let state = try biometry.status().domainState
+        context.noteDomainState(state)
+        context.record(method, at: clock(), domainState: method == .biometry ? state : nil)
+        return method
+    }
+
+    private func enterPasscode() throws {
+        switch passcodePrompt.next() {
+        case .cancel: throw AuthenticationFailure.userCancel
+        case .enter(let passcode):
+            do { try protection.verifyPasscode(passcode.secure) } catch KeychainError.authFailed {
+                throw AuthenticationFailure.authenticationFailed
+            }
+            try biometry.resetFailures()
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// The simulated biometric sensor's state, kept in `biometry.json` (0600) in the keychain home so that every
+/// process of the keychain, tests and the `security biometry` command see the same sensor.
+struct BiometryDocument: Codable, Equatable {
+    static let fileName = "biometry.json"
+    /// Failed matches in a row after which biometry locks out (Apple: five).
+    static let lockoutThreshold = 5
+
+    var enrolled = false
+    /// Random, replaced on every enrollment change: what `biometryCurrentSet` items are bound to.
+    var enrollmentSecret: String?
+    /// Random, created once and kept across enrollment changes: what `biometryAny` items are bound to.
+    var anySecret: String?
+    var failures = 0
+    /// The simulated user's next reactions at biometric prompts, oldest first.
+    var script: [BiometricOutcome] = []
+
+    var isLockedOut: Bool { failures >= Self.lockoutThreshold }
+
+    static func decode(_ bytes: [UInt8]) throws -> BiometryDocument {
+        do { return try JSONDecoder().decode(BiometryDocument.self, from: Data(bytes)) } catch {
+            throw KeychainError.decode.because("\(fileName) is damaged")
+        }
+    }
+
+    func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(self))
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import KeychainCrypto
+
+/// A scriptable biometric sensor, like the iOS Simulator's Face ID / Touch ID menu: enrolled or not, and a
+/// queue of the simulated user's reactions (match, no match, cancel, fallback) that prompts consume in order.
+/// Five failed matches in a row lock it out until the device passcode is entered. Its state lives in
+/// `biometry.json` (0600) in the keychain home, shared by every process of the keychain.
+///
+/// The two secrets in that file, entangled with the device key, are what biometry-protected items are bound
+/// to: the enrollment secret is replaced on every enrollment change, so `biometryCurrentSet` items made
+/// before it can never be opened again.
+public final class SimulatedBiometry: Sendable {
+    private let url: URL
+    private let lockURL: URL
+    private let deviceKey: SecureBytes
+
+    init(home: URL, deviceKey: SecureBytes) {
+        url = home.appendingPathComponent(BiometryDocument.fileName)
+        lockURL = home.appendingPathComponent("biometry.lock")
+        self.deviceKey = deviceKey
+    }
+
+    /// The sensor's current state.
+    public func status() throws -> BiometryStatus {
+        let document = try read()
+        return BiometryStatus(
+            isEnrolled: document.enrolled, isLockedOut: document.isLockedOut, failures: document.failures,
+            script: document.script, domainState: try domainState(document))
+    }
+
+    /// Enrolls a (new) finger or face: an enrollment change when one was already enrolled.
+    public func enroll() throws {
+        try modify { document in
+            document.enrolled = true
+            document.enrollmentSecret = try Self.freshSecret()
+            if document.anySecret == nil { document.anySecret = try Self.freshSecret() }
+            document.failures = 0
+        }
+    }
+
+    /// Removes every enrolled finger or face.
+    public func unenroll() throws {
+        try modify { document in
+            document.enrolled = false
+            document.enrollmentSecret = nil
+            document.failures = 0
+        }
+    }
+
+    /// Adds a finger or re-enrolls the face: `evaluatedPolicyDomainState` changes and `biometryCurrentSet`
+    /// items become unusable for good. - Throws: `errSecParam` when nothing is enrolled.
+    public func changeEnrollment() throws {
+        try modify { document in
+            guard document.enrolled else { throw KeychainError.param.because("no biometry is enrolled to change") }
+            document.enrollmentSecret = try Self.freshSecret()
+        }
+    }
+
+    /// Queues the simulated user's reaction to a coming biometric prompt.
+    public func script(_ outcomes: BiometricOutcome...) throws {
+        try modify { document in document.script += outcomes }
+    }
+
+    /// Forgets the queued reactions.
+    public func clearScript() throws {
+        try modify { document in document.script = [] }
+    }
+
+    /// Presents a biometric prompt: consumes the next scripted reaction and counts failures.
+    /// - Throws: `AuthenticationFailure` (not enrolled, lockout, no match, cancel, fallback; an empty script is
+    ///   a user who dismissed the prompt).
+    func prompt() throws {
+        var outcome: BiometricOutcome?
+        try modify { document in
+            guard document.enrolled else { return }
+            guard !document.isLockedOut else { return }
+            outcome = document.script.isEmpty ? .cancel : document.script.removeFirst()
+            switch outcome {
+            case .match: document.failures = 0
+            case .noMatch: document.failures += 1
+            default: break
+            }
+        }
+        switch outcome {
+        case .match: return
+        case .noMatch: throw AuthenticationFailure.authenticationFailed
+        case .cancel: throw AuthenticationFailure.userCancel
+        case .fallback: throw AuthenticationFailure.userFallback
+        case nil:
+            let document = try read()
+            throw document.enrolled ? AuthenticationFailure.biometryLockout : AuthenticationFailure.biometryNotEnrolled
+        }
+    }
+
+    /// Ends a lockout (the device passcode was entered).
+    func resetFailures() throws {
+        try modify { document in document.failures = 0 }
+    }
+
+    /// The key `biometryCurrentSet` items are bound to, or nil when nothing is enrolled.
+    func currentSetKey() throws -> SecureBytes? {
+        guard let secret = try read().enrollmentSecret else { return nil }
+        return try entangle("biometry current set", secret)
+    }
+
+    /// The key `biometryAny` items are bound to; it survives enrollment changes.
+    func anyKey() throws -> SecureBytes {
+        var secret = try read().anySecret
+        if secret == nil {
+            try modify { document in
+                if document.anySecret == nil { document.anySecret = try Self.freshSecret() }
+                secret = document.anySecret
+            }
+        }
+        return try entangle("biometry any", secret ?? "")
+    }
+
+    private func domainState(_ document: BiometryDocument) throws -> [UInt8]? {
+        guard document.enrolled, let secret = document.enrollmentSecret else { return nil }
+        return try entangle("domain state", secret).bytes
+    }
+
+    private func entangle(_ label: String, _ secret: String) throws -> SecureBytes {
+        guard let bytes = Data(base64Encoded: secret) else {
+            throw KeychainError.decode.because("\(BiometryDocument.fileName) is damaged")
+        }
+        var input = Array("keychain \(label) v1".utf8) + [0] + Array(bytes)
+        defer { wipe(&input) }
+        return SecureBytes(try HMACSHA256(key: deviceKey).authenticate(message: input))
+    }
+
+    private static func freshSecret() throws -> String {
+        Data(try SystemRandom.bytes(32)).base64EncodedString()
+    }
+
+    private func read() throws -> BiometryDocument {
+        guard let bytes = try SecretFile.read(url) else { return BiometryDocument() }
+        return try BiometryDocument.decode(bytes)
+    }
+
+    private func modify(_ body: (inout BiometryDocument) throws -> Void) throws {
+        try SecretFile.withExclusiveLock(lockURL) {
+            let old = try read()
+            var document = old
+            try body(&document)
+            if document != old { try SecretFile.replace(url, bytes: try document.encoded()) }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+extension AccessControlPolicy {
+    /// The attribute under which an item's access control is stored and returned (`kSecAttrAccessControl`).
+    static let attributeKey = AttributeKey("accc")
+
+    /// The constraints as alternatives, each a set of factors that must all hold: `.or` makes each flag an
+    /// alternative, `.and` (or no combinator) puts them all in one; `.userPresence` is biometry (any) or the
+    /// passcode, so it splits an alternative in two.
+    var alternatives: [[ConstraintFactor]] {
+        var factors: [[ConstraintFactor]] = []  // each entry: the choices for one flag
+        if flags & 0x1 != 0 { factors.append([.biometryAny, .devicePasscode]) }
+        if flags & 0x2 != 0 { factors.append([.biometryAny]) }
+        if flags & 0x8 != 0 { factors.append([.biometryCurrentSet]) }
+        if flags & 0x10 != 0 { factors.append([.devicePasscode]) }
+        if flags & 0x20 != 0 { factors.append([.companion]) }
+        if flags & 0x8000_0000 != 0 { factors.append([.applicationPassword]) }
+        if flags & 0x4000 != 0 { return factors.flatMap { $0.map { [$0] } } }
+        var result: [[ConstraintFactor]] = [[]]
+        for choices in factors {
+            result = result.flatMap { partial in choices.map { Array(Set(partial + [$0])).sorted() } }
+        }
+        return factors.isEmpty ? [] : result
+    }
+
+    /// The bytes stored in the item's sealed attributes and bound into its secret's additional data.
+    var encoded: [UInt8] {
+        [1] + Array(accessibility.rawValue.utf8) + [0] + withUnsafeBytes(of: UInt64(flags).bigEndian) { Array($0) }
+    }
+
+    /// Reads ``encoded``; nil when the bytes are not an access control.
+    init?(encoded bytes: [UInt8]) {
+        guard bytes.first == 1, let zero = bytes.firstIndex(of: 0), bytes.count == zero + 9,
+            let raw = String(bytes: bytes[1..<zero], encoding: .utf8), let accessibility = Accessibility(rawValue: raw)
+        else { return nil }
+        let flags = bytes[(zero + 1)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        self.init(accessibility: accessibility, flags: UInt(flags))
+    }
+}
+
+extension AccessControlPolicy {
+    /// Reads the stored `accc` attribute of a returned item.
+    public init?(storedAttribute bytes: [UInt8]) {
+        self.init(encoded: bytes)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import KeychainCrypto
+
+/// Items with access-control constraints: their secret is sealed under a key of its own that is kept only
+/// wrapped by constraint keys (see ``ConstraintEnvelope``), so the engine itself cannot open it without the
+/// biometry secrets, the passcode constraint key or the application password the constraint names.
+extension Keychain {
+    /// PBKDF2 rounds for application passwords.
+    static let applicationPasswordIterations = 10_000
+
+    /// Seals `secret` for `policy`: a fresh secret key, wrapped once per alternative that can be made now.
+    /// - Throws: `errSecAuthFailed` when no alternative can be made (nothing enrolled, no passcode, no
+    ///   application password); `errSecInteractionNotAllowed` while the passcode constraint key is locked.
+    func sealConstrained(
+        _ secret: [UInt8], policy: AccessControlPolicy, sealer: ItemSealer, context: AuthenticationContext?
+    ) throws -> [UInt8] {
+        let secretKey = try SystemRandom.key()
+        var alternatives: [ConstraintEnvelope.Alternative] = []
+        var firstFailure: KeychainError?
+        for factors in policy.alternatives {
+            let salt = try SystemRandom.bytes(16)
+            do {
+                let key = try alternativeKey(factors, salt: salt, iterations: Self.applicationPasswordIterations,
+                                             context: context, creating: true)
+                alternatives.append(ConstraintEnvelope.Alternative(
+                    factors: factors, salt: Data(salt), iterations: Self.applicationPasswordIterations,
+                    wrapped: Data(try AESKeyWrap.wrap(secretKey, kek: key))))
+            } catch let error as KeychainError {
+                firstFailure = firstFailure ?? error
+            }
+        }
+        guard !alternatives.isEmpty else {
+            throw firstFailure ?? KeychainError.authFailed.because("the access control has no usable constraint")
+        }
+        let sealed = try AESGCM.seal(secret, key: secretKey, authenticating: sealer.associatedData(0x73) + policy.encoded)
+        return try ConstraintEnvelope(alternatives: alternatives).framing(sealed)
+    }
+
+    /// Opens a constrained item's secret, authenticating as `authentication` allows.
+    /// - Throws: ``ConstraintSkip`` under `.skip`; errSecInteractionNotAllowed under `.fail`;
+    ///   errSecUserCanceled, errSecAuthFailed as the authentication ends.
+    func openConstrained(
+        _ column: [UInt8], policy: AccessControlPolicy, sealer: ItemSealer, authentication: ReadAuthentication
+    ) throws -> SecureBytes {
+        let (envelope, sealed) = try ConstraintEnvelope.unframing(column)
+        let context = authentication.context ?? AuthenticationContext()
+        var prompted: Set<AuthenticationPolicy> = []
+        while true {
+            if let key = try openAnySatisfied(envelope, context: context) {
+                do {
+                    return try AESGCM.open(sealed, key: key, authenticating: sealer.associatedData(0x73) + policy.encoded)
+                } catch {
+                    throw KeychainError.decode.because("a constrained item's secret does not authenticate")
+                }
+            }
+            guard let policy = promptPolicy(envelope, context: context, excluding: prompted) else {
+                throw KeychainError.authFailed.because(unsatisfiedReason(envelope))
+            }
+            if authentication.ui == .skip { throw ConstraintSkip() }
+            if authentication.ui == .fail || context.interactionNotAllowed {
+                throw AuthenticationFailure.notInteractive.keychainError
+            }
+            do { try authenticators.evaluate(policy, context: context) } catch let failure as AuthenticationFailure {
+                throw failure.keychainError
+            }
+            prompted.insert(policy)
+        }
+    }
+
+    /// The secret key from the first alternative whose factors the context satisfies and whose key opens it.
+    private func openAnySatisfied(_ envelope: ConstraintEnvelope, context: AuthenticationContext) throws -> SecureBytes? {
+        for alternative in envelope.alternatives where try satisfied(alternative.factors, context: context) {
+            guard let key = try? alternativeKey(alternative.factors, salt: Array(alternative.salt),
+                                                iterations: alternative.iterations, context: context, creating: false),
+                let secretKey = try? AESKeyWrap.unwrap(Array(alternative.wrapped), kek: key)
+            else { continue }  // e.g. biometryCurrentSet after an enrollment change: gone for good
+            return secretKey
+        }
+        return nil
+    }
+
+    private func satisfied(_ factors: [ConstraintFactor], context: AuthenticationContext) throws -> Bool {
+        for factor in factors {
+            if factor == .applicationPassword {
+                guard context.hasApplicationPassword else { return false }
+            } else if let method = factor.method {
+                guard try authenticators.holds(method, in: context) else { return false }
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// What to ask the user for next: biometry with passcode fallback, or one of them, for the alternatives
+    /// not yet tried; nil when no prompt can help (an application password is missing, or all were tried).
+    private func promptPolicy(
+        _ envelope: ConstraintEnvelope, context: AuthenticationContext, excluding tried: Set<AuthenticationPolicy>
+    ) -> AuthenticationPolicy? {
+        let usable = envelope.alternatives.filter { alternative in
+            !alternative.factors.contains(.applicationPassword) || context.hasApplicationPassword
+        }
+        let biometry = usable.contains { $0.factors.contains { $0.method == .biometry } }
+        let passcode = usable.contains { $0.factors.contains(.devicePasscode) }
+        let choices: [AuthenticationPolicy] =
+            biometry && passcode ? [.deviceOwner, .devicePasscode] : biometry ? [.biometrics] : passcode ? [.devicePasscode] : []
+        return choices.first { !tried.contains($0) }
+    }
+
+    private func unsatisfiedReason(_ envelope: ConstraintEnvelope) -> String {
+        if envelope.alternatives.allSatisfy({ $0.factors.contains(.applicationPassword) }) {
+            return "the item needs its application password (LAContext.setCredential(_:type: .applicationPassword))"
+        }
+        return "no constraint of the item's access control opens it now (a biometryCurrentSet item cannot be read "
+            + "after the enrolled biometry changed)"
+    }
+
+    /// The key of one alternative: every factor's key, combined with HKDF.
+    private func alternativeKey(
+        _ factors: [ConstraintFactor], salt: [UInt8], iterations: Int, context: AuthenticationContext?, creating: Bool
+    ) throws -> SecureBytes {
+        var material: [UInt8] = []
+        defer { wipe(&material) }
+        for factor in factors {
+            let key: SecureBytes
+            switch factor {
+            case .biometryAny:
+                key = try authenticators.biometry.anyKey()
+            case .biometryCurrentSet:
+                guard let current = try authenticators.biometry.currentSetKey() else {
+                    throw KeychainError.authFailed.because("biometryCurrentSet needs enrolled biometry, and none is")
+                }
+                key = current
+            case .devicePasscode:
+                key = try dataProtection.passcodeConstraintKey()
+            case .applicationPassword:
+                guard let password = context?.applicationPassword else {
+                    throw KeychainError.authFailed.because(
+                        "applicationPassword needs LAContext.setCredential(_:type: .applicationPassword) on the "
+                            + "context passed as kSecUseAuthenticationContext")
+                }
+                key = try KeyDerivation.pbkdf2SHA256(password: password, salt: salt, iterations: iterations)
+            case .companion:
+                throw KeychainError.unimplemented.because("the .watch constraint is not supported yet")
+            }
+            key.withUnsafeBytes { material += $0 }
+        }
+        if creating, factors.contains(where: { $0.method != nil }), try !dataProtection.hasPasscode {
+            throw KeychainError.authFailed.because("biometry and passcode constraints need a keychain passcode")
+        }
+        let info = Array("keychain constraint v1 ".utf8) + Array(factors.map(\.rawValue).joined(separator: ",").utf8)
+        return try KeyDerivation.hkdfSHA256(key: SecureBytes(material), salt: salt, info: info)
+    }
+}
+
+/// Thrown under `kSecUseAuthenticationUISkip` for an item that needs authentication: the search leaves it out.
+struct ConstraintSkip: Error {}

@@ -1,0 +1,223 @@
+import KeychainStore
+
+/// Explanations: the reasons attached to failing calls, in terms of the caller's own query. They run on the
+/// failure path only, look only at the caller's own access groups (never another app's), and never contain
+/// secret bytes: items are described by their primary keys and the attributes the query named.
+extension Keychain {
+    /// At most this many nearby items are decrypted to explain an errSecItemNotFound.
+    static let explanationCandidateLimit = 20
+    /// At most this many nearby items are named in one explanation.
+    static let explanationItemsShown = 3
+
+    // MARK: - errSecItemNotFound
+
+    /// The reason for an errSecItemNotFound: `base`, then the nearest items by primary key in the caller's
+    /// groups and the query attributes that kept each from matching, and an item of the other password class
+    /// that would have matched. Never throws: when the explanation cannot be computed, `base` alone is returned.
+    func notFoundReason(_ query: ItemQuery, schema: ClassSchema, base: String) -> String {
+        guard query.persistentReference == nil else { return base }
+        return (try? withStore { notFoundReason(query, schema: schema, base: base, store: $0) }) ?? base
+    }
+
+    /// ``notFoundReason(_:schema:base:)`` for a caller that holds the store already (inside a transaction).
+    func notFoundReason(_ query: ItemQuery, schema: ClassSchema, base: String, store: ItemStore) -> String {
+        guard query.persistentReference == nil,
+            let notes = try? notFoundNotes(query, schema: schema, store: store), !notes.isEmpty
+        else { return base }
+        return base + "; " + notes.joined(separator: "; ")
+    }
+
+    private func notFoundNotes(_ query: ItemQuery, schema: ClassSchema, store: ItemStore) throws -> [String] {
+        let groups = configuration.identity.accessGroups
+        guard !groups.isEmpty else { return [] }
+        var notes: [String] = []
+        var examined: [(primaryKey: String, mismatches: [String])] = []
+        var unavailable = 0
+        for row in try nearbyRows(query, schema: schema, groups: groups, store: store) {
+            guard let protection = Accessibility(rawValue: row.protection) else { continue }
+            let match = MatchedRow(row: row, protection: protection, attributes: nil)
+            var attributes: [AttributeKey: AttributeValue]
+            do {
+                attributes = try openAttributes(of: match, schema: schema)
+            } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
+                unavailable += 1
+                continue
+            }
+            attributes[.accessible] = .string(protection.rawValue)
+            let mismatches = Self.mismatches(of: attributes, against: query, schema: schema)
+            guard !mismatches.isEmpty else { continue }
+            examined.append((describePrimaryKey(attributes, schema: schema), mismatches))
+        }
+        // Nearest first: the fewest attributes in the way; insertion order among equals.
+        let nearest = examined.enumerated().sorted {
+            ($0.element.mismatches.count, $0.offset) < ($1.element.mismatches.count, $1.offset)
+        }.map(\.element)
+        for item in nearest.prefix(Self.explanationItemsShown) {
+            notes.append("nearest item (\(item.primaryKey)): " + item.mismatches.joined(separator: "; "))
+        }
+        if nearest.count > Self.explanationItemsShown {
+            notes.append("\(nearest.count - Self.explanationItemsShown) more nearby item(s) not shown")
+        }
+        if unavailable > 0 {
+            let state = (try? dataProtection.lockState().rawValue) ?? "locked"
+            notes.append(
+                "\(unavailable) nearby item(s) could not be examined: their protection class is not available "
+                    + "now (the keychain is \(state))")
+        }
+        if let other = try otherClassNote(query, schema: schema, groups: groups, store: store) {
+            notes.append(other)
+        }
+        if notes.isEmpty, !query.attributes.isEmpty {
+            notes.append("no item of this class in the caller's groups shares any of the query's key values")
+        }
+        return notes
+    }
+
+    /// Rows of the caller's groups, of either sync state, that share a primary-key value (exactly or up to case)
+    /// with the query; every row of those groups when the query names no such value. At most
+    /// ``explanationCandidateLimit``.
+    private func nearbyRows(_ query: ItemQuery, schema: ClassSchema, groups: [String], store: ItemStore) throws
+        -> [StoredRow]
+    {
+        let named = query.attributes.filter { schema.attributes[$0.key] != .date }
+        let keyValues = named.filter { schema.primaryKey.contains($0.key) }
+        var anyOf: [(column: String, value: [UInt8])] = []
+        for (key, value) in (keyValues.isEmpty ? named : keyValues).sorted(by: { $0.key < $1.key }) {
+            anyOf.append((ItemTables.digestColumn(key), try digester.digest(key, value)))
+            if schema.attributes[key] == .text, let folded = try digester.foldedDigest(key, value) {
+                anyOf.append((ItemTables.foldedColumn(key), folded))
+            }
+        }
+        let within = (
+            column: ItemTables.digestColumn(.accessGroup),
+            values: try groups.map { try digester.recurringDigest(.accessGroup, .string($0)) })
+        return try store.selectNearby(
+            from: schema.itemClass.rawValue, within: within, anyOf: anyOf, limit: Self.explanationCandidateLimit)
+    }
+
+    /// Why an item with `item`'s attributes does not match `query`: one phrase per attribute in the way.
+    static func mismatches(
+        of item: [AttributeKey: AttributeValue], against query: ItemQuery, schema: ClassSchema
+    ) -> [String] {
+        var found: [String] = []
+        for (key, wanted) in query.attributes.sorted(by: { $0.key < $1.key }) {
+            let actual = item[key] ?? (schema.primaryKey.contains(key) ? schema.defaultValue(for: key) : nil)
+            guard let actual else {
+                found.append("\(key.rawValue) is not set on the item (the query asks for \(display(wanted)))")
+                continue
+            }
+            if actual.matchingBytes == wanted.matchingBytes { continue }
+            if schema.attributes[key] == .text, let folded = actual.foldedBytes, folded == wanted.foldedBytes {
+                if query.caseInsensitive { continue }
+                found.append(
+                    "\(key.rawValue) differs only in case (the item has \(display(actual)), the query "
+                        + "\(display(wanted))): set kSecMatchCaseInsensitive or fix the case")
+            } else {
+                found.append(
+                    "\(key.rawValue) value differs (the item has \(display(actual)), the query \(display(wanted)))")
+            }
+        }
+        let synced = item[.synchronizable] == .bool(true)
+        switch query.synchronizable {
+        case .no where synced:
+            found.append(
+                "synchronizable filter: the item is synchronizable (sync=true), and a query without "
+                    + "kSecAttrSynchronizable matches only non-synchronizable items: add kSecAttrSynchronizable: "
+                    + "kSecAttrSynchronizableAny")
+        case .yes where !synced:
+            found.append(
+                "synchronizable filter: the item is not synchronizable, and the query asks for "
+                    + "kSecAttrSynchronizable: true: use kSecAttrSynchronizableAny")
+        default: break
+        }
+        if let named = query.accessGroup, case .string(let group)? = item[.accessGroup], group != named {
+            found.append(
+                "access group: the item is in \"\(group)\", another of the caller's groups, and the query names "
+                    + "\"\(named)\", which has no such item: name \"\(group)\" or leave kSecAttrAccessGroup out")
+        }
+        if let wanted = query.accessibility, case .string(let actual)? = item[.accessible], actual != wanted.rawValue {
+            found.append("kSecAttrAccessible: the item is \(actual), the query asks for \(wanted.rawValue)")
+        }
+        return found
+    }
+
+    /// The other password class (`genp` ↔ `inet`) with the query's attributes, the service standing for the
+    /// server and back: a note when such an item exists in the caller's groups.
+    private func otherClassNote(_ query: ItemQuery, schema: ClassSchema, groups: [String], store: ItemStore) throws
+        -> String?
+    {
+        let other: ClassSchema
+        let renames: [AttributeKey: AttributeKey]
+        switch schema.itemClass {
+        case .genericPassword: (other, renames) = (.internetPassword, [.service: .server])
+        case .internetPassword: (other, renames) = (.genericPassword, [.server: .service])
+        default: return nil
+        }
+        var attributes: [AttributeKey: AttributeValue] = [:]
+        for (key, value) in query.attributes {
+            let renamed = renames[key] ?? key
+            guard other.attributes[renamed] != nil else { return nil }  // the other class cannot have this item
+            attributes[renamed] = value
+        }
+        guard !attributes.isEmpty else { return nil }
+        let translated = ItemQuery(
+            itemClass: other.itemClass, attributes: attributes, synchronizable: .any, limit: .one)
+        let found = try matchingRows(translated, schema: other, groups: groups, limit: .one, reading: [], store: store)
+        guard !found.isEmpty else { return nil }
+        let renamed = renames.filter { query.attributes[$0.key] != nil }
+            .map { " (\($0.value.rawValue) for \($0.key.rawValue))" }.joined()
+        return "class: an item of class \(other.itemClass.rawValue) in the caller's groups has the query's "
+            + "attributes\(renamed), but the query asks for class \(schema.itemClass.rawValue)"
+    }
+
+    // MARK: - errSecDuplicateItem
+
+    /// The reason for an errSecDuplicateItem on add: the colliding primary key (never the secret) and the key
+    /// attributes the add left out, which took their defaults ("" or 0) and so collided.
+    func duplicateReason(_ attributes: [AttributeKey: AttributeValue], schema: ClassSchema, leftOut: [AttributeKey])
+        -> String
+    {
+        var reason = "an item with the same primary key exists (\(describePrimaryKey(attributes, schema: schema)))"
+        if !leftOut.isEmpty {
+            let names = leftOut.map { "\($0.rawValue) (defaulted to \(Self.display(schema.defaultValue(for: $0))))" }
+            reason += "; the add left out \(names.joined(separator: ", ")), so it collides with any item stored "
+                + "without \(leftOut.count == 1 ? "it" : "them"): give \(leftOut.count == 1 ? "it" : "them") "
+                + "a value"
+            return reason + ", or use SecItemUpdate to change the existing item"
+        }
+        return reason + "; use SecItemUpdate to change it"
+    }
+
+    // MARK: - errSecInteractionNotAllowed
+
+    /// What to do about a class that is unavailable in the current lock state.
+    static func lockedClassFix(_ protection: Accessibility) -> String {
+        let keep = "do not delete the item on this error: it is intact and readable again after the unlock"
+        switch protection {
+        case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly:
+            return "fix: retry after the first unlock since the restart; " + keep
+        default:
+            return "fix: an item read in the background or while locked needs kSecAttrAccessibleAfterFirstUnlock "
+                + "(move it there with SecItemUpdate while unlocked); " + keep
+        }
+    }
+
+    // MARK: - errSecMissingEntitlement
+
+    /// The reason a call naming `named` fails: the group asked for and the caller's groups.
+    static func missingGroupReason(_ named: String, groups: [String]) -> String {
+        let list = groups.map { "\"\($0)\"" }.joined(separator: ", ")
+        return "the call names access group \"\(named)\", which is not among the caller's groups [\(list)]; "
+            + "check that \"\(named)\" is in the entitlements' keychain-access-groups (with the team prefix), "
+            + "or leave kSecAttrAccessGroup out to use \"\(groups.first ?? "")\""
+    }
+
+    // MARK: - errSecNoSuchAttr
+
+    /// The reason an attribute is refused for a class: the attribute and those the class has.
+    static func noSuchAttributeReason(_ key: AttributeKey, schema: ClassSchema) -> String {
+        let accepted = (schema.attributes.keys.map(\.rawValue) + ["agrp", "pdmn", "sync"]).sorted()
+        return "\(key.rawValue) is not an attribute of class \(schema.itemClass.rawValue); "
+            + "its attributes are \(accepted.joined(separator: ", "))"
+    }
+}

@@ -1,0 +1,100 @@
+import KeychainStore
+
+/// Dry runs: what an add, search, update or delete would do, with the failure and explanation it would end
+/// with, without writing anything. Each runs the operation's own checks, then looks at the items.
+extension Keychain {
+    /// Checks an add without adding: validation, entitlement, protection class and lock state, and a collision.
+    /// - Throws: what ``add(_:)`` would throw, with the same explanations (`errSecDuplicateItem` names the
+    ///   existing item's primary key and what the add left out).
+    public func previewAdd(_ item: NewItem) throws {
+        let schema = try schema(item.itemClass)
+        try validate(item.attributes, in: schema, writing: true)
+        try validate(data: item.data)
+        let group = try writeGroup(item.accessGroup)
+        let protection = try protection(
+            accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable)
+        _ = try classKey(protection)  // an add seals under the class key: a locked class cannot take new items
+        var attributes = item.attributes
+        var key: [AttributeKey: AttributeValue] = [:]
+        for attribute in schema.primaryKey {
+            key[attribute] = attributes[attribute] ?? schema.defaultValue(for: attribute)
+            attributes[attribute] = key[attribute]
+        }
+        attributes[.accessGroup] = .string(group)
+        attributes[.synchronizable] = .bool(item.synchronizable)
+        // Equal digests on every key column are an equal primary-key digest.
+        let sameKey = ItemQuery(
+            itemClass: schema.itemClass, attributes: key, synchronizable: item.synchronizable ? .yes : .no, limit: .one)
+        let collides = try withStore { store in
+            try !matchingRows(sameKey, schema: schema, groups: [group], limit: .one, reading: [], store: store).isEmpty
+        }
+        if collides {
+            let leftOut = schema.primaryKey.filter { item.attributes[$0] == nil }
+            throw KeychainError.duplicateItem.because(duplicateReason(attributes, schema: schema, leftOut: leftOut))
+        }
+    }
+
+    /// The items a search would find (up to its limit).
+    /// - Throws: what ``search(_:)`` would throw for an invalid query, or errSecItemNotFound with its explanation.
+    public func previewSearch(_ query: ItemQuery) throws -> OperationPreview {
+        let (schema, query) = try resolvePersistentReference(query)
+        try validate(query.attributes, in: schema, writing: false)
+        let groups = try searchGroups(query.accessGroup)
+        if case .count(let count) = query.limit {
+            guard count >= 0 else { throw KeychainError.param.because("kSecMatchLimit is negative") }
+            guard count > 0 else { throw KeychainError.itemNotFound.because("kSecMatchLimit is 0") }
+        }
+        return try preview(query, schema: schema, groups: groups, limit: query.limit, base: "the query")
+    }
+
+    /// The items an update would change.
+    /// - Throws: what ``update(_:with:)`` would throw before changing anything.
+    public func previewUpdate(_ query: ItemQuery, with changes: ItemChanges) throws -> OperationPreview {
+        let (schema, query, groups, _) = try checkedUpdate(query, with: changes)
+        return try preview(query, schema: schema, groups: groups, limit: .all, base: "the update's query")
+    }
+
+    /// The items a delete would remove.
+    /// - Throws: what ``delete(_:)`` would throw before removing anything.
+    public func previewDelete(_ query: ItemQuery) throws -> OperationPreview {
+        let (schema, query) = try resolvePersistentReference(query)
+        try validate(query.attributes, in: schema, writing: false)
+        guard query.limit == .all else {
+            throw KeychainError.param.because("a delete removes every match; kSecMatchLimit must be absent or All")
+        }
+        let groups = try searchGroups(query.accessGroup)
+        return try preview(query, schema: schema, groups: groups, limit: .all, base: "the delete's query")
+    }
+
+    private func preview(_ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, base: String)
+        throws -> OperationPreview
+    {
+        let check = MatchCheck(query, groups: groups)
+        let keys = schema.primaryKey + [.accessGroup, .synchronizable]
+        return try withStore { store in
+            var items: [[AttributeKey: AttributeValue]] = []
+            var unavailable = 0
+            for match in try matchingRows(query, schema: schema, groups: groups, limit: limit, reading: [.metadata],
+                                          store: store) {
+                let attributes: [AttributeKey: AttributeValue]
+                do {
+                    attributes = try openAttributes(of: match, schema: schema)
+                } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
+                    unavailable += 1
+                    continue
+                }
+                guard check.holds(for: attributes, schema: schema) else { continue }
+                var key = attributes.filter { keys.contains($0.key) }
+                key[.accessible] = .string(match.protection.rawValue)
+                items.append(key)
+            }
+            guard !items.isEmpty || unavailable > 0 else {
+                throw KeychainError.itemNotFound.because(notFoundReason(
+                    query, schema: schema,
+                    base: "no item of class \(schema.itemClass.rawValue) in the caller's groups matches \(base)",
+                    store: store))
+            }
+            return OperationPreview(items: items, unavailable: unavailable)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// What a keychain call may do when an item needs user authentication (`kSecUseAuthenticationUI`).
+public enum AuthenticationUI: Sendable, Hashable {
+    /// Prompt (the default).
+    case allow
+    /// Never prompt: errSecInteractionNotAllowed instead.
+    case fail
+    /// Leave such items out of a search, silently.
+    case skip
+}
+
+/// The authentication a read may use: an evaluated context (`kSecUseAuthenticationContext`) and the UI policy.
+public struct ReadAuthentication: Sendable {
+    public var context: AuthenticationContext?
+    public var ui: AuthenticationUI
+
+    public init(context: AuthenticationContext? = nil, ui: AuthenticationUI = .allow) {
+        self.context = context
+        self.ui = ui
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import KeychainCore
+
+/// The typed engine requests the SecItem functions send, decoded and checked from their dictionaries as the
+/// functions do it. The functions use these; `security doctor` uses them too (the `package` entry point), so
+/// its verdict on a dictionary is the functions' own.
+package enum SecItemRequest {
+    /// `SecItemAdd`'s item. - Throws: `KeychainError` as `SecItemAdd` reports it.
+    package static func add(_ attributes: NSDictionary) throws -> NewItem {
+        let function = SecItemFunction.add
+        let input = try SecDictionary(decoding: attributes)
+        if input.groups.contains(.search) {
+            throw function.misplaced(.search, keys: input.keysByGroup[.search] ?? [])
+        }
+        if input.persistentReference != nil {
+            throw function.refused("v_PersistentRef", because: "an add cannot name an existing item")
+        }
+        if input.synchronizable == .any {
+            throw function.refused("sync", because: "kSecAttrSynchronizableAny is for queries, not for adding an item")
+        }
+        guard let itemClass = input.itemClass else { throw function.refused("class", because: "kSecClass is missing") }
+        if input.authenticationUI == .skip {
+            throw function.refused("u_AuthUI", because: "kSecUseAuthenticationUISkip is for SecItemCopyMatching only")
+        }
+        var item = NewItem(
+            itemClass: itemClass, attributes: input.attributes, accessGroup: input.accessGroup,
+            synchronizable: input.synchronizable == .yes, accessibility: input.accessibility,
+            accessControl: input.accessControl, data: input.data, returns: input.returns)
+        item.authenticationContext = input.authenticationContext
+        return item
+    }
+
+    /// `SecItemCopyMatching`'s query (its limit defaults to one). - Throws: `KeychainError`.
+    package static func copyMatching(_ query: NSDictionary) throws -> ItemQuery {
+        let input = try SecDictionary(decoding: query)
+        if input.data != nil {
+            throw SecItemFunction.copyMatching.refused(
+                "v_Data", because: "kSecValueData is not a search criterion (of the value properties, a query takes "
+                    + "only kSecValuePersistentRef)")
+        }
+        return input.query(limit: input.limit ?? .one)
+    }
+
+    /// `SecItemUpdate`'s query and changes (the query's limit defaults to all). - Throws: `KeychainError`.
+    package static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary) throws
+        -> (query: ItemQuery, changes: ItemChanges)
+    {
+        let input = try SecDictionary(decoding: query)
+        if input.groups.contains(.returnType) {
+            throw SecItemFunction.updateQuery.misplaced(.returnType, keys: input.keysByGroup[.returnType] ?? [])
+        }
+        if input.data != nil {
+            throw SecItemFunction.updateQuery.refused(
+                "v_Data", because: "kSecValueData belongs in the attributes to update, not the query")
+        }
+        if attributesToUpdate.object(forKey: "class") != nil {
+            throw SecItemFunction.updateAttributes.misplaced(
+                .itemClass, keys: ["class"], detail: "an update cannot change an item's class")
+        }
+        let changes = try SecDictionary(decoding: attributesToUpdate, itemClass: input.itemClass)
+        let function = SecItemFunction.updateAttributes
+        for group in [PropertyGroup.search, .returnType] where changes.groups.contains(group) {
+            throw function.misplaced(group, keys: changes.keysByGroup[group] ?? [])
+        }
+        if changes.persistentReference != nil {
+            throw function.misplaced(.value, keys: ["v_PersistentRef"], detail: "of the values, only kSecValueData")
+        }
+        if changes.synchronizable == .any {
+            throw function.refused(
+                "sync", because: "kSecAttrSynchronizableAny is for queries, not for updating an item")
+        }
+        return (
+            input.query(limit: input.limit ?? .all),
+            ItemChanges(
+                attributes: changes.attributes, accessGroup: changes.accessGroup,
+                synchronizable: changes.synchronizable.map { $0 == .yes }, accessibility: changes.accessibility,
+                accessControl: changes.accessControl, data: changes.data)
+        )
+    }
+
+    /// `SecItemDelete`'s query: a delete has no limit; return types and kSecValueData are ignored.
+    /// - Throws: `KeychainError`.
+    package static func delete(_ query: NSDictionary) throws -> ItemQuery {
+        let input = try SecDictionary(decoding: query)
+        var itemQuery = input.query(limit: input.limit ?? .all)
+        itemQuery.returns = []
+        return itemQuery
+    }
+}

@@ -1,0 +1,15 @@
+/// How much the command says, and in which form: the global `-q`, `-v` and `--json`.
+public struct OutputOptions: Equatable, Sendable {
+    /// `-q`: only macOS's one-line error message, without the keychain's reason or warnings' details.
+    public var quiet: Bool
+    /// `-v`: also the status code and exit code of a failure.
+    public var verbose: Bool
+    /// `--json` (before or after the verb): structured output for scripts.
+    public var json: Bool
+
+    public init(quiet: Bool = false, verbose: Bool = false, json: Bool = false) {
+        self.quiet = quiet
+        self.verbose = verbose
+        self.json = json
+    }
+}

@@ -1,0 +1,50 @@
+import KeychainCore
+
+extension SecurityCommandRunner {
+    /// Writes a failure: macOS's message line, then (unless `-q`) the keychain's reason; with `-v` the status and
+    /// exit code; with `--json` also an `{"error": …}` object on standard output.
+    func report(_ failure: CommandFailure) {
+        let lines = failure.messageLines
+        for line in format.quiet ? Array(lines.prefix(1)) : lines { errors.writeLine(line) }
+        var status: Int32?
+        var object: [String: Any] = ["operation": failure.operation]
+        if case .keychain(let error) = failure.cause {
+            status = error.status
+            object["status"] = Int(error.status)
+            object["message"] = error.message
+            if let reason = error.reason { object["reason"] = reason }
+        } else {
+            object["message"] = lines.first.map { String($0.dropFirst("security: ".count)) } ?? ""
+        }
+        if format.verbose {
+            errors.writeLine("security: " + (status.map { "OSStatus \($0), " } ?? "") + "exit code \(failure.exitCode)")
+        }
+        if format.json { output.writeLine(JSONText.encode(["error": object])) }
+    }
+
+    /// `error CODE...`: macOS's line per code, `Error: 0xFFFF9D2C -25300 <message>`.
+    func writeErrorMessages(_ codes: [Int32]) {
+        for code in codes {
+            let hex = String(UInt32(bitPattern: code), radix: 16, uppercase: true)
+            let padded = "0x" + String(repeating: "0", count: max(0, 8 - hex.count)) + hex
+            let message = SecurityStatus.message(for: code)
+            if format.json {
+                output.writeLine(JSONText.encode(["status": Int(code), "hex": padded, "message": message]))
+            } else {
+                output.writeLine("Error: \(padded) \(code) \(message)")
+            }
+        }
+    }
+}
+
+extension SecurityCommand {
+    /// Verbs that print nothing when they succeed; with `--json` they print `{"status":0}`.
+    var printsNothingOnSuccess: Bool {
+        switch self {
+        case .addPassword, .lockKeychain, .unlockKeychain, .setKeychainPassword, .setKeychainSettings,
+            .simulateRestart:
+            true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import KeychainCore
+import Security
+import Synchronization
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSinceReferenceDate: 800_000_000))
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(_ seconds: Double) {
+        current.withLock { $0 += seconds }
+    }
+}
+
+/// Runs `body` with a fresh keychain installed for this task: passcode "1234" (unless `passcode` is nil, with
+/// a 2 ms derivation), the simulated sensor enrolled (unless `enrolled` is false), and a hand-moved clock.
+func withAuthenticatingKeychain<R>(
+    passcode: String? = "1234", enrolled: Bool = true, _ body: (Keychain, TestClock) async throws -> R
+) async throws -> R {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ac-test-\(UUID().uuidString)")
+    let clock = TestClock()
+    var configuration = KeychainConfiguration(
+        home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]),
+        clock: { clock.now })
+    configuration.passcodeDerivationTarget = 0.002
+    let keychain = try Keychain(configuration: configuration)
+    defer {
+        keychain.simulateRestart()
+        keychain.close()
+        try? FileManager.default.removeItem(at: home)
+    }
+    if let passcode { try keychain.setPasscode(Secret(Array(passcode.utf8))) }
+    if enrolled { try keychain.authenticators.biometry.enroll() }
+    return try await SecurityRuntime.withKeychain(keychain) { try await body(keychain, clock) }
+}

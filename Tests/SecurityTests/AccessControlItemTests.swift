@@ -1,0 +1,219 @@
+import Foundation
+import KeychainCore
+import LocalAuthentication
+import Security
+import Testing
+
+/// Items with access-control constraints through the SecItem functions, against the simulated authenticators.
+@Suite struct AccessControlItemTests {
+    private func control(_ flags: SecAccessControlCreateFlags,
+                         _ protection: CFString = kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) -> SecAccessControl {
+        var error: Unmanaged<CFError>?
+        return SecAccessControlCreateWithFlags(nil, protection, flags, &error)!
+    }
+
+    private func add(_ account: String, _ flags: SecAccessControlCreateFlags, context: LAContext? = nil,
+                     extra: [String: Any] = [:]) -> OSStatus {
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.auth",
+            kSecAttrAccount as String: account, kSecAttrAccessControl as String: control(flags),
+            kSecValueData as String: Data("secret-\(account)".utf8),
+        ]
+        if let context { query[kSecUseAuthenticationContext as String] = context }
+        query.merge(extra) { $1 }
+        return SecItemAdd(query as CFDictionary, nil)
+    }
+
+    /// Reads `account`'s secret: the status and the text.
+    private func read(_ account: String, context: LAContext? = nil, ui: CFString? = nil) -> (OSStatus, String?) {
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.auth",
+            kSecAttrAccount as String: account, kSecReturnData as String: true,
+            kSecMatchLimit as String: kSecMatchLimitOne,
+        ]
+        if let context { query[kSecUseAuthenticationContext as String] = context }
+        if let ui { query[kSecUseAuthenticationUI as String] = ui }
+        var result: AnyObject?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        return (status, (result as? Data).map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    @Test func biometryOutcomesGiveApplesCodes() async throws {
+        try await withAuthenticatingKeychain { keychain, _ in
+            let biometry = keychain.authenticators.biometry
+            #expect(add("a", .biometryCurrentSet) == errSecSuccess)
+            try biometry.script(.match)
+            #expect(read("a") == (errSecSuccess, "secret-a"))
+            try biometry.script(.noMatch)
+            #expect(read("a").0 == errSecAuthFailed)
+            try biometry.script(.cancel)
+            #expect(read("a").0 == errSecUserCanceled)
+            #expect(read("a").0 == errSecUserCanceled)  // nothing scripted: the prompt is dismissed
+            #expect(read("a", ui: kSecUseAuthenticationUIFail).0 == errSecInteractionNotAllowed)
+            #expect(read("a", ui: kSecUseAuthenticationUISkip).0 == errSecItemNotFound)
+            try biometry.script(.noMatch, .noMatch, .noMatch, .noMatch)
+            for _ in 0..<4 { #expect(read("a").0 == errSecAuthFailed) }
+            try biometry.script(.match)
+            #expect(read("a").0 == errSecAuthFailed)  // locked out after five failures
+            #expect(try biometry.status().script == [.match])
+        }
+    }
+
+    @Test func attributesNeedNoAuthenticationAndCarryTheAccessControl() async throws {
+        try await withAuthenticatingKeychain { keychain, _ in
+            #expect(add("a", [.biometryAny, .or, .devicePasscode]) == errSecSuccess)
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "a",
+                kSecReturnAttributes as String: true,
+            ]
+            var result: AnyObject?
+            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
+            let attributes = try #require(result as? [String: Any])
+            let stored = try #require(attributes[kSecAttrAccessControl as String] as? SecAccessControl)
+            #expect(stored == control([.biometryAny, .or, .devicePasscode]))
+            #expect(try keychain.authenticators.biometry.status().script.isEmpty)
+            let delete: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "a"]
+            #expect(SecItemDelete(delete as CFDictionary) == errSecSuccess)
+        }
+    }
+
+    @Test func seedPatternEvaluateThenQueryWithTheContext() async throws {
+        try await withAuthenticatingKeychain { keychain, clock in
+            var error: Unmanaged<CFError>?
+            guard let accessControl = SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, &error)
+            else {
+                Issue.record("no access control")
+                return
+            }
+            let secretData = Data("token".utf8)
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrService as String: "com.app.auth",
+                kSecAttrAccount as String: "biometric-secret",
+                kSecAttrAccessControl as String: accessControl,
+                kSecValueData as String: secretData,
+            ]
+            #expect(SecItemAdd(query as CFDictionary, nil) == errSecSuccess)
+
+            let context = LAContext()
+            context.localizedReason = "Access your credentials"
+            context.touchIDAuthenticationAllowableReuseDuration = 10
+            var authError: NSError?
+            #expect(context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &authError))
+            switch context.biometryType {
+            case .faceID, .opticID, .none: Issue.record("the simulated sensor is Touch ID")
+            case .touchID: break
+            @unknown default: break
+            }
+            try keychain.authenticators.biometry.script(.match)
+            #expect(try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics,
+                                                     localizedReason: "Authenticate to access credentials"))
+            // Within the reuse duration: no second prompt (nothing is scripted, so a prompt would cancel).
+            #expect(read("biometric-secret", context: context) == (errSecSuccess, "token"))
+            clock.advance(9)
+            #expect(read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0 == errSecSuccess)
+            clock.advance(2)
+            #expect(read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0
+                == errSecInteractionNotAllowed)
+            try keychain.authenticators.biometry.script(.match)
+            #expect(read("biometric-secret", context: context).0 == errSecSuccess)  // prompts, renews the context
+            #expect(read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0 == errSecSuccess)
+            context.invalidate()
+            #expect(read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0
+                == errSecInteractionNotAllowed)
+        }
+    }
+
+    @Test func enrollmentChangeKillsCurrentSetButNotAny() async throws {
+        try await withAuthenticatingKeychain { keychain, _ in
+            let biometry = keychain.authenticators.biometry
+            #expect(add("current", .biometryCurrentSet) == errSecSuccess)
+            #expect(add("any", .biometryAny) == errSecSuccess)
+            #expect(add("either", [.biometryCurrentSet, .or, .devicePasscode]) == errSecSuccess)
+            try biometry.changeEnrollment()
+            try biometry.script(.match, .match, .match)
+            #expect(read("current").0 == errSecAuthFailed)
+            #expect(read("any") == (errSecSuccess, "secret-any"))
+            // The biometry alternative is gone; the passcode one still opens it.
+            keychain.authenticators.passcodePrompt.enter("1234")
+            #expect(read("either") == (errSecSuccess, "secret-either"))
+        }
+    }
+
+    @Test func passcodeAndUserPresence() async throws {
+        try await withAuthenticatingKeychain { keychain, _ in
+            let prompt = keychain.authenticators.passcodePrompt
+            #expect(add("pc", .devicePasscode) == errSecSuccess)
+            prompt.enter("9999")
+            #expect(read("pc").0 == errSecAuthFailed)
+            prompt.cancel()
+            #expect(read("pc").0 == errSecUserCanceled)
+            prompt.enter("1234")
+            #expect(read("pc") == (errSecSuccess, "secret-pc"))
+            #expect(try keychain.authenticators.biometry.status().script.isEmpty)
+
+            #expect(add("up", .userPresence) == errSecSuccess)
+            try keychain.authenticators.biometry.script(.match)
+            #expect(read("up") == (errSecSuccess, "secret-up"))
+            try keychain.authenticators.biometry.script(.fallback)
+            prompt.enter("1234")
+            #expect(read("up") == (errSecSuccess, "secret-up"))
+            try keychain.authenticators.biometry.unenroll()
+            prompt.enter("1234")
+            #expect(read("up") == (errSecSuccess, "secret-up"))
+        }
+    }
+
+    @Test func applicationPasswordIsPartOfTheKey() async throws {
+        try await withAuthenticatingKeychain { keychain, _ in
+            #expect(add("ap", .applicationPassword) == errSecAuthFailed)  // no password on the context
+            let context = LAContext()
+            context.setCredential(Data("app-pw".utf8), type: .applicationPassword)
+            #expect(add("ap", .applicationPassword, context: context) == errSecSuccess)
+            #expect(read("ap").0 == errSecAuthFailed)
+            #expect(read("ap", context: context) == (errSecSuccess, "secret-ap"))
+            let wrong = LAContext()
+            wrong.setCredential(Data("other".utf8), type: .applicationPassword)
+            #expect(read("ap", context: wrong).0 == errSecAuthFailed)
+
+            #expect(add("both", [.biometryCurrentSet, .and, .applicationPassword], context: context) == errSecSuccess)
+            #expect(read("both", context: context, ui: kSecUseAuthenticationUIFail).0 == errSecInteractionNotAllowed)
+            try keychain.authenticators.biometry.script(.match)
+            #expect(read("both", context: context) == (errSecSuccess, "secret-both"))
+            try keychain.authenticators.biometry.script(.match)
+            #expect(read("both", context: wrong).0 == errSecAuthFailed)
+        }
+    }
+
+    @Test func validationFollowsApple() async throws {
+        try await withAuthenticatingKeychain { _, _ in
+            var error: Unmanaged<CFError>?
+            #expect(SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenUnlocked, [.biometryAny, .or, .and, .devicePasscode], &error) == nil)
+            #expect(add("s", .biometryAny, extra: [kSecAttrSynchronizable as String: true]) == errSecParam)
+            #expect(add("c", .biometryAny, extra: [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked])
+                == errSecParam)
+            var query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "d",
+                kSecAttrAccessControl as String: control(.biometryAny, kSecAttrAccessibleAlways),
+            ]
+            #expect(SecItemAdd(query as CFDictionary, nil) == errSecParam)
+            query[kSecAttrAccessControl as String] = control(.watch, kSecAttrAccessibleWhenUnlocked)
+            #expect(SecItemAdd(query as CFDictionary, nil) == errSecUnimplemented)
+            #expect(add("u", .biometryAny) == errSecSuccess)
+            let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "u"]
+            let change: [String: Any] = [kSecAttrLabel as String: "x"]
+            #expect(SecItemUpdate(match as CFDictionary, change as CFDictionary) == errSecUnimplemented)
+            var skip = match
+            skip[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUISkip
+            #expect(SecItemDelete(skip as CFDictionary) == errSecParam)
+        }
+    }
+
+    @Test func constraintsNeedAPasscode() async throws {
+        try await withAuthenticatingKeychain(passcode: nil) { _, _ in
+            #expect(add("b", .biometryAny, extra: [:]) == errSecAuthFailed)
+        }
+    }
+}
