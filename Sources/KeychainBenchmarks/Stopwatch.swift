@@ -18,6 +18,24 @@ struct Measurement {
     }
 }
 
+/// Several operations timed in turn, one call of each per round, so that all of them meet the same state of the
+/// machine (durable writes depend on what the disk is doing).
+enum Interleaved {
+    static func run(count: Int, _ operations: [(name: String, body: (Int) throws -> Void)]) throws -> [Measurement] {
+        var totals = [UInt64](repeating: 0, count: operations.count)
+        for index in 0..<count {
+            for (slot, operation) in operations.enumerated() {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try operation.body(index)
+                totals[slot] += DispatchTime.now().uptimeNanoseconds - start
+            }
+        }
+        return zip(operations, totals).map {
+            Measurement(name: $0.name, operations: count, seconds: Double($1) / 1e9)
+        }
+    }
+}
+
 /// A fresh directory under the system's temporary directory.
 func scratchDirectory(_ label: String) -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-bench-\(label)-\(UUID().uuidString)")

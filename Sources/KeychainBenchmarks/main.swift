@@ -2,10 +2,11 @@ import Foundation
 import KeychainCore
 import Security
 
-// Prints, in one run, ops/s of durable add, lookup by primary key returning data (1k and 100k items), update
+// Prints, in one run, ops/s of durable add, lookup by primary key returning data (1k and a large set), update
 // and delete: through the engine's typed API, through SecItem with the dictionary built in the loop, and for
-// the floor (the least work any encrypted store must do). Run with `swift run -c release keychain-benchmarks`.
-// Arguments: [durable-ops] [lookups] [large-item-count]
+// the floor (the least work any encrypted store must do). Durable operations are interleaved with the floor's
+// (one floor insert, one engine call, one SecItem call, and again), so that all of them meet the same disk.
+// Run with `swift run -c release keychain-benchmarks [durable-ops] [lookups] [large-item-count]`.
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let durableOps = arguments.count > 0 ? arguments[0] : 300
@@ -24,7 +25,8 @@ func report(_ measurement: Measurement, floor: Measurement? = nil) {
 
 func makeKeychain(_ label: String) throws -> Keychain {
     try Keychain(configuration: KeychainConfiguration(
-        home: scratchDirectory(label), identity: CallerIdentity(applicationIdentifier: "BENCH.app", accessGroups: ["BENCH.app"])))
+        home: scratchDirectory(label),
+        identity: CallerIdentity(applicationIdentifier: "BENCH.app", accessGroups: ["BENCH.app"])))
 }
 
 func newItem(_ index: Int) -> NewItem {
@@ -32,7 +34,7 @@ func newItem(_ index: Int) -> NewItem {
             data: secret)
 }
 
-/// Fills `keychain` up to `count` items in batches, accounts numbered from 0.
+/// Fills `keychain` up to `count` items in batches, accounts numbered from `start`.
 func fill(_ keychain: Keychain, from start: Int, to count: Int) throws {
     var next = start
     while next < count {
@@ -42,125 +44,120 @@ func fill(_ keychain: Keychain, from start: Int, to count: Int) throws {
     }
 }
 
+func genericQuery(_ account: String) -> [String: Any] {
+    [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc", kSecAttrAccount as String: account]
+}
+
 print("KeychainServices benchmark: \(durableOps) durable ops, \(lookups) lookups, large set \(largeCount) items")
 print("")
 
-// The floor.
 let floorStore = FloorStore(directory: scratchDirectory("floor"))
-let floorAdd = Measurement.run("floor: insert + fsync + AES-GCM", count: durableOps) {
-    floorStore.add(primaryKey: floorKey(1_000_000 + $0), secret: secret)
-}
-floorStore.fill(count: 1_000, secret: secret, key: floorKey)
-let floorLookupSmall = Measurement.run("floor: select + AES-GCM open (1k)", count: lookups) {
-    precondition(floorStore.lookup(primaryKey: floorKey($0 % 1_000)) == secret.count)
-}
-floorStore.fill(count: largeCount - 1_000, secret: secret) { floorKey($0 + 1_000) }
-let floorLookupLarge = Measurement.run("floor: select + AES-GCM open (\(largeCount / 1000)k)", count: lookups) {
-    precondition(floorStore.lookup(primaryKey: floorKey(($0 * 7919) % largeCount)) == secret.count)
-}
-report(floorAdd)
-report(floorLookupSmall)
-report(floorLookupLarge)
-print("")
-
-// The engine's typed API.
 let engine = try makeKeychain("engine")
-let engineAdd = try Measurement.run("engine: add (durable)", count: durableOps) {
-    try engine.add(newItem(1_000_000 + $0))
-}
-try fill(engine, from: 0, to: 1_000)
-let engineLookupSmall = try Measurement.run("engine: lookup returning data (1k)", count: lookups) {
-    let found = try engine.copyMatching(.genericPassword(service: "svc", account: "acct\($0 % 1_000)", returns: .data))
-    precondition(found[0].data?.count == secret.count)
-}
-try fill(engine, from: 1_000, to: largeCount)
-let engineLookupLarge = try Measurement.run("engine: lookup returning data (\(largeCount / 1000)k)", count: lookups) {
-    let found = try engine.copyMatching(
-        .genericPassword(service: "svc", account: "acct\(($0 * 7919) % largeCount)", returns: .data))
-    precondition(found[0].data?.count == secret.count)
-}
-let engineUpdate = try Measurement.run("engine: update data (durable)", count: durableOps) {
-    try engine.update(.genericPassword(service: "svc", account: "acct\($0)", limit: .all),
-                      with: ItemChanges(data: Array("new secret \($0)".utf8)))
-}
-let engineDelete = try Measurement.run("engine: delete (durable)", count: durableOps) {
-    try engine.delete(.genericPassword(service: "svc", account: "acct\($0)", limit: .all))
-}
-var caseInsensitive = ItemQuery.genericPassword(service: "SVC", account: "ACCT500", returns: .data)
-caseInsensitive.caseInsensitive = true
-let engineFolded = try Measurement.run("engine: case-insensitive lookup (\(largeCount / 1000)k)", count: lookups / 4) { _ in
-    let found = try engine.copyMatching(caseInsensitive)
-    precondition(found.count == 1)
-}
-report(engineAdd, floor: floorAdd)
-report(engineLookupSmall, floor: floorLookupSmall)
-report(engineLookupLarge, floor: floorLookupLarge)
-report(engineUpdate, floor: floorAdd)
-report(engineDelete, floor: floorAdd)
-report(engineFolded, floor: floorLookupLarge)
-print(String(format: "engine: lookup latency %dk / 1k = %.2f×", largeCount / 1000,
-             engineLookupLarge.microsecondsPerOp / engineLookupSmall.microsecondsPerOp))
-engine.close()
-print("")
-
-// The Security face, with the dictionary built in the loop as a client does.
 let faceKeychain = try makeKeychain("face")
 SecurityRuntime.install(faceKeychain)
-let faceAdd = Measurement.run("SecItemAdd (durable)", count: durableOps) { index in
-    let query: [String: Any] = [
-        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc",
-        kSecAttrAccount as String: "acct\(1_000_000 + index)", kSecValueData as String: Data(secret),
-    ]
-    precondition(SecItemAdd(query as CFDictionary, nil) == errSecSuccess)
-}
+
+// Durable adds, interleaved.
+let adds = try Interleaved.run(count: durableOps, [
+    ("floor: insert + fsync + AES-GCM", { floorStore.add(primaryKey: floorKey(1_000_000 + $0), secret: secret) }),
+    ("engine: add (durable)", { try engine.add(newItem(1_000_000 + $0)) }),
+    ("SecItemAdd (durable)", { index in
+        var query = genericQuery("acct\(1_000_000 + index)")
+        query[kSecValueData as String] = Data(secret)
+        precondition(SecItemAdd(query as CFDictionary, nil) == errSecSuccess)
+    }),
+])
+
+// Lookups with 1k items, then with the large set.
+floorStore.fill(count: 1_000, secret: secret, key: floorKey)
+try fill(engine, from: 0, to: 1_000)
 try fill(faceKeychain, from: 0, to: 1_000)
+func engineLookup(_ account: String) throws {
+    let found = try engine.copyMatching(.genericPassword(service: "svc", account: account, returns: .data))
+    precondition(found[0].data?.count == secret.count)
+}
 func faceLookup(_ account: String) {
-    let query: [String: Any] = [
-        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc",
-        kSecAttrAccount as String: account, kSecReturnData as String: true,
-    ]
+    var query = genericQuery(account)
+    query[kSecReturnData as String] = true
     var result: AnyObject?
     precondition(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
     precondition((result as? Data)?.count == secret.count)
 }
+let floorLookupSmall = Measurement.run("floor: select + AES-GCM open (1k)", count: lookups) {
+    precondition(floorStore.lookup(primaryKey: floorKey($0 % 1_000)) == secret.count)
+}
+let engineLookupSmall = try Measurement.run("engine: lookup returning data (1k)", count: lookups) {
+    try engineLookup("acct\($0 % 1_000)")
+}
 let faceLookupSmall = Measurement.run("SecItemCopyMatching returning data (1k)", count: lookups) {
     faceLookup("acct\($0 % 1_000)")
 }
+floorStore.fill(count: largeCount - 1_000, secret: secret) { floorKey($0 + 1_000) }
+try fill(engine, from: 1_000, to: largeCount)
 try fill(faceKeychain, from: 1_000, to: largeCount)
-let faceLookupLarge = Measurement.run("SecItemCopyMatching returning data (\(largeCount / 1000)k)", count: lookups) {
+let large = "\(largeCount / 1000)k"
+let floorLookupLarge = Measurement.run("floor: select + AES-GCM open (\(large))", count: lookups) {
+    precondition(floorStore.lookup(primaryKey: floorKey(($0 * 7919) % largeCount)) == secret.count)
+}
+let engineLookupLarge = try Measurement.run("engine: lookup returning data (\(large))", count: lookups) {
+    try engineLookup("acct\(($0 * 7919) % largeCount)")
+}
+let faceLookupLarge = Measurement.run("SecItemCopyMatching returning data (\(large))", count: lookups) {
     faceLookup("acct\(($0 * 7919) % largeCount)")
 }
-let faceUpdate = Measurement.run("SecItemUpdate (durable)", count: durableOps) { index in
-    let query: [String: Any] = [
-        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc",
-        kSecAttrAccount as String: "acct\(index)",
-    ]
-    let changes: [String: Any] = [kSecValueData as String: Data("new \(index)".utf8)]
-    precondition(SecItemUpdate(query as CFDictionary, changes as CFDictionary) == errSecSuccess)
+var folded = ItemQuery.genericPassword(service: "SVC", account: "ACCT500", returns: .data)
+folded.caseInsensitive = true
+let engineFolded = try Measurement.run("engine: case-insensitive lookup (\(large))", count: lookups / 4) { _ in
+    let found = try engine.copyMatching(folded)
+    precondition(found.count == 1)
 }
-let faceDelete = Measurement.run("SecItemDelete (durable)", count: durableOps) { index in
-    let query: [String: Any] = [
-        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc",
-        kSecAttrAccount as String: "acct\(index)",
-    ]
-    precondition(SecItemDelete(query as CFDictionary) == errSecSuccess)
-}
+
+// Durable updates and deletes, each interleaved with a floor insert.
+let updates = try Interleaved.run(count: durableOps, [
+    ("floor: insert + fsync + AES-GCM", { floorStore.add(primaryKey: floorKey(2_000_000 + $0), secret: secret) }),
+    ("engine: update data (durable)", {
+        try engine.update(.genericPassword(service: "svc", account: "acct\($0)", limit: .all),
+                          with: ItemChanges(data: Array("new secret \($0)".utf8)))
+    }),
+    ("SecItemUpdate (durable)", { index in
+        let changes: [String: Any] = [kSecValueData as String: Data("new \(index)".utf8)]
+        precondition(SecItemUpdate(genericQuery("acct\(index)") as CFDictionary, changes as CFDictionary) == errSecSuccess)
+    }),
+])
+let deletes = try Interleaved.run(count: durableOps, [
+    ("floor: insert + fsync + AES-GCM", { floorStore.add(primaryKey: floorKey(3_000_000 + $0), secret: secret) }),
+    ("engine: delete (durable)", { try engine.delete(.genericPassword(service: "svc", account: "acct\($0)", limit: .all)) }),
+    ("SecItemDelete (durable)", { precondition(SecItemDelete(genericQuery("acct\($0)") as CFDictionary) == errSecSuccess) }),
+])
 let bridging = Measurement.run("client cost: build + bridge 4-key dictionary", count: lookups) { index in
-    let query: [String: Any] = [
-        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc",
-        kSecAttrAccount as String: "acct\(index)", kSecReturnData as String: true,
-    ]
+    var query = genericQuery("acct\(index)")
+    query[kSecReturnData as String] = true
     precondition((query as CFDictionary).count == 4)
 }
-report(faceAdd, floor: floorAdd)
+
+print("Durable operations (each interleaved with the floor's insert):")
+report(adds[0])
+report(adds[1], floor: adds[0])
+report(adds[2], floor: adds[0])
+report(updates[1], floor: updates[0])
+report(updates[2], floor: updates[0])
+report(deletes[1], floor: deletes[0])
+report(deletes[2], floor: deletes[0])
+print("")
+print("Lookups by primary key, returning data:")
+report(floorLookupSmall)
+report(engineLookupSmall, floor: floorLookupSmall)
 report(faceLookupSmall, floor: floorLookupSmall)
+report(floorLookupLarge)
+report(engineLookupLarge, floor: floorLookupLarge)
 report(faceLookupLarge, floor: floorLookupLarge)
-report(faceUpdate, floor: floorAdd)
-report(faceDelete, floor: floorAdd)
+report(engineFolded, floor: floorLookupLarge)
 report(bridging)
-print(String(format: "SecItem: lookup latency %dk / 1k = %.2f×", largeCount / 1000,
+print(String(format: "lookup latency %@ / 1k: engine %.2f×, SecItem %.2f×", large,
+             engineLookupLarge.microsecondsPerOp / engineLookupSmall.microsecondsPerOp,
              faceLookupLarge.microsecondsPerOp / faceLookupSmall.microsecondsPerOp))
+engine.close()
 faceKeychain.close()
+
 print("")
 print("Data protection (passcode KDF tuned to about 80 ms):")
 try DataProtectionBenchmark.run(largeCount: largeCount, lookups: lookups / 4, makeItem: newItem)
