@@ -24,7 +24,16 @@ import Testing
                 child.process.waitUntilExit()
             }
         }
-        for child in children { #expect(child.output.nextLine() == "ready") }
+        for child in children {
+            let first = child.output.nextLine()
+            if first != "ready" {
+                child.process.waitUntilExit()
+                Issue.record("""
+                    child said \(String(describing: first)) instead of ready; exit status \
+                    \(child.process.terminationStatus), reason \(child.process.terminationReason.rawValue)
+                    """)
+            }
+        }
 
         let rounds = 150
         for round in 0..<rounds {

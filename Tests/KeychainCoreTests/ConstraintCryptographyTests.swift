@@ -74,6 +74,19 @@ import Testing
             "biometry.json")), as: UTF8.self).contains(before.wrapped.base64EncodedString()))
     }
 
+    @Test func backupsLeaveConstrainedItemsOut() throws {
+        let keychain = try keychainWithPasscode()
+        defer { keychain.simulateRestart() }
+        try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")],
+                                 accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: 0x2),
+                                 data: Array("secret".utf8)))
+        try keychain.addToken("plain", .whenUnlocked)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ac-\(UUID().uuidString).backup")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let summary = try keychain.backup(to: file, password: Secret(Array("pw".utf8)))
+        #expect(summary.itemCount == 1 && summary.excludedCount == 1)
+    }
+
     @Test func applicationPasswordItemIsSealedUnderThePassword() throws {
         let keychain = try fastKDFKeychain()
         let context = AuthenticationContext()

@@ -23,7 +23,8 @@ public enum AuthenticationFailure: Int, Error, Sendable, CaseIterable {
         case .userCancel, .systemCancel, .appCancel, .userFallback:
             KeychainError(SecurityStatus.userCanceled, reason: "the authentication was canceled")
         case .notInteractive:
-            KeychainError.interactionNotAllowed.because("the item needs user authentication and interaction is not allowed")
+            KeychainError.interactionNotAllowed.because(
+                "the item needs user authentication and interaction is not allowed")
         default:
             KeychainError.authFailed.because("the item needs user authentication, which failed: \(summary)")
         }

@@ -39,7 +39,9 @@ public final class Authenticators: Sendable {
     /// - Returns: how the user authenticated.
     /// - Throws: `AuthenticationFailure`.
     @discardableResult
-    public func evaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext) throws -> AuthenticationMethod {
+    public func evaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext) throws
+        -> AuthenticationMethod
+    {
         if policy == .deviceOwner || policy == .devicePasscode {
             try canEvaluate(.devicePasscode, context: context)
         } else {

@@ -89,7 +89,9 @@ extension Keychain {
         let sealed = try sealer.seal(attributes: attributes, secret: constraints == nil ? secret : [],
                                      classKey: try classKey(protection))
         // A constrained secret is sealed under a key of its own, which only the constraint keys unwrap.
-        let sealedSecret = try constraints.map { try sealConstrained(secret, policy: $0, sealer: sealer, context: context) }
+        let sealedSecret = try constraints.map {
+            try sealConstrained(secret, policy: $0, sealer: sealer, context: context)
+        }
         let row = StoredRow(
             uuid: uuid, primaryKeyDigest: index.primaryKey, protection: protection.rawValue,
             version: ItemSealer.formatVersion, wrappedKey: sealed.wrappedKey, metadata: sealed.metadata,

@@ -32,7 +32,8 @@ extension Keychain {
         guard !alternatives.isEmpty else {
             throw firstFailure ?? KeychainError.authFailed.because("the access control has no usable constraint")
         }
-        let sealed = try AESGCM.seal(secret, key: secretKey, authenticating: sealer.associatedData(0x73) + policy.encoded)
+        let associated = sealer.associatedData(0x73) + policy.encoded
+        let sealed = try AESGCM.seal(secret, key: secretKey, authenticating: associated)
         return try ConstraintEnvelope(alternatives: alternatives).framing(sealed)
     }
 
@@ -48,7 +49,8 @@ extension Keychain {
         while true {
             if let key = try openAnySatisfied(envelope, context: context) {
                 do {
-                    return try AESGCM.open(sealed, key: key, authenticating: sealer.associatedData(0x73) + policy.encoded)
+                    let associated = sealer.associatedData(0x73) + policy.encoded
+                    return try AESGCM.open(sealed, key: key, authenticating: associated)
                 } catch {
                     throw KeychainError.decode.because("a constrained item's secret does not authenticate")
                 }
@@ -68,7 +70,9 @@ extension Keychain {
     }
 
     /// The secret key from the first alternative whose factors the context satisfies and whose key opens it.
-    private func openAnySatisfied(_ envelope: ConstraintEnvelope, context: AuthenticationContext) throws -> SecureBytes? {
+    private func openAnySatisfied(_ envelope: ConstraintEnvelope, context: AuthenticationContext) throws
+        -> SecureBytes?
+    {
         for alternative in envelope.alternatives where try satisfied(alternative.factors, context: context) {
             guard let key = try? alternativeKey(alternative.factors, salt: Array(alternative.salt),
                                                 iterations: alternative.iterations, context: context, creating: false),
@@ -103,7 +107,8 @@ extension Keychain {
         let biometry = usable.contains { $0.factors.contains { $0.method == .biometry } }
         let passcode = usable.contains { $0.factors.contains(.devicePasscode) }
         let choices: [AuthenticationPolicy] =
-            biometry && passcode ? [.deviceOwner, .devicePasscode] : biometry ? [.biometrics] : passcode ? [.devicePasscode] : []
+            biometry && passcode ? [.deviceOwner, .devicePasscode]
+            : biometry ? [.biometrics] : passcode ? [.devicePasscode] : []
         return choices.first { !tried.contains($0) }
     }
 

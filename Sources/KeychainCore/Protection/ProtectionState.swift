@@ -182,7 +182,9 @@ final class ProtectionState: Sendable {
     /// - Throws: `errSecAuthFailed` for a wrong passcode, while rate-limited, or when no passcode is set.
     func verifyPasscode(_ passcode: SecureBytes) throws {
         try modify { document in
-            guard document.passcode != nil else { throw KeychainError.authFailed.because("no keychain passcode is set") }
+            guard document.passcode != nil else {
+                throw KeychainError.authFailed.because("no keychain passcode is set")
+            }
             _ = try openProtectedKeys(&document, passcode: passcode)
         }
     }
@@ -192,7 +194,8 @@ final class ProtectionState: Sendable {
     /// - Throws: `errSecAuthFailed` without a passcode; `errSecInteractionNotAllowed` while locked.
     func passcodeConstraintKey() throws -> SecureBytes {
         guard try hasPasscode else {
-            throw KeychainError.authFailed.because("a devicePasscode constraint needs a keychain passcode, and none is set")
+            throw KeychainError.authFailed.because(
+                "a devicePasscode constraint needs a keychain passcode, and none is set")
         }
         guard let key = try store.get(.whenPasscodeSetThisDeviceOnly) else {
             throw KeychainError.interactionNotAllowed.because(

@@ -60,6 +60,8 @@ public enum SecurityCommand: Equatable, Sendable {
     case errorMessage([Int32])
     /// `doctor FUNCTION [FILE]` (not on macOS): what a SecItem call would do, without doing it.
     case doctor(DoctorCommand)
+    /// `biometry ACTION` (not on macOS): drives the simulated biometric sensor.
+    case biometry(BiometryCommand)
     /// `-i`: read command lines from standard input, one per line.
     case interactive
 }

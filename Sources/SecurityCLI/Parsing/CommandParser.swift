@@ -115,6 +115,11 @@ public enum CommandParser {
         case .lockKeychain, .unlockKeychain, .setKeychainPassword, .setKeychainSettings, .showKeychainInfo,
             .simulateRestart, .backupKeychain, .restoreKeychain:
             return try protectionCommand(verb, options, operands)
+        case .biometry:
+            guard operands.count == 1, let action = BiometryCommand(rawValue: operands[0]) else {
+                throw UsageError("name one action", verb: verb)
+            }
+            return .biometry(action)
         case .error, .doctor:
             return .help(verb)  // parsed above
         }

@@ -110,6 +110,12 @@ extension SecurityVerb {
                     Display an error string for the given security-related error code.
                     The error can be in decimal or hex, e.g. 1234 or 0x1234. Multiple errors can be separated by spaces.
                 """
+        case .biometry:
+            return """
+                Usage: biometry enroll|unenroll|match|nomatch|cancel|fallback|change-enrollment|status
+                    The simulated sensor LAContext and biometry-protected items use: match, nomatch, cancel and
+                    fallback queue the user's reaction to the next prompt; change-enrollment adds a finger.
+                """
         case .doctor:
             return """
                 Usage: doctor [add|copy|update|delete] [file]

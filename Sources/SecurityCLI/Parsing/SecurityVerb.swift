@@ -18,6 +18,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
     case restoreKeychain = "restore-keychain"
     case error
     case doctor
+    case biometry
 
     /// The one-line description `security help` lists.
     public var summary: String {
@@ -40,6 +41,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .restoreKeychain: "Restore the items of an encrypted backup."
         case .error: "Display a descriptive message for the given error code(s)."
         case .doctor: "Explain what a SecItem call with a JSON dictionary would do, without doing it."
+        case .biometry: "Drive the simulated biometric sensor (enroll, match, nomatch, cancel, status...)."
         }
     }
 
@@ -60,6 +62,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .setKeychainSettings: OptionSpecification(valued: "t", flags: "lu")
         case .showKeychainInfo: OptionSpecification(valued: "", flags: "", longFlags: ["json"])
         case .simulateRestart: OptionSpecification(valued: "", flags: "")
+        case .biometry: OptionSpecification(valued: "", flags: "")
         case .backupKeychain, .restoreKeychain: OptionSpecification(valued: "p", flags: "")
         case .error, .doctor: OptionSpecification(valued: "", flags: "")
         }

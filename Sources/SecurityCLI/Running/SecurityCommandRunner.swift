@@ -69,6 +69,8 @@ public final class SecurityCommandRunner {
                 try showKeychainInfo(command, keychain: try open(invocation.identity))
             case .simulateRestart:
                 try open(invocation.identity).simulateRestart()
+            case .biometry(let command):
+                try biometry(command, keychain: try open(invocation.identity))
             case .backupKeychain(let command):
                 try backupKeychain(command, keychain: try open(invocation.identity))
             case .restoreKeychain(let command):
