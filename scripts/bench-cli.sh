@@ -8,6 +8,7 @@
 # Environment:
 #   SCRATCH_PATH   swift build's scratch path (default: the package's .build)
 #   SECURITY_BIN   a `security` binary to use as it is; skips the build
+#   STATIC_STDLIB  1: build with --static-swift-stdlib (Swift runtime and Foundation linked into the binary)
 #   WARMUP         unmeasured lookups of each before measuring (default 10)
 #
 # Everything runs in a temporary directory: the keychain (KEYCHAIN_HOME), and HOME/XDG_* for gnome-keyring, which
@@ -44,6 +45,7 @@ if [ -n "${SECURITY_BIN:-}" ]; then
 else
     build=(swift build -c release --product security --package-path "$repo")
     [ -n "${SCRATCH_PATH:-}" ] && build+=(--scratch-path "$SCRATCH_PATH")
+    [ "${STATIC_STDLIB:-0}" = 1 ] && build+=(--static-swift-stdlib)
     echo "building: ${build[*]}" >&2
     "${build[@]}" >&2
     security="$("${build[@]}" --show-bin-path)/security"
@@ -85,7 +87,7 @@ printf '%s\n' "$secret" | "$security" add-generic-password -a bench -s bench.exa
 
 # --- A private session bus and a headless gnome-keyring on it -------------------------------------------------
 # The bus runs in the foreground of a background job so its pid is ours to stop; it writes its address to fd 3.
-dbus-daemon --session --nofork --nopidfile --print-address=3 3>"$work/bus-address" 2>"$work/dbus.log" &
+dbus-daemon --session --address="unix:path=$work/bus" --nofork --nopidfile --print-address=3 3>"$work/bus-address" 2>"$work/dbus.log" &
 dbus_pid=$!
 for _ in $(seq 250); do [ -s "$work/bus-address" ] && break; sleep 0.02; done
 [ -s "$work/bus-address" ] || { echo "dbus-daemon did not start:" >&2; cat "$work/dbus.log" >&2; exit 1; }

@@ -29,6 +29,8 @@ public final class Keychain: Sendable {
         authenticators = Authenticators(protection: dataProtection, clock: configuration.clock)
         let path = configuration.home.appendingPathComponent(Self.databaseFileName).path
         let opened: ItemStore
+        // SQLite creates its -wal and -shm files with the database file's mode: make that owner-only first.
+        try SecretFile.createOwnerOnly(configuration.home.appendingPathComponent(Self.databaseFileName))
         do {
             let database = try Database(path: path)
             do {

@@ -64,3 +64,17 @@ import Testing
         #expect(try first.secret(genericQuery([:])) == "from second")
     }
 }
+
+@Suite struct FileModeTests {
+    @Test func everyFileOfTheHomeIsOwnerOnly() throws {
+        let home = temporaryHome()
+        let keychain = try makeKeychain(home: home)
+        try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")], data: [1]))
+        for name in try FileManager.default.contentsOfDirectory(atPath: home.path) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent(name).path)
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0
+            #expect(mode & 0o077 == 0, "\(name) has mode \(String(mode, radix: 8))")
+        }
+        keychain.close()
+    }
+}

@@ -17,6 +17,7 @@ public enum AuthenticationPolicy: Sendable, Hashable {
 public enum AuthenticationMethod: String, Sendable, Hashable, Codable {
     case biometry
     case devicePasscode
+    case companion
 }
 
 /// A scripted reaction of the simulated user at a biometric prompt, as chosen in the iOS Simulator's menu.

@@ -1,13 +1,15 @@
 import Foundation
 
 /// The keychain's authenticators: the simulated biometric sensor, the keychain passcode as the device
-/// passcode (entered at a scripted prompt), and no companion device. `LAContext` and keychain reads of items
-/// with access-control constraints evaluate through here.
+/// passcode (entered at a scripted prompt), and the simulated companion (a paired watch). `LAContext` and
+/// keychain reads of items with access-control constraints evaluate through here.
 public final class Authenticators: Sendable {
     /// The simulated biometric sensor (its state is shared through the keychain home).
     public let biometry: SimulatedBiometry
     /// The simulated device-passcode prompt (its queue belongs to this open keychain).
     public let passcodePrompt: PasscodePrompt
+    /// The simulated companion device behind `.watch` (its state is shared through the keychain home).
+    public let companion: SimulatedCompanion
     private let protection: ProtectionState
     private let clock: @Sendable () -> Date
 
@@ -16,6 +18,7 @@ public final class Authenticators: Sendable {
         self.clock = clock
         biometry = SimulatedBiometry(home: protection.home, deviceKey: protection.deviceKey)
         passcodePrompt = PasscodePrompt()
+        companion = SimulatedCompanion(home: protection.home, deviceKey: protection.deviceKey)
     }
 
     /// Whether `policy` can be evaluated now; records the enrolled set in `context`.
@@ -24,10 +27,12 @@ public final class Authenticators: Sendable {
         if context.isInvalidated { throw AuthenticationFailure.invalidContext }
         let sensor = try biometry.status()
         context.noteDomainState(sensor.domainState)
-        if policy == .companion { throw AuthenticationFailure.watchNotAvailable }
+        let paired = try companion.status().isPaired
+        if policy == .companion, !paired { throw AuthenticationFailure.watchNotAvailable }
         // Apple: biometry needs a device passcode; so does every device-owner policy.
         guard try protection.hasPasscode else { throw AuthenticationFailure.passcodeNotSet }
         switch policy {
+        case .biometricsOrCompanion where paired: break
         case .biometrics, .biometricsOrCompanion:
             guard sensor.isEnrolled else { throw AuthenticationFailure.biometryNotEnrolled }
             guard !sensor.isLockedOut else { throw AuthenticationFailure.biometryLockout }
@@ -49,7 +54,16 @@ public final class Authenticators: Sendable {
         }
         if context.interactionNotAllowed { throw AuthenticationFailure.notInteractive }
         switch policy {
-        case .biometrics, .biometricsOrCompanion:
+        case .biometricsOrCompanion:
+            // Both ask at once; a reaction queued on the usable sensor answers first, else the companion does.
+            let sensor = try biometry.status()
+            let sensorAnswers = sensor.isEnrolled && !sensor.isLockedOut && !sensor.script.isEmpty
+            if !sensorAnswers, try companion.status().isPaired {
+                try companion.prompt()
+                return try record(.companion, in: context)
+            }
+            try biometry.prompt()
+        case .biometrics:
             try biometry.prompt()
         case .deviceOwner:
             let sensor = try biometry.status()
@@ -67,7 +81,8 @@ public final class Authenticators: Sendable {
             try enterPasscode()
             return try record(.devicePasscode, in: context)
         case .companion:
-            throw AuthenticationFailure.watchNotAvailable
+            try companion.prompt()
+            return try record(.companion, in: context)
         }
         return try record(.biometry, in: context)
     }

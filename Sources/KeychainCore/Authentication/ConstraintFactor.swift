@@ -13,7 +13,8 @@ enum ConstraintFactor: String, Codable, Sendable, Hashable, Comparable {
         switch self {
         case .biometryAny, .biometryCurrentSet: .biometry
         case .devicePasscode: .devicePasscode
-        case .applicationPassword, .companion: nil
+        case .companion: .companion
+        case .applicationPassword: nil
         }
     }
 }

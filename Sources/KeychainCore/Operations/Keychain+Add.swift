@@ -56,8 +56,7 @@ extension Keychain {
         try validate(data: item.data)
         let group = try writeGroup(item.accessGroup)
         let protection = try protection(
-            accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable,
-            allowingConstraints: true)
+            accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable)
 
         var attributes = item.attributes
         for key in schema.primaryKey where attributes[key] == nil {

@@ -106,9 +106,15 @@ extension Keychain {
         }
         let biometry = usable.contains { $0.factors.contains { $0.method == .biometry } }
         let passcode = usable.contains { $0.factors.contains(.devicePasscode) }
-        let choices: [AuthenticationPolicy] =
+        let companion = usable.contains { $0.factors.contains(.companion) }
+        var choices: [AuthenticationPolicy] =
             biometry && passcode ? [.deviceOwner, .devicePasscode]
             : biometry ? [.biometrics] : passcode ? [.devicePasscode] : []
+        if companion {
+            // Biometry or the watch, asked together; then each alone, for `.and` of the two.
+            choices = choices == [.biometrics]
+                ? [.biometricsOrCompanion, .companion, .biometrics] : choices + [.companion]
+        }
         return choices.first { !tried.contains($0) }
     }
 
@@ -146,7 +152,7 @@ extension Keychain {
                 }
                 key = try KeyDerivation.pbkdf2SHA256(password: password, salt: salt, iterations: iterations)
             case .companion:
-                throw KeychainError.unimplemented.because("the .watch constraint is not supported yet")
+                key = try authenticators.companion.key()
             }
             key.withUnsafeBytes { material += $0 }
         }

@@ -6,9 +6,10 @@ extension Keychain {
     /// Changes every item that matches `query` (`SecItemUpdate`), all or nothing: if any change would collide
     /// with another item's primary key, nothing is applied. Creation date and persistent reference survive;
     /// the modification date is refreshed. Changing the protection class re-encrypts the item under the new
-    /// class key in the same transaction.
+    /// class key in the same transaction. For an item with access-control constraints, changing its secret,
+    /// its access control or its class needs the authentication a read of the secret needs.
     /// - Throws: `errSecItemNotFound`, `errSecDuplicateItem`, `errSecParam`, `errSecNoSuchAttr`,
-    ///   `errSecMissingEntitlement`.
+    ///   `errSecMissingEntitlement`; errSecUserCanceled, errSecAuthFailed, errSecInteractionNotAllowed.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws {
         let (schema, query, groups, newGroup) = try checkedUpdate(query, with: changes)
         let now = configuration.clock()
@@ -23,8 +24,12 @@ extension Keychain {
                         base: "no item of class \(schema.itemClass.rawValue) matches the update's query", store: store))
                 }
                 let check = MatchCheck(query, groups: groups)
+                // One context for every match: an authentication for the first one covers the others.
+                let authentication = ReadAuthentication(
+                    context: query.authentication.context ?? AuthenticationContext(), ui: query.authentication.ui)
                 for match in matches {
-                    try apply(changes, to: match, schema: schema, check: check, newGroup: newGroup, now: now, store: store)
+                    try apply(changes, to: match, schema: schema, check: check, newGroup: newGroup, now: now,
+                              authentication: authentication, store: store)
                 }
             }
         }
@@ -54,7 +59,7 @@ extension Keychain {
 
     private func apply(
         _ changes: ItemChanges, to match: MatchedRow, schema: ClassSchema, check: MatchCheck, newGroup: String?,
-        now: Date,
+        now: Date, authentication: ReadAuthentication,
         store: ItemStore
     ) throws {
         let oldSealer = sealer(for: match.row, schema: schema, protection: match.protection)
@@ -63,35 +68,37 @@ extension Keychain {
         guard check.holds(for: attributes, schema: schema) else {
             throw KeychainError.decode.because("an item's index does not match its contents (the row is damaged)")
         }
-        if attributes[AccessControlPolicy.attributeKey] != nil {
-            throw KeychainError.unimplemented.because(
-                "updating an item with access-control constraints is not supported yet; delete and add it again")
-        }
-        var secret = try changes.data ?? oldSealer.openSecret(match.row.secret, itemKey: itemKey).bytes
-        defer { wipe(&secret) }
+        let oldPolicy = try storedPolicy(attributes)
         attributes.merge(changes.attributes) { $1 }
         if let newGroup { attributes[.accessGroup] = .string(newGroup) }
         if let sync = changes.synchronizable { attributes[.synchronizable] = .bool(sync) }
         attributes[.modificationDate] = .date(now)
         let synchronizable = attributes[.synchronizable] == .bool(true)
         let requested = changes.accessibility ?? changes.accessControl?.accessibility
+        let newPolicy = updatedPolicy(oldPolicy, changes: changes)
         let protection = try self.protection(
             accessibility: requested ?? (changes.accessControl == nil ? match.protection : nil),
-            accessControl: changes.accessControl, synchronizable: synchronizable)
+            accessControl: changes.accessControl ?? newPolicy, synchronizable: synchronizable)
+        attributes[AccessControlPolicy.attributeKey] = newPolicy.map { .data($0.encoded) }
+        var secret = try updatedSecret(
+            changes, match: match, oldPolicy: oldPolicy, oldSealer: oldSealer, itemKey: itemKey,
+            rewrapping: newPolicy != oldPolicy || protection != match.protection, authentication: authentication)
+        defer { if secret != nil { wipe(&secret!) } }
 
         let index = try indexRow(attributes, schema: schema)
         var row = match.row
         let sealer = ItemSealer(table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection,
                                 version: ItemSealer.formatVersion)
-        let sealed = try sealer.seal(attributes: attributes, secret: secret, itemKey: itemKey,
-                                     classKey: try classKey(protection))
+        let sealed = try sealer.seal(attributes: attributes, secret: newPolicy == nil ? secret ?? [] : [],
+                                     itemKey: itemKey, classKey: try classKey(protection))
         row.primaryKeyDigest = index.primaryKey
         row.digests = index.digests
         row.protection = protection.rawValue
         row.version = ItemSealer.formatVersion
         row.wrappedKey = sealed.wrappedKey
         row.metadata = sealed.metadata
-        row.secret = sealed.secret
+        row.secret = try sealedSecret(secret, policy: newPolicy, sealer: sealer, sealed: sealed.secret,
+                                      unchanged: match.row.secret, context: authentication.context)
         do {
             try store.replace(row, in: schema.itemClass.rawValue)
         } catch let error as StoreError where error.isUniqueViolation {

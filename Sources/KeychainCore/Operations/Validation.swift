@@ -71,8 +71,7 @@ extension Keychain {
     /// Apple's rules for protection and sync: an access control's class must agree with kSecAttrAccessible;
     /// a synchronizable item may not be ThisDeviceOnly or carry constraints.
     func protection(
-        accessibility: Accessibility?, accessControl: AccessControlPolicy?, synchronizable: Bool,
-        allowingConstraints: Bool = false
+        accessibility: Accessibility?, accessControl: AccessControlPolicy?, synchronizable: Bool
     ) throws -> Accessibility {
         if let accessibility, let accessControl, accessibility != accessControl.accessibility {
             throw KeychainError.param.because("kSecAttrAccessible conflicts with the access control's protection class")
@@ -89,14 +88,10 @@ extension Keychain {
                 throw KeychainError.param.because(
                     "the deprecated Always classes cannot carry access-control constraints (\(protection.rawValue))")
             }
-            // .watch (a companion device) and .privateKeyUsage (key items) are not enforced yet.
-            if accessControl.flags & (0x20 | AccessControlPolicy.privateKeyUsage) != 0 {
+            // .privateKeyUsage is about key items, which are not implemented yet.
+            if accessControl.flags & AccessControlPolicy.privateKeyUsage != 0 {
                 throw KeychainError.unimplemented.because(
-                    ".watch and .privateKeyUsage are not enforced yet; the item was not stored")
-            }
-            if !allowingConstraints {
-                throw KeychainError.unimplemented.because(
-                    "changing an item's access-control constraints is not supported yet; delete and add it again")
+                    ".privateKeyUsage applies to key items, which are not supported yet; the item was not stored")
             }
         }
         if protection == .whenPasscodeSetThisDeviceOnly, try !dataProtection.hasPasscode {

@@ -69,6 +69,15 @@ enum SecretFile {
         return try body()
     }
 
+    /// Creates an empty file readable by the owner only (0600) when missing; an existing file keeps its contents
+    /// and is narrowed to 0600.
+    static func createOwnerOnly(_ url: URL) throws {
+        let descriptor = try retrying { open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw failure("create", url) }
+        defer { close(descriptor) }
+        guard fchmod(descriptor, 0o600) == 0 else { throw failure("chmod", url) }
+    }
+
     /// Creates the keychain home (0700) when missing.
     static func createDirectory(_ url: URL) throws {
         do {

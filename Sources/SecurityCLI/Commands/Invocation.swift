@@ -62,6 +62,7 @@ public enum SecurityCommand: Equatable, Sendable {
     case doctor(DoctorCommand)
     /// `biometry ACTION` (not on macOS): drives the simulated biometric sensor.
     case biometry(BiometryCommand)
+    case companion(CompanionCommand)  // `companion ACTION` (not on macOS): drives the simulated companion.
     /// `-i`: read command lines from standard input, one per line.
     case interactive
 }

@@ -93,5 +93,5 @@ extension CommandParser {
 
 extension SecurityVerb {
     /// Whether the verb's operand is a file of its own rather than a keychain (which is not supported).
-    var takesFileOperand: Bool { self == .backupKeychain || self == .restoreKeychain || self == .biometry }
+    var takesFileOperand: Bool { self == .backupKeychain || self == .restoreKeychain || self == .biometry || self == .companion }
 }

@@ -120,6 +120,7 @@ public enum CommandParser {
                 throw UsageError("name one action", verb: verb)
             }
             return .biometry(action)
+        case .companion: return try companionCommand(verb, operands)
         case .error, .doctor:
             return .help(verb)  // parsed above
         }

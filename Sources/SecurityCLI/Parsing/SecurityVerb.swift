@@ -19,6 +19,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
     case error
     case doctor
     case biometry
+    case companion
 
     /// The one-line description `security help` lists.
     public var summary: String {
@@ -42,6 +43,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .error: "Display a descriptive message for the given error code(s)."
         case .doctor: "Explain what a SecItem call with a JSON dictionary would do, without doing it."
         case .biometry: "Drive the simulated biometric sensor (enroll, match, nomatch, cancel, status...)."
+        case .companion: "Drive the simulated companion watch (pair, unpair, approve, deny, cancel, status)."
         }
     }
 
@@ -62,7 +64,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .setKeychainSettings: OptionSpecification(valued: "t", flags: "lu")
         case .showKeychainInfo: OptionSpecification(valued: "", flags: "", longFlags: ["json"])
         case .simulateRestart: OptionSpecification(valued: "", flags: "")
-        case .biometry: OptionSpecification(valued: "", flags: "")
+        case .biometry, .companion: OptionSpecification(valued: "", flags: "")
         case .backupKeychain, .restoreKeychain: OptionSpecification(valued: "p", flags: "")
         case .error, .doctor: OptionSpecification(valued: "", flags: "")
         }

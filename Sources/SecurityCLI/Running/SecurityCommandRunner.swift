@@ -71,6 +71,7 @@ public final class SecurityCommandRunner {
                 try open(invocation.identity).simulateRestart()
             case .biometry(let command):
                 try biometry(command, keychain: try open(invocation.identity))
+            case .companion(let command): try companion(command, keychain: try open(invocation.identity))
             case .backupKeychain(let command):
                 try backupKeychain(command, keychain: try open(invocation.identity))
             case .restoreKeychain(let command):

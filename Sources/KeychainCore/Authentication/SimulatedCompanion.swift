@@ -1,0 +1,105 @@
+import Foundation
+import KeychainCrypto
+
+/// A scriptable companion device standing in for a paired Apple Watch (`.watch`, the LAPolicy watch
+/// policies): paired or not, and a queue of the simulated user's reactions on it (approve, deny, cancel) that
+/// requests consume in order; an empty queue is a user who lets the request go (cancel). Its state lives in
+/// `companion.json` (0600) in the keychain home, shared by every process of the keychain.
+///
+/// The secret in that file, entangled with the device key, is what `.watch` items are bound to. It is made
+/// once and kept when the companion is unpaired, so a companion paired again opens the same items.
+public final class SimulatedCompanion: Sendable {
+    private let url: URL
+    private let lockURL: URL
+    private let deviceKey: SecureBytes
+
+    init(home: URL, deviceKey: SecureBytes) {
+        url = home.appendingPathComponent(CompanionDocument.fileName)
+        lockURL = home.appendingPathComponent("companion.lock")
+        self.deviceKey = deviceKey
+    }
+
+    /// The companion's current state.
+    public func status() throws -> CompanionStatus {
+        let document = try read()
+        return CompanionStatus(isPaired: document.paired, script: document.script)
+    }
+
+    /// Pairs the companion.
+    public func pair() throws {
+        try modify { document in
+            document.paired = true
+            if document.secret == nil { document.secret = try Self.freshSecret() }
+        }
+    }
+
+    /// Unpairs the companion; queued reactions are dropped.
+    public func unpair() throws {
+        try modify { document in
+            document.paired = false
+            document.script = []
+        }
+    }
+
+    /// Queues the simulated user's reaction to a coming request on the companion.
+    public func script(_ outcomes: CompanionOutcome...) throws {
+        try modify { document in document.script += outcomes }
+    }
+
+    /// Forgets the queued reactions.
+    public func clearScript() throws {
+        try modify { document in document.script = [] }
+    }
+
+    /// Asks the companion for approval: consumes the next scripted reaction.
+    /// - Throws: `AuthenticationFailure` (`.watchNotAvailable` when not paired, `.authenticationFailed` on deny,
+    ///   `.userCancel` on cancel or an empty queue).
+    func prompt() throws {
+        var outcome: CompanionOutcome?
+        try modify { document in
+            guard document.paired else { return }
+            outcome = document.script.isEmpty ? .cancel : document.script.removeFirst()
+        }
+        switch outcome {
+        case .approve: return
+        case .deny: throw AuthenticationFailure.authenticationFailed
+        case .cancel: throw AuthenticationFailure.userCancel
+        case nil: throw AuthenticationFailure.watchNotAvailable
+        }
+    }
+
+    /// The key `.watch` items are bound to (made on first use, paired or not, as an add needs no companion).
+    func key() throws -> SecureBytes {
+        var secret = try read().secret
+        if secret == nil {
+            try modify { document in
+                if document.secret == nil { document.secret = try Self.freshSecret() }
+                secret = document.secret
+            }
+        }
+        guard let secret, let bytes = Data(base64Encoded: secret) else {
+            throw KeychainError.decode.because("\(CompanionDocument.fileName) is damaged")
+        }
+        var input = Array("keychain companion v1".utf8) + [0] + Array(bytes)
+        defer { wipe(&input) }
+        return SecureBytes(try HMACSHA256(key: deviceKey).authenticate(message: input))
+    }
+
+    private static func freshSecret() throws -> String {
+        Data(try SystemRandom.bytes(32)).base64EncodedString()
+    }
+
+    private func read() throws -> CompanionDocument {
+        guard let bytes = try SecretFile.read(url) else { return CompanionDocument() }
+        return try CompanionDocument.decode(bytes)
+    }
+
+    private func modify(_ body: (inout CompanionDocument) throws -> Void) throws {
+        try SecretFile.withExclusiveLock(lockURL) {
+            let old = try read()
+            var document = old
+            try body(&document)
+            if document != old { try SecretFile.replace(url, bytes: try document.encoded()) }
+        }
+    }
+}

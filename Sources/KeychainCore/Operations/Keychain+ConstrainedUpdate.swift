@@ -1,0 +1,56 @@
+import KeychainCrypto
+
+/// `SecItemUpdate` of items with access-control constraints, as Apple: attributes alone change with no
+/// authentication; a new secret, a new access control or a new protection class re-seal the secret, which
+/// needs the authentication a read of it needs (the old policy's), and happens in the update's transaction.
+extension Keychain {
+    /// The access control stored in an item's attributes, if it has constraints.
+    /// - Throws: `errSecDecode` when the stored value is damaged.
+    func storedPolicy(_ attributes: [AttributeKey: AttributeValue]) throws -> AccessControlPolicy? {
+        guard let value = attributes[AccessControlPolicy.attributeKey] else { return nil }
+        guard case .data(let bytes) = value, let policy = AccessControlPolicy(encoded: bytes) else {
+            throw KeychainError.decode.because("an item's access control is damaged")
+        }
+        return policy
+    }
+
+    /// The constraints an item has after `changes`: a new access control replaces them (one without
+    /// constraints removes them); a new protection class alone keeps the flags under the new class.
+    func updatedPolicy(_ old: AccessControlPolicy?, changes: ItemChanges) -> AccessControlPolicy? {
+        if let control = changes.accessControl { return control.hasConstraints ? control : nil }
+        if let old, let accessibility = changes.accessibility {
+            return AccessControlPolicy(accessibility: accessibility, flags: old.flags)
+        }
+        return old
+    }
+
+    /// The secret to seal after an update, or nil when a constrained item's sealed secret stays as it is.
+    /// - Parameter rewrapping: whether the secret must be sealed again (new access control or class).
+    /// - Throws: as a read of the secret (errSecUserCanceled, errSecAuthFailed, errSecInteractionNotAllowed)
+    ///   when a constrained item's secret is replaced or re-sealed.
+    func updatedSecret(
+        _ changes: ItemChanges, match: MatchedRow, oldPolicy: AccessControlPolicy?, oldSealer: ItemSealer,
+        itemKey: SecureBytes, rewrapping: Bool, authentication: ReadAuthentication
+    ) throws -> [UInt8]? {
+        guard let oldPolicy else {
+            return try changes.data ?? oldSealer.openSecret(match.row.secret, itemKey: itemKey).bytes
+        }
+        let rewrapping = rewrapping || match.row.version != ItemSealer.formatVersion
+        guard changes.data != nil || rewrapping else { return nil }  // attributes only: no authentication
+        // Apple: updating the secret of a constrained item needs the same authentication as reading it.
+        let current = try openConstrained(
+            match.row.secret, policy: oldPolicy, sealer: oldSealer, authentication: authentication)
+        return changes.data ?? current.bytes
+    }
+
+    /// The secret column after an update: sealed under the item key without constraints, under a fresh
+    /// constraint envelope with them, or the stored column when the secret was not touched.
+    func sealedSecret(
+        _ secret: [UInt8]?, policy: AccessControlPolicy?, sealer: ItemSealer, sealed: [UInt8], unchanged: [UInt8],
+        context: AuthenticationContext?
+    ) throws -> [UInt8] {
+        guard let policy else { return sealed }
+        guard let secret else { return unchanged }
+        return try sealConstrained(secret, policy: policy, sealer: sealer, context: context)
+    }
+}

@@ -1,0 +1,20 @@
+import KeychainCore
+
+extension SecurityCommandRunner {
+    /// `companion ACTION`: pairs or unpairs the simulated companion, queues a reaction, or prints its state.
+    func companion(_ command: CompanionCommand, keychain: Keychain) throws(CommandFailure) {
+        let device = keychain.authenticators.companion
+        let operation = "companion \(command.rawValue)"
+        switch command {
+        case .pair: try perform(operation) { try device.pair() }
+        case .unpair: try perform(operation) { try device.unpair() }
+        case .approve, .deny, .cancel:
+            guard let outcome = command.outcome else { return }
+            try perform(operation) { try device.script(outcome) }
+        case .status:
+            let status = try perform(operation) { try device.status() }
+            output.writeLine("companion: simulated watch, \(status.isPaired ? "paired" : "not paired")")
+            output.writeLine("queued: \(status.script.map(\.rawValue).joined(separator: " "))")
+        }
+    }
+}
