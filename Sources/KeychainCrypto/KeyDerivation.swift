@@ -2,16 +2,32 @@ internal import COpenSSL
 
 /// Key derivation functions.
 package enum KeyDerivation {
-    /// HKDF-SHA-256 (RFC 5869): derives `count` bytes from `key`, `salt` and `info`.
+    /// HKDF-SHA-256 (RFC 5869): derives `count` bytes from `key`, `salt` and `info`. Computed with
+    /// ``HMACSHA256`` (extract, then expand): OpenSSL's EVP_KDF path fetches the algorithm on every call and
+    /// costs several times as much, which reads of access-controlled items pay once per read.
     package static func hkdfSHA256(key: SecureBytes, salt: [UInt8], info: [UInt8], count: Int = 32) throws -> SecureBytes {
-        try SecureBytes(count: count) { out in
-            let ok = key.withUnsafeBytes { ikm in
-                kossl_hkdf_sha256(
-                    ikm.bindMemory(to: UInt8.self).baseAddress, ikm.count, salt, salt.count, info, info.count,
-                    out.bindMemory(to: UInt8.self).baseAddress, count)
-            }
-            guard ok == 1 else { throw CryptoError.library(operation: "HKDF") }
+        guard count > 0, count <= 255 * HMACSHA256.outputSize else {
+            throw CryptoError.invalidLength(operation: "HKDF output", length: count)
         }
+        var input = key.withUnsafeBytes { Array($0) }
+        defer { wipe(&input) }
+        let extractor = try HMACSHA256(key: SecureBytes(salt.isEmpty ? [UInt8](repeating: 0, count: 32) : salt))
+        var pseudorandom = try extractor.authenticate(message: input)
+        defer { wipe(&pseudorandom) }
+        let expander = try HMACSHA256(key: SecureBytes(pseudorandom))
+        var output: [UInt8] = []
+        var block: [UInt8] = []
+        defer {
+            wipe(&output)
+            wipe(&block)
+        }
+        var counter: UInt8 = 1
+        while output.count < count {
+            block = try expander.authenticate(message: block + info + [counter])
+            output += block
+            counter &+= 1
+        }
+        return SecureBytes(output[0..<count])
     }
 }
 

@@ -2,9 +2,9 @@ import Foundation
 import KeychainCore
 import Synchronization
 
-/// An authentication context over the keychain's authenticators: the keychain passcode is the device passcode
-/// and a simulated sensor (`security biometry …`, or `Keychain.authenticators` in tests) is the biometry, as
-/// the iOS Simulator offers. The keychain is the one the SecItem functions use (the task's, else the process's,
+/// An authentication context over the keychain's authenticators: the keychain passcode is the device passcode,
+/// a simulated sensor (`security biometry …`, or `Keychain.authenticators` in tests) is the biometry, as
+/// the iOS Simulator offers, and a simulated companion (`security companion …`) is the paired watch. The keychain is the one the SecItem functions use (the task's, else the process's,
 /// from `KEYCHAIN_HOME`), resolved when the context is made; without one, nothing can be evaluated.
 open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state lives in a Mutex or in `core`
     private struct Settings {

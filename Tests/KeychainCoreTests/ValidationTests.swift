@@ -83,10 +83,10 @@ import Testing
 
     @Test func accessControlWithoutWhatItNeedsIsRefusedAndNotStored() throws {
         let keychain = try makeKeychain()
-        // No passcode (biometry and passcode constraints need one), no application password; .watch and
-        // .privateKeyUsage are not enforced yet.
+        // No passcode (biometry, passcode and watch constraints need one), no application password;
+        // .privateKeyUsage is for key items, which are not implemented yet.
         let expected: [UInt: Int32] = [
-            0x1: -25293, 0x2: -25293, 0x8: -25293, 0x10: -25293, 0x20: -4, 0x4000_0000: -4, 0x8000_0000: -25293,
+            0x1: -25293, 0x2: -25293, 0x8: -25293, 0x10: -25293, 0x20: -25293, 0x4000_0000: -4, 0x8000_0000: -25293,
         ]
         for (flags, code) in expected {
             var item = genericPassword()

@@ -98,6 +98,13 @@ func hex(_ string: String) -> [UInt8] {
         #expect(okm.bytes == hex("3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"))
     }
 
+    // RFC 5869 test case 3: no salt (a block of zeros) and no info.
+    @Test func hkdfKnownAnswerWithoutSaltOrInfo() throws {
+        let okm = try KeyDerivation.hkdfSHA256(
+            key: SecureBytes([UInt8](repeating: 0x0b, count: 22)), salt: [], info: [], count: 42)
+        #expect(okm.bytes == hex("8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"))
+    }
+
     @Test func sha256KnownAnswer() throws {
         #expect(try SHA256.hash(Array("abc".utf8)) == hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
     }

@@ -19,7 +19,7 @@ extension CommandHarness {
     /// Runs `security doctor FUNCTION FILE` with `json` written to a temporary file.
     func doctor(_ function: String?, json: String, extra: [String] = []) -> Run {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).json")
-        FileManager.default.createFile(atPath: file.path, contents: Data(json.utf8))
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data(json.utf8))
         defer { try? FileManager.default.removeItem(at: file) }
         return run(extra + ["doctor"] + (function.map { [$0] } ?? []) + [file.path])
     }

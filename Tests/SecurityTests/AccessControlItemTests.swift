@@ -199,7 +199,7 @@ import Testing
                 kSecAttrAccessControl as String: control(.biometryAny, kSecAttrAccessibleAlways),
             ]
             #expect(SecItemAdd(query as CFDictionary, nil) == errSecParam)
-            query[kSecAttrAccessControl as String] = control(.watch, kSecAttrAccessibleWhenUnlocked)
+            query[kSecAttrAccessControl as String] = control(.privateKeyUsage, kSecAttrAccessibleWhenUnlocked)
             #expect(SecItemAdd(query as CFDictionary, nil) == errSecUnimplemented)
             #expect(add("u", .biometryAny) == errSecSuccess)
             let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "u"]

@@ -183,6 +183,12 @@ import Testing
             #expect(add("b", nil) == errSecSuccess)
             let always = [kSecAttrAccessControl as String: control(.biometryAny, kSecAttrAccessibleAlways)]
             #expect(update("b", always) == errSecParam)
+            // .privateKeyUsage: accepted by SecAccessControlCreateWithFlags, refused on a password item.
+            var error: Unmanaged<CFError>?
+            let keyUsage = SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .biometryAny], &error)
+            #expect(keyUsage != nil && error == nil)
+            #expect(update("a", [kSecAttrAccessControl as String: keyUsage as Any]) == errSecUnimplemented)
             let stored = try storedControl("a")
             #expect(stored == control(.biometryAny))
         }

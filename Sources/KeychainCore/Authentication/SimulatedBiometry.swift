@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCrypto
+import Synchronization
 
 /// A scriptable biometric sensor, like the iOS Simulator's Face ID / Touch ID menu: enrolled or not, and a
 /// queue of the simulated user's reactions (match, no match, cancel, fallback) that prompts consume in order.
@@ -13,19 +14,23 @@ public final class SimulatedBiometry: Sendable {
     private let url: URL
     private let lockURL: URL
     private let deviceKey: SecureBytes
+    private let path: String
+    private let cache = Mutex<BiometrySnapshot?>(nil)
 
     init(home: URL, deviceKey: SecureBytes) {
         url = home.appendingPathComponent(BiometryDocument.fileName)
         lockURL = home.appendingPathComponent("biometry.lock")
+        path = url.path
         self.deviceKey = deviceKey
     }
 
     /// The sensor's current state.
     public func status() throws -> BiometryStatus {
-        let document = try read()
+        let snapshot = try current()
+        let document = snapshot.document
         return BiometryStatus(
             isEnrolled: document.enrolled, isLockedOut: document.isLockedOut, failures: document.failures,
-            script: document.script, domainState: try domainState(document))
+            script: document.script, domainState: snapshot.domainState)
     }
 
     /// Enrolls a (new) finger or face: an enrollment change when one was already enrolled.
@@ -97,20 +102,23 @@ public final class SimulatedBiometry: Sendable {
         try modify { document in document.failures = 0 }
     }
 
+    /// The sensor's state and keys as of now (one `stat` when the file is unchanged).
+    func snapshot() throws -> BiometrySnapshot {
+        try current()
+    }
+
     /// The key `biometryCurrentSet` items are bound to, or nil when nothing is enrolled.
     func currentSetKey() throws -> SecureBytes? {
-        guard let secret = try read().enrollmentSecret else { return nil }
-        return try entangle("biometry current set", secret)
+        try current().currentSetKey
     }
 
     /// The key `biometryAny` items are bound to; it survives enrollment changes.
     func anyKey() throws -> SecureBytes {
-        var secret = try read().anySecret
-        if secret == nil {
-            try modify { document in
-                if document.anySecret == nil { document.anySecret = try Self.freshSecret() }
-                secret = document.anySecret
-            }
+        if let key = try current().anyKey { return key }
+        var secret: String?
+        try modify { document in
+            if document.anySecret == nil { document.anySecret = try Self.freshSecret() }
+            secret = document.anySecret
         }
         return try entangle("biometry any", secret ?? "")
     }
@@ -131,6 +139,19 @@ public final class SimulatedBiometry: Sendable {
 
     private static func freshSecret() throws -> String {
         Data(try SystemRandom.bytes(32)).base64EncodedString()
+    }
+
+    /// The document and its derived keys, re-read only when the file was replaced (by any process).
+    private func current() throws -> BiometrySnapshot {
+        let identity = SecretFile.identity(path: path)
+        if let known = cache.withLock({ $0 }), !identity.isEmpty, known.identity == identity { return known }
+        let document = try read()
+        let fresh = BiometrySnapshot(
+            identity: identity, document: document, domainState: try domainState(document),
+            currentSetKey: try document.enrollmentSecret.map { try entangle("biometry current set", $0) },
+            anyKey: try document.anySecret.map { try entangle("biometry any", $0) })
+        cache.withLock { $0 = fresh }
+        return fresh
     }
 
     private func read() throws -> BiometryDocument {

@@ -47,7 +47,9 @@ extension Keychain {
         let context = authentication.context ?? AuthenticationContext()
         var prompted: Set<AuthenticationPolicy> = []
         while true {
-            if let key = try openAnySatisfied(envelope, context: context) {
+            // One look at the sensor's file per attempt: its keys and enrolled set for every alternative.
+            let sensor = try authenticators.biometry.snapshot()
+            if let key = try openAnySatisfied(envelope, context: context, sensor: sensor) {
                 do {
                     let associated = sealer.associatedData(0x73) + policy.encoded
                     return try AESGCM.open(sealed, key: key, authenticating: associated)
@@ -70,12 +72,14 @@ extension Keychain {
     }
 
     /// The secret key from the first alternative whose factors the context satisfies and whose key opens it.
-    private func openAnySatisfied(_ envelope: ConstraintEnvelope, context: AuthenticationContext) throws
-        -> SecureBytes?
-    {
-        for alternative in envelope.alternatives where try satisfied(alternative.factors, context: context) {
+    private func openAnySatisfied(
+        _ envelope: ConstraintEnvelope, context: AuthenticationContext, sensor: BiometrySnapshot
+    ) throws -> SecureBytes? {
+        for alternative in envelope.alternatives
+        where try satisfied(alternative.factors, context: context, sensor: sensor) {
             guard let key = try? alternativeKey(alternative.factors, salt: Array(alternative.salt),
-                                                iterations: alternative.iterations, context: context, creating: false),
+                                                iterations: alternative.iterations, context: context, creating: false,
+                                                sensor: sensor),
                 let secretKey = try? AESKeyWrap.unwrap(Array(alternative.wrapped), kek: key)
             else { continue }  // e.g. biometryCurrentSet after an enrollment change: gone for good
             return secretKey
@@ -83,12 +87,17 @@ extension Keychain {
         return nil
     }
 
-    private func satisfied(_ factors: [ConstraintFactor], context: AuthenticationContext) throws -> Bool {
+    private func satisfied(
+        _ factors: [ConstraintFactor], context: AuthenticationContext, sensor: BiometrySnapshot
+    ) throws -> Bool {
         for factor in factors {
             if factor == .applicationPassword {
                 guard context.hasApplicationPassword else { return false }
             } else if let method = factor.method {
-                guard try authenticators.holds(method, in: context) else { return false }
+                let holds = method == .biometry
+                    ? context.holds(.biometry, now: configuration.clock(), domainState: sensor.domainState)
+                    : try authenticators.holds(method, in: context)
+                guard holds else { return false }
             } else {
                 return false
             }
@@ -128,7 +137,8 @@ extension Keychain {
 
     /// The key of one alternative: every factor's key, combined with HKDF.
     private func alternativeKey(
-        _ factors: [ConstraintFactor], salt: [UInt8], iterations: Int, context: AuthenticationContext?, creating: Bool
+        _ factors: [ConstraintFactor], salt: [UInt8], iterations: Int, context: AuthenticationContext?, creating: Bool,
+        sensor: BiometrySnapshot? = nil
     ) throws -> SecureBytes {
         var material: [UInt8] = []
         defer { wipe(&material) }
@@ -136,9 +146,10 @@ extension Keychain {
             let key: SecureBytes
             switch factor {
             case .biometryAny:
-                key = try authenticators.biometry.anyKey()
+                key = try sensor?.anyKey ?? authenticators.biometry.anyKey()
             case .biometryCurrentSet:
-                guard let current = try authenticators.biometry.currentSetKey() else {
+                let known = sensor.map { $0.currentSetKey }
+                guard let current = try known ?? authenticators.biometry.currentSetKey() else {
                     throw KeychainError.authFailed.because("biometryCurrentSet needs enrolled biometry, and none is")
                 }
                 key = current

@@ -93,5 +93,7 @@ extension CommandParser {
 
 extension SecurityVerb {
     /// Whether the verb's operand is a file of its own rather than a keychain (which is not supported).
-    var takesFileOperand: Bool { self == .backupKeychain || self == .restoreKeychain || self == .biometry || self == .companion }
+    var takesFileOperand: Bool {
+        self == .backupKeychain || self == .restoreKeychain || self == .biometry || self == .companion
+    }
 }
