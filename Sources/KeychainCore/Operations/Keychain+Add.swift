@@ -49,30 +49,47 @@ extension Keychain {
         }
     }
 
-    /// Validates an add and encrypts the new item.
-    private func prepare(_ item: NewItem) throws -> PreparedItem {
+    /// An add that passed every check: its class, group and protection, and its attributes with the primary
+    /// key's defaults, the group and the sync flag filled in.
+    struct CheckedAdd {
+        let schema: ClassSchema
+        let protection: Accessibility
+        let attributes: [AttributeKey: AttributeValue]
+        /// The primary-key attributes the caller left out (they took their defaults), for explanations.
+        let leftOut: [AttributeKey]
+    }
+
+    /// The checks of an add, shared by the add itself and its dry run.
+    func checkedAdd(_ item: NewItem) throws -> CheckedAdd {
         let schema = try schema(item.itemClass)
         try validate(item.attributes, in: schema, writing: true)
         try validate(data: item.data)
         let group = try writeGroup(item.accessGroup)
         let protection = try protection(
             accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable)
-
         var attributes = item.attributes
         for key in schema.primaryKey where attributes[key] == nil {
             attributes[key] = schema.defaultValue(for: key)
         }
         attributes[.accessGroup] = .string(group)
         attributes[.synchronizable] = .bool(item.synchronizable)
+        return CheckedAdd(schema: schema, protection: protection, attributes: attributes,
+                          leftOut: schema.primaryKey.filter { item.attributes[$0] == nil })
+    }
+
+    /// Validates an add and encrypts the new item.
+    private func prepare(_ item: NewItem) throws -> PreparedItem {
+        let checked = try checkedAdd(item)
+        var attributes = checked.attributes
         let now = configuration.clock()
         attributes[.creationDate] = .date(now)
         attributes[.modificationDate] = .date(now)
         let constraints = item.accessControl.flatMap { $0.hasConstraints ? $0 : nil }
         if let constraints { attributes[AccessControlPolicy.attributeKey] = .data(constraints.encoded) }
-        var prepared = try prepare(attributes, secret: item.data ?? [], schema: schema, protection: protection,
-                                   uuid: try SystemRandom.bytes(16), constraints: constraints,
-                                   context: item.authenticationContext)
-        prepared.leftOut = schema.primaryKey.filter { item.attributes[$0] == nil }
+        var prepared = try prepare(attributes, secret: item.data ?? [], schema: checked.schema,
+                                   protection: checked.protection, uuid: try SystemRandom.bytes(16),
+                                   constraints: constraints, context: item.authenticationContext)
+        prepared.leftOut = checked.leftOut
         return prepared
     }
 

@@ -7,30 +7,21 @@ extension Keychain {
     /// - Throws: what ``add(_:)`` would throw, with the same explanations (`errSecDuplicateItem` names the
     ///   existing item's primary key and what the add left out).
     public func previewAdd(_ item: NewItem) throws {
-        let schema = try schema(item.itemClass)
-        try validate(item.attributes, in: schema, writing: true)
-        try validate(data: item.data)
-        let group = try writeGroup(item.accessGroup)
-        let protection = try protection(
-            accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable)
-        _ = try classKey(protection)  // an add seals under the class key: a locked class cannot take new items
-        var attributes = item.attributes
-        var key: [AttributeKey: AttributeValue] = [:]
-        for attribute in schema.primaryKey {
-            key[attribute] = attributes[attribute] ?? schema.defaultValue(for: attribute)
-            attributes[attribute] = key[attribute]
-        }
-        attributes[.accessGroup] = .string(group)
-        attributes[.synchronizable] = .bool(item.synchronizable)
+        let checked = try checkedAdd(item)
+        _ = try classKey(checked.protection)  // an add seals under the class key: a locked class cannot take new items
         // Equal digests on every key column are an equal primary-key digest.
+        let key = checked.attributes.filter { checked.schema.primaryKey.contains($0.key) }
+        guard case .string(let group)? = checked.attributes[.accessGroup] else { return }
         let sameKey = ItemQuery(
-            itemClass: schema.itemClass, attributes: key, synchronizable: item.synchronizable ? .yes : .no, limit: .one)
+            itemClass: checked.schema.itemClass, attributes: key, synchronizable: item.synchronizable ? .yes : .no,
+            limit: .one)
         let collides = try withStore { store in
-            try !matchingRows(sameKey, schema: schema, groups: [group], limit: .one, reading: [], store: store).isEmpty
+            try !matchingRows(sameKey, schema: checked.schema, groups: [group], limit: .one, reading: [], store: store)
+                .isEmpty
         }
         if collides {
-            let leftOut = schema.primaryKey.filter { item.attributes[$0] == nil }
-            throw KeychainError.duplicateItem.because(duplicateReason(attributes, schema: schema, leftOut: leftOut))
+            throw KeychainError.duplicateItem.because(
+                duplicateReason(checked.attributes, schema: checked.schema, leftOut: checked.leftOut))
         }
     }
 
