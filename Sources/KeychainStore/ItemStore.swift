@@ -63,6 +63,11 @@ package final class ItemStore {
             selectStatements[shape] = statement
         }
         try statement.bind(shape.values(filter))
+        return try readRows(statement)
+    }
+
+    /// Steps `statement` (whose columns are rowid, uuid, pdmn, version, wrappedkey, meta, secret) to the end.
+    private func readRows(_ statement: Statement) throws -> [StoredRow] {
         defer { statement.reset() }
         var rows: [StoredRow] = []
         while try statement.step() {
@@ -95,16 +100,7 @@ package final class ItemStore {
         sql += " ORDER BY rowid LIMIT \(limit)"
         let statement = try Statement(database: database, sql: sql)
         try statement.bind(within.values.map(SQLValue.blob) + anyOf.map { SQLValue.blob($0.value) })
-        defer { statement.reset() }
-        var rows: [StoredRow] = []
-        while try statement.step() {
-            rows.append(StoredRow(
-                rowid: statement.column(0).integerValue ?? 0, uuid: statement.column(1).blobValue ?? [],
-                primaryKeyDigest: [], protection: statement.column(2).textValue ?? "",
-                version: statement.column(3).integerValue ?? 0, wrappedKey: statement.column(4).blobValue ?? [],
-                metadata: statement.column(5).blobValue ?? [], secret: [], digests: [:]))
-        }
-        return rows
+        return try readRows(statement)
     }
 
     /// Deletes the rows with the given rowids; returns how many went.
