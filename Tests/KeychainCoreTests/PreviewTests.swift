@@ -49,4 +49,28 @@ import Testing
             #expect(error.reason?.contains("the delete's query; nearest item") == true)
         }
     }
+
+    @Test func previewUpdatePredictsAPrimaryKeyCollision() throws {
+        let keychain = try makeKeychain()
+        try keychain.add(genericPassword(service: "svc", account: "a"))
+        try keychain.add(genericPassword(service: "svc", account: "b"))
+        let toB = ItemChanges(attributes: [.account: .string("b")])
+        let error = #expect(throws: KeychainError.self) {
+            try keychain.previewUpdate(genericQuery([.account: .string("a")], limit: .all), with: toB)
+        }
+        #expect(error?.status == SecurityStatus.duplicateItem)
+        #expect(error?.reason?.contains("acct=\"b\"") == true)
+        // The real update agrees, and the dry run changed nothing.
+        #expect(throws: KeychainError.duplicateItem) {
+            try keychain.update(genericQuery([.account: .string("a")], limit: .all), with: toB)
+        }
+        // Both items onto one new key collides too; a label change does not.
+        #expect(throws: KeychainError.duplicateItem) {
+            try keychain.previewUpdate(genericQuery([.service: .string("svc")], limit: .all),
+                                       with: ItemChanges(attributes: [.account: .string("c")]))
+        }
+        let relabel = try keychain.previewUpdate(genericQuery([.service: .string("svc")], limit: .all),
+                                                 with: ItemChanges(attributes: [.label: .string("L")]))
+        #expect(relabel.items.count == 2)
+    }
 }

@@ -42,7 +42,37 @@ extension Keychain {
     /// - Throws: what ``update(_:with:)`` would throw before changing anything.
     public func previewUpdate(_ query: ItemQuery, with changes: ItemChanges) throws -> OperationPreview {
         let (schema, query, groups, _) = try checkedUpdate(query, with: changes)
-        return try preview(query, schema: schema, groups: groups, limit: .all, base: "the update's query")
+        let found = try preview(query, schema: schema, groups: groups, limit: .all, base: "the update's query")
+        try predictCollision(found.items, changes: changes, schema: schema)
+        return found
+    }
+
+    /// An update that changes primary-key attributes fails, and changes nothing, if two of its items would end
+    /// with one key or one would take the key of an item it does not touch.
+    private func predictCollision(
+        _ items: [[AttributeKey: AttributeValue]], changes: ItemChanges, schema: ClassSchema
+    ) throws {
+        var newKeys = Set<[AttributeKey: AttributeValue]>()
+        for item in items {
+            var old = item
+            old[.accessible] = nil
+            var new = old
+            for key in schema.primaryKey { if let value = changes.attributes[key] { new[key] = value } }
+            if let group = changes.accessGroup { new[.accessGroup] = .string(group) }
+            if let sync = changes.synchronizable { new[.synchronizable] = .bool(sync) }
+            let reason = "the update would give an item the primary key of another "
+                + "(\(describePrimaryKey(new, schema: schema))); nothing would be changed"
+            guard newKeys.insert(new).inserted else { throw KeychainError.duplicateItem.because(reason) }
+            guard new != old, case .string(let group)? = new[.accessGroup] else { continue }
+            let sameKey = ItemQuery(
+                itemClass: schema.itemClass, attributes: new.filter { schema.primaryKey.contains($0.key) },
+                synchronizable: new[.synchronizable] == .bool(true) ? .yes : .no, limit: .one)
+            let taken = try withStore { store in
+                try !matchingRows(sameKey, schema: schema, groups: [group], limit: .one, reading: [], store: store)
+                    .isEmpty
+            }
+            if taken { throw KeychainError.duplicateItem.because(reason) }
+        }
     }
 
     /// The items a delete would remove.
