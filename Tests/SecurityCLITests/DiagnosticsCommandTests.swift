@@ -80,6 +80,16 @@ import Testing
         #expect(saved.first?.data.map { String(decoding: $0.bytes, as: UTF8.self) } == "from-the-reader")
     }
 
+    @Test func interactiveJSONReachesShowKeychainInfo() throws {
+        let harness = CommandHarness()
+        let run = harness.runInteractive(["show-keychain-info"], arguments: ["--json", "-i"])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(object["lockState"] as? String == "no passcode")
+        #expect(object["hasPasscode"] as? Bool == false)
+        #expect(!run.output.contains("Keychain \""))
+    }
+
     @Test func jsonOnEveryVerb() throws {
         let harness = CommandHarness()
         let add = harness.run(["--json", "add-generic-password", "-a", "alice", "-s", "svc", "-w"], password: "pw1")
