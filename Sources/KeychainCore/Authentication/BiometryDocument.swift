@@ -2,7 +2,7 @@ import Foundation
 
 /// The simulated biometric sensor's state, kept in `biometry.json` (0600) in the keychain home so that every
 /// process of the keychain, tests and the `security biometry` command see the same sensor.
-struct BiometryDocument: Codable, Equatable {
+struct BiometryDocument: Codable, Equatable, SharedStateDocument {
     static let fileName = "biometry.json"
     /// Failed matches in a row after which biometry locks out (Apple: five).
     static let lockoutThreshold = 5
@@ -17,16 +17,4 @@ struct BiometryDocument: Codable, Equatable {
     var script: [BiometricOutcome] = []
 
     var isLockedOut: Bool { failures >= Self.lockoutThreshold }
-
-    static func decode(_ bytes: [UInt8]) throws -> BiometryDocument {
-        do { return try JSONDecoder().decode(BiometryDocument.self, from: Data(bytes)) } catch {
-            throw KeychainError.decode.because("\(fileName) is damaged")
-        }
-    }
-
-    func encoded() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Array(try encoder.encode(self))
-    }
 }

@@ -11,16 +11,12 @@ import Synchronization
 /// to: the enrollment secret is replaced on every enrollment change, so `biometryCurrentSet` items made
 /// before it can never be opened again.
 public final class SimulatedBiometry: Sendable {
-    private let url: URL
-    private let lockURL: URL
+    private let file: SharedStateFile<BiometryDocument>
     private let deviceKey: SecureBytes
-    private let path: String
     private let cache = Mutex<BiometrySnapshot?>(nil)
 
     init(home: URL, deviceKey: SecureBytes) {
-        url = home.appendingPathComponent(BiometryDocument.fileName)
-        lockURL = home.appendingPathComponent("biometry.lock")
-        path = url.path
+        file = SharedStateFile(home: home)
         self.deviceKey = deviceKey
     }
 
@@ -143,7 +139,7 @@ public final class SimulatedBiometry: Sendable {
 
     /// The document and its derived keys, re-read only when the file was replaced (by any process).
     private func current() throws -> BiometrySnapshot {
-        let identity = SecretFile.identity(path: path)
+        let identity = SecretFile.identity(path: file.path)
         if let known = cache.withLock({ $0 }), !identity.isEmpty, known.identity == identity { return known }
         let document = try read()
         let fresh = BiometrySnapshot(
@@ -154,17 +150,7 @@ public final class SimulatedBiometry: Sendable {
         return fresh
     }
 
-    private func read() throws -> BiometryDocument {
-        guard let bytes = try SecretFile.read(url) else { return BiometryDocument() }
-        return try BiometryDocument.decode(bytes)
-    }
+    private func read() throws -> BiometryDocument { try file.read() }
 
-    private func modify(_ body: (inout BiometryDocument) throws -> Void) throws {
-        try SecretFile.withExclusiveLock(lockURL) {
-            let old = try read()
-            var document = old
-            try body(&document)
-            if document != old { try SecretFile.replace(url, bytes: try document.encoded()) }
-        }
-    }
+    private func modify(_ body: (inout BiometryDocument) throws -> Void) throws { try file.modify(body) }
 }

@@ -9,13 +9,11 @@ import KeychainCrypto
 /// The secret in that file, entangled with the device key, is what `.watch` items are bound to. It is made
 /// once and kept when the companion is unpaired, so a companion paired again opens the same items.
 public final class SimulatedCompanion: Sendable {
-    private let url: URL
-    private let lockURL: URL
+    private let file: SharedStateFile<CompanionDocument>
     private let deviceKey: SecureBytes
 
     init(home: URL, deviceKey: SecureBytes) {
-        url = home.appendingPathComponent(CompanionDocument.fileName)
-        lockURL = home.appendingPathComponent("companion.lock")
+        file = SharedStateFile(home: home)
         self.deviceKey = deviceKey
     }
 
@@ -89,17 +87,7 @@ public final class SimulatedCompanion: Sendable {
         Data(try SystemRandom.bytes(32)).base64EncodedString()
     }
 
-    private func read() throws -> CompanionDocument {
-        guard let bytes = try SecretFile.read(url) else { return CompanionDocument() }
-        return try CompanionDocument.decode(bytes)
-    }
+    private func read() throws -> CompanionDocument { try file.read() }
 
-    private func modify(_ body: (inout CompanionDocument) throws -> Void) throws {
-        try SecretFile.withExclusiveLock(lockURL) {
-            let old = try read()
-            var document = old
-            try body(&document)
-            if document != old { try SecretFile.replace(url, bytes: try document.encoded()) }
-        }
-    }
+    private func modify(_ body: (inout CompanionDocument) throws -> Void) throws { try file.modify(body) }
 }
