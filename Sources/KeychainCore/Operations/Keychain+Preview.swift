@@ -28,13 +28,7 @@ extension Keychain {
     /// The items a search would find (up to its limit).
     /// - Throws: what ``search(_:)`` would throw for an invalid query, or errSecItemNotFound with its explanation.
     public func previewSearch(_ query: ItemQuery) throws -> OperationPreview {
-        let (schema, query) = try resolvePersistentReference(query)
-        try validate(query.attributes, in: schema, writing: false)
-        let groups = try searchGroups(query.accessGroup)
-        if case .count(let count) = query.limit {
-            guard count >= 0 else { throw KeychainError.param.because("kSecMatchLimit is negative") }
-            guard count > 0 else { throw KeychainError.itemNotFound.because("kSecMatchLimit is 0") }
-        }
+        let (schema, query, groups) = try checkedSearch(query)
         return try preview(query, schema: schema, groups: groups, limit: query.limit, base: "the query")
     }
 

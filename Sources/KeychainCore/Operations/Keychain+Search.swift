@@ -11,13 +11,7 @@ extension Keychain {
     /// Finds items like ``copyMatching(_:)`` and also says what the lock state kept out: items whose class
     /// is unavailable are left out of a search that finds readable ones, never silently.
     public func search(_ query: ItemQuery) throws -> SearchReport {
-        let (schema, query) = try resolvePersistentReference(query)
-        try validate(query.attributes, in: schema, writing: false)
-        let groups = try searchGroups(query.accessGroup)
-        if case .count(let count) = query.limit {
-            guard count >= 0 else { throw KeychainError.param.because("kSecMatchLimit is negative") }
-            guard count > 0 else { throw KeychainError.itemNotFound.because("kSecMatchLimit is 0") }
-        }
+        let (schema, query, groups) = try checkedSearch(query)
         let outcome = try withStore { store in
             // One SELECT reads one snapshot; no explicit transaction is needed.
             var columns: RowColumns = [.metadata]
@@ -75,6 +69,19 @@ extension Keychain {
             }
         }
         return outcome
+    }
+
+    /// The checks of a search, shared by the search itself and its dry run: the class, the attributes, the
+    /// caller's groups it covers, and the limit.
+    func checkedSearch(_ query: ItemQuery) throws -> (ClassSchema, ItemQuery, [String]) {
+        let (schema, query) = try resolvePersistentReference(query)
+        try validate(query.attributes, in: schema, writing: false)
+        let groups = try searchGroups(query.accessGroup)
+        if case .count(let count) = query.limit {
+            guard count >= 0 else { throw KeychainError.param.because("kSecMatchLimit is negative") }
+            guard count > 0 else { throw KeychainError.itemNotFound.because("kSecMatchLimit is 0") }
+        }
+        return (schema, query, groups)
     }
 
     /// A query by persistent reference takes its class from the reference.
