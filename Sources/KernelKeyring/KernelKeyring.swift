@@ -30,23 +30,6 @@ package struct KernelKeyring: Sendable {
         _ = keyctl_set_timeout(serial, 0)
     }
 
-    /// The payload stored under `description`, or nil when there is none (or it has expired).
-    package func read(_ description: String, into body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-        guard let serial = find(description) else { return false }
-        var buffer: UnsafeMutableRawPointer?
-        let length = keyctl_read_alloc(serial, &buffer)
-        guard length >= 0, let buffer else {
-            if [ENOKEY, EKEYEXPIRED, EKEYREVOKED].contains(errno) { return false }
-            throw Failure(operation: "keyctl_read", code: errno)
-        }
-        defer {
-            memset_explicit(buffer, Int(length))
-            free(buffer)
-        }
-        try body(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
-        return true
-    }
-
     /// The serial number of the live key with `description`, for repeated reads without a search.
     package func serial(of description: String) -> Int32? { find(description) }
 
@@ -87,9 +70,4 @@ package struct KernelKeyring: Sendable {
         let serial = keyctl_search(kkeyutils_user_keyring(), "user", description, 0)
         return serial >= 0 ? Int32(serial) : nil
     }
-}
-
-/// Zeroes memory in a way the optimizer keeps.
-private func memset_explicit(_ pointer: UnsafeMutableRawPointer, _ count: Int) {
-    explicit_bzero(pointer, count)
 }

@@ -122,10 +122,6 @@ package final class ItemStore {
         return database.changes
     }
 
-    /// The number of rows in `table`.
-    package func count(_ table: String) throws -> Int {
-        Int(try database.statement("SELECT count(*) FROM \(table)").rows().first?.first?.integerValue ?? 0)
-    }
 
 }
 
