@@ -1,4 +1,8 @@
 internal import CSQLite
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One SQLite connection in WAL mode with full sync, so a committed transaction survives a crash or power cut.
 ///
@@ -25,11 +29,27 @@ package final class Database {
         do {
             // WAL: readers never block the writer. FULL: fsync the WAL at every commit (SQLite docs, "PRAGMA
             // synchronous": NORMAL in WAL mode may lose the last transactions on power loss).
-            try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;")
+            try retryingWhileBusy(for: busyTimeout) {
+                try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;")
+            }
         } catch {
             sqlite3_close_v2(handle)
             isClosed = true
             throw error
+        }
+    }
+
+    /// Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once, without its
+    /// busy handler, when another connection is opening the same new file (it would risk a deadlock). Two
+    /// processes opening one keychain for the first time meet exactly that, so retry for the busy timeout.
+    private func retryingWhileBusy(for milliseconds: Int32, _ body: () throws -> Void) throws {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
+        while true {
+            do {
+                return try body()
+            } catch let error as StoreError where error.isBusy && DispatchTime.now().uptimeNanoseconds < deadline {
+                usleep(2_000)
+            }
         }
     }
 

@@ -11,12 +11,14 @@ import Testing
         let home = temporaryHome()
         defer { try? FileManager.default.removeItem(at: home) }
         // Both children open the fresh home at once too: device key, keybag and schema creation race.
-        var children: [(process: Process, input: FileHandle, output: LineReader)] = []
+        var children: [(process: Process, input: FileHandle, output: LineReader, errors: Pipe)] = []
         for _ in 0..<2 {
             let input = Pipe()
             let output = Pipe()
-            let process = try TestChild.launch(["race", home.path, Self.group], stdin: input, stdout: output)
-            children.append((process, input.fileHandleForWriting, LineReader(output)))
+            let errors = Pipe()
+            let process = try TestChild.launch(
+                ["race", home.path, Self.group], stdin: input, stdout: output, stderr: errors)
+            children.append((process, input.fileHandleForWriting, LineReader(output), errors))
         }
         defer {
             for child in children {
@@ -28,9 +30,10 @@ import Testing
             let first = child.output.nextLine()
             if first != "ready" {
                 child.process.waitUntilExit()
+                let stderr = String(decoding: child.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 Issue.record("""
                     child said \(String(describing: first)) instead of ready; exit status \
-                    \(child.process.terminationStatus), reason \(child.process.terminationReason.rawValue)
+                    \(child.process.terminationStatus): \(stderr)
                     """)
             }
         }

@@ -34,12 +34,13 @@ enum TestChild {
     }
 
     /// Starts the helper with `arguments`, its stdin and stdout connected as given.
-    static func launch(_ arguments: [String], stdin: Any? = nil, stdout: Any?) throws -> Process {
+    static func launch(_ arguments: [String], stdin: Any? = nil, stdout: Any?, stderr: Any? = nil) throws -> Process {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
         if let stdin { process.standardInput = stdin }
         process.standardOutput = stdout
+        if let stderr { process.standardError = stderr }
         try process.run()
         return process
     }
