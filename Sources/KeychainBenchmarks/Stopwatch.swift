@@ -38,7 +38,8 @@ enum Interleaved {
 
 /// A fresh directory under the system's temporary directory.
 func scratchDirectory(_ label: String) -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-bench-\(label)-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "keychain-bench-\(label)-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }

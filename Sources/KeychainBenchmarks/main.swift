@@ -24,14 +24,16 @@ func report(_ measurement: Measurement, floor: Measurement? = nil) {
 }
 
 func makeKeychain(_ label: String) throws -> Keychain {
-    try Keychain(configuration: KeychainConfiguration(
-        home: scratchDirectory(label),
-        identity: CallerIdentity(applicationIdentifier: "BENCH.app", accessGroups: ["BENCH.app"])))
+    try Keychain(
+        configuration: KeychainConfiguration(
+            home: scratchDirectory(label),
+            identity: CallerIdentity(applicationIdentifier: "BENCH.app", accessGroups: ["BENCH.app"])))
 }
 
 func newItem(_ index: Int) -> NewItem {
-    NewItem(itemClass: .genericPassword, attributes: [.service: .string("svc"), .account: .string("acct\(index)")],
-            data: secret)
+    NewItem(
+        itemClass: .genericPassword, attributes: [.service: .string("svc"), .account: .string("acct\(index)")],
+        data: secret)
 }
 
 /// Fills `keychain` up to `count` items in batches, accounts numbered from `start`.
@@ -45,7 +47,10 @@ func fill(_ keychain: Keychain, from start: Int, to count: Int) throws {
 }
 
 func genericQuery(_ account: String) -> [String: Any] {
-    [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc", kSecAttrAccount as String: account]
+    [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc",
+        kSecAttrAccount as String: account,
+    ]
 }
 
 print("KeychainServices benchmark: \(durableOps) durable ops, \(lookups) lookups, large set \(largeCount) items")
@@ -57,15 +62,20 @@ let faceKeychain = try makeKeychain("face")
 SecurityRuntime.install(faceKeychain)
 
 // Durable adds, interleaved.
-let adds = try Interleaved.run(count: durableOps, [
-    ("floor: insert + fsync + AES-GCM", { floorStore.add(primaryKey: floorKey(1_000_000 + $0), secret: secret) }),
-    ("engine: add (durable)", { try engine.add(newItem(1_000_000 + $0)) }),
-    ("SecItemAdd (durable)", { index in
-        var query = genericQuery("acct\(1_000_000 + index)")
-        query[kSecValueData as String] = Data(secret)
-        precondition(SecItemAdd(query as CFDictionary, nil) == errSecSuccess)
-    }),
-])
+let adds = try Interleaved.run(
+    count: durableOps,
+    [
+        ("floor: insert + fsync + AES-GCM", { floorStore.add(primaryKey: floorKey(1_000_000 + $0), secret: secret) }),
+        ("engine: add (durable)", { try engine.add(newItem(1_000_000 + $0)) }),
+        (
+            "SecItemAdd (durable)",
+            { index in
+                var query = genericQuery("acct\(1_000_000 + index)")
+                query[kSecValueData as String] = Data(secret)
+                precondition(SecItemAdd(query as CFDictionary, nil) == errSecSuccess)
+            }
+        ),
+    ])
 
 // Lookups with 1k items, then with the large set.
 floorStore.fill(count: 1_000, secret: secret, key: floorKey)
@@ -112,22 +122,41 @@ let engineFolded = try Measurement.run("engine: case-insensitive lookup (\(large
 }
 
 // Durable updates and deletes, each interleaved with a floor insert.
-let updates = try Interleaved.run(count: durableOps, [
-    ("floor: insert + fsync + AES-GCM", { floorStore.add(primaryKey: floorKey(2_000_000 + $0), secret: secret) }),
-    ("engine: update data (durable)", {
-        try engine.update(.genericPassword(service: "svc", account: "acct\($0)", limit: .all),
-                          with: ItemChanges(data: Array("new secret \($0)".utf8)))
-    }),
-    ("SecItemUpdate (durable)", { index in
-        let changes: [String: Any] = [kSecValueData as String: Data("new \(index)".utf8)]
-        precondition(SecItemUpdate(genericQuery("acct\(index)") as CFDictionary, changes as CFDictionary) == errSecSuccess)
-    }),
-])
-let deletes = try Interleaved.run(count: durableOps, [
-    ("floor: insert + fsync + AES-GCM", { floorStore.add(primaryKey: floorKey(3_000_000 + $0), secret: secret) }),
-    ("engine: delete (durable)", { try engine.delete(.genericPassword(service: "svc", account: "acct\($0)", limit: .all)) }),
-    ("SecItemDelete (durable)", { precondition(SecItemDelete(genericQuery("acct\($0)") as CFDictionary) == errSecSuccess) }),
-])
+let updates = try Interleaved.run(
+    count: durableOps,
+    [
+        ("floor: insert + fsync + AES-GCM", { floorStore.add(primaryKey: floorKey(2_000_000 + $0), secret: secret) }),
+        (
+            "engine: update data (durable)",
+            {
+                try engine.update(
+                    .genericPassword(service: "svc", account: "acct\($0)", limit: .all),
+                    with: ItemChanges(data: Array("new secret \($0)".utf8)))
+            }
+        ),
+        (
+            "SecItemUpdate (durable)",
+            { index in
+                let changes: [String: Any] = [kSecValueData as String: Data("new \(index)".utf8)]
+                precondition(
+                    SecItemUpdate(genericQuery("acct\(index)") as CFDictionary, changes as CFDictionary)
+                        == errSecSuccess)
+            }
+        ),
+    ])
+let deletes = try Interleaved.run(
+    count: durableOps,
+    [
+        ("floor: insert + fsync + AES-GCM", { floorStore.add(primaryKey: floorKey(3_000_000 + $0), secret: secret) }),
+        (
+            "engine: delete (durable)",
+            { try engine.delete(.genericPassword(service: "svc", account: "acct\($0)", limit: .all)) }
+        ),
+        (
+            "SecItemDelete (durable)",
+            { precondition(SecItemDelete(genericQuery("acct\($0)") as CFDictionary) == errSecSuccess) }
+        ),
+    ])
 let bridging = Measurement.run("client cost: build + bridge 4-key dictionary", count: lookups) { index in
     var query = genericQuery("acct\(index)")
     query[kSecReturnData as String] = true
@@ -152,9 +181,11 @@ report(engineLookupLarge, floor: floorLookupLarge)
 report(faceLookupLarge, floor: floorLookupLarge)
 report(engineFolded, floor: floorLookupLarge)
 report(bridging)
-print(String(format: "lookup latency %@ / 1k: engine %.2f×, SecItem %.2f×", large,
-             engineLookupLarge.microsecondsPerOp / engineLookupSmall.microsecondsPerOp,
-             faceLookupLarge.microsecondsPerOp / faceLookupSmall.microsecondsPerOp))
+print(
+    String(
+        format: "lookup latency %@ / 1k: engine %.2f×, SecItem %.2f×", large,
+        engineLookupLarge.microsecondsPerOp / engineLookupSmall.microsecondsPerOp,
+        faceLookupLarge.microsecondsPerOp / faceLookupSmall.microsecondsPerOp))
 engine.close()
 faceKeychain.close()
 

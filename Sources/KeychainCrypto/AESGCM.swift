@@ -14,13 +14,16 @@ package enum AESGCM {
     ) throws -> [UInt8] {
         guard key.count == 32 else { throw CryptoError.invalidLength(operation: "AES-GCM key", length: key.count) }
         let nonce = try fixedNonce ?? SystemRandom.bytes(nonceSize)
-        guard nonce.count == nonceSize else { throw CryptoError.invalidLength(operation: "AES-GCM nonce", length: nonce.count) }
+        guard nonce.count == nonceSize else {
+            throw CryptoError.invalidLength(operation: "AES-GCM nonce", length: nonce.count)
+        }
         let context = try CipherContext(operation: "AES-GCM seal")
         var box = [UInt8](repeating: 0, count: overhead + plaintext.count)
         try key.withUnsafeBytes { keyBytes in
             guard EVP_EncryptInit_ex2(context.pointer, FetchedAlgorithms.aes256GCM, nil, nil, nil) == 1,
                 kossl_gcm_set_ivlen(context.pointer, Int32(nonceSize)) == 1,
-                EVP_EncryptInit_ex2(context.pointer, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress, nonce, nil) == 1
+                EVP_EncryptInit_ex2(context.pointer, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress, nonce, nil)
+                    == 1
             else { throw CryptoError.library(operation: "AES-GCM seal") }
         }
         try box.withUnsafeMutableBufferPointer { out in
@@ -33,9 +36,10 @@ package enum AESGCM {
             }
             let body = out.baseAddress! + nonceSize
             if plaintext.count > 0 {
-                guard EVP_EncryptUpdate(
-                    context.pointer, body, &length, plaintext.bindMemory(to: UInt8.self).baseAddress,
-                    Int32(plaintext.count)) == 1
+                guard
+                    EVP_EncryptUpdate(
+                        context.pointer, body, &length, plaintext.bindMemory(to: UInt8.self).baseAddress,
+                        Int32(plaintext.count)) == 1
                 else { throw CryptoError.library(operation: "AES-GCM seal") }
             }
             guard EVP_EncryptFinal_ex(context.pointer, body + plaintext.count, &length) == 1,
@@ -62,7 +66,8 @@ package enum AESGCM {
                 guard EVP_DecryptInit_ex2(context.pointer, FetchedAlgorithms.aes256GCM, nil, nil, nil) == 1,
                     kossl_gcm_set_ivlen(context.pointer, Int32(nonceSize)) == 1,
                     EVP_DecryptInit_ex2(
-                        context.pointer, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress, input.baseAddress, nil) == 1
+                        context.pointer, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress, input.baseAddress, nil)
+                        == 1
                 else { throw CryptoError.library(operation: "AES-GCM open") }
             }
             var length: Int32 = 0
@@ -75,13 +80,17 @@ package enum AESGCM {
             var tag = Array(input[(nonceSize + bodyCount)...])
             return try SecureBytes(count: bodyCount) { out in
                 if bodyCount > 0 {
-                    guard EVP_DecryptUpdate(
-                        context.pointer, out.bindMemory(to: UInt8.self).baseAddress, &length, body, Int32(bodyCount)) == 1
+                    guard
+                        EVP_DecryptUpdate(
+                            context.pointer, out.bindMemory(to: UInt8.self).baseAddress, &length, body, Int32(bodyCount)
+                        ) == 1
                     else { throw CryptoError.authenticationFailure }
                 }
                 var finalLength: Int32 = 0
                 guard kossl_gcm_set_tag(context.pointer, Int32(tagSize), &tag) == 1,
-                    EVP_DecryptFinal_ex(context.pointer, out.bindMemory(to: UInt8.self).baseAddress.map { $0 + bodyCount }, &finalLength) == 1
+                    EVP_DecryptFinal_ex(
+                        context.pointer, out.bindMemory(to: UInt8.self).baseAddress.map { $0 + bodyCount }, &finalLength
+                    ) == 1
                 else { throw CryptoError.authenticationFailure }
             }
         }

@@ -101,7 +101,8 @@ package final class AESKeyWrapper: Sendable {
                 var a = state.loadUnaligned(as: UInt64.self)
                 for round in stride(from: 5, through: 0, by: -1) {
                     for index in stride(from: blocks, through: 1, by: -1) {
-                        block.storeBytes(of: a ^ UInt64(blocks * round + index).bigEndian, toByteOffset: 0, as: UInt64.self)
+                        block.storeBytes(
+                            of: a ^ UInt64(blocks * round + index).bigEndian, toByteOffset: 0, as: UInt64.self)
                         block.storeBytes(
                             of: state.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self), toByteOffset: 8,
                             as: UInt64.self)

@@ -5,7 +5,9 @@ package enum KeyDerivation {
     /// HKDF-SHA-256 (RFC 5869): derives `count` bytes from `key`, `salt` and `info`. Computed with
     /// ``HMACSHA256`` (extract, then expand): OpenSSL's EVP_KDF path fetches the algorithm on every call and
     /// costs several times as much, which reads of access-controlled items pay once per read.
-    package static func hkdfSHA256(key: SecureBytes, salt: [UInt8], info: [UInt8], count: Int = 32) throws -> SecureBytes {
+    package static func hkdfSHA256(key: SecureBytes, salt: [UInt8], info: [UInt8], count: Int = 32) throws
+        -> SecureBytes
+    {
         guard count > 0, count <= 255 * HMACSHA256.outputSize else {
             throw CryptoError.invalidLength(operation: "HKDF output", length: count)
         }
@@ -55,8 +57,10 @@ extension KeyDerivation {
         return try SecureBytes(count: count) { out in
             let ok = password.withUnsafeBytes { secret in
                 PKCS5_PBKDF2_HMAC(
-                    secret.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(secret.count), salt, Int32(salt.count),
-                    Int32(iterations), FetchedAlgorithms.sha256, Int32(count), out.bindMemory(to: UInt8.self).baseAddress)
+                    secret.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(secret.count), salt,
+                    Int32(salt.count),
+                    Int32(iterations), FetchedAlgorithms.sha256, Int32(count),
+                    out.bindMemory(to: UInt8.self).baseAddress)
             }
             guard ok == 1 else { throw CryptoError.library(operation: "PBKDF2") }
         }

@@ -25,7 +25,8 @@ package final class ItemStore {
     package func insert(_ row: StoredRow, into table: String) throws -> Int64 {
         let columns = spec(table).digestColumns
         let names = ["uuid", "pkey", "pdmn", "version", "wrappedkey", "meta", "secret"] + columns
-        let sql = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        let sql =
+            "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
         var values: [SQLValue] = [
             .blob(row.uuid), .blob(row.primaryKeyDigest), .text(row.protection), .integer(row.version),
             .blob(row.wrappedKey), .blob(row.metadata), .blob(row.secret),
@@ -71,11 +72,13 @@ package final class ItemStore {
         defer { statement.reset() }
         var rows: [StoredRow] = []
         while try statement.step() {
-            rows.append(StoredRow(
-                rowid: statement.column(0).integerValue ?? 0, uuid: statement.column(1).blobValue ?? [],
-                primaryKeyDigest: [], protection: statement.column(2).textValue ?? "",
-                version: statement.column(3).integerValue ?? 0, wrappedKey: statement.column(4).blobValue ?? [],
-                metadata: statement.column(5).blobValue ?? [], secret: statement.column(6).blobValue ?? [], digests: [:]))
+            rows.append(
+                StoredRow(
+                    rowid: statement.column(0).integerValue ?? 0, uuid: statement.column(1).blobValue ?? [],
+                    primaryKeyDigest: [], protection: statement.column(2).textValue ?? "",
+                    version: statement.column(3).integerValue ?? 0, wrappedKey: statement.column(4).blobValue ?? [],
+                    metadata: statement.column(5).blobValue ?? [], secret: statement.column(6).blobValue ?? [],
+                    digests: [:]))
         }
         return rows
     }
@@ -88,11 +91,13 @@ package final class ItemStore {
         limit: Int
     ) throws -> [StoredRow] {
         let known = Set(spec(table).digestColumns)
-        precondition(known.contains(within.column) && anyOf.allSatisfy { known.contains($0.column) },
-                     "unknown digest column")
+        precondition(
+            known.contains(within.column) && anyOf.allSatisfy { known.contains($0.column) },
+            "unknown digest column")
         guard !within.values.isEmpty, limit > 0 else { return [] }
         let placeholders = Array(repeating: "?", count: within.values.count).joined(separator: ", ")
-        var sql = "SELECT rowid, uuid, pdmn, version, wrappedkey, meta, x'' FROM \(table) "
+        var sql =
+            "SELECT rowid, uuid, pdmn, version, wrappedkey, meta, x'' FROM \(table) "
             + "WHERE \(within.column) IN (\(placeholders))"
         if !anyOf.isEmpty {
             sql += " AND (" + anyOf.map { "\($0.column) = ?" }.joined(separator: " OR ") + ")"
@@ -121,7 +126,6 @@ package final class ItemStore {
         try database.statement("DELETE FROM \(table) WHERE pdmn = ?").run([.text(protection)])
         return database.changes
     }
-
 
 }
 

@@ -30,7 +30,8 @@ package struct ItemTableSpec: Sendable {
                 \(digests));
             """
         for columns in indexes {
-            sql += "\nCREATE INDEX \(name)_\(columns.joined(separator: "_")) ON \(name) (\(columns.joined(separator: ", ")));"
+            sql +=
+                "\nCREATE INDEX \(name)_\(columns.joined(separator: "_")) ON \(name) (\(columns.joined(separator: ", ")));"
         }
         return sql
     }

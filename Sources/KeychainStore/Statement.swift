@@ -32,7 +32,9 @@ package final class Statement {
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes {
                     // A zero-length blob still needs a non-null pointer, or SQLite stores NULL.
-                    sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), ksqlite_transient())
+                    sqlite3_bind_blob(
+                        handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count),
+                        ksqlite_transient())
                 }
             }
             guard code == SQLITE_OK else { throw database.error(code) }

@@ -81,5 +81,7 @@ public func CFStringGetTypeID() -> CFTypeID { 7 }
 
 extension NSNumber {
     /// Whether the number was made from a Bool (Foundation on Linux keeps that in its type).
-    var isBoolean: Bool { String(cString: objCType) == "c" && (self == NSNumber(value: true) || self == NSNumber(value: false)) }
+    var isBoolean: Bool {
+        String(cString: objCType) == "c" && (self == NSNumber(value: true) || self == NSNumber(value: false))
+    }
 }

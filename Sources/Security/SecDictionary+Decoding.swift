@@ -12,12 +12,16 @@ extension SecDictionary {
         var entries: [(key: String, value: Any)] = []
         entries.reserveCapacity(dictionary.count)
         for (rawKey, value) in Self.pairs(of: dictionary) {
-            guard let key = Self.string(rawKey) else { throw KeychainError.param.because("a dictionary key is not a string") }
+            guard let key = Self.string(rawKey) else {
+                throw KeychainError.param.because("a dictionary key is not a string")
+            }
             entries.append((key, value))
         }
         itemClass = known
         if let rawClass = entries.first(where: { $0.key == "class" })?.value {
-            guard let name = Self.string(rawClass) else { throw KeychainError.param.because("kSecClass is not a string") }
+            guard let name = Self.string(rawClass) else {
+                throw KeychainError.param.because("kSecClass is not a string")
+            }
             guard let itemClass = ItemClass(rawValue: name) else {
                 throw KeychainError(SecurityStatus.noSuchClass, reason: "\"\(name)\" is not a keychain item class")
             }

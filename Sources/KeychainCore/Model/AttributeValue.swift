@@ -17,7 +17,8 @@ public enum AttributeValue: Hashable, Sendable {
         case .data(let bytes): return bytes
         case .number(let number): return withUnsafeBytes(of: number.bigEndian) { Array($0) }
         case .bool(let flag): return withUnsafeBytes(of: Int64(flag ? 1 : 0).bigEndian) { Array($0) }
-        case .date(let date): return withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.bigEndian) { Array($0) }
+        case .date(let date):
+            return withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.bigEndian) { Array($0) }
         }
     }
 

@@ -16,12 +16,22 @@ extension Keychain {
         store: ItemStore
     ) throws -> [MatchedRow] {
         var filter = RowFilter()
-        filter.digestsAnyOf.append((
-            ItemTables.digestColumn(.accessGroup),
-            try groups.map { try digester.recurringDigest(.accessGroup, .string($0)) }))
+        filter.digestsAnyOf.append(
+            (
+                ItemTables.digestColumn(.accessGroup),
+                try groups.map { try digester.recurringDigest(.accessGroup, .string($0)) }
+            ))
         switch query.synchronizable {
-        case .no: filter.digestsAnyOf.append((ItemTables.digestColumn(.synchronizable), [try digester.recurringDigest(.synchronizable, .bool(false))]))
-        case .yes: filter.digestsAnyOf.append((ItemTables.digestColumn(.synchronizable), [try digester.recurringDigest(.synchronizable, .bool(true))]))
+        case .no:
+            filter.digestsAnyOf.append(
+                (
+                    ItemTables.digestColumn(.synchronizable),
+                    [try digester.recurringDigest(.synchronizable, .bool(false))]
+                ))
+        case .yes:
+            filter.digestsAnyOf.append(
+                (ItemTables.digestColumn(.synchronizable), [try digester.recurringDigest(.synchronizable, .bool(true))])
+            )
         case .any: break
         }
         var dateConditions: [(AttributeKey, AttributeValue)] = []
@@ -38,11 +48,12 @@ extension Keychain {
         }
         filter.protection = query.accessibility?.rawValue
         filter.uuid = query.persistentReference?.uuid
-        let wanted: Int? = switch limit {
-        case .one: 1
-        case .count(let count): count
-        case .all: nil
-        }
+        let wanted: Int? =
+            switch limit {
+            case .one: 1
+            case .count(let count): count
+            case .all: nil
+            }
         var columns = columns
         if dateConditions.isEmpty { filter.limit = wanted } else { columns.insert(.metadata) }
 
@@ -120,15 +131,17 @@ extension Keychain {
                 if let suppliedSecret {
                     data = Secret(suppliedSecret)
                 } else {
-                    data = Secret(try openConstrained(
-                        match.row.secret, policy: policy, sealer: sealer, authentication: authentication))
+                    data = Secret(
+                        try openConstrained(
+                            match.row.secret, policy: policy, sealer: sealer, authentication: authentication))
                 }
             } else {
                 data = Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey))
             }
         }
-        return ItemResult(itemClass: schema.itemClass, data: data, attributes: returned,
-                          persistentReference: returns.contains(.persistentReference) ? reference : nil)
+        return ItemResult(
+            itemClass: schema.itemClass, data: data, attributes: returned,
+            persistentReference: returns.contains(.persistentReference) ? reference : nil)
     }
 
     /// The digest columns and primary-key digest of an item with `attributes` (which hold agrp and sync).

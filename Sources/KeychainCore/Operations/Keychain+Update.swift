@@ -16,20 +16,24 @@ extension Keychain {
 
         try withStore { store in
             try store.database.writeTransaction {
-                let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all, reading: [.metadata, .secret],
-                                               store: store)
+                let matches = try matchingRows(
+                    query, schema: schema, groups: groups, limit: .all, reading: [.metadata, .secret],
+                    store: store)
                 guard !matches.isEmpty else {
-                    throw KeychainError.itemNotFound.because(notFoundReason(
-                        query, schema: schema,
-                        base: "no item of class \(schema.itemClass.rawValue) matches the update's query", store: store))
+                    throw KeychainError.itemNotFound.because(
+                        notFoundReason(
+                            query, schema: schema,
+                            base: "no item of class \(schema.itemClass.rawValue) matches the update's query",
+                            store: store))
                 }
                 let check = MatchCheck(query, groups: groups)
                 // One context for every match: an authentication for the first one covers the others.
                 let authentication = ReadAuthentication(
                     context: query.authentication.context ?? AuthenticationContext(), ui: query.authentication.ui)
                 for match in matches {
-                    try apply(changes, to: match, schema: schema, check: check, newGroup: newGroup, now: now,
-                              authentication: authentication, store: store)
+                    try apply(
+                        changes, to: match, schema: schema, check: check, newGroup: newGroup, now: now,
+                        authentication: authentication, store: store)
                 }
             }
         }
@@ -42,7 +46,9 @@ extension Keychain {
     {
         let (schema, query) = try resolvePersistentReference(query)
         try validate(query.attributes, in: schema, writing: false)
-        guard query.returns.isEmpty else { throw KeychainError.param.because("an update query cannot ask for results (kSecReturn…)") }
+        guard query.returns.isEmpty else {
+            throw KeychainError.param.because("an update query cannot ask for results (kSecReturn…)")
+        }
         guard query.limit == .all else {
             throw KeychainError.param.because("an update applies to every match; kSecMatchLimit must be absent or All")
         }
@@ -87,23 +93,27 @@ extension Keychain {
 
         let index = try indexRow(attributes, schema: schema)
         var row = match.row
-        let sealer = ItemSealer(table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection,
-                                version: ItemSealer.formatVersion)
-        let sealed = try sealer.seal(attributes: attributes, secret: newPolicy == nil ? secret ?? [] : [],
-                                     itemKey: itemKey, classKey: try classKey(protection))
+        let sealer = ItemSealer(
+            table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection,
+            version: ItemSealer.formatVersion)
+        let sealed = try sealer.seal(
+            attributes: attributes, secret: newPolicy == nil ? secret ?? [] : [],
+            itemKey: itemKey, classKey: try classKey(protection))
         row.primaryKeyDigest = index.primaryKey
         row.digests = index.digests
         row.protection = protection.rawValue
         row.version = ItemSealer.formatVersion
         row.wrappedKey = sealed.wrappedKey
         row.metadata = sealed.metadata
-        row.secret = try sealedSecret(secret, policy: newPolicy, sealer: sealer, sealed: sealed.secret,
-                                      unchanged: match.row.secret, context: authentication.context)
+        row.secret = try sealedSecret(
+            secret, policy: newPolicy, sealer: sealer, sealed: sealed.secret,
+            unchanged: match.row.secret, context: authentication.context)
         do {
             try store.replace(row, in: schema.itemClass.rawValue)
         } catch let error as StoreError where error.isUniqueViolation {
             throw KeychainError.duplicateItem.because(
-                "the update would give an item the primary key of another (\(describePrimaryKey(attributes, schema: schema))); nothing was changed")
+                "the update would give an item the primary key of another (\(describePrimaryKey(attributes, schema: schema))); nothing was changed"
+            )
         }
     }
 }

@@ -78,7 +78,8 @@ extension Keychain {
         }
         let protection = accessControl?.accessibility ?? accessibility ?? .default
         if synchronizable && protection.isThisDeviceOnly {
-            throw KeychainError.param.because("a synchronizable item cannot use a ThisDeviceOnly class (\(protection.rawValue))")
+            throw KeychainError.param.because(
+                "a synchronizable item cannot use a ThisDeviceOnly class (\(protection.rawValue))")
         }
         if synchronizable && accessControl?.hasConstraints == true {
             throw KeychainError.param.because("a synchronizable item cannot carry access-control constraints")
@@ -95,7 +96,8 @@ extension Keychain {
             }
         }
         if protection == .whenPasscodeSetThisDeviceOnly, try !dataProtection.hasPasscode {
-            throw KeychainError.authFailed.because("WhenPasscodeSetThisDeviceOnly needs a keychain passcode, and none is set")
+            throw KeychainError.authFailed.because(
+                "WhenPasscodeSetThisDeviceOnly needs a keychain passcode, and none is set")
         }
         return protection
     }

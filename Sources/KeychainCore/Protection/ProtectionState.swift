@@ -44,7 +44,8 @@ final class ProtectionState: Sendable {
             key: deviceKey, salt: Array("keychain".utf8), info: Array("attribute index key v1".utf8))
         let namespace = try KeyDerivation.hkdfSHA256(
             key: deviceKey, salt: Array("keychain".utf8), info: Array("keyring namespace v1".utf8), count: 8)
-        store = KernelKeyring.isAvailable
+        store =
+            KernelKeyring.isAvailable
             ? KeyringKeyStore(namespace: namespace.bytes.map { String(format: "%02x", $0) }.joined())
             : ProcessKeyStore()
         let url = home.appendingPathComponent(KeybagDocument.fileName)
@@ -72,7 +73,8 @@ final class ProtectionState: Sendable {
         let document = try KeybagDocument.decode(bytes)
         var available: [Accessibility: AESKeyWrapper] = [:]
         for protection in Accessibility.allCases
-        where document.passcode == nil ? protection != .whenPasscodeSetThisDeviceOnly
+        where document.passcode == nil
+            ? protection != .whenPasscodeSetThisDeviceOnly
             : !KeybagDocument.isPasscodeProtected(protection)
         {
             guard let wrapped = document.wrapped(protection) else {
@@ -234,15 +236,20 @@ final class ProtectionState: Sendable {
                 let salt = try SystemRandom.bytes(16)
                 let wrappingKey = try PasscodeKDF.derive(
                     passcode: new, salt: salt, iterations: tuned.iterations, deviceKey: deviceKey)
-                for (protection, key) in keys { document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: wrappingKey)) }
+                for (protection, key) in keys {
+                    document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: wrappingKey))
+                }
                 document.passcode = KeybagDocument.PasscodeRecord(
-                    iterations: tuned.iterations, salt: Data(salt).base64EncodedString(), milliseconds: tuned.milliseconds)
+                    iterations: tuned.iterations, salt: Data(salt).base64EncodedString(),
+                    milliseconds: tuned.milliseconds)
                 try store.put(keys)
             } else {
                 keys[.whenPasscodeSetThisDeviceOnly] = nil
                 destroyedClassAKPU = document.classes[Accessibility.whenPasscodeSetThisDeviceOnly.rawValue] != nil
                 document.setWrapped(.whenPasscodeSetThisDeviceOnly, nil)
-                for (protection, key) in keys { document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: deviceKey)) }
+                for (protection, key) in keys {
+                    document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: deviceKey))
+                }
                 document.passcode = nil
                 store.clear()
             }
@@ -274,8 +281,10 @@ final class ProtectionState: Sendable {
             record.failures += 1
             record.notBefore = now + Self.delay(afterFailures: record.failures)
             document.passcode = record
-            throw PendingFailure(document: document, error: KeychainError.authFailed.because(
-                "wrong passcode (\(record.failures) wrong in a row)"))
+            throw PendingFailure(
+                document: document,
+                error: KeychainError.authFailed.because(
+                    "wrong passcode (\(record.failures) wrong in a row)"))
         }
         if record.failures != 0 {
             record.failures = 0

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Small files that hold key material: created once, atomically, readable by the owner only (0600).
@@ -17,7 +18,9 @@ enum SecretFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = try retrying { chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) } }
+            let count = try retrying {
+                chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            }
             guard count >= 0 else { throw failure("read", url) }
             if count == 0 { break }
             bytes += chunk[0..<count]

@@ -16,7 +16,9 @@ enum AttributeCodec {
             case .number(let number): (tag, bytes) = (0x6E, withUnsafeBytes(of: number.bigEndian) { Array($0) })
             case .bool(let flag): (tag, bytes) = (0x62, [flag ? 1 : 0])
             case .date(let date):
-                (tag, bytes) = (0x74, withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.bigEndian) { Array($0) })
+                (tag, bytes) = (
+                    0x74, withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.bigEndian) { Array($0) }
+                )
             }
             out.append(tag)
             append(UInt32(bytes.count), to: &out)
@@ -66,7 +68,8 @@ enum AttributeCodec {
             let name = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + nameLength)])
             offset += nameLength
             let tag = bytes[offset]
-            let length = Int(bytes[offset + 1]) << 24 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 8
+            let length =
+                Int(bytes[offset + 1]) << 24 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 8
                 | Int(bytes[offset + 4])
             offset += 5
             guard count - offset >= length else { throw malformed }

@@ -25,7 +25,9 @@ struct ItemSealer {
     }
 
     /// Encrypts under a given item key (an update keeps the item's key).
-    func seal(attributes: [AttributeKey: AttributeValue], secret: [UInt8], itemKey: SecureBytes, classKey: AESKeyWrapper)
+    func seal(
+        attributes: [AttributeKey: AttributeValue], secret: [UInt8], itemKey: SecureBytes, classKey: AESKeyWrapper
+    )
         throws -> (wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8])
     {
         var encoded = AttributeCodec.encode(attributes)
