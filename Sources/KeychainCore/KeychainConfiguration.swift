@@ -22,22 +22,20 @@ public struct KeychainConfiguration: Sendable {
     /// The configuration of this process: `KEYCHAIN_HOME` (else `$XDG_DATA_HOME/keychain`, else
     /// `~/.local/share/keychain`) and the identity from `KEYCHAIN_ENTITLEMENTS` (else the local program's).
     /// - Throws: `errSecMissingEntitlement` when `KEYCHAIN_ENTITLEMENTS` names a file that cannot be read.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> KeychainConfiguration
-    {
+    public static func fromEnvironment(_ environment: EnvironmentVariables = .process) throws -> KeychainConfiguration {
         let home: URL
-        if let explicit = environment["KEYCHAIN_HOME"], !explicit.isEmpty {
+        if let explicit = environment["KEYCHAIN_HOME"] {
             home = URL(fileURLWithPath: explicit, isDirectory: true)
-        } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+        } else if let data = environment["XDG_DATA_HOME"] {
             home = URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("keychain", isDirectory: true)
         } else {
             // XDG's default data dir is $HOME/.local/share: the HOME of the environment given, like the rest.
-            let user = environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            let user = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? FileManager.default.homeDirectoryForCurrentUser
             home = user.appendingPathComponent(".local/share/keychain", isDirectory: true)
         }
         let identity: CallerIdentity
-        if let path = environment["KEYCHAIN_ENTITLEMENTS"], !path.isEmpty {
+        if let path = environment["KEYCHAIN_ENTITLEMENTS"] {
             // A process whose entitlements cannot be read has none, which is errSecMissingEntitlement on Apple.
             do {
                 identity = try CallerIdentity.entitlements(at: URL(fileURLWithPath: path))
@@ -56,10 +54,15 @@ public struct KeychainConfiguration: Sendable {
         URL(fileURLWithPath: CommandLine.arguments.first ?? "program").lastPathComponent
     }
 
+    /// `CFBundleIdentifier` of an `Info.plist` in the directory of this process's executable file. The file is
+    /// found through `/proc/self/exe`, not `argv[0]`: a command run through `PATH` has a bare name there, which
+    /// would point at the current directory, and a stray `Info.plist` there must not choose the identity.
     private static func bundleIdentifierBesideExecutable() -> String? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        let plist = executable.deletingLastPathComponent().appendingPathComponent("Info.plist")
-        guard let bytes = try? Data(contentsOf: plist),
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            return nil
+        }
+        let plist = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("Info.plist")
+        guard FileManager.default.fileExists(atPath: plist.path), let bytes = try? Data(contentsOf: plist),
             let dictionary = try? PropertyListSerialization.propertyList(from: bytes, format: nil) as? [String: Any]
         else { return nil }
         return dictionary["CFBundleIdentifier"] as? String

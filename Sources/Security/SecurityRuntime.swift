@@ -33,8 +33,8 @@ public enum SecurityRuntime {
 
     /// Whether failing calls explain themselves on standard error (`KEYCHAIN_DEBUG` set and not "0").
     static let logsReasons: Bool = {
-        let value = ProcessInfo.processInfo.environment["KEYCHAIN_DEBUG"] ?? ""
-        return !value.isEmpty && value != "0"
+        let value = EnvironmentVariables.process["KEYCHAIN_DEBUG"]
+        return value != nil && value != "0"
     }()
 
     /// Writes `message` to standard error when `KEYCHAIN_DEBUG` asks for it.

@@ -56,4 +56,23 @@ import Testing
         #expect(configuration.identity.applicationIdentifier == "LOCAL." + executable)
         #expect(configuration.identity.accessGroups == ["LOCAL." + executable])
     }
+
+    @Test func processEnvironmentIsReadVariableByVariable() throws {
+        let name = "KEYCHAIN_TEST_VARIABLE_\(getpid())"
+        #expect(EnvironmentVariables.process[name] == nil)
+        setenv(name, "value", 1)
+        defer { unsetenv(name) }
+        #expect(EnvironmentVariables.process[name] == "value")
+        setenv(name, "", 1)
+        #expect(EnvironmentVariables.process[name] == nil)
+    }
+
+    @Test func removingAVariableLeavesTheOthers() throws {
+        let environment: EnvironmentVariables = ["KEYCHAIN_HOME": "/srv/k", "KEYCHAIN_ENTITLEMENTS": "/x"]
+        let without = environment.removing("KEYCHAIN_ENTITLEMENTS")
+        #expect(without["KEYCHAIN_ENTITLEMENTS"] == nil)
+        #expect(without["KEYCHAIN_HOME"] == "/srv/k")
+        #expect(environment["KEYCHAIN_ENTITLEMENTS"] == "/x")
+        #expect(try KeychainConfiguration.fromEnvironment(without).home.path == "/srv/k")
+    }
 }

@@ -9,12 +9,15 @@ enum DeviceKey {
     /// Loads the device key of `home`, creating it on first use.
     static func loadOrCreate(home: URL) throws -> SecureBytes {
         let url = home.appendingPathComponent(fileName)
-        if try SecretFile.read(url) == nil {
+        var stored = try SecretFile.read(url)
+        if stored == nil {
             var fresh = try SystemRandom.bytes(32)
             defer { wipe(&fresh) }
             try SecretFile.createExclusively(url, bytes: fresh)
+            // Read back: another process may have created it first, and its key is the one on disk.
+            stored = try SecretFile.read(url)
         }
-        guard var bytes = try SecretFile.read(url), bytes.count == 32 else {
+        guard var bytes = stored, bytes.count == 32 else {
             throw KeychainError.notAvailable.because("the device key file is damaged")
         }
         defer { wipe(&bytes) }

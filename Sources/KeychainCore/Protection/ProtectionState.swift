@@ -46,13 +46,20 @@ final class ProtectionState: Sendable {
             key: deviceKey, salt: Array("keychain".utf8), info: Array("keyring namespace v1".utf8), count: 8)
         store =
             KernelKeyring.isAvailable
-            ? KeyringKeyStore(namespace: namespace.bytes.map { String(format: "%02x", $0) }.joined())
+            ? KeyringKeyStore(namespace: Self.hexadecimal(namespace.bytes))
             : ProcessKeyStore()
         let url = home.appendingPathComponent(KeybagDocument.fileName)
-        if try SecretFile.read(url) == nil {
+        if let existing = try Self.loadIfPresent(url, deviceKey: deviceKey) {
+            snapshot = Mutex(existing)
+        } else {
             try SecretFile.createExclusively(url, bytes: try Self.freshDocument(deviceKey: deviceKey).encoded())
+            snapshot = Mutex(try Self.load(url, deviceKey: deviceKey))
         }
-        snapshot = Mutex(try Self.load(url, deviceKey: deviceKey))
+    }
+
+    private static func hexadecimal(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
     }
 
     // MARK: - Reading the keybag
@@ -66,10 +73,15 @@ final class ProtectionState: Sendable {
     }
 
     private static func load(_ url: URL, deviceKey: SecureBytes) throws -> Snapshot {
-        let identity = SecretFile.identity(url)
-        guard let bytes = try SecretFile.read(url) else {
+        guard let snapshot = try loadIfPresent(url, deviceKey: deviceKey) else {
             throw KeychainError.notAvailable.because("the keybag file is missing")
         }
+        return snapshot
+    }
+
+    private static func loadIfPresent(_ url: URL, deviceKey: SecureBytes) throws -> Snapshot? {
+        let identity = SecretFile.identity(url)
+        guard let bytes = try SecretFile.read(url) else { return nil }
         let document = try KeybagDocument.decode(bytes)
         var available: [Accessibility: AESKeyWrapper] = [:]
         for protection in Accessibility.allCases

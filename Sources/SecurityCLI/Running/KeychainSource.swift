@@ -5,7 +5,7 @@ import KeychainCore
 public enum KeychainSource: Sendable {
     /// The process environment, read as `KeychainConfiguration.fromEnvironment` does (`KEYCHAIN_HOME`,
     /// `KEYCHAIN_ENTITLEMENTS`, ...).
-    case environment([String: String])
+    case environment(EnvironmentVariables)
     /// A configuration given as a value (tests).
     case configuration(KeychainConfiguration)
 
@@ -18,11 +18,11 @@ public enum KeychainSource: Sendable {
         switch self {
         case .configuration(let given):
             configuration = given
-        case .environment(var environment):
-            if options.entitlementsFile != nil || options.accessGroup != nil {
-                environment["KEYCHAIN_ENTITLEMENTS"] = nil  // replaced below; a broken one must not fail the run
-            }
-            configuration = try KeychainConfiguration.fromEnvironment(environment)
+        case .environment(let environment):
+            // Replaced below when an identity option is given; a broken one must not fail the run then.
+            let replacing = options.entitlementsFile != nil || options.accessGroup != nil
+            configuration = try KeychainConfiguration.fromEnvironment(
+                replacing ? environment.removing("KEYCHAIN_ENTITLEMENTS") : environment)
         }
         if let file = options.entitlementsFile {
             configuration.identity = try CallerIdentity.entitlements(at: URL(fileURLWithPath: file))

@@ -5,7 +5,7 @@ public enum SecurityCommandLine {
     /// Runs the command line of this process. - Returns: the exit code.
     public static func run() -> Int32 {
         let runner = SecurityCommandRunner(
-            source: .environment(ProcessInfo.processInfo.environment),
+            source: .environment(.process),
             output: FileDescriptorOutput.standardOutput(), errors: FileDescriptorOutput.standardError(),
             passwords: StandardInputPasswordReader())
         return runner.run(arguments: Array(CommandLine.arguments.dropFirst()))
