@@ -6,9 +6,10 @@
 #   scripts/bench-cli.sh [RUNS]          RUNS lookups of each (default 200), interleaved one of each per round
 #
 # Environment:
-#   SCRATCH_PATH   swift build's scratch path (default: the package's .build)
+#   LINK           how `security` is linked: static (default; scripts/build-release.sh, the release build),
+#                  static-stdlib (--static-swift-stdlib) or dynamic (plain `swift build -c release`)
+#   SCRATCH_PATH   swift build's scratch path for the static-stdlib and dynamic builds (default: .build)
 #   SECURITY_BIN   a `security` binary to use as it is; skips the build
-#   STATIC_STDLIB  1: build with --static-swift-stdlib (Swift runtime and Foundation linked into the binary)
 #   WARMUP         unmeasured lookups of each before measuring (default 10)
 #
 # Everything runs in a temporary directory: the keychain (KEYCHAIN_HOME), and HOME/XDG_* for gnome-keyring, which
@@ -40,12 +41,20 @@ if [ ${#needed[@]} -gt 0 ]; then
 fi
 
 # --- The security command -------------------------------------------------------------------------------------
+link=${LINK:-static}
 if [ -n "${SECURITY_BIN:-}" ]; then
     security=$SECURITY_BIN
+    link="given"
+elif [ "$link" = static ]; then
+    security=$("$repo/scripts/build-release.sh" | tail -n 1)
 else
     build=(swift build -c release --product security --package-path "$repo")
     [ -n "${SCRATCH_PATH:-}" ] && build+=(--scratch-path "$SCRATCH_PATH")
-    [ "${STATIC_STDLIB:-0}" = 1 ] && build+=(--static-swift-stdlib)
+    case "$link" in
+        static-stdlib) build+=(--static-swift-stdlib) ;;
+        dynamic) ;;
+        *) echo "LINK is static, static-stdlib or dynamic, not $link" >&2; exit 64 ;;
+    esac
     echo "building: ${build[*]}" >&2
     "${build[@]}" >&2
     security="$("${build[@]}" --show-bin-path)/security"
@@ -159,10 +168,11 @@ summary() {
 read -r ours_median ours_p90 ours_min < <(summary "${ours_times[@]}")
 read -r theirs_median theirs_p90 theirs_min < <(summary "${theirs_times[@]}")
 
-awk -v runs="$runs" -v om="$ours_median" -v op="$ours_p90" -v on="$ours_min" \
+awk -v runs="$runs" -v bin="$security" -v link="$link" -v om="$ours_median" -v op="$ours_p90" -v on="$ours_min" \
     -v tm="$theirs_median" -v tp="$theirs_p90" -v tn="$theirs_min" '
     BEGIN {
         printf "whole-process lookup of one generic password, %d runs each (interleaved), wall time in ms\n", runs
+        printf "security: %s (link: %s)\n", bin, link
         printf "%-44s %8s %8s %8s\n", "", "median", "p90", "min"
         printf "%-44s %8.2f %8.2f %8.2f\n", "security find-generic-password -w", om / 1000, op / 1000, on / 1000
         printf "%-44s %8.2f %8.2f %8.2f\n", "secret-tool lookup (gnome-keyring, D-Bus)", tm / 1000, tp / 1000, tn / 1000
