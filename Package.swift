@@ -24,6 +24,7 @@ var targets: [Target] = [
         name: "CKeyutils", pkgConfig: "libkeyutils",
         providers: [.apt(["libkeyutils-dev"])]),
     .target(name: "KernelKeyring", dependencies: ["CKeyutils"], swiftSettings: swift6),
+    .target(name: "TerminalIO", swiftSettings: swift6),
     .target(name: "KeychainCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
     .target(name: "KeychainStore", dependencies: ["CSQLite"], swiftSettings: swift6),
     .target(
@@ -40,11 +41,15 @@ var targets: [Target] = [
 products += [
     .library(name: "Security", targets: ["Security"]),
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+    .executable(name: "keychain-authenticate", targets: ["KeychainAuthenticate"]),
 ]
 targets += [
     .target(name: "Security", dependencies: ["KeychainCore"], swiftSettings: swift6),
     .target(name: "LocalAuthentication", dependencies: ["KeychainCore"], swiftSettings: swift6),
-    .target(name: "SecurityCLI", dependencies: ["KeychainCore", "Security"], swiftSettings: swift6),
+    .target(name: "SecurityCLI", dependencies: ["KeychainCore", "Security", "TerminalIO"], swiftSettings: swift6),
+    // PAM lives in its own small process: the static `security` binary cannot load PAM's modules.
+    .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
+    .executableTarget(name: "KeychainAuthenticate", dependencies: ["CPAM", "TerminalIO"], swiftSettings: swift6),
     .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI"], swiftSettings: swift6),
     .executableTarget(
         name: "KeychainBenchmarks",
@@ -53,7 +58,8 @@ targets += [
     .testTarget(
         name: "SecurityTests", dependencies: ["Security", "LocalAuthentication", "KeychainCore"],
         swiftSettings: swift6),
-    .testTarget(name: "SecurityCLITests", dependencies: ["SecurityCLI", "KeychainCore"], swiftSettings: swift6),
+    .testTarget(
+        name: "SecurityCLITests", dependencies: ["SecurityCLI", "KeychainCore", "TerminalIO"], swiftSettings: swift6),
 ]
 #endif
 

@@ -26,7 +26,8 @@ public final class Keychain: Sendable {
         dataProtection = try ProtectionState(
             home: configuration.home, kdfTarget: configuration.passcodeDerivationTarget, clock: configuration.clock)
         digester = try IndexDigester(indexKey: dataProtection.indexKey)
-        authenticators = Authenticators(protection: dataProtection, clock: configuration.clock)
+        authenticators = Authenticators(
+            protection: dataProtection, clock: configuration.clock, owner: configuration.ownerAuthentication)
         let path = configuration.home.appendingPathComponent(Self.databaseFileName).path
         let opened: ItemStore
         // SQLite creates its -wal and -shm files with the database file's mode: make that owner-only first.

@@ -12,6 +12,10 @@ public struct KeychainConfiguration: Sendable {
     /// How long one passcode derivation should take, in seconds, when a passcode is set (about 80 ms, as
     /// Apple tunes its passcode key derivation; tests lower it).
     public var passcodeDerivationTarget: Double = 0.08
+    /// Who answers a device-owner prompt that no test or demo scripted: the system, through PAM at the
+    /// user's terminal, or nobody (nil: the prompt is dismissed, errSecUserCanceled). Nil unless set;
+    /// ``fromEnvironment(_:)`` sets it when the `keychain-authenticate` helper is installed.
+    public var ownerAuthentication: SystemOwnerAuthentication?
 
     public init(home: URL, identity: CallerIdentity, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.home = home
@@ -20,7 +24,9 @@ public struct KeychainConfiguration: Sendable {
     }
 
     /// The configuration of this process: `KEYCHAIN_HOME` (else `$XDG_DATA_HOME/keychain`, else
-    /// `~/.local/share/keychain`) and the identity from `KEYCHAIN_ENTITLEMENTS` (else the local program's).
+    /// `~/.local/share/keychain`), the identity from `KEYCHAIN_ENTITLEMENTS` (else the local program's), and
+    /// device-owner prompts through PAM when `keychain-authenticate` is found (unless
+    /// `KEYCHAIN_AUTHENTICATION=simulated`).
     /// - Throws: `errSecMissingEntitlement` when `KEYCHAIN_ENTITLEMENTS` names a file that cannot be read.
     public static func fromEnvironment(_ environment: EnvironmentVariables = .process) throws -> KeychainConfiguration {
         let home: URL
@@ -47,7 +53,12 @@ public struct KeychainConfiguration: Sendable {
             identity = .localProgram(bundleIdentifier: Self.bundleIdentifierBesideExecutable(),
                                      executableName: Self.executableName())
         }
-        return KeychainConfiguration(home: home, identity: identity)
+        var configuration = KeychainConfiguration(home: home, identity: identity)
+        // KEYCHAIN_AUTHENTICATION=simulated keeps every prompt scripted, as in tests and demos.
+        if environment["KEYCHAIN_AUTHENTICATION"] != "simulated" {
+            configuration.ownerAuthentication = SystemOwnerAuthentication.locate(environment)
+        }
+        return configuration
     }
 
     private static func executableName() -> String {

@@ -89,7 +89,7 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     ) {
         DispatchQueue.global().async {
             do {
-                reply(try self.evaluate(policy), nil)
+                reply(try self.evaluate(policy, reason: localizedReason), nil)
             } catch {
                 reply(false, error)
             }
@@ -100,7 +100,7 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     /// - Returns: true on success.
     /// - Throws: an `LAError` describing why not.
     open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws -> Bool {
-        try evaluate(policy)
+        try evaluate(policy, reason: localizedReason)
     }
 
     /// Ends the context: its authentications are forgotten and later evaluations fail with `.invalidContext`.
@@ -125,11 +125,11 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
         core.hasApplicationPassword
     }
 
-    private func evaluate(_ policy: LAPolicy) throws -> Bool {
+    private func evaluate(_ policy: LAPolicy, reason: String) throws -> Bool {
         do {
             guard let keychain else { throw unavailability(of: policy) }
             noteBiometry()
-            try keychain.authenticators.evaluate(policy.engine, context: core)
+            try keychain.authenticators.evaluate(policy.engine, context: core, reason: reason)
             return true
         } catch {
             throw Self.laError(error)

@@ -111,6 +111,9 @@ extension SecDictionary {
                 throw KeychainError.param.because("kSecUseAuthenticationContext must be an LAContext")
             }
             authenticationContext = carrier.authenticationContext
+        case .operationPrompt:
+            guard let prompt = value as? String else { throw Self.wrongType(key) }
+            operationPrompt = prompt
         case .accepted: break
         case .unimplemented:
             throw KeychainError.unimplemented.because("\(key) is not supported yet")

@@ -24,6 +24,7 @@ struct SecDictionary {
     /// `kSecUseAuthenticationContext`'s context and `kSecUseAuthenticationUI`'s policy.
     var authenticationContext: AuthenticationContext?
     var authenticationUI: AuthenticationUI?
+    var operationPrompt: String?
     /// The keys the dictionary held, by group, as the caller spelled them (for explanations).
     var keysByGroup: [PropertyGroup: [String]] = [:]
 }
@@ -37,7 +38,7 @@ enum PropertyKey {
     case returnType(ReturnOptions)
     case valueData, valuePersistentRef
     case accepted(PropertyGroup)  // understood and without effect here (prompts, data protection keychain)
-    case authenticationUI, authenticationContext
+    case authenticationUI, authenticationContext, operationPrompt
     case unimplemented(PropertyGroup)
 
     static func of(_ raw: String) -> PropertyKey {
@@ -52,7 +53,7 @@ enum PropertyKey {
             "r_PersistentRef": .returnType(.persistentReference), "v_Data": .valueData,
             "v_PersistentRef": .valuePersistentRef, "v_Ref": .unimplemented(.value),
             // kSecUseDataProtectionKeychain: this keychain always has data-protection semantics.
-            "nleg": .accepted(.use), "u_OpPrompt": .accepted(.use), "u_NoAuthUI": .accepted(.use),
+            "nleg": .accepted(.use), "u_OpPrompt": .operationPrompt, "u_NoAuthUI": .accepted(.use),
             "u_AuthCtx": .authenticationContext, "u_AuthUI": .authenticationUI,
             "u_ItemList": .unimplemented(.use), "u_Keychain": .unimplemented(.use),
             "tkid": .unimplemented(.attribute),
@@ -74,7 +75,7 @@ enum PropertyKey {
         case .matchLimit, .caseInsensitive: .search
         case .returnType: .returnType
         case .valueData, .valuePersistentRef: .value
-        case .authenticationUI, .authenticationContext: .use
+        case .authenticationUI, .authenticationContext, .operationPrompt: .use
         case .accepted(let group), .unimplemented(let group): group
         }
     }

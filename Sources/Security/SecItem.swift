@@ -68,7 +68,8 @@ extension SecDictionary {
             itemClass: itemClass, attributes: attributes, accessGroup: accessGroup,
             synchronizable: synchronizable ?? .no, accessibility: accessibility, limit: limit,
             caseInsensitive: caseInsensitive, returns: returns, persistentReference: persistentReference)
-        query.authentication = ReadAuthentication(context: authenticationContext, ui: authenticationUI ?? .allow)
+        query.authentication = ReadAuthentication(
+            context: authenticationContext, ui: authenticationUI ?? .allow, operationPrompt: operationPrompt)
         return query
     }
 }

@@ -15,9 +15,11 @@ final class TestClock: Sendable {
 }
 
 /// Runs `body` with a fresh keychain installed for this task: passcode "1234" (unless `passcode` is nil, with
-/// a 2 ms derivation), the simulated sensor enrolled (unless `enrolled` is false), and a hand-moved clock.
+/// a 2 ms derivation), the simulated sensor enrolled (unless `enrolled` is false), a hand-moved clock, and
+/// `owner` answering device-owner prompts that have no script.
 func withAuthenticatingKeychain<R>(
-    passcode: String? = "1234", enrolled: Bool = true, _ body: (Keychain, TestClock) async throws -> R
+    passcode: String? = "1234", enrolled: Bool = true, owner: SystemOwnerAuthentication? = nil,
+    _ body: (Keychain, TestClock) async throws -> R
 ) async throws -> R {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ac-test-\(UUID().uuidString)")
     let clock = TestClock()
@@ -25,6 +27,7 @@ func withAuthenticatingKeychain<R>(
         home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]),
         clock: { clock.now })
     configuration.passcodeDerivationTarget = 0.002
+    configuration.ownerAuthentication = owner
     let keychain = try Keychain(configuration: configuration)
     defer {
         keychain.simulateRestart()

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The keychain's authenticators: the simulated biometric sensor, the keychain passcode as the device
-/// passcode (entered at a scripted prompt), and the simulated companion (a paired watch). `LAContext` and
-/// keychain reads of items with access-control constraints evaluate through here.
+/// The keychain's authenticators: the simulated biometric sensor, the device passcode (the keychain passcode
+/// entered at a scripted prompt, or, when the prompt has no script, the system's own authentication through
+/// PAM), and the simulated companion (a paired watch). `LAContext` and keychain reads of items with
+/// access-control constraints evaluate through here.
 public final class Authenticators: Sendable {
     /// The simulated biometric sensor (its state is shared through the keychain home).
     public let biometry: SimulatedBiometry
@@ -10,12 +11,15 @@ public final class Authenticators: Sendable {
     public let passcodePrompt: PasscodePrompt
     /// The simulated companion device behind `.watch` (its state is shared through the keychain home).
     public let companion: SimulatedCompanion
+    /// The system's device-owner authentication, for prompts without a script; nil when there is none.
+    public let owner: SystemOwnerAuthentication?
     private let protection: ProtectionState
     private let clock: @Sendable () -> Date
 
-    init(protection: ProtectionState, clock: @escaping @Sendable () -> Date) {
+    init(protection: ProtectionState, clock: @escaping @Sendable () -> Date, owner: SystemOwnerAuthentication?) {
         self.protection = protection
         self.clock = clock
+        self.owner = owner
         biometry = SimulatedBiometry(home: protection.home, deviceKey: protection.deviceKey)
         passcodePrompt = PasscodePrompt()
         companion = SimulatedCompanion(home: protection.home, deviceKey: protection.deviceKey)
@@ -40,11 +44,12 @@ public final class Authenticators: Sendable {
         }
     }
 
-    /// Asks the simulated user to authenticate for `policy` and records the success in `context`.
+    /// Asks the user to authenticate for `policy` and records the success in `context`.
+    /// - Parameter reason: why the app asks (`localizedReason`, `kSecUseOperationPrompt`), shown by system prompts.
     /// - Returns: how the user authenticated.
     /// - Throws: `AuthenticationFailure`.
     @discardableResult
-    public func evaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext) throws
+    public func evaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext, reason: String = "") throws
         -> AuthenticationMethod
     {
         if policy == .deviceOwner || policy == .devicePasscode {
@@ -75,10 +80,10 @@ public final class Authenticators: Sendable {
                     // The prompt offers the passcode after a failed match or on "Enter Password".
                 }
             }
-            try enterPasscode()
+            try enterPasscode(reason: reason)
             return try record(.devicePasscode, in: context)
         case .devicePasscode:
-            try enterPasscode()
+            try enterPasscode(reason: reason)
             return try record(.devicePasscode, in: context)
         case .companion:
             try companion.prompt()
@@ -102,14 +107,24 @@ public final class Authenticators: Sendable {
         return method
     }
 
-    private func enterPasscode() throws {
+    /// The device-passcode prompt: a scripted entry if one is queued, else the system's authentication, else a
+    /// dismissed prompt.
+    private func enterPasscode(reason: String) throws {
         switch passcodePrompt.next() {
-        case .cancel: throw AuthenticationFailure.userCancel
-        case .enter(let passcode):
+        case .cancel?: throw AuthenticationFailure.userCancel
+        case .enter(let passcode)?:
             do { try protection.verifyPasscode(passcode.secure) } catch KeychainError.authFailed {
                 throw AuthenticationFailure.authenticationFailed
             }
-            try biometry.resetFailures()
+        case nil:
+            guard let owner else { throw AuthenticationFailure.userCancel }
+            switch owner.authenticate(reason: reason) {
+            case .authenticated: break
+            case .notAuthenticated: throw AuthenticationFailure.authenticationFailed
+            case .canceled: throw AuthenticationFailure.userCancel
+            case .noTerminal, .unavailable: throw AuthenticationFailure.notInteractive
+            }
         }
+        try biometry.resetFailures()
     }
 }

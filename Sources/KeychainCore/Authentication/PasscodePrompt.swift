@@ -26,8 +26,8 @@ public final class PasscodePrompt: Sendable {
         entries.withLock { $0.append(.cancel) }
     }
 
-    /// The next reaction; an empty queue is a user who dismissed the prompt.
-    func next() -> Entry {
-        entries.withLock { $0.isEmpty ? .cancel : $0.removeFirst() }
+    /// The next scripted reaction; nil when none is queued.
+    func next() -> Entry? {
+        entries.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 }

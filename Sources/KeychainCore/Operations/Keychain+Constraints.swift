@@ -64,7 +64,11 @@ extension Keychain {
             if authentication.ui == .fail || context.interactionNotAllowed {
                 throw AuthenticationFailure.notInteractive.keychainError
             }
-            do { try authenticators.evaluate(policy, context: context) } catch let failure as AuthenticationFailure {
+            let reason = authentication.operationPrompt
+                ?? "\(configuration.identity.applicationIdentifier ?? "A program") wants to use an item in your keychain."
+            do {
+                try authenticators.evaluate(policy, context: context, reason: reason)
+            } catch let failure as AuthenticationFailure {
                 throw failure.keychainError
             }
             prompted.insert(policy)

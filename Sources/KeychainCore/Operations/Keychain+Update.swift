@@ -29,7 +29,8 @@ extension Keychain {
                 let check = MatchCheck(query, groups: groups)
                 // One context for every match: an authentication for the first one covers the others.
                 let authentication = ReadAuthentication(
-                    context: query.authentication.context ?? AuthenticationContext(), ui: query.authentication.ui)
+                    context: query.authentication.context ?? AuthenticationContext(), ui: query.authentication.ui,
+                    operationPrompt: query.authentication.operationPrompt)
                 for match in matches {
                     try apply(
                         changes, to: match, schema: schema, check: check, newGroup: newGroup, now: now,

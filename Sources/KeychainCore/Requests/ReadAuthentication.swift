@@ -12,9 +12,12 @@ public enum AuthenticationUI: Sendable, Hashable {
 public struct ReadAuthentication: Sendable {
     public var context: AuthenticationContext?
     public var ui: AuthenticationUI
+    /// Why the app asks, shown by a system prompt (`kSecUseOperationPrompt`).
+    public var operationPrompt: String?
 
-    public init(context: AuthenticationContext? = nil, ui: AuthenticationUI = .allow) {
+    public init(context: AuthenticationContext? = nil, ui: AuthenticationUI = .allow, operationPrompt: String? = nil) {
         self.context = context
         self.ui = ui
+        self.operationPrompt = operationPrompt
     }
 }

@@ -1,3 +1,4 @@
+import TerminalIO
 /// Supplies the command lines of `security -i`, one at a time.
 public protocol CommandLineSource: AnyObject {
     /// The next line without its newline, or nil at the end of input. `prompt` is shown first when the source
@@ -16,7 +17,7 @@ public final class DescriptorLineSource: CommandLineSource {
         if PosixIO.isTerminal(descriptor) {
             FileDescriptorOutput.standardOutput().write(prompt)
         }
-        guard var bytes = try? LinePasswordReader.readLine(from: descriptor) else { return nil }
+        guard var bytes = try? LineInput.readLine(from: descriptor) else { return nil }
         defer { PosixIO.wipe(&bytes) }
         return String(decoding: bytes, as: UTF8.self)
     }

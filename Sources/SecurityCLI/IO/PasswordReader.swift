@@ -1,12 +1,7 @@
-/// Why a password could not be read.
-public enum PasswordReadError: Error, Equatable, Sendable {
-    /// End of input before any password (Control-D at the prompt, or empty standard input).
-    case canceled
-    /// The two entries at the terminal differ.
-    case mismatch
-    /// A read failed with this errno.
-    case io(Int32)
-}
+import TerminalIO
+
+/// Why a password could not be read (the terminal layer's reasons).
+public typealias PasswordReadError = TerminalReadError
 
 /// Supplies the password of a new item when the command line asks for it (`-w` given last), and passcodes and
 /// backup passwords.

@@ -1,4 +1,5 @@
 import KeychainCore
+import TerminalIO
 
 extension SecurityCommandRunner {
     /// `add-…-password`: adds the item; with `-U`, updates an existing one first and adds only when there is

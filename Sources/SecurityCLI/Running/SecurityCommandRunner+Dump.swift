@@ -1,4 +1,5 @@
 import KeychainCore
+import TerminalIO
 
 extension SecurityCommandRunner {
     /// `dump-keychain`: every item the caller can see (generic passwords, then internet passwords, each in the

@@ -1,4 +1,5 @@
 import KeychainCore
+import TerminalIO
 
 extension SecurityCommandRunner {
     /// `find-…-password`: the first matching item's attributes; with `-g` the password on standard error, with

@@ -1,4 +1,5 @@
 import KeychainCore
+import TerminalIO
 
 extension SecurityCommandRunner {
     /// `lock-keychain`: WhenUnlocked classes go after the grace period. Prints nothing, as on macOS.

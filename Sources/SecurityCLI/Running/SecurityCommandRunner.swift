@@ -1,4 +1,5 @@
 import KeychainCore
+import TerminalIO
 
 /// Runs a parsed `security` command against a keychain, writing to the given outputs, and answers the exit
 /// code. Secrets reach the output only where macOS's `security` prints them (`-w`, `-g`, `dump-keychain -d`).

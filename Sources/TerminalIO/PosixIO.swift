@@ -4,11 +4,12 @@
     import Musl
 #endif
 
-/// The system calls the command makes, in one place: each retries on `EINTR` and reports failure as an errno.
-enum PosixIO {
+/// The system calls of terminal and pipe input, in one place: each retries on `EINTR` and reports failure as
+/// an errno.
+public enum PosixIO {
     /// Writes every byte, retrying short writes. - Returns: false when the descriptor refuses them.
     @discardableResult
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -22,8 +23,8 @@ enum PosixIO {
     }
 
     /// Reads one byte. - Returns: 1, or 0 at end of file.
-    /// - Throws: `PasswordReadError.io` with the errno.
-    static func read(_ descriptor: Int32, into byte: inout UInt8) throws(PasswordReadError) -> Int {
+    /// - Throws: `TerminalReadError.io` with the errno.
+    public static func read(_ descriptor: Int32, into byte: inout UInt8) throws(TerminalReadError) -> Int {
         while true {
             let count = Glibc.read(descriptor, &byte, 1)
             if count >= 0 { return count }
@@ -32,10 +33,10 @@ enum PosixIO {
     }
 
     /// Whether the descriptor is a terminal.
-    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
     /// Opens the controlling terminal for reading and writing. - Returns: nil when there is none.
-    static func openTerminal() -> Int32? {
+    public static func openTerminal() -> Int32? {
         while true {
             let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
             if descriptor >= 0 { return descriptor }
@@ -43,13 +44,13 @@ enum PosixIO {
         }
     }
 
-    static func closeDescriptor(_ descriptor: Int32) {
+    public static func closeDescriptor(_ descriptor: Int32) {
         _ = close(descriptor)
     }
 
     /// Overwrites the bytes of an array in place. The storage is wiped directly, without the copy-on-write a
-    /// mutation would make, so every copy that shares it (a `NewItem`'s data, a parsed command) is wiped too.
-    static func wipe(_ bytes: inout [UInt8]) {
+    /// mutation would make, so every copy that shares it (a new item's data, a parsed command) is wiped too.
+    public static func wipe(_ bytes: inout [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             if let base = buffer.baseAddress { explicit_bzero(UnsafeMutableRawPointer(mutating: base), buffer.count) }
         }
