@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the release `security` command as one fully static executable and prints its path.
+# Builds the release `security` command as one fully static executable, with `keychain-authenticate` (the PAM
+# helper for device-owner prompts, which `security` looks for beside itself) next to it, and prints its path.
 #
 #   scripts/build-release.sh                 build; the path of the binary is the last line printed
-#   scripts/build-release.sh --install DIR   also copy it to DIR/security (e.g. ~/.local/bin)
+#   scripts/build-release.sh --install DIR   also copy both to DIR (e.g. ~/.local/bin)
 #
 # Static because a command is judged by its start-up: linked statically (Swift runtime, Foundation, OpenSSL,
 # SQLite, keyutils and glibc) `security find-generic-password -w` runs in about 5 ms; the same code linked
@@ -30,9 +31,18 @@ echo "building: ${build[*]}" >&2
 "${build[@]}" 2>&1 | grep -v -e "in statically linked applications requires at runtime" -e "is dangerous, better use" >&2
 binary="$("${build[@]}" --show-bin-path)/security"
 [ -x "$binary" ] || { echo "no security binary at $binary" >&2; exit 1; }
+
+# The helper links PAM, whose modules are shared libraries: dynamic glibc and PAM, the Swift runtime linked in.
+helper_build=(swift build -c release --product keychain-authenticate --package-path "$repo" --scratch-path "$scratch-helper"
+              --static-swift-stdlib)
+echo "building: ${helper_build[*]}" >&2
+"${helper_build[@]}" >&2
+install -m 0755 "$("${helper_build[@]}" --show-bin-path)/keychain-authenticate" "$(dirname "$binary")/keychain-authenticate"
+
 if [ -n "$install_dir" ]; then
     mkdir -p "$install_dir"
     install -m 0755 "$binary" "$install_dir/security"
+    install -m 0755 "$(dirname "$binary")/keychain-authenticate" "$install_dir/keychain-authenticate"
     binary="$install_dir/security"
 fi
 echo "$binary"

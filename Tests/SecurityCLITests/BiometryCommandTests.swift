@@ -21,6 +21,9 @@ import Testing
         #expect(status.isEnrolled && status.script == [.match, .noMatch])
         let printed = harness.run(["biometry", "status"])
         #expect(printed.output.contains("enrolled") && printed.output.contains("queued: match noMatch"))
+        // The harness's keychain has no system back end configured: its prompts are scripted only.
+        #expect(printed.output.contains("device owner: scripted prompts only"))
+        #expect(printed.output.contains("fingerprint reader: "))
         #expect(harness.run(["biometry", "unenroll"]).exitCode == 0)
         #expect(harness.run(["biometry", "change-enrollment"]).exitCode != 0)
     }

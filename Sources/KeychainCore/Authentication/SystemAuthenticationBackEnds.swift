@@ -1,29 +1,31 @@
 import Foundation
 
-/// The real authentication services of this machine: fingerprint readers through fprintd, device-owner
-/// authentication through PAM. Detected at run time and reported as they are; this version does not use
-/// them yet, so availability never depends on them (the simulated authenticators answer instead).
+/// The real authentication services this keychain uses or could use: device-owner authentication through PAM
+/// (used when the configuration has it) and fingerprint readers through fprintd (detected and reported; biometry
+/// is the simulated sensor in this version).
 public struct SystemAuthenticationBackEnds: Sendable, Equatable {
+    /// The device-owner authentication prompts without a script go to, if any.
+    public let owner: SystemOwnerAuthentication?
     /// Whether the fprintd daemon is installed.
     public let hasFprintd: Bool
-    /// Whether PAM's library is installed.
-    public let hasPAM: Bool
 
-    /// Looks for the services in their Debian locations.
-    public static func detect() -> SystemAuthenticationBackEnds {
-        let manager = FileManager.default
+    /// The back ends of a keychain whose configuration names `owner`.
+    public static func detect(owner: SystemOwnerAuthentication?) -> SystemAuthenticationBackEnds {
         let fprintd = ["/usr/libexec/fprintd", "/usr/lib/fprintd/fprintd", "/usr/sbin/fprintd"]
-        let pam = ["/lib/x86_64-linux-gnu/libpam.so.0", "/usr/lib/x86_64-linux-gnu/libpam.so.0",
-                   "/lib/aarch64-linux-gnu/libpam.so.0", "/usr/lib/aarch64-linux-gnu/libpam.so.0"]
         return SystemAuthenticationBackEnds(
-            hasFprintd: fprintd.contains { manager.fileExists(atPath: $0) },
-            hasPAM: pam.contains { manager.fileExists(atPath: $0) })
+            owner: owner, hasFprintd: fprintd.contains { FileManager.default.fileExists(atPath: $0) })
     }
 
-    /// One line for `security biometry status`.
-    public var summary: String {
-        let fingerprint = hasFprintd ? "fprintd found (not used yet)" : "no fprintd"
-        let owner = hasPAM ? "PAM found (not used yet)" : "no PAM"
-        return "system back ends: \(fingerprint); \(owner); using the simulated sensor"
+    /// Lines for `security biometry status`.
+    public var summary: [String] {
+        let owner =
+            if let owner {
+                "device owner: PAM service \(owner.service), asked at \(owner.terminal) by \(owner.helper.path)"
+            } else {
+                "device owner: scripted prompts only (no \(SystemOwnerAuthentication.helperName) found, "
+                    + "or KEYCHAIN_AUTHENTICATION=simulated)"
+            }
+        let fingerprint = hasFprintd ? "fprintd found, not used: biometry is the simulated sensor" : "no fprintd"
+        return [owner, "fingerprint reader: \(fingerprint)"]
     }
 }

@@ -17,7 +17,8 @@ extension SecurityCommandRunner {
             output.writeLine("biometry: simulated Touch ID, \(status.isEnrolled ? "enrolled" : "not enrolled")")
             output.writeLine("failed matches: \(status.failures)\(status.isLockedOut ? " (locked out)" : "")")
             output.writeLine("queued: \(status.script.map(\.rawValue).joined(separator: " "))")
-            output.writeLine(SystemAuthenticationBackEnds.detect().summary)
+            let backEnds = SystemAuthenticationBackEnds.detect(owner: keychain.configuration.ownerAuthentication)
+            backEnds.summary.forEach { output.writeLine($0) }
         }
     }
 }
