@@ -49,7 +49,12 @@ targets += [
     .target(name: "SecurityCLI", dependencies: ["KeychainCore", "Security", "TerminalIO"], swiftSettings: swift6),
     // PAM lives in its own small process: the static `security` binary cannot load PAM's modules.
     .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
-    .executableTarget(name: "KeychainAuthenticate", dependencies: ["CPAM", "TerminalIO"], swiftSettings: swift6),
+    .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+    .target(name: "SystemBus", dependencies: ["CDBus"], swiftSettings: swift6),
+    .executableTarget(
+        name: "KeychainAuthenticate", dependencies: ["CPAM", "SystemBus", "TerminalIO"], swiftSettings: swift6),
+    // A stand-in fprintd on a private bus, for tests of the fingerprint back end.
+    .executableTarget(name: "KeychainTestFprintd", dependencies: ["SystemBus"], swiftSettings: swift6),
     .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI"], swiftSettings: swift6),
     .executableTarget(
         name: "KeychainBenchmarks",

@@ -1,19 +1,36 @@
 /// The helper's command line. Every option has a default, so the keychain runs it as
-/// `keychain-authenticate --reason TEXT`.
+/// `keychain-authenticate --reason TEXT` (PAM), `keychain-authenticate fingers` or
+/// `keychain-authenticate fingerprint --reason TEXT`.
 struct Options {
+    enum Mode: String {
+        /// Authenticate through PAM.
+        case password
+        /// List the fingers fprintd has enrolled for the user.
+        case fingers
+        /// Verify a finger with fprintd.
+        case fingerprint
+    }
+
+    var mode = Mode.password
     /// The PAM service whose stack decides (`/etc/pam.d/keychain`; PAM uses `other` when that file is absent).
     var service = "keychain"
     /// The terminal the user answers at.
     var terminal = "/dev/tty"
-    /// Why the app asks, shown before PAM's own prompts.
+    /// Why the app asks, shown first.
     var reason: String?
     /// A directory of PAM service files to use instead of `/etc/pam.d`.
     var serviceDirectory: String?
+    /// The address of the bus fprintd is on (default: the system bus).
+    var bus: String?
 
     static let usage = """
-        usage: keychain-authenticate [--service NAME] [--terminal PATH] [--reason TEXT] [--pam-directory DIR]
-        Authenticates the user running it through PAM, at the terminal. Exit status: 0 authenticated,
-        1 not authenticated, 2 canceled, 3 no terminal, 4 PAM could not be used, 64 usage.
+        usage: keychain-authenticate [--service NAME] [--pam-directory DIR] [--terminal PATH] [--reason TEXT]
+               keychain-authenticate fingers [--bus ADDRESS]
+               keychain-authenticate fingerprint [--bus ADDRESS] [--terminal PATH] [--reason TEXT]
+        Authenticates the user running it, through PAM or a fingerprint read by fprintd, at the terminal; or
+        lists the fingers fprintd has enrolled (lines "device PATH" and "finger NAME"). Exit status:
+        0 authenticated, 1 not authenticated, 2 canceled, 3 no terminal, 4 PAM or fprintd could not be used,
+        5 no fingerprint reader or no finger enrolled, 64 usage.
 
         """
 
@@ -21,6 +38,10 @@ struct Options {
     static func parse(_ arguments: [String]) -> Options? {
         var options = Options()
         var remaining = arguments[...]
+        if let first = remaining.first, let mode = Mode(rawValue: first), mode != .password {
+            options.mode = mode
+            remaining.removeFirst()
+        }
         while let flag = remaining.popFirst() {
             guard let value = remaining.popFirst(), !value.isEmpty else { return nil }
             switch flag {
@@ -28,6 +49,7 @@ struct Options {
             case "--terminal": options.terminal = value
             case "--reason": options.reason = value
             case "--pam-directory": options.serviceDirectory = value
+            case "--bus": options.bus = value
             default: return nil
             }
         }

@@ -5,5 +5,6 @@ enum Outcome: Int32 {
     case canceled = 2
     case noTerminal = 3
     case unavailable = 4
+    case noReader = 5
     case usage = 64
 }

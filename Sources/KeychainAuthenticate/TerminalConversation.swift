@@ -17,6 +17,15 @@ final class TerminalConversation {
         self.terminal = terminal
     }
 
+    /// Whether the user typed a line or closed the input since the last look; what was typed is consumed.
+    func hasInput() -> Bool {
+        var poller = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 0) > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        _ = buffer.withUnsafeMutableBytes { Glibc.read(terminal, $0.baseAddress, $0.count) }
+        return true
+    }
+
     func say(_ text: String) {
         Array((text + "\n").utf8).withUnsafeBytes { _ = PosixIO.writeAll(terminal, $0) }
     }
