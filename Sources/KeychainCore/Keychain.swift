@@ -27,7 +27,8 @@ public final class Keychain: Sendable {
             home: configuration.home, kdfTarget: configuration.passcodeDerivationTarget, clock: configuration.clock)
         digester = try IndexDigester(indexKey: dataProtection.indexKey)
         authenticators = Authenticators(
-            protection: dataProtection, clock: configuration.clock, owner: configuration.ownerAuthentication)
+            protection: dataProtection, clock: configuration.clock, owner: configuration.ownerAuthentication,
+            fingerprintReader: configuration.fingerprintReader)
         let path = configuration.home.appendingPathComponent(Self.databaseFileName).path
         let opened: ItemStore
         // SQLite creates its -wal and -shm files with the database file's mode: make that owner-only first.

@@ -16,6 +16,9 @@ public struct KeychainConfiguration: Sendable {
     /// user's terminal, or nobody (nil: the prompt is dismissed, errSecUserCanceled). Nil unless set;
     /// ``fromEnvironment(_:)`` sets it when the `keychain-authenticate` helper is installed.
     public var ownerAuthentication: SystemOwnerAuthentication?
+    /// The machine's fingerprint reader (fprintd), which then replaces the simulated sensor; nil unless set.
+    /// ``fromEnvironment(_:)`` sets it when fprintd is installed and the helper is found.
+    public var fingerprintReader: SystemFingerprintReader?
 
     public init(home: URL, identity: CallerIdentity, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.home = home
@@ -57,6 +60,7 @@ public struct KeychainConfiguration: Sendable {
         // KEYCHAIN_AUTHENTICATION=simulated keeps every prompt scripted, as in tests and demos.
         if environment["KEYCHAIN_AUTHENTICATION"] != "simulated" {
             configuration.ownerAuthentication = SystemOwnerAuthentication.locate(environment)
+            configuration.fingerprintReader = SystemFingerprintReader.locate(environment)
         }
         return configuration
     }

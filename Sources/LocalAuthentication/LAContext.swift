@@ -54,7 +54,8 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     }
 
     /// The biometry available, set by `canEvaluatePolicy` and `evaluatePolicy`: `.touchID` for the simulated
-    /// sensor (present whether or not anything is enrolled), `.none` without a keychain.
+    /// sensor (present whether or not anything is enrolled) or the machine's fingerprint reader, `.none` without
+    /// a keychain or when the configured reader is not there.
     open var biometryType: LABiometryType { settings.withLock { $0.biometryType } }
 
     /// Identifies the enrolled biometry as of the last check or evaluation (it changes when enrollment
@@ -70,7 +71,7 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     open func canEvaluatePolicy(_ policy: LAPolicy, error: UnsafeMutablePointer<NSError?>?) -> Bool {
         do {
             guard let keychain else { throw unavailability(of: policy) }
-            noteBiometry()
+            noteBiometry(keychain)
             try keychain.authenticators.canEvaluate(policy.engine, context: core)
             return true
         } catch let failure {
@@ -128,7 +129,7 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     private func evaluate(_ policy: LAPolicy, reason: String) throws -> Bool {
         do {
             guard let keychain else { throw unavailability(of: policy) }
-            noteBiometry()
+            noteBiometry(keychain)
             try keychain.authenticators.evaluate(policy.engine, context: core, reason: reason)
             return true
         } catch {
@@ -136,8 +137,11 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
         }
     }
 
-    private func noteBiometry() {
-        settings.withLock { $0.biometryType = .touchID }
+    /// `.touchID` when the keychain has a sensor (the simulated one, or a fingerprint reader that fprintd
+    /// reports), else `.none`.
+    private func noteBiometry(_ keychain: Keychain) {
+        let available = (try? keychain.authenticators.sensorStatus().isAvailable) ?? false
+        settings.withLock { $0.biometryType = available ? .touchID : .none }
     }
 
     private static func laError(_ error: any Error) -> LAError {

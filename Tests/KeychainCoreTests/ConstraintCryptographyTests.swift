@@ -49,13 +49,13 @@ import Testing
             else { return false }
             return (try? AESGCM.open(sealed, key: secretKey, authenticating: associated)) != nil
         }
-        #expect(open(with: try #require(try keychain.authenticators.biometry.currentSetKey())))
+        #expect(open(with: try #require(try keychain.authenticators.biometry.keys().currentSetKey)))
 
         try keychain.authenticators.biometry.changeEnrollment()
         // Every key the keychain can produce now: the biometry keys, the passcode constraint key, the device
         // key, the class keys. None opens the secret.
         var candidates: [SecureBytes] = [
-            try #require(try keychain.authenticators.biometry.currentSetKey()),
+            try #require(try keychain.authenticators.biometry.keys().currentSetKey),
             try keychain.authenticators.biometry.anyKey(),
             try keychain.dataProtection.passcodeConstraintKey(),
             keychain.dataProtection.deviceKey, keychain.dataProtection.indexKey,

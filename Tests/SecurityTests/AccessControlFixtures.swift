@@ -19,7 +19,7 @@ final class TestClock: Sendable {
 /// `owner` answering device-owner prompts that have no script.
 func withAuthenticatingKeychain<R>(
     passcode: String? = "1234", enrolled: Bool = true, owner: SystemOwnerAuthentication? = nil,
-    _ body: (Keychain, TestClock) async throws -> R
+    fingerprintReader: SystemFingerprintReader? = nil, _ body: (Keychain, TestClock) async throws -> R
 ) async throws -> R {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ac-test-\(UUID().uuidString)")
     let clock = TestClock()
@@ -28,6 +28,7 @@ func withAuthenticatingKeychain<R>(
         clock: { clock.now })
     configuration.passcodeDerivationTarget = 0.002
     configuration.ownerAuthentication = owner
+    configuration.fingerprintReader = fingerprintReader
     let keychain = try Keychain(configuration: configuration)
     defer {
         keychain.simulateRestart()

@@ -28,8 +28,8 @@ final class TerminalUser: Sendable {
 
     deinit { close(master) }
 
-    /// Starts answering `answers` in order, one per prompt, in the background.
-    func answer(_ answers: [String?], within seconds: Double = 20) {
+    /// Starts answering `answers` in order, one per prompt (output ending in `prompt`), in the background.
+    func answer(_ answers: [String?], at prompt: String = ": ", within seconds: Double = 20) {
         let master = master
         Thread.detachNewThread { [self] in
             var pending = answers[...]
@@ -43,7 +43,7 @@ final class TerminalUser: Sendable {
                 guard count > 0 else { usleep(10_000); continue }
                 shown.withLock { $0 += buffer[..<count] }
                 sinceAnswer += buffer[..<count]
-                guard String(decoding: sinceAnswer, as: UTF8.self).hasSuffix(": ") else { continue }
+                guard String(decoding: sinceAnswer, as: UTF8.self).hasSuffix(prompt) else { continue }
                 let typed: [UInt8] = pending.removeFirst().map { Array(($0 + "\n").utf8) } ?? [0x04]
                 _ = typed.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
                 sinceAnswer = []

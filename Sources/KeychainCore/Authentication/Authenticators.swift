@@ -13,23 +13,42 @@ public final class Authenticators: Sendable {
     public let companion: SimulatedCompanion
     /// The system's device-owner authentication, for prompts without a script; nil when there is none.
     public let owner: SystemOwnerAuthentication?
+    /// The machine's fingerprint reader, which replaces the simulated sensor when the configuration has one.
+    let fingerprintReader: FingerprintReaderBiometry?
     private let protection: ProtectionState
     private let clock: @Sendable () -> Date
 
-    init(protection: ProtectionState, clock: @escaping @Sendable () -> Date, owner: SystemOwnerAuthentication?) {
+    init(protection: ProtectionState, clock: @escaping @Sendable () -> Date, owner: SystemOwnerAuthentication?,
+         fingerprintReader reader: SystemFingerprintReader?) {
         self.protection = protection
         self.clock = clock
         self.owner = owner
-        biometry = SimulatedBiometry(home: protection.home, deviceKey: protection.deviceKey)
+        let simulated = SimulatedBiometry(home: protection.home, deviceKey: protection.deviceKey)
+        biometry = simulated
+        fingerprintReader = reader.map {
+            FingerprintReaderBiometry(
+                reader: $0, home: protection.home, deviceKey: protection.deviceKey, simulated: simulated)
+        }
         passcodePrompt = PasscodePrompt()
         companion = SimulatedCompanion(home: protection.home, deviceKey: protection.deviceKey)
+    }
+
+    /// The biometric sensor in use: the fingerprint reader when configured, else the simulated sensor.
+    var sensor: any BiometricSensor { fingerprintReader ?? biometry }
+
+    /// Which sensor is in use.
+    public var usesFingerprintReader: Bool { fingerprintReader != nil }
+
+    /// The state of the sensor in use.
+    public func sensorStatus() throws -> BiometryStatus {
+        try sensor.status()
     }
 
     /// Whether `policy` can be evaluated now; records the enrolled set in `context`.
     /// - Throws: `AuthenticationFailure` saying why not.
     public func canEvaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext) throws {
         if context.isInvalidated { throw AuthenticationFailure.invalidContext }
-        let sensor = try biometry.status()
+        let sensor = try self.sensor.status()
         context.noteDomainState(sensor.domainState)
         let paired = try companion.status().isPaired
         if policy == .companion, !paired { throw AuthenticationFailure.watchNotAvailable }
@@ -38,6 +57,7 @@ public final class Authenticators: Sendable {
         switch policy {
         case .biometricsOrCompanion where paired: break
         case .biometrics, .biometricsOrCompanion:
+            guard sensor.isAvailable else { throw AuthenticationFailure.biometryNotAvailable }
             guard sensor.isEnrolled else { throw AuthenticationFailure.biometryNotEnrolled }
             guard !sensor.isLockedOut else { throw AuthenticationFailure.biometryLockout }
         case .deviceOwner, .devicePasscode, .companion: break
@@ -61,20 +81,22 @@ public final class Authenticators: Sendable {
         switch policy {
         case .biometricsOrCompanion:
             // Both ask at once; a reaction queued on the usable sensor answers first, else the companion does.
-            let sensor = try biometry.status()
-            let sensorAnswers = sensor.isEnrolled && !sensor.isLockedOut && !sensor.script.isEmpty
+            // A real reader always answers; the simulated one only with a queued reaction.
+            let status = try sensor.status()
+            let sensorAnswers = status.isEnrolled && !status.isLockedOut
+                && (usesFingerprintReader || !status.script.isEmpty)
             if !sensorAnswers, try companion.status().isPaired {
                 try companion.prompt()
                 return try record(.companion, in: context)
             }
-            try biometry.prompt()
+            try sensor.prompt(reason: reason)
         case .biometrics:
-            try biometry.prompt()
+            try sensor.prompt(reason: reason)
         case .deviceOwner:
-            let sensor = try biometry.status()
-            if sensor.isEnrolled && !sensor.isLockedOut {
+            let status = try sensor.status()
+            if status.isAvailable && status.isEnrolled && !status.isLockedOut {
                 do {
-                    try biometry.prompt()
+                    try sensor.prompt(reason: reason)
                     return try record(.biometry, in: context)
                 } catch AuthenticationFailure.authenticationFailed, AuthenticationFailure.userFallback {
                     // The prompt offers the passcode after a failed match or on "Enter Password".
@@ -94,14 +116,14 @@ public final class Authenticators: Sendable {
 
     /// Whether `context` holds a reusable authentication by `method`.
     func holds(_ method: AuthenticationMethod, in context: AuthenticationContext) throws -> Bool {
-        let state = method == .biometry ? try biometry.status().domainState : nil
+        let state = method == .biometry ? try sensor.keys().domainState : nil
         return context.holds(method, now: clock(), domainState: state)
     }
 
     private func record(_ method: AuthenticationMethod, in context: AuthenticationContext) throws
         -> AuthenticationMethod
     {
-        let state = try biometry.status().domainState
+        let state = try sensor.keys().domainState
         context.noteDomainState(state)
         context.record(method, at: clock(), domainState: method == .biometry ? state : nil)
         return method
@@ -122,9 +144,9 @@ public final class Authenticators: Sendable {
             case .authenticated: break
             case .notAuthenticated: throw AuthenticationFailure.authenticationFailed
             case .canceled: throw AuthenticationFailure.userCancel
-            case .noTerminal, .unavailable: throw AuthenticationFailure.notInteractive
+            case .noTerminal, .noReader, .unavailable: throw AuthenticationFailure.notInteractive
             }
         }
-        try biometry.resetFailures()
+        try sensor.resetFailures()
     }
 }

@@ -1,5 +1,7 @@
-/// What `security biometry status` and `LAContext` see of the simulated sensor.
+/// What `security biometry status` and `LAContext` see of the biometric sensor.
 public struct BiometryStatus: Sendable, Equatable {
+    /// Whether there is a sensor (the simulated one always is; a fingerprint reader may be unplugged).
+    public let isAvailable: Bool
     public let isEnrolled: Bool
     public let isLockedOut: Bool
     /// Failed matches in a row.

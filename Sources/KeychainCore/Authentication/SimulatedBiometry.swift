@@ -10,7 +10,7 @@ import Synchronization
 /// The two secrets in that file, entangled with the device key, are what biometry-protected items are bound
 /// to: the enrollment secret is replaced on every enrollment change, so `biometryCurrentSet` items made
 /// before it can never be opened again.
-public final class SimulatedBiometry: Sendable {
+public final class SimulatedBiometry: BiometricSensor {
     private let file: SharedStateFile<BiometryDocument>
     private let deviceKey: SecureBytes
     private let cache = Mutex<BiometrySnapshot?>(nil)
@@ -25,7 +25,7 @@ public final class SimulatedBiometry: Sendable {
         let snapshot = try current()
         let document = snapshot.document
         return BiometryStatus(
-            isEnrolled: document.enrolled, isLockedOut: document.isLockedOut, failures: document.failures,
+            isAvailable: true, isEnrolled: document.enrolled, isLockedOut: document.isLockedOut, failures: document.failures,
             script: document.script, domainState: snapshot.domainState)
     }
 
@@ -70,7 +70,7 @@ public final class SimulatedBiometry: Sendable {
     /// Presents a biometric prompt: consumes the next scripted reaction and counts failures.
     /// - Throws: `AuthenticationFailure` (not enrolled, lockout, no match, cancel, fallback; an empty script is
     ///   a user who dismissed the prompt).
-    func prompt() throws {
+    func prompt(reason: String = "") throws {
         var outcome: BiometricOutcome?
         try modify { document in
             guard document.enrolled else { return }
@@ -98,14 +98,11 @@ public final class SimulatedBiometry: Sendable {
         try modify { document in document.failures = 0 }
     }
 
-    /// The sensor's state and keys as of now (one `stat` when the file is unchanged).
-    func snapshot() throws -> BiometrySnapshot {
-        try current()
-    }
-
-    /// The key `biometryCurrentSet` items are bound to, or nil when nothing is enrolled.
-    func currentSetKey() throws -> SecureBytes? {
-        try current().currentSetKey
+    /// The enrolled set and its keys as of now (one `stat` when the file is unchanged).
+    func keys() throws -> BiometricKeys {
+        let snapshot = try current()
+        return BiometricKeys(
+            domainState: snapshot.domainState, currentSetKey: snapshot.currentSetKey, anyKey: snapshot.anyKey)
     }
 
     /// The key `biometryAny` items are bound to; it survives enrollment changes.

@@ -1,19 +1,27 @@
 import Foundation
 
 /// The real authentication services this keychain uses or could use: device-owner authentication through PAM
-/// (used when the configuration has it) and fingerprint readers through fprintd (detected and reported; biometry
-/// is the simulated sensor in this version).
+/// and fingerprint readers through fprintd, each used when the configuration has it.
 public struct SystemAuthenticationBackEnds: Sendable, Equatable {
     /// The device-owner authentication prompts without a script go to, if any.
     public let owner: SystemOwnerAuthentication?
+    /// The fingerprint reader in use instead of the simulated sensor, if any.
+    public let fingerprintReader: SystemFingerprintReader?
     /// Whether the fprintd daemon is installed.
     public let hasFprintd: Bool
 
-    /// The back ends of a keychain whose configuration names `owner`.
-    public static func detect(owner: SystemOwnerAuthentication?) -> SystemAuthenticationBackEnds {
-        let fprintd = ["/usr/libexec/fprintd", "/usr/lib/fprintd/fprintd", "/usr/sbin/fprintd"]
-        return SystemAuthenticationBackEnds(
-            owner: owner, hasFprintd: fprintd.contains { FileManager.default.fileExists(atPath: $0) })
+    /// The back ends of a keychain whose configuration is `configuration`.
+    public static func detect(_ configuration: KeychainConfiguration) -> SystemAuthenticationBackEnds {
+        SystemAuthenticationBackEnds(
+            owner: configuration.ownerAuthentication, fingerprintReader: configuration.fingerprintReader,
+            hasFprintd: fprintdIsInstalled)
+    }
+
+    /// Whether the fprintd daemon is installed (its Debian locations).
+    static var fprintdIsInstalled: Bool {
+        ["/usr/libexec/fprintd", "/usr/lib/fprintd/fprintd", "/usr/sbin/fprintd"].contains {
+            FileManager.default.fileExists(atPath: $0)
+        }
     }
 
     /// Lines for `security biometry status`.
@@ -22,10 +30,18 @@ public struct SystemAuthenticationBackEnds: Sendable, Equatable {
             if let owner {
                 "device owner: PAM service \(owner.service), asked at \(owner.terminal) by \(owner.helper.path)"
             } else {
-                "device owner: scripted prompts only (no \(SystemOwnerAuthentication.helperName) found, "
+                "device owner: scripted prompts only (no \(SystemHelper.name) found, "
                     + "or KEYCHAIN_AUTHENTICATION=simulated)"
             }
-        let fingerprint = hasFprintd ? "fprintd found, not used: biometry is the simulated sensor" : "no fprintd"
+        let fingerprint =
+            if let fingerprintReader {
+                "fprintd on the \(fingerprintReader.bus.map { "bus \($0)" } ?? "system bus"), in place of the "
+                    + "simulated sensor"
+            } else if hasFprintd {
+                "fprintd found, not used (no \(SystemHelper.name), or KEYCHAIN_AUTHENTICATION=simulated)"
+            } else {
+                "no fprintd; biometry is the simulated sensor"
+            }
         return [owner, "fingerprint reader: \(fingerprint)"]
     }
 }

@@ -48,7 +48,7 @@ extension Keychain {
         var prompted: Set<AuthenticationPolicy> = []
         while true {
             // One look at the sensor's file per attempt: its keys and enrolled set for every alternative.
-            let sensor = try authenticators.biometry.snapshot()
+            let sensor = try authenticators.sensor.keys()
             if let key = try openAnySatisfied(envelope, context: context, sensor: sensor) {
                 do {
                     let associated = sealer.associatedData(0x73) + policy.encoded
@@ -77,7 +77,7 @@ extension Keychain {
 
     /// The secret key from the first alternative whose factors the context satisfies and whose key opens it.
     private func openAnySatisfied(
-        _ envelope: ConstraintEnvelope, context: AuthenticationContext, sensor: BiometrySnapshot
+        _ envelope: ConstraintEnvelope, context: AuthenticationContext, sensor: BiometricKeys
     ) throws -> SecureBytes? {
         for alternative in envelope.alternatives
         where try satisfied(alternative.factors, context: context, sensor: sensor) {
@@ -92,7 +92,7 @@ extension Keychain {
     }
 
     private func satisfied(
-        _ factors: [ConstraintFactor], context: AuthenticationContext, sensor: BiometrySnapshot
+        _ factors: [ConstraintFactor], context: AuthenticationContext, sensor: BiometricKeys
     ) throws -> Bool {
         for factor in factors {
             if factor == .applicationPassword {
@@ -142,7 +142,7 @@ extension Keychain {
     /// The key of one alternative: every factor's key, combined with HKDF.
     private func alternativeKey(
         _ factors: [ConstraintFactor], salt: [UInt8], iterations: Int, context: AuthenticationContext?, creating: Bool,
-        sensor: BiometrySnapshot? = nil
+        sensor: BiometricKeys? = nil
     ) throws -> SecureBytes {
         var material: [UInt8] = []
         defer { wipe(&material) }
@@ -150,10 +150,10 @@ extension Keychain {
             let key: SecureBytes
             switch factor {
             case .biometryAny:
-                key = try sensor?.anyKey ?? authenticators.biometry.anyKey()
+                key = try sensor?.anyKey ?? authenticators.sensor.anyKey()
             case .biometryCurrentSet:
                 let known = sensor.map { $0.currentSetKey }
-                guard let current = try known ?? authenticators.biometry.currentSetKey() else {
+                guard let current = try known ?? authenticators.sensor.keys().currentSetKey else {
                     throw KeychainError.authFailed.because("biometryCurrentSet needs enrolled biometry, and none is")
                 }
                 key = current

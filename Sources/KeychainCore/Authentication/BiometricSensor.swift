@@ -1,0 +1,26 @@
+import KeychainCrypto
+
+/// What biometric constraints are bound to, as of one look at the sensor.
+struct BiometricKeys: Sendable {
+    /// Identifies the enrolled set (`evaluatedPolicyDomainState`); nil when nothing is enrolled.
+    let domainState: [UInt8]?
+    /// What `biometryCurrentSet` items are bound to; nil when nothing is enrolled.
+    let currentSetKey: SecureBytes?
+    /// What `biometryAny` items are bound to, if made yet.
+    let anyKey: SecureBytes?
+}
+
+/// A biometric sensor as the authenticators use it: the simulated one, or the machine's fingerprint reader.
+protocol BiometricSensor: Sendable {
+    /// The sensor's state now.
+    func status() throws -> BiometryStatus
+    /// Presents a biometric prompt, showing `reason` where the sensor has a place for it.
+    /// - Throws: `AuthenticationFailure`.
+    func prompt(reason: String) throws
+    /// Ends a lockout (the device passcode was entered).
+    func resetFailures() throws
+    /// The enrolled set and the keys bound to it.
+    func keys() throws -> BiometricKeys
+    /// The key `biometryAny` items are bound to, made on first use.
+    func anyKey() throws -> SecureBytes
+}
