@@ -1,10 +1,18 @@
 import Foundation
 @testable import KeychainCore
 
+/// One directory for every temporary home of this test process, removed when the process exits (tests leave
+/// their homes in place, since some hand them to child processes).
+let temporaryHomesRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: temporaryHomesRoot) }
+    return root
+}()
+
 /// A fresh keychain in its own temporary home, for one test.
 func temporaryHome() -> URL {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-test-\(UUID().uuidString)")
-    return home
+    temporaryHomesRoot.appendingPathComponent("keychain-test-\(UUID().uuidString)")
 }
 
 func makeKeychain(
