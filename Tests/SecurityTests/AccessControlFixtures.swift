@@ -1,7 +1,9 @@
 import Foundation
 import KeychainCore
+import LocalAuthentication
 import Security
 import Synchronization
+import Testing
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
@@ -38,4 +40,23 @@ func withAuthenticatingKeychain<R>(
     if let passcode { try keychain.setPasscode(Secret(Array(passcode.utf8))) }
     if enrolled { try keychain.authenticators.biometry.enroll() }
     return try await SecurityRuntime.withKeychain(keychain) { try await body(keychain, clock) }
+}
+
+/// The `LAError` code an evaluation of `policy` ends with; nil on success.
+func evaluationCode(_ context: LAContext, _ policy: LAPolicy, reason: String = "test") async -> LAError.Code? {
+    do {
+        _ = try await context.evaluatePolicy(policy, localizedReason: reason)
+        return nil
+    } catch let error as LAError {
+        return error.code
+    } catch {
+        Issue.record("not an LAError: \(error)")
+        return nil
+    }
+}
+
+/// The `LAError` code `canEvaluatePolicy` reports; nil when the policy can be evaluated.
+func availabilityCode(_ context: LAContext, _ policy: LAPolicy) -> Int? {
+    var error: NSError?
+    return context.canEvaluatePolicy(policy, error: &error) ? nil : error?.code
 }

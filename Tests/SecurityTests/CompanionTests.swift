@@ -11,17 +11,8 @@ import Testing
         return context.canEvaluatePolicy(policy, error: &error) ? nil : error?.code
     }
 
-    /// The LAError code an evaluation ends with; nil on success.
     private func evaluation(_ context: LAContext, _ policy: LAPolicy) async -> LAError.Code? {
-        do {
-            _ = try await context.evaluatePolicy(policy, localizedReason: "test")
-            return nil
-        } catch let error as LAError {
-            return error.code
-        } catch {
-            Issue.record("unexpected \(error)")
-            return nil
-        }
+        await evaluationCode(context, policy)
     }
 
     private func control(_ flags: SecAccessControlCreateFlags) -> SecAccessControl {

@@ -24,20 +24,11 @@ import Testing
     }
 
     private func canEvaluate(_ context: LAContext, _ policy: LAPolicy) -> Int? {
-        var error: NSError?
-        return context.canEvaluatePolicy(policy, error: &error) ? nil : error?.code
+        availabilityCode(context, policy)
     }
 
     private func evaluate(_ context: LAContext) async -> LAError.Code? {
-        do {
-            _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "t")
-            return nil
-        } catch let error as LAError {
-            return error.code
-        } catch {
-            Issue.record("not an LAError: \(error)")
-            return nil
-        }
+        await evaluationCode(context, .deviceOwnerAuthenticationWithBiometrics)
     }
 
     @Test func availabilityAndBiometryTypeFollowTheReader() async throws {

@@ -18,18 +18,6 @@ import Testing
         return owner
     }
 
-    private func laCode(_ body: () async throws -> Bool) async -> LAError.Code? {
-        do {
-            _ = try await body()
-            return nil
-        } catch let error as LAError {
-            return error.code
-        } catch {
-            Issue.record("not an LAError: \(error)")
-            return nil
-        }
-    }
-
     @Test func deviceOwnerAuthenticationAsksPAMAtTheTerminal() async throws {
         let pam = try PAMServiceFixture(password: password)
         defer { pam.remove() }
@@ -54,9 +42,8 @@ import Testing
         try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: user.path)) { _, _ in
             user.answer(["not it", nil])
             let context = LAContext()
-            let policy = LAPolicy.deviceOwnerAuthentication
-            #expect(await laCode { try await context.evaluatePolicy(policy, localizedReason: "a") } == .authenticationFailed)
-            #expect(await laCode { try await context.evaluatePolicy(policy, localizedReason: "b") } == .userCancel)
+            #expect(await evaluationCode(context, .deviceOwnerAuthentication) == .authenticationFailed)
+            #expect(await evaluationCode(context, .deviceOwnerAuthentication) == .userCancel)
             _ = user.transcript()
         }
     }
@@ -65,11 +52,7 @@ import Testing
         let pam = try PAMServiceFixture(password: password)
         defer { pam.remove() }
         try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: "/nonexistent/tty")) { _, _ in
-            let context = LAContext()
-            let code = await laCode {
-                try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "a")
-            }
-            #expect(code == .notInteractive)
+            #expect(await evaluationCode(LAContext(), .deviceOwnerAuthentication) == .notInteractive)
         }
     }
 
