@@ -2,6 +2,7 @@ import Foundation
 import KeychainCore
 import LocalAuthentication
 import Security
+import Synchronization
 import Testing
 
 /// Device-owner authentication by the system: a real PAM stack run by the `keychain-authenticate` helper,
@@ -114,5 +115,95 @@ import Testing
             "KEYCHAIN_HOME": "/tmp/k", "KEYCHAIN_AUTHENTICATE": "/bin/true",
         ])
         #expect(explicit.ownerAuthentication?.helper.path == "/bin/true")
+    }
+
+    @Test func aPendingPromptDoesNotHoldUpOtherReads() async throws {
+        let pam = try PAMServiceFixture(password: password)
+        defer { pam.remove() }
+        let user = try TerminalUser()
+        try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: user.path)) { keychain, _ in
+            var error: Unmanaged<CFError>?
+            let control = SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .devicePasscode, &error)!
+            for (account, extra) in [("protected", control), ("plain", nil)] as [(String, SecAccessControl?)] {
+                var add: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.owner",
+                    kSecAttrAccount as String: account, kSecValueData as String: Data(account.utf8),
+                ]
+                if let extra { add[kSecAttrAccessControl as String] = extra }
+                #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+            }
+            func query(_ account: String) -> ItemQuery {
+                ItemQuery(
+                    itemClass: .genericPassword,
+                    attributes: [.service: .string("com.app.owner"), .account: .string(account)], returns: [.data])
+            }
+            // The user takes two seconds to type; meanwhile another thread reads a plain item.
+            user.answer([password], delay: 2)
+            let protectedDone = DispatchSemaphore(value: 0)
+            let protectedQuery = query("protected")
+            Thread.detachNewThread {
+                _ = try? keychain.copyMatching(protectedQuery)
+                protectedDone.signal()
+            }
+            usleep(300_000)
+            let started = Date()
+            let plain = try keychain.copyMatching(query("plain"))
+            #expect(plain.first?.data.map { String(decoding: $0.bytes, as: UTF8.self) } == "plain")
+            #expect(Date().timeIntervalSince(started) < 1, "the plain read waited for the prompt")
+            #expect(protectedDone.wait(timeout: .now() + 20) == .success)
+            _ = user.transcript()
+        }
+    }
+
+    @Test func anUpdateAsksOnceAndOutsideItsTransaction() async throws {
+        let pam = try PAMServiceFixture(password: password)
+        defer { pam.remove() }
+        let user = try TerminalUser()
+        try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: user.path)) { keychain, _ in
+            var error: Unmanaged<CFError>?
+            let control = SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .devicePasscode, &error)!
+            let item: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.owner",
+                kSecAttrAccount as String: "rotated",
+            ]
+            var add = item
+            add[kSecAttrAccessControl as String] = control
+            add[kSecValueData as String] = Data("old".utf8)
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+
+            // A second prompt would get Control-D and cancel the update.
+            user.answer([password, nil], delay: 2)
+            let updated = DispatchSemaphore(value: 0)
+            let status = Mutex<OSStatus?>(nil)
+            let query = ItemQuery(
+                itemClass: .genericPassword,
+                attributes: [.service: .string("com.app.owner"), .account: .string("rotated")], limit: .all)
+            Thread.detachNewThread {
+                do {
+                    try keychain.update(query, with: ItemChanges(data: Array("new".utf8)))
+                    status.withLock { $0 = errSecSuccess }
+                } catch let error as KeychainError {
+                    status.withLock { $0 = error.status }
+                } catch {}
+                updated.signal()
+            }
+            usleep(300_000)
+            // Another writer while the user is still typing.
+            let started = Date()
+            try keychain.add(NewItem(
+                itemClass: .genericPassword,
+                attributes: [.service: .string("com.app.owner"), .account: .string("other")], data: Array("x".utf8)))
+            #expect(Date().timeIntervalSince(started) < 1, "the add waited for the update's prompt")
+            #expect(updated.wait(timeout: .now() + 20) == .success)
+            #expect(status.withLock { $0 } == errSecSuccess)
+            var read = item
+            read[kSecReturnData as String] = true
+            read[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail
+            var result: AnyObject?
+            // Without a context the read needs a prompt of its own, which UIFail refuses: the secret is sealed.
+            #expect(SecItemCopyMatching(read as CFDictionary, &result) == errSecInteractionNotAllowed)
+        }
     }
 }

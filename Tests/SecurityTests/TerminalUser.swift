@@ -28,8 +28,9 @@ final class TerminalUser: Sendable {
 
     deinit { close(master) }
 
-    /// Starts answering `answers` in order, one per prompt (output ending in `prompt`), in the background.
-    func answer(_ answers: [String?], at prompt: String = ": ", within seconds: Double = 20) {
+    /// Starts answering `answers` in order, one per prompt (output ending in `prompt`), in the background,
+    /// taking `delay` seconds to type each.
+    func answer(_ answers: [String?], at prompt: String = ": ", delay: Double = 0, within seconds: Double = 20) {
         let master = master
         Thread.detachNewThread { [self] in
             var pending = answers[...]
@@ -44,6 +45,7 @@ final class TerminalUser: Sendable {
                 shown.withLock { $0 += buffer[..<count] }
                 sinceAnswer += buffer[..<count]
                 guard String(decoding: sinceAnswer, as: UTF8.self).hasSuffix(prompt) else { continue }
+                if delay > 0 { usleep(UInt32(delay * 1_000_000)) }
                 let typed: [UInt8] = pending.removeFirst().map { Array(($0 + "\n").utf8) } ?? [0x04]
                 _ = typed.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
                 sinceAnswer = []

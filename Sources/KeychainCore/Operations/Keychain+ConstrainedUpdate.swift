@@ -2,7 +2,8 @@ import KeychainCrypto
 
 /// `SecItemUpdate` of items with access-control constraints, as Apple: attributes alone change with no
 /// authentication; a new secret, a new access control or a new protection class re-seal the secret, which
-/// needs the authentication a read of it needs (the old policy's), and happens in the update's transaction.
+/// needs the authentication a read of it needs (the old policy's): asked before the update's transaction, which
+/// then finds it in the context.
 extension Keychain {
     /// The access control stored in an item's attributes, if it has constraints.
     /// - Throws: `errSecDecode` when the stored value is damaged.
@@ -25,7 +26,7 @@ extension Keychain {
     }
 
     /// The secret to seal after an update, or nil when a constrained item's sealed secret stays as it is.
-    /// - Parameter rewrapping: whether the secret must be sealed again (new access control or class).
+    /// - Parameter rewrapping: whether the secret must be sealed again (new access control, class or format).
     /// - Throws: as a read of the secret (errSecUserCanceled, errSecAuthFailed, errSecInteractionNotAllowed)
     ///   when a constrained item's secret is replaced or re-sealed.
     func updatedSecret(
@@ -35,7 +36,6 @@ extension Keychain {
         guard let oldPolicy else {
             return try changes.data ?? oldSealer.openSecret(match.row.secret, itemKey: itemKey).bytes
         }
-        let rewrapping = rewrapping || match.row.version != ItemSealer.formatVersion
         guard changes.data != nil || rewrapping else { return nil }  // attributes only: no authentication
         // Apple: updating the secret of a constrained item needs the same authentication as reading it.
         let current = try openConstrained(

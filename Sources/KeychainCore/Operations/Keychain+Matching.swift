@@ -1,7 +1,7 @@
 import KeychainStore
 
 /// A row that matched a query, with what was decrypted on the way.
-struct MatchedRow {
+struct MatchedRow: Sendable {
     var row: StoredRow
     var protection: Accessibility
     var attributes: [AttributeKey: AttributeValue]?

@@ -12,20 +12,25 @@ extension Keychain {
     /// is unavailable are left out of a search that finds readable ones, never silently.
     public func search(_ query: ItemQuery) throws -> SearchReport {
         let (schema, query, groups) = try checkedSearch(query)
-        let outcome = try withStore { store in
-            // One SELECT reads one snapshot; no explicit transaction is needed.
-            var columns: RowColumns = [.metadata]
-            if query.returns.contains(.data) { columns.insert(.secret) }
-            var outcome = try readableResults(query, schema: schema, groups: groups, limit: query.limit,
-                                              columns: columns, store: store)
-            if outcome.lockedOut > 0, query.limit != .all {
-                // Items of an unavailable class hid readable ones behind the limit: look past them.
-                outcome = try readableResults(query, schema: schema, groups: groups, limit: .all, columns: columns,
-                                              store: store)
-                if case .count(let count) = query.limit { outcome.results = Array(outcome.results.prefix(count)) }
-                if query.limit == .one { outcome.results = Array(outcome.results.prefix(1)) }
+        var columns: RowColumns = [.metadata]
+        if query.returns.contains(.data) { columns.insert(.secret) }
+        // Rows are read under the store's lock (one SELECT reads one snapshot); decrypting them, and any prompt
+        // an item's access control asks for, happen after it is released, so a user taking their time at a
+        // prompt never holds up the process's other keychain calls.
+        let rows = try withStore { store in
+            try matchingRows(query, schema: schema, groups: groups, limit: query.limit, reading: columns, store: store)
+        }
+        let check = MatchCheck(query, groups: groups)
+        var outcome = SearchOutcome()
+        try collect(rows, query: query, schema: schema, check: check, into: &outcome)
+        if outcome.lockedOut > 0, query.limit != .all, !outcome.isFull(query.limit) {
+            // Items of an unavailable class hid readable ones behind the limit: look past them.
+            let seen = Set(rows.map(\.row.uuid))
+            let more = try withStore { store in
+                try matchingRows(query, schema: schema, groups: groups, limit: .all, reading: columns, store: store)
             }
-            return outcome
+            try collect(more.filter { !seen.contains($0.row.uuid) }, query: query, schema: schema, check: check,
+                        into: &outcome)
         }
         if outcome.results.isEmpty, let reason = outcome.firstLockedReason {
             throw KeychainError.interactionNotAllowed.because(
@@ -43,32 +48,36 @@ extension Keychain {
     }
 
     /// What a search found that can be read now, and how many matches the lock state kept out.
-    private struct SearchOutcome: Sendable {
+    private struct SearchOutcome {
         var results: [ItemResult] = []
         var lockedOut = 0
         var firstLockedReason: String?
+
+        func isFull(_ limit: MatchLimit) -> Bool {
+            switch limit {
+            case .all: false
+            case .one: results.count >= 1
+            case .count(let count): results.count >= count
+            }
+        }
     }
 
-    private func readableResults(
-        _ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, columns: RowColumns,
-        store: ItemStore
-    ) throws -> SearchOutcome {
-        var outcome = SearchOutcome()
-        let check = MatchCheck(query, groups: groups)
-        for match in try matchingRows(query, schema: schema, groups: groups, limit: limit, reading: columns,
-                                      store: store) {
+    /// Decrypts `rows` into `outcome` until the query's limit is reached, counting those the lock state keeps
+    /// out and leaving out those `kSecUseAuthenticationUISkip` skips.
+    private func collect(
+        _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: MatchCheck, into outcome: inout SearchOutcome
+    ) throws {
+        for match in rows where !outcome.isFull(query.limit) {
             do {
                 outcome.results.append(try result(for: match, schema: schema, returns: query.returns, check: check,
                                                   authentication: query.authentication))
             } catch is ConstraintSkip {
-                // kSecUseAuthenticationUISkip: items that would need authentication are silently left out.
                 continue
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
                 outcome.lockedOut += 1
                 if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.reason }
             }
         }
-        return outcome
     }
 
     /// The checks of a search, shared by the search itself and its dry run: the class, the attributes, the

@@ -13,6 +13,26 @@ extension Keychain {
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws {
         let (schema, query, groups, newGroup) = try checkedUpdate(query, with: changes)
         let now = configuration.clock()
+        let check = MatchCheck(query, groups: groups)
+        // One context for every match: an authentication for the first one covers the others.
+        let authentication = ReadAuthentication(
+            context: query.authentication.context ?? AuthenticationContext(), ui: query.authentication.ui,
+            operationPrompt: query.authentication.operationPrompt)
+        // Prompts come first, outside the store's lock and the write transaction, so that a user taking their
+        // time holds up no other call of this process and no writer of another; the transaction then finds the
+        // authentications in the context.
+        let candidates = try withStore { store in
+            try matchingRows(
+                query, schema: schema, groups: groups, limit: .all, reading: [.metadata, .secret], store: store)
+        }
+        for match in candidates {
+            let plan = try self.plan(changes, for: match, schema: schema, check: check, newGroup: newGroup, now: now)
+            guard plan.opensConstrainedSecret, let oldPolicy = plan.oldPolicy else { continue }
+            var opened = try openConstrained(
+                match.row.secret, policy: oldPolicy, sealer: plan.oldSealer, authentication: authentication
+            ).bytes
+            wipe(&opened)
+        }
 
         try withStore { store in
             try store.database.writeTransaction {
@@ -26,15 +46,11 @@ extension Keychain {
                             base: "no item of class \(schema.itemClass.rawValue) matches the update's query",
                             store: store))
                 }
-                let check = MatchCheck(query, groups: groups)
-                // One context for every match: an authentication for the first one covers the others.
-                let authentication = ReadAuthentication(
-                    context: query.authentication.context ?? AuthenticationContext(), ui: query.authentication.ui,
-                    operationPrompt: query.authentication.operationPrompt)
                 for match in matches {
-                    try apply(
-                        changes, to: match, schema: schema, check: check, newGroup: newGroup, now: now,
-                        authentication: authentication, store: store)
+                    let plan = try self.plan(
+                        changes, for: match, schema: schema, check: check, newGroup: newGroup, now: now)
+                    try apply(plan, changes: changes, to: match, schema: schema, authentication: authentication,
+                              store: store)
                 }
             }
         }
@@ -64,11 +80,24 @@ extension Keychain {
         return (schema, query, groups, newGroup)
     }
 
-    private func apply(
-        _ changes: ItemChanges, to match: MatchedRow, schema: ClassSchema, check: MatchCheck, newGroup: String?,
-        now: Date, authentication: ReadAuthentication,
-        store: ItemStore
-    ) throws {
+    /// What an update makes of one item, worked out before anything is written or asked.
+    private struct UpdatePlan {
+        let oldSealer: ItemSealer
+        let itemKey: SecureBytes
+        let attributes: [AttributeKey: AttributeValue]
+        let oldPolicy: AccessControlPolicy?
+        let newPolicy: AccessControlPolicy?
+        let protection: Accessibility
+        /// Whether the secret must be sealed again (new access control, new class, or an old format).
+        let rewrapping: Bool
+        /// Whether the update must open a constrained secret, which needs the authentication a read needs.
+        let opensConstrainedSecret: Bool
+    }
+
+    private func plan(
+        _ changes: ItemChanges, for match: MatchedRow, schema: ClassSchema, check: MatchCheck, newGroup: String?,
+        now: Date
+    ) throws -> UpdatePlan {
         let oldSealer = sealer(for: match.row, schema: schema, protection: match.protection)
         let itemKey = try oldSealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
         var attributes = try oldSealer.openAttributes(match.row.metadata, itemKey: itemKey)
@@ -87,34 +116,46 @@ extension Keychain {
             accessibility: requested ?? (changes.accessControl == nil ? match.protection : nil),
             accessControl: changes.accessControl ?? newPolicy, synchronizable: synchronizable)
         attributes[AccessControlPolicy.attributeKey] = newPolicy.map { .data($0.encoded) }
+        let rewrapping = newPolicy != oldPolicy || protection != match.protection
+            || match.row.version != ItemSealer.formatVersion
+        return UpdatePlan(
+            oldSealer: oldSealer, itemKey: itemKey, attributes: attributes, oldPolicy: oldPolicy,
+            newPolicy: newPolicy, protection: protection, rewrapping: rewrapping,
+            opensConstrainedSecret: oldPolicy != nil && (changes.data != nil || rewrapping))
+    }
+
+    private func apply(
+        _ plan: UpdatePlan, changes: ItemChanges, to match: MatchedRow, schema: ClassSchema,
+        authentication: ReadAuthentication, store: ItemStore
+    ) throws {
         var secret = try updatedSecret(
-            changes, match: match, oldPolicy: oldPolicy, oldSealer: oldSealer, itemKey: itemKey,
-            rewrapping: newPolicy != oldPolicy || protection != match.protection, authentication: authentication)
+            changes, match: match, oldPolicy: plan.oldPolicy, oldSealer: plan.oldSealer, itemKey: plan.itemKey,
+            rewrapping: plan.rewrapping, authentication: authentication)
         defer { if secret != nil { wipe(&secret!) } }
 
-        let index = try indexRow(attributes, schema: schema)
+        let index = try indexRow(plan.attributes, schema: schema)
         var row = match.row
         let sealer = ItemSealer(
-            table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection,
+            table: schema.itemClass.rawValue, uuid: row.uuid, protection: plan.protection,
             version: ItemSealer.formatVersion)
         let sealed = try sealer.seal(
-            attributes: attributes, secret: newPolicy == nil ? secret ?? [] : [],
-            itemKey: itemKey, classKey: try classKey(protection))
+            attributes: plan.attributes, secret: plan.newPolicy == nil ? secret ?? [] : [],
+            itemKey: plan.itemKey, classKey: try classKey(plan.protection))
         row.primaryKeyDigest = index.primaryKey
         row.digests = index.digests
-        row.protection = protection.rawValue
+        row.protection = plan.protection.rawValue
         row.version = ItemSealer.formatVersion
         row.wrappedKey = sealed.wrappedKey
         row.metadata = sealed.metadata
         row.secret = try sealedSecret(
-            secret, policy: newPolicy, sealer: sealer, sealed: sealed.secret,
+            secret, policy: plan.newPolicy, sealer: sealer, sealed: sealed.secret,
             unchanged: match.row.secret, context: authentication.context)
         do {
             try store.replace(row, in: schema.itemClass.rawValue)
         } catch let error as StoreError where error.isUniqueViolation {
+            let key = describePrimaryKey(plan.attributes, schema: schema)
             throw KeychainError.duplicateItem.because(
-                "the update would give an item the primary key of another (\(describePrimaryKey(attributes, schema: schema))); nothing was changed"
-            )
+                "the update would give an item the primary key of another (\(key)); nothing was changed")
         }
     }
 }
