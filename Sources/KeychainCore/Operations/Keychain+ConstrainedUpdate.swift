@@ -2,7 +2,7 @@ import KeychainCrypto
 
 /// `SecItemUpdate` of items with access-control constraints, as Apple: attributes alone change with no
 /// authentication; a new secret, a new access control or a new protection class re-seal the secret, which
-/// needs the authentication a read of it needs (the old policy's): asked before the update's transaction, which
+/// needs the authentication a read of it needs (the old policy's): asked outside the update's transaction, which
 /// then finds it in the context.
 extension Keychain {
     /// The access control stored in an item's attributes, if it has constraints.

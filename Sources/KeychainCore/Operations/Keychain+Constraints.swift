@@ -64,6 +64,7 @@ extension Keychain {
             if authentication.ui == .fail || context.interactionNotAllowed {
                 throw AuthenticationFailure.notInteractive.keychainError
             }
+            if authentication.defersPrompts { throw PromptDeferred() }
             let reason = authentication.operationPrompt
                 ?? "\(configuration.identity.applicationIdentifier ?? "A program") wants to use an item in your keychain."
             do {

@@ -18,22 +18,26 @@ extension Keychain {
         let authentication = ReadAuthentication(
             context: query.authentication.context ?? AuthenticationContext(), ui: query.authentication.ui,
             operationPrompt: query.authentication.operationPrompt)
-        // Prompts come first, outside the store's lock and the write transaction, so that a user taking their
-        // time holds up no other call of this process and no writer of another; the transaction then finds the
-        // authentications in the context.
-        let candidates = try withStore { store in
-            try matchingRows(
-                query, schema: schema, groups: groups, limit: .all, reading: [.metadata, .secret], store: store)
+        // A user taking their time at a prompt must hold up no other call of this process and no writer of
+        // another: the update runs with prompts deferred, and if one is needed its transaction is rolled back,
+        // the prompts are asked outside the store's lock, and the update runs again, finding them in the context.
+        var deferring = authentication
+        deferring.defersPrompts = true
+        do {
+            try applyInTransaction(changes, query: query, schema: schema, groups: groups, check: check,
+                                   newGroup: newGroup, now: now, authentication: deferring)
+        } catch is PromptDeferred {
+            try authenticateAhead(changes, query: query, schema: schema, groups: groups, check: check,
+                                  newGroup: newGroup, now: now, authentication: authentication)
+            try applyInTransaction(changes, query: query, schema: schema, groups: groups, check: check,
+                                   newGroup: newGroup, now: now, authentication: authentication)
         }
-        for match in candidates {
-            let plan = try self.plan(changes, for: match, schema: schema, check: check, newGroup: newGroup, now: now)
-            guard plan.opensConstrainedSecret, let oldPolicy = plan.oldPolicy else { continue }
-            var opened = try openConstrained(
-                match.row.secret, policy: oldPolicy, sealer: plan.oldSealer, authentication: authentication
-            ).bytes
-            wipe(&opened)
-        }
+    }
 
+    private func applyInTransaction(
+        _ changes: ItemChanges, query: ItemQuery, schema: ClassSchema, groups: [String], check: MatchCheck,
+        newGroup: String?, now: Date, authentication: ReadAuthentication
+    ) throws {
         try withStore { store in
             try store.database.writeTransaction {
                 let matches = try matchingRows(
@@ -53,6 +57,26 @@ extension Keychain {
                               store: store)
                 }
             }
+        }
+    }
+
+    /// Asks, outside the store's lock, for every matching item whose update opens its constrained secret; the
+    /// authentications land in `authentication`'s context.
+    private func authenticateAhead(
+        _ changes: ItemChanges, query: ItemQuery, schema: ClassSchema, groups: [String], check: MatchCheck,
+        newGroup: String?, now: Date, authentication: ReadAuthentication
+    ) throws {
+        let candidates = try withStore { store in
+            try matchingRows(
+                query, schema: schema, groups: groups, limit: .all, reading: [.metadata, .secret], store: store)
+        }
+        for match in candidates {
+            let plan = try self.plan(changes, for: match, schema: schema, check: check, newGroup: newGroup, now: now)
+            guard plan.opensConstrainedSecret, let oldPolicy = plan.oldPolicy else { continue }
+            var opened = try openConstrained(
+                match.row.secret, policy: oldPolicy, sealer: plan.oldSealer, authentication: authentication
+            ).bytes
+            wipe(&opened)
         }
     }
 

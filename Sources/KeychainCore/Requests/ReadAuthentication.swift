@@ -15,9 +15,16 @@ public struct ReadAuthentication: Sendable {
     /// Why the app asks, shown by a system prompt (`kSecUseOperationPrompt`).
     public var operationPrompt: String?
 
+    /// When set, a read that would prompt throws ``PromptDeferred`` instead, so that the caller can release
+    /// what it holds (a write transaction), ask, and try again.
+    var defersPrompts = false
+
     public init(context: AuthenticationContext? = nil, ui: AuthenticationUI = .allow, operationPrompt: String? = nil) {
         self.context = context
         self.ui = ui
         self.operationPrompt = operationPrompt
     }
 }
+
+/// Thrown instead of a prompt under ``ReadAuthentication/defersPrompts``.
+struct PromptDeferred: Error {}
