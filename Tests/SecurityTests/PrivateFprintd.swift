@@ -19,7 +19,7 @@ final class PrivateFprintd {
         state.fingers = fingers
         try writeState()
         let addressFile = directory.appendingPathComponent("address")
-        FileManager.default.createFile(atPath: addressFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: addressFile.path, contents: nil)
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = [
