@@ -65,7 +65,8 @@ import Testing
             #expect(await evaluate(context) == nil)
             try fprintd.queue("verify-no-match")
             #expect(await evaluate(context) == .authenticationFailed)
-            // Nothing touches the reader; the user presses Enter at the prompt.
+            // Nothing touches the reader; the user presses Enter at the (next) prompt.
+            user.drain()
             user.answer([""], at: "(Enter cancels).\r\n")
             #expect(await evaluate(context) == .userCancel)
             #expect(user.transcript().contains("Place a finger on the fingerprint reader"))

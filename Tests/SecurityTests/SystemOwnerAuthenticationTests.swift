@@ -138,8 +138,8 @@ import Testing
                     itemClass: .genericPassword,
                     attributes: [.service: .string("com.app.owner"), .account: .string(account)], returns: [.data])
             }
-            // The user takes two seconds to type; meanwhile another thread reads a plain item.
-            user.answer([password], delay: 2)
+            // The user takes three seconds to type; meanwhile another thread reads a plain item.
+            user.answer([password], delay: 3)
             let protectedDone = DispatchSemaphore(value: 0)
             let protectedQuery = query("protected")
             Thread.detachNewThread {
@@ -150,7 +150,7 @@ import Testing
             let started = Date()
             let plain = try keychain.copyMatching(query("plain"))
             #expect(plain.first?.data.map { String(decoding: $0.bytes, as: UTF8.self) } == "plain")
-            #expect(Date().timeIntervalSince(started) < 1, "the plain read waited for the prompt")
+            #expect(Date().timeIntervalSince(started) < 2, "the plain read waited for the prompt")
             #expect(protectedDone.wait(timeout: .now() + 20) == .success)
             _ = user.transcript()
         }
@@ -174,7 +174,7 @@ import Testing
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
 
             // A second prompt would get Control-D and cancel the update.
-            user.answer([password, nil], delay: 2)
+            user.answer([password, nil], delay: 3)
             let updated = DispatchSemaphore(value: 0)
             let status = Mutex<OSStatus?>(nil)
             let query = ItemQuery(
@@ -195,7 +195,7 @@ import Testing
             try keychain.add(NewItem(
                 itemClass: .genericPassword,
                 attributes: [.service: .string("com.app.owner"), .account: .string("other")], data: Array("x".utf8)))
-            #expect(Date().timeIntervalSince(started) < 1, "the add waited for the update's prompt")
+            #expect(Date().timeIntervalSince(started) < 2, "the add waited for the update's prompt")
             #expect(updated.wait(timeout: .now() + 20) == .success)
             #expect(status.withLock { $0 } == errSecSuccess)
             var read = item

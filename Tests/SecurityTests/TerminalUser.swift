@@ -54,6 +54,18 @@ final class TerminalUser: Sendable {
         }
     }
 
+    /// Reads and keeps what the terminal has shown so far, so that the next `answer` waits for a new prompt.
+    func drain() {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while true {
+            var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLIN) != 0 else { return }
+            let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+            guard count > 0 else { return }
+            shown.withLock { $0 += buffer[..<count] }
+        }
+    }
+
     /// Waits for the answering to end, then returns what the terminal showed.
     func transcript() -> String {
         done.wait()
