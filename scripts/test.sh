@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
-# Serially (~15 s): several suites start child processes and time them, and one suite at a time keeps a loaded
+# Serially (~20 s): several suites start child processes and time them, and one suite at a time keeps a loaded
 # machine from turning their timing into failures.
 swift test --skip-build --no-parallel
