@@ -1,4 +1,5 @@
 import TerminalIO
+
 /// Supplies the command lines of `security -i`, one at a time.
 public protocol CommandLineSource: AnyObject {
     /// The next line without its newline, or nil at the end of input. `prompt` is shown first when the source
