@@ -140,12 +140,7 @@ public final class Authenticators: Sendable {
             }
         case nil:
             guard let owner else { throw AuthenticationFailure.userCancel }
-            switch owner.authenticate(reason: reason) {
-            case .authenticated: break
-            case .notAuthenticated: throw AuthenticationFailure.authenticationFailed
-            case .canceled: throw AuthenticationFailure.userCancel
-            case .noTerminal, .noReader, .unavailable: throw AuthenticationFailure.notInteractive
-            }
+            try owner.authenticate(reason: reason).requireSuccess()
         }
         try sensor.resetFailures()
     }

@@ -31,13 +31,7 @@ final class FingerprintReaderBiometry: BiometricSensor {
     }
 
     func prompt(reason: String) throws {
-        switch reader.verify(reason: reason) {
-        case .authenticated: return
-        case .notAuthenticated: throw AuthenticationFailure.authenticationFailed
-        case .canceled: throw AuthenticationFailure.userCancel
-        case .noReader: throw AuthenticationFailure.biometryNotEnrolled
-        case .noTerminal, .unavailable: throw AuthenticationFailure.notInteractive
-        }
+        try reader.verify(reason: reason).requireSuccess()
     }
 
     /// fprintd keeps its own count of failed matches.

@@ -19,6 +19,21 @@ public enum SystemAuthenticationOutcome: Sendable, Equatable {
     case unavailable(String)
 }
 
+extension SystemAuthenticationOutcome {
+    /// Returns on success; otherwise throws what `LAContext` and the keychain report for the outcome.
+    /// - Throws: `AuthenticationFailure`: not authenticated → `.authenticationFailed`, canceled → `.userCancel`,
+    ///   no reader or no finger → `.biometryNotEnrolled`, no terminal or an unusable service → `.notInteractive`.
+    func requireSuccess() throws {
+        switch self {
+        case .authenticated: return
+        case .notAuthenticated: throw AuthenticationFailure.authenticationFailed
+        case .canceled: throw AuthenticationFailure.userCancel
+        case .noReader: throw AuthenticationFailure.biometryNotEnrolled
+        case .noTerminal, .unavailable: throw AuthenticationFailure.notInteractive
+        }
+    }
+}
+
 /// The `keychain-authenticate` helper: where it is, and one run of it.
 public enum SystemHelper {
     /// The helper's file name.
