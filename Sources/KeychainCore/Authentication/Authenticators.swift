@@ -80,11 +80,9 @@ public final class Authenticators: Sendable {
         if context.interactionNotAllowed { throw AuthenticationFailure.notInteractive }
         switch policy {
         case .biometricsOrCompanion:
-            // Both ask at once; a reaction queued on the usable sensor answers first, else the companion does.
-            // A real reader always answers; the simulated one only with a queued reaction.
+            // Both ask at once; a usable sensor that meets a user answers first, else the companion does.
             let status = try sensor.status()
-            let sensorAnswers = status.isEnrolled && !status.isLockedOut
-                && (usesFingerprintReader || !status.script.isEmpty)
+            let sensorAnswers = status.isEnrolled && !status.isLockedOut && status.answersPrompts
             if !sensorAnswers, try companion.status().isPaired {
                 try companion.prompt()
                 return try record(.companion, in: context)

@@ -8,6 +8,9 @@ public struct BiometryStatus: Sendable, Equatable {
     public let failures: Int
     /// The queued reactions, oldest first.
     public let script: [BiometricOutcome]
+    /// Whether a prompt now would meet a user: a real reader always does; the simulated sensor only with a
+    /// reaction queued (without one, its prompt is dismissed at once).
+    public let answersPrompts: Bool
     /// Identifies the enrolled set (`evaluatedPolicyDomainState`); nil when nothing is enrolled.
     public let domainState: [UInt8]?
 }

@@ -27,7 +27,7 @@ final class FingerprintReaderBiometry: BiometricSensor {
         let (enrollment, document) = try synchronized()
         return BiometryStatus(
             isAvailable: enrollment != nil, isEnrolled: !(enrollment?.fingers.isEmpty ?? true), isLockedOut: false,
-            failures: 0, script: [], domainState: try domainState(document))
+            failures: 0, script: [], answersPrompts: true, domainState: try domainState(document))
     }
 
     func prompt(reason: String) throws {

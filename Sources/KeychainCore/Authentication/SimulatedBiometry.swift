@@ -25,8 +25,9 @@ public final class SimulatedBiometry: BiometricSensor {
         let snapshot = try current()
         let document = snapshot.document
         return BiometryStatus(
-            isAvailable: true, isEnrolled: document.enrolled, isLockedOut: document.isLockedOut, failures: document.failures,
-            script: document.script, domainState: snapshot.domainState)
+            isAvailable: true, isEnrolled: document.enrolled, isLockedOut: document.isLockedOut,
+            failures: document.failures, script: document.script, answersPrompts: !document.script.isEmpty,
+            domainState: snapshot.domainState)
     }
 
     /// Enrolls a (new) finger or face: an enrollment change when one was already enrolled.
