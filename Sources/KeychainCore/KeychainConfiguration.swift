@@ -69,15 +69,11 @@ public struct KeychainConfiguration: Sendable {
         URL(fileURLWithPath: CommandLine.arguments.first ?? "program").lastPathComponent
     }
 
-    /// `CFBundleIdentifier` of an `Info.plist` in the directory of this process's executable file. The file is
-    /// found through `/proc/self/exe`, not `argv[0]`: a command run through `PATH` has a bare name there, which
-    /// would point at the current directory, and a stray `Info.plist` there must not choose the identity.
+    /// `CFBundleIdentifier` of an `Info.plist` beside this process's executable file (a stray `Info.plist` in the
+    /// current directory must not choose the identity).
     private static func bundleIdentifierBesideExecutable() -> String? {
-        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-            return nil
-        }
-        let plist = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("Info.plist")
-        guard FileManager.default.fileExists(atPath: plist.path), let bytes = try? Data(contentsOf: plist),
+        guard let plist = RunningExecutable.directory?.appendingPathComponent("Info.plist"),
+            let bytes = try? Data(contentsOf: plist),
             let dictionary = try? PropertyListSerialization.propertyList(from: bytes, format: nil) as? [String: Any]
         else { return nil }
         return dictionary["CFBundleIdentifier"] as? String

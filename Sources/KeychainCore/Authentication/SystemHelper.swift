@@ -45,10 +45,7 @@ public enum SystemHelper {
         let manager = FileManager.default
         var candidates: [String] = []
         if let explicit = environment["KEYCHAIN_AUTHENTICATE"] { candidates.append(explicit) }
-        if let executable = try? manager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent()
-                .appendingPathComponent(name).path)
-        }
+        if let directory = RunningExecutable.directory { candidates.append(directory.appendingPathComponent(name).path) }
         for directory in (environment["PATH"] ?? "").split(separator: ":") {
             candidates.append(String(directory) + "/" + name)
         }
