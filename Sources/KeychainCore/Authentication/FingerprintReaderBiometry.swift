@@ -53,8 +53,10 @@ final class FingerprintReaderBiometry: BiometricSensor {
     private func synchronized() throws -> (SystemFingerprintReader.Enrollment?, FingerprintDocument) {
         let current = try file.read()
         guard let enrollment = try reader.enrollment() else { return (nil, current) }
-        let set = try entangle("enrolled set", enrollment.device + "\n" + enrollment.fingers.joined(separator: ","))
-            .bytes.map { String($0, radix: 16) }.joined()
+        // Base64, as the document's secrets are: unpadded hex digits would let two digests read alike.
+        let set = Data(
+            try entangle("enrolled set", enrollment.device + "\n" + enrollment.fingers.joined(separator: ",")).bytes
+        ).base64EncodedString()
         if current.enrolledSet == set { return (enrollment, current) }
         var changed = current
         try file.modify { document in
