@@ -12,8 +12,9 @@ extension Keychain {
     ///   `errSecMissingEntitlement`; errSecUserCanceled, errSecAuthFailed, errSecInteractionNotAllowed.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws {
         let (schema, query, groups, newGroup) = try checkedUpdate(query, with: changes)
-        let now = configuration.clock()
-        let check = MatchCheck(query, groups: groups)
+        let job = UpdateJob(
+            changes: changes, query: query, schema: schema, groups: groups, check: MatchCheck(query, groups: groups),
+            newGroup: newGroup, now: configuration.clock())
         // One context for every match: an authentication for the first one covers the others.
         let authentication = ReadAuthentication(
             context: query.authentication.context ?? AuthenticationContext(), ui: query.authentication.ui,
@@ -24,36 +25,45 @@ extension Keychain {
         var deferring = authentication
         deferring.defersPrompts = true
         do {
-            try applyInTransaction(changes, query: query, schema: schema, groups: groups, check: check,
-                                   newGroup: newGroup, now: now, authentication: deferring)
+            try applyInTransaction(job, authentication: deferring)
         } catch is PromptDeferred {
-            try authenticateAhead(changes, query: query, schema: schema, groups: groups, check: check,
-                                  newGroup: newGroup, now: now, authentication: authentication)
-            try applyInTransaction(changes, query: query, schema: schema, groups: groups, check: check,
-                                   newGroup: newGroup, now: now, authentication: authentication)
+            try authenticateAhead(job, authentication: authentication)
+            try applyInTransaction(job, authentication: authentication)
         }
     }
 
-    private func applyInTransaction(
-        _ changes: ItemChanges, query: ItemQuery, schema: ClassSchema, groups: [String], check: MatchCheck,
-        newGroup: String?, now: Date, authentication: ReadAuthentication
-    ) throws {
+    /// One update: what it changes, where, and when.
+    private struct UpdateJob {
+        let changes: ItemChanges
+        let query: ItemQuery
+        let schema: ClassSchema
+        let groups: [String]
+        let check: MatchCheck
+        /// The access group items move to, if the update moves them.
+        let newGroup: String?
+        let now: Date
+    }
+
+    /// The items the update applies to, with what it reads of them.
+    private func matches(of job: UpdateJob, store: ItemStore) throws -> [MatchedRow] {
+        try matchingRows(
+            job.query, schema: job.schema, groups: job.groups, limit: .all, reading: [.metadata, .secret],
+            store: store)
+    }
+
+    private func applyInTransaction(_ job: UpdateJob, authentication: ReadAuthentication) throws {
         try withStore { store in
             try store.database.writeTransaction {
-                let matches = try matchingRows(
-                    query, schema: schema, groups: groups, limit: .all, reading: [.metadata, .secret],
-                    store: store)
+                let matches = try matches(of: job, store: store)
                 guard !matches.isEmpty else {
                     throw KeychainError.itemNotFound.because(
                         notFoundReason(
-                            query, schema: schema,
-                            base: "no item of class \(schema.itemClass.rawValue) matches the update's query",
+                            job.query, schema: job.schema,
+                            base: "no item of class \(job.schema.itemClass.rawValue) matches the update's query",
                             store: store))
                 }
                 for match in matches {
-                    let plan = try self.plan(
-                        changes, for: match, schema: schema, check: check, newGroup: newGroup, now: now)
-                    try apply(plan, changes: changes, to: match, schema: schema, authentication: authentication,
+                    try apply(try plan(job, for: match), job: job, to: match, authentication: authentication,
                               store: store)
                 }
             }
@@ -62,16 +72,9 @@ extension Keychain {
 
     /// Asks, outside the store's lock, for every matching item whose update opens its constrained secret; the
     /// authentications land in `authentication`'s context.
-    private func authenticateAhead(
-        _ changes: ItemChanges, query: ItemQuery, schema: ClassSchema, groups: [String], check: MatchCheck,
-        newGroup: String?, now: Date, authentication: ReadAuthentication
-    ) throws {
-        let candidates = try withStore { store in
-            try matchingRows(
-                query, schema: schema, groups: groups, limit: .all, reading: [.metadata, .secret], store: store)
-        }
-        for match in candidates {
-            let plan = try self.plan(changes, for: match, schema: schema, check: check, newGroup: newGroup, now: now)
+    private func authenticateAhead(_ job: UpdateJob, authentication: ReadAuthentication) throws {
+        for match in try withStore({ try matches(of: job, store: $0) }) {
+            let plan = try plan(job, for: match)
             guard plan.opensConstrainedSecret, let oldPolicy = plan.oldPolicy else { continue }
             var opened = try openConstrained(
                 match.row.secret, policy: oldPolicy, sealer: plan.oldSealer, authentication: authentication
@@ -118,21 +121,19 @@ extension Keychain {
         let opensConstrainedSecret: Bool
     }
 
-    private func plan(
-        _ changes: ItemChanges, for match: MatchedRow, schema: ClassSchema, check: MatchCheck, newGroup: String?,
-        now: Date
-    ) throws -> UpdatePlan {
+    private func plan(_ job: UpdateJob, for match: MatchedRow) throws -> UpdatePlan {
+        let (changes, schema, newGroup) = (job.changes, job.schema, job.newGroup)
         let oldSealer = sealer(for: match.row, schema: schema, protection: match.protection)
         let itemKey = try oldSealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
         var attributes = try oldSealer.openAttributes(match.row.metadata, itemKey: itemKey)
-        guard check.holds(for: attributes, schema: schema) else {
+        guard job.check.holds(for: attributes, schema: schema) else {
             throw KeychainError.decode.because("an item's index does not match its contents (the row is damaged)")
         }
         let oldPolicy = try storedPolicy(attributes)
         attributes.merge(changes.attributes) { $1 }
         if let newGroup { attributes[.accessGroup] = .string(newGroup) }
         if let sync = changes.synchronizable { attributes[.synchronizable] = .bool(sync) }
-        attributes[.modificationDate] = .date(now)
+        attributes[.modificationDate] = .date(job.now)
         let synchronizable = attributes[.synchronizable] == .bool(true)
         let requested = changes.accessibility ?? changes.accessControl?.accessibility
         let newPolicy = updatedPolicy(oldPolicy, changes: changes)
@@ -149,11 +150,12 @@ extension Keychain {
     }
 
     private func apply(
-        _ plan: UpdatePlan, changes: ItemChanges, to match: MatchedRow, schema: ClassSchema,
-        authentication: ReadAuthentication, store: ItemStore
+        _ plan: UpdatePlan, job: UpdateJob, to match: MatchedRow, authentication: ReadAuthentication,
+        store: ItemStore
     ) throws {
+        let schema = job.schema
         var secret = try updatedSecret(
-            changes, match: match, oldPolicy: plan.oldPolicy, oldSealer: plan.oldSealer, itemKey: plan.itemKey,
+            job.changes, match: match, oldPolicy: plan.oldPolicy, oldSealer: plan.oldSealer, itemKey: plan.itemKey,
             rewrapping: plan.rewrapping, authentication: authentication)
         defer { if secret != nil { wipe(&secret!) } }
 
