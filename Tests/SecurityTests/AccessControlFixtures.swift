@@ -60,3 +60,33 @@ func availabilityCode(_ context: LAContext, _ policy: LAPolicy) -> Int? {
     var error: NSError?
     return context.canEvaluatePolicy(policy, error: &error) ? nil : error?.code
 }
+
+/// Adds generic password `account` of `service` with `secret`, its secret protected by `flags` (class
+/// WhenPasscodeSetThisDeviceOnly), or plain when `flags` is nil. - Returns: SecItemAdd's status.
+func addPassword(
+    _ account: String, service: String, secret: String, flags: SecAccessControlCreateFlags?
+) -> OSStatus {
+    var query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+        kSecAttrAccount as String: account, kSecValueData as String: Data(secret.utf8),
+    ]
+    if let flags {
+        var error: Unmanaged<CFError>?
+        query[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(
+            nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, &error)
+    }
+    return SecItemAdd(query as CFDictionary, nil)
+}
+
+/// Reads the secret of generic password `account` of `service`, with `extra` in the query (a prompt, a UI
+/// policy). - Returns: SecItemCopyMatching's status and the secret as text.
+func readPassword(_ account: String, service: String, extra: [String: Any] = [:]) -> (OSStatus, String?) {
+    var query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+        kSecAttrAccount as String: account, kSecReturnData as String: true,
+    ]
+    query.merge(extra) { $1 }
+    var result: AnyObject?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    return (status, (result as? Data).map { String(decoding: $0, as: UTF8.self) })
+}

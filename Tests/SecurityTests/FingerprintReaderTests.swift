@@ -79,23 +79,10 @@ import Testing
         let user = try TerminalUser()
         try await withReader(fprintd, terminal: user.path) { _ in
             func add(_ account: String, _ flags: SecAccessControlCreateFlags) -> OSStatus {
-                var error: Unmanaged<CFError>?
-                let control = SecAccessControlCreateWithFlags(
-                    nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, &error)!
-                let query: [String: Any] = [
-                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.finger",
-                    kSecAttrAccount as String: account, kSecAttrAccessControl as String: control,
-                    kSecValueData as String: Data("secret-\(account)".utf8),
-                ]
-                return SecItemAdd(query as CFDictionary, nil)
+                addPassword(account, service: "com.app.finger", secret: "secret-\(account)", flags: flags)
             }
             func read(_ account: String) -> OSStatus {
-                let query: [String: Any] = [
-                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.finger",
-                    kSecAttrAccount as String: account, kSecReturnData as String: true,
-                ]
-                var result: AnyObject?
-                return SecItemCopyMatching(query as CFDictionary, &result)
+                readPassword(account, service: "com.app.finger").0
             }
             #expect(add("current", .biometryCurrentSet) == errSecSuccess)
             #expect(add("any", .biometryAny) == errSecSuccess)

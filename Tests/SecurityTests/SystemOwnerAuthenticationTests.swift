@@ -62,27 +62,13 @@ import Testing
         defer { pam.remove() }
         let user = try TerminalUser()
         try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: user.path)) { _, _ in
-            var error: Unmanaged<CFError>?
-            let control = SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .devicePasscode, &error)!
-            let base: [String: Any] = [
-                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.owner",
-                kSecAttrAccount as String: "token",
-            ]
-            var add = base
-            add[kSecAttrAccessControl as String] = control
-            add[kSecValueData as String] = Data("the-token".utf8)
-            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
-
-            var read = base
-            read[kSecReturnData as String] = true
-            read[kSecUseOperationPrompt as String] = "Sign in to the test service"
+            #expect(addPassword("token", service: "com.app.owner", secret: "the-token", flags: .devicePasscode)
+                == errSecSuccess)
+            let prompt = [kSecUseOperationPrompt as String: "Sign in to the test service"]
             user.answer([password, "not it", nil])
-            var result: AnyObject?
-            #expect(SecItemCopyMatching(read as CFDictionary, &result) == errSecSuccess)
-            #expect((result as? Data).map { String(decoding: $0, as: UTF8.self) } == "the-token")
-            #expect(SecItemCopyMatching(read as CFDictionary, &result) == errSecAuthFailed)
-            #expect(SecItemCopyMatching(read as CFDictionary, &result) == errSecUserCanceled)
+            #expect(readPassword("token", service: "com.app.owner", extra: prompt) == (errSecSuccess, "the-token"))
+            #expect(readPassword("token", service: "com.app.owner", extra: prompt).0 == errSecAuthFailed)
+            #expect(readPassword("token", service: "com.app.owner", extra: prompt).0 == errSecUserCanceled)
             let shown = user.transcript()
             #expect(shown.contains("Sign in to the test service"))
             #expect(!shown.contains(password) && !shown.contains("the-token"))
@@ -122,17 +108,9 @@ import Testing
         defer { pam.remove() }
         let user = try TerminalUser()
         try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: user.path)) { keychain, _ in
-            var error: Unmanaged<CFError>?
-            let control = SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .devicePasscode, &error)!
-            for (account, extra) in [("protected", control), ("plain", nil)] as [(String, SecAccessControl?)] {
-                var add: [String: Any] = [
-                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.owner",
-                    kSecAttrAccount as String: account, kSecValueData as String: Data(account.utf8),
-                ]
-                if let extra { add[kSecAttrAccessControl as String] = extra }
-                #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
-            }
+            #expect(addPassword("protected", service: "com.app.owner", secret: "protected", flags: .devicePasscode)
+                == errSecSuccess)
+            #expect(addPassword("plain", service: "com.app.owner", secret: "plain", flags: nil) == errSecSuccess)
             func query(_ account: String) -> ItemQuery {
                 ItemQuery(
                     itemClass: .genericPassword,
@@ -161,17 +139,8 @@ import Testing
         defer { pam.remove() }
         let user = try TerminalUser()
         try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: user.path)) { keychain, _ in
-            var error: Unmanaged<CFError>?
-            let control = SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .devicePasscode, &error)!
-            let item: [String: Any] = [
-                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.owner",
-                kSecAttrAccount as String: "rotated",
-            ]
-            var add = item
-            add[kSecAttrAccessControl as String] = control
-            add[kSecValueData as String] = Data("old".utf8)
-            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+            #expect(addPassword("rotated", service: "com.app.owner", secret: "old", flags: .devicePasscode)
+                == errSecSuccess)
 
             // A second prompt would get Control-D and cancel the update.
             user.answer([password, nil], delay: 3)
@@ -198,12 +167,9 @@ import Testing
             #expect(Date().timeIntervalSince(started) < 2, "the add waited for the update's prompt")
             #expect(updated.wait(timeout: .now() + 20) == .success)
             #expect(status.withLock { $0 } == errSecSuccess)
-            var read = item
-            read[kSecReturnData as String] = true
-            read[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail
-            var result: AnyObject?
             // Without a context the read needs a prompt of its own, which UIFail refuses: the secret is sealed.
-            #expect(SecItemCopyMatching(read as CFDictionary, &result) == errSecInteractionNotAllowed)
+            let noPrompt = [kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail]
+            #expect(readPassword("rotated", service: "com.app.owner", extra: noPrompt).0 == errSecInteractionNotAllowed)
         }
     }
 }
