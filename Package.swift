@@ -51,8 +51,9 @@ targets += [
     .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
     .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
     .target(name: "SystemBus", dependencies: ["CDBus"], swiftSettings: swift6),
+    .target(name: "PAMSession", dependencies: ["CPAM"], swiftSettings: swift6),
     .executableTarget(
-        name: "KeychainAuthenticate", dependencies: ["CPAM", "SystemBus", "TerminalIO"], swiftSettings: swift6),
+        name: "KeychainAuthenticate", dependencies: ["PAMSession", "SystemBus", "TerminalIO"], swiftSettings: swift6),
     // A stand-in fprintd on a private bus, for tests of the fingerprint back end.
     .executableTarget(name: "KeychainTestFprintd", dependencies: ["SystemBus"], swiftSettings: swift6),
     .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI"], swiftSettings: swift6),

@@ -1,0 +1,8 @@
+/// The application's side of a PAM conversation: it asks the user what PAM's modules ask.
+public protocol PAMConversation: AnyObject {
+    /// Asks `prompt`, without echo when `hidden`. - Returns: the typed bytes (the caller wipes its copy; PAM
+    /// receives its own), or nil when the user cancels.
+    func ask(_ prompt: String, hidden: Bool) -> [UInt8]?
+    /// Shows a message of PAM's (an error or information).
+    func tell(_ message: String)
+}
