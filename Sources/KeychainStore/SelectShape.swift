@@ -14,6 +14,7 @@ struct SelectShape: Hashable {
     let valueCounts: [Int]
     let byProtection: Bool
     let byUUID: Bool
+    let byVersion: Bool
     let limit: Int?
     let columns: RowColumns
 
@@ -23,6 +24,7 @@ struct SelectShape: Hashable {
         valueCounts = filter.digestsAnyOf.map { $0.values.count }
         byProtection = filter.protection != nil
         byUUID = filter.uuid != nil
+        byVersion = filter.versionBelow != nil
         limit = filter.limit
         self.columns = columns
     }
@@ -34,6 +36,7 @@ struct SelectShape: Hashable {
         hasher.combine(limit)
         hasher.combine(byProtection)
         hasher.combine(byUUID)
+        hasher.combine(byVersion)
         hasher.combine(columns.rawValue)
         hasher.combine(digestColumns.last?.utf8.count ?? 0)
     }
@@ -49,6 +52,7 @@ struct SelectShape: Hashable {
                 ? "\(column) = ?" : "\(column) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
         }
         if byProtection { conditions.append("pdmn = ?") }
+        if byVersion { conditions.append("version < ?") }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY rowid"
         if let limit { sql += " LIMIT \(limit)" }
@@ -64,6 +68,7 @@ struct SelectShape: Hashable {
             for candidate in candidates { values.append(.blob(candidate)) }
         }
         if let protection = filter.protection { values.append(.text(protection)) }
+        if let version = filter.versionBelow { values.append(.integer(version)) }
         return values
     }
 }

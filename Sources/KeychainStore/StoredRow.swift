@@ -43,6 +43,8 @@ package struct RowFilter: Sendable {
     package var uuid: [UInt8]?
     /// At most this many rows, in insertion order.
     package var limit: Int?
+    /// Only rows written in an item format older than this.
+    package var versionBelow: Int64?
 
     package init(
         digestsAnyOf: [(column: String, values: [[UInt8]])] = [], protection: String? = nil, uuid: [UInt8]? = nil,

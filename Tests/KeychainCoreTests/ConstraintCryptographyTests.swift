@@ -33,9 +33,12 @@ import Testing
         try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")],
                                  accessControl: policy, data: Array("secret".utf8)))
         let row = try storedRow(keychain)
-        let (envelope, sealed) = try ConstraintEnvelope.unframing(row.secret)
         let sealer = ItemSealer(table: "genp", uuid: row.uuid, protection: .whenUnlocked, version: row.version)
-        let associated = sealer.associatedData(0x73) + policy.encoded
+        let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: try keychain.classKey(.whenUnlocked))
+        // The envelope is sealed under the item key: the class key is needed first, then the factor.
+        let (envelope, sealed) = try ConstraintEnvelope.unframing(
+            try keychain.constrainedEnvelopeColumn(row.secret, sealer: sealer, itemKey: itemKey))
+        let associated = sealer.constrainedSecretAssociatedData(policy)
 
         // Before the change, the biometry secret opens it (the engine does exactly this after a match).
         let before = try #require(envelope.alternatives.first)
@@ -68,7 +71,6 @@ import Testing
             #expect((try? AESKeyWrap.unwrap(Array(before.wrapped), kek: candidate)) == nil)
         }
         // And the item's own key, which the class key unwraps, does not open the secret either.
-        let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: try keychain.classKey(.whenUnlocked))
         #expect((try? AESGCM.open(sealed, key: itemKey, authenticating: associated)) == nil)
         #expect(!String(decoding: try Data(contentsOf: keychain.configuration.home.appendingPathComponent(
             "biometry.json")), as: UTF8.self).contains(before.wrapped.base64EncodedString()))

@@ -102,10 +102,13 @@ import Testing
         try expectDecodeError(home, returns: .data)
     }
 
-    @Test func changedFormatVersionFailsToDecode() throws {
+    @Test(arguments: ["version + 1", "version - 1"])
+    func changedFormatVersionFailsToDecode(change: String) throws {
+        // A row claiming an older format would otherwise skip the seal around a constrained secret's envelope.
         let home = try homeWithTwoItems()
         try withDatabase(home) { database in
-            try database.statement("UPDATE genp SET version = 2 WHERE rowid = (SELECT min(rowid) FROM genp)").run()
+            try database.statement("UPDATE genp SET version = \(change) WHERE rowid = (SELECT min(rowid) FROM genp)")
+                .run()
         }
         try expectDecodeError(home, returns: .data)
     }

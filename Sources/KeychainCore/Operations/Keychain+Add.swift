@@ -102,11 +102,12 @@ extension Keychain {
         let index = try indexRow(attributes, schema: schema)
         let sealer = ItemSealer(table: schema.itemClass.rawValue, uuid: uuid, protection: protection,
                                 version: ItemSealer.formatVersion)
+        let itemKey = try SystemRandom.key()
         let sealed = try sealer.seal(attributes: attributes, secret: constraints == nil ? secret : [],
-                                     classKey: try classKey(protection))
+                                     itemKey: itemKey, classKey: try classKey(protection))
         // A constrained secret is sealed under a key of its own, which only the constraint keys unwrap.
         let sealedSecret = try constraints.map {
-            try sealConstrained(secret, policy: $0, sealer: sealer, context: context)
+            try sealConstrained(secret, policy: $0, sealer: sealer, itemKey: itemKey, context: context)
         }
         let row = StoredRow(
             uuid: uuid, primaryKeyDigest: index.primaryKey, protection: protection.rawValue,

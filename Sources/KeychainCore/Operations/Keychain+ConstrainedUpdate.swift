@@ -39,18 +39,33 @@ extension Keychain {
         guard changes.data != nil || rewrapping else { return nil }  // attributes only: no authentication
         // Apple: updating the secret of a constrained item needs the same authentication as reading it.
         let current = try openConstrained(
-            match.row.secret, policy: oldPolicy, sealer: oldSealer, authentication: authentication)
+            match.row.secret, policy: oldPolicy, sealer: oldSealer, itemKey: itemKey, authentication: authentication)
         return changes.data ?? current.bytes
     }
 
     /// The secret column after an update: sealed under the item key without constraints, under a fresh
-    /// constraint envelope with them, or the stored column when the secret was not touched.
+    /// constraint envelope with them, or, when the secret was not touched, the stored envelope (sealed again
+    /// only if the item's format changes).
+    /// - Parameter unchanged: the stored column and the sealer it was written with.
     func sealedSecret(
-        _ secret: [UInt8]?, policy: AccessControlPolicy?, sealer: ItemSealer, sealed: [UInt8], unchanged: [UInt8],
-        context: AuthenticationContext?
+        _ secret: [UInt8]?, policy: AccessControlPolicy?, sealer: ItemSealer, itemKey: SecureBytes, sealed: [UInt8],
+        unchanged: (column: [UInt8], sealer: ItemSealer), context: AuthenticationContext?
     ) throws -> [UInt8] {
         guard let policy else { return sealed }
-        guard let secret else { return unchanged }
-        return try sealConstrained(secret, policy: policy, sealer: sealer, context: context)
+        guard let secret else {
+            return try carriedOverEnvelope(unchanged.column, from: unchanged.sealer, to: sealer, itemKey: itemKey)
+        }
+        return try sealConstrained(secret, policy: policy, sealer: sealer, itemKey: itemKey, context: context)
+    }
+
+    /// A constrained secret column moved, as it is, to a row written by `sealer`: the envelope is not opened,
+    /// so no factor is needed, only the item key.
+    func carriedOverEnvelope(
+        _ column: [UInt8], from old: ItemSealer, to sealer: ItemSealer, itemKey: SecureBytes
+    ) throws -> [UInt8] {
+        if old.version == sealer.version, old.protection == sealer.protection { return column }
+        var framed = try constrainedEnvelopeColumn(column, sealer: old, itemKey: itemKey)
+        defer { wipe(&framed) }
+        return try sealer.sealEnvelope(framed, itemKey: itemKey)
     }
 }

@@ -1,29 +1,32 @@
 import Foundation
 import KeychainCrypto
+import Synchronization
 
 /// Items with access-control constraints: their secret is sealed under a key of its own that is kept only
 /// wrapped by constraint keys (see ``ConstraintEnvelope``), so the engine itself cannot open it without the
-/// biometry secrets, the passcode constraint key or the application password the constraint names.
+/// biometry secrets, the passcode constraint key or the application password the constraint names. The envelope
+/// is in turn sealed under the item key (format 2): a constraint only adds conditions to the class key's, it
+/// never replaces them, so nothing in the home's files opens a constrained item of a locked class.
 extension Keychain {
-    /// PBKDF2 rounds for application passwords.
-    static let applicationPasswordIterations = 10_000
-
-    /// Seals `secret` for `policy`: a fresh secret key, wrapped once per alternative that can be made now.
+    /// Seals `secret` for `policy`: a fresh secret key, wrapped once per alternative that can be made now, the
+    /// envelope sealed under `itemKey`.
     /// - Throws: `errSecAuthFailed` when no alternative can be made (nothing enrolled, no passcode, no
     ///   application password); `errSecInteractionNotAllowed` while the passcode constraint key is locked.
     func sealConstrained(
-        _ secret: [UInt8], policy: AccessControlPolicy, sealer: ItemSealer, context: AuthenticationContext?
+        _ secret: [UInt8], policy: AccessControlPolicy, sealer: ItemSealer, itemKey: SecureBytes,
+        context: AuthenticationContext?
     ) throws -> [UInt8] {
         let secretKey = try SystemRandom.key()
+        let iterations = try applicationPasswordIterations(policy)
         var alternatives: [ConstraintEnvelope.Alternative] = []
         var firstFailure: KeychainError?
         for factors in policy.alternatives {
             let salt = try SystemRandom.bytes(16)
             do {
-                let key = try alternativeKey(factors, salt: salt, iterations: Self.applicationPasswordIterations,
-                                             context: context, creating: true)
+                let key = try alternativeKey(factors, salt: salt, iterations: iterations, context: context,
+                                             creating: true)
                 alternatives.append(ConstraintEnvelope.Alternative(
-                    factors: factors, salt: Data(salt), iterations: Self.applicationPasswordIterations,
+                    factors: factors, salt: Data(salt), iterations: iterations,
                     wrapped: Data(try AESKeyWrap.wrap(secretKey, kek: key))))
             } catch let error as KeychainError {
                 firstFailure = firstFailure ?? error
@@ -32,18 +35,38 @@ extension Keychain {
         guard !alternatives.isEmpty else {
             throw firstFailure ?? KeychainError.authFailed.because("the access control has no usable constraint")
         }
-        let associated = sealer.associatedData(0x73) + policy.encoded
+        let associated = sealer.constrainedSecretAssociatedData(policy)
         let sealed = try AESGCM.seal(secret, key: secretKey, authenticating: associated)
-        return try ConstraintEnvelope(alternatives: alternatives).framing(sealed)
+        var framed = try ConstraintEnvelope(alternatives: alternatives).framing(sealed)
+        defer { wipe(&framed) }
+        return try sealer.sealEnvelope(framed, itemKey: itemKey)
+    }
+
+    /// The framed key envelope of a constrained secret column: sealed under the item key since format 2, in
+    /// the clear in format 1.
+    /// - Throws: `errSecDecode` when the column does not authenticate.
+    func constrainedEnvelopeColumn(_ column: [UInt8], sealer: ItemSealer, itemKey: SecureBytes) throws -> [UInt8] {
+        guard sealer.version >= 2 else { return column }
+        return try sealer.openEnvelope(column, itemKey: itemKey).bytes
+    }
+
+    /// The PBKDF2 rounds for a new application-password alternative: as many as the passcode's derivation takes
+    /// (tuned to `passcodeDerivationTarget` when no passcode is set), so a guess costs what a passcode guess does.
+    private func applicationPasswordIterations(_ policy: AccessControlPolicy) throws -> Int {
+        guard policy.alternatives.contains(where: { $0.contains(.applicationPassword) }) else { return 0 }
+        if let iterations = try dataProtection.passcodeIterations { return iterations }
+        return try ApplicationPasswordWork.iterations(target: configuration.passcodeDerivationTarget)
     }
 
     /// Opens a constrained item's secret, authenticating as `authentication` allows.
     /// - Throws: ``ConstraintSkip`` under `.skip`; errSecInteractionNotAllowed under `.fail`;
     ///   errSecUserCanceled, errSecAuthFailed as the authentication ends.
     func openConstrained(
-        _ column: [UInt8], policy: AccessControlPolicy, sealer: ItemSealer, authentication: ReadAuthentication
+        _ column: [UInt8], policy: AccessControlPolicy, sealer: ItemSealer, itemKey: SecureBytes,
+        authentication: ReadAuthentication
     ) throws -> SecureBytes {
-        let (envelope, sealed) = try ConstraintEnvelope.unframing(column)
+        let (envelope, sealed) = try ConstraintEnvelope.unframing(
+            try constrainedEnvelopeColumn(column, sealer: sealer, itemKey: itemKey))
         let context = authentication.context ?? AuthenticationContext()
         var prompted: Set<AuthenticationPolicy> = []
         while true {
@@ -51,7 +74,7 @@ extension Keychain {
             let sensor = try authenticators.sensor.keys()
             if let key = try openAnySatisfied(envelope, context: context, sensor: sensor) {
                 do {
-                    let associated = sealer.associatedData(0x73) + policy.encoded
+                    let associated = sealer.constrainedSecretAssociatedData(policy)
                     return try AESGCM.open(sealed, key: key, authenticating: associated)
                 } catch {
                     throw KeychainError.decode.because("a constrained item's secret does not authenticate")
@@ -177,6 +200,18 @@ extension Keychain {
         }
         let info = Array("keychain constraint v1 ".utf8) + Array(factors.map(\.rawValue).joined(separator: ",").utf8)
         return try KeyDerivation.hkdfSHA256(key: SecureBytes(material), salt: salt, info: info)
+    }
+}
+
+/// The PBKDF2 rounds that take `passcodeDerivationTarget` on this machine, measured once per process and target.
+private enum ApplicationPasswordWork {
+    private static let tuned = Mutex<[Double: Int]>([:])
+
+    static func iterations(target: Double) throws -> Int {
+        if let known = tuned.withLock({ $0[target] }) { return known }
+        let measured = try PasscodeKDF.tune(target: target).iterations
+        tuned.withLock { $0[target] = measured }
+        return measured
     }
 }
 

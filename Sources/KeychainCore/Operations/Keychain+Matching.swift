@@ -133,7 +133,8 @@ extension Keychain {
                 } else {
                     data = Secret(
                         try openConstrained(
-                            match.row.secret, policy: policy, sealer: sealer, authentication: authentication))
+                            match.row.secret, policy: policy, sealer: sealer, itemKey: itemKey,
+                            authentication: authentication))
                 }
             } else {
                 data = Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey))

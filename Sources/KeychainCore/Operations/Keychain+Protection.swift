@@ -18,6 +18,7 @@ extension Keychain {
     /// - Throws: `errSecAuthFailed` when `current` is missing or wrong; `errSecParam` for an empty passcode.
     public func setPasscode(_ new: Secret, current: Secret? = nil) throws {
         try dataProtection.setPasscode(new.storage, current: current?.storage)
+        try? upgradeItemFormats()  // the classes are unlocked now: rows of an older format can be rewritten
     }
 
     /// Removes the passcode. The class key of WhenPasscodeSetThisDeviceOnly is destroyed and its items are
@@ -32,6 +33,7 @@ extension Keychain {
     /// - Throws: `errSecAuthFailed` for a wrong passcode, or while wrong attempts are rate-limited.
     public func unlock(passcode: Secret) throws {
         try dataProtection.unlock(passcode: passcode.storage)
+        try? upgradeItemFormats()  // the classes are unlocked now: rows of an older format can be rewritten
     }
 
     /// Locks: class A becomes unavailable after the grace period, class C stays available until restart.

@@ -77,7 +77,8 @@ extension Keychain {
             let plan = try plan(job, for: match)
             guard plan.opensConstrainedSecret, let oldPolicy = plan.oldPolicy else { continue }
             var opened = try openConstrained(
-                match.row.secret, policy: oldPolicy, sealer: plan.oldSealer, authentication: authentication
+                match.row.secret, policy: oldPolicy, sealer: plan.oldSealer, itemKey: plan.itemKey,
+                authentication: authentication
             ).bytes
             wipe(&opened)
         }
@@ -115,7 +116,7 @@ extension Keychain {
         let oldPolicy: AccessControlPolicy?
         let newPolicy: AccessControlPolicy?
         let protection: Accessibility
-        /// Whether the secret must be sealed again (new access control, new class, or an old format).
+        /// Whether the secret must be sealed again (new access control or new class).
         let rewrapping: Bool
         /// Whether the update must open a constrained secret, which needs the authentication a read needs.
         let opensConstrainedSecret: Bool
@@ -141,8 +142,8 @@ extension Keychain {
             accessibility: requested ?? (changes.accessControl == nil ? match.protection : nil),
             accessControl: changes.accessControl ?? newPolicy, synchronizable: synchronizable)
         attributes[AccessControlPolicy.attributeKey] = newPolicy.map { .data($0.encoded) }
+        // An older item format alone needs no new seal of a constrained secret: its envelope is carried over.
         let rewrapping = newPolicy != oldPolicy || protection != match.protection
-            || match.row.version != ItemSealer.formatVersion
         return UpdatePlan(
             oldSealer: oldSealer, itemKey: itemKey, attributes: attributes, oldPolicy: oldPolicy,
             newPolicy: newPolicy, protection: protection, rewrapping: rewrapping,
@@ -174,8 +175,8 @@ extension Keychain {
         row.wrappedKey = sealed.wrappedKey
         row.metadata = sealed.metadata
         row.secret = try sealedSecret(
-            secret, policy: plan.newPolicy, sealer: sealer, sealed: sealed.secret,
-            unchanged: match.row.secret, context: authentication.context)
+            secret, policy: plan.newPolicy, sealer: sealer, itemKey: plan.itemKey, sealed: sealed.secret,
+            unchanged: (match.row.secret, plan.oldSealer), context: authentication.context)
         do {
             try store.replace(row, in: schema.itemClass.rawValue)
         } catch let error as StoreError where error.isUniqueViolation {

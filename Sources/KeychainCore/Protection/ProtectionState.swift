@@ -115,6 +115,11 @@ final class ProtectionState: Sendable {
         get throws { try current().document.passcode != nil }
     }
 
+    /// The PBKDF2 rounds of the passcode's derivation, when a passcode is set.
+    var passcodeIterations: Int? {
+        get throws { try current().document.passcode?.iterations }
+    }
+
     // MARK: - Class keys
 
     /// The key of `protection` if the class is available now.

@@ -4,12 +4,32 @@ import KeychainCrypto
 /// the table, item UUID, protection class and format version as additional data, so a ciphertext moved to
 /// another row, class or version fails to open; the item key is wrapped (RFC 3394) by the class key.
 struct ItemSealer {
-    static let formatVersion: Int64 = 1
+    /// Format 2: a constrained secret's key envelope is itself sealed under the item key, so it needs the class
+    /// key as well as its factors. Format 1 kept the envelope in the clear; it is still read, and migrated.
+    static let formatVersion: Int64 = 2
+
+    /// The additional-data part of each sealed column.
+    enum Part: UInt8 {
+        case metadata = 0x6D
+        case secret = 0x73
+        /// A constrained secret's key envelope, with the secret it keeps (format 2).
+        case constrainedEnvelope = 0x63
+    }
 
     let table: String
     let uuid: [UInt8]
     let protection: Accessibility
     let version: Int64
+
+    func associatedData(_ part: Part) -> [UInt8] { associatedData(part.rawValue) }
+
+    /// The additional data of the secret inside a constrained item's envelope, with its access control. It names
+    /// format 1 whatever the row's format: an upgrade carries envelopes over unopened (it has no factor to open
+    /// them with), and the row's format is bound by the seal around the envelope.
+    func constrainedSecretAssociatedData(_ policy: AccessControlPolicy) -> [UInt8] {
+        ItemSealer(table: table, uuid: uuid, protection: protection, version: 1).associatedData(.secret)
+            + policy.encoded
+    }
 
     func associatedData(_ part: UInt8) -> [UInt8] {
         Array("keychain-item".utf8) + [0] + Array(table.utf8) + [0] + uuid + Array(protection.rawValue.utf8) + [0]
@@ -34,8 +54,8 @@ struct ItemSealer {
         defer { wipe(&encoded) }
         return (
             try classKey.wrap(itemKey),
-            try AESGCM.seal(encoded, key: itemKey, authenticating: associatedData(0x6D)),
-            try AESGCM.seal(secret, key: itemKey, authenticating: associatedData(0x73))
+            try AESGCM.seal(encoded, key: itemKey, authenticating: associatedData(.metadata)),
+            try AESGCM.seal(secret, key: itemKey, authenticating: associatedData(.secret))
         )
     }
 
@@ -48,7 +68,7 @@ struct ItemSealer {
 
     /// Decrypts the attributes.
     func openAttributes(_ sealed: [UInt8], itemKey: SecureBytes) throws -> [AttributeKey: AttributeValue] {
-        let plain = try open(sealed, itemKey: itemKey, part: 0x6D)
+        let plain = try open(sealed, itemKey: itemKey, part: .metadata)
         return try plain.withUnsafeBytes { try AttributeCodec.decode($0) }
     }
 
@@ -56,16 +76,26 @@ struct ItemSealer {
     func openAttributes(_ sealed: [UInt8], itemKey: SecureBytes, only wanted: [AttributeKey]) throws
         -> [AttributeKey: AttributeValue]
     {
-        let plain = try open(sealed, itemKey: itemKey, part: 0x6D)
+        let plain = try open(sealed, itemKey: itemKey, part: .metadata)
         return try plain.withUnsafeBytes { try AttributeCodec.decode($0, only: wanted) }
     }
 
     /// Decrypts the secret into wiped-on-free memory.
     func openSecret(_ sealed: [UInt8], itemKey: SecureBytes) throws -> SecureBytes {
-        try open(sealed, itemKey: itemKey, part: 0x73)
+        try open(sealed, itemKey: itemKey, part: .secret)
     }
 
-    private func open(_ sealed: [UInt8], itemKey: SecureBytes, part: UInt8) throws -> SecureBytes {
+    /// Seals a constrained secret's framed key envelope under the item key (format 2).
+    func sealEnvelope(_ framed: [UInt8], itemKey: SecureBytes) throws -> [UInt8] {
+        try AESGCM.seal(framed, key: itemKey, authenticating: associatedData(.constrainedEnvelope))
+    }
+
+    /// Opens what ``sealEnvelope(_:itemKey:)`` sealed.
+    func openEnvelope(_ sealed: [UInt8], itemKey: SecureBytes) throws -> SecureBytes {
+        try open(sealed, itemKey: itemKey, part: .constrainedEnvelope)
+    }
+
+    private func open(_ sealed: [UInt8], itemKey: SecureBytes, part: Part) throws -> SecureBytes {
         do { return try AESGCM.open(sealed, key: itemKey, authenticating: associatedData(part)) } catch {
             throw KeychainError.decode.because("an item's ciphertext does not authenticate (the row is damaged)")
         }

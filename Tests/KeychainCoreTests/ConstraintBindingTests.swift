@@ -1,0 +1,181 @@
+import Foundation
+import KeychainStore
+import Testing
+
+@testable import KeychainCore
+
+/// An access-control constraint only ever adds conditions: a constrained secret needs its class key (so the
+/// passcode and the lock state) as well as its factors. Checked by an attacker holding a copy of every file of a
+/// locked home, and on a home written by item format 1, which the first open that can migrates.
+@Suite(.serialized) struct ConstraintBindingTests {
+    private static let userPresence: UInt = 1 << 0
+    private static let biometryAny: UInt = 1 << 1
+    private static let biometryCurrentSet: UInt = 1 << 3
+    private static let devicePasscode: UInt = 1 << 4
+    private static let watch: UInt = 1 << 5
+    private static let or: UInt = 1 << 14
+    private static let and: UInt = 1 << 15
+    private static let applicationPassword: UInt = 1 << 31
+
+    /// A home with a passcode, enrolled biometry and a paired companion.
+    private func preparedKeychain() throws -> Keychain {
+        let keychain = try fastKDFKeychain()
+        try keychain.setPasscode(testPasscode)
+        try keychain.authenticators.biometry.enroll()
+        try keychain.authenticators.companion.pair()
+        return keychain
+    }
+
+    private func add(
+        _ keychain: Keychain, _ account: String, _ accessibility: Accessibility, flags: UInt = 0,
+        applicationPassword: String? = nil
+    ) throws {
+        var item = NewItem(itemClass: .genericPassword, attributes: [.account: .string(account)],
+                           data: Array("secret-\(account)".utf8))
+        if flags == 0 {
+            item.accessibility = accessibility
+        } else {
+            item.accessControl = AccessControlPolicy(accessibility: accessibility, flags: flags)
+        }
+        if let applicationPassword {
+            let context = AuthenticationContext()
+            context.setApplicationPassword(Array(applicationPassword.utf8))
+            item.authenticationContext = context
+        }
+        try keychain.add(item)
+    }
+
+    @Test func lockedHomeGivesAnOfflineAttackerNothingButTheAlwaysClass() throws {
+        let keychain = try preparedKeychain()
+        defer { keychain.simulateRestart() }
+        try add(keychain, "always", .always)
+        try add(keychain, "plain-a", .whenUnlocked)
+        try add(keychain, "plain-c", .afterFirstUnlock)
+        let constrained: [(String, Accessibility, UInt)] = [
+            ("presence", .whenUnlocked, Self.userPresence),
+            ("any", .whenUnlocked, Self.biometryAny),
+            ("current", .whenUnlocked, Self.biometryCurrentSet),
+            ("watch", .whenUnlocked, Self.watch),
+            ("any-or-watch", .whenUnlocked, Self.biometryAny | Self.or | Self.watch),
+            ("any-and-watch", .whenUnlocked, Self.biometryAny | Self.and | Self.watch),
+            ("any-or-passcode", .whenUnlocked, Self.biometryAny | Self.or | Self.devicePasscode),
+            ("akpu-any", .whenPasscodeSetThisDeviceOnly, Self.biometryAny),
+            ("cku-watch", .afterFirstUnlockThisDeviceOnly, Self.watch),
+            ("ck-presence", .afterFirstUnlock, Self.userPresence),
+        ]
+        for (account, accessibility, flags) in constrained {
+            try add(keychain, account, accessibility, flags: flags)
+        }
+        try add(keychain, "app-password", .whenUnlocked, flags: Self.applicationPassword, applicationPassword: "pw")
+        try keychain.lock()
+        keychain.simulateRestart()
+
+        var attacker = try OfflineAttacker(copyOf: keychain.configuration.home)
+        // Even the right application password must not be testable without the class key.
+        attacker.guessedApplicationPasswords = ["pw"]
+        let opened = try attacker.openedAccounts()
+        #expect(opened == ["always"], "\(opened)")
+    }
+
+    @Test func unlockedHomeStillOpensForTheAttackerOnlyWhatTheClassKeysOpen() throws {
+        // Control: the attacker's code works. Without a passcode every class key is in the files, and so is every
+        // item that is not bound to a factor the files lack.
+        let keychain = try fastKDFKeychain()
+        try keychain.authenticators.biometry.enroll()
+        try add(keychain, "plain", .whenUnlocked)
+        let attacker = try OfflineAttacker(copyOf: keychain.configuration.home)
+        let opened = try attacker.openedAccounts()
+        #expect(opened == ["plain"], "\(opened)")
+    }
+
+    // MARK: - Homes written by item format 1
+
+    /// A copy of the committed home written by item format 1 (see its README).
+    private func formatOneHome() throws -> URL {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/constrained-items-format-1")
+        let home = temporaryHome()
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixture.path) where name != "README.md" {
+            let target = home.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: fixture.appendingPathComponent(name), to: target)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
+        }
+        return home
+    }
+
+    private func versions(_ keychain: Keychain) throws -> [Int64] {
+        try keychain.withStore { store in
+            try store.select(from: "genp", where: RowFilter(), reading: []).map(\.version)
+        }
+    }
+
+    @Test func formatOneHomeExposesItsConstrainedItems() throws {
+        // What the migration is for: before it, the files alone open the biometry and companion items.
+        let attacker = try OfflineAttacker(copyOf: try formatOneHome())
+        #expect(try attacker.openedAccounts().count >= 3)
+    }
+
+    @Test func firstUnlockedUseMigratesFormatOneItemsAndTheyStillRead() throws {
+        let home = try formatOneHome()
+        let keychain = try fastKDFKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        // Locked (a fresh boot): nothing can be migrated yet, and nothing is lost.
+        #expect(try versions(keychain).allSatisfy { $0 == 1 })
+        try keychain.unlock(passcode: testPasscode)
+        #expect(try versions(keychain).allSatisfy { $0 == ItemSealer.formatVersion })
+
+        #expect(keychain.secretText("plain") == "secret-plain")
+        try keychain.authenticators.biometry.script(.match)
+        #expect(keychain.secretText("biometry-any") == "secret-biometry-any")
+        try keychain.authenticators.biometry.script(.match)
+        #expect(keychain.secretText("current-set") == "secret-current-set")
+        let context = AuthenticationContext()
+        context.setApplicationPassword(Array("pw".utf8))
+        var query = accountQuery("app-password", returns: .data)
+        query.authentication = ReadAuthentication(context: context)
+        #expect(try keychain.copyMatching(query).first?.data?.bytes == Array("secret-app-password".utf8))
+
+        // An attribute-only update of a migrated constrained item still needs no authentication.
+        var changes = ItemChanges()
+        changes.attributes = [.label: .string("renamed")]
+        try keychain.update(accountQuery("watch"), with: changes)
+
+        try keychain.lock()
+        keychain.simulateRestart()
+        var attacker = try OfflineAttacker(copyOf: home)
+        attacker.guessedApplicationPasswords = ["pw"]
+        let opened = try attacker.openedAccounts()
+        #expect(opened.isEmpty, "\(opened)")
+    }
+
+    @Test func reopeningAnUnlockedFormatOneHomeMigratesAtOpen() throws {
+        let home = try formatOneHome()
+        let first = try fastKDFKeychain(home: home)
+        defer { first.simulateRestart() }
+        // Unlock through a keychain that is not asked to migrate: the class keys are shared with the next open.
+        try first.dataProtection.unlock(passcode: testPasscode.storage)
+        let second = try fastKDFKeychain(home: home)
+        #expect(try versions(second).allSatisfy { $0 == ItemSealer.formatVersion })
+        try second.authenticators.biometry.script(.match)
+        #expect(second.secretText("any-or-watch") == "secret-any-or-watch")
+    }
+
+    @Test func applicationPasswordsAreStretchedLikeThePasscode() throws {
+        let keychain = try preparedKeychain()
+        defer { keychain.simulateRestart() }
+        try add(keychain, "app-password", .whenUnlocked, flags: Self.applicationPassword, applicationPassword: "pw")
+        let row = try #require(try keychain.withStore { store in
+            try store.select(from: "genp", where: RowFilter(), reading: [.secret]).first
+        })
+        let schema = try keychain.schema(.genericPassword)
+        let sealer = keychain.sealer(for: row, schema: schema, protection: .whenUnlocked)
+        let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: try keychain.classKey(.whenUnlocked))
+        let column = try keychain.constrainedEnvelopeColumn(row.secret, sealer: sealer, itemKey: itemKey)
+        let (envelope, _) = try ConstraintEnvelope.unframing(column)
+        let passcodeIterations = try #require(try keychain.info().kdfIterations)
+        #expect(envelope.alternatives.first?.iterations == passcodeIterations)
+        // In the row itself the envelope is sealed: neither its salt nor its wrapped key can be read.
+        #expect((try? ConstraintEnvelope.unframing(row.secret)) == nil)
+    }
+}
