@@ -128,4 +128,19 @@ import Testing
         }
         #expect(error?.status == -26275)
     }
+
+    /// A delete checks what it removes as an update does: a query for alice must not remove bob's item.
+    @Test func swappedLookupDigestsNeverDeleteTheOtherItem() throws {
+        let home = try homeWithTwoItems()
+        try swap("d_acct", in: home)
+        let keychain = try makeKeychain(home: home)
+        let error = #expect(throws: KeychainError.self) {
+            try keychain.delete(genericQuery([.account: .string("alice")], limit: .all))
+        }
+        #expect(error?.status == -26275)
+        // Nothing was deleted: both rows are still there.
+        var rows = 0
+        try withDatabase(home) { rows = try self.column("uuid", of: $0).count }
+        #expect(rows == 2)
+    }
 }

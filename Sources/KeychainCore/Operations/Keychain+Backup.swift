@@ -9,11 +9,14 @@ public struct BackupSummary: Sendable, Equatable {
     /// Items that stay on the device: left out of the backup (ThisDeviceOnly classes, WhenPasscodeSetThisDeviceOnly,
     /// access-control constraints); for a restore, the number the backup recorded when it was made.
     public let excludedCount: Int
+    /// Items left out of a backup because they are damaged (they do not decrypt); 0 for a restore.
+    public let damagedCount: Int
 
     /// Makes a summary.
-    public init(itemCount: Int, excludedCount: Int) {
+    public init(itemCount: Int, excludedCount: Int, damagedCount: Int = 0) {
         self.itemCount = itemCount
         self.excludedCount = excludedCount
+        self.damagedCount = damagedCount
     }
 }
 
@@ -46,7 +49,8 @@ extension Keychain {
         // Temporary file, fsync, then a hard link into place: atomic like a rename, but never over a file that
         // appeared meanwhile. The file is 0600.
         guard try SecretFile.createExclusively(url, bytes: file) else { throw Self.existingFile(url) }
-        return BackupSummary(itemCount: contents.entries.count, excludedCount: contents.excludedCount)
+        return BackupSummary(
+            itemCount: contents.entries.count, excludedCount: contents.excludedCount, damagedCount: contents.damagedCount)
     }
 
     /// Restores the backup at `url` into this keychain, all items or none, each in the access group it was
@@ -110,10 +114,15 @@ extension Keychain {
                             contents.excludedCount += 1
                             continue
                         }
-                        if let entry = try backupEntry(row, schema: schema, protection: protection) {
-                            contents.entries.append(entry)
-                        } else {
-                            contents.excludedCount += 1
+                        do {
+                            if let entry = try backupEntry(row, schema: schema, protection: protection) {
+                                contents.entries.append(entry)
+                            } else {
+                                contents.excludedCount += 1
+                            }
+                        } catch let error as KeychainError where error.status == SecurityStatus.decode {
+                            // Damaged: nothing of it can be read, so nothing of it can be saved; said in the summary.
+                            contents.damagedCount += 1
                         }
                     }
                 }

@@ -15,8 +15,10 @@ extension Keychain {
         let groups = try searchGroups(query.accessGroup)
         let deleted = try withStore { store in
             try store.database.writeTransaction {
-                let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all, reading: [],
-                                               store: store)
+                let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all,
+                                               reading: [.metadata], store: store)
+                let check = MatchCheck(query, groups: groups)
+                for match in matches { try verify(match, against: check, schema: schema) }
                 return try store.delete(rowids: matches.map(\.row.rowid), from: schema.itemClass.rawValue)
             }
         }
@@ -26,5 +28,22 @@ extension Keychain {
                 base: "no item of class \(schema.itemClass.rawValue) matches the delete's query"))
         }
         return deleted
+    }
+
+    /// Checks a row a delete matched by its digests against its decrypted attributes, as an update does: digests
+    /// are not bound to their row, so a row whose digest columns were swapped must not be removed for another's
+    /// query. A row whose class is locked is deleted on its digests alone, as a device deletes locked items, and
+    /// so is a row that no longer decrypts: deleting is the only way to be rid of it.
+    /// - Throws: `errSecDecode` when the row's contents do not satisfy the query.
+    private func verify(_ match: MatchedRow, against check: MatchCheck, schema: ClassSchema) throws {
+        guard let classKey = try? classKey(match.protection) else { return }
+        let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
+        guard let itemKey = try? sealer.itemKey(wrapped: match.row.wrappedKey, classKey: classKey),
+            let attributes = try? sealer.openAttributes(match.row.metadata, itemKey: itemKey, only: check.keys)
+        else { return }
+        guard check.holds(for: attributes, schema: schema) else {
+            throw KeychainError.decode.because(
+                "an item's index does not match its contents (the row is damaged); nothing was deleted")
+        }
     }
 }

@@ -183,7 +183,9 @@ extension Keychain {
         case .data(let bytes): "<\(bytes.count) bytes>"
         case .number(let number): "\(number)"
         case .bool(let flag): flag ? "true" : "false"
-        case .date(let date): "\(date)"
+        case .date(let date):
+            Self.validDates.contains(date.timeIntervalSinceReferenceDate)
+                ? "\(date)" : "an invalid date (\(date.timeIntervalSinceReferenceDate) seconds since 2001)"
         }
     }
 }

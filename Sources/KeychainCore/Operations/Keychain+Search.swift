@@ -23,8 +23,8 @@ extension Keychain {
         let check = MatchCheck(query, groups: groups)
         var outcome = SearchOutcome()
         try collect(rows, query: query, schema: schema, check: check, into: &outcome)
-        if outcome.lockedOut > 0, query.limit != .all, !outcome.isFull(query.limit) {
-            // Items of an unavailable class hid readable ones behind the limit: look past them.
+        if outcome.lockedOut + outcome.damaged > 0, query.limit != .all, !outcome.isFull(query.limit) {
+            // Items of an unavailable class, or damaged ones, hid readable ones behind the limit: look past them.
             let seen = Set(rows.map(\.row.uuid))
             let more = try withStore { store in
                 try matchingRows(query, schema: schema, groups: groups, limit: .all, reading: columns, store: store)
@@ -36,15 +36,23 @@ extension Keychain {
             throw KeychainError.interactionNotAllowed.because(
                 "\(outcome.lockedOut) matching item(s) cannot be read now: \(reason)")
         }
+        if outcome.results.isEmpty, outcome.damaged > 0 {
+            throw KeychainError.decode.because(outcome.damagedNote(schema))
+        }
         guard !outcome.results.isEmpty else {
             throw KeychainError.itemNotFound.because(notFoundReason(
                 query, schema: schema,
                 base: "no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query"))
         }
-        let note = outcome.lockedOut == 0 ? nil
-            : "\(outcome.lockedOut) matching item(s) were left out because their class is not available: "
-                + (outcome.firstLockedReason ?? "")
-        return SearchReport(results: outcome.results, leftOut: outcome.lockedOut, note: note)
+        var notes: [String] = []
+        if outcome.lockedOut > 0 {
+            notes.append("\(outcome.lockedOut) matching item(s) were left out because their class is not available: "
+                + (outcome.firstLockedReason ?? ""))
+        }
+        if outcome.damaged > 0 { notes.append(outcome.damagedNote(schema)) }
+        return SearchReport(
+            results: outcome.results, leftOut: outcome.lockedOut, damaged: outcome.damaged,
+            note: notes.isEmpty ? nil : notes.joined(separator: "; "))
     }
 
     /// What a search found that can be read now, and how many matches the lock state kept out.
@@ -52,6 +60,17 @@ extension Keychain {
         var results: [ItemResult] = []
         var lockedOut = 0
         var firstLockedReason: String?
+        /// Matches that do not decrypt or whose contents contradict their index, by UUID.
+        var damagedUUIDs: [[UInt8]] = []
+        var damaged: Int { damagedUUIDs.count }
+
+        /// Which items are damaged (their persistent-reference UUIDs: nothing of their contents is readable).
+        func damagedNote(_ schema: ClassSchema) -> String {
+            let shown = damagedUUIDs.prefix(5).map { $0.map { String($0, radix: 16).leftPadded(2) }.joined() }
+            return "\(damaged) matching item(s) of class \(schema.itemClass.rawValue) are damaged and were skipped "
+                + "(UUID \(shown.joined(separator: ", "))\(damaged > 5 ? ", …" : "")); delete them, or restore "
+                + "them from a backup"
+        }
 
         func isFull(_ limit: MatchLimit) -> Bool {
             switch limit {
@@ -76,6 +95,8 @@ extension Keychain {
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
                 outcome.lockedOut += 1
                 if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.reason }
+            } catch let error as KeychainError where error.status == SecurityStatus.decode {
+                outcome.damagedUUIDs.append(match.row.uuid)
             }
         }
     }
@@ -116,6 +137,15 @@ public struct SearchReport: Sendable {
     public let results: [ItemResult]
     /// Matching items left out because their protection class is not available in the current lock state.
     public let leftOut: Int
+    /// Matching items left out because they are damaged (they do not decrypt, or contradict their index).
+    public let damaged: Int
     /// Why, when `leftOut` is not zero.
     public let note: String?
+}
+
+extension String {
+    /// The string with `character` in front until it is `width` long.
+    fileprivate func leftPadded(_ width: Int, with character: Character = "0") -> String {
+        String(repeating: character, count: max(0, width - count)) + self
+    }
 }

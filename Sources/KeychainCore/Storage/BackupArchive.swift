@@ -16,6 +16,8 @@ struct BackupContents: Sendable {
     var entries: [BackupEntry] = []
     /// Items that were left on the device when the backup was made (recorded so a restore can say so).
     var excludedCount = 0
+    /// Items that could not be read when the backup was made (not recorded in the file).
+    var damagedCount = 0
 }
 
 /// The backup file format (docs/storage.md, "Backups"): a header with the KDF parameters, a password check and
