@@ -27,13 +27,23 @@ extension SecDictionary {
             }
             self.itemClass = itemClass
         }
-        let schema = itemClass.flatMap(ClassSchema.of)
+        // Without kSecClass, a persistent reference names the class, and the other keys are read against it (as
+        // Apple's query parser does). A mismatch with kSecClass is the engine's to report.
+        let schemaClass = itemClass ?? Self.referencedClass(entries)
+        let schema = schemaClass.flatMap(ClassSchema.of)
         for (key, value) in entries {
             let property = PropertyKey.of(key)
             groups.insert(property.group)
             keysByGroup[property.group, default: []].append(key)
             try read(property, key: key, value: value, schema: schema)
         }
+    }
+
+    /// The class a `kSecValuePersistentRef` of `entries` names, if it holds a valid reference.
+    private static func referencedClass(_ entries: [(key: String, value: Any)]) -> ItemClass? {
+        guard let value = entries.first(where: { $0.key == "v_PersistentRef" })?.value, let bytes = value as? Data
+        else { return nil }
+        return PersistentReference(bytes: Array(bytes))?.itemClass
     }
 
     /// The key-value pairs of `dictionary`. Foundation on Linux iterates an NSDictionary by looking every key

@@ -57,7 +57,9 @@ package enum SecItemRequest {
             throw SecItemFunction.updateAttributes.misplaced(
                 .itemClass, keys: ["class"], detail: "an update cannot change an item's class")
         }
-        let changes = try SecDictionary(decoding: attributesToUpdate, itemClass: input.itemClass)
+        // The changes are read against the item's class, which a persistent reference may be alone in naming.
+        let itemClass = input.itemClass ?? input.persistentReference?.itemClass
+        let changes = try SecDictionary(decoding: attributesToUpdate, itemClass: itemClass)
         let function = SecItemFunction.updateAttributes
         for group in [PropertyGroup.search, .returnType] where changes.groups.contains(group) {
             throw function.misplaced(group, keys: changes.keysByGroup[group] ?? [])

@@ -64,14 +64,16 @@ import Testing
         #expect(bySearch[0].persistentReference == reference)
     }
 
-    @Test func referenceCombinedWithAttributesIsParam() throws {
+    /// As in Apple's query parser, attributes next to a reference narrow the match (issue 11).
+    @Test func referenceCombinedWithAttributesMatchesBoth() throws {
         let keychain = try makeKeychain()
         let reference = try reference(of: genericPassword(), in: keychain)
-        let error = #expect(throws: KeychainError.self) {
-            try keychain.copyMatching(ItemQuery(attributes: [.account: .string("account")],
+        let matching = ItemQuery(attributes: [.account: .string("account")], persistentReference: reference)
+        #expect(try keychain.copyMatching(matching).count == 1)
+        #expect(throws: KeychainError.itemNotFound) {
+            try keychain.copyMatching(ItemQuery(attributes: [.account: .string("other")],
                                                 persistentReference: reference))
         }
-        #expect(error?.status == -50)
     }
 
     @Test func referenceWithOtherClassIsParam() throws {

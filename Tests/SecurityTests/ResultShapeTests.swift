@@ -74,8 +74,11 @@ import Testing
             let byReference: [String: Any] = [kSecValuePersistentRef as String: reference, kSecReturnData as String: true]
             #expect(SecItemCopyMatching(byReference as CFDictionary, &found) == errSecSuccess)
             #expect(found as? Data == Data("s".utf8))
+            // Other attributes narrow the match further, as in Apple's query parser.
             let mixed = byReference.merging([kSecAttrAccount as String: "alice"]) { $1 }
-            #expect(SecItemCopyMatching(mixed as CFDictionary, &found) == errSecParam)
+            #expect(SecItemCopyMatching(mixed as CFDictionary, &found) == errSecSuccess)
+            let other = byReference.merging([kSecAttrAccount as String: "bob"]) { $1 }
+            #expect(SecItemCopyMatching(other as CFDictionary, &found) == errSecItemNotFound)
         }
     }
 
@@ -113,4 +116,5 @@ import Testing
             #expect(result == nil)
         }
     }
+
 }
