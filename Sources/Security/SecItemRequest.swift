@@ -32,12 +32,14 @@ package enum SecItemRequest {
 
     /// `SecItemCopyMatching`'s query (its limit defaults to one). - Throws: `KeychainError`.
     package static func copyMatching(_ query: NSDictionary) throws -> ItemQuery {
+        var notes: [String] = []
+        return try copyMatching(query, notes: &notes)
+    }
+
+    /// `SecItemCopyMatching`'s query, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
+    package static func copyMatching(_ query: NSDictionary, notes: inout [String]) throws -> ItemQuery {
         let input = try SecDictionary(decoding: query)
-        if input.data != nil {
-            throw SecItemFunction.copyMatching.refused(
-                "v_Data", because: "kSecValueData is not a search criterion (of the value properties, a query takes "
-                    + "only kSecValuePersistentRef)")
-        }
+        input.noteIgnoredData(&notes)
         return input.query(limit: input.limit ?? .one)
     }
 
@@ -45,14 +47,19 @@ package enum SecItemRequest {
     package static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary) throws
         -> (query: ItemQuery, changes: ItemChanges)
     {
+        var notes: [String] = []
+        return try update(query, attributesToUpdate, notes: &notes)
+    }
+
+    /// `SecItemUpdate`'s query and changes, with what `KEYCHAIN_DEBUG` should say about them added to `notes`.
+    package static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary, notes: inout [String])
+        throws -> (query: ItemQuery, changes: ItemChanges)
+    {
         let input = try SecDictionary(decoding: query)
         if input.groups.contains(.returnType) {
             throw SecItemFunction.updateQuery.misplaced(.returnType, keys: input.keysByGroup[.returnType] ?? [])
         }
-        if input.data != nil {
-            throw SecItemFunction.updateQuery.refused(
-                "v_Data", because: "kSecValueData belongs in the attributes to update, not the query")
-        }
+        input.noteIgnoredData(&notes)
         if attributesToUpdate.object(forKey: "class") != nil {
             throw SecItemFunction.updateAttributes.misplaced(
                 .itemClass, keys: ["class"], detail: "an update cannot change an item's class")
@@ -83,9 +90,26 @@ package enum SecItemRequest {
     /// `SecItemDelete`'s query: a delete has no limit; return types and kSecValueData are ignored.
     /// - Throws: `KeychainError`.
     package static func delete(_ query: NSDictionary) throws -> ItemQuery {
+        var notes: [String] = []
+        return try delete(query, notes: &notes)
+    }
+
+    /// `SecItemDelete`'s query, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
+    package static func delete(_ query: NSDictionary, notes: inout [String]) throws -> ItemQuery {
         let input = try SecDictionary(decoding: query)
+        input.noteIgnoredData(&notes)
         var itemQuery = input.query(limit: input.limit ?? .all)
         itemQuery.returns = []
         return itemQuery
+    }
+}
+
+extension SecDictionary {
+    /// Apple's query parser keeps a query's kSecValueData (it must be data) and only an add reads it: apps update
+    /// with the old password in the query, or reuse their add dictionary as the query.
+    func noteIgnoredData(_ notes: inout [String]) {
+        if data != nil {
+            notes.append("kSecValueData in the query is ignored: a query never matches on an item's data")
+        }
     }
 }
