@@ -11,7 +11,9 @@ import KeychainCore
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemAdd") { keychain in
-        var item = try SecItemRequest.add(attributes)
+        var notes: [String] = []
+        var item = try SecItemRequest.add(attributes, notes: &notes)
+        for note in notes { SecurityRuntime.log("SecItemAdd", note) }
         let returns = item.returns
         if result == nil { item.returns = [] }
         let added = try keychain.add(item)

@@ -7,6 +7,12 @@ import KeychainCore
 package enum SecItemRequest {
     /// `SecItemAdd`'s item. - Throws: `KeychainError` as `SecItemAdd` reports it.
     package static func add(_ attributes: NSDictionary) throws -> NewItem {
+        var notes: [String] = []
+        return try add(attributes, notes: &notes)
+    }
+
+    /// `SecItemAdd`'s item, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
+    package static func add(_ attributes: NSDictionary, notes: inout [String]) throws -> NewItem {
         let function = SecItemFunction.add
         let input = try SecDictionary(decoding: attributes)
         if input.groups.contains(.search) {
@@ -22,6 +28,9 @@ package enum SecItemRequest {
         if input.authenticationUI == .skip {
             throw function.refused("u_AuthUI", because: "kSecUseAuthenticationUISkip is for SecItemCopyMatching only")
         }
+        noteSynchronizableThisDeviceOnly(
+            synchronizable: input.synchronizable == .yes,
+            protection: input.accessControl?.accessibility ?? input.accessibility, into: &notes)
         var item = NewItem(
             itemClass: itemClass, attributes: input.attributes, accessGroup: input.accessGroup,
             synchronizable: input.synchronizable == .yes, accessibility: input.accessibility,
@@ -78,6 +87,10 @@ package enum SecItemRequest {
             throw function.refused(
                 "sync", because: "kSecAttrSynchronizableAny is for queries, not for updating an item")
         }
+        noteSynchronizableThisDeviceOnly(
+            synchronizable: changes.synchronizable.map { $0 == .yes } ?? (input.synchronizable == .yes),
+            protection: changes.accessControl?.accessibility ?? changes.accessibility ?? input.accessibility,
+            into: &notes)
         return (
             input.query(limit: input.limit ?? .all),
             ItemChanges(
@@ -102,6 +115,17 @@ package enum SecItemRequest {
         itemQuery.returns = []
         return itemQuery
     }
+}
+
+/// iOS stores a synchronizable item with a ThisDeviceOnly class (sync = 1, pdmn aku, …) although Apple's header
+/// says the two may not be combined: code that relies on it is warned.
+private func noteSynchronizableThisDeviceOnly(
+    synchronizable: Bool, protection: Accessibility?, into notes: inout [String]
+) {
+    guard synchronizable, let protection, protection.isThisDeviceOnly else { return }
+    notes.append(
+        "kSecAttrSynchronizable with the ThisDeviceOnly (\(protection.rawValue)) class: stored as iOS stores it, but "
+            + "Apple's documentation rules the combination out, and the item never leaves this machine")
 }
 
 extension SecDictionary {

@@ -83,8 +83,9 @@ import Testing
             #expect(add([kSecAttrAccessControl as String: synced, kSecAttrSynchronizable as String: true]) == errSecParam)
             #expect(add([kSecAttrAccessControl as String: synced,
                          kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]) == errSecParam)
+            // iOS stores this one (issue 11).
             #expect(add([kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                         kSecAttrSynchronizable as String: true]) == errSecParam)
+                         kSecAttrSynchronizable as String: true]) == errSecSuccess)
             let plain = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil))
             #expect(add([kSecAttrAccessControl as String: plain]) == errSecSuccess)
             #expect(plain == SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil))
