@@ -35,7 +35,9 @@ import Testing
     }
 
     /// The query by `reference`, with kSecClass when `namesClass`.
-    private func query(_ reference: Data, _ kind: Kind, namesClass: Bool, _ extra: [String: Any] = [:]) -> [String: Any] {
+    private func query(
+        _ reference: Data, _ kind: Kind, namesClass: Bool, _ extra: [String: Any] = [:]
+    ) -> [String: Any] {
         var query: [String: Any] = [kSecValuePersistentRef as String: reference]
         if namesClass { query[kSecClass as String] = kind.itemClass }
         return query.merging(extra) { $1 }

@@ -21,8 +21,8 @@ import Testing
     }
 
     @Test(arguments: [
-        kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
-        kSecAttrAccessibleAlwaysThisDeviceOnly as String,
+        kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String,
+        kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String, kSecAttrAccessibleAlwaysThisDeviceOnly as String,
     ])
     func addStoresTheItemAsIOSDoes(protection: String) throws {
         try withFreshKeychain {
