@@ -27,6 +27,12 @@ struct SecDictionary {
     var operationPrompt: String?
     /// The keys the dictionary held, by group, as the caller spelled them (for explanations).
     var keysByGroup: [PropertyGroup: [String]] = [:]
+
+    /// What the engine is asked to return: with other return keys, kSecReturnRef brings the attributes, which
+    /// Apple's server puts in the dictionary it builds a reference from.
+    var engineReturns: ReturnOptions {
+        returns.contains(.reference) && returns != .reference ? returns.union(.attributes) : returns
+    }
 }
 
 /// What a key is, by its raw string.

@@ -78,7 +78,7 @@ extension SecDictionary {
         var query = ItemQuery(
             itemClass: itemClass, attributes: attributes, accessGroup: accessGroup,
             synchronizable: synchronizable ?? .no, accessibility: accessibility, limit: limit,
-            caseInsensitive: caseInsensitive, returns: returns, persistentReference: persistentReference)
+            caseInsensitive: caseInsensitive, returns: engineReturns, persistentReference: persistentReference)
         query.authentication = ReadAuthentication(
             context: authenticationContext, ui: authenticationUI ?? .allow, operationPrompt: operationPrompt)
         return query

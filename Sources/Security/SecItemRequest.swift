@@ -34,7 +34,7 @@ package enum SecItemRequest {
         var item = NewItem(
             itemClass: itemClass, attributes: input.attributes, accessGroup: input.accessGroup,
             synchronizable: input.synchronizable == .yes, accessibility: input.accessibility,
-            accessControl: input.accessControl, data: input.data, returns: input.returns)
+            accessControl: input.accessControl, data: input.data, returns: input.engineReturns)
         item.authenticationContext = input.authenticationContext
         return item
     }
