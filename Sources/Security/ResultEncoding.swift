@@ -22,7 +22,14 @@ enum ResultEncoding {
             dictionary[constant("class")] = constant(result.itemClass.rawValue)
         }
         if let attributes = result.attributes {
+            let schema = ClassSchema.of(result.itemClass)
             for (key, value) in attributes {
+                // A number attribute given as a non-numeric string (kSecAttrPort: "") reads back as a number, as
+                // from securityd's integer column.
+                if schema?.attributes[key] == .number, case .string(let text) = value {
+                    dictionary[constant(key.rawValue)] = NSNumber(value: leadingInteger(text))
+                    continue
+                }
                 // The stored access control comes back as the SecAccessControl it was made from.
                 if key.rawValue == "accc", case .data(let bytes) = value,
                     let policy = AccessControlPolicy(storedAttribute: bytes)
@@ -42,6 +49,26 @@ enum ResultEncoding {
             dictionary[constant("v_PersistentRef")] = NSData(bytes: reference.bytes, length: reference.bytes.count)
         }
         return dictionary
+    }
+
+    /// The integer SQLite reads from text: optional blanks and sign, then the digits up to the first other
+    /// character; 0 when there are none.
+    static func leadingInteger(_ text: String) -> Int64 {
+        var characters = Substring(text).drop { $0 == " " || $0 == "\t" }
+        var negative = false
+        if let sign = characters.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            characters = characters.dropFirst()
+        }
+        var value: Int64 = 0
+        for character in characters {
+            guard let digit = character.wholeNumberValue, character.isASCII else { break }
+            let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = scaled.addingReportingOverflow(Int64(digit))
+            guard !overflow, !carry else { break }
+            value = sum
+        }
+        return negative ? -value : value
     }
 
     private static func data(_ secret: Secret?) -> NSData {

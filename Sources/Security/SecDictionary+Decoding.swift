@@ -148,7 +148,8 @@ extension SecDictionary {
             default: throw KeychainError.param.because("kSecMatchLimit must be One, All or a number")
             }
         }
-        guard let number = value as? NSNumber ?? (value as? Int).map(NSNumber.init(value:)) else {
+        // securityd takes a CFNumber here, not a CFBoolean.
+        guard let number = value as? NSNumber ?? (value as? Int).map(NSNumber.init(value:)), !number.isBoolean else {
             throw KeychainError.param.because("kSecMatchLimit must be One, All or a number")
         }
         let count = number.intValue
@@ -162,9 +163,15 @@ extension SecDictionary {
             if let text = string(value) { return .string(text) }
             if let bytes = value as? Data { return .data(Array(bytes)) }
         case .number:
-            if value is Bool { break }
+            // As securityd reads a number attribute: a number (0 and 1 bridge to Bool on Linux) or a Boolean as
+            // 0 or 1; a decimal string as its number, and any other string (iOS takes kSecAttrPort: "") as given.
+            if let text = string(value) {
+                if let number = Int32(text), String(number) == text { return .number(Int64(number)) }
+                return .string(text)
+            }
             if let number = value as? NSNumber { return .number(number.int64Value) }
             if let number = value as? Int { return .number(Int64(number)) }
+            if let flag = value as? Bool { return .number(flag ? 1 : 0) }
         case .boolean:
             return .bool(try boolean(value, key))
         case .date:

@@ -36,7 +36,8 @@ extension Keychain {
 
     private static func value(_ value: AttributeValue, fits kind: AttributeKind) -> Bool {
         switch (kind, value) {
-        case (.text, .string), (.text, .data), (.data, .data), (.data, .string), (.number, .number),
+        // A number attribute may hold a string that is not a number (iOS stores kSecAttrPort: "" as given).
+        case (.text, .string), (.text, .data), (.data, .data), (.data, .string), (.number, .number), (.number, .string),
             (.boolean, .bool), (.boolean, .number), (.date, .date):
             true
         default: false
