@@ -125,6 +125,9 @@ extension SecDictionary {
             guard let prompt = value as? String else { throw Self.wrongType(key) }
             operationPrompt = prompt
         case .accepted: break
+        case .ignoredSearch:
+            _ = try Self.boolean(value, key)
+            ignoredKeys.append(key)
         case .unimplemented:
             throw KeychainError.unimplemented.because("\(key) is not supported yet")
         }

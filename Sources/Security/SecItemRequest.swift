@@ -48,7 +48,7 @@ package enum SecItemRequest {
     /// `SecItemCopyMatching`'s query, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
     package static func copyMatching(_ query: NSDictionary, notes: inout [String]) throws -> ItemQuery {
         let input = try SecDictionary(decoding: query)
-        input.noteIgnoredData(&notes)
+        input.noteIgnoredKeys(&notes)
         return input.query(limit: input.limit ?? .one)
     }
 
@@ -68,7 +68,7 @@ package enum SecItemRequest {
         if input.groups.contains(.returnType) {
             throw SecItemFunction.updateQuery.misplaced(.returnType, keys: input.keysByGroup[.returnType] ?? [])
         }
-        input.noteIgnoredData(&notes)
+        input.noteIgnoredKeys(&notes)
         if attributesToUpdate.object(forKey: "class") != nil {
             throw SecItemFunction.updateAttributes.misplaced(
                 .itemClass, keys: ["class"], detail: "an update cannot change an item's class")
@@ -110,7 +110,7 @@ package enum SecItemRequest {
     /// `SecItemDelete`'s query, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
     package static func delete(_ query: NSDictionary, notes: inout [String]) throws -> ItemQuery {
         let input = try SecDictionary(decoding: query)
-        input.noteIgnoredData(&notes)
+        input.noteIgnoredKeys(&notes)
         var itemQuery = input.query(limit: input.limit ?? .all)
         itemQuery.returns = []
         return itemQuery
@@ -131,9 +131,13 @@ private func noteSynchronizableThisDeviceOnly(
 extension SecDictionary {
     /// Apple's query parser keeps a query's kSecValueData (it must be data) and only an add reads it: apps update
     /// with the old password in the query, or reuse their add dictionary as the query.
-    func noteIgnoredData(_ notes: inout [String]) {
+    /// Also names the search keys iOS takes and never applies.
+    func noteIgnoredKeys(_ notes: inout [String]) {
         if data != nil {
             notes.append("kSecValueData in the query is ignored: a query never matches on an item's data")
+        }
+        for key in ignoredKeys.sorted() {
+            notes.append("\(key) is ignored, as by the iOS keychain: strings match exactly")
         }
     }
 }
