@@ -76,12 +76,14 @@ import Testing
         }
     }
 
-    @Test func referenceWithOtherClassIsParam() throws {
+    /// As Apple's query parser, which takes the reference's class as a second kSecClass (issue 11's survey).
+    @Test func referenceWithOtherClassIsNoSuchClass() throws {
         let keychain = try makeKeychain()
         let reference = try reference(of: genericPassword(), in: keychain)
-        #expect(throws: KeychainError.param) {
+        let error = #expect(throws: KeychainError.self) {
             try keychain.copyMatching(ItemQuery(itemClass: .internetPassword, persistentReference: reference))
         }
+        #expect(error?.status == -25306)
         let named = ItemQuery(itemClass: .genericPassword, persistentReference: reference)
         #expect(try keychain.copyMatching(named).count == 1)
     }

@@ -99,7 +99,9 @@ extension Keychain {
         var query = query
         if let reference = query.persistentReference {
             if let named = query.itemClass, named != reference.itemClass {
-                throw KeychainError.param.because("kSecClass does not match the persistent reference's class")
+                // Apple's query parser answers a second, different class this way.
+                throw KeychainError(
+                    SecurityStatus.noSuchClass, reason: "kSecClass does not match the persistent reference's class")
             }
             query.itemClass = reference.itemClass
             query.synchronizable = .any
