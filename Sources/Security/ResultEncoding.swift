@@ -6,20 +6,30 @@ enum ResultEncoding {
     /// The result object for `results`: nil when nothing was asked for; one bare object for a limit of one;
     /// otherwise an array in insertion order.
     static func encode(_ results: [ItemResult], returns: ReturnOptions, limit: MatchLimit) -> AnyObject? {
-        // Passwords have no reference type: kSecReturnRef adds nothing for them.
-        let effective = returns.subtracting(.reference)
-        guard !effective.isEmpty else { return nil }
-        if limit == .one, let first = results.first { return encode(first, returns: effective) }
-        return NSArray(array: results.map { encode($0, returns: effective) })
+        // Passwords have no reference object: kSecReturnRef alone returns nothing for them, as on iOS.
+        guard !returns.subtracting(.reference).isEmpty else { return nil }
+        if limit == .one, let first = results.first { return encode(first, returns: returns) }
+        return NSArray(array: results.map { encode($0, returns: returns) })
     }
 
     private static func encode(_ result: ItemResult, returns: ReturnOptions) -> AnyObject {
         if returns == .data { return data(result.data) }
         if returns == .persistentReference { return NSData(bytes: result.persistentReference?.bytes ?? [], length: 20) }
         let dictionary = NSMutableDictionary()
-        if let attributes = result.attributes {
+        // Apple's server names the class only for kSecReturnRef (it builds the reference from the dictionary);
+        // code that turns an attributes result back into a query relies on its absence.
+        if returns.contains(.reference) {
             dictionary[constant("class")] = constant(result.itemClass.rawValue)
+        }
+        if let attributes = result.attributes {
+            let schema = ClassSchema.of(result.itemClass)
             for (key, value) in attributes {
+                // A number attribute given as a non-numeric string (kSecAttrPort: "") reads back as a number, as
+                // from securityd's integer column.
+                if schema?.attributes[key] == .number, case .string(let text) = value {
+                    dictionary[constant(key.rawValue)] = NSNumber(value: leadingInteger(text))
+                    continue
+                }
                 // The stored access control comes back as the SecAccessControl it was made from.
                 if key.rawValue == "accc", case .data(let bytes) = value,
                     let policy = AccessControlPolicy(storedAttribute: bytes)
@@ -30,11 +40,35 @@ enum ResultEncoding {
                 dictionary[constant(key.rawValue)] = object(value)
             }
         }
-        if returns.contains(.data) { dictionary[constant("v_Data")] = data(result.data) }
+        // An item stored without data has no v_Data key (Apple's si-80-empty-data); kSecReturnData alone gives
+        // empty data, above. This keychain stores no data and empty data alike.
+        if returns.contains(.data), let secret = result.data, secret.count > 0 {
+            dictionary[constant("v_Data")] = data(secret)
+        }
         if let reference = result.persistentReference {
             dictionary[constant("v_PersistentRef")] = NSData(bytes: reference.bytes, length: reference.bytes.count)
         }
         return dictionary
+    }
+
+    /// The integer SQLite reads from text: optional blanks and sign, then the digits up to the first other
+    /// character; 0 when there are none.
+    static func leadingInteger(_ text: String) -> Int64 {
+        var characters = Substring(text).drop { $0 == " " || $0 == "\t" }
+        var negative = false
+        if let sign = characters.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            characters = characters.dropFirst()
+        }
+        var value: Int64 = 0
+        for character in characters {
+            guard let digit = character.wholeNumberValue, character.isASCII else { break }
+            let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = scaled.addingReportingOverflow(Int64(digit))
+            guard !overflow, !carry else { break }
+            value = sum
+        }
+        return negative ? -value : value
     }
 
     private static func data(_ secret: Secret?) -> NSData {

@@ -27,13 +27,23 @@ extension SecDictionary {
             }
             self.itemClass = itemClass
         }
-        let schema = itemClass.flatMap(ClassSchema.of)
+        // Without kSecClass, a persistent reference names the class, and the other keys are read against it (as
+        // Apple's query parser does). A mismatch with kSecClass is the engine's to report.
+        let schemaClass = itemClass ?? Self.referencedClass(entries)
+        let schema = schemaClass.flatMap(ClassSchema.of)
         for (key, value) in entries {
             let property = PropertyKey.of(key)
             groups.insert(property.group)
             keysByGroup[property.group, default: []].append(key)
             try read(property, key: key, value: value, schema: schema)
         }
+    }
+
+    /// The class a `kSecValuePersistentRef` of `entries` names, if it holds a valid reference.
+    private static func referencedClass(_ entries: [(key: String, value: Any)]) -> ItemClass? {
+        guard let value = entries.first(where: { $0.key == "v_PersistentRef" })?.value, let bytes = value as? Data
+        else { return nil }
+        return PersistentReference(bytes: Array(bytes))?.itemClass
     }
 
     /// The key-value pairs of `dictionary`. Foundation on Linux iterates an NSDictionary by looking every key
@@ -115,6 +125,9 @@ extension SecDictionary {
             guard let prompt = value as? String else { throw Self.wrongType(key) }
             operationPrompt = prompt
         case .accepted: break
+        case .ignoredSearch:
+            _ = try Self.boolean(value, key)
+            ignoredKeys.append(key)
         case .unimplemented:
             throw KeychainError.unimplemented.because("\(key) is not supported yet")
         }
@@ -138,7 +151,8 @@ extension SecDictionary {
             default: throw KeychainError.param.because("kSecMatchLimit must be One, All or a number")
             }
         }
-        guard let number = value as? NSNumber ?? (value as? Int).map(NSNumber.init(value:)) else {
+        // securityd takes a CFNumber here, not a CFBoolean.
+        guard let number = value as? NSNumber ?? (value as? Int).map(NSNumber.init(value:)), !number.isBoolean else {
             throw KeychainError.param.because("kSecMatchLimit must be One, All or a number")
         }
         let count = number.intValue
@@ -152,9 +166,15 @@ extension SecDictionary {
             if let text = string(value) { return .string(text) }
             if let bytes = value as? Data { return .data(Array(bytes)) }
         case .number:
-            if value is Bool { break }
+            // As securityd reads a number attribute: a number (0 and 1 bridge to Bool on Linux) or a Boolean as
+            // 0 or 1; a decimal string as its number, and any other string (iOS takes kSecAttrPort: "") as given.
+            if let text = string(value) {
+                if let number = Int32(text), String(number) == text { return .number(Int64(number)) }
+                return .string(text)
+            }
             if let number = value as? NSNumber { return .number(number.int64Value) }
             if let number = value as? Int { return .number(Int64(number)) }
+            if let flag = value as? Bool { return .number(flag ? 1 : 0) }
         case .boolean:
             return .bool(try boolean(value, key))
         case .date:

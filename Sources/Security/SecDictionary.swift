@@ -27,6 +27,14 @@ struct SecDictionary {
     var operationPrompt: String?
     /// The keys the dictionary held, by group, as the caller spelled them (for explanations).
     var keysByGroup: [PropertyGroup: [String]] = [:]
+    /// Keys taken and without effect, as on iOS, for `KEYCHAIN_DEBUG` to name.
+    var ignoredKeys: [String] = []
+
+    /// What the engine is asked to return: with other return keys, kSecReturnRef brings the attributes, which
+    /// Apple's server puts in the dictionary it builds a reference from.
+    var engineReturns: ReturnOptions {
+        returns.contains(.reference) && returns != .reference ? returns.union(.attributes) : returns
+    }
 }
 
 /// What a key is, by its raw string.
@@ -38,6 +46,7 @@ enum PropertyKey {
     case returnType(ReturnOptions)
     case valueData, valuePersistentRef
     case accepted(PropertyGroup)  // understood and without effect here (prompts, data protection keychain)
+    case ignoredSearch  // accepted by Apple's query parser and never applied by the iOS keychain
     case authenticationUI, authenticationContext, operationPrompt
     case unimplemented(PropertyGroup)
 
@@ -57,11 +66,11 @@ enum PropertyKey {
             "u_AuthCtx": .authenticationContext, "u_AuthUI": .authenticationUI,
             "u_ItemList": .unimplemented(.use), "u_Keychain": .unimplemented(.use),
             "tkid": .unimplemented(.attribute),
+            "m_DiacriticInsensitive": .ignoredSearch, "m_WidthInsensitive": .ignoredSearch,
         ]
         for search in [
             "m_Policy", "m_ItemList", "m_SearchList", "m_Issuers", "m_EmailAddressIfPresent", "m_SubjectContains",
-            "m_SubjectStartsWith", "m_SubjectEndsWith", "m_SubjectWholeString", "m_DiacriticInsensitive",
-            "m_WidthInsensitive", "m_TrustedOnly", "m_ValidOnDate",
+            "m_SubjectStartsWith", "m_SubjectEndsWith", "m_SubjectWholeString", "m_TrustedOnly", "m_ValidOnDate",
         ] {
             table[search] = .unimplemented(.search)
         }
@@ -72,7 +81,7 @@ enum PropertyKey {
         switch self {
         case .itemClass: .itemClass
         case .accessGroup, .synchronizable, .accessible, .accessControl, .attribute: .attribute
-        case .matchLimit, .caseInsensitive: .search
+        case .matchLimit, .caseInsensitive, .ignoredSearch: .search
         case .returnType: .returnType
         case .valueData, .valuePersistentRef: .value
         case .authenticationUI, .authenticationContext, .operationPrompt: .use

@@ -11,7 +11,9 @@ import KeychainCore
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemAdd") { keychain in
-        var item = try SecItemRequest.add(attributes)
+        var notes: [String] = []
+        var item = try SecItemRequest.add(attributes, notes: &notes)
+        for note in notes { SecurityRuntime.log("SecItemAdd", note) }
         let returns = item.returns
         if result == nil { item.returns = [] }
         let added = try keychain.add(item)
@@ -23,14 +25,17 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 
 /// Finds items that match a query.
 /// - Parameters:
-///   - query: class, attributes, search and return-type properties (or a persistent reference).
+///   - query: class, attributes, search and return-type properties (or a persistent reference). A
+///     kSecValueData, which must be data, is accepted and ignored, as on iOS.
 ///   - result: receives the result, shaped by the `kSecReturn…` flags and `kSecMatchLimit`; left nil when
 ///     nothing matches.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another `errSec…` code.
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemCopyMatching") { keychain in
-        let itemQuery = try SecItemRequest.copyMatching(query)
+        var notes: [String] = []
+        let itemQuery = try SecItemRequest.copyMatching(query, notes: &notes)
+        for note in notes { SecurityRuntime.log("SecItemCopyMatching", note) }
         let report = try keychain.search(itemQuery)
         if let note = report.note { SecurityRuntime.log("SecItemCopyMatching", note) }
         if let result {
@@ -42,22 +47,28 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 /// Changes every item that matches a query, all or nothing.
 /// - Parameters:
 ///   - query: class, attributes and search properties; return-type properties are refused with `errSecParam`.
+///     A kSecValueData (apps pass the old password, or their add dictionary) must be data and is ignored.
 ///   - attributesToUpdate: attributes and value properties to set.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, `errSecDuplicateItem`, or another `errSec…` code.
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     SecurityRuntime.perform("SecItemUpdate") { keychain in
-        let request = try SecItemRequest.update(query, attributesToUpdate)
+        var notes: [String] = []
+        let request = try SecItemRequest.update(query, attributesToUpdate, notes: &notes)
+        for note in notes { SecurityRuntime.log("SecItemUpdate", note) }
         try keychain.update(request.query, with: request.changes)
     }
 }
 
 /// Deletes every item that matches a query (a delete has no limit).
-/// - Parameter query: class, attributes and search properties. Return-type properties and kSecValueData, which
-///   callers often leave in a query they reuse, are ignored.
+/// - Parameter query: class, attributes and search properties. Return-type properties and kSecValueData (which
+///   must be data), which callers often leave in a query they reuse, are ignored.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another `errSec…` code.
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecurityRuntime.perform("SecItemDelete") { keychain in
-        try keychain.delete(try SecItemRequest.delete(query))
+        var notes: [String] = []
+        let itemQuery = try SecItemRequest.delete(query, notes: &notes)
+        for note in notes { SecurityRuntime.log("SecItemDelete", note) }
+        try keychain.delete(itemQuery)
     }
 }
 
@@ -67,7 +78,7 @@ extension SecDictionary {
         var query = ItemQuery(
             itemClass: itemClass, attributes: attributes, accessGroup: accessGroup,
             synchronizable: synchronizable ?? .no, accessibility: accessibility, limit: limit,
-            caseInsensitive: caseInsensitive, returns: returns, persistentReference: persistentReference)
+            caseInsensitive: caseInsensitive, returns: engineReturns, persistentReference: persistentReference)
         query.authentication = ReadAuthentication(
             context: authenticationContext, ui: authenticationUI ?? .allow, operationPrompt: operationPrompt)
         return query

@@ -7,6 +7,12 @@ import KeychainCore
 package enum SecItemRequest {
     /// `SecItemAdd`'s item. - Throws: `KeychainError` as `SecItemAdd` reports it.
     package static func add(_ attributes: NSDictionary) throws -> NewItem {
+        var notes: [String] = []
+        return try add(attributes, notes: &notes)
+    }
+
+    /// `SecItemAdd`'s item, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
+    package static func add(_ attributes: NSDictionary, notes: inout [String]) throws -> NewItem {
         let function = SecItemFunction.add
         let input = try SecDictionary(decoding: attributes)
         if input.groups.contains(.search) {
@@ -22,22 +28,27 @@ package enum SecItemRequest {
         if input.authenticationUI == .skip {
             throw function.refused("u_AuthUI", because: "kSecUseAuthenticationUISkip is for SecItemCopyMatching only")
         }
+        noteSynchronizableThisDeviceOnly(
+            synchronizable: input.synchronizable == .yes,
+            protection: input.accessControl?.accessibility ?? input.accessibility, into: &notes)
         var item = NewItem(
             itemClass: itemClass, attributes: input.attributes, accessGroup: input.accessGroup,
             synchronizable: input.synchronizable == .yes, accessibility: input.accessibility,
-            accessControl: input.accessControl, data: input.data, returns: input.returns)
+            accessControl: input.accessControl, data: input.data, returns: input.engineReturns)
         item.authenticationContext = input.authenticationContext
         return item
     }
 
     /// `SecItemCopyMatching`'s query (its limit defaults to one). - Throws: `KeychainError`.
     package static func copyMatching(_ query: NSDictionary) throws -> ItemQuery {
+        var notes: [String] = []
+        return try copyMatching(query, notes: &notes)
+    }
+
+    /// `SecItemCopyMatching`'s query, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
+    package static func copyMatching(_ query: NSDictionary, notes: inout [String]) throws -> ItemQuery {
         let input = try SecDictionary(decoding: query)
-        if input.data != nil {
-            throw SecItemFunction.copyMatching.refused(
-                "v_Data", because: "kSecValueData is not a search criterion (of the value properties, a query takes "
-                    + "only kSecValuePersistentRef)")
-        }
+        input.noteIgnoredKeys(&notes)
         return input.query(limit: input.limit ?? .one)
     }
 
@@ -45,19 +56,26 @@ package enum SecItemRequest {
     package static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary) throws
         -> (query: ItemQuery, changes: ItemChanges)
     {
+        var notes: [String] = []
+        return try update(query, attributesToUpdate, notes: &notes)
+    }
+
+    /// `SecItemUpdate`'s query and changes, with what `KEYCHAIN_DEBUG` should say about them added to `notes`.
+    package static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary, notes: inout [String])
+        throws -> (query: ItemQuery, changes: ItemChanges)
+    {
         let input = try SecDictionary(decoding: query)
         if input.groups.contains(.returnType) {
             throw SecItemFunction.updateQuery.misplaced(.returnType, keys: input.keysByGroup[.returnType] ?? [])
         }
-        if input.data != nil {
-            throw SecItemFunction.updateQuery.refused(
-                "v_Data", because: "kSecValueData belongs in the attributes to update, not the query")
-        }
+        input.noteIgnoredKeys(&notes)
         if attributesToUpdate.object(forKey: "class") != nil {
             throw SecItemFunction.updateAttributes.misplaced(
                 .itemClass, keys: ["class"], detail: "an update cannot change an item's class")
         }
-        let changes = try SecDictionary(decoding: attributesToUpdate, itemClass: input.itemClass)
+        // The changes are read against the item's class, which a persistent reference may be alone in naming.
+        let itemClass = input.itemClass ?? input.persistentReference?.itemClass
+        let changes = try SecDictionary(decoding: attributesToUpdate, itemClass: itemClass)
         let function = SecItemFunction.updateAttributes
         for group in [PropertyGroup.search, .returnType] where changes.groups.contains(group) {
             throw function.misplaced(group, keys: changes.keysByGroup[group] ?? [])
@@ -69,6 +87,10 @@ package enum SecItemRequest {
             throw function.refused(
                 "sync", because: "kSecAttrSynchronizableAny is for queries, not for updating an item")
         }
+        noteSynchronizableThisDeviceOnly(
+            synchronizable: changes.synchronizable.map { $0 == .yes } ?? (input.synchronizable == .yes),
+            protection: changes.accessControl?.accessibility ?? changes.accessibility ?? input.accessibility,
+            into: &notes)
         return (
             input.query(limit: input.limit ?? .all),
             ItemChanges(
@@ -81,9 +103,41 @@ package enum SecItemRequest {
     /// `SecItemDelete`'s query: a delete has no limit; return types and kSecValueData are ignored.
     /// - Throws: `KeychainError`.
     package static func delete(_ query: NSDictionary) throws -> ItemQuery {
+        var notes: [String] = []
+        return try delete(query, notes: &notes)
+    }
+
+    /// `SecItemDelete`'s query, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
+    package static func delete(_ query: NSDictionary, notes: inout [String]) throws -> ItemQuery {
         let input = try SecDictionary(decoding: query)
+        input.noteIgnoredKeys(&notes)
         var itemQuery = input.query(limit: input.limit ?? .all)
         itemQuery.returns = []
         return itemQuery
+    }
+}
+
+/// iOS stores a synchronizable item with a ThisDeviceOnly class (sync = 1, pdmn aku, …) although Apple's header
+/// says the two may not be combined: code that relies on it is warned.
+private func noteSynchronizableThisDeviceOnly(
+    synchronizable: Bool, protection: Accessibility?, into notes: inout [String]
+) {
+    guard synchronizable, let protection, protection.isThisDeviceOnly else { return }
+    notes.append(
+        "kSecAttrSynchronizable with the ThisDeviceOnly (\(protection.rawValue)) class: stored as iOS stores it, but "
+            + "Apple's documentation rules the combination out, and the item never leaves this machine")
+}
+
+extension SecDictionary {
+    /// Apple's query parser keeps a query's kSecValueData (it must be data) and only an add reads it: apps update
+    /// with the old password in the query, or reuse their add dictionary as the query.
+    /// Also names the search keys iOS takes and never applies.
+    func noteIgnoredKeys(_ notes: inout [String]) {
+        if data != nil {
+            notes.append("kSecValueData in the query is ignored: a query never matches on an item's data")
+        }
+        for key in ignoredKeys.sorted() {
+            notes.append("\(key) is ignored, as by the iOS keychain: strings match exactly")
+        }
     }
 }

@@ -64,22 +64,26 @@ import Testing
         #expect(bySearch[0].persistentReference == reference)
     }
 
-    @Test func referenceCombinedWithAttributesIsParam() throws {
+    /// As in Apple's query parser, attributes next to a reference narrow the match (issue 11).
+    @Test func referenceCombinedWithAttributesMatchesBoth() throws {
+        let keychain = try makeKeychain()
+        let reference = try reference(of: genericPassword(), in: keychain)
+        let matching = ItemQuery(attributes: [.account: .string("account")], persistentReference: reference)
+        #expect(try keychain.copyMatching(matching).count == 1)
+        #expect(throws: KeychainError.itemNotFound) {
+            try keychain.copyMatching(ItemQuery(attributes: [.account: .string("other")],
+                                                persistentReference: reference))
+        }
+    }
+
+    /// As Apple's query parser, which takes the reference's class as a second kSecClass (issue 11's survey).
+    @Test func referenceWithOtherClassIsNoSuchClass() throws {
         let keychain = try makeKeychain()
         let reference = try reference(of: genericPassword(), in: keychain)
         let error = #expect(throws: KeychainError.self) {
-            try keychain.copyMatching(ItemQuery(attributes: [.account: .string("account")],
-                                                persistentReference: reference))
-        }
-        #expect(error?.status == -50)
-    }
-
-    @Test func referenceWithOtherClassIsParam() throws {
-        let keychain = try makeKeychain()
-        let reference = try reference(of: genericPassword(), in: keychain)
-        #expect(throws: KeychainError.param) {
             try keychain.copyMatching(ItemQuery(itemClass: .internetPassword, persistentReference: reference))
         }
+        #expect(error?.status == -25306)
         let named = ItemQuery(itemClass: .genericPassword, persistentReference: reference)
         #expect(try keychain.copyMatching(named).count == 1)
     }

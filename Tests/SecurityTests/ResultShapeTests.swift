@@ -74,8 +74,11 @@ import Testing
             let byReference: [String: Any] = [kSecValuePersistentRef as String: reference, kSecReturnData as String: true]
             #expect(SecItemCopyMatching(byReference as CFDictionary, &found) == errSecSuccess)
             #expect(found as? Data == Data("s".utf8))
+            // Other attributes narrow the match further, as in Apple's query parser.
             let mixed = byReference.merging([kSecAttrAccount as String: "alice"]) { $1 }
-            #expect(SecItemCopyMatching(mixed as CFDictionary, &found) == errSecParam)
+            #expect(SecItemCopyMatching(mixed as CFDictionary, &found) == errSecSuccess)
+            let other = byReference.merging([kSecAttrAccount as String: "bob"]) { $1 }
+            #expect(SecItemCopyMatching(other as CFDictionary, &found) == errSecItemNotFound)
         }
     }
 
@@ -111,6 +114,53 @@ import Testing
             let (status, result) = copy([:])
             #expect(status == errSecSuccess)
             #expect(result == nil)
+        }
+    }
+
+    /// Apple's server adds `class` only for kSecReturnRef: code that turns a result back into a query, or
+    /// compares results, relies on it (issue 11).
+    @Test func attributesCarryTheClassOnlyWhenAReferenceIsAsked() throws {
+        try withFreshKeychain {
+            addPassword(service: "svc", account: "alice", secret: "s")
+            let (_, attributes) = copy([kSecReturnAttributes as String: true])
+            let plain = try #require(attributes as? [String: Any])
+            #expect(plain[kSecClass as String] == nil)
+            #expect(plain[kSecAttrAccount as String] as? String == "alice")
+            let (_, withData) = copy([kSecReturnAttributes as String: true, kSecReturnData as String: true])
+            #expect((withData as? [String: Any])?[kSecClass as String] == nil)
+            let (status, withReference) = copy([kSecReturnAttributes as String: true, kSecReturnRef as String: true])
+            #expect(status == errSecSuccess)
+            let referenced = try #require(withReference as? [String: Any])
+            #expect(referenced[kSecClass as String] as? String == "genp")
+            #expect(referenced[kSecAttrAccount as String] as? String == "alice")
+            // A password has no reference object: the reference alone returns nothing, as on iOS.
+            let (alone, nothing) = copy([kSecReturnRef as String: true])
+            #expect(alone == errSecSuccess)
+            #expect(nothing == nil)
+        }
+    }
+
+    /// Apple's si-80-empty-data: an item stored without data has no v_Data in an attributes-plus-data result,
+    /// and kSecReturnData alone gives empty data.
+    @Test func anItemWithoutDataHasNoDataKey() throws {
+        try withFreshKeychain {
+            let add: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc",
+                kSecAttrAccount as String: "empty",
+            ]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+            let (status, result) = copy([
+                kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnData as String: true,
+                kSecReturnAttributes as String: true,
+            ])
+            #expect(status == errSecSuccess)
+            let rows = try #require(result as? [[String: Any]])
+            #expect(rows.count == 1)
+            #expect(rows.first?[kSecValueData as String] == nil)
+            #expect(rows.first?[kSecAttrAccount as String] as? String == "empty")
+            let (dataStatus, data) = copy([kSecReturnData as String: true])
+            #expect(dataStatus == errSecSuccess)
+            #expect(data as? Data == Data())
         }
     }
 }

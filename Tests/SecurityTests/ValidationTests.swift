@@ -17,7 +17,8 @@ import Testing
             #expect(add([kSecMatchLimit as String: kSecMatchLimitOne]) == errSecParam)
             #expect(add([kSecValueData as String: "not data"]) == errSecParam)
             #expect(add([kSecAttrPort as String: 1]) == errSecNoSuchAttr)
-            #expect(add([kSecAttrCreator as String: "text"]) == errSecParam)
+            #expect(add([kSecAttrCreator as String: Date()]) == errSecParam)
+            #expect(add([kSecAttrCreator as String: Data([1])]) == errSecParam)
             #expect(add([kSecAttrAccessible as String: "nonsense"]) == errSecParam)
             #expect(add([kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]) == errSecParam)
             #expect(add([kSecAttrCreationDate as String: Date()]) == errSecParam)
@@ -83,8 +84,9 @@ import Testing
             #expect(add([kSecAttrAccessControl as String: synced, kSecAttrSynchronizable as String: true]) == errSecParam)
             #expect(add([kSecAttrAccessControl as String: synced,
                          kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]) == errSecParam)
+            // iOS stores this one (issue 11).
             #expect(add([kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                         kSecAttrSynchronizable as String: true]) == errSecParam)
+                         kSecAttrSynchronizable as String: true]) == errSecSuccess)
             let plain = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil))
             #expect(add([kSecAttrAccessControl as String: plain]) == errSecSuccess)
             #expect(plain == SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil))

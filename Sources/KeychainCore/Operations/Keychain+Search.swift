@@ -114,15 +114,15 @@ extension Keychain {
         return (schema, query, groups)
     }
 
-    /// A query by persistent reference takes its class from the reference.
+    /// A query by persistent reference takes its class from the reference; other attributes in it narrow the
+    /// match further, as in Apple's query parser.
     func resolvePersistentReference(_ query: ItemQuery) throws -> (ClassSchema, ItemQuery) {
         var query = query
         if let reference = query.persistentReference {
-            guard query.attributes.isEmpty, query.accessGroup == nil, query.accessibility == nil else {
-                throw KeychainError.param.because("a persistent reference cannot be combined with attributes")
-            }
             if let named = query.itemClass, named != reference.itemClass {
-                throw KeychainError.param.because("kSecClass does not match the persistent reference's class")
+                // Apple's query parser answers a second, different class this way.
+                throw KeychainError(
+                    SecurityStatus.noSuchClass, reason: "kSecClass does not match the persistent reference's class")
             }
             query.itemClass = reference.itemClass
             query.synchronizable = .any

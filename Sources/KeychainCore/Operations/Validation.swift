@@ -44,7 +44,8 @@ extension Keychain {
 
     private static func value(_ value: AttributeValue, fits kind: AttributeKind) -> Bool {
         switch (kind, value) {
-        case (.text, .string), (.text, .data), (.data, .data), (.data, .string), (.number, .number),
+        // A number attribute may hold a string that is not a number (iOS stores kSecAttrPort: "" as given).
+        case (.text, .string), (.text, .data), (.data, .data), (.data, .string), (.number, .number), (.number, .string),
             (.boolean, .bool), (.boolean, .number), (.date, .date):
             true
         default: false
@@ -77,7 +78,8 @@ extension Keychain {
     }
 
     /// Apple's rules for protection and sync: an access control's class must agree with kSecAttrAccessible;
-    /// a synchronizable item may not be ThisDeviceOnly or carry constraints.
+    /// a synchronizable item may not carry constraints (SecItem.m). A synchronizable ThisDeviceOnly item is
+    /// stored, as iOS stores it, though Apple's header rules the combination out.
     func protection(
         accessibility: Accessibility?, accessControl: AccessControlPolicy?, synchronizable: Bool
     ) throws -> Accessibility {
@@ -85,10 +87,6 @@ extension Keychain {
             throw KeychainError.param.because("kSecAttrAccessible conflicts with the access control's protection class")
         }
         let protection = accessControl?.accessibility ?? accessibility ?? .default
-        if synchronizable && protection.isThisDeviceOnly {
-            throw KeychainError.param.because(
-                "a synchronizable item cannot use a ThisDeviceOnly class (\(protection.rawValue))")
-        }
         if synchronizable && accessControl?.hasConstraints == true {
             throw KeychainError.param.because("a synchronizable item cannot carry access-control constraints")
         }

@@ -1,0 +1,93 @@
+import Foundation
+import Security
+import Testing
+
+/// Number attributes (kSecAttrPort, kSecAttrCreator, kSecAttrType) take every numeric form Apple's securityd
+/// takes: numbers (0 and 1 included, which bridge to Bool on Linux), Booleans, and strings (issue 11).
+@Suite struct NumberAttributeTests {
+    private let server: [String: Any] = [
+        kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com",
+        kSecAttrAccount as String: "me",
+    ]
+
+    private func add(_ extra: [String: Any]) -> OSStatus {
+        let add = server.merging(extra.merging([kSecValueData as String: Data("pw".utf8)]) { $1 }) { $1 }
+        return SecItemAdd(add as CFDictionary, nil)
+    }
+
+    private func attributes(_ extra: [String: Any]) -> (OSStatus, [String: Any]?) {
+        var result: AnyObject?
+        let query = server.merging(extra.merging([kSecReturnAttributes as String: true]) { $1 }) { $1 }
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        return (status, result as? [String: Any])
+    }
+
+    @Test func zeroAndOneAreNumbersInAddsAndQueries() throws {
+        try withFreshKeychain {
+            let numbers: [String: Any] = [
+                kSecAttrPort as String: 0, kSecAttrCreator as String: 1, kSecAttrType as String: 0,
+            ]
+            #expect(add(numbers) == errSecSuccess)
+            let (status, stored) = attributes(numbers)
+            #expect(status == errSecSuccess)
+            #expect((stored?[kSecAttrPort as String] as? NSNumber)?.intValue == 0)
+            #expect((stored?[kSecAttrCreator as String] as? NSNumber)?.intValue == 1)
+            #expect((stored?[kSecAttrType as String] as? NSNumber)?.intValue == 0)
+            #expect(attributes([kSecAttrCreator as String: NSNumber(value: 1)]).0 == errSecSuccess)
+            #expect(attributes([kSecAttrCreator as String: Int32(1)]).0 == errSecSuccess)
+            // securityd reads a Boolean as 0 or 1, and a decimal string as its number.
+            #expect(attributes([kSecAttrCreator as String: true]).0 == errSecSuccess)
+            #expect(attributes([kSecAttrCreator as String: "1"]).0 == errSecSuccess)
+            #expect(attributes([kSecAttrCreator as String: 2]).0 == errSecItemNotFound)
+            // The port was part of the primary key: 0 is the value an absent port takes.
+            #expect(add([kSecAttrCreator as String: 5]) == errSecDuplicateItem)
+            let update = SecItemUpdate(
+                server as CFDictionary, [kSecAttrType as String: 1, kSecAttrCreator as String: 0] as CFDictionary)
+            #expect(update == errSecSuccess)
+            #expect(attributes([kSecAttrType as String: 1, kSecAttrCreator as String: false]).0 == errSecSuccess)
+        }
+    }
+
+    @Test func genericPasswordsTakeZeroAndOneToo() throws {
+        try withFreshKeychain {
+            #expect(addPassword(service: "svc", account: "me", secret: "pw", extra: [
+                kSecAttrCreator as String: 1, kSecAttrType as String: 0,
+            ]) == errSecSuccess)
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrCreator as String: 1,
+                kSecAttrType as String: 0,
+            ]
+            #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecSuccess)
+        }
+    }
+
+    /// Where securityd takes no number or Boolean, neither is accepted: string attributes, and kSecMatchLimit.
+    @Test func numbersAndBooleansStayRefusedWhereAppleRefusesThem() throws {
+        try withFreshKeychain {
+            #expect(add([kSecAttrPath as String: 1]) == errSecParam)
+            #expect(add([kSecAttrSecurityDomain as String: true]) == errSecParam)
+            #expect(add([:]) == errSecSuccess)
+            #expect(attributes([kSecMatchLimit as String: true]).0 == errSecParam)
+            #expect(attributes([kSecMatchLimit as String: 1]).0 == errSecSuccess)
+        }
+    }
+
+    /// SecItemTests' testBadPort: iOS accepts a port given as a non-numeric string. Like securityd, the string
+    /// is kept as given (a distinct value in the primary key and in matching) and reads back as the number 0.
+    @Test func aNonNumericPortStringIsAcceptedAsOnIOS() throws {
+        try withFreshKeychain {
+            #expect(add([kSecAttrPort as String: ""]) == errSecSuccess)
+            let (status, stored) = attributes([kSecAttrPort as String: ""])
+            #expect(status == errSecSuccess)
+            #expect((stored?[kSecAttrPort as String] as? NSNumber)?.intValue == 0)
+            #expect(add([kSecAttrPort as String: ""]) == errSecDuplicateItem)
+            #expect(attributes([kSecAttrPort as String: 0]).0 == errSecItemNotFound)
+            #expect(add([kSecAttrPort as String: 0]) == errSecSuccess)
+            // A decimal string is the number itself.
+            #expect(add([kSecAttrPort as String: "8443"]) == errSecSuccess)
+            let (byNumber, numbered) = attributes([kSecAttrPort as String: 8443])
+            #expect(byNumber == errSecSuccess)
+            #expect((numbered?[kSecAttrPort as String] as? NSNumber)?.intValue == 8443)
+        }
+    }
+}
