@@ -138,8 +138,9 @@ public enum RuleCatalog {
         id: "KL302", name: "synchronizableConflict", severity: .high, cwe: 628, masvs: "MASVS-STORAGE-1",
         summary: "A synchronizable item uses a ThisDeviceOnly class or an access control.",
         explanation: """
-            iCloud Keychain cannot sync an item bound to this device or to its biometric enrolment, so the \
-            combination fails with errSecParam and the item is not stored.
+            Apple's documentation says the two may not be combined. With an access control the add fails with \
+            errSecParam; with a ThisDeviceOnly class iOS stores the item anyway, marked synchronizable, and \
+            iCloud Keychain never carries it to another device, so the code does not do what it says.
             """,
         fix:
             "Choose: either sync the item with a migrating class, or keep it on the device without "
