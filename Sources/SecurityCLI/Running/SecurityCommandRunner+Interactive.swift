@@ -4,8 +4,13 @@ extension SecurityCommandRunner {
     /// `-i`: reads command lines from standard input and runs each (macOS's `security -i`), so passwords can
     /// follow on the next line instead of on the command line. `quit` or `exit`, or the end of input, stop.
     /// Each line inherits the `-i` line's identity and output options.
+    ///
+    /// When passwords are lines of the same input, a password line is never read as a command: the lines a
+    /// failed command left unread are skipped and wiped; when their number cannot be known (a line that did
+    /// not parse, or a passcode change that failed before it saw whether a passcode is set), the session ends.
     /// - Returns: the exit code of the last command that failed, else 0.
     func runInteractive(_ session: Invocation) -> Int32 {
+        defer { format = session.output }
         var last = ExitCode.success
         while let line = commandLines.nextLine(prompt: "security> ") {
             let words: [String]
@@ -13,6 +18,8 @@ extension SecurityCommandRunner {
                 words = try ShellWords.split(line)
             } catch {
                 last = reportUsage(error)
+                let guessed = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                if endsSessionForUnknownSecrets(SecurityVerb.mayBeFollowedBySecrets(guessed)) { return last }
                 continue
             }
             guard let first = words.first else { continue }
@@ -22,6 +29,7 @@ extension SecurityCommandRunner {
                 invocation = try CommandParser.parse(words)
             } catch {
                 last = reportUsage(error)
+                if endsSessionForUnknownSecrets(SecurityVerb.mayBeFollowedBySecrets(words)) { return last }
                 continue
             }
             if case .interactive = invocation.command {
@@ -32,10 +40,37 @@ extension SecurityCommandRunner {
             invocation.output.quiet = invocation.output.quiet || session.output.quiet
             invocation.output.verbose = invocation.output.verbose || session.output.verbose
             invocation.output.json = invocation.output.json || session.output.json
+            secretLinesRead = 0
+            passcodeIsSet = nil
             let code = run(invocation)
             if code != ExitCode.success { last = code }
+            guard passwords.readsLinesOfInput else { continue }
+            guard let unread = invocation.command.unreadSecretLines(read: secretLinesRead, passcodeIsSet: passcodeIsSet)
+            else {
+                _ = endsSessionForUnknownSecrets(true)
+                return last
+            }
+            skipSecretLines(unread)
         }
-        format = session.output
         return last
+    }
+
+    /// Reads and wipes `count` password lines, saying so (never what they held).
+    private func skipSecretLines(_ count: Int) {
+        guard count > 0 else { return }
+        for _ in 0..<count { passwords.discardLine() }
+        errors.writeLine(
+            "security: skipped the \(count == 1 ? "password line" : "\(count) password lines") that followed the "
+                + "failed command; \(count == 1 ? "it was" : "they were") not run or shown")
+    }
+
+    /// Ends the session when password lines may follow on the command input and how many is not known.
+    /// - Returns: whether it ended.
+    private func endsSessionForUnknownSecrets(_ mayFollow: Bool) -> Bool {
+        guard mayFollow, passwords.readsLinesOfInput else { return false }
+        errors.writeLine(
+            "security: -i stopped: password lines may follow the failed command, and they are never read as "
+                + "commands; nothing after it was read")
+        return true
     }
 }

@@ -20,6 +20,7 @@ extension SecurityCommandRunner {
     func setKeychainPassword(_ command: SetKeychainPasswordCommand, keychain: Keychain) throws(CommandFailure) {
         let operation = "SecKeychainChangePassword"
         let hasPasscode = try perform(operation) { try keychain.info().hasPasscode }
+        passcodeIsSet = hasPasscode
         var current: Secret?
         if hasPasscode {
             current = try secret(command.current, prompt: .oldPasscode, option: "-o", operation: operation)
@@ -63,6 +64,7 @@ extension SecurityCommandRunner {
                     + "leave \(option) out to be asked for it, or pipe it on standard input")
             bytes = given
         case .prompt:
+            secretLinesRead += 1
             do {
                 bytes = try passwords.readPassword(prompt)
             } catch {

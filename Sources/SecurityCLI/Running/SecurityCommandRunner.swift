@@ -12,6 +12,10 @@ public final class SecurityCommandRunner {
     let commandLines: any CommandLineSource
     /// The `-q`, `-v` and `--json` of the command being run.
     var format = OutputOptions()
+    /// The password lines the command being run has asked its reader for, and whether it found a passcode set
+    /// (nil: it did not get that far). `-i` skips by them the lines a failed command left unread.
+    var secretLinesRead = 0
+    var passcodeIsSet: Bool?
 
     /// - Parameters:
     ///   - source: where the keychain and the default identity come from.
