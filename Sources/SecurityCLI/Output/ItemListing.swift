@@ -74,7 +74,8 @@ struct ItemListing {
 
     /// The header and attribute lines of one item (never its secret).
     func attributesText(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue]) -> String {
-        var text = "keychain: \"\(keychainPath)\"\nversion: 512\nclass: \"\(itemClass.rawValue)\"\nattributes:\n"
+        var text = "keychain: \"\(TerminalText.escaped(keychainPath))\"\nversion: 512\n"
+        text += "class: \"\(itemClass.rawValue)\"\nattributes:\n"
         let lines = itemClass == .internetPassword ? Self.internetPasswordLines : Self.genericPasswordLines
         for line in lines {
             let value = line.key.flatMap { attributes[$0] }

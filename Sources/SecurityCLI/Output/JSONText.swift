@@ -8,7 +8,7 @@ enum JSONText {
     static func encode(_ object: Any) -> String {
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return TerminalText.jsonEscaped(String(decoding: data, as: UTF8.self))
     }
 
     /// An item's attributes (never its secret): text as strings, data as text when it is UTF-8 else as

@@ -71,7 +71,7 @@ struct KeychainInfoReport: Encodable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding strings, numbers and booleans cannot fail.
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return TerminalText.jsonEscaped(String(decoding: data, as: UTF8.self))
     }
 
     /// A number with at most one decimal, without a trailing ".0".

@@ -48,7 +48,7 @@ extension SecurityCommandRunner {
     func showKeychainInfo(_ command: ShowKeychainInfoCommand, keychain: Keychain) throws(CommandFailure) {
         let info = try perform("SecKeychainCopySettings") { try keychain.info() }
         let report = KeychainInfoReport(keychainPath: listing(keychain).keychainPath, info: info)
-        output.writeLine(command.json || format.json ? report.json() : report.text)
+        output.writeLines(command.json || format.json ? report.json() : report.text)
     }
 
     /// A passcode or backup password: read with `prompt`, or taken from the command line with the warning

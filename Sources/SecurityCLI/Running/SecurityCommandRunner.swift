@@ -53,7 +53,7 @@ public final class SecurityCommandRunner {
             switch invocation.command {
             case .help(let verb):
                 let text = verb?.usage ?? SecurityVerb.overview
-                output.writeLine(format.json ? JSONText.encode(["usage": text]) : text)
+                output.writeLines(format.json ? JSONText.encode(["usage": text]) : text)
             case .addPassword(let command):
                 try addPassword(command, keychain: try open(invocation.identity), identity: invocation.identity)
             case .findPassword(let command):
@@ -99,7 +99,7 @@ public final class SecurityCommandRunner {
 
     func reportUsage(_ error: UsageError) -> Int32 {
         errors.writeLine("security: \(error.message)")
-        errors.writeLine(error.verb?.usage ?? SecurityVerb.overview)
+        errors.writeLines(error.verb?.usage ?? SecurityVerb.overview)
         return ExitCode.usage
     }
 
