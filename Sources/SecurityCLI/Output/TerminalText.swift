@@ -53,7 +53,7 @@ enum TerminalText {
     /// Appends `\ooo` for one byte.
     static func appendOctalEscape(_ byte: UInt8, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\\"))
-        output.append(UInt8(ascii: "0") + byte >> 6)
+        output.append(UInt8(ascii: "0") + (byte >> 6))
         output.append(UInt8(ascii: "0") + (byte >> 3 & 7))
         output.append(UInt8(ascii: "0") + (byte & 7))
     }
