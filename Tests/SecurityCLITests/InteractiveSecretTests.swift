@@ -86,6 +86,18 @@ import Testing
         }
     }
 
+    @Test func aPasswordLineTooManyIsNeverShown() throws {
+        let harness = CommandHarness()
+        defer { harness.restart() }
+        // Written for a keychain with a passcode; this one has none, so only one line is read, as the new one.
+        let run = harness.runInteractive(
+            standardInput: "set-keychain-password\nold-Hunter2\nnew-Hunter2\nfind-generic-password -s none\n")
+        #expect(!run.errors.contains("Hunter2") && !run.output.contains("Hunter2"))
+        #expect(run.errors.contains("-i stopped"))
+        #expect(!run.errors.contains("SecKeychainSearchCopyNext"))
+        #expect(run.exitCode == ExitCode.usage)
+    }
+
     @Test func otherMistakesStillLetTheSessionGoOn() {
         let harness = CommandHarness()
         let run = harness.runInteractive(standardInput: "bogus-verb\nfind-generic-password -s none\n")

@@ -8,15 +8,19 @@ extension SecurityCommandRunner {
     /// When passwords are lines of the same input, a password line is never read as a command: the lines a
     /// failed command left unread are skipped and wiped; when their number cannot be known (a line that did
     /// not parse, or a passcode change that failed before it saw whether a passcode is set), the session ends.
+    /// A line that follows password lines and does not parse may be one password line too many: it is not
+    /// shown, and the session ends.
     /// - Returns: the exit code of the last command that failed, else 0.
     func runInteractive(_ session: Invocation) -> Int32 {
         defer { format = session.output }
         var last = ExitCode.success
+        var followsSecrets = false
         while let line = commandLines.nextLine(prompt: "security> ") {
             let words: [String]
             do {
                 words = try ShellWords.split(line)
             } catch {
+                if followsSecrets { return endSessionWithoutShowing() }
                 last = reportUsage(error)
                 let guessed = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
                 if endsSessionForUnknownSecrets(SecurityVerb.mayBeFollowedBySecrets(guessed)) { return last }
@@ -28,10 +32,12 @@ extension SecurityCommandRunner {
             do {
                 invocation = try CommandParser.parse(words)
             } catch {
+                if followsSecrets { return endSessionWithoutShowing() }
                 last = reportUsage(error)
                 if endsSessionForUnknownSecrets(SecurityVerb.mayBeFollowedBySecrets(words)) { return last }
                 continue
             }
+            followsSecrets = false
             if case .interactive = invocation.command {
                 last = reportUsage(UsageError("-i cannot be nested", verb: nil))
                 continue
@@ -51,8 +57,17 @@ extension SecurityCommandRunner {
                 return last
             }
             skipSecretLines(unread)
+            followsSecrets = secretLinesRead + unread > 0
         }
         return last
+    }
+
+    /// Ends the session at a line that does not parse right after password lines, without showing it.
+    private func endSessionWithoutShowing() -> Int32 {
+        errors.writeLine(
+            "security: -i stopped: the line after the password lines is not a command, and is not shown in case it "
+                + "is a password (did the command before read fewer password lines than were given?)")
+        return ExitCode.usage
     }
 
     /// Reads and wipes `count` password lines, saying so (never what they held).
