@@ -27,8 +27,10 @@ import Testing
         let date = Date(timeIntervalSince1970: seconds)
         #expect((JSONText.value(.date(date)) as? String)?.hasPrefix("invalid date") == true)
         #expect(JSONText.encode(["cdat": JSONText.value(.date(date))]).hasPrefix("{\"cdat\":\"invalid date"))
-        let key = SecurityCommandRunner.primaryKeyText([.service: .string("s"), .creationDate: .date(date)], .genericPassword)
-        #expect(key.contains("svce=\"s\""))
+        // doctor prints the primary key; a date there (never a real item's) goes through the same formatter.
+        let key = SecurityCommandRunner.primaryKeyText(
+            [.service: .string("s"), .account: .date(date)], .genericPassword)
+        #expect(key.hasPrefix("acct=invalid date ("))
     }
 
     @Test(arguments: hostileSeconds)

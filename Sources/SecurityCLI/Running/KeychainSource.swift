@@ -46,8 +46,9 @@ public enum KeychainSource: Sendable {
         let extra = chosen.accessGroups.filter { !granted.contains($0) }
         guard extra.isEmpty else {
             throw KeychainError.missingEntitlement.because(
-                "KEYCHAIN_ENTITLEMENTS confines this command to the groups \(limit.accessGroups.joined(separator: ", "))"
-                    + "; --entitlements \(file) asks for \(extra.joined(separator: ", ")), which it does not grant")
+                "KEYCHAIN_ENTITLEMENTS confines this command to the groups "
+                    + limit.accessGroups.joined(separator: ", ") + "; --entitlements \(file) asks for "
+                    + extra.joined(separator: ", ") + ", which it does not grant")
         }
     }
 }

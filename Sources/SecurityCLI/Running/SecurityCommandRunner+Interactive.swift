@@ -51,15 +51,21 @@ extension SecurityCommandRunner {
             let code = run(invocation)
             if code != ExitCode.success { last = code }
             guard passwords.readsLinesOfInput else { continue }
-            guard let unread = invocation.command.unreadSecretLines(read: secretLinesRead, passcodeIsSet: passcodeIsSet)
-            else {
-                _ = endsSessionForUnknownSecrets(true)
-                return last
-            }
-            skipSecretLines(unread)
-            followsSecrets = secretLinesRead + unread > 0
+            guard let passwordLines = settleSecretLines(after: invocation.command) else { return last }
+            followsSecrets = passwordLines > 0
         }
         return last
+    }
+
+    /// Skips the password lines `command` left unread, or ends the session when how many is not known.
+    /// - Returns: how many password lines followed the command (read or skipped); nil when the session ended.
+    private func settleSecretLines(after command: SecurityCommand) -> Int? {
+        guard let unread = command.unreadSecretLines(read: secretLinesRead, passcodeIsSet: passcodeIsSet) else {
+            _ = endsSessionForUnknownSecrets(true)
+            return nil
+        }
+        skipSecretLines(unread)
+        return secretLinesRead + unread
     }
 
     /// Ends the session at a line that does not parse right after password lines, without showing it.
