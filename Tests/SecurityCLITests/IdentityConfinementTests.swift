@@ -99,6 +99,23 @@ import Testing
         }
     }
 
+    /// A backup holds every group's items and a restore writes into every group: neither fits a confined identity.
+    @Test func backupAndRestoreNeedAnUnconfinedCommand() throws {
+        let harness = CommandHarness()
+        let confined = try EntitlementsFile(["TEAM9.shared"])
+        _ = run(harness, entitlements: nil, ["-G", "TEAM2.other", "add-generic-password", "-s", "theirs", "-w", "x"])
+        let file = harness.home.deletingLastPathComponent().appendingPathComponent("confined-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let backup = run(harness, entitlements: confined.url.path, ["backup-keychain", "-p", "pw", file.path])
+        #expect(backup.exitCode == Self.missingEntitlement)
+        #expect(backup.errors.contains("KEYCHAIN_ENTITLEMENTS"))
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+
+        #expect(run(harness, entitlements: nil, ["backup-keychain", "-p", "pw", file.path]).exitCode == 0)
+        let restore = run(harness, entitlements: confined.url.path, ["restore-keychain", "-p", "pw", file.path])
+        #expect(restore.exitCode == Self.missingEntitlement)
+    }
+
     @Test func withoutTheVariableAccessGroupAloneStillActsAsThatGroup() {
         let harness = CommandHarness()
         let add = run(harness, entitlements: nil, ["-G", "TEAM2.other", "add-generic-password", "-s", "t", "-w", "x"])

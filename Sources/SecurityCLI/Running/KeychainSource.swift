@@ -10,6 +10,12 @@ public enum KeychainSource: Sendable {
     /// `KEYCHAIN_ENTITLEMENTS`.
     case configuration(KeychainConfiguration)
 
+    /// Whether `KEYCHAIN_ENTITLEMENTS` sets the process's identity, which then bounds every command.
+    var confinesIdentity: Bool {
+        guard case .environment(let environment) = self else { return false }
+        return environment["KEYCHAIN_ENTITLEMENTS"] != nil
+    }
+
     /// The configuration to open, acting as the identity the options choose.
     ///
     /// `KEYCHAIN_ENTITLEMENTS` is the process's identity, as a code signature's entitlements are on macOS, and
@@ -21,14 +27,11 @@ public enum KeychainSource: Sendable {
     ///   grants, errSecParam when an entitlements file cannot be read).
     func configuration(for options: IdentityOptions) throws -> KeychainConfiguration {
         var configuration: KeychainConfiguration
-        var isConfined = false
         switch self {
-        case .configuration(let given):
-            configuration = given
-        case .environment(let environment):
-            configuration = try KeychainConfiguration.fromEnvironment(environment)
-            isConfined = environment["KEYCHAIN_ENTITLEMENTS"] != nil
+        case .configuration(let given): configuration = given
+        case .environment(let environment): configuration = try KeychainConfiguration.fromEnvironment(environment)
         }
+        let isConfined = confinesIdentity
         if let file = options.entitlementsFile {
             let chosen = try CallerIdentity.entitlements(at: URL(fileURLWithPath: file))
             if isConfined { try Self.check(chosen, within: configuration.identity, file: file) }
