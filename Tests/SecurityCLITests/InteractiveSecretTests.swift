@@ -98,6 +98,15 @@ import Testing
         #expect(run.exitCode == ExitCode.usage)
     }
 
+    @Test func doctorCannotSwallowTheSessionsInput() {
+        let harness = CommandHarness()
+        let run = harness.runInteractive(
+            standardInput: "doctor copy\nadd-generic-password -s svc -w\nsecret-pw\nfind-generic-password -s svc -w\n")
+        #expect(run.errors.contains("doctor needs a FILE in -i"))
+        #expect(run.output == "secret-pw\n")
+        #expect(run.exitCode == ExitCode.usage)
+    }
+
     @Test func otherMistakesStillLetTheSessionGoOn() {
         let harness = CommandHarness()
         let run = harness.runInteractive(standardInput: "bogus-verb\nfind-generic-password -s none\n")

@@ -42,6 +42,12 @@ extension SecurityCommandRunner {
                 last = reportUsage(UsageError("-i cannot be nested", verb: nil))
                 continue
             }
+            // Its standard input is the session's: the commands and passwords that follow.
+            if case .doctor(let command) = invocation.command, command.file == nil {
+                last = reportUsage(
+                    UsageError("doctor needs a FILE in -i (standard input holds the commands)", verb: .doctor))
+                continue
+            }
             if invocation.identity == IdentityOptions() { invocation.identity = session.identity }
             invocation.output.quiet = invocation.output.quiet || session.output.quiet
             invocation.output.verbose = invocation.output.verbose || session.output.verbose
