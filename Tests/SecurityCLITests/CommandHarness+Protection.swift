@@ -23,3 +23,20 @@ extension CommandHarness {
         return object as? [String: Any] ?? [:]
     }
 }
+
+extension CommandHarness {
+    /// Runs `security -i` (with `arguments` before it) reading commands and passwords from one pipe holding
+    /// `standardInput`, as the command does when its standard input is a file or a pipe.
+    func runInteractive(standardInput: String, arguments: [String] = ["-i"]) -> Run {
+        let input = PipedStandardInput(standardInput)
+        return withExtendedLifetime(input) {
+            let output = CapturedOutput()
+            let errors = CapturedOutput()
+            let runner = SecurityCommandRunner(
+                source: .configuration(configuration), output: output, errors: errors, passwords: input.reader,
+                commandLines: input.commandLines)
+            let code = runner.run(arguments: arguments)
+            return Run(exitCode: code, output: output.text, errors: errors.text)
+        }
+    }
+}

@@ -7,6 +7,8 @@ import KeychainCore
 final class CommandHarness {
     let home: URL
     let identity: CallerIdentity
+    /// The keychain's clock: the creation and modification dates new items get.
+    var clock: @Sendable () -> Date = { Date() }
 
     init(groups: [String] = ["TEAM1.com.example.app"]) {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("security-cli-test-\(UUID().uuidString)")
@@ -16,7 +18,7 @@ final class CommandHarness {
     deinit { try? FileManager.default.removeItem(at: home) }
 
     var configuration: KeychainConfiguration {
-        var configuration = KeychainConfiguration(home: home, identity: identity)
+        var configuration = KeychainConfiguration(home: home, identity: identity, clock: clock)
         configuration.passcodeDerivationTarget = 0.002  // passcode tests stay fast
         return configuration
     }

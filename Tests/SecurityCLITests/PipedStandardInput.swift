@@ -23,4 +23,8 @@ final class PipedStandardInput {
 
     /// The command's reader over this pipe.
     var reader: LinePasswordReader { LinePasswordReader(descriptor: readEnd) }
+
+    /// `-i`'s command lines from this same pipe, as the command reads a standard input that is not a terminal:
+    /// a password line follows the command that asks for it.
+    var commandLines: DescriptorLineSource { DescriptorLineSource(descriptor: readEnd) }
 }

@@ -17,4 +17,11 @@ public struct LinePasswordReader: PasswordReader {
     public func readPassword(_ prompt: PasswordPrompt) throws(PasswordReadError) -> [UInt8] {
         try readNewItemPassword()
     }
+
+    public var readsLinesOfInput: Bool { true }
+
+    public func discardLine() {
+        guard var line = try? LineInput.readLine(from: descriptor) else { return }
+        PosixIO.wipe(&line)
+    }
 }

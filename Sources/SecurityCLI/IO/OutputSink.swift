@@ -10,11 +10,16 @@ public protocol OutputSink: AnyObject {
 }
 
 extension OutputSink {
-    /// Writes text as UTF-8.
-    func write(_ text: String) { write(Array(text.utf8)) }
+    /// Writes lines of text as UTF-8, with every control character but the newlines escaped
+    /// (`TerminalText`): whatever values the text holds, none acts on the terminal.
+    func write(_ text: String) { write(Array(TerminalText.escaped(text, keepingNewlines: true).utf8)) }
 
-    /// Writes text and a newline.
-    func writeLine(_ text: String) { write(text + "\n") }
+    /// Writes one line: the text with every control character escaped, newlines too, so a value cannot
+    /// start a line of its own, then a newline.
+    func writeLine(_ text: String) { write(Array((TerminalText.escaped(text) + "\n").utf8)) }
+
+    /// Writes text of several lines (usage, reports), then a newline.
+    func writeLines(_ text: String) { write(text + "\n") }
 }
 
 /// Writes straight to a file descriptor (1 or 2), unbuffered, so secrets never sit in a stdio buffer.

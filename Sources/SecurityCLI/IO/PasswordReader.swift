@@ -14,6 +14,13 @@ public protocol PasswordReader {
     /// The caller owns the bytes and wipes them.
     /// - Throws: `PasswordReadError`.
     func readPassword(_ prompt: PasswordPrompt) throws(PasswordReadError) -> [UInt8]
+
+    /// Whether passwords are lines of an input that is not a terminal. In `security -i` those are the lines
+    /// after the command line that asks for them, so the runner must never read them as commands.
+    var readsLinesOfInput: Bool { get }
+
+    /// Reads and wipes one password line a failed command left unread; does nothing at a terminal.
+    func discardLine()
 }
 
 extension PasswordReader {
@@ -21,6 +28,11 @@ extension PasswordReader {
     public func readPassword(_ prompt: PasswordPrompt) throws(PasswordReadError) -> [UInt8] {
         try readNewItemPassword()
     }
+
+    /// A reader that is not line-based has no lines to skip.
+    public var readsLinesOfInput: Bool { false }
+
+    public func discardLine() {}
 }
 
 /// The process's own source: the terminal when standard input is one (asking twice, without echo), else one
@@ -40,5 +52,11 @@ public struct StandardInputPasswordReader: PasswordReader {
             return try TerminalPasswordReader().readPassword(prompt)
         }
         return try LinePasswordReader(descriptor: 0).readPassword(prompt)
+    }
+
+    public var readsLinesOfInput: Bool { !PosixIO.isTerminal(0) }
+
+    public func discardLine() {
+        if readsLinesOfInput { LinePasswordReader(descriptor: 0).discardLine() }
     }
 }

@@ -50,10 +50,7 @@ enum BufferFormatter {
             case _ where isPrintable(byte):
                 output.append(byte)
             default:
-                output.append(UInt8(ascii: "\\"))
-                output.append(octalDigit(byte >> 6))
-                output.append(octalDigit(byte >> 3 & 7))
-                output.append(octalDigit(byte & 7))
+                TerminalText.appendOctalEscape(byte, to: &output)
             }
         }
         output.append(UInt8(ascii: "\""))
@@ -62,6 +59,4 @@ enum BufferFormatter {
     private static func hexDigit(_ value: UInt8, uppercase: Bool) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) + value - 10
     }
-
-    private static func octalDigit(_ value: UInt8) -> UInt8 { UInt8(ascii: "0") + value }
 }

@@ -74,7 +74,8 @@ struct ItemListing {
 
     /// The header and attribute lines of one item (never its secret).
     func attributesText(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue]) -> String {
-        var text = "keychain: \"\(keychainPath)\"\nversion: 512\nclass: \"\(itemClass.rawValue)\"\nattributes:\n"
+        var text = "keychain: \"\(TerminalText.escaped(keychainPath))\"\nversion: 512\n"
+        text += "class: \"\(itemClass.rawValue)\"\nattributes:\n"
         let lines = itemClass == .internetPassword ? Self.internetPasswordLines : Self.genericPasswordLines
         for line in lines {
             let value = line.key.flatMap { attributes[$0] }
@@ -92,7 +93,9 @@ struct ItemListing {
         case (.data(let data), _): bytes = data
         case (.number(let number), _): return hex32(UInt32(truncatingIfNeeded: number))
         case (.bool(let flag), _): return hex32(flag ? 1 : 0)
-        case (.date(let date), _): bytes = Array((timestamp(date) + "\0").utf8)
+        case (.date(let date), _):
+            guard DateText.isPrintable(date) else { return "<\(DateText.invalid(date))>" }
+            bytes = Array((timestamp(date) + "\0").utf8)
         }
         // Absent and empty are the same in this keychain (an absent key attribute is stored as empty).
         guard !bytes.isEmpty else { return "<NULL>" }
@@ -123,13 +126,7 @@ struct ItemListing {
         return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
     }
 
-    /// `YYYYMMDDhhmmssZ` in UTC, the form of macOS's `<timedate>` values.
-    static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))"
-            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
-    }
+    /// `YYYYMMDDhhmmssZ` in UTC, the form of macOS's `<timedate>` values; a date no four-digit year holds
+    /// (NaN, infinite, 1e300 seconds) as `invalid date (…)`.
+    static func timestamp(_ date: Date) -> String { DateText.compact(date) }
 }

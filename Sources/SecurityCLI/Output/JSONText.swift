@@ -8,11 +8,11 @@ enum JSONText {
     static func encode(_ object: Any) -> String {
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return TerminalText.jsonEscaped(String(decoding: data, as: UTF8.self))
     }
 
     /// An item's attributes (never its secret): text as strings, data as text when it is UTF-8 else as
-    /// "0x…" hex, numbers and Booleans as such, dates as ISO 8601.
+    /// "0x…" hex, numbers and Booleans as such, dates as ISO 8601 (`DateText`).
     static func item(_ itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue]) -> [String: Any] {
         var object: [String: Any] = ["class": itemClass.rawValue]
         for (key, value) in attributes { object[key.rawValue] = self.value(value) }
@@ -26,7 +26,7 @@ enum JSONText {
             return String(validating: bytes, as: UTF8.self) ?? ("0x" + bytes.map { hexByte($0) }.joined())
         case .number(let number): return number
         case .bool(let flag): return flag
-        case .date(let date): return ISO8601DateFormatter().string(from: date)
+        case .date(let date): return DateText.iso8601(date)
         }
     }
 

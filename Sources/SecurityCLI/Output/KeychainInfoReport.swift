@@ -11,7 +11,8 @@ struct KeychainInfoReport: Encodable {
     let kdfIterations: Int?
     let kdfMilliseconds: Double?
     let failedAttempts: Int
-    let retryAfterSeconds: Double
+    /// Nil when the keychain's figure is not a finite number (a damaged keybag), printed as "unknown".
+    let retryAfterSeconds: Double?
     let classKeyStore: String
 
     init(keychainPath: String, info: KeychainInfo) {
@@ -20,9 +21,9 @@ struct KeychainInfoReport: Encodable {
         hasPasscode = info.hasPasscode
         gracePeriodSeconds = info.gracePeriod
         kdfIterations = info.kdfIterations
-        kdfMilliseconds = info.kdfMilliseconds.map { ($0 * 10).rounded() / 10 }
+        kdfMilliseconds = info.kdfMilliseconds.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil }
         failedAttempts = info.failedAttempts
-        retryAfterSeconds = (info.retryAfterSeconds * 10).rounded(.up) / 10
+        retryAfterSeconds = info.retryAfterSeconds.isFinite ? (info.retryAfterSeconds * 10).rounded(.up) / 10 : nil
         classKeyStore = info.classKeyStore
     }
 
@@ -52,15 +53,15 @@ struct KeychainInfoReport: Encodable {
         lines.append("    passcode: \(hasPasscode ? "set" : "none")")
         lines.append(
             "    grace period: \(gracePeriodSeconds)s (WhenUnlocked items stay available this long after a lock)")
-        if let kdfIterations, let kdfMilliseconds {
-            lines.append(
-                "    passcode KDF: PBKDF2-HMAC-SHA-256, \(kdfIterations) iterations, "
-                    + "\(Self.decimal(kdfMilliseconds)) ms per attempt")
+        if let kdfIterations {
+            let cost = kdfMilliseconds.map { "\(Self.decimal($0)) ms per attempt" } ?? "cost unknown"
+            lines.append("    passcode KDF: PBKDF2-HMAC-SHA-256, \(kdfIterations) iterations, " + cost)
         } else {
             lines.append("    passcode KDF: none (no passcode)")
         }
         lines.append("    failed attempts: \(failedAttempts)")
-        lines.append("    retry after: " + (retryAfterSeconds > 0 ? "\(Self.decimal(retryAfterSeconds))s" : "now"))
+        let retry = retryAfterSeconds.map { $0 > 0 ? "\(Self.decimal($0))s" : "now" } ?? "unknown"
+        lines.append("    retry after: " + retry)
         lines.append("    unlocked class keys: \(classKeyStore)")
         return lines.joined(separator: "\n")
     }
@@ -71,11 +72,13 @@ struct KeychainInfoReport: Encodable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding strings, numbers and booleans cannot fail.
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return TerminalText.jsonEscaped(String(decoding: data, as: UTF8.self))
     }
 
     /// A number with at most one decimal, without a trailing ".0".
     private static func decimal(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        // Int(_:) traps beyond its range; such figures print in Double's own form.
+        guard value.isFinite, value.magnitude < 1e15 else { return "\(value)" }
+        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
     }
 }

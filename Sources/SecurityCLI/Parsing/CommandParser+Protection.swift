@@ -66,12 +66,13 @@ extension CommandParser {
         for option in options {
             switch option.letter {
             case "t":
-                guard let value = option.value.flatMap({ Int($0) }), value >= 0 else {
+                // macOS keeps the lock interval in 32 bits; a longer one is refused here, before the keychain.
+                guard let value = option.value.flatMap({ UInt32($0) }) else {
                     throw UsageError(
-                        "-t needs a number of seconds, 0 or more, not \"\(option.value ?? "")\"",
+                        "-t needs a number of seconds from 0 to \(UInt32.max), not \"\(option.value ?? "")\"",
                         verb: .setKeychainSettings)
                 }
-                seconds = value
+                seconds = Int(value)
             case "l":
                 throw UsageError("-l: there is no lock on sleep here; lock-keychain locks", verb: .setKeychainSettings)
             default:

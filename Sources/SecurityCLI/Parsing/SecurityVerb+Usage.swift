@@ -145,6 +145,7 @@ extension SecurityVerb {
                 -G, --access-group GROUP   Use this access group (alone: act as an identity whose only group it is)
                 -h, --help                 Show this text
             The keychain is the one in KEYCHAIN_HOME (else $XDG_DATA_HOME/keychain).
+            KEYCHAIN_ENTITLEMENTS, when set, is the identity: -G and --entitlements can only narrow it.
 
             security commands are:
             \(verbs.map { "    " + $0 }.joined(separator: "\n"))

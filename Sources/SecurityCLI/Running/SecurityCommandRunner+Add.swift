@@ -52,6 +52,7 @@ extension SecurityCommandRunner {
                     + "put -w last to be asked for it, or pipe it on standard input")
             return bytes
         case .prompt:
+            secretLinesRead += 1
             do {
                 return try passwords.readNewItemPassword()
             } catch {

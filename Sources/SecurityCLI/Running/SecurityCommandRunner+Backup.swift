@@ -6,6 +6,7 @@ extension SecurityCommandRunner {
     /// says how many went in and how many stay on this machine. The password is asked for twice.
     func backupKeychain(_ command: BackupFileCommand, keychain: Keychain) throws(CommandFailure) {
         let operation = "backup-keychain"
+        try refuseWhenConfined(operation, "reads the items of every access group")
         let password = try secret(command.password, prompt: .newBackup, option: "-p", operation: operation)
         let url = URL(fileURLWithPath: command.file)
         let summary = try perform(operation) { try keychain.backup(to: url, password: password) }
@@ -19,6 +20,7 @@ extension SecurityCommandRunner {
     /// file, an item that exists already), none.
     func restoreKeychain(_ command: BackupFileCommand, keychain: Keychain) throws(CommandFailure) {
         let operation = "restore-keychain"
+        try refuseWhenConfined(operation, "writes items into every access group")
         let password = try secret(command.password, prompt: .existingBackup, option: "-p", operation: operation)
         let url = URL(fileURLWithPath: command.file)
         let summary = try perform(operation) { try keychain.restore(from: url, password: password) }
@@ -26,6 +28,17 @@ extension SecurityCommandRunner {
         output.writeLine("\(Self.items(summary.itemCount)) restored from \"\(url.path)\"")
         output.writeLine(
             "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out of the backup when it was made")
+    }
+
+    /// A backup or restore acts on every access group, which no identity confined by `KEYCHAIN_ENTITLEMENTS`
+    /// may: refused before anything is read or written.
+    private func refuseWhenConfined(_ operation: String, _ what: String) throws(CommandFailure) {
+        guard source.confinesIdentity else { return }
+        throw CommandFailure(
+            operation,
+            KeychainError.missingEntitlement.because(
+                "\(operation) \(what), and KEYCHAIN_ENTITLEMENTS confines this command to its identity's groups; "
+                    + "run it without KEYCHAIN_ENTITLEMENTS"))
     }
 
     /// `--json`: `{"file":…,"itemCount":N,"excludedCount":M}`.

@@ -103,7 +103,7 @@ extension SecurityCommandRunner {
             case .data(let bytes): "<\(bytes.count) bytes>"
             case .number(let number): "\(number)"
             case .bool(let flag): flag ? "true" : "false"
-            case .date(let date): "\(date)"
+            case .date(let date): DateText.iso8601(date)
             }
             return "\(key.rawValue)=\(text)"
         }.joined(separator: ", ")

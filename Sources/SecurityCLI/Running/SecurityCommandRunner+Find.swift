@@ -74,15 +74,27 @@ extension SecurityCommandRunner {
         return first
     }
 
-    /// `-w`'s form: the password as it is when it is text without control characters, else as hex digits.
+    /// `-w`'s form: the password as it is when it is UTF-8 text whose every character `TerminalText` deems safe,
+    /// else as hex digits.
     static func appendPasswordOnly(_ bytes: [UInt8], to output: inout [UInt8]) {
-        let isText =
-            String(validating: bytes, as: UTF8.self) != nil
-            && !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F })
-        if isText {
+        if isSafeText(bytes) {
             output += bytes
         } else {
             BufferFormatter.appendHex(bytes, to: &output)
+        }
+    }
+
+    /// Whether `bytes` are valid UTF-8 without an unsafe character, decoded in place: no `String` copy of a
+    /// secret is made.
+    private static func isSafeText(_ bytes: [UInt8]) -> Bool {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): if !TerminalText.isSafe(scalar) { return false }
+            case .emptyInput: return true
+            case .error: return false
+            }
         }
     }
 }

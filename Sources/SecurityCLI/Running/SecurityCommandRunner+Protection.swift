@@ -20,6 +20,7 @@ extension SecurityCommandRunner {
     func setKeychainPassword(_ command: SetKeychainPasswordCommand, keychain: Keychain) throws(CommandFailure) {
         let operation = "SecKeychainChangePassword"
         let hasPasscode = try perform(operation) { try keychain.info().hasPasscode }
+        passcodeIsSet = hasPasscode
         var current: Secret?
         if hasPasscode {
             current = try secret(command.current, prompt: .oldPasscode, option: "-o", operation: operation)
@@ -47,7 +48,7 @@ extension SecurityCommandRunner {
     func showKeychainInfo(_ command: ShowKeychainInfoCommand, keychain: Keychain) throws(CommandFailure) {
         let info = try perform("SecKeychainCopySettings") { try keychain.info() }
         let report = KeychainInfoReport(keychainPath: listing(keychain).keychainPath, info: info)
-        output.writeLine(command.json || format.json ? report.json() : report.text)
+        output.writeLines(command.json || format.json ? report.json() : report.text)
     }
 
     /// A passcode or backup password: read with `prompt`, or taken from the command line with the warning
@@ -63,6 +64,7 @@ extension SecurityCommandRunner {
                     + "leave \(option) out to be asked for it, or pipe it on standard input")
             bytes = given
         case .prompt:
+            secretLinesRead += 1
             do {
                 bytes = try passwords.readPassword(prompt)
             } catch {

@@ -12,6 +12,10 @@ public final class SecurityCommandRunner {
     let commandLines: any CommandLineSource
     /// The `-q`, `-v` and `--json` of the command being run.
     var format = OutputOptions()
+    /// The password lines the command being run has asked its reader for, and whether it found a passcode set
+    /// (nil: it did not get that far). `-i` skips by them the lines a failed command left unread.
+    var secretLinesRead = 0
+    var passcodeIsSet: Bool?
 
     /// - Parameters:
     ///   - source: where the keychain and the default identity come from.
@@ -49,7 +53,7 @@ public final class SecurityCommandRunner {
             switch invocation.command {
             case .help(let verb):
                 let text = verb?.usage ?? SecurityVerb.overview
-                output.writeLine(format.json ? JSONText.encode(["usage": text]) : text)
+                output.writeLines(format.json ? JSONText.encode(["usage": text]) : text)
             case .addPassword(let command):
                 try addPassword(command, keychain: try open(invocation.identity), identity: invocation.identity)
             case .findPassword(let command):
@@ -95,7 +99,7 @@ public final class SecurityCommandRunner {
 
     func reportUsage(_ error: UsageError) -> Int32 {
         errors.writeLine("security: \(error.message)")
-        errors.writeLine(error.verb?.usage ?? SecurityVerb.overview)
+        errors.writeLines(error.verb?.usage ?? SecurityVerb.overview)
         return ExitCode.usage
     }
 
