@@ -65,7 +65,8 @@ targets += [
         name: "SecurityTests", dependencies: ["Security", "LocalAuthentication", "KeychainCore"],
         swiftSettings: swift6),
     .testTarget(
-        name: "SecurityCLITests", dependencies: ["SecurityCLI", "KeychainCore", "TerminalIO"], swiftSettings: swift6),
+        name: "SecurityCLITests", dependencies: ["SecurityCLI", "KeychainCore", "KeychainStore", "TerminalIO"],
+        swiftSettings: swift6),
 ]
 #endif
 

@@ -10,10 +10,16 @@ extension SecurityCommandRunner {
         let password = try secret(command.password, prompt: .newBackup, option: "-p", operation: operation)
         let url = URL(fileURLWithPath: command.file)
         let summary = try perform(operation) { try keychain.backup(to: url, password: password) }
-        if format.json { return writeCounts(summary.itemCount, summary.excludedCount, url.path) }
+        if format.json {
+            return writeCounts(summary.itemCount, summary.excludedCount, url.path, damaged: summary.damagedCount)
+        }
         output.writeLine("\(Self.items(summary.itemCount)) written to \"\(url.path)\"")
         output.writeLine(
             "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out (never leave this machine)")
+        if summary.damagedCount > 0 {
+            output.writeLine("\(Self.items(summary.damagedCount, "damaged item")) left out (they no longer decrypt; "
+                + "dump-keychain names them)")
+        }
     }
 
     /// `restore-keychain FILE`: restores every item of the backup or, on any failure (wrong password, damaged
@@ -42,8 +48,10 @@ extension SecurityCommandRunner {
     }
 
     /// `--json`: `{"file":…,"itemCount":N,"excludedCount":M}`.
-    private func writeCounts(_ items: Int, _ excluded: Int, _ file: String) {
-        output.writeLine(JSONText.encode(["file": file, "itemCount": items, "excludedCount": excluded]))
+    private func writeCounts(_ items: Int, _ excluded: Int, _ file: String, damaged: Int? = nil) {
+        var object: [String: Any] = ["file": file, "itemCount": items, "excludedCount": excluded]
+        if let damaged { object["damagedCount"] = damaged }
+        output.writeLine(JSONText.encode(object))
     }
 
     /// "1 item", "3 items".

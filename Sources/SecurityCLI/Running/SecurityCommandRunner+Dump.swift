@@ -9,13 +9,19 @@ extension SecurityCommandRunner {
     {
         let returns: ReturnOptions = command.includeSecrets ? [.attributes, .data] : [.attributes]
         let printer = listing(keychain)
+        var damagedNotes: [String] = []
         for itemClass in [ItemClass.genericPassword, .internetPassword] {
             let query = ItemQuery(
                 itemClass: itemClass, accessGroup: identity.accessGroup, synchronizable: .any,
                 limit: .all, returns: returns)
             let items: [ItemResult]
             do {
-                items = try perform("SecKeychainSearchCopyNext") { try keychain.copyMatching(query) }
+                let report = try perform("SecKeychainSearchCopyNext") { try keychain.search(query) }
+                items = report.results
+                if report.damaged > 0 {
+                    let count = "\(report.damaged) damaged item\(report.damaged == 1 ? "" : "s") skipped"
+                    damagedNotes.append(count + (report.note.map { ": " + $0 } ?? ""))
+                }
             } catch let failure {
                 if case .keychain(let error) = failure.cause, error.status == SecurityStatus.itemNotFound { continue }
                 throw failure
@@ -38,5 +44,7 @@ extension SecurityCommandRunner {
                 }
             }
         }
+        // Damaged items hide nothing else; they are counted on standard error, with their UUIDs.
+        for note in damagedNotes { errors.writeLine("security: dump-keychain: " + TerminalText.escaped(note)) }
     }
 }
