@@ -50,9 +50,12 @@ extension Keychain {
     }
 
     /// Deletes the items whose class key no longer exists (WhenPasscodeSetThisDeviceOnly without a passcode).
+    /// It runs at every open, so it looks with a read first: the write lock is taken only when there is a purge.
     func purgeItemsOfDestroyedClasses() throws {
         guard try !dataProtection.hasPasscode else { return }
+        let destroyed = Accessibility.whenPasscodeSetThisDeviceOnly.rawValue
         try withStore { store in
+            guard try store.holdsRows(protection: destroyed) else { return }
             try store.database.writeTransaction {
                 for table in ItemTables.storedClasses.map(\.itemClass.rawValue) {
                     try store.deleteAll(protection: Accessibility.whenPasscodeSetThisDeviceOnly.rawValue, from: table)

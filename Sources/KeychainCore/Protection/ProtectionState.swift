@@ -32,10 +32,22 @@ final class ProtectionState: Sendable {
         }
     }
 
-    init(home: URL, kdfTarget: Double, clock: @escaping @Sendable () -> Date) throws {
+    /// - Parameter mayCreateKeybag: asked only when the keybag file is missing: whether a fresh one may be made
+    ///   (not when the database holds items, which only the lost class keys open).
+    init(
+        home: URL, kdfTarget: Double, clock: @escaping @Sendable () -> Date, mayCreateKeybag: () throws -> Bool
+    ) throws {
         try SecretFile.createDirectory(home)
         self.home = home
         keybagURL = home.appendingPathComponent(KeybagDocument.fileName)
+        // Checked before the device key is loaded or made, so a refused open leaves the home as it was.
+        if SecretFile.identity(keybagURL).isEmpty, try !mayCreateKeybag() {
+            throw KeychainError.notAvailable.because(
+                "the keybag file is missing from \(home.path), but keychain.db holds items that only its class keys "
+                    + "open; a new keybag would make every one of them unreadable, so none is made: restore the "
+                    + "keybag (with device.key) from a copy of this keychain home, or move keychain.db away to "
+                    + "start an empty keychain")
+        }
         lockURL = home.appendingPathComponent("keybag.lock")
         self.kdfTarget = kdfTarget
         self.clock = clock
