@@ -54,12 +54,13 @@ final class ProtectionState: Sendable {
         deviceKey = try DeviceKey.loadOrCreate(home: home)
         indexKey = try KeyDerivation.hkdfSHA256(
             key: deviceKey, salt: Array("keychain".utf8), info: Array("attribute index key v1".utf8))
-        let namespace = try KeyDerivation.hkdfSHA256(
-            key: deviceKey, salt: Array("keychain".utf8), info: Array("keyring namespace v1".utf8), count: 8)
-        store =
-            KernelKeyring.isAvailable
-            ? KeyringKeyStore(namespace: Self.hexadecimal(namespace.bytes))
-            : ProcessKeyStore()
+        if KernelKeyring.isAvailable {
+            // Every open gives back the keys of homes deleted since: nothing else would before a restart.
+            KeyringKeyStore.dropKeyringsOfDeletedHomes()
+            store = KeyringKeyStore(namespace: try KeyringKeyStore.namespace(deviceKey: deviceKey), home: home)
+        } else {
+            store = ProcessKeyStore()
+        }
         let url = home.appendingPathComponent(KeybagDocument.fileName)
         if let existing = try Self.loadIfPresent(url, deviceKey: deviceKey) {
             snapshot = Mutex(existing)
@@ -67,11 +68,6 @@ final class ProtectionState: Sendable {
             try SecretFile.createExclusively(url, bytes: try Self.freshDocument(deviceKey: deviceKey).encoded())
             snapshot = Mutex(try Self.load(url, deviceKey: deviceKey))
         }
-    }
-
-    private static func hexadecimal(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
     }
 
     // MARK: - Reading the keybag
@@ -159,7 +155,9 @@ final class ProtectionState: Sendable {
     func lockState() throws -> LockState {
         guard try current().document.passcode != nil else { return .noPasscode }
         guard try store.get(.afterFirstUnlock) != nil else { return .beforeFirstUnlock }
-        return store.isLocked ? .locked : .unlocked
+        if store.isLocked { return .locked }
+        // Class A gone with no lock recorded (a lock cut short between the two): the keys decide, so it is locked.
+        return try store.get(.whenUnlocked) == nil ? .locked : .unlocked
     }
 
     func info() throws -> KeychainInfo {
@@ -175,11 +173,15 @@ final class ProtectionState: Sendable {
     // MARK: - Commands
 
     /// Locks: class A goes after the grace period; class C stays until restart. Locking again while locked
-    /// changes nothing (it must not restart the grace period).
+    /// does not restart the grace period; it completes a lock that was cut short.
     func lock() throws {
         let document = try current().document
-        guard document.passcode != nil, !store.isLocked else { return }
-        try store.lock(classAExpiresAfter: document.gracePeriod ?? KeybagDocument.defaultGracePeriod)
+        guard document.passcode != nil else { return }
+        let stored = document.gracePeriod ?? KeybagDocument.defaultGracePeriod
+        // A keybag written before the range was checked may hold anything; a period that cannot be honoured is
+        // no period: class A goes at once.
+        let seconds = KeybagDocument.gracePeriodRange.contains(stored) ? stored : 0
+        try store.lock(classAExpiresAfter: seconds)
     }
 
     /// Forgets every unlocked class key, as a restart of the machine does.
@@ -189,7 +191,11 @@ final class ProtectionState: Sendable {
 
     /// Sets how long class A stays available after a lock.
     func setGracePeriod(_ seconds: Int) throws {
-        guard seconds >= 0 else { throw KeychainError.param.because("the grace period cannot be negative") }
+        guard KeybagDocument.gracePeriodRange.contains(seconds) else {
+            throw KeychainError.param.because(
+                "the grace period must be from 0 to \(KeybagDocument.gracePeriodRange.upperBound) seconds (one day), "
+                    + "not \(seconds)")
+        }
         try modify { document in document.gracePeriod = seconds }
     }
 
