@@ -73,7 +73,8 @@ public struct KeychainConfiguration: Sendable {
     func validate() throws {
         if !(0...60).contains(passcodeDerivationTarget) {  // false for NaN too
             throw KeychainError.param.because(
-                "passcodeDerivationTarget must be a finite number of seconds from 0 to 60, not \(passcodeDerivationTarget)")
+                "passcodeDerivationTarget must be a finite number of seconds from 0 to 60, "
+                    + "not \(passcodeDerivationTarget)")
         }
         if !(0...3600).contains(databaseBusyTimeout) {
             throw KeychainError.param.because(

@@ -59,11 +59,10 @@ import Testing
 
     @Test func aKDFTargetThatIsNotAFiniteNumberOfSecondsIsRefusedAtOpen() {
         for target in [Double.nan, .infinity, -.infinity, -0.5, 1e9] {
-            var configuration = KeychainConfiguration(
-                home: temporaryHome(),
-                identity: CallerIdentity(applicationIdentifier: protectionTestGroup, accessGroups: [protectionTestGroup]))
+            var configuration = KeychainConfiguration(home: temporaryHome(), identity: protectionTestIdentity)
             configuration.passcodeDerivationTarget = target
-            #expect(status { _ = try Keychain(configuration: configuration) } == SecurityStatus.param, "target \(target)")
+            let opened = status { _ = try Keychain(configuration: configuration) }
+            #expect(opened == SecurityStatus.param, "target \(target)")
         }
     }
 

@@ -5,6 +5,10 @@ import Testing
 
 /// Opening a keychain takes no write lock, so a process whose first call is a read does not queue behind another
 /// process's write; and a write lock held too long is reported as transient.
+/// The caller identity of the data protection tests' keychains.
+let protectionTestIdentity = CallerIdentity(
+    applicationIdentifier: protectionTestGroup, accessGroups: [protectionTestGroup])
+
 @Suite struct OpenLockingTests {
     /// A home with one readable item and its database path.
     private func homeWithItem() throws -> (home: URL, database: String) {
@@ -46,9 +50,7 @@ import Testing
     @Test func openingAndReadingTakeNoWriteLock() throws {
         let (home, path) = try homeWithItem()
         try whileAnotherConnectionWrites(path) {
-            var configuration = KeychainConfiguration(
-                home: home,
-                identity: CallerIdentity(applicationIdentifier: protectionTestGroup, accessGroups: [protectionTestGroup]))
+            var configuration = KeychainConfiguration(home: home, identity: protectionTestIdentity)
             configuration.databaseBusyTimeout = 0.2
             let keychain = try Keychain(configuration: configuration)
             defer { keychain.close() }
@@ -58,9 +60,7 @@ import Testing
 
     @Test func aWriteLockHeldTooLongIsReportedAsTransient() throws {
         let (home, path) = try homeWithItem()
-        var configuration = KeychainConfiguration(
-            home: home,
-            identity: CallerIdentity(applicationIdentifier: protectionTestGroup, accessGroups: [protectionTestGroup]))
+        var configuration = KeychainConfiguration(home: home, identity: protectionTestIdentity)
         configuration.databaseBusyTimeout = 0.2
         let keychain = try Keychain(configuration: configuration)
         defer { keychain.close() }
@@ -79,9 +79,7 @@ import Testing
 
     @Test func aBusyTimeoutThatIsNotAFiniteNumberOfSecondsIsRefused() {
         for value in [-1, .nan, .infinity, 1e12] as [Double] {
-            var configuration = KeychainConfiguration(
-                home: temporaryHome(),
-                identity: CallerIdentity(applicationIdentifier: protectionTestGroup, accessGroups: [protectionTestGroup]))
+            var configuration = KeychainConfiguration(home: temporaryHome(), identity: protectionTestIdentity)
             configuration.databaseBusyTimeout = value
             #expect(status { _ = try Keychain(configuration: configuration) } == SecurityStatus.param)
         }

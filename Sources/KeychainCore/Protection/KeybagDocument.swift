@@ -67,7 +67,8 @@ struct KeybagDocument: Codable, Equatable {
         guard let document = try? JSONDecoder().decode(KeybagDocument.self, from: Data(bytes)), document.format == 1
         else { throw KeychainError.notAvailable.because("the keybag file is damaged or of an unknown format") }
         if let record = document.passcode, let field = record.fieldOutOfRange {
-            throw KeychainError.notAvailable.because("the keybag file is damaged: its passcode \(field) is out of range")
+            throw KeychainError.notAvailable.because(
+                "the keybag file is damaged: its passcode \(field) is out of range")
         }
         return document
     }

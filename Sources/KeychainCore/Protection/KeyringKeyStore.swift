@@ -6,10 +6,11 @@ import Synchronization
 /// Class keys in the kernel, so that all processes of the user share one lock state and a restart of the machine
 /// clears it (the kernel keeps keys in memory only).
 ///
-/// Each keychain home gets one keyring of its own, `keychain.<namespace>`, inside the user keyring; in it four keys
-/// at most: `A` (the class A keys, which expire together after a lock), `C` (the class C keys, kept until
-/// restart), and `state` (the home's path and, once locked, when class A goes). The keyring is what is dropped
-/// when the passcode is removed, on a simulated restart, and when the home turns out to be deleted.
+/// Each keychain home gets one keyring of its own, `keychain.<namespace>`, inside the user keyring, and in it three
+/// keys: `A` (the class A keys, which expire together after a lock), `C` (the class C keys, kept until restart),
+/// and `state` (the home's path and, once locked, when class A goes): four keys of the user's quota per home.
+/// The keyring is what is dropped when the passcode is removed, on a simulated restart, and when the home turns
+/// out to be deleted.
 final class KeyringKeyStore: UnlockedKeyStore {
     static let keyringPrefix = "keychain."
     let name = "kernel keyring"

@@ -296,8 +296,9 @@ final class ProtectionState: Sendable {
         }
         let now = clock().timeIntervalSinceReferenceDate
         if record.notBefore > now {
-            throw KeychainError.authFailed.because(
-                "too many wrong passcodes; try again in \(Int((record.notBefore - now).rounded(.up))) s")
+            // Bounded before the conversion: the clock is the caller's, and Int(_:) traps out of range.
+            let wait = min(record.notBefore - now, 86_400).rounded(.up)
+            throw KeychainError.authFailed.because("too many wrong passcodes; try again in \(Int(wait)) s")
         }
         let wrappingKey = try PasscodeKDF.derive(
             passcode: passcode, salt: Array(salt), iterations: record.iterations, deviceKey: deviceKey)
