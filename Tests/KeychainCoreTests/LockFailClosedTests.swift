@@ -1,4 +1,5 @@
 import Foundation
+import KernelKeyring
 import Testing
 @testable import KeychainCore
 
@@ -82,5 +83,43 @@ import Testing
         #expect(status { try keychain.unlock(passcode: Secret(Array("9999".utf8))) } == SecurityStatus.notAvailable)
         #expect(status { try keychain.unlock(passcode: testPasscode) } == SecurityStatus.notAvailable)
         #expect(status { _ = try keychain.info() } == SecurityStatus.notAvailable)
+    }
+
+    /// The kernel keyring of `keychain`'s home.
+    private func homeKeyring(_ keychain: Keychain) throws -> KernelKeyring {
+        let namespace = try KeyringKeyStore.namespace(deviceKey: keychain.dataProtection.deviceKey)
+        return try #require(KernelKeyring.user.keyring(named: KeyringKeyStore.keyringPrefix + namespace))
+    }
+
+    @Test(.enabled(if: kernelKeyringIsAvailable, "needs the kernel keyring"))
+    func aLockRecordedBesideALiveClassAKeyIsCompletedByTheNextLock() throws {
+        let home = temporaryHome()
+        let keychain = try fastKDFKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        try keychain.addToken("token", .whenUnlocked)
+        try keychain.setPasscode(testPasscode)
+        try keychain.setGracePeriod(5)
+        // The state an interrupted lock of an older version left: recorded as locked, class A with no expiry.
+        let ring = try homeKeyring(keychain)
+        let state = Array("locked-until 0\n\(home.standardizedFileURL.path)".utf8)
+        try state.withUnsafeBytes { _ = try ring.store("state", payload: $0) }
+        #expect(try keychain.lockState == .locked)
+
+        try keychain.lock()
+        #expect(keychain.readStatus("token") == SecurityStatus.interactionNotAllowed)
+    }
+
+    @Test(.enabled(if: kernelKeyringIsAvailable, "needs the kernel keyring"))
+    func aClassAKeyGoneWithoutARecordedLockReadsAsLocked() throws {
+        let keychain = try fastKDFKeychain()
+        defer { keychain.simulateRestart() }
+        try keychain.addToken("token", .whenUnlocked)
+        try keychain.addToken("background", .afterFirstUnlock)
+        try keychain.setPasscode(testPasscode)
+        // A lock cut short after it dropped class A and before it recorded anything.
+        try homeKeyring(keychain).remove(KeyringKeyStore.Group.classA.rawValue)
+        #expect(try keychain.lockState == .locked)
+        #expect(keychain.readStatus("token") == SecurityStatus.interactionNotAllowed)
+        #expect(keychain.readStatus("background") == SecurityStatus.success)
     }
 }

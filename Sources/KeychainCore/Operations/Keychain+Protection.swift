@@ -34,17 +34,21 @@ extension Keychain {
         try dataProtection.unlock(passcode: passcode.storage)
     }
 
-    /// Locks: class A becomes unavailable after the grace period, class C stays available until restart.
+    /// Locks: class A becomes unavailable after the grace period, class C stays available until restart. Fails
+    /// closed: class A's keys go (or get their expiry) before the lock is recorded. Locking again while locked
+    /// keeps the first lock's deadline.
     public func lock() throws {
         try dataProtection.lock()
     }
 
     /// Forgets every unlocked class key, as restarting the machine does: classes A and C wait for the passcode.
+    /// The home's keyring is dropped, so it holds none of the user's kernel key quota any more.
     public func simulateRestart() {
         dataProtection.simulateRestart()
     }
 
     /// Sets how many seconds class A stays available after a lock (default 10).
+    /// - Throws: `errSecParam` outside 0…86400 (one day).
     public func setGracePeriod(_ seconds: Int) throws {
         try dataProtection.setGracePeriod(seconds)
     }

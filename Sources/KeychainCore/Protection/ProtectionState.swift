@@ -175,13 +175,17 @@ final class ProtectionState: Sendable {
     /// Locks: class A goes after the grace period; class C stays until restart. Locking again while locked
     /// does not restart the grace period; it completes a lock that was cut short.
     func lock() throws {
-        let document = try current().document
-        guard document.passcode != nil else { return }
-        let stored = document.gracePeriod ?? KeybagDocument.defaultGracePeriod
-        // A keybag written before the range was checked may hold anything; a period that cannot be honoured is
-        // no period: class A goes at once.
-        let seconds = KeybagDocument.gracePeriodRange.contains(stored) ? stored : 0
-        try store.lock(classAExpiresAfter: seconds)
+        // Under the keybag's file lock, as unlocks are: a lock and an unlock of two processes take turns, so
+        // neither can leave a recorded lock beside class A keys without an expiry.
+        try SecretFile.withExclusiveLock(lockURL) {
+            let document = try current().document
+            guard document.passcode != nil else { return }
+            let stored = document.gracePeriod ?? KeybagDocument.defaultGracePeriod
+            // A keybag written before the range was checked may hold anything; a period that cannot be honoured
+            // is no period: class A goes at once.
+            let seconds = KeybagDocument.gracePeriodRange.contains(stored) ? stored : 0
+            try store.lock(classAExpiresAfter: seconds)
+        }
     }
 
     /// Forgets every unlocked class key, as a restart of the machine does.
