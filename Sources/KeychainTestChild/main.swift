@@ -30,7 +30,7 @@ if arguments.count == 3, arguments[1] == "quota" {
     guard let uid = UInt32(arguments[2]) else { fail("quota needs a uid") }
     runQuotaScenario(uid: uid)
 }
-guard arguments.count >= 4 else { fail("usage: KeychainTestChild add-loop|race|read <home> <group> [argument]") }
+guard arguments.count >= 4 else { fail("usage: KeychainTestChild add-loop|race|read <home> <group> [argument], or quota <uid>") }
 var configuration = KeychainConfiguration(
     home: URL(fileURLWithPath: arguments[2], isDirectory: true),
     identity: CallerIdentity(applicationIdentifier: arguments[3], accessGroups: [arguments[3]]))

@@ -9,9 +9,23 @@ import Glibc
 /// names the cause and the fix, the keys of deleted homes are given back first, and nothing is left behind.
 /// Root's quota is far larger, so the child process runs as an otherwise unused uid.
 @Suite struct KeyringQuotaTests {
-    @Test(.enabled(if: getuid() == 0 && kernelKeyringIsAvailable, "needs root (to become another uid) and keyrings"))
+    /// A uid of its own per test process, so that two runs at once do not share a quota.
+    private static let spareUID = 60_000 + Int(getpid()) % 5_000
+
+    /// Whether this process may become `spareUID`: it is root, and the uid exists in its user namespace.
+    private static let canBecomeSpareUID: Bool = {
+        guard getuid() == 0, let map = try? String(contentsOfFile: "/proc/self/uid_map", encoding: .utf8) else {
+            return false
+        }
+        return map.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true).compactMap { Int($0) }
+            return fields.count == 3 && (fields[0]..<(fields[0] + fields[2])).contains(spareUID)
+        }
+    }()
+
+    @Test(.enabled(if: canBecomeSpareUID && kernelKeyringIsAvailable, "needs root (to become another uid), keyrings"))
     func anUnlockAtTheQuotaSaysWhyAndDeletedHomesGiveTheirKeysBack() throws {
-        let uid = 60_000 + Int(getpid()) % 5_000
+        let uid = Self.spareUID
         let process = Process()
         process.executableURL = try TestChild.executable()
         process.arguments = ["quota", "\(uid)"]
