@@ -20,35 +20,54 @@ public final class Keychain: Sendable {
     private let store: Mutex<ItemStore?>
 
     /// Opens (creating on first use) the keychain described by `configuration`.
-    /// - Throws: `KeychainError` with `errSecNotAvailable` when the home, keybag or database cannot be used.
+    /// - Throws: `KeychainError` with `errSecParam` for settings out of range; `errSecNotAvailable` when the home,
+    ///   keybag or database cannot be used, or stays busy with another process's write (then transient).
     public init(configuration: KeychainConfiguration) throws {
+        try configuration.validate()
         self.configuration = configuration
-        dataProtection = try ProtectionState(
-            home: configuration.home, kdfTarget: configuration.passcodeDerivationTarget, clock: configuration.clock)
-        digester = try IndexDigester(indexKey: dataProtection.indexKey)
+        try SecretFile.createDirectory(configuration.home)
+        // The database opens first: whether it holds items decides if a missing keybag may be created.
+        let opened = try Self.openStore(configuration)
+        do {
+            dataProtection = try ProtectionState(
+                home: configuration.home, kdfTarget: configuration.passcodeDerivationTarget,
+                clock: configuration.clock, mayCreateKeybag: { try !opened.holdsRows() })
+            digester = try IndexDigester(indexKey: dataProtection.indexKey)
+        } catch let error as StoreError {
+            opened.database.close()
+            throw Self.translate(error, busyTimeout: configuration.databaseBusyTimeout)
+        } catch {
+            opened.database.close()
+            throw error
+        }
         authenticators = Authenticators(
             protection: dataProtection, clock: configuration.clock, owner: configuration.ownerAuthentication,
             fingerprintReader: configuration.fingerprintReader)
-        let path = configuration.home.appendingPathComponent(Self.databaseFileName).path
-        let opened: ItemStore
-        // SQLite creates its -wal and -shm files with the database file's mode: make that owner-only first.
-        try SecretFile.createOwnerOnly(configuration.home.appendingPathComponent(Self.databaseFileName))
-        do {
-            let database = try Database(path: path)
-            do {
-                opened = try ItemStore(database: database, tables: ItemTables.all)
-            } catch {
-                database.close()
-                throw error
-            }
-        } catch let error as StoreError {
-            throw KeychainError.notAvailable.because("cannot open \(path): \(error.message)")
-        }
         store = Mutex(opened)
         // A crash between removing the passcode and purging its class's items leaves rows nothing can open.
         try purgeItemsOfDestroyedClasses()
         // Opportunistic: a row whose class is locked, or a database busy with another writer, waits for later.
         try? upgradeItemFormats()
+    }
+
+    private static func openStore(_ configuration: KeychainConfiguration) throws -> ItemStore {
+        let path = configuration.home.appendingPathComponent(databaseFileName).path
+        // SQLite creates its -wal and -shm files with the database file's mode: make that owner-only first.
+        try SecretFile.createOwnerOnly(configuration.home.appendingPathComponent(databaseFileName))
+        // Validated to 0…3600 s, so the milliseconds fit.
+        let busyMilliseconds = Int32((configuration.databaseBusyTimeout * 1000).rounded(.up))
+        do {
+            let database = try Database(path: path, busyTimeout: busyMilliseconds)
+            do {
+                return try ItemStore(database: database, tables: ItemTables.all)
+            } catch {
+                database.close()
+                throw error
+            }
+        } catch let error as StoreError {
+            if error.isBusy { throw translate(error, busyTimeout: configuration.databaseBusyTimeout) }
+            throw KeychainError.notAvailable.because("cannot open \(path): \(error.message)")
+        }
     }
 
     deinit { close() }
@@ -68,18 +87,25 @@ public final class Keychain: Sendable {
             do {
                 return try body(current)
             } catch let error as StoreError {
-                throw Self.translate(error)
+                throw Self.translate(error, busyTimeout: configuration.databaseBusyTimeout)
             } catch let error as CryptoError {
                 throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
             }
         }
     }
 
-    private static func translate(_ error: StoreError) -> KeychainError {
+    private static func translate(_ error: StoreError, busyTimeout: Double) -> KeychainError {
         if error.isUniqueViolation { return KeychainError.duplicateItem }
         if error.isCorrupt { return KeychainError.notAvailable.because("the keychain database is damaged") }
         if error.primaryCode == 13 { return KeychainError(SecurityStatus.diskFull, reason: error.message) }
-        if error.isBusy { return KeychainError.io.because("the keychain is locked by another process for too long") }
+        if error.isBusy {
+            // Apple's keychain daemon turns the SQLite codes it does not name, SQLITE_BUSY among them, into
+            // errSecNotAvailable, so a device answers a keychain that stays busy with -25291 too. The status is the
+            // device's; the reason says what it means here: nothing is wrong, another process is writing.
+            return KeychainError.notAvailable.because(
+                "the keychain database is busy: another process has held its write lock for more than "
+                    + "\(busyTimeout) s; nothing is damaged and nothing was changed, try again")
+        }
         return KeychainError.io.because(error.message)
     }
 

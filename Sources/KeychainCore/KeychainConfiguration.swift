@@ -12,6 +12,9 @@ public struct KeychainConfiguration: Sendable {
     /// How long one passcode derivation should take, in seconds, when a passcode is set (about 80 ms, as
     /// Apple tunes its passcode key derivation; tests lower it).
     public var passcodeDerivationTarget: Double = 0.08
+    /// How long a call waits for another process's write to the database before failing with a transient
+    /// error, in seconds (10 unless set; tests lower it).
+    public var databaseBusyTimeout: Double = 10
     /// Who answers a device-owner prompt that no test or demo scripted: the system, through PAM at the
     /// user's terminal, or nobody (nil: the prompt is dismissed, errSecUserCanceled). Nil unless set;
     /// ``fromEnvironment(_:)`` sets it when the `keychain-authenticate` helper is installed.
@@ -63,6 +66,20 @@ public struct KeychainConfiguration: Sendable {
             configuration.fingerprintReader = SystemFingerprintReader.locate(environment)
         }
         return configuration
+    }
+
+    /// Refuses settings that are not finite or out of range before anything is opened or converted.
+    /// - Throws: `errSecParam` naming the setting and its range.
+    func validate() throws {
+        if !(0...60).contains(passcodeDerivationTarget) {  // false for NaN too
+            throw KeychainError.param.because(
+                "passcodeDerivationTarget must be a finite number of seconds from 0 to 60, "
+                    + "not \(passcodeDerivationTarget)")
+        }
+        if !(0...3600).contains(databaseBusyTimeout) {
+            throw KeychainError.param.because(
+                "databaseBusyTimeout must be a finite number of seconds from 0 to 3600, not \(databaseBusyTimeout)")
+        }
     }
 
     private static func executableName() -> String {

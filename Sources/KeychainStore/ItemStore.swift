@@ -120,6 +120,20 @@ package final class ItemStore {
         return deleted
     }
 
+    /// Whether any table holds a row (of `protection`, when given). A read: it takes no write lock.
+    package func holdsRows(protection: String? = nil) throws -> Bool {
+        for table in tables.keys.sorted() {
+            let rows: [[SQLValue]]
+            if let protection {
+                rows = try database.statement("SELECT 1 FROM \(table) WHERE pdmn = ? LIMIT 1").rows([.text(protection)])
+            } else {
+                rows = try database.statement("SELECT 1 FROM \(table) LIMIT 1").rows()
+            }
+            if !rows.isEmpty { return true }
+        }
+        return false
+    }
+
     /// Deletes every row of one protection class; returns how many went.
     @discardableResult
     package func deleteAll(protection: String, from table: String) throws -> Int {

@@ -9,6 +9,8 @@
 //       writes "<account> <status>" (0 on success, else the OSStatus).
 //   KeychainTestChild read <home> <group> <account>
 //       Reads the secret of the generic password with that account and writes the status (0 or the OSStatus).
+//   KeychainTestChild quota <uid>
+//       As root only: becomes <uid> and fills its kernel key quota with unlocked homes (QuotaScenario.swift).
 //
 // With KEYCHAIN_TEST_FAST_KDF=1 in the environment, passcode derivations are tuned to 2 ms (as in the tests).
 import Foundation
@@ -24,7 +26,11 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 4 else { fail("usage: KeychainTestChild add-loop|race|read <home> <group> [argument]") }
+if arguments.count == 3, arguments[1] == "quota" {
+    guard let uid = UInt32(arguments[2]) else { fail("quota needs a uid") }
+    runQuotaScenario(uid: uid)
+}
+guard arguments.count >= 4 else { fail("usage: KeychainTestChild add-loop|race|read <home> <group> [argument], or quota <uid>") }
 var configuration = KeychainConfiguration(
     home: URL(fileURLWithPath: arguments[2], isDirectory: true),
     identity: CallerIdentity(applicationIdentifier: arguments[3], accessGroups: [arguments[3]]))

@@ -1,4 +1,5 @@
 import Foundation
+import KernelKeyring
 @testable import KeychainCore
 
 /// One directory for every temporary home of this test process, removed when the process exits (tests leave
@@ -6,7 +7,11 @@ import Foundation
 let temporaryHomesRoot: URL = {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    atexit { try? FileManager.default.removeItem(at: temporaryHomesRoot) }
+    atexit {
+        try? FileManager.default.removeItem(at: temporaryHomesRoot)
+        // The homes are gone: give their kernel keys back now rather than at some later open.
+        if KernelKeyring.isAvailable { KeyringKeyStore.dropKeyringsOfDeletedHomes() }
+    }
     return root
 }()
 

@@ -36,25 +36,32 @@ extension Keychain {
         try? upgradeItemFormats()  // the classes are unlocked now: rows of an older format can be rewritten
     }
 
-    /// Locks: class A becomes unavailable after the grace period, class C stays available until restart.
+    /// Locks: class A becomes unavailable after the grace period, class C stays available until restart. Fails
+    /// closed: class A's keys go (or get their expiry) before the lock is recorded. Locking again while locked
+    /// keeps the first lock's deadline.
     public func lock() throws {
         try dataProtection.lock()
     }
 
     /// Forgets every unlocked class key, as restarting the machine does: classes A and C wait for the passcode.
+    /// The home's keyring is dropped, so it holds none of the user's kernel key quota any more.
     public func simulateRestart() {
         dataProtection.simulateRestart()
     }
 
     /// Sets how many seconds class A stays available after a lock (default 10).
+    /// - Throws: `errSecParam` outside 0…86400 (one day).
     public func setGracePeriod(_ seconds: Int) throws {
         try dataProtection.setGracePeriod(seconds)
     }
 
     /// Deletes the items whose class key no longer exists (WhenPasscodeSetThisDeviceOnly without a passcode).
+    /// It runs at every open, so it looks with a read first: the write lock is taken only when there is a purge.
     func purgeItemsOfDestroyedClasses() throws {
         guard try !dataProtection.hasPasscode else { return }
+        let destroyed = Accessibility.whenPasscodeSetThisDeviceOnly.rawValue
         try withStore { store in
+            guard try store.holdsRows(protection: destroyed) else { return }
             try store.database.writeTransaction {
                 for table in ItemTables.storedClasses.map(\.itemClass.rawValue) {
                     try store.deleteAll(protection: Accessibility.whenPasscodeSetThisDeviceOnly.rawValue, from: table)

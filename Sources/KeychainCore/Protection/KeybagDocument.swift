@@ -14,6 +14,9 @@ struct KeybagDocument: Codable, Equatable {
     var classes: [String: String]
 
     static let defaultGracePeriod = 10
+    /// Grace periods `setGracePeriod` accepts: up to a day (Apple's longest "Require Passcode" delay is hours),
+    /// well inside the kernel's 32-bit key timeouts.
+    static let gracePeriodRange = 0...86_400
     static let fileName = "keybag"
 
     /// How a passcode is stretched, and the state of wrong attempts (kept here, so restarts do not reset it).
@@ -26,6 +29,16 @@ struct KeybagDocument: Codable, Equatable {
         var failures = 0
         /// No attempt is accepted before this time (seconds since the reference date).
         var notBefore: Double = 0
+
+        /// The first field holding a value no passcode setting produces, whose arithmetic could trap: the
+        /// iterations PBKDF2 takes (32-bit), a count that can grow by one, finite times within ±30,000 years.
+        var fieldOutOfRange: String? {
+            if !(1...Int(Int32.max)).contains(iterations) { return "iterations" }
+            if !(0...1_000_000).contains(failures) { return "failure count" }
+            if !(-1e12...1e12).contains(notBefore) { return "retry time" }
+            if !(0...1e9).contains(milliseconds) { return "derivation cost" }
+            return nil
+        }
     }
 
     /// Classes whose keys a passcode protects.
@@ -53,6 +66,10 @@ struct KeybagDocument: Codable, Equatable {
     static func decode(_ bytes: [UInt8]) throws -> KeybagDocument {
         guard let document = try? JSONDecoder().decode(KeybagDocument.self, from: Data(bytes)), document.format == 1
         else { throw KeychainError.notAvailable.because("the keybag file is damaged or of an unknown format") }
+        if let record = document.passcode, let field = record.fieldOutOfRange {
+            throw KeychainError.notAvailable.because(
+                "the keybag file is damaged: its passcode \(field) is out of range")
+        }
         return document
     }
 }

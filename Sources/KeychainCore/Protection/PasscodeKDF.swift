@@ -12,7 +12,9 @@ enum PasscodeKDF {
         let start = DispatchTime.now().uptimeNanoseconds
         _ = try KeyDerivation.pbkdf2SHA256(password: password, salt: Array(repeating: 1, count: 16), iterations: probe)
         let perIteration = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 / Double(probe)
-        let iterations = max(1_000, Int(target / max(perIteration, 1e-9)))
+        // Clamped before the conversion (which would trap on a value out of range) and to PBKDF2's 32-bit count.
+        let wanted = min(target / max(perIteration, 1e-9), Double(Int32.max))
+        let iterations = max(1_000, wanted.isFinite ? Int(wanted) : 1_000)
         return (iterations, Double(iterations) * perIteration * 1000)
     }
 

@@ -32,22 +32,35 @@ final class ProtectionState: Sendable {
         }
     }
 
-    init(home: URL, kdfTarget: Double, clock: @escaping @Sendable () -> Date) throws {
+    /// - Parameter mayCreateKeybag: asked only when the keybag file is missing: whether a fresh one may be made
+    ///   (not when the database holds items, which only the lost class keys open).
+    init(
+        home: URL, kdfTarget: Double, clock: @escaping @Sendable () -> Date, mayCreateKeybag: () throws -> Bool
+    ) throws {
         try SecretFile.createDirectory(home)
         self.home = home
         keybagURL = home.appendingPathComponent(KeybagDocument.fileName)
+        // Checked before the device key is loaded or made, so a refused open leaves the home as it was.
+        if SecretFile.identity(keybagURL).isEmpty, try !mayCreateKeybag() {
+            throw KeychainError.notAvailable.because(
+                "the keybag file is missing from \(home.path), but keychain.db holds items that only its class keys "
+                    + "open; a new keybag would make every one of them unreadable, so none is made: restore the "
+                    + "keybag (with device.key) from a copy of this keychain home, or move keychain.db away to "
+                    + "start an empty keychain")
+        }
         lockURL = home.appendingPathComponent("keybag.lock")
         self.kdfTarget = kdfTarget
         self.clock = clock
         deviceKey = try DeviceKey.loadOrCreate(home: home)
         indexKey = try KeyDerivation.hkdfSHA256(
             key: deviceKey, salt: Array("keychain".utf8), info: Array("attribute index key v1".utf8))
-        let namespace = try KeyDerivation.hkdfSHA256(
-            key: deviceKey, salt: Array("keychain".utf8), info: Array("keyring namespace v1".utf8), count: 8)
-        store =
-            KernelKeyring.isAvailable
-            ? KeyringKeyStore(namespace: Self.hexadecimal(namespace.bytes))
-            : ProcessKeyStore()
+        if KernelKeyring.isAvailable {
+            // Every open gives back the keys of homes deleted since: nothing else would before a restart.
+            KeyringKeyStore.dropKeyringsOfDeletedHomes()
+            store = KeyringKeyStore(namespace: try KeyringKeyStore.namespace(deviceKey: deviceKey), home: home)
+        } else {
+            store = ProcessKeyStore()
+        }
         let url = home.appendingPathComponent(KeybagDocument.fileName)
         if let existing = try Self.loadIfPresent(url, deviceKey: deviceKey) {
             snapshot = Mutex(existing)
@@ -55,11 +68,6 @@ final class ProtectionState: Sendable {
             try SecretFile.createExclusively(url, bytes: try Self.freshDocument(deviceKey: deviceKey).encoded())
             snapshot = Mutex(try Self.load(url, deviceKey: deviceKey))
         }
-    }
-
-    private static func hexadecimal(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
     }
 
     // MARK: - Reading the keybag
@@ -152,7 +160,9 @@ final class ProtectionState: Sendable {
     func lockState() throws -> LockState {
         guard try current().document.passcode != nil else { return .noPasscode }
         guard try store.get(.afterFirstUnlock) != nil else { return .beforeFirstUnlock }
-        return store.isLocked ? .locked : .unlocked
+        if store.isLocked { return .locked }
+        // Class A gone with no lock recorded (a lock cut short between the two): the keys decide, so it is locked.
+        return try store.get(.whenUnlocked) == nil ? .locked : .unlocked
     }
 
     func info() throws -> KeychainInfo {
@@ -168,11 +178,19 @@ final class ProtectionState: Sendable {
     // MARK: - Commands
 
     /// Locks: class A goes after the grace period; class C stays until restart. Locking again while locked
-    /// changes nothing (it must not restart the grace period).
+    /// does not restart the grace period; it completes a lock that was cut short.
     func lock() throws {
-        let document = try current().document
-        guard document.passcode != nil, !store.isLocked else { return }
-        try store.lock(classAExpiresAfter: document.gracePeriod ?? KeybagDocument.defaultGracePeriod)
+        // Under the keybag's file lock, as unlocks are: a lock and an unlock of two processes take turns, so
+        // neither can leave a recorded lock beside class A keys without an expiry.
+        try SecretFile.withExclusiveLock(lockURL) {
+            let document = try current().document
+            guard document.passcode != nil else { return }
+            let stored = document.gracePeriod ?? KeybagDocument.defaultGracePeriod
+            // A keybag written before the range was checked may hold anything; a period that cannot be honoured
+            // is no period: class A goes at once.
+            let seconds = KeybagDocument.gracePeriodRange.contains(stored) ? stored : 0
+            try store.lock(classAExpiresAfter: seconds)
+        }
     }
 
     /// Forgets every unlocked class key, as a restart of the machine does.
@@ -182,7 +200,11 @@ final class ProtectionState: Sendable {
 
     /// Sets how long class A stays available after a lock.
     func setGracePeriod(_ seconds: Int) throws {
-        guard seconds >= 0 else { throw KeychainError.param.because("the grace period cannot be negative") }
+        guard KeybagDocument.gracePeriodRange.contains(seconds) else {
+            throw KeychainError.param.because(
+                "the grace period must be from 0 to \(KeybagDocument.gracePeriodRange.upperBound) seconds (one day), "
+                    + "not \(seconds)")
+        }
         try modify { document in document.gracePeriod = seconds }
     }
 
@@ -283,8 +305,9 @@ final class ProtectionState: Sendable {
         }
         let now = clock().timeIntervalSinceReferenceDate
         if record.notBefore > now {
-            throw KeychainError.authFailed.because(
-                "too many wrong passcodes; try again in \(Int((record.notBefore - now).rounded(.up))) s")
+            // Bounded before the conversion: the clock is the caller's, and Int(_:) traps out of range.
+            let wait = min(record.notBefore - now, 86_400).rounded(.up)
+            throw KeychainError.authFailed.because("too many wrong passcodes; try again in \(Int(wait)) s")
         }
         let wrappingKey = try PasscodeKDF.derive(
             passcode: passcode, salt: Array(salt), iterations: record.iterations, deviceKey: deviceKey)

@@ -8,6 +8,9 @@ extension SecretFile {
     static func identity(path: String) -> [Int] {
         var info = stat()
         guard stat(path, &info) == 0 else { return [] }
-        return [Int(info.st_ino), Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec), Int(info.st_size)]
+        return [
+            Int(truncatingIfNeeded: info.st_ino), info.st_ctim.tv_sec, info.st_ctim.tv_nsec,
+            Int(truncatingIfNeeded: info.st_size),
+        ]
     }
 }

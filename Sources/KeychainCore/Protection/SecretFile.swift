@@ -58,7 +58,10 @@ enum SecretFile {
     static func identity(_ url: URL) -> [Int] {
         var info = stat()
         guard url.withUnsafeFileSystemRepresentation({ $0.map { stat($0, &info) } ?? -1 }) == 0 else { return [] }
-        return [Int(info.st_ino), Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec), Int(info.st_size)]
+        return [
+            Int(truncatingIfNeeded: info.st_ino), info.st_ctim.tv_sec, info.st_ctim.tv_nsec,
+            Int(truncatingIfNeeded: info.st_size),
+        ]
     }
 
     /// Runs `body` holding an exclusive lock (`flock`) on `url`, created if missing, so that read-modify-write

@@ -1,0 +1,79 @@
+import Foundation
+import KeychainCrypto
+import Testing
+@testable import KeychainCore
+
+/// Unlocked class keys are kept per keychain home and go when the home goes: when its passcode is removed, on a
+/// restart, and when the home was deleted (found at the next open of any keychain of the user).
+@Suite struct KeyringLifetimeTests {
+    /// The keyring namespace of `home`: derived from its device key, it names the home's keys in the kernel.
+    private func namespace(_ home: URL) throws -> String {
+        let deviceKey = try #require(try SecretFile.read(home.appendingPathComponent(DeviceKey.fileName)))
+        let namespace = try KeyDerivation.hkdfSHA256(
+            key: SecureBytes(deviceKey), salt: Array("keychain".utf8), info: Array("keyring namespace v1".utf8),
+            count: 8)
+        return namespace.bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The kernel keys this process can see whose description names `namespace`.
+    private func keys(naming namespace: String) throws -> [String] {
+        let keys = try String(contentsOfFile: "/proc/keys", encoding: .utf8)
+        return keys.split(separator: "\n").map(String.init).filter { $0.contains("keychain.\(namespace)") }
+    }
+
+    /// Polls for up to two seconds: the kernel collects invalidated keys a moment later.
+    private func eventuallyNoKeys(naming home: URL) throws -> [String] {
+        try eventuallyNoKeys(naming: try namespace(home))
+    }
+
+    private func eventuallyNoKeys(naming namespace: String) throws -> [String] {
+        var left = try keys(naming: namespace)
+        let deadline = Date().addingTimeInterval(2)
+        while !left.isEmpty, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            left = try keys(naming: namespace)
+        }
+        return left
+    }
+
+    @Test(.enabled(if: kernelKeyringIsAvailable, "needs the kernel keyring"))
+    func aDeletedHomesKeysAreDroppedAtTheNextOpen() throws {
+        let home = temporaryHome()
+        let keychain = try fastKDFKeychain(home: home)
+        try keychain.setPasscode(testPasscode)
+        try keychain.lock()
+        let deleted = try namespace(home)
+        #expect(try !keys(naming: deleted).isEmpty)
+        keychain.close()
+        try FileManager.default.removeItem(at: home)
+
+        _ = try fastKDFKeychain()
+        #expect(try eventuallyNoKeys(naming: deleted).isEmpty)
+    }
+
+    @Test(.enabled(if: kernelKeyringIsAvailable, "needs the kernel keyring"))
+    func removingThePasscodeOrARestartDropsEveryKeyOfTheHome() throws {
+        let home = temporaryHome()
+        let keychain = try fastKDFKeychain(home: home)
+        try keychain.setPasscode(testPasscode)
+        try keychain.removePasscode(current: testPasscode)
+        #expect(try eventuallyNoKeys(naming: home).isEmpty)
+
+        try keychain.setPasscode(testPasscode)
+        try keychain.lock()
+        keychain.simulateRestart()
+        #expect(try eventuallyNoKeys(naming: home).isEmpty)
+    }
+
+    @Test(.enabled(if: kernelKeyringIsAvailable, "needs the kernel keyring"))
+    func anotherHomesKeysSurviveTheSweep() throws {
+        let kept = temporaryHome()
+        let keychain = try fastKDFKeychain(home: kept)
+        defer { keychain.simulateRestart() }
+        try keychain.addToken("token", .whenUnlocked)
+        try keychain.setPasscode(testPasscode)
+        _ = try fastKDFKeychain()
+        #expect(keychain.readStatus("token") == SecurityStatus.success)
+        #expect(try keychain.lockState == .unlocked)
+    }
+}
