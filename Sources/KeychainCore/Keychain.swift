@@ -59,7 +59,8 @@ public final class Keychain: Sendable {
         do {
             let database = try Database(path: path, busyTimeout: busyMilliseconds)
             do {
-                return try ItemStore(database: database, tables: ItemTables.all)
+                return try ItemStore(
+                    database: database, tables: ItemTables.all, migrations: SchemaHistory.migrations)
             } catch {
                 database.close()
                 throw error

@@ -6,12 +6,17 @@ package final class ItemStore {
     // Lookups come in few shapes; preparing each shape once keeps SQL text out of the per-call path.
     private var selectStatements: [SelectShape: Statement] = [:]
 
-    /// Opens the store, creating or migrating its schema to `tables`.
-    package init(database: Database, tables: [ItemTableSpec]) throws {
+    /// Opens the store, bringing its schema up to date with `migrations` (the owner's frozen history), and
+    /// reads and writes the columns `tables` name.
+    package init(database: Database, tables: [ItemTableSpec], migrations: [Migration]) throws {
         self.database = database
         self.tables = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
-        let create = tables.map(\.createSQL).joined(separator: "\n")
-        try database.migrate([Migration(version: 1, sql: create)])
+        try database.migrate(migrations)
+    }
+
+    /// The columns `table` has in the database, for checking that the history creates what `tables` name.
+    package func columns(of table: String) throws -> [String] {
+        try database.statement("PRAGMA table_info(\(table))").rows().compactMap { $0[1].textValue }
     }
 
     private func spec(_ table: String) -> ItemTableSpec {

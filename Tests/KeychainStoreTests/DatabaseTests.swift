@@ -3,13 +3,13 @@ import Testing
 @testable import KeychainStore
 
 /// One directory for this test process's databases, removed when the process exits.
-private let temporaryRoot: URL = {
+let temporaryRoot: URL = {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("store-tests-\(UUID().uuidString)")
     atexit { try? FileManager.default.removeItem(at: temporaryRoot) }
     return root
 }()
 
-private func temporaryPath() -> String {
+func temporaryPath() -> String {
     let directory = temporaryRoot.appendingPathComponent("store-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory.appendingPathComponent("test.db").path

@@ -1,7 +1,8 @@
 import KeychainStore
 
-/// Maps each stored class's schema to its table: a digest column `d_<attr>` per attribute, plus `f_<attr>`
-/// (the case-folded digest) for text attributes, plus the group and sync digests.
+/// Maps each stored class's schema to its table's columns: a digest column `d_<attr>` per attribute, plus
+/// `f_<attr>` (the case-folded digest) for text attributes, plus the group and sync digests. The tables themselves
+/// (and their lookup indexes) are created by `SchemaHistory`.
 enum ItemTables {
     static let storedClasses: [ClassSchema] = [.genericPassword, .internetPassword]
 
@@ -14,12 +15,7 @@ enum ItemTables {
             columns.append(digestColumn(key))
             if schema.attributes[key] == .text { columns.append(foldedColumn(key)) }
         }
-        let lookups: [[String]] = switch schema.itemClass {
-        case .genericPassword: [[digestColumn(.service), digestColumn(.account)], [digestColumn(.account)]]
-        case .internetPassword: [[digestColumn(.server), digestColumn(.account)], [digestColumn(.account)]]
-        default: []
-        }
-        return ItemTableSpec(name: schema.itemClass.rawValue, digestColumns: columns, indexes: lookups)
+        return ItemTableSpec(name: schema.itemClass.rawValue, digestColumns: columns)
     }
 
     static var all: [ItemTableSpec] { storedClasses.map(spec) }

@@ -1,0 +1,70 @@
+import Foundation
+import KeychainStore
+import Testing
+
+@testable import KeychainCore
+
+/// Homes written by each earlier schema open, and the history creates every column the engine uses.
+@Suite struct SchemaHistoryTests {
+    /// A home whose database was written with the frozen SQL of schema v1 and nothing else, as the first release
+    /// left it (no record of applied steps).
+    private func homeWrittenBySchemaOne() throws -> URL {
+        let home = temporaryHome()
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
+        defer { database.close() }
+        try database.execute(SchemaHistory.v1PasswordTables)
+        try database.execute("PRAGMA user_version = 1")
+        return home
+    }
+
+    @Test func aHomeWrittenBySchemaOneOpensAndWorks() throws {
+        let keychain = try makeKeychain(home: try homeWrittenBySchemaOne())
+        try keychain.add(genericPassword(account: "a"))
+        try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.server: .string("example.com")],
+                                 data: Array("pw".utf8)))
+        #expect(try keychain.copyMatching(genericQuery([.account: .string("a")], returns: .data)).count == 1)
+    }
+
+    @Test func theCommittedFormatOneHomeOpensAtTheCurrentSchema() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/constrained-items-format-1/keychain.db")
+        let copy = temporaryHome()
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: fixture, to: copy.appendingPathComponent("keychain.db"))
+        let database = try Database(path: copy.appendingPathComponent("keychain.db").path)
+        defer { database.close() }
+        let store = try ItemStore(database: database, tables: ItemTables.all, migrations: SchemaHistory.migrations)
+        #expect(try database.userVersion == SchemaHistory.migrations.count)
+        #expect(try store.select(from: "genp", where: RowFilter(), reading: []).count == 7)
+    }
+
+    @Test func theHistoryCreatesEveryColumnTheEngineUses() throws {
+        let home = temporaryHome()
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let database = try Database(path: home.appendingPathComponent("keychain.db").path)
+        defer { database.close() }
+        let store = try ItemStore(database: database, tables: ItemTables.all, migrations: SchemaHistory.migrations)
+        for spec in ItemTables.all {
+            let columns = Set(try store.columns(of: spec.name))
+            let fixed: Set = ["rowid", "uuid", "pkey", "pdmn", "version", "wrappedkey", "meta", "secret"]
+            #expect(fixed.isSubset(of: columns), "\(spec.name)")
+            #expect(Set(spec.digestColumns).isSubset(of: columns), "\(spec.name) lacks a digest column")
+        }
+    }
+
+    @Test func aStepAppendedLaterReachesAnExistingHome() throws {
+        // What adding key items will look like: a new step at the end of the history.
+        let home = try homeWrittenBySchemaOne()
+        _ = try makeKeychain(home: home)
+        let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
+        defer { database.close() }
+        let future = SchemaHistory.migrations + [
+            Migration(version: SchemaHistory.migrations.count + 1, identifier: "test keys table",
+                      sql: "CREATE TABLE keys (rowid INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE);")
+        ]
+        _ = try ItemStore(database: database, tables: ItemTables.all, migrations: future)
+        try database.statement("INSERT INTO keys (uuid) VALUES (x'01')").run()
+        #expect(try database.appliedMigrations()[future.count] == "test keys table")
+    }
+}
