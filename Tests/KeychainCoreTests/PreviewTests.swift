@@ -73,4 +73,16 @@ import Testing
                                                  with: ItemChanges(attributes: [.label: .string("L")]))
         #expect(relabel.items.count == 2)
     }
+
+    /// A dry run refuses what the call refuses: one set of checks serves both.
+    @Test func previewDeleteRefusesWhatDeleteRefuses() throws {
+        let keychain = try makeKeychain()
+        try keychain.add(genericPassword(service: "svc", account: "a"))
+        var query = genericQuery([.service: .string("svc")], limit: .all)
+        query.authentication = ReadAuthentication(ui: .skip)
+        #expect(status { _ = try keychain.previewDelete(query) } == SecurityStatus.param)
+        #expect(status { _ = try keychain.delete(query) } == SecurityStatus.param)
+        #expect(status { _ = try keychain.previewDelete(genericQuery([.service: .string("svc")], limit: .one)) }
+            == SecurityStatus.param)
+    }
 }

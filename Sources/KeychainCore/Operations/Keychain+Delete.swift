@@ -4,15 +4,7 @@ extension Keychain {
     /// - Throws: `errSecItemNotFound` when nothing matches.
     @discardableResult
     public func delete(_ query: ItemQuery) throws -> Int {
-        let (schema, query) = try resolvePersistentReference(query)
-        try validate(query.attributes, in: schema, writing: false)
-        guard query.limit == .all else {
-            throw KeychainError.param.because("a delete removes every match; kSecMatchLimit must be absent or All")
-        }
-        if query.authentication.ui == .skip {
-            throw KeychainError.param.because("kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only")
-        }
-        let groups = try searchGroups(query.accessGroup)
+        let (schema, query, groups) = try checkedDelete(query)
         let deleted = try withStore { store in
             try store.database.writeTransaction {
                 let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all,
@@ -28,6 +20,20 @@ extension Keychain {
                 base: "no item of class \(schema.itemClass.rawValue) matches the delete's query"))
         }
         return deleted
+    }
+
+    /// The checks of a delete that need no item, shared by the delete and its dry run: the class, the
+    /// attributes, the limit, the authentication UI and the groups it covers.
+    func checkedDelete(_ query: ItemQuery) throws -> (ClassSchema, ItemQuery, [String]) {
+        let (schema, query) = try resolvePersistentReference(query)
+        try validate(query.attributes, in: schema, writing: false)
+        guard query.limit == .all else {
+            throw KeychainError.param.because("a delete removes every match; kSecMatchLimit must be absent or All")
+        }
+        if query.authentication.ui == .skip {
+            throw KeychainError.param.because("kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only")
+        }
+        return (schema, query, try searchGroups(query.accessGroup))
     }
 
     /// Checks a row a delete matched by its digests against its decrypted attributes, as an update does: digests

@@ -72,12 +72,7 @@ extension Keychain {
     /// The items a delete would remove.
     /// - Throws: what ``delete(_:)`` would throw before removing anything.
     public func previewDelete(_ query: ItemQuery) throws -> OperationPreview {
-        let (schema, query) = try resolvePersistentReference(query)
-        try validate(query.attributes, in: schema, writing: false)
-        guard query.limit == .all else {
-            throw KeychainError.param.because("a delete removes every match; kSecMatchLimit must be absent or All")
-        }
-        let groups = try searchGroups(query.accessGroup)
+        let (schema, query, groups) = try checkedDelete(query)
         return try preview(query, schema: schema, groups: groups, limit: .all, base: "the delete's query")
     }
 
