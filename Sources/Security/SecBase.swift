@@ -1,44 +1,44 @@
 import Foundation
 import KeychainCore
 
-// Status codes of SecBase.h, with Apple's values.
+// Status codes of SecBase.h, with Apple's values: one table, `SecurityStatus`, holds each code and its message.
 
-public let errSecSuccess: OSStatus = 0
-public let errSecUnimplemented: OSStatus = -4
-public let errSecDiskFull: OSStatus = -34
-public let errSecIO: OSStatus = -36
-public let errSecParam: OSStatus = -50
-public let errSecWrPerm: OSStatus = -61
-public let errSecAllocate: OSStatus = -108
-public let errSecUserCanceled: OSStatus = -128
-public let errSecBadReq: OSStatus = -909
-public let errSecInternalComponent: OSStatus = -2070
-public let errSecCoreFoundationUnknown: OSStatus = -4960
-public let errSecNotAvailable: OSStatus = -25291
-public let errSecReadOnly: OSStatus = -25292
-public let errSecAuthFailed: OSStatus = -25293
-public let errSecNoSuchKeychain: OSStatus = -25294
-public let errSecInvalidKeychain: OSStatus = -25295
-public let errSecDuplicateKeychain: OSStatus = -25296
-public let errSecDuplicateItem: OSStatus = -25299
-public let errSecItemNotFound: OSStatus = -25300
-public let errSecBufferTooSmall: OSStatus = -25301
-public let errSecDataTooLarge: OSStatus = -25302
-public let errSecNoSuchAttr: OSStatus = -25303
-public let errSecInvalidItemRef: OSStatus = -25304
-public let errSecInvalidSearchRef: OSStatus = -25305
-public let errSecNoSuchClass: OSStatus = -25306
-public let errSecNoDefaultKeychain: OSStatus = -25307
-public let errSecInteractionNotAllowed: OSStatus = -25308
-public let errSecReadOnlyAttr: OSStatus = -25309
-public let errSecNoAccessForItem: OSStatus = -25243
-public let errSecDataNotAvailable: OSStatus = -25316
-public let errSecDataNotModifiable: OSStatus = -25317
-public let errSecDecode: OSStatus = -26275
-public let errSecMissingEntitlement: OSStatus = -34018
-public let errSecVerifyFailed: OSStatus = -67808
-public let errSecNotTrusted: OSStatus = -67843
-public let errSecInvalidOwnerEdit: OSStatus = -25244
+public let errSecSuccess: OSStatus = SecurityStatus.success
+public let errSecUnimplemented: OSStatus = SecurityStatus.unimplemented
+public let errSecDiskFull: OSStatus = SecurityStatus.diskFull
+public let errSecIO: OSStatus = SecurityStatus.io
+public let errSecParam: OSStatus = SecurityStatus.param
+public let errSecWrPerm: OSStatus = SecurityStatus.writePermission
+public let errSecAllocate: OSStatus = SecurityStatus.allocate
+public let errSecUserCanceled: OSStatus = SecurityStatus.userCanceled
+public let errSecBadReq: OSStatus = SecurityStatus.badReq
+public let errSecInternalComponent: OSStatus = SecurityStatus.internalComponent
+public let errSecCoreFoundationUnknown: OSStatus = SecurityStatus.coreFoundationUnknown
+public let errSecNotAvailable: OSStatus = SecurityStatus.notAvailable
+public let errSecReadOnly: OSStatus = SecurityStatus.readOnly
+public let errSecAuthFailed: OSStatus = SecurityStatus.authFailed
+public let errSecNoSuchKeychain: OSStatus = SecurityStatus.noSuchKeychain
+public let errSecInvalidKeychain: OSStatus = SecurityStatus.invalidKeychain
+public let errSecDuplicateKeychain: OSStatus = SecurityStatus.duplicateKeychain
+public let errSecDuplicateItem: OSStatus = SecurityStatus.duplicateItem
+public let errSecItemNotFound: OSStatus = SecurityStatus.itemNotFound
+public let errSecBufferTooSmall: OSStatus = SecurityStatus.bufferTooSmall
+public let errSecDataTooLarge: OSStatus = SecurityStatus.dataTooLarge
+public let errSecNoSuchAttr: OSStatus = SecurityStatus.noSuchAttr
+public let errSecInvalidItemRef: OSStatus = SecurityStatus.invalidItemRef
+public let errSecInvalidSearchRef: OSStatus = SecurityStatus.invalidSearchRef
+public let errSecNoSuchClass: OSStatus = SecurityStatus.noSuchClass
+public let errSecNoDefaultKeychain: OSStatus = SecurityStatus.noDefaultKeychain
+public let errSecInteractionNotAllowed: OSStatus = SecurityStatus.interactionNotAllowed
+public let errSecReadOnlyAttr: OSStatus = SecurityStatus.readOnlyAttribute
+public let errSecNoAccessForItem: OSStatus = SecurityStatus.noAccessForItem
+public let errSecDataNotAvailable: OSStatus = SecurityStatus.dataNotAvailable
+public let errSecDataNotModifiable: OSStatus = SecurityStatus.dataNotModifiable
+public let errSecDecode: OSStatus = SecurityStatus.decode
+public let errSecMissingEntitlement: OSStatus = SecurityStatus.missingEntitlement
+public let errSecVerifyFailed: OSStatus = SecurityStatus.verifyFailed
+public let errSecNotTrusted: OSStatus = SecurityStatus.notTrusted
+public let errSecInvalidOwnerEdit: OSStatus = SecurityStatus.invalidOwnerEdit
 
 /// Apple's text for a status code: "No error." for 0, "OSStatus N" for a code it does not describe.
 /// - Parameters:

@@ -6,6 +6,7 @@ public enum SecurityStatus {
     public static let diskFull: Int32 = -34
     public static let io: Int32 = -36
     public static let param: Int32 = -50
+    public static let writePermission: Int32 = -61
     public static let allocate: Int32 = -108
     public static let userCanceled: Int32 = -128
     public static let badReq: Int32 = -909
@@ -30,6 +31,11 @@ public enum SecurityStatus {
     public static let missingEntitlement: Int32 = -34018
     public static let invalidKeychain: Int32 = -25295
     public static let internalComponent: Int32 = -2070
+    public static let coreFoundationUnknown: Int32 = -4960
+    public static let duplicateKeychain: Int32 = -25296
+    public static let readOnlyAttribute: Int32 = -25309
+    public static let noAccessForItem: Int32 = -25243
+    public static let invalidOwnerEdit: Int32 = -25244
     public static let notTrusted: Int32 = -67843
 
     private static let messages: [Int32: String] = [
@@ -38,6 +44,7 @@ public enum SecurityStatus {
         diskFull: "The disk is full.",
         io: "I/O error.",
         param: "One or more parameters passed to a function were not valid.",
+        writePermission: "Write permissions error.",
         allocate: "Failed to allocate memory.",
         userCanceled: "User canceled the operation.",
         badReq: "Bad parameter or invalid state for operation.",
@@ -55,6 +62,10 @@ public enum SecurityStatus {
         invalidSearchRef: "Unable to search the current keychain.",
         noSuchClass: "The specified item does not appear to be a valid keychain item.",
         noDefaultKeychain: "A default keychain could not be found.",
+        duplicateKeychain: "A keychain with the same name already exists.",
+        readOnlyAttribute: "The specified attribute could not be modified.",
+        noAccessForItem: "The specified item has no access control.",
+        invalidOwnerEdit: "Invalid attempt to change the owner of this item.",
         interactionNotAllowed: "User interaction is not allowed.",
         dataNotAvailable: "The contents of this item cannot be retrieved.",
         dataNotModifiable: "The contents of this item cannot be modified.",
@@ -65,7 +76,8 @@ public enum SecurityStatus {
         notTrusted: "The certificate was not trusted.",
     ]
 
-    /// Apple's message for `status`, or "OSStatus N" for a code it does not describe.
+    /// Apple's message for `status`, or "OSStatus N" for a code it does not describe (SecBase.h gives
+    /// errSecCoreFoundationUnknown none).
     public static func message(for status: Int32) -> String {
         messages[status] ?? "OSStatus \(status)"
     }
