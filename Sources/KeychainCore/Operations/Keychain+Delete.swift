@@ -9,7 +9,7 @@ extension Keychain {
             try store.database.writeTransaction {
                 let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all,
                                                reading: [.metadata], store: store)
-                let check = MatchCheck(query, groups: groups)
+                let check = AttributeMatcher(query, groups: groups)
                 for match in matches { try verify(match, against: check, schema: schema) }
                 return try store.delete(rowids: matches.map(\.row.rowid), from: schema.itemClass.rawValue)
             }
@@ -41,7 +41,7 @@ extension Keychain {
     /// query. A row whose class is locked is deleted on its digests alone, as a device deletes locked items, and
     /// so is a row that no longer decrypts: deleting is the only way to be rid of it.
     /// - Throws: `errSecDecode` when the row's contents do not satisfy the query.
-    private func verify(_ match: MatchedRow, against check: MatchCheck, schema: ClassSchema) throws {
+    private func verify(_ match: MatchedRow, against check: AttributeMatcher, schema: ClassSchema) throws {
         guard let classKey = try? classKey(match.protection) else { return }
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
         guard let itemKey = try? sealer.itemKey(wrapped: match.row.wrappedKey, classKey: classKey),

@@ -44,7 +44,8 @@ extension Keychain {
                 continue
             }
             attributes[.accessible] = .string(protection.rawValue)
-            let mismatches = Self.mismatches(of: attributes, against: query, schema: schema)
+            let mismatches = Self.mismatches(
+                of: attributes, against: query, schema: schema, callerGroups: groups, protection: protection)
             guard !mismatches.isEmpty else { continue }
             examined.append((describePrimaryKey(attributes, schema: schema), mismatches))
         }
@@ -95,50 +96,40 @@ extension Keychain {
             from: schema.itemClass.rawValue, within: within, anyOf: anyOf, limit: Self.explanationCandidateLimit)
     }
 
-    /// Why an item with `item`'s attributes does not match `query`: one phrase per attribute in the way.
+    /// Why an item with `item`'s attributes does not match `query`: one phrase per rule in the way, from the
+    /// matcher the searches use.
     static func mismatches(
-        of item: [AttributeKey: AttributeValue], against query: ItemQuery, schema: ClassSchema
+        of item: [AttributeKey: AttributeValue], against query: ItemQuery, schema: ClassSchema, callerGroups: [String],
+        protection: Accessibility?
     ) -> [String] {
-        var found: [String] = []
-        for (key, wanted) in query.attributes.sorted(by: { $0.key < $1.key }) {
-            let actual = item[key] ?? (schema.primaryKey.contains(key) ? schema.defaultValue(for: key) : nil)
-            guard let actual else {
-                found.append("\(key.rawValue) is not set on the item (the query asks for \(display(wanted)))")
-                continue
-            }
-            if actual.matchingBytes == wanted.matchingBytes { continue }
-            if schema.attributes[key] == .text, let folded = actual.foldedBytes, folded == wanted.foldedBytes {
-                if query.caseInsensitive { continue }
-                found.append(
-                    "\(key.rawValue) differs only in case (the item has \(display(actual)), the query "
-                        + "\(display(wanted))): set kSecMatchCaseInsensitive or fix the case")
-            } else {
-                found.append(
-                    "\(key.rawValue) value differs (the item has \(display(actual)), the query \(display(wanted)))")
-            }
+        let matcher = AttributeMatcher(query, groups: query.accessGroup.map { [$0] } ?? callerGroups)
+        return matcher.mismatches(item, schema: schema, protection: protection).map { describe($0, query: query) }
+    }
+
+    /// One mismatch as a phrase that says what to change.
+    private static func describe(_ mismatch: AttributeMatcher.Mismatch, query: ItemQuery) -> String {
+        switch mismatch {
+        case .absent(let key, let wanted):
+            return "\(key.rawValue) is not set on the item (the query asks for \(display(wanted)))"
+        case .differs(let key, let actual, let wanted, onlyInCase: true):
+            return "\(key.rawValue) differs only in case (the item has \(display(actual)), the query "
+                + "\(display(wanted))): set kSecMatchCaseInsensitive or fix the case"
+        case .differs(let key, let actual, let wanted, onlyInCase: false):
+            return "\(key.rawValue) value differs (the item has \(display(actual)), the query \(display(wanted)))"
+        case .synchronizable(itemIsSynchronizable: true):
+            return "synchronizable filter: the item is synchronizable (sync=true), and a query without "
+                + "kSecAttrSynchronizable matches only non-synchronizable items: add kSecAttrSynchronizable: "
+                + "kSecAttrSynchronizableAny"
+        case .synchronizable(itemIsSynchronizable: false):
+            return "synchronizable filter: the item is not synchronizable, and the query asks for "
+                + "kSecAttrSynchronizable: true: use kSecAttrSynchronizableAny"
+        case .accessGroup(let group):
+            let named = query.accessGroup ?? ""
+            return "access group: the item is in \"\(group)\", another of the caller's groups, and the query names "
+                + "\"\(named)\", which has no such item: name \"\(group)\" or leave kSecAttrAccessGroup out"
+        case .accessibility(let actual, let wanted):
+            return "kSecAttrAccessible: the item is \(actual), the query asks for \(wanted)"
         }
-        let synced = item[.synchronizable] == .bool(true)
-        switch query.synchronizable {
-        case .no where synced:
-            found.append(
-                "synchronizable filter: the item is synchronizable (sync=true), and a query without "
-                    + "kSecAttrSynchronizable matches only non-synchronizable items: add kSecAttrSynchronizable: "
-                    + "kSecAttrSynchronizableAny")
-        case .yes where !synced:
-            found.append(
-                "synchronizable filter: the item is not synchronizable, and the query asks for "
-                    + "kSecAttrSynchronizable: true: use kSecAttrSynchronizableAny")
-        default: break
-        }
-        if let named = query.accessGroup, case .string(let group)? = item[.accessGroup], group != named {
-            found.append(
-                "access group: the item is in \"\(group)\", another of the caller's groups, and the query names "
-                    + "\"\(named)\", which has no such item: name \"\(group)\" or leave kSecAttrAccessGroup out")
-        }
-        if let wanted = query.accessibility, case .string(let actual)? = item[.accessible], actual != wanted.rawValue {
-            found.append("kSecAttrAccessible: the item is \(actual), the query asks for \(wanted.rawValue)")
-        }
-        return found
     }
 
     /// The other password class (`genp` ↔ `inet`) with the query's attributes, the service standing for the

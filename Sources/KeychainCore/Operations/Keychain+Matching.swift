@@ -94,7 +94,7 @@ extension Keychain {
     ///   - authentication: how a constrained item's secret may be authenticated for.
     ///   - suppliedSecret: the secret the caller just added, returned as is for a constrained item.
     func result(
-        for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, check: MatchCheck? = nil,
+        for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, check: AttributeMatcher? = nil,
         authentication: ReadAuthentication = ReadAuthentication(), suppliedSecret: [UInt8]? = nil
     ) throws -> ItemResult {
         let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
@@ -108,7 +108,7 @@ extension Keychain {
             let wanted = check.keys + (returns.contains(.data) ? [AccessControlPolicy.attributeKey] : [])
             attributes = try sealer.openAttributes(match.row.metadata, itemKey: itemKey, only: wanted)
         }
-        if let check, let attributes, !check.holds(for: attributes, schema: schema) {
+        if let check, let attributes, !check.holds(for: attributes, schema: schema, protection: match.protection) {
             throw KeychainError.decode.because("an item's index does not match its contents (the row is damaged)")
         }
         var returned: [AttributeKey: AttributeValue]? = nil
@@ -187,44 +187,5 @@ extension Keychain {
             Self.validDates.contains(date.timeIntervalSinceReferenceDate)
                 ? "\(date)" : "an invalid date (\(date.timeIntervalSinceReferenceDate) seconds since 2001)"
         }
-    }
-}
-
-/// The conditions of a search, checked again on an item's decrypted attributes.
-struct MatchCheck {
-    let conditions: [AttributeKey: AttributeValue]
-    let caseInsensitive: Bool
-    let groups: [String]
-    let synchronizable: SynchronizableFilter
-
-    init(_ query: ItemQuery, groups: [String]) {
-        conditions = query.attributes
-        caseInsensitive = query.caseInsensitive
-        self.groups = groups
-        synchronizable = query.synchronizable
-    }
-
-    /// The attributes the check reads.
-    var keys: [AttributeKey] { [.accessGroup, .synchronizable] + conditions.keys }
-
-    func holds(for item: [AttributeKey: AttributeValue], schema: ClassSchema) -> Bool {
-        guard case .string(let group)? = item[.accessGroup], groups.contains(group) else { return false }
-        let synced = item[.synchronizable] == .bool(true)
-        switch synchronizable {
-        case .no where synced, .yes where !synced: return false
-        default: break
-        }
-        for (key, wanted) in conditions {
-            guard let actual = item[key] ?? (schema.primaryKey.contains(key) ? schema.defaultValue(for: key) : nil)
-            else { return false }
-            if actual.matchingBytes == wanted.matchingBytes { continue }
-            if caseInsensitive, schema.attributes[key] == .text, let folded = actual.foldedBytes,
-                folded == wanted.foldedBytes
-            {
-                continue
-            }
-            return false
-        }
-        return true
     }
 }

@@ -79,7 +79,7 @@ extension Keychain {
     private func preview(_ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, base: String)
         throws -> OperationPreview
     {
-        let check = MatchCheck(query, groups: groups)
+        let check = AttributeMatcher(query, groups: groups)
         let keys = schema.primaryKey + [.accessGroup, .synchronizable]
         return try withStore { store in
             var items: [[AttributeKey: AttributeValue]] = []

@@ -20,7 +20,7 @@ extension Keychain {
         let rows = try withStore { store in
             try matchingRows(query, schema: schema, groups: groups, limit: query.limit, reading: columns, store: store)
         }
-        let check = MatchCheck(query, groups: groups)
+        let check = AttributeMatcher(query, groups: groups)
         var outcome = SearchOutcome()
         try collect(rows, query: query, schema: schema, check: check, into: &outcome)
         if outcome.lockedOut + outcome.damaged > 0, query.limit != .all, !outcome.isFull(query.limit) {
@@ -84,7 +84,7 @@ extension Keychain {
     /// Decrypts `rows` into `outcome` until the query's limit is reached, counting those the lock state keeps
     /// out and leaving out those `kSecUseAuthenticationUISkip` skips.
     private func collect(
-        _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: MatchCheck, into outcome: inout SearchOutcome
+        _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher, into outcome: inout SearchOutcome
     ) throws {
         for match in rows where !outcome.isFull(query.limit) {
             do {
