@@ -22,7 +22,9 @@ enum AccessControlBenchmark {
         try keychain.setPasscode(Secret(Array("1234".utf8)))
         try keychain.authenticators.biometry.enroll()
         let secret = Array("correct horse battery staple 123".utf8)
-        let flags: [(String, UInt)] = [("biometryAny", 0x2), ("userPresence", 0x1), ("biometryCurrentSet", 0x8)]
+        let flags: [(String, AccessControlFlags)] = [
+            ("biometryAny", .biometryAny), ("userPresence", .userPresence), ("biometryCurrentSet", .biometryCurrentSet),
+        ]
         try keychain.add(contentsOf: (0..<itemCount).map { item("plain", $0, secret: secret, flags: nil) })
         for (name, bits) in flags {
             try keychain.add(contentsOf: (0..<itemCount).map { item(name, $0, secret: secret, flags: bits) })
@@ -41,7 +43,7 @@ enum AccessControlBenchmark {
         }
     }
 
-    private static func item(_ service: String, _ index: Int, secret: [UInt8], flags: UInt?) -> NewItem {
+    private static func item(_ service: String, _ index: Int, secret: [UInt8], flags: AccessControlFlags?) -> NewItem {
         NewItem(itemClass: .genericPassword,
                 attributes: [.service: .string(service), .account: .string("acct\(index)")],
                 accessControl: flags.map { AccessControlPolicy(accessibility: .whenUnlockedThisDeviceOnly, flags: $0) },

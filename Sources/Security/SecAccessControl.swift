@@ -7,29 +7,29 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
     public init(rawValue: CFOptionFlags) { self.rawValue = rawValue }
 
     /// Biometry or the device passcode.
-    public static let userPresence = SecAccessControlCreateFlags(rawValue: 1 << 0)
+    public static let userPresence = SecAccessControlCreateFlags(rawValue: AccessControlFlags.userPresence.rawValue)
     /// Any enrolled biometry; survives enrollment changes.
-    public static let biometryAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    public static let biometryAny = SecAccessControlCreateFlags(rawValue: AccessControlFlags.biometryAny.rawValue)
     @available(*, deprecated, renamed: "biometryAny")
-    public static let touchIDAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    public static let touchIDAny = SecAccessControlCreateFlags(rawValue: AccessControlFlags.biometryAny.rawValue)
     /// The biometry enrolled now; invalidated when enrollment changes.
-    public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: AccessControlFlags.biometryCurrentSet.rawValue)
     @available(*, deprecated, renamed: "biometryCurrentSet")
-    public static let touchIDCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    public static let touchIDCurrentSet = SecAccessControlCreateFlags(rawValue: AccessControlFlags.biometryCurrentSet.rawValue)
     /// The device passcode.
-    public static let devicePasscode = SecAccessControlCreateFlags(rawValue: 1 << 4)
+    public static let devicePasscode = SecAccessControlCreateFlags(rawValue: AccessControlFlags.devicePasscode.rawValue)
     /// A paired watch.
-    public static let watch = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    public static let watch = SecAccessControlCreateFlags(rawValue: AccessControlFlags.companion.rawValue)
     /// A paired companion device.
-    public static let companion = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    public static let companion = SecAccessControlCreateFlags(rawValue: AccessControlFlags.companion.rawValue)
     /// Any one of the constraints suffices.
-    public static let or = SecAccessControlCreateFlags(rawValue: 1 << 14)
+    public static let or = SecAccessControlCreateFlags(rawValue: AccessControlFlags.or.rawValue)
     /// Every constraint is required.
-    public static let and = SecAccessControlCreateFlags(rawValue: 1 << 15)
+    public static let and = SecAccessControlCreateFlags(rawValue: AccessControlFlags.and.rawValue)
     /// The private key may be used only inside its token.
-    public static let privateKeyUsage = SecAccessControlCreateFlags(rawValue: 1 << 30)
+    public static let privateKeyUsage = SecAccessControlCreateFlags(rawValue: AccessControlFlags.privateKeyUsage.rawValue)
     /// An application-provided password is part of the item's protection.
-    public static let applicationPassword = SecAccessControlCreateFlags(rawValue: 1 << 31)
+    public static let applicationPassword = SecAccessControlCreateFlags(rawValue: AccessControlFlags.applicationPassword.rawValue)
 }
 
 /// An access control object: a protection class and the constraints on using the item.
@@ -68,5 +68,5 @@ public func SecAccessControlCreateWithFlags(
     if flags.contains(.or) && flags.contains(.and) {
         return fail("the flags combine .or and .and")
     }
-    return SecAccessControl(policy: AccessControlPolicy(accessibility: accessibility, flags: flags.rawValue))
+    return SecAccessControl(policy: AccessControlPolicy(accessibility: accessibility, flags: AccessControlFlags(rawValue: flags.rawValue)))
 }

@@ -8,14 +8,6 @@ import Testing
 /// passcode and the lock state) as well as its factors. Checked by an attacker holding a copy of every file of a
 /// locked home, and on a home written by item format 1, which the first open that can migrates.
 @Suite(.serialized) struct ConstraintBindingTests {
-    private static let userPresence: UInt = 1 << 0
-    private static let biometryAny: UInt = 1 << 1
-    private static let biometryCurrentSet: UInt = 1 << 3
-    private static let devicePasscode: UInt = 1 << 4
-    private static let watch: UInt = 1 << 5
-    private static let or: UInt = 1 << 14
-    private static let and: UInt = 1 << 15
-    private static let applicationPassword: UInt = 1 << 31
 
     /// A home with a passcode, enrolled biometry and a paired companion.
     private func preparedKeychain() throws -> Keychain {
@@ -27,12 +19,12 @@ import Testing
     }
 
     private func add(
-        _ keychain: Keychain, _ account: String, _ accessibility: Accessibility, flags: UInt = 0,
+        _ keychain: Keychain, _ account: String, _ accessibility: Accessibility, flags: AccessControlFlags = [],
         applicationPassword: String? = nil
     ) throws {
         var item = NewItem(itemClass: .genericPassword, attributes: [.account: .string(account)],
                            data: Array("secret-\(account)".utf8))
-        if flags == 0 {
+        if flags.isEmpty {
             item.accessibility = accessibility
         } else {
             item.accessControl = AccessControlPolicy(accessibility: accessibility, flags: flags)
@@ -51,22 +43,22 @@ import Testing
         try add(keychain, "always", .always)
         try add(keychain, "plain-a", .whenUnlocked)
         try add(keychain, "plain-c", .afterFirstUnlock)
-        let constrained: [(String, Accessibility, UInt)] = [
-            ("presence", .whenUnlocked, Self.userPresence),
-            ("any", .whenUnlocked, Self.biometryAny),
-            ("current", .whenUnlocked, Self.biometryCurrentSet),
-            ("watch", .whenUnlocked, Self.watch),
-            ("any-or-watch", .whenUnlocked, Self.biometryAny | Self.or | Self.watch),
-            ("any-and-watch", .whenUnlocked, Self.biometryAny | Self.and | Self.watch),
-            ("any-or-passcode", .whenUnlocked, Self.biometryAny | Self.or | Self.devicePasscode),
-            ("akpu-any", .whenPasscodeSetThisDeviceOnly, Self.biometryAny),
-            ("cku-watch", .afterFirstUnlockThisDeviceOnly, Self.watch),
-            ("ck-presence", .afterFirstUnlock, Self.userPresence),
+        let constrained: [(String, Accessibility, AccessControlFlags)] = [
+            ("presence", .whenUnlocked, .userPresence),
+            ("any", .whenUnlocked, .biometryAny),
+            ("current", .whenUnlocked, .biometryCurrentSet),
+            ("watch", .whenUnlocked, .companion),
+            ("any-or-watch", .whenUnlocked, [.biometryAny, .or, .companion]),
+            ("any-and-watch", .whenUnlocked, [.biometryAny, .and, .companion]),
+            ("any-or-passcode", .whenUnlocked, [.biometryAny, .or, .devicePasscode]),
+            ("akpu-any", .whenPasscodeSetThisDeviceOnly, .biometryAny),
+            ("cku-watch", .afterFirstUnlockThisDeviceOnly, .companion),
+            ("ck-presence", .afterFirstUnlock, .userPresence),
         ]
         for (account, accessibility, flags) in constrained {
             try add(keychain, account, accessibility, flags: flags)
         }
-        try add(keychain, "app-password", .whenUnlocked, flags: Self.applicationPassword, applicationPassword: "pw")
+        try add(keychain, "app-password", .whenUnlocked, flags: .applicationPassword, applicationPassword: "pw")
         try keychain.lock()
         keychain.simulateRestart()
 
@@ -164,7 +156,7 @@ import Testing
     @Test func applicationPasswordsAreStretchedLikeThePasscode() throws {
         let keychain = try preparedKeychain()
         defer { keychain.simulateRestart() }
-        try add(keychain, "app-password", .whenUnlocked, flags: Self.applicationPassword, applicationPassword: "pw")
+        try add(keychain, "app-password", .whenUnlocked, flags: .applicationPassword, applicationPassword: "pw")
         let row = try #require(try keychain.withStore { store in
             try store.select(from: "genp", where: RowFilter(), reading: [.secret]).first
         })

@@ -29,7 +29,7 @@ import Testing
     @Test func currentSetItemIsUnreadableAfterEnrollmentChangeWithEverythingTheKeychainHolds() throws {
         let keychain = try keychainWithPasscode()
         defer { keychain.simulateRestart() }
-        let policy = AccessControlPolicy(accessibility: .whenUnlocked, flags: 0x8)
+        let policy = AccessControlPolicy(accessibility: .whenUnlocked, flags: .biometryCurrentSet)
         try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")],
                                  accessControl: policy, data: Array("secret".utf8)))
         let row = try storedRow(keychain)
@@ -80,7 +80,7 @@ import Testing
         let keychain = try keychainWithPasscode()
         defer { keychain.simulateRestart() }
         try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")],
-                                 accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: 0x2),
+                                 accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: .biometryAny),
                                  data: Array("secret".utf8)))
         try keychain.addToken("plain", .whenUnlocked)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ac-\(UUID().uuidString).backup")
@@ -94,7 +94,7 @@ import Testing
         let context = AuthenticationContext()
         context.setApplicationPassword(Array("pw".utf8))
         var item = NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")],
-                           accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: 0x8000_0000),
+                           accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: .applicationPassword),
                            data: Array("secret".utf8))
         item.authenticationContext = context
         try keychain.add(item)

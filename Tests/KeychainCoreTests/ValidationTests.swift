@@ -89,13 +89,14 @@ import Testing
         let keychain = try makeKeychain()
         // No passcode (biometry, passcode and watch constraints need one), no application password;
         // .privateKeyUsage is for key items, which are not implemented yet.
-        let expected: [UInt: Int32] = [
-            0x1: -25293, 0x2: -25293, 0x8: -25293, 0x10: -25293, 0x20: -25293, 0x4000_0000: -4, 0x8000_0000: -25293,
+        let expected: [(AccessControlFlags, Int32)] = [
+            (.userPresence, -25293), (.biometryAny, -25293), (.biometryCurrentSet, -25293), (.devicePasscode, -25293),
+            (.companion, -25293), (.privateKeyUsage, -4), (.applicationPassword, -25293),
         ]
         for (flags, code) in expected {
             var item = genericPassword()
             item.accessControl = AccessControlPolicy(accessibility: .whenUnlocked, flags: flags)
-            #expect(status { try keychain.add(item) } == code, "flags \(flags)")
+            #expect(status { try keychain.add(item) } == code, "flags \(flags.rawValue)")
         }
         #expect(try keychain.count(genericQuery([:])) == 0)
     }
@@ -103,27 +104,27 @@ import Testing
     @Test func accessControlWithoutFlagsSetsItsProtectionClass() throws {
         let keychain = try makeKeychain()
         var item = genericPassword()
-        item.accessControl = AccessControlPolicy(accessibility: .afterFirstUnlock, flags: 0)
+        item.accessControl = AccessControlPolicy(accessibility: .afterFirstUnlock, flags: [])
         try keychain.add(item)
         #expect(try keychain.attributes(genericQuery([:]))[.accessible] == .string("ck"))
     }
 
     @Test func accessibilityConflictingWithAccessControlIsParam() throws {
         let keychain = try makeKeychain()
-        for flags: UInt in [0, 0x1] {
+        for flags: AccessControlFlags in [[], .userPresence] {
             var item = genericPassword(accessibility: .whenUnlocked)
             item.accessControl = AccessControlPolicy(accessibility: .afterFirstUnlock, flags: flags)
-            #expect(status { try keychain.add(item) } == -50, "flags \(flags)")
+            #expect(status { try keychain.add(item) } == -50, "flags \(flags.rawValue)")
         }
         var agreeing = genericPassword(accessibility: .afterFirstUnlock)
-        agreeing.accessControl = AccessControlPolicy(accessibility: .afterFirstUnlock, flags: 0)
+        agreeing.accessControl = AccessControlPolicy(accessibility: .afterFirstUnlock, flags: [])
         #expect(status { try keychain.add(agreeing) } == 0)
     }
 
     @Test func synchronizableWithConstraintsIsParamBeforeUnimplemented() throws {
         let keychain = try makeKeychain()
         var item = genericPassword(synchronizable: true)
-        item.accessControl = AccessControlPolicy(accessibility: .whenUnlocked, flags: 0x1)
+        item.accessControl = AccessControlPolicy(accessibility: .whenUnlocked, flags: .userPresence)
         #expect(status { try keychain.add(item) } == -50)
     }
 

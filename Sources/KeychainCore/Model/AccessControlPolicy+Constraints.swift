@@ -7,13 +7,13 @@ extension AccessControlPolicy {
     /// passcode, so it splits an alternative in two.
     var alternatives: [[ConstraintFactor]] {
         var factors: [[ConstraintFactor]] = []  // each entry: the choices for one flag
-        if flags & 0x1 != 0 { factors.append([.biometryAny, .devicePasscode]) }
-        if flags & 0x2 != 0 { factors.append([.biometryAny]) }
-        if flags & 0x8 != 0 { factors.append([.biometryCurrentSet]) }
-        if flags & 0x10 != 0 { factors.append([.devicePasscode]) }
-        if flags & 0x20 != 0 { factors.append([.companion]) }
-        if flags & 0x8000_0000 != 0 { factors.append([.applicationPassword]) }
-        if flags & 0x4000 != 0 { return factors.flatMap { $0.map { [$0] } } }
+        if flags.contains(.userPresence) { factors.append([.biometryAny, .devicePasscode]) }
+        if flags.contains(.biometryAny) { factors.append([.biometryAny]) }
+        if flags.contains(.biometryCurrentSet) { factors.append([.biometryCurrentSet]) }
+        if flags.contains(.devicePasscode) { factors.append([.devicePasscode]) }
+        if flags.contains(.companion) { factors.append([.companion]) }
+        if flags.contains(.applicationPassword) { factors.append([.applicationPassword]) }
+        if flags.contains(.or) { return factors.flatMap { $0.map { [$0] } } }
         var result: [[ConstraintFactor]] = [[]]
         for choices in factors {
             result = result.flatMap { partial in choices.map { Array(Set(partial + [$0])).sorted() } }
@@ -23,7 +23,7 @@ extension AccessControlPolicy {
 
     /// The bytes stored in the item's sealed attributes and bound into its secret's additional data.
     var encoded: [UInt8] {
-        [1] + Array(accessibility.rawValue.utf8) + [0] + withUnsafeBytes(of: UInt64(flags).bigEndian) { Array($0) }
+        [1] + Array(accessibility.rawValue.utf8) + [0] + withUnsafeBytes(of: UInt64(flags.rawValue).bigEndian) { Array($0) }
     }
 
     /// Reads ``encoded``; nil when the bytes are not an access control.
@@ -32,7 +32,7 @@ extension AccessControlPolicy {
             let raw = String(bytes: bytes[1..<zero], encoding: .utf8), let accessibility = Accessibility(rawValue: raw)
         else { return nil }
         let flags = bytes[(zero + 1)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        self.init(accessibility: accessibility, flags: UInt(flags))
+        self.init(accessibility: accessibility, flags: AccessControlFlags(rawValue: UInt(flags)))
     }
 }
 

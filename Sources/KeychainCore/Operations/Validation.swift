@@ -96,7 +96,7 @@ extension Keychain {
                     "the deprecated Always classes cannot carry access-control constraints (\(protection.rawValue))")
             }
             // .privateKeyUsage is about key items, which are not implemented yet.
-            if accessControl.flags & AccessControlPolicy.privateKeyUsage != 0 {
+            if accessControl.flags.contains(.privateKeyUsage) {
                 throw KeychainError.unimplemented.because(
                     ".privateKeyUsage applies to key items, which are not supported yet; the item was not stored")
             }
