@@ -30,15 +30,11 @@ enum ResultEncoding {
                     dictionary[constant(key.rawValue)] = NSNumber(value: leadingInteger(text))
                     continue
                 }
-                // The stored access control comes back as the SecAccessControl it was made from.
-                if key.rawValue == "accc", case .data(let bytes) = value,
-                    let policy = AccessControlPolicy(storedAttribute: bytes)
-                {
-                    dictionary[constant(key.rawValue)] = SecAccessControl(policy: policy)
-                    continue
-                }
+                // The stored access control comes back typed, below, as the SecAccessControl it was made from.
+                if key.rawValue == "accc" { continue }
                 dictionary[constant(key.rawValue)] = object(value)
             }
+            if let policy = result.accessControl { dictionary[constant("accc")] = SecAccessControl(policy: policy) }
         }
         // An item stored without data has no v_Data key (Apple's si-80-empty-data); kSecReturnData alone gives
         // empty data, above. This keychain stores no data and empty data alike.

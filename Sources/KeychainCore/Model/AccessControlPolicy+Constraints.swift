@@ -35,10 +35,3 @@ extension AccessControlPolicy {
         self.init(accessibility: accessibility, flags: AccessControlFlags(rawValue: UInt(flags)))
     }
 }
-
-extension AccessControlPolicy {
-    /// Reads the stored `accc` attribute of a returned item.
-    public init?(storedAttribute bytes: [UInt8]) {
-        self.init(encoded: bytes)
-    }
-}

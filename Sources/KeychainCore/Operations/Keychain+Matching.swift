@@ -116,18 +116,15 @@ extension Keychain {
             opened[.accessible] = .string(match.protection.rawValue)
             returned = opened
         }
+        // The access control is decoded here, once, and reaches the caller typed.
+        let policy = try attributes.map(storedPolicy)
+            ?? (returns.contains(.data)
+                ? try storedPolicy(sealer.openAttributes(
+                    match.row.metadata, itemKey: itemKey, only: [AccessControlPolicy.attributeKey]))
+                : nil)
         var data: Secret?
         if returns.contains(.data) {
-            var policyValue = attributes?[AccessControlPolicy.attributeKey]
-            if attributes == nil {
-                policyValue = try sealer.openAttributes(
-                    match.row.metadata, itemKey: itemKey, only: [AccessControlPolicy.attributeKey]
-                )[AccessControlPolicy.attributeKey]
-            }
-            if case .data(let bytes)? = policyValue {
-                guard let policy = AccessControlPolicy(encoded: bytes) else {
-                    throw KeychainError.decode.because("an item's access control is damaged")
-                }
+            if let policy {
                 if let suppliedSecret {
                     data = Secret(suppliedSecret)
                 } else {
@@ -140,9 +137,11 @@ extension Keychain {
                 data = Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey))
             }
         }
-        return ItemResult(
+        var result = ItemResult(
             itemClass: schema.itemClass, data: data, attributes: returned,
             persistentReference: returns.contains(.persistentReference) ? reference : nil)
+        if returned != nil { result.accessControl = policy }
+        return result
     }
 
     /// The digest columns and primary-key digest of an item with `attributes` (which hold agrp and sync).

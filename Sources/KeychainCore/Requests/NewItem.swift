@@ -69,4 +69,6 @@ public struct ItemResult: Sendable {
     /// Every attribute, including agrp, sync, pdmn, cdat and mdat, when `.attributes` was asked for.
     public let attributes: [AttributeKey: AttributeValue]?
     public let persistentReference: PersistentReference?
+    /// The item's access control, decoded, when `.attributes` was asked for and the item has constraints.
+    public var accessControl: AccessControlPolicy? = nil
 }
