@@ -22,20 +22,19 @@ struct ConstraintEnvelope: Codable, Equatable {
 
     /// Format 1: `[length: 4 bytes][envelope JSON][sealed secret]` (still read; no longer written).
     func jsonFraming(_ sealed: [UInt8]) throws -> [UInt8] {
-        let json = Array(try JSONEncoder().encode(self))
-        return withUnsafeBytes(of: UInt32(json.count).bigEndian) { Array($0) } + json + sealed
+        var writer = BinaryWriter()
+        try writer.appendLengthPrefixed(Array(try JSONEncoder().encode(self)), as: UInt32.self, tooLong: Self.damaged)
+        writer.append(contentsOf: sealed)
+        return writer.bytes
     }
 
     /// Splits a stored secret column into its envelope and sealed secret.
     static func unframing(_ column: [UInt8]) throws -> (ConstraintEnvelope, [UInt8]) {
         if column.first == binaryMarker { return try binaryUnframing(column) }
-        let damaged = KeychainError.decode.because("a constrained item's key envelope is damaged")
-        guard column.count >= 4 else { throw damaged }
-        let length = Int(column[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-        guard column.count >= 4 + length else { throw damaged }
-        guard let envelope = try? JSONDecoder().decode(Self.self, from: Data(column[4..<(4 + length)])) else {
-            throw damaged
+        return try BinaryReader.reading(column, damaged: damaged) { reader in
+            let json = Data(try reader.lengthPrefixed(UInt32.self))
+            guard let envelope = try? JSONDecoder().decode(Self.self, from: json) else { throw damaged }
+            return (envelope, Array(reader.rest()))
         }
-        return (envelope, Array(column[(4 + length)...]))
     }
 }

@@ -23,7 +23,7 @@ extension AccessControlPolicy {
 
     /// The bytes stored in the item's sealed attributes and bound into its secret's additional data.
     var encoded: [UInt8] {
-        [1] + Array(accessibility.rawValue.utf8) + [0] + withUnsafeBytes(of: UInt64(flags.rawValue).bigEndian) { Array($0) }
+        [1] + Array(accessibility.rawValue.utf8) + [0] + UInt64(flags.rawValue).bigEndianBytes
     }
 
     /// Reads ``encoded``; nil when the bytes are not an access control.
@@ -31,7 +31,11 @@ extension AccessControlPolicy {
         guard bytes.first == 1, let zero = bytes.firstIndex(of: 0), bytes.count == zero + 9,
             let raw = String(bytes: bytes[1..<zero], encoding: .utf8), let accessibility = Accessibility(rawValue: raw)
         else { return nil }
-        let flags = bytes[(zero + 1)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let flags = bytes[(zero + 1)...].withUnsafeBytes { raw in
+            var reader = BinaryReader(raw, damaged: KeychainError.decode)
+            return try? reader.integer(UInt64.self)
+        }
+        guard let flags else { return nil }
         self.init(accessibility: accessibility, flags: AccessControlFlags(rawValue: UInt(flags)))
     }
 }

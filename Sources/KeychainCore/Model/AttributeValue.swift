@@ -15,10 +15,9 @@ public enum AttributeValue: Hashable, Sendable {
         switch self {
         case .string(let text): return Array(text.utf8)
         case .data(let bytes): return bytes
-        case .number(let number): return withUnsafeBytes(of: number.bigEndian) { Array($0) }
-        case .bool(let flag): return withUnsafeBytes(of: Int64(flag ? 1 : 0).bigEndian) { Array($0) }
-        case .date(let date):
-            return withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.bigEndian) { Array($0) }
+        case .number(let number): return number.bigEndianBytes
+        case .bool(let flag): return Int64(flag ? 1 : 0).bigEndianBytes
+        case .date(let date): return date.timeIntervalSinceReferenceDate.bitPattern.bigEndianBytes
         }
     }
 

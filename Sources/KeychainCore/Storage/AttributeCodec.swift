@@ -1,30 +1,32 @@
 import Foundation
 
 /// Encodes an item's attributes, with their types, into the bytes that are sealed into the `meta` column.
-/// Layout: repeated `keyLength:u16 key tag:u8 valueLength:u32 value`, big-endian.
+/// Layout: repeated `name:u16-len tag:u8 value:u32-len`, big-endian (``BinaryWriter``).
 enum AttributeCodec {
-    static func encode(_ attributes: [AttributeKey: AttributeValue]) -> [UInt8] {
-        var out: [UInt8] = []
+    private enum Tag: UInt8 {
+        case string = 0x73, data = 0x64, number = 0x6E, bool = 0x62, date = 0x74
+    }
+
+    private static var malformed: KeychainError { KeychainError.decode.because("item attributes are malformed") }
+
+    /// - Throws: `errSecParam` for an attribute name or value too long to encode (validation keeps them far below).
+    static func encode(_ attributes: [AttributeKey: AttributeValue]) throws -> [UInt8] {
+        var writer = BinaryWriter()
+        let tooLong = KeychainError.param.because("an attribute is too large to store")
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
-            let name = Array(key.rawValue.utf8)
-            append(UInt16(name.count), to: &out)
-            out += name
-            let (tag, bytes): (UInt8, [UInt8])
+            try writer.appendLengthPrefixed(Array(key.rawValue.utf8), as: UInt16.self, tooLong: tooLong)
+            let (tag, bytes): (Tag, [UInt8])
             switch value {
-            case .string(let text): (tag, bytes) = (0x73, Array(text.utf8))
-            case .data(let data): (tag, bytes) = (0x64, data)
-            case .number(let number): (tag, bytes) = (0x6E, withUnsafeBytes(of: number.bigEndian) { Array($0) })
-            case .bool(let flag): (tag, bytes) = (0x62, [flag ? 1 : 0])
-            case .date(let date):
-                (tag, bytes) = (
-                    0x74, withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.bigEndian) { Array($0) }
-                )
+            case .string(let text): (tag, bytes) = (.string, Array(text.utf8))
+            case .data(let data): (tag, bytes) = (.data, data)
+            case .number(let number): (tag, bytes) = (.number, number.bigEndianBytes)
+            case .bool(let flag): (tag, bytes) = (.bool, [flag ? 1 : 0])
+            case .date(let date): (tag, bytes) = (.date, date.timeIntervalSinceReferenceDate.bitPattern.bigEndianBytes)
             }
-            out.append(tag)
-            append(UInt32(bytes.count), to: &out)
-            out += bytes
+            writer.append(tag.rawValue)
+            try writer.appendLengthPrefixed(bytes, as: UInt32.self, tooLong: tooLong)
         }
-        return out
+        return writer.bytes
     }
 
     /// Decodes what ``encode(_:)`` wrote. - Throws: `KeychainError.decode` on malformed bytes.
@@ -58,43 +60,26 @@ enum AttributeCodec {
         _ bytes: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer, UInt8, UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let count = bytes.count
-        var offset = 0
-        while offset < count {
-            guard count - offset >= 2 else { throw malformed }
-            let nameLength = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
-            offset += 2
-            guard count - offset >= nameLength + 5 else { throw malformed }
-            let name = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + nameLength)])
-            offset += nameLength
-            let tag = bytes[offset]
-            let length =
-                Int(bytes[offset + 1]) << 24 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 8
-                | Int(bytes[offset + 4])
-            offset += 5
-            guard count - offset >= length else { throw malformed }
-            try body(name, tag, UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]))
-            offset += length
+        var reader = BinaryReader(bytes, damaged: malformed)
+        while !reader.isAtEnd {
+            let name = try reader.lengthPrefixed(UInt16.self)
+            let tag = try reader.byte()
+            try body(name, tag, try reader.lengthPrefixed(UInt32.self))
         }
     }
-
-    private static var malformed: KeychainError { KeychainError.decode.because("item attributes are malformed") }
-
-    private static func integer(_ raw: UnsafeRawBufferPointer) -> UInt64 { raw.reduce(0) { $0 << 8 | UInt64($1) } }
 
     private static func value(tag: UInt8, _ raw: UnsafeRawBufferPointer) throws -> AttributeValue {
-        switch tag {
-        case 0x73: return .string(String(decoding: raw, as: UTF8.self))
-        case 0x64: return .data(Array(raw))
-        case 0x6E where raw.count == 8: return .number(Int64(bitPattern: integer(raw)))
-        case 0x62 where raw.count == 1: return .bool(raw[0] != 0)
-        case 0x74 where raw.count == 8:
-            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: integer(raw))))
-        default: throw KeychainError.decode.because("item attributes are malformed")
+        var reader = BinaryReader(raw, damaged: malformed)
+        let value: AttributeValue
+        switch Tag(rawValue: tag) {
+        case .string: return .string(String(decoding: raw, as: UTF8.self))
+        case .data: return .data(Array(raw))
+        case .number: value = .number(Int64(bitPattern: try reader.integer(UInt64.self)))
+        case .bool: value = .bool(try reader.byte() != 0)
+        case .date: value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.integer(UInt64.self))))
+        case nil: throw malformed
         }
-    }
-
-    private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) { out += $0 }
+        try reader.expectEnd()
+        return value
     }
 }

@@ -38,16 +38,21 @@ enum BackupArchive {
 
     /// Encrypts `contents` under `password` stretched over `iterations` rounds.
     static func seal(_ contents: BackupContents, password: SecureBytes, iterations: Int) throws -> [UInt8] {
+        guard let rounds = UInt32(exactly: iterations), (1...maximumIterations).contains(iterations) else {
+            throw KeychainError.param.because("a backup cannot use \(iterations) KDF iterations")
+        }
         let salt = try SystemRandom.bytes(saltSize)
         let keys = try Keys(password: password, salt: salt, iterations: iterations)
-        var header = magic
-        append(formatVersion, to: &header)
-        header.append(kdfIdentifier)
-        append(UInt32(iterations), to: &header)
-        header += salt
-        header += try keys.check.authenticate(message: header)
-        header += try SHA256.hash(header).prefix(checksumSize)
-        var payload = encodePayload(contents)
+        var writer = BinaryWriter(capacity: headerSize)
+        writer.append(contentsOf: magic)
+        writer.append(integer: formatVersion)
+        writer.append(kdfIdentifier)
+        writer.append(integer: rounds)
+        writer.append(contentsOf: salt)
+        writer.append(contentsOf: try keys.check.authenticate(message: writer.bytes))
+        writer.append(contentsOf: try SHA256.hash(writer.bytes).prefix(checksumSize))
+        let header = writer.bytes
+        var payload = try encodePayload(contents)
         defer { wipe(&payload) }
         return header + (try AESGCM.seal(payload, key: keys.payload, authenticating: header))
     }
@@ -66,11 +71,15 @@ enum BackupArchive {
         guard try SHA256.hash(Array(header[0..<checked])).prefix(checksumSize).elementsEqual(header[checked...]) else {
             throw KeychainError.decode.because("the backup file's header is damaged")
         }
-        let version = UInt16(header[8]) << 8 | UInt16(header[9])
-        guard version == formatVersion, header[10] == kdfIdentifier else {
+        let (version, kdf, iterations) = try BinaryReader.reading(
+            header, damaged: KeychainError.decode.because("the backup file's header is damaged")
+        ) { reader in
+            _ = try reader.take(magic.count)
+            return (try reader.integer(UInt16.self), try reader.byte(), Int(try reader.integer(UInt32.self)))
+        }
+        guard version == formatVersion, kdf == kdfIdentifier else {
             throw KeychainError.decode.because("the backup is of format \(version), which this version cannot read")
         }
-        let iterations = header[11..<15].reduce(0) { $0 << 8 | Int($1) }
         guard (1...maximumIterations).contains(iterations) else {
             throw KeychainError.decode.because("the backup asks for \(iterations) KDF iterations")
         }
@@ -109,75 +118,48 @@ enum BackupArchive {
     /// `excluded:u32 count:u32`, then per item `class:u8-len uuid:u8-len pdmn:u8-len attributes:u32-len
     /// secret:u32-len`, big-endian; attributes in ``AttributeCodec``'s typed encoding.
     /// That encoding is part of this format: a change to it needs a new ``formatVersion``.
-    private static func encodePayload(_ contents: BackupContents) -> [UInt8] {
-        let encoded = contents.entries.map { AttributeCodec.encode($0.attributes) }
-        var out: [UInt8] = []
+    private static func encodePayload(_ contents: BackupContents) throws -> [UInt8] {
+        var encoded = try contents.entries.map { try AttributeCodec.encode($0.attributes) }
+        defer { for index in encoded.indices { wipe(&encoded[index]) } }
         // One allocation: growing would leave copies of secrets in freed memory that nothing wipes.
-        out.reserveCapacity(8 + zip(contents.entries, encoded).reduce(0) { total, pair in
+        var writer = BinaryWriter(capacity: 8 + zip(contents.entries, encoded).reduce(0) { total, pair in
             total + 3 + pair.0.itemClass.rawValue.utf8.count + pair.0.uuid.count
                 + pair.0.protection.rawValue.utf8.count + 8 + pair.1.count + pair.0.secret.count
         })
-        append(UInt32(contents.excludedCount), to: &out)
-        append(UInt32(contents.entries.count), to: &out)
-        for (entry, var attributes) in zip(contents.entries, encoded) {
+        let tooLong = KeychainError.param.because("an item is too large for a backup")
+        guard let excluded = UInt32(exactly: contents.excludedCount),
+            let count = UInt32(exactly: contents.entries.count)
+        else { throw tooLong }
+        writer.append(integer: excluded)
+        writer.append(integer: count)
+        for (entry, attributes) in zip(contents.entries, encoded) {
             for field in [Array(entry.itemClass.rawValue.utf8), entry.uuid, Array(entry.protection.rawValue.utf8)] {
-                out.append(UInt8(field.count))
-                out += field
+                try writer.appendLengthPrefixed(field, as: UInt8.self, tooLong: tooLong)
             }
-            append(UInt32(attributes.count), to: &out)
-            out += attributes
-            wipe(&attributes)
-            append(UInt32(entry.secret.count), to: &out)
-            entry.secret.withUnsafeBytes { out += $0 }
+            try writer.appendLengthPrefixed(attributes, as: UInt32.self, tooLong: tooLong)
+            try entry.secret.withUnsafeBytes { try writer.appendLengthPrefixed($0, as: UInt32.self, tooLong: tooLong) }
         }
-        return out
+        return writer.bytes
     }
 
     private static func decodePayload(_ bytes: UnsafeRawBufferPointer) throws -> BackupContents {
-        var reader = PayloadReader(bytes: bytes)
+        var reader = BinaryReader(bytes, damaged: KeychainError.decode.because("the backup's contents are malformed"))
         var contents = BackupContents()
-        contents.excludedCount = Int(try reader.integer(4))
-        let count = Int(try reader.integer(4))
+        contents.excludedCount = Int(try reader.integer(UInt32.self))
+        let count = Int(try reader.integer(UInt32.self))
         for _ in 0..<count {
-            let className = String(decoding: try reader.field(lengthBytes: 1), as: UTF8.self)
-            let uuid = Array(try reader.field(lengthBytes: 1))
-            let protectionName = String(decoding: try reader.field(lengthBytes: 1), as: UTF8.self)
+            let className = String(decoding: try reader.lengthPrefixed(UInt8.self), as: UTF8.self)
+            let uuid = Array(try reader.lengthPrefixed(UInt8.self))
+            let protectionName = String(decoding: try reader.lengthPrefixed(UInt8.self), as: UTF8.self)
             guard let itemClass = ItemClass(rawValue: className), uuid.count == 16,
                 let protection = Accessibility(rawValue: protectionName)
             else { throw KeychainError.decode.because("the backup holds a malformed item") }
-            let attributes = try AttributeCodec.decode(try reader.field(lengthBytes: 4))
-            let secret = SecureBytes(try reader.field(lengthBytes: 4))
+            let attributes = try AttributeCodec.decode(try reader.lengthPrefixed(UInt32.self))
+            let secret = SecureBytes(try reader.lengthPrefixed(UInt32.self))
             contents.entries.append(BackupEntry(
                 itemClass: itemClass, uuid: uuid, protection: protection, attributes: attributes, secret: secret))
         }
-        guard reader.isAtEnd else { throw KeychainError.decode.because("the backup's contents are malformed") }
+        try reader.expectEnd()
         return contents
-    }
-
-    private struct PayloadReader {
-        let bytes: UnsafeRawBufferPointer
-        var offset = 0
-
-        var isAtEnd: Bool { offset == bytes.count }
-
-        mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
-            guard count <= bytes.count - offset else {
-                throw KeychainError.decode.because("the backup's contents are malformed")
-            }
-            defer { offset += count }
-            return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
-        }
-
-        mutating func integer(_ size: Int) throws -> UInt64 {
-            try take(size).reduce(0) { $0 << 8 | UInt64($1) }
-        }
-
-        mutating func field(lengthBytes: Int) throws -> UnsafeRawBufferPointer {
-            try take(Int(try integer(lengthBytes)))
-        }
-    }
-
-    private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) { out += $0 }
     }
 }

@@ -67,7 +67,7 @@ final class IndexDigester: Sendable {
         for (key, value) in parts {
             let bytes = value.matchingBytes
             input += Array(key.rawValue.utf8) + [0]
-            withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { input += $0 }
+            input += UInt32(truncatingIfNeeded: bytes.count).bigEndianBytes  // values are at most 1 MiB
             input += bytes
         }
         return try mac.authenticate(message: input)

@@ -33,7 +33,7 @@ struct ItemSealer {
 
     func associatedData(_ part: UInt8) -> [UInt8] {
         Array("keychain-item".utf8) + [0] + Array(table.utf8) + [0] + uuid + Array(protection.rawValue.utf8) + [0]
-            + withUnsafeBytes(of: version.bigEndian) { Array($0) } + [part]
+            + version.bigEndianBytes + [part]
     }
 
     /// Encrypts `attributes` and `secret` under a fresh item key wrapped by `classKey`.
@@ -50,7 +50,7 @@ struct ItemSealer {
     )
         throws -> (wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8])
     {
-        var encoded = AttributeCodec.encode(attributes)
+        var encoded = try AttributeCodec.encode(attributes)
         defer { wipe(&encoded) }
         return (
             try classKey.wrap(itemKey),
