@@ -85,7 +85,7 @@ struct OfflineAttacker {
                     key.withUnsafeBytes { material += $0 }
                 }
                 guard complete else { continue }
-                let info = Array("keychain constraint v1 ".utf8)
+                let info = Array(KeyHierarchy.constraintAlternativePrefix.utf8)
                     + Array(alternative.factors.map(\.rawValue).joined(separator: ",").utf8)
                 guard let kek = try? KeyDerivation.hkdfSHA256(
                     key: SecureBytes(material), salt: Array(alternative.salt), info: info)

@@ -41,7 +41,7 @@ final class FingerprintReaderBiometry: BiometricSensor {
         let (_, document) = try synchronized()
         return BiometricKeys(
             domainState: try domainState(document),
-            currentSetKey: try document.enrollmentSecret.map { try entangle("current set", $0) },
+            currentSetKey: try document.enrollmentSecret.map { try entangle(KeyHierarchy.fingerprintCurrentSet, $0) },
             anyKey: try simulated.anyKey())
     }
 
@@ -55,7 +55,7 @@ final class FingerprintReaderBiometry: BiometricSensor {
         guard let enrollment = try reader.enrollment() else { return (nil, current) }
         // Base64, as the document's secrets are: unpadded hex digits would let two digests read alike.
         let set = Data(
-            try entangle("enrolled set", enrollment.device + "\n" + enrollment.fingers.joined(separator: ",")).bytes
+            try entangle(KeyHierarchy.fingerprintEnrolledSet, enrollment.device + "\n" + enrollment.fingers.joined(separator: ",")).bytes
         ).base64EncodedString()
         if current.enrolledSet == set { return (enrollment, current) }
         var changed = current
@@ -71,11 +71,11 @@ final class FingerprintReaderBiometry: BiometricSensor {
     }
 
     private func domainState(_ document: FingerprintDocument) throws -> [UInt8]? {
-        try document.enrollmentSecret.map { try entangle("domain state", $0).bytes }
+        try document.enrollmentSecret.map { try entangle(KeyHierarchy.fingerprintDomainState, $0).bytes }
     }
 
     private func entangle(_ label: String, _ value: String) throws -> SecureBytes {
-        var input = Array("keychain fingerprint \(label) v1".utf8) + [0] + Array(value.utf8)
+        var input = Array(label.utf8) + [0] + Array(value.utf8)
         defer { wipe(&input) }
         return SecureBytes(try HMACSHA256(key: deviceKey).authenticate(message: input))
     }

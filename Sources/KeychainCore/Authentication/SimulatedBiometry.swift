@@ -114,19 +114,19 @@ public final class SimulatedBiometry: BiometricSensor {
             if document.anySecret == nil { document.anySecret = try Self.freshSecret() }
             secret = document.anySecret
         }
-        return try entangle("biometry any", secret ?? "")
+        return try entangle(KeyHierarchy.simulatedBiometryAny, secret ?? "")
     }
 
     private func domainState(_ document: BiometryDocument) throws -> [UInt8]? {
         guard document.enrolled, let secret = document.enrollmentSecret else { return nil }
-        return try entangle("domain state", secret).bytes
+        return try entangle(KeyHierarchy.simulatedBiometryDomainState, secret).bytes
     }
 
     private func entangle(_ label: String, _ secret: String) throws -> SecureBytes {
         guard let bytes = Data(base64Encoded: secret) else {
             throw KeychainError.decode.because("\(BiometryDocument.fileName) is damaged")
         }
-        var input = Array("keychain \(label) v1".utf8) + [0] + Array(bytes)
+        var input = Array(label.utf8) + [0] + Array(bytes)
         defer { wipe(&input) }
         return SecureBytes(try HMACSHA256(key: deviceKey).authenticate(message: input))
     }
@@ -142,8 +142,8 @@ public final class SimulatedBiometry: BiometricSensor {
         let document = try read()
         let fresh = BiometrySnapshot(
             identity: identity, document: document, domainState: try domainState(document),
-            currentSetKey: try document.enrollmentSecret.map { try entangle("biometry current set", $0) },
-            anyKey: try document.anySecret.map { try entangle("biometry any", $0) })
+            currentSetKey: try document.enrollmentSecret.map { try entangle(KeyHierarchy.simulatedBiometryCurrentSet, $0) },
+            anyKey: try document.anySecret.map { try entangle(KeyHierarchy.simulatedBiometryAny, $0) })
         cache.withLock { $0 = fresh }
         return fresh
     }

@@ -78,7 +78,7 @@ public final class SimulatedCompanion: Sendable {
         guard let secret, let bytes = Data(base64Encoded: secret) else {
             throw KeychainError.decode.because("\(CompanionDocument.fileName) is damaged")
         }
-        var input = Array("keychain companion v1".utf8) + [0] + Array(bytes)
+        var input = Array(KeyHierarchy.companion.utf8) + [0] + Array(bytes)
         defer { wipe(&input) }
         return SecureBytes(try HMACSHA256(key: deviceKey).authenticate(message: input))
     }

@@ -24,7 +24,7 @@ enum PasscodeKDF {
     {
         let stretched = try KeyDerivation.pbkdf2SHA256(password: passcode, salt: salt, iterations: iterations)
         let tangle = try HMACSHA256(key: deviceKey)
-        var input = Array("keychain passcode key v1".utf8) + [0]
+        var input = Array(KeyHierarchy.passcodeTangle.utf8) + [0]
         stretched.withUnsafeBytes { input += $0 }
         defer { wipe(&input) }
         return SecureBytes(try tangle.authenticate(message: input))

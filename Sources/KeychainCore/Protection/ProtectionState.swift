@@ -53,7 +53,7 @@ final class ProtectionState: Sendable {
         self.clock = clock
         deviceKey = try DeviceKey.loadOrCreate(home: home)
         indexKey = try KeyDerivation.hkdfSHA256(
-            key: deviceKey, salt: Array("keychain".utf8), info: Array("attribute index key v1".utf8))
+            key: deviceKey, salt: Array(KeyHierarchy.derivationSalt.utf8), info: Array(KeyHierarchy.attributeIndexKey.utf8))
         if KernelKeyring.isAvailable {
             // Every open gives back the keys of homes deleted since: nothing else would before a restart.
             KeyringKeyStore.dropKeyringsOfDeletedHomes()
@@ -243,7 +243,8 @@ final class ProtectionState: Sendable {
                 "the keychain is \(try lockState().rawValue); devicePasscode constraints need it unlocked")
         }
         return try KeyDerivation.hkdfSHA256(
-            key: key, salt: Array("keychain".utf8), info: Array("device passcode constraint v1".utf8))
+            key: key, salt: Array(KeyHierarchy.derivationSalt.utf8),
+            info: Array(KeyHierarchy.devicePasscodeConstraint.utf8))
     }
 
     /// Sets, changes (`current` required) or, with `new` nil, removes the passcode. Only class keys are

@@ -106,10 +106,10 @@ enum BackupArchive {
 
         init(password: SecureBytes, salt: [UInt8], iterations: Int) throws {
             let stretched = try KeyDerivation.pbkdf2SHA256(password: password, salt: salt, iterations: iterations)
-            let domain = Array("keychain backup".utf8)
-            payload = try KeyDerivation.hkdfSHA256(key: stretched, salt: domain, info: Array("payload key v1".utf8))
+            let domain = Array(KeyHierarchy.backupSalt.utf8)
+            payload = try KeyDerivation.hkdfSHA256(key: stretched, salt: domain, info: Array(KeyHierarchy.backupPayloadKey.utf8))
             check = try HMACSHA256(
-                key: try KeyDerivation.hkdfSHA256(key: stretched, salt: domain, info: Array("password check v1".utf8)))
+                key: try KeyDerivation.hkdfSHA256(key: stretched, salt: domain, info: Array(KeyHierarchy.backupPasswordCheck.utf8)))
         }
     }
 

@@ -39,13 +39,13 @@ final class IndexDigester: Sendable {
 
     /// The digest stored in the column of `key` for `value`.
     func digest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8] {
-        try mac(domain: 0x64, key).authenticate(message: value.matchingBytes, truncatedTo: Self.columnDigestSize)
+        try mac(domain: KeyHierarchy.DigestDomain.column.rawValue, key).authenticate(message: value.matchingBytes, truncatedTo: Self.columnDigestSize)
     }
 
     /// The digest of the case-folded value, for case-insensitive matching; nil when the value is not text.
     func foldedDigest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8]? {
         guard let folded = value.foldedBytes else { return nil }
-        return try mac(domain: 0x66, key).authenticate(message: folded, truncatedTo: Self.columnDigestSize)
+        return try mac(domain: KeyHierarchy.DigestDomain.folded.rawValue, key).authenticate(message: folded, truncatedTo: Self.columnDigestSize)
     }
 
     /// A digest remembered across calls, for the few values that recur (groups, the sync flag).
@@ -63,7 +63,7 @@ final class IndexDigester: Sendable {
     /// The digest of a whole primary key: the class, then each (attribute, value) in a fixed order, each
     /// part length-prefixed so that no two keys share an encoding.
     func primaryKeyDigest(_ itemClass: ItemClass, _ parts: [(AttributeKey, AttributeValue)]) throws -> [UInt8] {
-        var input: [UInt8] = [0x70] + Array(itemClass.rawValue.utf8)
+        var input: [UInt8] = [KeyHierarchy.DigestDomain.primaryKey.rawValue] + Array(itemClass.rawValue.utf8)
         for (key, value) in parts {
             let bytes = value.matchingBytes
             input += Array(key.rawValue.utf8) + [0]

@@ -9,12 +9,7 @@ struct ItemSealer {
     static let formatVersion: Int64 = 2
 
     /// The additional-data part of each sealed column.
-    enum Part: UInt8 {
-        case metadata = 0x6D
-        case secret = 0x73
-        /// A constrained secret's key envelope, with the secret it keeps (format 2).
-        case constrainedEnvelope = 0x63
-    }
+    typealias Part = KeyHierarchy.ItemPart
 
     let table: String
     let uuid: [UInt8]
@@ -32,7 +27,7 @@ struct ItemSealer {
     }
 
     func associatedData(_ part: UInt8) -> [UInt8] {
-        Array("keychain-item".utf8) + [0] + Array(table.utf8) + [0] + uuid + Array(protection.rawValue.utf8) + [0]
+        Array(KeyHierarchy.itemAssociatedDataPrefix.utf8) + [0] + Array(table.utf8) + [0] + uuid + Array(protection.rawValue.utf8) + [0]
             + version.bigEndianBytes + [part]
     }
 
