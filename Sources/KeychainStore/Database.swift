@@ -97,8 +97,16 @@ package final class Database {
     /// Runs `body` inside a read transaction, so all its reads see one snapshot.
     package func readTransaction<R>(_ body: () throws -> R) throws -> R {
         try execute("BEGIN DEFERRED")
-        defer { try? execute("COMMIT") }
-        return try body()
+        let result: R
+        do {
+            result = try body()
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        // A COMMIT that fails means the snapshot was not what it seemed: say so rather than return it.
+        try execute("COMMIT")
+        return result
     }
 
     /// The rowid of the last row inserted on this connection.
