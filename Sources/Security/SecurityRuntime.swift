@@ -52,6 +52,8 @@ public enum SecurityRuntime {
             log(function, "\(error)")
             return error.status
         } catch {
+            // Not a keychain failure (a bug, or a system error nothing translated): say what it was.
+            log(function, "OSStatus \(errSecInternalComponent): an internal error: \(type(of: error))")
             return errSecInternalComponent
         }
     }
