@@ -91,3 +91,32 @@ public final class SimulatedCompanion: Sendable {
 
     private func modify(_ body: (inout CompanionDocument) throws -> Void) throws { try file.modify(body) }
 }
+
+/// A scripted reaction of the simulated user on the paired companion (a watch) when it asks for approval.
+public enum CompanionOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The user approves (double-clicks the side button).
+    case approve
+    /// The user declines.
+    case deny
+    /// The user dismisses the request.
+    case cancel
+}
+
+/// What `security companion status` and `LAContext` see of the simulated companion.
+public struct CompanionStatus: Sendable, Equatable {
+    public let isPaired: Bool
+    /// The queued reactions, oldest first.
+    public let script: [CompanionOutcome]
+}
+
+/// The simulated companion's state, kept in `companion.json` (0600) in the keychain home so that every process
+/// of the keychain, tests and the `security companion` command see the same companion.
+struct CompanionDocument: Codable, Equatable, SharedStateDocument {
+    static let fileName = "companion.json"
+
+    var paired = false
+    /// Random, created once and kept across pairings: what `.watch` items are bound to.
+    var secret: String?
+    /// The simulated user's next reactions on the companion, oldest first.
+    var script: [CompanionOutcome] = []
+}

@@ -21,3 +21,8 @@ public enum Accessibility: String, Sendable, CaseIterable {
     /// The class used when an add names none (Apple: WhenUnlocked for passwords and keys).
     public static let `default` = Accessibility.whenUnlocked
 }
+
+extension Accessibility {
+    /// Class A: available only while unlocked.
+    static let classA: [Accessibility] = [.whenUnlocked, .whenUnlockedThisDeviceOnly, .whenPasscodeSetThisDeviceOnly]
+}

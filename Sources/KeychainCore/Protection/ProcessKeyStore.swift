@@ -1,0 +1,49 @@
+import Foundation
+import KeychainCrypto
+import Synchronization
+
+/// The fallback where the kernel offers no keyring (some containers filter the calls): the same behaviour
+/// within one process, but other processes do not see it. `show-keychain-info` says which store is in use.
+final class ProcessKeyStore: UnlockedKeyStore {
+    private struct State {
+        var keys: [Accessibility: SecureBytes] = [:]
+        var expiry: [Accessibility: Date] = [:]
+        var locked = false
+    }
+    private let state = Mutex(State())
+    let name = "process memory (no kernel keyring: lock state is not shared between processes)"
+
+    func put(_ keys: [Accessibility: SecureBytes]) throws {
+        state.withLock {
+            $0.keys.merge(keys) { $1 }
+            $0.expiry = [:]
+            $0.locked = false
+        }
+    }
+
+    func get(_ protection: Accessibility) throws -> SecureBytes? {
+        state.withLock { state in
+            if let deadline = state.expiry[protection], deadline <= Date() {
+                state.keys[protection] = nil
+                state.expiry[protection] = nil
+            }
+            return state.keys[protection]
+        }
+    }
+
+    func lock(classAExpiresAfter seconds: Int) throws {
+        state.withLock { state in
+            guard !state.locked else { return }
+            for protection in Accessibility.classA {
+                if seconds <= 0 { state.keys[protection] = nil } else {
+                    state.expiry[protection] = Date().addingTimeInterval(Double(seconds))
+                }
+            }
+            state.locked = true
+        }
+    }
+
+    var isLocked: Bool { state.withLock { $0.locked } }
+
+    func clear() { state.withLock { $0 = State() } }
+}
