@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainMessages
 
 // Status codes of SecBase.h, with Apple's values.
 
@@ -40,13 +41,21 @@ public let errSecVerifyFailed: OSStatus = -67808
 public let errSecNotTrusted: OSStatus = -67843
 public let errSecInvalidOwnerEdit: OSStatus = -25244
 
-/// Apple's text for a status code: "No error." for 0, "OSStatus N" for a code it does not describe.
+/// Apple's text for a status code: "No error." for 0, "OSStatus N" for a code it does not describe. In Japanese
+/// when the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`) is Japanese, else in English.
 /// - Parameters:
 ///   - status: the status to describe.
 ///   - reserved: pass nil.
 /// - Returns: the message.
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
-    SecurityStatus.message(for: status) as NSString
+    SecurityStatusText.message(for: status, in: .current) as NSString
+}
+
+/// The text `SecCopyErrorMessageString` gives, in a chosen language.
+package enum SecurityStatusText {
+    package static func message(for status: OSStatus, in language: MessageLanguage) -> String {
+        StatusMessages.text(for: status, english: SecurityStatus.message(for: status), in: language)
+    }
 }
 
 /// A random number generator; only the default exists.

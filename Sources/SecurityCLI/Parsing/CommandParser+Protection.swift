@@ -63,6 +63,7 @@ extension CommandParser {
 
     private static func settingsCommand(_ options: [ScannedOption]) throws(UsageError) -> SetKeychainSettingsCommand {
         var seconds: Int?
+        var lockOnSleep = false
         for option in options {
             switch option.letter {
             case "t":
@@ -74,16 +75,12 @@ extension CommandParser {
                 }
                 seconds = Int(value)
             case "l":
-                throw UsageError("-l: there is no lock on sleep here; lock-keychain locks", verb: .setKeychainSettings)
+                lockOnSleep = true  // accepted as macOS accepts it; the runner warns that it has no meaning here
             default:
                 break  // -u: lock after the timeout, which is what the grace period always does.
             }
         }
-        guard let seconds else {
-            throw UsageError(
-                "-t SECONDS is required (a keychain without a timeout is not supported)", verb: .setKeychainSettings)
-        }
-        return SetKeychainSettingsCommand(gracePeriod: seconds)
+        return SetKeychainSettingsCommand(gracePeriod: seconds, lockOnSleep: lockOnSleep)
     }
 
     /// A secret typed on the command line, as bytes.

@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainMessages
 
 /// Turns the words after `security` into an `Invocation`, without touching the keychain.
 public enum CommandParser {
@@ -19,6 +20,13 @@ public enum CommandParser {
             case "-q": output.quiet = true
             case "-v": output.verbose = true
             case "-i": interactive = true
+            case "-l": output.leaksRequested = true
+            case "-p":
+                // macOS: -p PROMPT sets the prompt of the interactive mode, and implies -i.
+                guard let value = rest.first else { throw UsageError("option requires an argument -- p", verb: nil) }
+                rest = rest.dropFirst()
+                output.prompt = value
+                interactive = true
             case "--json": output.json = true
             case "--entitlements", "-G", "--access-group":
                 guard let value = rest.first else {
@@ -41,9 +49,7 @@ public enum CommandParser {
             return Invocation(identity: identity, command: .interactive, output: output)
         }
         guard let name = rest.first else { throw UsageError("no command given", verb: nil) }
-        guard let verb = SecurityVerb(rawValue: name) else {
-            throw UsageError("unknown command \"\(name)\"", verb: nil)
-        }
+        guard let verb = SecurityVerb(rawValue: name) else { throw unknownVerb(name) }
         var verbArguments = Array(rest.dropFirst())
         // `--json` works after any verb too: taken out of the options (never after `--`).
         let optionsEnd = verbArguments.firstIndex(of: "--") ?? verbArguments.endIndex
@@ -65,19 +71,13 @@ public enum CommandParser {
         if verb == .help {
             guard arguments.count <= 1 else { throw UsageError("help takes at most one command", verb: .help) }
             guard let name = arguments.first else { return .help(nil) }
-            guard let named = SecurityVerb(rawValue: name) else {
-                throw UsageError("unknown command \"\(name)\"", verb: nil)
-            }
+            guard let named = SecurityVerb(rawValue: name) else { throw unknownVerb(name) }
             return .help(named)
         }
         if verb == .error { return .errorMessage(try statusCodes(arguments)) }
         if verb == .doctor { return .doctor(try doctorCommand(arguments)) }
         let (options, operands) = try OptionScanner(specification: verb.options, verb: verb).scan(arguments)
-        if !verb.takesFileOperand, let operand = operands.first {
-            throw UsageError(
-                "naming a keychain (\"\(operand)\") is not supported; the keychain is the one in KEYCHAIN_HOME",
-                verb: verb)
-        }
+        if !verb.takesFileOperand, let operand = operands.first { throw UsageError(.keychainOperand(name: operand)) }
         switch verb {
         case .help:
             return .help(nil)
@@ -124,6 +124,14 @@ public enum CommandParser {
         case .error, .doctor:
             return .help(verb)  // parsed above
         }
+    }
+
+    /// A verb that is not here: one line on why, for a macOS verb; else the unknown-command line.
+    private static func unknownVerb(_ name: String) -> UsageError {
+        guard let (reason, nearest) = MacOSOnlyVerb.explanation(for: name) else {
+            return UsageError(.unknownCommand(name))
+        }
+        return UsageError(.unsupportedVerb(verb: name, reason: reason, nearest: nearest))
     }
 
     private static func addCommand(_ verb: SecurityVerb, _ options: [ScannedOption]) throws(UsageError)

@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainMessages
 
 /// A failure while running a parsed command, with what macOS's `security` names in its message.
 struct CommandFailure: Error {
@@ -7,6 +8,9 @@ struct CommandFailure: Error {
     let cause: Cause
     /// What the user can do about it, in the command's own terms.
     var hint: String?
+    /// Notes from the message catalog that follow the reason (who the command searched as, and how to act as an
+    /// app, after a not-found answer).
+    var notes: [CommandMessage] = []
 
     enum Cause {
         case keychain(KeychainError)
@@ -34,14 +38,17 @@ struct CommandFailure: Error {
 
     /// The lines for standard error: macOS's `security: Operation: message.`, then the engine's explanation
     /// when there is one worth adding. Neither ever holds a secret.
-    var messageLines: [String] {
+    /// The status text and the notes are in `language`; the engine's reason is in English.
+    func messageLines(in language: MessageLanguage = .english) -> [String] {
         switch cause {
         case .keychain(let error):
-            var lines = ["security: \(operation): \(error.message)"]
+            let message = StatusMessages.text(for: error.status, english: error.message, in: language)
+            var lines = ["security: \(operation): \(message)"]
             if let reason = error.reason {
                 lines.append("security: \(reason)")
             }
             if let hint { lines.append("security: \(hint)") }
+            lines += notes.map { "security: " + $0.text(in: language) }
             return lines
         case .password(.canceled): return ["security: \(operation): no password was entered"]
         case .password(.mismatch): return ["security: \(operation): passwords don't match"]

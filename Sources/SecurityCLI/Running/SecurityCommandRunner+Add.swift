@@ -47,9 +47,7 @@ extension SecurityCommandRunner {
         case .none:
             return nil
         case .commandLine(let bytes):
-            errors.writeLine(
-                "security: warning: a password on the command line is visible to other processes; "
-                    + "put -w last to be asked for it, or pipe it on standard input")
+            note(.commandLinePassword(option: nil))
             return bytes
         case .prompt:
             secretLinesRead += 1

@@ -10,6 +10,7 @@ extension SecurityCommandRunner {
         let returns: ReturnOptions = command.includeSecrets ? [.attributes, .data] : [.attributes]
         let printer = listing(keychain)
         var damagedNotes: [String] = []
+        var listed = 0
         for itemClass in [ItemClass.genericPassword, .internetPassword] {
             let query = ItemQuery(
                 itemClass: itemClass, accessGroup: identity.accessGroup, synchronizable: .any,
@@ -26,6 +27,7 @@ extension SecurityCommandRunner {
                 if case .keychain(let error) = failure.cause, error.status == SecurityStatus.itemNotFound { continue }
                 throw failure
             }
+            listed += items.count
             for item in items where format.json {
                 var object = JSONText.item(item.itemClass, item.attributes ?? [:])
                 if command.includeSecrets {
@@ -46,5 +48,10 @@ extension SecurityCommandRunner {
         }
         // Damaged items hide nothing else; they are counted on standard error, with their UUIDs.
         for note in damagedNotes { errors.writeLine("security: dump-keychain: " + TerminalText.escaped(note)) }
+        // An empty listing says whose groups it looked in: an app's items are not `LOCAL.security`'s.
+        if listed == 0, damagedNotes.isEmpty {
+            note(.emptyDump)
+            for message in searchedAs(keychain, identity) { note(message) }
+        }
     }
 }

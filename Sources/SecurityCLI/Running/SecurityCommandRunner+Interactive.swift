@@ -15,7 +15,7 @@ extension SecurityCommandRunner {
         defer { format = session.output }
         var last = ExitCode.success
         var followsSecrets = false
-        while let line = commandLines.nextLine(prompt: "security> ") {
+        while let line = commandLines.nextLine(prompt: session.output.prompt ?? "security> ") {
             let words: [String]
             do {
                 words = try ShellWords.split(line)
@@ -52,6 +52,7 @@ extension SecurityCommandRunner {
             invocation.output.quiet = invocation.output.quiet || session.output.quiet
             invocation.output.verbose = invocation.output.verbose || session.output.verbose
             invocation.output.json = invocation.output.json || session.output.json
+            invocation.output.leaksRequested = false
             secretLinesRead = 0
             passcodeIsSet = nil
             let code = run(invocation)
