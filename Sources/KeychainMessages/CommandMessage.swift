@@ -111,14 +111,14 @@ public enum CommandMessage: Equatable, Sendable {
         case .emptyDump:
             "dump-keychain: このコマンドから見えるグループに項目はありません"
         case .lockWithoutPasscode:
-            "キーチェーンにパスコードがないため、ロックしても効果はありません。パスコードを設定するまで項目は読み出せます"
-                + "（security set-keychain-password）"
+            "キーチェーンにパスコードがないため、ロックしても効果はありません。"
+                + "パスコードを設定するまで項目は読み出せます（security set-keychain-password）"
         case .unlockWithoutPasscode:
-            "キーチェーンにパスコードがないため、ロック解除するものはありません。パスコードを設定するまで項目は読み出せます"
-                + "（security set-keychain-password）"
+            "キーチェーンにパスコードがないため、ロック解除するものはありません。"
+                + "パスコードを設定するまで項目は読み出せます（security set-keychain-password）"
         case .commandLinePassword(let option?):
-            "警告: コマンドラインのパスワード（\(option)）はほかのプロセスから見えます。\(option) を省いて入力を求めさせるか、"
-                + "標準入力から渡してください"
+            "警告: コマンドラインのパスワード（\(option)）はほかのプロセスから見えます。"
+                + "\(option) を省いて入力を求めさせるか、標準入力から渡してください"
         case .commandLinePassword(nil):
             "警告: コマンドラインのパスワードはほかのプロセスから見えます。-w を最後に置いて入力を求めさせるか、"
                 + "標準入力から渡してください"
@@ -145,11 +145,11 @@ public enum CommandMessage: Equatable, Sendable {
             "キーチェーンは KEYCHAIN_HOME で決まる 1 つだけ（iOS と同じモデル）なので、一覧・作成・削除・選択する"
                 + "キーチェーンファイルはありません"
         case .accessGroups:
-            "このキーチェーンにはアクセス制御リストもパーティションリストもなく、項目を読めるプログラムはアクセスグループで"
-                + "決まります"
+            "このキーチェーンにはアクセス制御リストもパーティションリストもなく、"
+                + "項目を読めるプログラムはアクセスグループで決まります"
         case .keysAndCertificates:
-            "鍵・証明書・アイデンティティはまだ保存できません（汎用パスワードとインターネットパスワードは保存できます）。"
-                + "これらは別の issue で扱います"
+            "鍵・証明書・アイデンティティはまだ保存できません"
+                + "（汎用パスワードとインターネットパスワードは保存できます）。これらは別の issue で扱います"
         case .macOSService:
             "macOS のシステムサービスで、ここには対応するものがありません"
         }

@@ -29,7 +29,8 @@ import Testing
         harness.language = .japanese
         let find = harness.run(["find-generic-password", "-s", "missing"])
         #expect(find.exitCode == 44)
-        #expect(find.errors.hasPrefix("security: SecKeychainSearchCopyNext: 指定した項目がキーチェーンに見つかりません。\n"))
+        #expect(find.errors.hasPrefix(
+            "security: SecKeychainSearchCopyNext: 指定した項目がキーチェーンに見つかりません。\n"))
         #expect(find.errors.contains("security: TEAM1.com.example.app として検索しました"))
 
         let error = harness.run(["error", "-25300", "-34018"])

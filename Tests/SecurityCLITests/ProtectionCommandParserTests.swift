@@ -64,7 +64,8 @@ import Testing
             try command(["set-keychain-settings", "-u", "-t300"])
                 == .setKeychainSettings(SetKeychainSettingsCommand(gracePeriod: 300)))
         #expect(
-            try command(["set-keychain-settings"]) == .setKeychainSettings(SetKeychainSettingsCommand(gracePeriod: nil)))
+            try command(["set-keychain-settings"])
+                == .setKeychainSettings(SetKeychainSettingsCommand(gracePeriod: nil)))
         #expect(usageError(["set-keychain-settings", "-t", "-1"])?.verb == .setKeychainSettings)
         #expect(usageError(["set-keychain-settings", "-t", "soon"])?.verb == .setKeychainSettings)
         #expect(

@@ -70,7 +70,8 @@ extension SecurityCommandRunner {
             if let reason = failure.reason { output.writeLine("    reason: \(reason)") }
             for note in notes { output.writeLine("    " + note.text(in: language)) }
         } else {
-            output.writeLine("\(name) would return 0: \(StatusMessages.text(for: 0, english: "No error.", in: language))")
+            let message = StatusMessages.text(for: 0, english: SecurityStatus.message(for: 0), in: language)
+            output.writeLine("\(name) would return 0: \(message)")
             if function == .add { output.writeLine("    no item has the new item's primary key: it would be added") }
         }
         if let preview {
