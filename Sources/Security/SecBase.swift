@@ -56,6 +56,13 @@ package enum SecurityStatusText {
     package static func message(for status: OSStatus, in language: MessageLanguage) -> String {
         StatusMessages.text(for: status, english: SecurityStatus.message(for: status), in: language)
     }
+
+    /// `KEYCHAIN_DEBUG`'s line for a failure: the status text in `language`, the status, and the engine's reason
+    /// (which is in English).
+    package static func debugLine(for error: KeychainError, in language: MessageLanguage) -> String {
+        let base = "\(message(for: error.status, in: language)) (OSStatus \(error.status))"
+        return error.reason.map { "\(base): \($0)" } ?? base
+    }
 }
 
 /// A random number generator; only the default exists.

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import KeychainMessages
 import LocalAuthentication
 import Security
@@ -70,5 +71,16 @@ import Testing
         #expect(SecurityStatusText.message(for: -12345, in: .japanese) == "OSStatus -12345")
         let current = SecurityStatusText.message(for: errSecItemNotFound, in: .current)
         #expect(SecCopyErrorMessageString(errSecItemNotFound, nil) as String? == current)
+    }
+}
+
+@Suite struct DebugLineLanguageTests {
+    @Test func keychainDebugLinesCarryTheStatusTextInTheLocalesLanguage() {
+        let error = KeychainError.duplicateItem.because("an item with the same primary key exists")
+        #expect(SecurityStatusText.debugLine(for: error, in: .english) == "\(error)")
+        #expect(SecurityStatusText.debugLine(for: error, in: .japanese)
+            == "指定した項目はすでにキーチェーンにあります。 (OSStatus -25299): an item with the same primary key exists")
+        #expect(SecurityStatusText.debugLine(for: KeychainError.itemNotFound, in: .japanese)
+            == "指定した項目がキーチェーンに見つかりません。 (OSStatus -25300)")
     }
 }
