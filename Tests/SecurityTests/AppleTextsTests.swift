@@ -79,7 +79,8 @@ import Testing
         let error = KeychainError.duplicateItem.because("an item with the same primary key exists")
         #expect(SecurityStatusText.debugLine(for: error, in: .english) == "\(error)")
         #expect(SecurityStatusText.debugLine(for: error, in: .japanese)
-            == "指定した項目はすでにキーチェーンにあります。 (OSStatus -25299): an item with the same primary key exists")
+            == "指定した項目はすでにキーチェーンにあります。 (OSStatus -25299): "
+                + "an item with the same primary key exists")
         #expect(SecurityStatusText.debugLine(for: KeychainError.itemNotFound, in: .japanese)
             == "指定した項目がキーチェーンに見つかりません。 (OSStatus -25300)")
     }
