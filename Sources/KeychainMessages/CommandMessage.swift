@@ -1,7 +1,7 @@
-/// The `security` command's own messages (its notes, warnings and one-line refusals), per language. Each case is
-/// a stable identifier; ``text(in:)`` is the line without the `security: ` prefix. English and Japanese are this
-/// project's own texts. macOS's message lines (`SecKeychainSearchCopyNext: …`) take their status text from
-/// ``StatusMessages``; listings, JSON and exit codes are the same in every language.
+/// The `security` command's own notes, warnings and failure lines, per language (usage errors are in
+/// ``UsageMessage``). Each case is a stable identifier; ``text(in:)`` is the line without the `security: `
+/// prefix. macOS's message lines (`SecKeychainSearchCopyNext: …`) take their status text from
+/// ``StatusMessages``; listings, JSON and exit codes are the same in every language. No message holds a secret.
 public enum CommandMessage: Equatable, Sendable {
     /// The identity a search ran as, after a not-found answer or an empty listing.
     case searchedAs(identity: String, groups: [String])
@@ -9,39 +9,41 @@ public enum CommandMessage: Equatable, Sendable {
     case actAsApp
     /// `dump-keychain` found nothing the identity can see.
     case emptyDump
+    /// `dump-keychain` skipped damaged items: how many, and the engine's note on them (in English).
+    case damagedItemsSkipped(count: Int, note: String?)
     /// `lock-keychain` without a passcode.
     case lockWithoutPasscode
     /// `unlock-keychain` without a passcode.
     case unlockWithoutPasscode
+    /// `set-keychain-password --remove` without a passcode.
+    case nothingToRemove
     /// A password given on the command line: by `option` (`-p`, `-o`), or nil for a new item's (`-w PASSWORD`,
     /// `-p`, `-X`).
     case commandLinePassword(option: String?)
+    /// `-A` and `-T app` of an add, which have no effect here.
+    case accessOptionsIgnored([String])
+    /// After an add that collided.
+    case addWithUpdate
     /// `set-keychain-settings -l`.
     case lockOnSleepIgnored
     /// `set-keychain-settings` without `-t`: the grace period stays.
     case gracePeriodUnchanged(seconds: Int)
     /// The global `-l` (macOS runs `leaks` before exiting).
     case leaksIgnored
-    /// A macOS verb this keychain does not have: why, and the nearest verb that it has.
-    case unsupportedVerb(verb: String, reason: UnsupportedVerbReason, nearest: String)
-    /// A keychain named as an operand.
-    case keychainOperand(name: String)
-    /// A verb that neither this command nor macOS's has.
-    case unknownCommand(String)
+    /// A password prompt answered with nothing (Control-D, or empty standard input); after the operation name.
+    case noPasswordEntered
+    /// The two typed passwords differ; after the operation name.
+    case passwordsDiffer
+    /// Reading the password failed; after the operation name.
+    case passwordUnreadable(errno: Int32)
+    /// `-i` skipped the password lines a failed command left unread.
+    case skippedPasswordLines(count: Int)
+    /// `-i` stopped at a line after password lines that is not a command.
+    case interactiveStoppedAfterPasswordLines
+    /// `-i` stopped because password lines of unknown number may follow a failed command.
+    case interactiveStoppedForUnknownPasswordLines
 
-    /// Why a macOS verb is not here.
-    public enum UnsupportedVerbReason: Sendable {
-        /// Keychain files: there is one keychain, chosen by `KEYCHAIN_HOME`.
-        case oneKeychain
-        /// Access-control and partition lists: access is by access group.
-        case accessGroups
-        /// Keys, certificates, identities and trust: not stored yet.
-        case keysAndCertificates
-        /// A macOS system service (authorization, code signing, leaks, translocation, smart cards).
-        case macOSService
-    }
-
-    /// The message in `language`, without the `security: ` prefix; never holds a secret.
+    /// The message in `language`, without the `security: ` prefix.
     public func text(in language: MessageLanguage) -> String {
         language == .japanese ? japanese : english
     }
@@ -55,18 +57,27 @@ public enum CommandMessage: Equatable, Sendable {
                 + "VERB …` (a program without entitlements), or `security --entitlements App.entitlements VERB …`"
         case .emptyDump:
             "dump-keychain: no items in the groups this command can see"
+        case .damagedItemsSkipped(let count, let note):
+            "dump-keychain: \(count) damaged item\(count == 1 ? "" : "s") skipped" + (note.map { ": " + $0 } ?? "")
         case .lockWithoutPasscode:
             "the keychain has no passcode, so locking has no effect: items stay readable until a passcode is set "
                 + "(security set-keychain-password)"
         case .unlockWithoutPasscode:
             "the keychain has no passcode, so there is nothing to unlock: items are readable until a passcode is "
                 + "set (security set-keychain-password)"
+        case .nothingToRemove:
+            "no passcode is set; there is nothing to remove"
         case .commandLinePassword(let option?):
             "warning: a password on the command line (\(option)) is visible to other processes; leave \(option) out "
                 + "to be asked for it, or pipe it on standard input"
         case .commandLinePassword(nil):
             "warning: a password on the command line is visible to other processes; put -w last to be asked for it, "
                 + "or pipe it on standard input"
+        case .accessOptionsIgnored(let options):
+            "warning: \(options.joined(separator: ", ")) ignored: this keychain has no application access lists; "
+                + "access is by access group"
+        case .addWithUpdate:
+            "add -U to update the existing item"
         case .lockOnSleepIgnored:
             "warning: -l (lock when the system sleeps) has no meaning here; lock-keychain locks"
         case .gracePeriodUnchanged(let seconds):
@@ -74,29 +85,21 @@ public enum CommandMessage: Equatable, Sendable {
                 + "WhenUnlocked items go after at most one day); -t SECONDS changes it"
         case .leaksIgnored:
             "warning: -l (run leaks before exiting) has no meaning here and is ignored"
-        case .unsupportedVerb(let verb, let reason, let nearest):
-            "\(verb) is not supported: " + Self.english(reason) + "; the nearest command here is `\(nearest)`"
-        case .keychainOperand(let name):
-            "naming a keychain (\"\(name)\") is not supported: there is one keychain, the one in KEYCHAIN_HOME; "
-                + "leave the name out"
-        case .unknownCommand(let name):
-            "unknown command \"\(name)\"; `security help` lists the commands"
-        }
-    }
-
-    private static func english(_ reason: UnsupportedVerbReason) -> String {
-        switch reason {
-        case .oneKeychain:
-            "there is one keychain, chosen by KEYCHAIN_HOME (iOS's model), so there are no keychain files to list, "
-                + "create, delete or choose"
-        case .accessGroups:
-            "this keychain has no access-control or partition lists; which programs read an item is decided by its "
-                + "access group"
-        case .keysAndCertificates:
-            "keys, certificates and identities are not stored yet (generic and internet passwords are); they come "
-                + "with their own issue"
-        case .macOSService:
-            "it is a macOS system service with no counterpart here"
+        case .noPasswordEntered:
+            "no password was entered"
+        case .passwordsDiffer:
+            "passwords don't match"
+        case .passwordUnreadable(let number):
+            "cannot read the password (errno \(number))"
+        case .skippedPasswordLines(let count):
+            "skipped the \(count == 1 ? "password line" : "\(count) password lines") that followed the failed "
+                + "command; \(count == 1 ? "it was" : "they were") not run or shown"
+        case .interactiveStoppedAfterPasswordLines:
+            "-i stopped: the line after the password lines is not a command, and is not shown in case it is a "
+                + "password (did the command before read fewer password lines than were given?)"
+        case .interactiveStoppedForUnknownPasswordLines:
+            "-i stopped: password lines may follow the failed command, and they are never read as commands; "
+                + "nothing after it was read"
         }
     }
 
@@ -110,18 +113,27 @@ public enum CommandMessage: Equatable, Sendable {
                 + "`security --entitlements App.entitlements VERB …` を使ってください"
         case .emptyDump:
             "dump-keychain: このコマンドから見えるグループに項目はありません"
+        case .damagedItemsSkipped(let count, let note):
+            "dump-keychain: 壊れた項目を \(count) 件とばしました" + (note.map { ": " + $0 } ?? "")
         case .lockWithoutPasscode:
             "キーチェーンにパスコードがないため、ロックしても効果はありません。"
                 + "パスコードを設定するまで項目は読み出せます（security set-keychain-password）"
         case .unlockWithoutPasscode:
             "キーチェーンにパスコードがないため、ロック解除するものはありません。"
                 + "パスコードを設定するまで項目は読み出せます（security set-keychain-password）"
+        case .nothingToRemove:
+            "パスコードは設定されていないため、削除するものはありません"
         case .commandLinePassword(let option?):
             "警告: コマンドラインのパスワード（\(option)）はほかのプロセスから見えます。"
                 + "\(option) を省いて入力を求めさせるか、標準入力から渡してください"
         case .commandLinePassword(nil):
             "警告: コマンドラインのパスワードはほかのプロセスから見えます。-w を最後に置いて入力を求めさせるか、"
                 + "標準入力から渡してください"
+        case .accessOptionsIgnored(let options):
+            "警告: \(options.joined(separator: ", ")) は無視しました。"
+                + "このキーチェーンにはアプリのアクセスリストがなく、アクセスはアクセスグループで決まります"
+        case .addWithUpdate:
+            "既存の項目を更新するには -U を付けてください"
         case .lockOnSleepIgnored:
             "警告: -l（スリープ時にロック）はここでは意味がありません。ロックは lock-keychain で行います"
         case .gracePeriodUnchanged(let seconds):
@@ -129,29 +141,20 @@ public enum CommandMessage: Equatable, Sendable {
                 + "WhenUnlocked の項目は長くても 1 日で使えなくなります）。変えるには -t 秒数 を指定してください"
         case .leaksIgnored:
             "警告: -l（終了前に leaks を実行）はここでは意味がないため無視します"
-        case .unsupportedVerb(let verb, let reason, let nearest):
-            "\(verb) には対応していません。" + Self.japanese(reason) + "。いちばん近いコマンドは `\(nearest)` です"
-        case .keychainOperand(let name):
-            "キーチェーンの指定（\"\(name)\"）には対応していません。キーチェーンは KEYCHAIN_HOME にある 1 つだけです。"
-                + "名前を省いてください"
-        case .unknownCommand(let name):
-            "\"\(name)\" というコマンドはありません。`security help` でコマンドの一覧を表示します"
-        }
-    }
-
-    private static func japanese(_ reason: UnsupportedVerbReason) -> String {
-        switch reason {
-        case .oneKeychain:
-            "キーチェーンは KEYCHAIN_HOME で決まる 1 つだけ（iOS と同じモデル）なので、一覧・作成・削除・選択する"
-                + "キーチェーンファイルはありません"
-        case .accessGroups:
-            "このキーチェーンにはアクセス制御リストもパーティションリストもなく、"
-                + "項目を読めるプログラムはアクセスグループで決まります"
-        case .keysAndCertificates:
-            "鍵・証明書・アイデンティティはまだ保存できません"
-                + "（汎用パスワードとインターネットパスワードは保存できます）。これらは別の issue で扱います"
-        case .macOSService:
-            "macOS のシステムサービスで、ここには対応するものがありません"
+        case .noPasswordEntered:
+            "パスワードが入力されませんでした"
+        case .passwordsDiffer:
+            "2 回入力したパスワードが一致しません"
+        case .passwordUnreadable(let number):
+            "パスワードを読み取れません（errno \(number)）"
+        case .skippedPasswordLines(let count):
+            "失敗したコマンドに続くパスワード行を \(count) 行とばしました。実行も表示もしていません"
+        case .interactiveStoppedAfterPasswordLines:
+            "-i を中止しました: パスワード行の次の行がコマンドではありません。パスワードかもしれないため表示しません"
+                + "（前のコマンドが読んだパスワード行は、渡された行より少なかったのでは？）"
+        case .interactiveStoppedForUnknownPasswordLines:
+            "-i を中止しました: 失敗したコマンドのあとにパスワード行が続いているかもしれず、"
+                + "パスワード行はコマンドとして読まないため、それ以降は読んでいません"
         }
     }
 }

@@ -50,24 +50,44 @@ import Testing
         #expect(lock.errors.hasPrefix("security: キーチェーンにパスコードがないため"))
     }
 
-    @Test func everyCommandMessageHasItsOwnJapaneseText() {
-        let messages: [CommandMessage] = [
-            .searchedAs(identity: "LOCAL.a", groups: ["LOCAL.a"]), .actAsApp, .emptyDump, .lockWithoutPasscode,
-            .unlockWithoutPasscode, .commandLinePassword(option: "-p"), .commandLinePassword(option: nil),
-            .lockOnSleepIgnored, .gracePeriodUnchanged(seconds: 10), .leaksIgnored,
-            .unsupportedVerb(verb: "create-keychain", reason: .oneKeychain, nearest: "help"),
+    @Test func everyMessageOfTheCatalogsHasItsOwnJapaneseText() {
+        let commandMessages: [CommandMessage] = [
+            .searchedAs(identity: "LOCAL.a", groups: ["LOCAL.a"]), .actAsApp, .emptyDump,
+            .damagedItemsSkipped(count: 2, note: nil), .lockWithoutPasscode, .unlockWithoutPasscode, .nothingToRemove,
+            .commandLinePassword(option: "-p"), .commandLinePassword(option: nil), .accessOptionsIgnored(["-A"]),
+            .addWithUpdate, .lockOnSleepIgnored, .gracePeriodUnchanged(seconds: 10), .leaksIgnored,
+            .noPasswordEntered, .passwordsDiffer, .passwordUnreadable(errno: 5), .skippedPasswordLines(count: 1),
+            .interactiveStoppedAfterPasswordLines, .interactiveStoppedForUnknownPasswordLines,
+        ]
+        let usageMessages: [UsageMessage] = [
+            .illegalOption("-- Z"), .missingArgument("-- a"), .fourCharacterCode(option: "c", value: "x"),
+            .protocolCode("x"), .authenticationType("x"), .port("x"), .hexPassword, .gracePeriodValue("x"),
+            .errorCodeMissing, .notAnErrorCode("x"), .doctorOperands, .unterminatedQuote("'"), .nameOneAction,
+            .removeTakesNoNewPassword, .entitlementsFileMissing, .emptyAccessGroup, .interactiveTakesNoCommand,
+            .noCommand, .helpTakesOneCommand, .dumpAccessLists, .dumpRawData, .dumpAccessListEditing,
+            .backupFileMissing, .oneBackupFile, .nestedInteractive, .doctorNeedsFileInInteractive,
+            .unsupportedVerb(verb: "v", reason: .oneKeychain, nearest: "help"),
             .unsupportedVerb(verb: "v", reason: .accessGroups, nearest: "help"),
             .unsupportedVerb(verb: "v", reason: .keysAndCertificates, nearest: "help"),
             .unsupportedVerb(verb: "v", reason: .macOSService, nearest: "help"),
             .keychainOperand(name: "x"), .unknownCommand("x"),
         ]
+        let texts = commandMessages.map { ($0.text(in: .english), $0.text(in: .japanese)) }
+            + usageMessages.map { ($0.text(in: .english), $0.text(in: .japanese)) }
         var seen = Set<String>()
-        for message in messages {
-            let japanese = message.text(in: .japanese)
-            #expect(japanese != message.text(in: .english))
-            #expect(japanese.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) })
-            #expect(seen.insert(japanese).inserted)
+        for (english, japanese) in texts {
+            #expect(japanese != english)
+            #expect(japanese.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) }, "\(english)")
+            #expect(seen.insert(japanese).inserted, "\(japanese)")
         }
+    }
+
+    @Test func japaneseUsageErrorsKeepTheirUsageAndExitCode() {
+        let harness = CommandHarness()
+        harness.language = .japanese
+        let run = harness.run(["find-generic-password", "-Z"])
+        #expect(run.exitCode == 64)
+        #expect(run.errors.hasPrefix("security: 不正なオプションです: -- Z\nUsage: find-generic-password"))
     }
 
     @Test func theSecurityProgramReadsTheLocaleOfItsProcess() throws {

@@ -4,7 +4,7 @@ import KeychainMessages
 /// user's command line gets one line of explanation instead of "unknown command" and the whole usage.
 enum MacOSOnlyVerb {
     /// Why `name` is not here and the nearest verb; nil when macOS's `security` has no such verb either.
-    static func explanation(for name: String) -> (reason: CommandMessage.UnsupportedVerbReason, nearest: String)? {
+    static func explanation(for name: String) -> (reason: UsageMessage.UnsupportedVerbReason, nearest: String)? {
         if let nearest = oneKeychain[name] { return (.oneKeychain, nearest) }
         if partitionLists.contains(name) { return (.accessGroups, "security -G GROUP add-generic-password …") }
         if keysAndCertificates.contains(name) { return (.keysAndCertificates, "add-generic-password") }

@@ -6,10 +6,8 @@ struct CommandFailure: Error {
     /// The macOS call the failing step corresponds to (`SecKeychainSearchCopyNext`), which starts the message.
     let operation: String
     let cause: Cause
-    /// What the user can do about it, in the command's own terms.
-    var hint: String?
-    /// Notes from the message catalog that follow the reason (who the command searched as, and how to act as an
-    /// app, after a not-found answer).
+    /// Notes that follow the reason: what the user can do about it, in the command's own terms (who the command
+    /// searched as and how to act as an app, after a not-found answer).
     var notes: [CommandMessage] = []
 
     enum Cause {
@@ -47,12 +45,15 @@ struct CommandFailure: Error {
             if let reason = error.reason {
                 lines.append("security: \(reason)")
             }
-            if let hint { lines.append("security: \(hint)") }
             lines += notes.map { "security: " + $0.text(in: language) }
             return lines
-        case .password(.canceled): return ["security: \(operation): no password was entered"]
-        case .password(.mismatch): return ["security: \(operation): passwords don't match"]
-        case .password(.io(let number)): return ["security: \(operation): cannot read the password (errno \(number))"]
+        case .password(let error):
+            let message: CommandMessage = switch error {
+            case .canceled: .noPasswordEntered
+            case .mismatch: .passwordsDiffer
+            case .io(let number): .passwordUnreadable(errno: number)
+            }
+            return ["security: \(operation): " + message.text(in: language)]
         }
     }
 }

@@ -46,7 +46,7 @@ extension SecurityCommandRunner {
         }
         guard let newInput = command.new else {
             guard let current else {
-                errors.writeLine("security: no passcode is set; there is nothing to remove")
+                note(.nothingToRemove)
                 return
             }
             try perform(operation) { try keychain.removePasscode(current: current) }
