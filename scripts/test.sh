@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the build needs, then builds and runs every test of the package. On 2 cores the first build takes
-# about 3 minutes and the run about 50 s (measured under load; README.md, "Two commands").
+# about 4 minutes and the run about a minute (measured under load; README.md, "Two commands").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
