@@ -25,6 +25,8 @@ var targets: [Target] = [
         providers: [.apt(["libkeyutils-dev"])]),
     .target(name: "KernelKeyring", dependencies: ["CKeyutils"], swiftSettings: swift6),
     .target(name: "TerminalIO", swiftSettings: swift6),
+    // The texts people read, in English and Japanese by the locale: statuses, LAError, the security command.
+    .target(name: "KeychainMessages", swiftSettings: swift6),
     .target(name: "KeychainCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
     .target(name: "KeychainStore", dependencies: ["CSQLite"], swiftSettings: swift6),
     .target(
@@ -44,9 +46,11 @@ products += [
     .executable(name: "keychain-authenticate", targets: ["KeychainAuthenticate"]),
 ]
 targets += [
-    .target(name: "Security", dependencies: ["KeychainCore"], swiftSettings: swift6),
-    .target(name: "LocalAuthentication", dependencies: ["KeychainCore"], swiftSettings: swift6),
-    .target(name: "SecurityCLI", dependencies: ["KeychainCore", "Security", "TerminalIO"], swiftSettings: swift6),
+    .target(name: "Security", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
+    .target(name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
+    .target(
+        name: "SecurityCLI", dependencies: ["KeychainCore", "KeychainMessages", "Security", "TerminalIO"],
+        swiftSettings: swift6),
     // PAM lives in its own small process: the static `security` binary cannot load PAM's modules.
     .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
     .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
@@ -62,10 +66,11 @@ targets += [
         dependencies: ["Security", "KeychainCore", "KeychainCrypto", "KeychainStore", "CSQLite", "COpenSSL"],
         swiftSettings: swift6),
     .testTarget(
-        name: "SecurityTests", dependencies: ["Security", "LocalAuthentication", "KeychainCore"],
+        name: "SecurityTests", dependencies: ["Security", "LocalAuthentication", "KeychainCore", "KeychainMessages"],
         swiftSettings: swift6),
     .testTarget(
-        name: "SecurityCLITests", dependencies: ["SecurityCLI", "KeychainCore", "KeychainStore", "TerminalIO"],
+        name: "SecurityCLITests",
+        dependencies: ["SecurityCLI", "KeychainCore", "KeychainMessages", "KeychainStore", "TerminalIO"],
         swiftSettings: swift6),
 ]
 #endif

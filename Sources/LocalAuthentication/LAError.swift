@@ -1,4 +1,5 @@
 import Foundation
+import KeychainMessages
 
 /// The domain of LocalAuthentication errors.
 public let LAErrorDomain = "com.apple.LocalAuthentication"
@@ -46,7 +47,15 @@ public struct LAError: Error, CustomNSError, Hashable, Sendable {
 
     public static var errorDomain: String { LAErrorDomain }
     public var errorCode: Int { code.rawValue }
-    public var errorUserInfo: [String: Any] { userInfo }
+    /// The given user info, with the description iOS gives for the code (in the user's language: English, or
+    /// Japanese when `LC_ALL`, `LC_MESSAGES` or `LANG` asks for it) unless one was given.
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = userInfo
+        if info[NSLocalizedDescriptionKey] == nil, let text = code.localizedDescription(in: .current) {
+            info[NSLocalizedDescriptionKey] = text
+        }
+        return info
+    }
 
     public static var authenticationFailed: Code { .authenticationFailed }
     public static var userCancel: Code { .userCancel }
@@ -62,6 +71,11 @@ public struct LAError: Error, CustomNSError, Hashable, Sendable {
 }
 
 extension LAError.Code {
+    /// The description iOS gives for this code, in `language`; nil for a code LocalAuthentication does not define.
+    package func localizedDescription(in language: MessageLanguage) -> String? {
+        LocalAuthenticationMessages.description(ofCode: rawValue, in: language)
+    }
+
     /// Lets `catch LAError.userCancel` match.
     public static func ~= (code: LAError.Code, error: any Error) -> Bool {
         (error as? LAError)?.code == code

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainMessages
 
 // Status codes of SecBase.h, with Apple's values: one table, `SecurityStatus`, holds each code and its message.
 
@@ -40,13 +41,28 @@ public let errSecVerifyFailed: OSStatus = SecurityStatus.verifyFailed
 public let errSecNotTrusted: OSStatus = SecurityStatus.notTrusted
 public let errSecInvalidOwnerEdit: OSStatus = SecurityStatus.invalidOwnerEdit
 
-/// Apple's text for a status code: "No error." for 0, "OSStatus N" for a code it does not describe.
+/// Apple's text for a status code: "No error." for 0, "OSStatus N" for a code it does not describe. In Japanese
+/// when the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`) is Japanese, else in English.
 /// - Parameters:
 ///   - status: the status to describe.
 ///   - reserved: pass nil.
 /// - Returns: the message.
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
-    SecurityStatus.message(for: status) as NSString
+    SecurityStatusText.message(for: status, in: .current) as NSString
+}
+
+/// The text `SecCopyErrorMessageString` gives, in a chosen language.
+package enum SecurityStatusText {
+    package static func message(for status: OSStatus, in language: MessageLanguage) -> String {
+        StatusMessages.text(for: status, english: SecurityStatus.message(for: status), in: language)
+    }
+
+    /// `KEYCHAIN_DEBUG`'s line for a failure: the status text in `language`, the status, and the engine's reason
+    /// (which is in English).
+    package static func debugLine(for error: KeychainError, in language: MessageLanguage) -> String {
+        let base = "\(message(for: error.status, in: language)) (OSStatus \(error.status))"
+        return error.reason.map { "\(base): \($0)" } ?? base
+    }
 }
 
 /// A random number generator; only the default exists.

@@ -49,7 +49,7 @@ public enum SecurityRuntime {
             try body(try current())
             return errSecSuccess
         } catch let error as KeychainError {
-            log(function, "\(error)")
+            log(function, SecurityStatusText.debugLine(for: error, in: .current))
             return error.status
         } catch {
             // Not a keychain failure (a bug, or a system error nothing translated): say what it was.

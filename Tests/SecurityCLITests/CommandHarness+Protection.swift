@@ -34,7 +34,7 @@ extension CommandHarness {
             let errors = CapturedOutput()
             let runner = SecurityCommandRunner(
                 source: .configuration(configuration), output: output, errors: errors, passwords: input.reader,
-                commandLines: input.commandLines)
+                commandLines: input.commandLines, language: language)
             let code = runner.run(arguments: arguments)
             return Run(exitCode: code, output: output.text, errors: errors.text)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainMessages
 
 @testable import SecurityCLI
 
@@ -9,6 +10,8 @@ final class CommandHarness {
     let identity: CallerIdentity
     /// The keychain's clock: the creation and modification dates new items get.
     var clock: @Sendable () -> Date = { Date() }
+    /// The language of the runner's messages.
+    var language = MessageLanguage.english
 
     init(groups: [String] = ["TEAM1.com.example.app"]) {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("security-cli-test-\(UUID().uuidString)")
@@ -42,7 +45,8 @@ final class CommandHarness {
         let output = CapturedOutput()
         let errors = CapturedOutput()
         let runner = SecurityCommandRunner(
-            source: .configuration(configuration), output: output, errors: errors, passwords: passwords)
+            source: .configuration(configuration), output: output, errors: errors, passwords: passwords,
+            language: language)
         let code = runner.run(arguments: arguments)
         return Run(exitCode: code, output: output.text, errors: errors.text)
     }

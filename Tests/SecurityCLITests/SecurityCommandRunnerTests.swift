@@ -66,8 +66,12 @@ import Testing
         #expect(find.exitCode == 44)
         #expect(find.output.isEmpty)
         #expect(find.errors.hasPrefix(Self.notFound))
-        #expect(find.errors.hasSuffix("security: no item of class genp in the caller's groups matches the query; "
+        #expect(find.errors.contains("security: no item of class genp in the caller's groups matches the query; "
             + "no item of this class in the caller's groups shares any of the query's key values\n"))
+        // Then who the search ran as, and how to act as the app that stored the item.
+        #expect(find.errors.contains(
+            "security: searched as TEAM1.com.example.app (access groups: TEAM1.com.example.app)\n"))
+        #expect(find.errors.hasSuffix("or `security --entitlements App.entitlements VERB …`\n"))
         #expect(harness.run(["find-generic-password", "-s", "missing", "-w"]).exitCode == 44)
         #expect(harness.run(["delete-generic-password", "-s", "missing"]).exitCode == 44)
         #expect(harness.run(["find-internet-password", "-s", "missing"]).exitCode == 44)
@@ -148,11 +152,18 @@ import Testing
         #expect(withData.output.range(of: "genp")!.lowerBound < withData.output.range(of: "inet")!.lowerBound)
     }
 
-    @Test func dumpOfAnEmptyKeychainPrintsNothing() {
-        let dump = CommandHarness().run(["dump-keychain", "-d"])
+    @Test func dumpOfAnEmptyKeychainPrintsNothingButSaysWhoseGroupsItSearched() {
+        let harness = CommandHarness()
+        let dump = harness.run(["dump-keychain", "-d"])
         #expect(dump.exitCode == 0)
         #expect(dump.output.isEmpty)
-        #expect(dump.errors.isEmpty)
+        #expect(dump.errors.hasPrefix(
+            "security: dump-keychain: no items in the groups this command can see\n"
+                + "security: searched as TEAM1.com.example.app (access groups: TEAM1.com.example.app)\n"
+                + "security: an app's items are in the app's groups: act as the app with `security -G "))
+        #expect(harness.run(["-q", "dump-keychain"]).errors.isEmpty)
+        _ = harness.run(["add-generic-password", "-a", "alice", "-s", "svc", "-w"], password: "pw")
+        #expect(harness.run(["dump-keychain"]).errors.isEmpty)
     }
 
     @Test func internetPasswordsRoundTrip() {
@@ -292,9 +303,8 @@ import Testing
     @Test func usageErrorsExit64WithUsageOnStandardError() {
         let harness = CommandHarness()
         for arguments in [
-            [], ["bogus"], ["find-generic-password", "-Z"], ["add-generic-password", "-X", "1"],
+            [], ["find-generic-password", "-Z"], ["add-generic-password", "-X", "1"],
             ["find-internet-password", "-P", "port"], ["dump-keychain", "-r"],
-            ["find-generic-password", "some.keychain"],
         ] {
             let run = harness.run(arguments)
             #expect(run.exitCode == 64, "\(arguments)")

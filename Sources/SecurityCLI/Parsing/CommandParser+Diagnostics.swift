@@ -1,8 +1,9 @@
+import KeychainMessages
 /// The operands of `error` and `doctor`, which take no options: `error -25300` is a code, not an option.
 extension CommandParser {
     /// `error CODE...`: decimal (`-25300`) or hexadecimal (`0xFFFF9D2C`) status codes.
     static func statusCodes(_ arguments: [String]) throws(UsageError) -> [Int32] {
-        guard !arguments.isEmpty else { throw UsageError("error needs at least one error code", verb: .error) }
+        guard !arguments.isEmpty else { throw UsageError(.errorCodeMissing, verb: .error) }
         var codes: [Int32] = []
         for argument in arguments {
             if let decimal = Int32(argument) {
@@ -10,7 +11,7 @@ extension CommandParser {
             } else if argument.lowercased().hasPrefix("0x"), let bits = UInt32(argument.dropFirst(2), radix: 16) {
                 codes.append(Int32(bitPattern: bits))
             } else {
-                throw UsageError("\"\(argument)\" is not an error code (decimal, or hexadecimal with 0x)", verb: .error)
+                throw UsageError(.notAnErrorCode(argument), verb: .error)
             }
         }
         return codes
@@ -29,7 +30,7 @@ extension CommandParser {
             command.file = file == "-" ? nil : file
             operands = operands.dropFirst()
         }
-        guard operands.isEmpty else { throw UsageError("doctor takes a function and one file", verb: .doctor) }
+        guard operands.isEmpty else { throw UsageError(.doctorOperands, verb: .doctor) }
         return command
     }
 

@@ -1,3 +1,4 @@
+import KeychainMessages
 /// The data protection verbs: lock, unlock, passcode, settings, info, restart, backup and restore.
 extension CommandParser {
     /// Builds a protection verb's command from its scanned options and operands (only the backup verbs take
@@ -29,13 +30,13 @@ extension CommandParser {
             return .simulateRestart
         case .backupKeychain, .restoreKeychain:
             guard operands.count == 1, let file = operands.first, !file.isEmpty else {
-                throw UsageError(operands.isEmpty ? "the backup file is missing" : "name one backup file", verb: verb)
+                throw UsageError(operands.isEmpty ? .backupFileMissing : .oneBackupFile, verb: verb)
             }
             var command = BackupFileCommand(file: file)
             for option in options { command.password = commandLineSecret(option) }
             return verb == .backupKeychain ? .backupKeychain(command) : .restoreKeychain(command)
         default:
-            throw UsageError("\(verb.rawValue) is not a data protection command", verb: verb)
+            throw UsageError(.illegalOption(verb.rawValue), verb: verb)
         }
     }
 
@@ -54,7 +55,7 @@ extension CommandParser {
         }
         if remove {
             guard !newGiven else {
-                throw UsageError("--remove takes no new password (-p)", verb: .setKeychainPassword)
+                throw UsageError(.removeTakesNoNewPassword, verb: .setKeychainPassword)
             }
             command.new = nil
         }
@@ -63,27 +64,22 @@ extension CommandParser {
 
     private static func settingsCommand(_ options: [ScannedOption]) throws(UsageError) -> SetKeychainSettingsCommand {
         var seconds: Int?
+        var lockOnSleep = false
         for option in options {
             switch option.letter {
             case "t":
                 // macOS keeps the lock interval in 32 bits; a longer one is refused here, before the keychain.
                 guard let value = option.value.flatMap({ UInt32($0) }) else {
-                    throw UsageError(
-                        "-t needs a number of seconds from 0 to \(UInt32.max), not \"\(option.value ?? "")\"",
-                        verb: .setKeychainSettings)
+                    throw UsageError(.gracePeriodValue(option.value ?? ""), verb: .setKeychainSettings)
                 }
                 seconds = Int(value)
             case "l":
-                throw UsageError("-l: there is no lock on sleep here; lock-keychain locks", verb: .setKeychainSettings)
+                lockOnSleep = true  // accepted as macOS accepts it; the runner warns that it has no meaning here
             default:
                 break  // -u: lock after the timeout, which is what the grace period always does.
             }
         }
-        guard let seconds else {
-            throw UsageError(
-                "-t SECONDS is required (a keychain without a timeout is not supported)", verb: .setKeychainSettings)
-        }
-        return SetKeychainSettingsCommand(gracePeriod: seconds)
+        return SetKeychainSettingsCommand(gracePeriod: seconds, lockOnSleep: lockOnSleep)
     }
 
     /// A secret typed on the command line, as bytes.

@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainMessages
 
 /// Turns the words after `security` into an `Invocation`, without touching the keychain.
 public enum CommandParser {
@@ -19,10 +20,17 @@ public enum CommandParser {
             case "-q": output.quiet = true
             case "-v": output.verbose = true
             case "-i": interactive = true
+            case "-l": output.leaksRequested = true
+            case "-p":
+                // macOS: -p PROMPT sets the prompt of the interactive mode, and implies -i.
+                guard let value = rest.first else { throw UsageError(.missingArgument("-- p")) }
+                rest = rest.dropFirst()
+                output.prompt = value
+                interactive = true
             case "--json": output.json = true
             case "--entitlements", "-G", "--access-group":
                 guard let value = rest.first else {
-                    throw UsageError("option requires an argument -- \(word)", verb: nil)
+                    throw UsageError(.missingArgument("-- \(word)"))
                 }
                 rest = rest.dropFirst()
                 if word == "--entitlements" { identity.entitlementsFile = value } else { identity.accessGroup = value }
@@ -31,19 +39,17 @@ public enum CommandParser {
             case _ where word.hasPrefix("--access-group="):
                 identity.accessGroup = String(word.dropFirst("--access-group=".count))
             default:
-                throw UsageError("illegal option \(word)", verb: nil)
+                throw UsageError(.illegalOption(word))
             }
         }
-        if identity.entitlementsFile == "" { throw UsageError("--entitlements needs a file", verb: nil) }
-        if identity.accessGroup == "" { throw UsageError("the access group is empty", verb: nil) }
+        if identity.entitlementsFile == "" { throw UsageError(.entitlementsFileMissing) }
+        if identity.accessGroup == "" { throw UsageError(.emptyAccessGroup) }
         if interactive {
-            guard rest.isEmpty else { throw UsageError("-i takes its commands from standard input", verb: nil) }
+            guard rest.isEmpty else { throw UsageError(.interactiveTakesNoCommand) }
             return Invocation(identity: identity, command: .interactive, output: output)
         }
-        guard let name = rest.first else { throw UsageError("no command given", verb: nil) }
-        guard let verb = SecurityVerb(rawValue: name) else {
-            throw UsageError("unknown command \"\(name)\"", verb: nil)
-        }
+        guard let name = rest.first else { throw UsageError(.noCommand) }
+        guard let verb = SecurityVerb(rawValue: name) else { throw unknownVerb(name) }
         var verbArguments = Array(rest.dropFirst())
         // `--json` works after any verb too: taken out of the options (never after `--`).
         let optionsEnd = verbArguments.firstIndex(of: "--") ?? verbArguments.endIndex
@@ -63,20 +69,16 @@ public enum CommandParser {
 
     private static func command(_ verb: SecurityVerb, _ arguments: [String]) throws(UsageError) -> SecurityCommand {
         if verb == .help {
-            guard arguments.count <= 1 else { throw UsageError("help takes at most one command", verb: .help) }
+            guard arguments.count <= 1 else { throw UsageError(.helpTakesOneCommand, verb: .help) }
             guard let name = arguments.first else { return .help(nil) }
-            guard let named = SecurityVerb(rawValue: name) else {
-                throw UsageError("unknown command \"\(name)\"", verb: nil)
-            }
+            guard let named = SecurityVerb(rawValue: name) else { throw unknownVerb(name) }
             return .help(named)
         }
         if verb == .error { return .errorMessage(try statusCodes(arguments)) }
         if verb == .doctor { return .doctor(try doctorCommand(arguments)) }
         let (options, operands) = try OptionScanner(specification: verb.options, verb: verb).scan(arguments)
         if !verb.takesFileOperand, let operand = operands.first {
-            throw UsageError(
-                "naming a keychain (\"\(operand)\") is not supported; the keychain is the one in KEYCHAIN_HOME",
-                verb: verb)
+            throw UsageError(.keychainOperand(name: operand), verb: verb)
         }
         switch verb {
         case .help:
@@ -105,10 +107,9 @@ public enum CommandParser {
                 switch option.letter {
                 case "d": dump.includeSecrets = true
                 case "a":
-                    throw UsageError(
-                        "-a: this keychain has no access control lists; access is by access group", verb: verb)
-                case "r": throw UsageError("-r: raw encrypted data is not shown; use -d for the secrets", verb: verb)
-                default: throw UsageError("-i: interactive access-list editing is not supported", verb: verb)
+                    throw UsageError(.dumpAccessLists, verb: verb)
+                case "r": throw UsageError(.dumpRawData, verb: verb)
+                default: throw UsageError(.dumpAccessListEditing, verb: verb)
                 }
             }
             return .dumpKeychain(dump)
@@ -117,13 +118,21 @@ public enum CommandParser {
             return try protectionCommand(verb, options, operands)
         case .biometry:
             guard operands.count == 1, let action = BiometryCommand(rawValue: operands[0]) else {
-                throw UsageError("name one action", verb: verb)
+                throw UsageError(.nameOneAction, verb: verb)
             }
             return .biometry(action)
         case .companion: return try companionCommand(verb, operands)
         case .error, .doctor:
             return .help(verb)  // parsed above
         }
+    }
+
+    /// A verb that is not here: one line on why, for a macOS verb; else the unknown-command line.
+    private static func unknownVerb(_ name: String) -> UsageError {
+        guard let (reason, nearest) = MacOSOnlyVerb.explanation(for: name) else {
+            return UsageError(.unknownCommand(name))
+        }
+        return UsageError(.unsupportedVerb(verb: name, reason: reason, nearest: nearest))
     }
 
     private static func addCommand(_ verb: SecurityVerb, _ options: [ScannedOption]) throws(UsageError)
@@ -137,7 +146,7 @@ public enum CommandParser {
                 add.password = option.value.map { .commandLine(Array($0.utf8)) } ?? .prompt
             case ("X", _):
                 guard let bytes = option.value.flatMap(hexBytes) else {
-                    throw UsageError("-X needs the password as an even number of hexadecimal digits", verb: verb)
+                    throw UsageError(.hexPassword, verb: verb)
                 }
                 add.password = .commandLine(bytes)
             case ("U", _): add.updateIfExists = true

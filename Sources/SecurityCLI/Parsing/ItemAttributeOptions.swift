@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainMessages
 
 /// The attribute options shared by a class's add, find and delete verbs, and how each value is read.
 struct ItemAttributeOptions {
@@ -29,26 +30,26 @@ struct ItemAttributeOptions {
         case "p": return (.path, .string(value))
         case "c", "C":
             guard let number = FourCharCode.number(value) else {
-                throw UsageError("-\(letter) needs a four-character code, not \"\(value)\"", verb: verb)
+                throw UsageError(.fourCharacterCode(option: letter, value: value), verb: verb)
             }
             return (letter == "c" ? .creator : .type, .number(number))
         case "r":
             guard let code = FourCharCode.protocolCode(value) else {
-                throw UsageError("-r needs a protocol code such as \"http\" or \"htps\", not \"\(value)\"", verb: verb)
+                throw UsageError(.protocolCode(value), verb: verb)
             }
             return (.protocol, .string(code))
         case "t":
             guard let code = FourCharCode.authenticationTypeCode(value) else {
-                throw UsageError("-t needs an authentication type code such as \"dflt\", not \"\(value)\"", verb: verb)
+                throw UsageError(.authenticationType(value), verb: verb)
             }
             return (.authenticationType, .string(code))
         case "P":
             guard let port = UInt16(value) else {
-                throw UsageError("-P needs a port number from 0 to 65535, not \"\(value)\"", verb: verb)
+                throw UsageError(.port(value), verb: verb)
             }
             return (.port, .number(Int64(port)))
         default:
-            throw UsageError("illegal option -- \(letter)", verb: verb)
+            throw UsageError(.illegalOption("-- \(letter)"), verb: verb)
         }
     }
 }

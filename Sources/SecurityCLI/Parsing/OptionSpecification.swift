@@ -1,3 +1,4 @@
+import KeychainMessages
 /// The single-letter options of one verb, as a `getopt` option string would declare them.
 struct OptionSpecification: Sendable {
     /// Options that take a value (`-a alice` or `-aalice`).
@@ -48,7 +49,7 @@ struct OptionScanner {
             if word.hasPrefix("--") {
                 let name = String(word.dropFirst(2))
                 guard specification.longFlags.contains(name) else {
-                    throw UsageError("illegal option \(word)", verb: verb)
+                    throw UsageError(.illegalOption(word), verb: verb)
                 }
                 options.append(ScannedOption(letter: "-", value: nil, longName: name))
                 index += 1
@@ -68,11 +69,11 @@ struct OptionScanner {
                     } else if specification.promptsWhenLast.contains(letter) {
                         options.append(ScannedOption(letter: letter, value: nil))
                     } else {
-                        throw UsageError("option requires an argument -- \(letter)", verb: verb)
+                        throw UsageError(.missingArgument("-- \(letter)"), verb: verb)
                     }
                     break
                 } else {
-                    throw UsageError("illegal option -- \(letter)", verb: verb)
+                    throw UsageError(.illegalOption("-- \(letter)"), verb: verb)
                 }
             }
             index += 1

@@ -26,8 +26,10 @@ extension SecurityVerb {
                 """
         case .setKeychainSettings:
             return """
-                Usage: set-keychain-settings [-u] -t timeout
-                    -t  Seconds WhenUnlocked items stay available after lock-keychain (the grace period)
+                Usage: set-keychain-settings [-l] [-u] [-t timeout]
+                    -l  Lock keychain when the system sleeps (no meaning here; accepted with a warning)
+                    -t  Seconds WhenUnlocked items stay available after lock-keychain (the grace period); without
+                        it the grace period stays as it is
                     -u  Lock keychain after timeout interval (always the case here)
                 """
         case .showKeychainInfo:

@@ -136,9 +136,12 @@ extension SecurityVerb {
             verb.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0) + verb.summary
         }
         return """
-            Usage: security [-i] [-q] [-v] [--json] [--entitlements FILE] [-G|--access-group GROUP] command [options]
+            Usage: security [-i] [-l] [-p prompt] [-q] [-v] [--json] [--entitlements FILE] [-G|--access-group GROUP]
+                            command [options]
                 -i                         Interactive/batch mode: read commands from standard input, one a line
-                -q                         Be less verbose: no reason lines after error messages
+                -l                         Accepted for macOS scripts (runs leaks there); ignored, with a warning
+                -p prompt                  Set the prompt of interactive mode (implies -i)
+                -q                         Be less verbose: no reason lines, notes or warnings
                 -v                         Be more verbose: also the status and exit code of a failure
                 --json                     Structured output for scripts (also accepted after any command)
                 --entitlements FILE        Act as the identity of this entitlements property list

@@ -1,3 +1,4 @@
+import KeychainMessages
 /// Splits one line of `security -i` input into words as a shell would, without expanding anything:
 /// whitespace separates words; '…' quotes literally; "…" quotes with `\"` and `\\` escapes; a backslash
 /// outside quotes escapes the next character; `#` at the start of a word begins a comment.
@@ -20,14 +21,14 @@ enum ShellWords {
             case "'":
                 inWord = true
                 while true {
-                    guard let next = characters.next() else { throw UsageError("unterminated ' quote", verb: nil) }
+                    guard let next = characters.next() else { throw UsageError(.unterminatedQuote("'")) }
                     if next == "'" { break }
                     current.append(next)
                 }
             case "\"":
                 inWord = true
                 while true {
-                    guard let next = characters.next() else { throw UsageError("unterminated \" quote", verb: nil) }
+                    guard let next = characters.next() else { throw UsageError(.unterminatedQuote("\"")) }
                     if next == "\"" { break }
                     if next == "\\", let escaped = characters.next() {
                         if escaped != "\"" && escaped != "\\" { current.append("\\") }

@@ -1,15 +1,27 @@
-/// A command line that cannot be run as written. The runner prints the message and the verb's usage to
-/// standard error and exits with `EX_USAGE` (64).
+import KeychainMessages
+
+/// A command line that cannot be run as written. The runner prints the message and, unless it explains itself
+/// in its one line, the verb's usage to standard error, and exits with `EX_USAGE` (64).
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What is wrong, without the `security: ` prefix.
-    public let message: String
+    /// What is wrong, from the message catalog.
+    public let catalogMessage: UsageMessage
     /// The verb whose usage to show; nil for the general usage.
     public let verb: SecurityVerb?
 
-    public init(_ message: String, verb: SecurityVerb?) {
-        self.message = message
+    public init(_ message: UsageMessage, verb: SecurityVerb? = nil) {
+        catalogMessage = message
         self.verb = verb
     }
+
+    /// What is wrong in English, without the `security: ` prefix.
+    public var message: String { catalogMessage.text(in: .english) }
+
+    /// Whether the usage follows the message (not for a macOS verb or operand this keychain does not have: the
+    /// one line says what to do instead).
+    public var showsUsage: Bool { catalogMessage.showsUsage }
+
+    /// The message in `language`.
+    func text(in language: MessageLanguage) -> String { catalogMessage.text(in: language) }
 
     public var description: String { message }
 }

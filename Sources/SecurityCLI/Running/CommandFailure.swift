@@ -1,12 +1,14 @@
 import KeychainCore
+import KeychainMessages
 
 /// A failure while running a parsed command, with what macOS's `security` names in its message.
 struct CommandFailure: Error {
     /// The macOS call the failing step corresponds to (`SecKeychainSearchCopyNext`), which starts the message.
     let operation: String
     let cause: Cause
-    /// What the user can do about it, in the command's own terms.
-    var hint: String?
+    /// Notes that follow the reason: what the user can do about it, in the command's own terms (who the command
+    /// searched as and how to act as an app, after a not-found answer).
+    var notes: [CommandMessage] = []
 
     enum Cause {
         case keychain(KeychainError)
@@ -34,18 +36,24 @@ struct CommandFailure: Error {
 
     /// The lines for standard error: macOS's `security: Operation: message.`, then the engine's explanation
     /// when there is one worth adding. Neither ever holds a secret.
-    var messageLines: [String] {
+    /// The status text and the notes are in `language`; the engine's reason is in English.
+    func messageLines(in language: MessageLanguage = .english) -> [String] {
         switch cause {
         case .keychain(let error):
-            var lines = ["security: \(operation): \(error.message)"]
+            let message = StatusMessages.text(for: error.status, english: error.message, in: language)
+            var lines = ["security: \(operation): \(message)"]
             if let reason = error.reason {
                 lines.append("security: \(reason)")
             }
-            if let hint { lines.append("security: \(hint)") }
+            lines += notes.map { "security: " + $0.text(in: language) }
             return lines
-        case .password(.canceled): return ["security: \(operation): no password was entered"]
-        case .password(.mismatch): return ["security: \(operation): passwords don't match"]
-        case .password(.io(let number)): return ["security: \(operation): cannot read the password (errno \(number))"]
+        case .password(let error):
+            let message: CommandMessage = switch error {
+            case .canceled: .noPasswordEntered
+            case .mismatch: .passwordsDiffer
+            case .io(let number): .passwordUnreadable(errno: number)
+            }
+            return ["security: \(operation): " + message.text(in: language)]
         }
     }
 }

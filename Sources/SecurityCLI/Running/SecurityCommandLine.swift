@@ -1,4 +1,5 @@
 import Foundation
+import KeychainMessages
 
 /// The `security` program: the process's arguments, environment, standard streams and terminal.
 public enum SecurityCommandLine {
@@ -7,7 +8,7 @@ public enum SecurityCommandLine {
         let runner = SecurityCommandRunner(
             source: .environment(.process),
             output: FileDescriptorOutput.standardOutput(), errors: FileDescriptorOutput.standardError(),
-            passwords: StandardInputPasswordReader())
+            passwords: StandardInputPasswordReader(), language: .current)
         return runner.run(arguments: Array(CommandLine.arguments.dropFirst()))
     }
 }

@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainMessages
 import TerminalIO
 
 extension SecurityCommandRunner {
@@ -8,9 +9,8 @@ extension SecurityCommandRunner {
         throws(CommandFailure)
     {
         if !command.ignoredAccessOptions.isEmpty {
-            errors.writeLine(
-                "security: warning: \(command.ignoredAccessOptions.joined(separator: ", ")) ignored: "
-                    + "this keychain has no application access lists; access is by access group")
+            let warning = CommandMessage.accessOptionsIgnored(command.ignoredAccessOptions)
+            errors.writeLine("security: " + warning.text(in: language))
         }
         var password = try password(for: command)
         defer { if password != nil { PosixIO.wipe(&password!) } }
@@ -34,7 +34,7 @@ extension SecurityCommandRunner {
             _ = try updateExisting(command, group: group, changes: changes, keychain: keychain)
         } catch let error as KeychainError {
             var failure = CommandFailure("SecKeychainItemCreateFromContent (<default>)", error)
-            if error.status == SecurityStatus.duplicateItem { failure.hint = "add -U to update the existing item" }
+            if error.status == SecurityStatus.duplicateItem { failure.notes = [.addWithUpdate] }
             throw failure
         } catch {
             throw CommandFailure("SecKeychainItemCreateFromContent (<default>)", KeychainError.io.because("\(error)"))
@@ -47,9 +47,7 @@ extension SecurityCommandRunner {
         case .none:
             return nil
         case .commandLine(let bytes):
-            errors.writeLine(
-                "security: warning: a password on the command line is visible to other processes; "
-                    + "put -w last to be asked for it, or pipe it on standard input")
+            note(.commandLinePassword(option: nil))
             return bytes
         case .prompt:
             secretLinesRead += 1

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainMessages
 import Security
 
 extension SecurityCommandRunner {
@@ -7,7 +8,9 @@ extension SecurityCommandRunner {
     /// engine's dry run, and says what the call would return and why, which items it would act on (their
     /// primary keys, never secrets) and, for an add, whether it would collide. Nothing is changed.
     /// - Returns: 0 when the call would succeed, else the exit code of the status it would return.
-    func diagnose(_ command: DoctorCommand, keychain: Keychain) throws(CommandFailure) -> Int32 {
+    func diagnose(_ command: DoctorCommand, keychain: Keychain, identity: IdentityOptions) throws(CommandFailure)
+        -> Int32
+    {
         let input: DoctorInput
         do {
             input = try DoctorInput(json: try readDoctorJSON(command.file))
@@ -40,7 +43,9 @@ extension SecurityCommandRunner {
         if format.json {
             writeDiagnosisJSON(function, failure: failure, preview: preview, itemClass: itemClass)
         } else {
-            writeDiagnosisText(function, failure: failure, preview: preview, itemClass: itemClass)
+            // A not-found answer says who it searched as: an app's items are not `LOCAL.security`'s.
+            let notes = failure?.status == SecurityStatus.itemNotFound ? searchedAs(keychain, identity) : []
+            writeDiagnosisText(function, failure: failure, preview: preview, itemClass: itemClass, notes: notes)
         }
         return failure.map { ExitCode.forStatus($0.status) } ?? ExitCode.success
     }
@@ -55,14 +60,18 @@ extension SecurityCommandRunner {
     }
 
     private func writeDiagnosisText(
-        _ function: DoctorCommand.Function, failure: KeychainError?, preview: OperationPreview?, itemClass: ItemClass
+        _ function: DoctorCommand.Function, failure: KeychainError?, preview: OperationPreview?, itemClass: ItemClass,
+        notes: [CommandMessage]
     ) {
         let name = function.secItemName
         if let failure {
-            output.writeLine("\(name) would return \(failure.status): \(failure.message)")
+            let message = StatusMessages.text(for: failure.status, english: failure.message, in: language)
+            output.writeLine("\(name) would return \(failure.status): \(message)")
             if let reason = failure.reason { output.writeLine("    reason: \(reason)") }
+            for note in notes { output.writeLine("    " + note.text(in: language)) }
         } else {
-            output.writeLine("\(name) would return 0: \(SecurityStatus.message(for: 0))")
+            let message = StatusMessages.text(for: 0, english: SecurityStatus.message(for: 0), in: language)
+            output.writeLine("\(name) would return 0: \(message)")
             if function == .add { output.writeLine("    no item has the new item's primary key: it would be added") }
         }
         if let preview {

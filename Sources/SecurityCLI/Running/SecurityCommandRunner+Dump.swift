@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainMessages
 import TerminalIO
 
 extension SecurityCommandRunner {
@@ -9,7 +10,8 @@ extension SecurityCommandRunner {
     {
         let returns: ReturnOptions = command.includeSecrets ? [.attributes, .data] : [.attributes]
         let printer = listing(keychain)
-        var damagedNotes: [String] = []
+        var damagedNotes: [CommandMessage] = []
+        var listed = 0
         for itemClass in [ItemClass.genericPassword, .internetPassword] {
             let query = ItemQuery(
                 itemClass: itemClass, accessGroup: identity.accessGroup, synchronizable: .any,
@@ -19,13 +21,13 @@ extension SecurityCommandRunner {
                 let report = try perform("SecKeychainSearchCopyNext") { try keychain.search(query) }
                 items = report.results
                 if report.damaged > 0 {
-                    let count = "\(report.damaged) damaged item\(report.damaged == 1 ? "" : "s") skipped"
-                    damagedNotes.append(count + (report.note.map { ": " + $0 } ?? ""))
+                    damagedNotes.append(.damagedItemsSkipped(count: report.damaged, note: report.note))
                 }
             } catch let failure {
                 if case .keychain(let error) = failure.cause, error.status == SecurityStatus.itemNotFound { continue }
                 throw failure
             }
+            listed += items.count
             for item in items where format.json {
                 var object = JSONText.item(item.itemClass, item.attributes ?? [:])
                 if command.includeSecrets {
@@ -45,6 +47,11 @@ extension SecurityCommandRunner {
             }
         }
         // Damaged items hide nothing else; they are counted on standard error, with their UUIDs.
-        for note in damagedNotes { errors.writeLine("security: dump-keychain: " + TerminalText.escaped(note)) }
+        for note in damagedNotes { errors.writeLine("security: " + note.text(in: language)) }
+        // An empty listing says whose groups it looked in: an app's items are not `LOCAL.security`'s.
+        if listed == 0, damagedNotes.isEmpty {
+            note(.emptyDump)
+            for message in searchedAs(keychain, identity) { note(message) }
+        }
     }
 }

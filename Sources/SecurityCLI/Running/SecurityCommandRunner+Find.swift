@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainMessages
 import TerminalIO
 
 extension SecurityCommandRunner {
@@ -67,11 +68,33 @@ extension SecurityCommandRunner {
         let query = ItemQuery(
             itemClass: itemClass, attributes: attributes, accessGroup: identity.accessGroup,
             synchronizable: .any, limit: .one, returns: returns)
-        let found = try perform("SecKeychainSearchCopyNext") { try keychain.copyMatching(query) }
+        let found: [ItemResult]
+        do {
+            found = try perform("SecKeychainSearchCopyNext") { try keychain.copyMatching(query) }
+        } catch var failure {
+            if case .keychain(let error) = failure.cause, error.status == SecurityStatus.itemNotFound {
+                failure.notes = searchedAs(keychain, identity)
+            }
+            throw failure
+        }
         guard let first = found.first else {
-            throw CommandFailure("SecKeychainSearchCopyNext", KeychainError.itemNotFound)
+            var failure = CommandFailure("SecKeychainSearchCopyNext", KeychainError.itemNotFound)
+            failure.notes = searchedAs(keychain, identity)
+            throw failure
         }
         return first
+    }
+
+    /// Who a search ran as and how to act as an app instead: the notes after a not-found answer or an empty
+    /// listing, since a command that acts as `LOCAL.security` cannot see what an app stored.
+    func searchedAs(_ keychain: Keychain, _ identity: IdentityOptions) -> [CommandMessage] {
+        let caller = keychain.configuration.identity
+        let groups = identity.accessGroup.map { [$0] } ?? caller.accessGroups
+        let name = caller.applicationIdentifier ?? groups.first ?? "(no identity)"
+        return [
+            .searchedAs(identity: TerminalText.escaped(name), groups: groups.map { TerminalText.escaped($0) }),
+            .actAsApp,
+        ]
     }
 
     /// `-w`'s form: the password as it is when it is UTF-8 text whose every character `TerminalText` deems safe,

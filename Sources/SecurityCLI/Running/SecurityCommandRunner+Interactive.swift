@@ -1,4 +1,6 @@
 import KeychainCore
+import KeychainMessages
+import KeychainMessages
 
 extension SecurityCommandRunner {
     /// `-i`: reads command lines from standard input and runs each (macOS's `security -i`), so passwords can
@@ -15,7 +17,7 @@ extension SecurityCommandRunner {
         defer { format = session.output }
         var last = ExitCode.success
         var followsSecrets = false
-        while let line = commandLines.nextLine(prompt: "security> ") {
+        while let line = commandLines.nextLine(prompt: session.output.prompt ?? "security> ") {
             let words: [String]
             do {
                 words = try ShellWords.split(line)
@@ -39,19 +41,20 @@ extension SecurityCommandRunner {
             }
             followsSecrets = false
             if case .interactive = invocation.command {
-                last = reportUsage(UsageError("-i cannot be nested", verb: nil))
+                last = reportUsage(UsageError(.nestedInteractive))
                 continue
             }
             // Its standard input is the session's: the commands and passwords that follow.
             if case .doctor(let command) = invocation.command, command.file == nil {
                 last = reportUsage(
-                    UsageError("doctor needs a FILE in -i (standard input holds the commands)", verb: .doctor))
+                    UsageError(.doctorNeedsFileInInteractive, verb: .doctor))
                 continue
             }
             if invocation.identity == IdentityOptions() { invocation.identity = session.identity }
             invocation.output.quiet = invocation.output.quiet || session.output.quiet
             invocation.output.verbose = invocation.output.verbose || session.output.verbose
             invocation.output.json = invocation.output.json || session.output.json
+            invocation.output.leaksRequested = false
             secretLinesRead = 0
             passcodeIsSet = nil
             let code = run(invocation)
@@ -76,9 +79,7 @@ extension SecurityCommandRunner {
 
     /// Ends the session at a line that does not parse right after password lines, without showing it.
     private func endSessionWithoutShowing() -> Int32 {
-        errors.writeLine(
-            "security: -i stopped: the line after the password lines is not a command, and is not shown in case it "
-                + "is a password (did the command before read fewer password lines than were given?)")
+        errors.writeLine("security: " + CommandMessage.interactiveStoppedAfterPasswordLines.text(in: language))
         return ExitCode.usage
     }
 
@@ -86,18 +87,14 @@ extension SecurityCommandRunner {
     private func skipSecretLines(_ count: Int) {
         guard count > 0 else { return }
         for _ in 0..<count { passwords.discardLine() }
-        errors.writeLine(
-            "security: skipped the \(count == 1 ? "password line" : "\(count) password lines") that followed the "
-                + "failed command; \(count == 1 ? "it was" : "they were") not run or shown")
+        errors.writeLine("security: " + CommandMessage.skippedPasswordLines(count: count).text(in: language))
     }
 
     /// Ends the session when password lines may follow on the command input and how many is not known.
     /// - Returns: whether it ended.
     private func endsSessionForUnknownSecrets(_ mayFollow: Bool) -> Bool {
         guard mayFollow, passwords.readsLinesOfInput else { return false }
-        errors.writeLine(
-            "security: -i stopped: password lines may follow the failed command, and they are never read as "
-                + "commands; nothing after it was read")
+        errors.writeLine("security: " + CommandMessage.interactiveStoppedForUnknownPasswordLines.text(in: language))
         return true
     }
 }

@@ -1,16 +1,33 @@
 import KeychainCore
+import KeychainMessages
 import TerminalIO
 
 extension SecurityCommandRunner {
-    /// `lock-keychain`: WhenUnlocked classes go after the grace period. Prints nothing, as on macOS.
+    /// `lock-keychain`: WhenUnlocked classes go after the grace period. Prints nothing, as on macOS, unless the
+    /// keychain has no passcode: then locking changes nothing, and a note on standard error says so.
     func lockKeychain(_ keychain: Keychain) throws(CommandFailure) {
+        let hasPasscode = try perform("SecKeychainLock") { try keychain.info().hasPasscode }
         try perform("SecKeychainLock") { try keychain.lock() }
+        if !hasPasscode { note(.lockWithoutPasscode) }
     }
 
     /// `unlock-keychain`: a wrong passcode fails with errSecAuthFailed (exit 51), as on macOS.
     func unlockKeychain(_ command: UnlockKeychainCommand, keychain: Keychain) throws(CommandFailure) {
         // macOS names the keychain in this message, `<NULL>` when none was given; there is one here.
         let operation = "SecKeychainUnlock <NULL>"
+        guard try perform(operation, { try keychain.info().hasPasscode }) else {
+            // Nothing to unlock: nobody is asked at a terminal, but a passcode line of piped input is read and
+            // wiped, so that `-i` never runs it as a command.
+            switch command.passcode {
+            case .prompt where passwords.readsLinesOfInput:
+                secretLinesRead += 1
+                passwords.discardLine()
+            case .commandLine(var given): PosixIO.wipe(&given)
+            default: break
+            }
+            note(.unlockWithoutPasscode)
+            return
+        }
         let passcode = try secret(command.passcode, prompt: .unlock, option: "-p", operation: operation)
         try perform(operation) { try keychain.unlock(passcode: passcode) }
     }
@@ -29,7 +46,7 @@ extension SecurityCommandRunner {
         }
         guard let newInput = command.new else {
             guard let current else {
-                errors.writeLine("security: no passcode is set; there is nothing to remove")
+                note(.nothingToRemove)
                 return
             }
             try perform(operation) { try keychain.removePasscode(current: current) }
@@ -39,9 +56,16 @@ extension SecurityCommandRunner {
         try perform(operation) { try keychain.setPasscode(new, current: current) }
     }
 
-    /// `set-keychain-settings -t SECONDS`: the grace period.
+    /// `set-keychain-settings [-t SECONDS] [-l] [-u]`: the grace period; macOS's options without a meaning here
+    /// are accepted with a warning.
     func setKeychainSettings(_ command: SetKeychainSettingsCommand, keychain: Keychain) throws(CommandFailure) {
-        try perform("SecKeychainSetSettings") { try keychain.setGracePeriod(command.gracePeriod) }
+        if command.lockOnSleep { note(.lockOnSleepIgnored) }
+        guard let seconds = command.gracePeriod else {
+            let current = try perform("SecKeychainSetSettings") { try keychain.info().gracePeriod }
+            note(.gracePeriodUnchanged(seconds: current))
+            return
+        }
+        try perform("SecKeychainSetSettings") { try keychain.setGracePeriod(seconds) }
     }
 
     /// `show-keychain-info`: the text report, or `--json`.
@@ -59,9 +83,7 @@ extension SecurityCommandRunner {
         var bytes: [UInt8]
         switch input {
         case .commandLine(let given):
-            errors.writeLine(
-                "security: warning: a password on the command line (\(option)) is visible to other processes; "
-                    + "leave \(option) out to be asked for it, or pipe it on standard input")
+            note(.commandLinePassword(option: option))
             bytes = given
         case .prompt:
             secretLinesRead += 1

@@ -1,10 +1,11 @@
 import KeychainCore
+import KeychainMessages
 
 extension SecurityCommandRunner {
     /// Writes a failure: macOS's message line, then (unless `-q`) the keychain's reason; with `-v` the status and
     /// exit code; with `--json` also an `{"error": …}` object on standard output.
     func report(_ failure: CommandFailure) {
-        let lines = failure.messageLines
+        let lines = failure.messageLines(in: language)
         for line in format.quiet ? Array(lines.prefix(1)) : lines { errors.writeLine(line) }
         var status: Int32?
         var object: [String: Any] = ["operation": failure.operation]
@@ -14,7 +15,7 @@ extension SecurityCommandRunner {
             object["message"] = error.message
             if let reason = error.reason { object["reason"] = reason }
         } else {
-            object["message"] = lines.first.map { String($0.dropFirst("security: ".count)) } ?? ""
+            object["message"] = failure.messageLines().first.map { String($0.dropFirst("security: ".count)) } ?? ""
         }
         if format.verbose {
             errors.writeLine("security: " + (status.map { "OSStatus \($0), " } ?? "") + "exit code \(failure.exitCode)")
@@ -27,11 +28,12 @@ extension SecurityCommandRunner {
         for code in codes {
             let hex = String(UInt32(bitPattern: code), radix: 16, uppercase: true)
             let padded = "0x" + String(repeating: "0", count: max(0, 8 - hex.count)) + hex
-            let message = SecurityStatus.message(for: code)
+            let message = StatusMessages.text(for: code, english: SecurityStatus.message(for: code), in: .english)
             if format.json {
                 output.writeLine(JSONText.encode(["status": Int(code), "hex": padded, "message": message]))
             } else {
-                output.writeLine("Error: \(padded) \(code) \(message)")
+                let text = StatusMessages.text(for: code, english: message, in: language)
+                output.writeLine("Error: \(padded) \(code) \(text)")
             }
         }
     }

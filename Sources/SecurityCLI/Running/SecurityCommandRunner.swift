@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainMessages
 import TerminalIO
 
 /// Runs a parsed `security` command against a keychain, writing to the given outputs, and answers the exit
@@ -10,6 +11,8 @@ public final class SecurityCommandRunner {
     let passwords: any PasswordReader
     /// Where `-i` reads its command lines.
     let commandLines: any CommandLineSource
+    /// The language of messages (not of listings, JSON or exit codes): English, or Japanese by the locale.
+    let language: MessageLanguage
     /// The `-q`, `-v` and `--json` of the command being run.
     var format = OutputOptions()
     /// The password lines the command being run has asked its reader for, and whether it found a passcode set
@@ -23,10 +26,12 @@ public final class SecurityCommandRunner {
     ///   - errors: standard error (messages, warnings, `-g`'s password line).
     ///   - passwords: asked for a new item's password when `-w` is given last.
     ///   - commandLines: where `-i` reads commands (standard input by default).
+    ///   - language: the language of messages (English unless given).
     public init(
         source: KeychainSource, output: any OutputSink, errors: any OutputSink, passwords: any PasswordReader,
-        commandLines: any CommandLineSource = DescriptorLineSource(descriptor: 0)
+        commandLines: any CommandLineSource = DescriptorLineSource(descriptor: 0), language: MessageLanguage = .english
     ) {
+        self.language = language
         self.source = source
         self.output = output
         self.errors = errors
@@ -49,6 +54,7 @@ public final class SecurityCommandRunner {
     /// Runs a parsed command. - Returns: the exit code.
     public func run(_ invocation: Invocation) -> Int32 {
         format = invocation.output
+        if format.leaksRequested { note(.leaksIgnored) }
         do {
             switch invocation.command {
             case .help(let verb):
@@ -85,7 +91,7 @@ public final class SecurityCommandRunner {
                 writeErrorMessages(codes)
                 return ExitCode.success
             case .doctor(let command):
-                return try diagnose(command, keychain: try open(invocation.identity))
+                return try diagnose(command, keychain: try open(invocation.identity), identity: invocation.identity)
             case .interactive:
                 return runInteractive(invocation)
             }
@@ -98,9 +104,15 @@ public final class SecurityCommandRunner {
     }
 
     func reportUsage(_ error: UsageError) -> Int32 {
-        errors.writeLine("security: \(error.message)")
-        errors.writeLines(error.verb?.usage ?? SecurityVerb.overview)
+        errors.writeLine("security: \(error.text(in: language))")
+        if error.showsUsage { errors.writeLines(error.verb?.usage ?? SecurityVerb.overview) }
         return ExitCode.usage
+    }
+
+    /// Writes one of the command's own notes or warnings to standard error, unless `-q`.
+    func note(_ message: CommandMessage) {
+        guard !format.quiet else { return }
+        errors.writeLine("security: " + message.text(in: language))
     }
 
     /// Opens the keychain as the identity the options choose.
