@@ -1,8 +1,8 @@
 /// The texts of `SecCopyErrorMessageString` and of the `security` command's message lines, per language.
 ///
-/// English is Apple's text (SecBase.h); the engine's own table (`SecurityStatus.message(for:)`) holds most of
-/// it, and ``englishSupplement`` the codes the engine never returns but SecBase.h describes. The Japanese texts
-/// are this project's own translations. A code neither describes stays "OSStatus N" in every language.
+/// English is Apple's text (SecBase.h), from the one status table, `SecurityStatus.message(for:)`. The Japanese
+/// texts are this project's own translations. A code neither describes stays "OSStatus N" in every language
+/// (SecBase.h describes errSecCoreFoundationUnknown, -4960, with no text).
 public enum StatusMessages {
     /// The text for `status` in `language`.
     /// - Parameters:
@@ -11,20 +11,10 @@ public enum StatusMessages {
     ///   - language: the language to answer in.
     public static func text(for status: Int32, english: String, in language: MessageLanguage) -> String {
         switch language {
-        case .japanese: japanese[status] ?? englishSupplement[status] ?? english
-        case .english: englishSupplement[status] ?? english
+        case .japanese: japanese[status] ?? english
+        case .english: english
         }
     }
-
-    /// SecBase.h codes the engine's table leaves out, with Apple's texts.
-    static let englishSupplement: [Int32: String] = [
-        -61: "Write permissions error.",
-        -4960: "An underlying Core Foundation error occurred.",
-        -25296: "A keychain with the same name already exists.",
-        -25309: "The specified attribute could not be modified.",
-        -25243: "The specified item has no access control.",
-        -25244: "Invalid attempt to change the owner of this item.",
-    ]
 
     static let japanese: [Int32: String] = [
         0: "エラーはありません。",
@@ -37,7 +27,6 @@ public enum StatusMessages {
         -128: "ユーザが操作をキャンセルしました。",
         -909: "パラメータが不正か、操作できない状態です。",
         -2070: "内部コンポーネントでエラーが起きました。",
-        -4960: "Core Foundation の内部でエラーが起きました。",
         -25291: "使えるキーチェーンがありません。コンピュータの再起動が必要かもしれません。",
         -25292: "このキーチェーンは変更できません。",
         -25293: "入力したユーザ名またはパスフレーズが正しくありません。",

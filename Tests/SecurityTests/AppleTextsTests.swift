@@ -46,10 +46,12 @@ import Testing
         #expect((given as NSError).localizedDescription == "no reader")
     }
 
+    /// Every status SecBase.h describes (it gives errSecCoreFoundationUnknown no text, so that one stays
+    /// "OSStatus -4960", as `StatusMessageTableTests` checks).
     @Test func everySecBaseStatusHasAppleText() {
         let statuses: [OSStatus] = [
             errSecSuccess, errSecUnimplemented, errSecDiskFull, errSecIO, errSecParam, errSecWrPerm, errSecAllocate,
-            errSecUserCanceled, errSecBadReq, errSecInternalComponent, errSecCoreFoundationUnknown,
+            errSecUserCanceled, errSecBadReq, errSecInternalComponent,
             errSecNotAvailable, errSecReadOnly, errSecAuthFailed, errSecNoSuchKeychain, errSecInvalidKeychain,
             errSecDuplicateKeychain, errSecDuplicateItem, errSecItemNotFound, errSecBufferTooSmall,
             errSecDataTooLarge, errSecNoSuchAttr, errSecInvalidItemRef, errSecInvalidSearchRef, errSecNoSuchClass,
