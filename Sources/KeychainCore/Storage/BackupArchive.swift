@@ -131,7 +131,7 @@ enum BackupArchive {
         return out
     }
 
-    private static func decodePayload(_ bytes: UnsafeRawBufferPointer) throws -> BackupContents {
+    static func decodePayload(_ bytes: UnsafeRawBufferPointer) throws -> BackupContents {
         var reader = PayloadReader(bytes: bytes)
         var contents = BackupContents()
         contents.excludedCount = Int(try reader.integer(4))
