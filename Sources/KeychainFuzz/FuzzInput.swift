@@ -25,10 +25,29 @@ struct FuzzInput {
         bytes(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// A double from the next eight bytes' bit pattern: NaN, infinities and huge values included.
+    /// A double: one of the values that break conversions (NaN, infinities, huge, just past an integer
+    /// type's range), picked by the next byte, or else the next eight bytes' bit pattern.
     mutating func double() -> Double {
-        Double(bitPattern: word())
+        let choice = Int(byte())
+        if choice < Self.hostileDoubles.count { return Self.hostileDoubles[choice] }
+        return Double(bitPattern: word())
     }
+
+    private static let hostileDoubles: [Double] = [
+        .nan, -.nan, .infinity, -.infinity, 1e300, -1e300, .greatestFiniteMagnitude, 9_223_372_036_854_775_808,
+        -9_223_372_036_854_775_809, 4_294_967_296, -1, 0, 700_000_000, 1e-300,
+    ]
+
+    /// A 64-bit integer: one of the values at the edges of the integer types, or else the next eight bytes.
+    mutating func integer() -> Int64 {
+        let choice = Int(byte())
+        if choice < Self.hostileIntegers.count { return Self.hostileIntegers[choice] }
+        return Int64(bitPattern: word())
+    }
+
+    private static let hostileIntegers: [Int64] = [
+        .max, .min, 4_294_967_296, 4_294_967_295, 2_147_483_648, -2_147_483_649, -1, 0, 1, 65_536, 256,
+    ]
 
     /// One of `choices`, picked by the next byte.
     mutating func pick<T>(_ choices: [T]) -> T {

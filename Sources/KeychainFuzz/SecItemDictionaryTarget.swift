@@ -78,7 +78,7 @@ enum SecItemFuzzing {
         case 0, 1: return input.pick(strings)
         case 2: return input.text()
         case 3: return Data(input.lengthPrefixed())
-        case 4: return NSNumber(value: Int64(bitPattern: input.word()))
+        case 4: return NSNumber(value: input.integer())
         case 5: return NSNumber(value: input.double())
         case 6: return input.byte() & 1 == 1
         case 7: return Date(timeIntervalSinceReferenceDate: input.double())

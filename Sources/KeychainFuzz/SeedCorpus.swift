@@ -52,9 +52,9 @@ enum SeedCorpus {
                 bytes += [0, UInt8(index)]
             case .text(let text): bytes += [2, UInt8(text.utf8.count)] + Array(text.utf8)
             case .data(let data): bytes += [3, UInt8(data.count)] + data
-            case .number(let number): bytes += [4] + bigEndian(number)
+            case .number(let number): bytes += [4, 255] + bigEndian(number)
             case .bool(let flag): bytes += [6, flag ? 1 : 0]
-            case .date(let seconds): bytes += [7] + bigEndian(seconds.bitPattern)
+            case .date(let seconds): bytes += [7, 255] + bigEndian(seconds.bitPattern)
             case .accessControl(let protection, let flags):
                 let protections = ["ak", "ck", "dk", "aku", "cku", "dku", "akpu", "bogus"]
                 bytes += [9, UInt8(protections.firstIndex(of: protection)!)] + bigEndian(flags)
