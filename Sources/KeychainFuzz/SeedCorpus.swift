@@ -89,7 +89,8 @@ enum SeedCorpus {
     // MARK: - Stored formats
 
     private static let sampleAttributes: [AttributeKey: AttributeValue] = [
-        .service: .string("svc"), .account: .string("alice"), .generic: .data([0, 1, 2]), .isInvisible: .bool(true), .creationDate: .date(Date(timeIntervalSinceReferenceDate: 700_000_000)),
+        .service: .string("svc"), .account: .string("alice"), .generic: .data([0, 1, 2]), .isInvisible: .bool(true),
+        .creationDate: .date(Date(timeIntervalSinceReferenceDate: 700_000_000)),
         .modificationDate: .date(Date(timeIntervalSinceReferenceDate: 700_000_001)),
         .accessGroup: .string(FuzzKeychain.group), .synchronizable: .bool(false),
     ]

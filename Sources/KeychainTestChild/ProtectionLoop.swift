@@ -10,10 +10,12 @@ import KeychainCore
 ///     begin|ack acl ACCOUNT                 access control: application password "app-pw" (re-seals the secret)
 ///     begin|ack passcode NEW                passcode change (from the current one)
 ///     begin|ack lock
-///     begin|ack unlock NEW
 ///     begin|ack backup FILE COUNT           backup to FILE (password "backup-pw"); COUNT items went in
 ///     begin|ack restore FILE HOME COUNT     restore of FILE into the empty keychain HOME
+///     begin|ack unlock NEW
 ///
+/// The backup and the restore run while locked (class A stays available for the grace period), so that kills
+/// during them find a locked keychain.
 /// The test that kills it checks that every acknowledged change survived and nothing else half happened.
 struct ProtectionLoop {
     static let service = "kill"
@@ -51,7 +53,6 @@ struct ProtectionLoop {
             }
             passcode = next
             step("lock") { try keychain.lock() }
-            step("unlock \(next)") { try keychain.unlock(passcode: Secret(Array(next.utf8))) }
             let file = work.appendingPathComponent("\(account).backup")
             var backedUp = 0
             step("backup \(file.path)", acknowledging: { "\(backedUp)" }) {
@@ -66,6 +67,7 @@ struct ProtectionLoop {
                 defer { other.close() }
                 restored = try other.restore(from: file, password: Self.backupPassword).itemCount
             }
+            step("unlock \(next)") { try keychain.unlock(passcode: Secret(Array(next.utf8))) }
         }
     }
 

@@ -41,13 +41,17 @@ import Glibc
             removeFiles(of: journal)
         }
         // Which operation each kill interrupted, for the record (KEYCHAIN_KILL_ROUNDS runs print it).
-        if Self.rounds > 6 { print("kill -9 rounds: \(Self.rounds); interrupted: \(killedDuring.sorted { $0.key < $1.key })") }
+        if Self.rounds > 6 {
+            print("kill -9 rounds: \(Self.rounds); interrupted: \(killedDuring.sorted { $0.key < $1.key })")
+        }
     }
 
     // MARK: - Running the child
 
     /// What a kill aims at: a change while it runs, or (nil) any moment.
-    private static let aims: [String?] = ["add", "update", "acl", "passcode", "lock", "unlock", "backup", "restore", nil]
+    private static let aims: [String?] = [
+        "add", "update", "acl", "passcode", "lock", "unlock", "backup", "restore", nil,
+    ]
 
     /// Starts `protection-loop`, waits for its first acknowledgement, kills it after a random delay and returns
     /// what it wrote.
