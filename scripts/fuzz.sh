@@ -13,7 +13,8 @@
 # Builds KeychainFuzz with -sanitize=fuzzer,address into .build/fuzz (apart from the normal build). Each target
 # starts from Fuzz/Corpus/<target> and writes what it learns to .build/fuzz/corpus/<target> (not committed);
 # a crash is saved as .build/fuzz/findings/<target>/crash-* and fails the run. FUZZ_SEED fixes libFuzzer's seed
-# (default 1, so a short run is repeatable); FUZZ_JOBS runs that many fuzzing processes per target.
+# (default 1, so a short run is repeatable); FUZZ_JOBS runs that many fuzzing processes per target; FUZZ_FLAGS
+# adds libFuzzer options (e.g. "-fork=1 -ignore_crashes=1" to go on past a known crash in a long run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,7 +60,10 @@ run_target() {
     # handler is off, so that libFuzzer reports a trap with its stack and keeps the input.
     local options=(-artifact_prefix="$findings/" -print_final_stats=1 -timeout=20 -rss_limit_mb=4096
         -seed="${FUZZ_SEED:-1}")
-    local status=0
+    # shellcheck disable=SC2206  # FUZZ_FLAGS is a list of options
+    options+=(${FUZZ_FLAGS:-})
+    local status=0 started
+    started=$(mktemp)
     if [ "$seconds" = corpus ]; then
         KEYCHAIN_FUZZ_TARGET=$target KEYCHAIN_FUZZ_WORK=$work ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no \
             "$binary" "${options[@]}" -runs=0 "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
@@ -71,13 +75,23 @@ run_target() {
             >"$log" 2>&1 || status=$?
     fi
     rm -rf "$work"
-    rmdir "$findings" 2>/dev/null || true
     local runs speed
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
-    speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+    speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+    # In -fork mode only the progress lines ("#N: … exec/s: S …") count the executions.
+    [ -n "$runs" ] || runs=$(grep -o '^#[0-9]*:' "$log" | tail -1 | tr -d '#:' || true)
+    [ -n "$speed" ] || speed=$(grep -o 'exec/s: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
+    local crashes
+    crashes=$(find "$findings" -name 'crash-*' -newer "$started" 2>/dev/null | wc -l)
+    rm -f "$started"
     if [ "$status" -ne 0 ]; then
         grep -E "ERROR|Fatal error|fuzz invariant|SUMMARY|Test unit written|^ *#[0-9]+ " "$log" | head -30 >&2
         echo "fuzz.sh: $target FOUND A CRASH (exit $status; log: $log; input saved in $findings/)" >&2
+        return 1
+    fi
+    rmdir "$findings" 2>/dev/null || true
+    if [ "$crashes" -gt 0 ]; then
+        echo "$target: ${runs:-?} executions (${speed:-?}/s), $crashes crashing inputs in $findings/" >&2
         return 1
     fi
     echo "$target: ${runs:-?} executions (${speed:-?}/s), no finding"

@@ -35,7 +35,7 @@ struct FuzzInput {
 
     private static let hostileDoubles: [Double] = [
         .nan, -.nan, .infinity, -.infinity, 1e300, -1e300, .greatestFiniteMagnitude, 9_223_372_036_854_775_808,
-        -9_223_372_036_854_775_809, 4_294_967_296, -1, 0, 700_000_000, 1e-300,
+        -9_223_372_036_854_777_856, 4_294_967_296, -1, 0, 700_000_000, 1e-300,
     ]
 
     /// A 64-bit integer: one of the values at the edges of the integer types, or else the next eight bytes.

@@ -58,7 +58,13 @@ enum FuzzKeychain {
                 accessGroup: otherGroup, accessibility: .afterFirstUnlock, data: Array("secret-two".utf8)),
         ]
         for item in items {
-            do { try keychain.add(item) } catch { fatalError("cannot seed the fuzz keychain: \(error)") }
+            do {
+                try keychain.add(item)
+            } catch let error as KeychainError where error.status == SecurityStatus.duplicateItem {
+                continue  // a change the reset could not undo left it in place
+            } catch {
+                fatalError("cannot seed the fuzz keychain: \(error)")
+            }
         }
     }
 }

@@ -54,7 +54,7 @@ enum SecItemFuzzing {
         "ptcl", "atyp", "port", "path", "agrp", "sync", "pdmn", "accc", "cdat", "mdat", "m_Limit",
         "m_CaseInsensitive", "r_Data", "r_Attributes", "r_Ref", "r_PersistentRef", "v_Data", "v_PersistentRef",
         "v_Ref", "nleg", "u_OpPrompt", "u_NoAuthUI", "u_AuthUI", "u_AuthCtx", "u_ItemList", "tkid", "m_Policy",
-        "klbl", "kcls", "bsiz", "subj", "issr", "slnr", "pdmn",
+        "klbl", "kcls", "bsiz", "subj", "issr", "slnr",
     ]
 
     static let strings = [
