@@ -2,8 +2,9 @@ import Foundation
 import KeychainCore
 
 /// The keybag file: the input replaces the keybag of a home whose device key is fixed (so seed keybags written
-/// under that key open), then the keychain is opened, asked for its state, locked and "restarted". Unlocking
-/// is left out: a keybag may ask for any number of KDF rounds, which the fuzzer would only see as a timeout.
+/// under that key open), then the keychain is opened, asked for its state, unlocked with the seed passcode,
+/// locked and "restarted". The unlock is skipped when the keybag asks for more than
+/// ``KeybagFuzzing/maximumIterations`` KDF rounds, which the fuzzer would only see as a timeout.
 extension FuzzTarget {
     static let keybag = FuzzTarget(
         name: "keybag",
@@ -23,7 +24,12 @@ extension FuzzTarget {
             keychain.simulateRestart()  // drops this home's keys from the kernel keyring
             keychain.close()
         }
-        if let info = try? keychain.info() { fuzzNote("opened: \(info)") }
+        guard let info = try? keychain.info() else { return }
+        fuzzNote("opened: \(info)")
+        // The seed keybags' passcode; tried only when a derivation is cheap (a keybag may ask for any cost).
+        if let iterations = info.kdfIterations, iterations <= KeybagFuzzing.maximumIterations {
+            try? keychain.unlock(passcode: Secret(Array("1234".utf8)))
+        }
         _ = try? keychain.lockState
         try? keychain.lock()
         _ = try? keychain.lockState
@@ -35,6 +41,7 @@ extension FuzzTarget {
 enum KeybagFuzzing {
     /// The device key of the keybag target's home; the seed keybags in Fuzz/Corpus/keybag are wrapped under it.
     static let deviceKey = [UInt8](repeating: 0x4B, count: 32)
+    static let maximumIterations = 20_000
 
     static let home: URL = {
         let home = FuzzKeychain.makeDirectory("keybag")
