@@ -133,6 +133,7 @@ corpus)
     ;;
 *)
     [ $# -eq 2 ] || usage
+    [ -d "Fuzz/Corpus/$mode" ] || { echo "fuzz.sh: unknown target $mode (try: scripts/fuzz.sh list)" >&2; exit 64; }
     build
     run_target "$mode" "$2"
     ;;
