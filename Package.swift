@@ -61,6 +61,9 @@ targets += [
     // A stand-in fprintd on a private bus, for tests of the fingerprint back end.
     .executableTarget(name: "KeychainTestFprintd", dependencies: ["SystemBus"], swiftSettings: swift6),
     .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI"], swiftSettings: swift6),
+    // libFuzzer targets for the decoders of untrusted bytes (scripts/fuzz.sh); a normal build makes a replayer.
+    .executableTarget(
+        name: "KeychainFuzz", dependencies: ["KeychainCore", "Security", "SecurityCLI"], swiftSettings: swift6),
     .executableTarget(
         name: "KeychainBenchmarks",
         dependencies: ["Security", "KeychainCore", "KeychainCrypto", "KeychainStore", "CSQLite", "COpenSSL"],

@@ -11,3 +11,6 @@ swift build --build-tests
 # runner would only print "Executed 0 tests" first.
 echo "==> swift test --no-parallel (swift-testing; the last line counts the tests that ran)"
 swift test --skip-build --no-parallel --disable-xctest
+# Each fuzz target for FUZZ_SECONDS (default 30) from its committed corpus, with a fixed seed (docs/reliability.md).
+echo "==> scripts/fuzz.sh ci ${FUZZ_SECONDS:-30} (libFuzzer, each target from its committed corpus)"
+scripts/fuzz.sh ci "${FUZZ_SECONDS:-30}"

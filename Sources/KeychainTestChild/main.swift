@@ -11,6 +11,9 @@
 //       Reads the secret of the generic password with that account and writes the status (0 or the OSStatus).
 //   KeychainTestChild quota <uid>
 //       As root only: becomes <uid> and fills its kernel key quota with unlocked homes (QuotaScenario.swift).
+//   KeychainTestChild protection-loop <home> <group> <prefix> <work-directory> <passcode>
+//       Adds, updates, puts access control on, changes the passcode, locks, unlocks, backs up and restores,
+//       over and over, announcing and acknowledging each change (see ProtectionLoop.swift).
 //
 // With KEYCHAIN_TEST_FAST_KDF=1 in the environment, passcode derivations are tuned to 2 ms (as in the tests).
 import Foundation
@@ -30,7 +33,9 @@ if arguments.count == 3, arguments[1] == "quota" {
     guard let uid = UInt32(arguments[2]) else { fail("quota needs a uid") }
     runQuotaScenario(uid: uid)
 }
-guard arguments.count >= 4 else { fail("usage: KeychainTestChild add-loop|race|read <home> <group> [argument], or quota <uid>") }
+guard arguments.count >= 4 else {
+    fail("usage: KeychainTestChild add-loop|race|read|protection-loop <home> <group> [argument...], or quota <uid>")
+}
 var configuration = KeychainConfiguration(
     home: URL(fileURLWithPath: arguments[2], isDirectory: true),
     identity: CallerIdentity(applicationIdentifier: arguments[3], accessGroups: [arguments[3]]))
@@ -71,6 +76,12 @@ case "read":
         status = 1
     }
     emit("\(status)")
+case "protection-loop":
+    guard arguments.count == 7 else { fail("protection-loop needs a prefix, a work directory and the passcode") }
+    var loop = ProtectionLoop(
+        keychain: keychain, configuration: configuration, prefix: arguments[4],
+        work: URL(fileURLWithPath: arguments[5], isDirectory: true), passcode: arguments[6])
+    loop.run()
 default:
     fail("unknown command \(arguments[1])")
 }

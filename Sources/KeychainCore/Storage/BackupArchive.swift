@@ -142,7 +142,7 @@ enum BackupArchive {
         return writer.bytes
     }
 
-    private static func decodePayload(_ bytes: UnsafeRawBufferPointer) throws -> BackupContents {
+    static func decodePayload(_ bytes: UnsafeRawBufferPointer) throws -> BackupContents {
         var reader = BinaryReader(bytes, damaged: KeychainError.decode.because("the backup's contents are malformed"))
         var contents = BackupContents()
         contents.excludedCount = Int(try reader.integer(UInt32.self))

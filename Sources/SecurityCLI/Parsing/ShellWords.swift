@@ -2,10 +2,10 @@ import KeychainMessages
 /// Splits one line of `security -i` input into words as a shell would, without expanding anything:
 /// whitespace separates words; '…' quotes literally; "…" quotes with `\"` and `\\` escapes; a backslash
 /// outside quotes escapes the next character; `#` at the start of a word begins a comment.
-enum ShellWords {
+package enum ShellWords {
     /// - Returns: the words of `line`.
     /// - Throws: `UsageError` for an unterminated quote.
-    static func split(_ line: String) throws(UsageError) -> [String] {
+    package static func split(_ line: String) throws(UsageError) -> [String] {
         var words: [String] = []
         var current = ""
         var inWord = false
