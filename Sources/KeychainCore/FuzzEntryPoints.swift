@@ -12,8 +12,8 @@ package enum FuzzEntryPoints {
     }
 
     /// Encodes attributes as the `meta` column's plaintext.
-    package static func encodeAttributes(_ attributes: [AttributeKey: AttributeValue]) -> [UInt8] {
-        AttributeCodec.encode(attributes)
+    package static func encodeAttributes(_ attributes: [AttributeKey: AttributeValue]) throws -> [UInt8] {
+        try AttributeCodec.encode(attributes)
     }
 
     /// Splits a constrained item's secret column; when it is in the binary format, returns that format written

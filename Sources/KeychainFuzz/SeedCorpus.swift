@@ -98,8 +98,8 @@ enum SeedCorpus {
     private static func attributeEncodings() -> [[UInt8]] {
         [
             [],
-            FuzzEntryPoints.encodeAttributes([.account: .string("alice")]),
-            FuzzEntryPoints.encodeAttributes(sampleAttributes),
+            (try? FuzzEntryPoints.encodeAttributes([.account: .string("alice")])) ?? [],
+            (try? FuzzEntryPoints.encodeAttributes(sampleAttributes)) ?? [],
         ]
     }
 
@@ -148,7 +148,7 @@ enum SeedCorpus {
 
     private static func backupPayloads() -> [[UInt8]] {
         func item(_ itemClass: String, _ protection: String, _ attributes: [AttributeKey: AttributeValue]) -> [UInt8] {
-            let encoded = FuzzEntryPoints.encodeAttributes(attributes)
+            let encoded = (try? FuzzEntryPoints.encodeAttributes(attributes)) ?? []
             let secret = Array("backed-up secret".utf8)
             return [UInt8(itemClass.utf8.count)] + Array(itemClass.utf8) + [UInt8(uuid.count)] + uuid
                 + [UInt8(protection.utf8.count)] + Array(protection.utf8)

@@ -44,7 +44,7 @@ struct ProtectionLoop {
             step("acl \(account)") {
                 var query = Self.query(account)
                 query.authentication = ReadAuthentication(context: Self.applicationPasswordContext())
-                let control = AccessControlPolicy(accessibility: .whenUnlocked, flags: 0x8000_0000)
+                let control = AccessControlPolicy(accessibility: .whenUnlocked, flags: .applicationPassword)
                 try keychain.update(query, with: ItemChanges(accessControl: control))
             }
             let next = "\(prefix)-pc-\(index)"

@@ -100,4 +100,18 @@ import Testing
         let identity = CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.a", "T.app", "T.a"])
         #expect(identity.accessGroups == ["T.a", "T.app"])
     }
+
+    /// A damaged binary property list (found by the fuzzer) crashed Foundation's reader; it is refused before
+    /// it gets there, with a reason that says how to convert a real one.
+    @Test func aBinaryPropertyListIsRefusedWithoutReachingFoundation() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/entitlements/binary-plist-set")
+        let error = #expect(throws: KeychainError.self) {
+            try CallerIdentity.entitlements(try Data(contentsOf: finding))
+        }
+        #expect(error?.status == SecurityStatus.param)
+        #expect(error?.reason?.contains("plutil -convert xml1") == true)
+        let xml = Data("\u{FEFF}\n  <?xml version=\"1.0\"?><plist><dict/></plist>".utf8)
+        #expect(try CallerIdentity.entitlements(xml).accessGroups == [])
+    }
 }

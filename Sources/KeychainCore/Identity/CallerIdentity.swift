@@ -36,6 +36,12 @@ public struct CallerIdentity: Sendable, Hashable {
 
     /// Parses entitlements from property-list bytes.
     public static func entitlements(_ bytes: Data, source: String = "entitlements") throws -> CallerIdentity {
+        // Xcode writes entitlements as XML. Foundation's binary property-list reader on Linux crashes the process
+        // on some damaged files (a set where a dictionary belongs), so only XML reaches Foundation.
+        guard isXML(bytes) else {
+            throw KeychainError.param.because(
+                "\(source) is not an XML property list (a binary one can be converted with `plutil -convert xml1`)")
+        }
         guard let plist = try? PropertyListSerialization.propertyList(from: bytes, format: nil) as? [String: Any] else {
             throw KeychainError.param.because("\(source) is not a property list dictionary")
         }
@@ -56,5 +62,12 @@ public struct CallerIdentity: Sendable, Hashable {
         return CallerIdentity(
             applicationIdentifier: applicationIdentifier,
             accessGroups: keychainGroups + (applicationIdentifier.map { [$0] } ?? []) + applicationGroups)
+    }
+
+    /// Whether `bytes` start like an XML document: `<` after an optional byte-order mark and white space.
+    private static func isXML(_ bytes: Data) -> Bool {
+        var rest = bytes[...]
+        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+        return rest.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }.first == UInt8(ascii: "<")
     }
 }
