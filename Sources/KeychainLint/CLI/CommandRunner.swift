@@ -8,6 +8,8 @@ public struct CommandRunner {
         case findings = 1
         case usage = 64
         case noInput = 66
+        /// `--output` names a file that cannot be created or written.
+        case cannotWriteOutput = 73
         case configuration = 78
     }
 
@@ -72,6 +74,14 @@ public struct CommandRunner {
             standardError("keychain-lint: \(error)\n")
             return .noInput
         }
+        if report.filesScanned == 0 {
+            let skipped = report.skippedTestFiles
+            standardError(
+                "keychain-lint: no file was read: no Swift, Objective-C, property-list or Xcode project file outside "
+                    + "tests was found under \(command.paths.joined(separator: " "))"
+                    + (skipped > 0 ? " (\(skipped) test file\(skipped == 1 ? "" : "s") skipped)" : "") + "\n")
+            return .noInput
+        }
         if command.fix {
             let rules = command.fixRules.isEmpty ? configuration.fixableRules : command.fixRules
             let result = Fixer(rules: rules).apply(to: report.findings)
@@ -83,11 +93,9 @@ public struct CommandRunner {
         }
         let rendered = command.format.render(report)
         if let outputPath = command.outputPath {
-            do {
-                try Data(rendered.utf8).write(to: URL(fileURLWithPath: outputPath))
-            } catch {
-                standardError("keychain-lint: cannot write \(outputPath): \(error)\n")
-                return .noInput
+            if let reason = ReportFile.write(rendered, to: outputPath) {
+                standardError("keychain-lint: cannot write the report to \(outputPath): \(reason)\n")
+                return .cannotWriteOutput
             }
         } else {
             standardOutput(rendered)
@@ -127,6 +135,7 @@ public struct CommandRunner {
             standardError("keychain-lint: \(error)\n")
             return .noInput
         }
+        let projects = Linter.projects(of: files, given: paths)
         let swiftFiles = files.filter { $0.path.hasSuffix(".swift") }.count
         let bytes = files.reduce(0) { $0 + $1.text.utf8.count }
         var best = Double.infinity
@@ -135,7 +144,7 @@ public struct CommandRunner {
         for _ in 0..<runs {
             let start = ContinuousClock.now
             let cpuStart = Self.processCPUSeconds()
-            findings = linter.lint(files: files).findings.count
+            findings = linter.lint(projects: projects).findings.count
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             best = min(best, seconds)

@@ -16,6 +16,19 @@ public struct LintReport: Sendable {
     public var findings: [Finding]
     public var filesScanned: Int
     public var suppressed: Int
+    /// Test sources left out: files in test-target folders and files that import a test framework.
+    public var skippedTestFiles = 0
+    /// Projects analysed apart (see `ProjectRoots`).
+    public var projects = 1
+
+    /// Adds another project's report to this one.
+    mutating func merge(_ other: LintReport) {
+        findings += other.findings
+        filesScanned += other.filesScanned
+        suppressed += other.suppressed
+        skippedTestFiles += other.skippedTestFiles
+        projects += other.projects
+    }
 }
 
 /// Runs every rule over a set of files: parse all files in parallel, index the module, then check each file.
@@ -32,14 +45,46 @@ public struct Linter: Sendable {
         try FileDiscovery(configuration: configuration).files(under: paths)
     }
 
-    /// Lints the files and directories at `paths`.
+    /// Lints the files and directories at `paths`, each project among them on its own.
     /// - Throws: `ConfigurationError` when a path does not exist.
     public func lint(paths: [String]) throws -> LintReport {
-        let files = try discoverFiles(under: paths)
+        let discovered = try FileDiscovery(configuration: configuration).discover(paths)
+        let files = discovered.files
         let loaded = ParallelSlots<SourceFile>.map(files.count) { index in
             SourceFile(path: files[index], text: Self.read(files[index]))
+        }.compactMap { $0 }
+        var kept: [SourceFile] = []
+        var skipped = discovered.skippedTestFiles
+        for file in loaded {
+            if configuration.excludeTests, !discovered.explicitFiles.contains(file.path),
+                TestSources.importsTestFramework(file.text)
+            {
+                skipped += 1
+            } else {
+                kept.append(file)
+            }
         }
-        return lint(files: loaded.compactMap { $0 })
+        var report = lint(projects: Self.projects(of: kept, given: paths))
+        report.skippedTestFiles = skipped
+        return report
+    }
+
+    /// Splits files into the projects `ProjectRoots` finds; files outside any project belong to the path given.
+    static func projects(of files: [SourceFile], given paths: [String]) -> [[SourceFile]] {
+        var roots = ProjectRoots()
+        let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let groups = roots.group(files.map(\.path)) { file in
+            paths.first { file == $0 || file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } ?? file
+        }
+        return groups.map { $0.compactMap { byPath[$0] } }
+    }
+
+    /// Lints each project on its own and adds up the reports.
+    public func lint(projects: [[SourceFile]]) -> LintReport {
+        var total = LintReport(findings: [], filesScanned: 0, suppressed: 0, projects: 0)
+        for files in projects where !files.isEmpty { total.merge(lint(files: files)) }
+        total.findings.sort(by: Finding.reportOrder)
+        return total
     }
 
     /// Lints files already in memory.
@@ -124,11 +169,10 @@ public struct Linter: Sendable {
                 }
             }
         }
-        findings.sort {
-            ($0.path, $0.position.line, $0.position.column, $0.rule.id) < (
-                $1.path, $1.position.line, $1.position.column, $1.rule.id
-            )
-        }
+        findings.sort(by: Finding.reportOrder)
+        var texts: [String: String] = [:]
+        for file in parsed { texts[file.source.path] = file.source.text }
+        FindingLocator.complete(&findings, texts: texts)
         return LintReport(findings: findings, filesScanned: parsed.count, suppressed: suppressed)
     }
 
