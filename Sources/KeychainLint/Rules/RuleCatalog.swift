@@ -207,6 +207,20 @@ public enum RuleCatalog {
             + "the repository."
     )
 
+    public static let publishableKey = RuleDescriptor(
+        id: "KL404", name: "publishableKey", severity: .low, cwe: 798, masvs: "MASVS-CRYPTO-2",
+        summary: "A key that is meant to ship in the app (an SDK app key or a Google API key) is in the code.",
+        explanation: """
+            Analytics, attribution and in-app-purchase SDK keys, Google API keys and Firebase's client \
+            configuration identify the app to a service; they are readable in every copy of the app by design, so \
+            hiding them protects nothing. What protects them is the service's restriction to the app's bundle id \
+            and to the APIs it needs; an unrestricted key can be used by anyone who extracts it.
+            """,
+        fix: """
+            Restrict the key in the provider's console (iOS bundle id, allowed APIs, quotas). Keep secret server \
+            keys and OAuth client secrets out of the app altogether.
+            """)
+
     public static let secretInLog = RuleDescriptor(
         id: "KL403", name: "secretInLog", severity: .medium, cwe: 532, masvs: "MASVS-STORAGE-2, MASTG-TEST-0053",
         summary: "A secret is written to the log.",
@@ -260,7 +274,7 @@ public enum RuleCatalog {
         suppressionWithoutReason, accessibleAlways, addWithoutAccessibility, accessibleMigrates, deleteThenAdd,
         deleteOnReadError, matchLimitInAdd, invalidUpdate, matchLimitInDelete, copyWithoutPrimaryKey,
         forcedCopyResult, accessibleWithAccessControl, synchronizableConflict, biometryAny, evaluatePolicyGate,
-        missingFaceIDUsage, secretInUserDefaults, hardCodedSecret, secretInLog, macOSFileKeychain, arbitraryLoads,
+        missingFaceIDUsage, secretInUserDefaults, hardCodedSecret, publishableKey, secretInLog, macOSFileKeychain, arbitraryLoads,
         commonCrypto, missingPrivacyManifest,
     ]
 
