@@ -51,7 +51,7 @@ import Testing
             }
             """
         let found = findings(in: source).filter { $0.rule.id == "KL306" }
-        #expect(found.map { "\($0.position.line):\($0.position.column)" } == ["3:62"])
+        #expect(found.map { "\($0.position.line):\($0.position.column)" } == ["3:50"])
         #expect(found.map(\.severity) == [.info])
         #expect(found.first?.message.contains("passcode") == true)
     }

@@ -156,7 +156,7 @@ public struct Linter: Sendable {
                 suppressed += 1
                 continue
             }
-            finding.severity = configuration.severities[finding.rule.id] ?? finding.rule.severity
+            finding.severity = configuration.severities[finding.rule.id] ?? finding.severity
             findings.append(finding)
         }
         if !configuration.disabledRules.contains(RuleCatalog.suppressionWithoutReason.id) {
@@ -170,10 +170,31 @@ public struct Linter: Sendable {
             }
         }
         findings.sort(by: Finding.reportOrder)
+        findings = Self.onePerStatement(findings)
         var texts: [String: String] = [:]
         for file in parsed { texts[file.source.path] = file.source.text }
         FindingLocator.complete(&findings, texts: texts)
         return LintReport(findings: findings, filesScanned: parsed.count, suppressed: suppressed)
+    }
+
+    /// One finding per rule and line, and no low or info note on a line that already has a medium or high
+    /// finding: the note would only distract from the real problem.
+    static func onePerStatement(_ findings: [Finding]) -> [Finding] {
+        struct Line: Hashable {
+            var path: String
+            var line: Int
+        }
+        var strongest: [Line: Severity] = [:]
+        for finding in findings {
+            let line = Line(path: finding.path, line: finding.position.line)
+            strongest[line] = max(strongest[line] ?? .info, finding.severity)
+        }
+        var seen: Set<String> = []
+        return findings.filter { finding in
+            let line = Line(path: finding.path, line: finding.position.line)
+            if finding.severity < .medium, let top = strongest[line], top >= .medium { return false }
+            return seen.insert("\(finding.path):\(finding.position.line):\(finding.rule.id)").inserted
+        }
     }
 
     static func read(_ path: String) -> String {

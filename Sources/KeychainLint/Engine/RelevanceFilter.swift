@@ -24,7 +24,7 @@ enum RelevanceFilter {
         // LocalAuthentication and access control.
         "evaluatepolicy", "biometr", "touchid", "faceid", "lacontext", "userpresence", "deviceownerauthentication",
         // Platform rules and required-reason APIs.
-        "commoncrypto", "systemuptime", "mach_absolute_time", "volumeavailablecapacity", "systemfreesize",
+        "commoncrypto", "cccrypt", "systemuptime", "mach_absolute_time", "volumeavailablecapacity", "systemfreesize",
         "activeinputmodes", "creationdatekey", "contentmodificationdatekey", "filemodificationdate",
         "nsfilecreationdate", "nsfilemodificationdate",
     ]

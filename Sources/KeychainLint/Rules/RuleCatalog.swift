@@ -186,6 +186,20 @@ public enum RuleCatalog {
             + "its build settings."
     )
 
+    public static let userPresenceFallback = RuleDescriptor(
+        id: "KL306", name: "userPresenceFallback", severity: .info, cwe: 287,
+        masvs: "MASVS-AUTH-2, MASTG-TEST-0064",
+        summary: "An item is protected with .userPresence, which accepts the device passcode instead of biometrics.",
+        explanation: """
+            .userPresence is satisfied by Face ID, Touch ID or the device passcode. That is a deliberate policy \
+            for many apps, but it means anyone who has seen the passcode can read the item; OWASP MASTG reports \
+            it for secrets that must be released only to the enrolled user.
+            """,
+        fix: """
+            Keep .userPresence where a passcode fallback is intended; use .biometryCurrentSet (optionally with \
+            .or(.devicePasscode) stated explicitly) where only the enrolled user may unlock the item.
+            """)
+
     public static let secretInUserDefaults = RuleDescriptor(
         id: "KL401", name: "secretInUserDefaults", severity: .high, cwe: 312, masvs: "MASVS-STORAGE-1, MASTG-TEST-0052",
         summary: "A credential is written to UserDefaults, @AppStorage or NSUbiquitousKeyValueStore.",
@@ -274,8 +288,8 @@ public enum RuleCatalog {
         suppressionWithoutReason, accessibleAlways, addWithoutAccessibility, accessibleMigrates, deleteThenAdd,
         deleteOnReadError, matchLimitInAdd, invalidUpdate, matchLimitInDelete, copyWithoutPrimaryKey,
         forcedCopyResult, accessibleWithAccessControl, synchronizableConflict, biometryAny, evaluatePolicyGate,
-        missingFaceIDUsage, secretInUserDefaults, hardCodedSecret, publishableKey, secretInLog, macOSFileKeychain, arbitraryLoads,
-        commonCrypto, missingPrivacyManifest,
+        missingFaceIDUsage, userPresenceFallback, secretInUserDefaults, hardCodedSecret, publishableKey, secretInLog,
+        macOSFileKeychain, arbitraryLoads, commonCrypto, missingPrivacyManifest,
     ]
 
     /// Looks a rule up by id (`KL101`) or name (`accessibleAlways`).

@@ -64,11 +64,15 @@ package struct FindingCollector {
         self.path = path
     }
 
+    /// Records a finding; `severity` overrides the rule's default for findings whose weight depends on the code.
     package mutating func report(
-        _ rule: RuleDescriptor, at position: SourcePosition, _ message: String, edit: TextEdit? = nil
+        _ rule: RuleDescriptor, at position: SourcePosition, _ message: String, edit: TextEdit? = nil,
+        severity: Severity? = nil
     ) {
         guard !findings.contains(where: { $0.rule == rule && $0.position == position }) else { return }
-        findings.append(Finding(rule: rule, path: path, position: position, message: message, edit: edit))
+        var finding = Finding(rule: rule, path: path, position: position, message: message, edit: edit)
+        if let severity { finding.severity = severity }
+        findings.append(finding)
     }
 }
 
