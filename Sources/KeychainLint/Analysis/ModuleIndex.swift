@@ -4,6 +4,10 @@ package struct ModuleIndex: Sendable {
     package var resolver: ConstantResolver
     /// Signatures (`deleteNoLock(_:)`) of functions that delete keychain items, directly or through another.
     package var deletingFunctions: Set<String>
+    /// Signatures of functions that read keychain items (`SecItemCopyMatching`), directly or through another.
+    package var readingFunctions: Set<String> = []
+    /// True when the project's build settings target macOS only (`SDKROOT = macosx`).
+    package var isMacOSProject = false
 
     package init(resolver: ConstantResolver = ConstantResolver(), deletingFunctions: Set<String> = []) {
         self.resolver = resolver
@@ -38,26 +42,39 @@ package struct ModuleIndex: Sendable {
         for name in ambiguous { aliases[name] = nil }
         resolver = ConstantResolver(moduleAliases: aliases)
 
-        var deleting: Set<String> = []
         let functions = units.flatMap(\.functions)
+        deletingFunctions = Self.functions(in: functions, reaching: KeychainFunction.delete.rawValue)
+        readingFunctions = Self.functions(in: functions, reaching: KeychainFunction.copyMatching.rawValue)
+    }
+
+    /// Signatures of the functions that call `target`, directly or through one another.
+    private static func functions(in functions: [FunctionDecl], reaching target: String) -> Set<String> {
+        var found: Set<String> = []
         var changed = true
         while changed {
             changed = false
-            for function in functions where !deleting.contains(function.signature) {
-                var deletes = false
+            for function in functions where !found.contains(function.signature) {
+                var calls = false
                 function.body.visitExpressions { expr in
-                    guard !deletes, case .call = expr.kind else { return }
-                    if expr.calleeName == KeychainFunction.delete.rawValue || deleting.contains(expr.callSignature) {
-                        deletes = true
-                    }
+                    guard !calls, case .call = expr.kind else { return }
+                    if expr.calleeName == target || found.contains(expr.callSignature) { calls = true }
                 }
-                if deletes {
-                    deleting.insert(function.signature)
+                if calls {
+                    found.insert(function.signature)
                     changed = true
                 }
             }
         }
-        deletingFunctions = deleting
+        return found
+    }
+
+    /// Whether build settings describe a macOS-only target: `SDKROOT = macosx` and no iOS-family SDK or platform.
+    package static func targetsMacOSOnly(_ settings: [BuildSettingsFile.Setting]) -> Bool {
+        let platformValues = settings.filter { $0.name == "SDKROOT" || $0.name == "SUPPORTED_PLATFORMS" }
+            .map { $0.value.lowercased() }
+        guard platformValues.contains(where: { $0.contains("macosx") }) else { return false }
+        let others = ["iphoneos", "iphonesimulator", "appletvos", "watchos", "xros"]
+        return !platformValues.contains { value in others.contains(where: value.contains) }
     }
 }
 
@@ -65,8 +82,17 @@ extension ModuleIndex {
     /// Whether a call reaches one of the module's deleting functions. A bare name such as `remove(_:)` is trusted
     /// only when the file declares it or the receiver is plainly a keychain wrapper, since common names collide.
     package func isDeletingCall(_ call: Expr, localFunctions: Set<String>) -> Bool {
+        isModuleCall(call, into: deletingFunctions, localFunctions: localFunctions)
+    }
+
+    /// Whether a call reaches one of the module's reading functions, trusted as `isDeletingCall` trusts deletes.
+    package func isReadingCall(_ call: Expr, localFunctions: Set<String>) -> Bool {
+        isModuleCall(call, into: readingFunctions, localFunctions: localFunctions)
+    }
+
+    private func isModuleCall(_ call: Expr, into functions: Set<String>, localFunctions: Set<String>) -> Bool {
         let signature = call.callSignature
-        guard deletingFunctions.contains(signature) else { return false }
+        guard functions.contains(signature) else { return false }
         if let receiver = call.callReceiver {
             let text = (receiver.dottedName ?? "").lowercased()
             if text == "self" { return localFunctions.contains(signature) }

@@ -90,7 +90,10 @@ public struct Linter: Sendable {
     /// Lints files already in memory.
     public func lint(files: [SourceFile]) -> LintReport {
         let parsed = ParallelSlots<ParsedFile>.map(files.count) { ParsedFile(files[$0]) }.compactMap { $0 }
-        let index = ModuleIndex(units: parsed.compactMap(\.unit))
+        var moduleIndex = ModuleIndex(units: parsed.compactMap(\.unit))
+        moduleIndex.isMacOSProject = ModuleIndex.targetsMacOSOnly(
+            parsed.compactMap(\.buildSettings).flatMap(\.settings))
+        let index = moduleIndex
         let checked = ParallelSlots<FindingCollector>.map(parsed.count) { position in
             Self.check(parsed[position], index: index)
         }.compactMap { $0 }

@@ -12,7 +12,7 @@ enum RelevanceFilter {
     /// Lower-case needles; the file is lower-cased before searching.
     static let needles: [String] = [
         // Keychain Services and wrappers.
-        "ksec", "secitem", "secaccesscontrol", "errsec", "seckey", ".always", "accessiblealways",
+        "ksec", "secitem", "keychain", "secaccesscontrol", "errsec", "seckey", ".always", "accessiblealways",
         // Secret-like names and well-known credential formats.
         "secret", "token", "password", "passwd", "passphrase", "credential", "jwt", "bearer", "apikey", "api_key",
         "privatekey", "private_key", "accesskey", "access_key", "signingkey", "signing_key", "encryptionkey",

@@ -21,6 +21,8 @@ struct ProjectChecker {
                             + "NSFaceIDUsageDescription; Face ID devices terminate the app on first use"))
             }
         }
+        // Privacy manifests and their required reasons are an iOS-family requirement.
+        if ModuleIndex.targetsMacOSOnly(settings) { return findings }
         let manifests = files.filter { $0.kind == .privacyManifest }.compactMap(\.plist)
         let declared = Set(
             manifests.flatMap { manifest in

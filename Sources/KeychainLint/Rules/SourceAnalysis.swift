@@ -31,7 +31,8 @@ package struct SourceAnalysis {
 
     package var resolver: ConstantResolver { index.resolver }
 
-    /// True when the file is built for macOS: it imports AppKit/Cocoa, or the code sits under `#if os(macOS)`.
+    /// True when the file is built for macOS: the project targets macOS only, it imports AppKit/Cocoa, or the code
+    /// sits under `#if os(macOS)`.
     package func isMacOS(_ conditions: [String]) -> Bool {
         if conditions.contains(where: { $0.contains("os(macOS)") || $0.contains("os(OSX)") }) { return true }
         if conditions.contains(where: {
@@ -39,7 +40,7 @@ package struct SourceAnalysis {
         }) {
             return false
         }
-        return unit.imports.contains { $0.name == "AppKit" || $0.name == "Cocoa" }
+        return index.isMacOSProject || unit.imports.contains { $0.name == "AppKit" || $0.name == "Cocoa" }
     }
 }
 
