@@ -145,7 +145,7 @@ public struct Linter: Sendable {
 
     private static let sourceCheckers: [any SourceChecker] = [
         AccessibilityChecker(), ItemOperationChecker(), ReadErrorChecker(), AccessControlChecker(),
-        SecretStorageChecker(), PlatformChecker(),
+        SecretStorageChecker(), PlatformChecker(), BackgroundReadChecker(),
     ]
 
     /// Applies configuration and suppressions, and sorts.

@@ -273,6 +273,22 @@ public enum RuleCatalog {
             """,
         fix: "Use CryptoKit (AES.GCM, SHA256, HMAC<SHA256>) on iOS 13/macOS 10.15 and later.")
 
+    public static let backgroundReadOfWhenUnlockedItem = RuleDescriptor(
+        id: "KL505", name: "backgroundReadOfWhenUnlockedItem", severity: .medium, cwe: 703,
+        masvs: "MASVS-STORAGE-1, MASVS-CODE-4",
+        summary: "A background entry point reads a keychain item that is readable only while the device is unlocked.",
+        explanation: """
+            Background fetch, silent pushes, BGTaskScheduler tasks, background URL sessions and notification \
+            service extensions run while the device is locked. An item added with kSecAttrAccessibleWhenUnlocked \
+            (the class an item gets when none is given) cannot be decrypted then, so the read fails with \
+            errSecInteractionNotAllowed (-25308): the task runs signed out, and code that treats the failure as a \
+            missing item destroys it.
+            """,
+        fix: """
+            Add the item with kSecAttrAccessibleAfterFirstUnlock (or its ThisDeviceOnly variant), migrate existing \
+            items with SecItemUpdate, and treat -25308 as "try again later".
+            """)
+
     public static let missingPrivacyManifest = RuleDescriptor(
         id: "KL504", name: "missingPrivacyManifest", severity: .info, cwe: 359, masvs: "MASVS-PRIVACY-1",
         summary: "Required-reason APIs are used but no PrivacyInfo.xcprivacy declares them.",
@@ -289,7 +305,7 @@ public enum RuleCatalog {
         deleteOnReadError, matchLimitInAdd, invalidUpdate, matchLimitInDelete, copyWithoutPrimaryKey,
         forcedCopyResult, accessibleWithAccessControl, synchronizableConflict, biometryAny, evaluatePolicyGate,
         missingFaceIDUsage, userPresenceFallback, secretInUserDefaults, hardCodedSecret, publishableKey, secretInLog,
-        macOSFileKeychain, arbitraryLoads, commonCrypto, missingPrivacyManifest,
+        macOSFileKeychain, arbitraryLoads, commonCrypto, missingPrivacyManifest, backgroundReadOfWhenUnlockedItem,
     ]
 
     /// Looks a rule up by id (`KL101`) or name (`accessibleAlways`).

@@ -48,10 +48,16 @@ package struct SourceAnalysis {
 package struct ProjectSignals: Sendable {
     package var biometricUses: [(path: String, position: SourcePosition)] = []
     package var requiredReasonUses: [(path: String, position: SourcePosition, category: String)] = []
+    /// Items added with a class that needs an unlocked device (or with no class, which is WhenUnlocked).
+    package var whenUnlockedAdds: [KeychainItemUse] = []
+    /// Keychain reads made from background entry points.
+    package var backgroundReads: [KeychainItemUse] = []
 
     mutating func merge(_ other: ProjectSignals) {
         biometricUses += other.biometricUses
         requiredReasonUses += other.requiredReasonUses
+        whenUnlockedAdds += other.whenUnlockedAdds
+        backgroundReads += other.backgroundReads
     }
 }
 
