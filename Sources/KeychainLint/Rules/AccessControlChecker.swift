@@ -17,10 +17,14 @@ package struct AccessControlChecker: SourceChecker {
         "evaluateAccessControl", "LARight", "LAPersistedRight", "kSecUseOperationPrompt",
     ]
     private static let flagLabels: Set<String> = ["flags", "authenticationPolicy", "accessControl", "policy"]
+    /// Callbacks through which an authenticator hands its result to callers.
+    private static let resultHandlers: Set<String> = [
+        "completion", "completionHandler", "reply", "callback", "handler", "resume",
+    ]
     private static let userPresenceNames: Set<String> = ["userPresence", "kSecAccessControlUserPresence"]
     /// Words of calls and names that show an authentication result releases a secret or a privileged action.
     private static let privilegedWords: Set<String> = [
-        "unlock", "unlocked", "decrypt", "decrypted", "reveal", "login", "signin", "sign", "pay", "payment",
+        "decrypt", "decrypted", "reveal", "login", "logged", "signin", "pay", "payment",
         "payments", "transfer", "withdraw", "purchase", "export", "seed", "mnemonic", "recovery", "private",
         "wallet", "vault", "keychain", "credential", "credentials", "session", "authorize", "approve", "backup",
     ]
@@ -76,7 +80,8 @@ package struct AccessControlChecker: SourceChecker {
     /// operation, low when it only confirms a step of the interface.
     private func reportBooleanGates(in body: Block, into collector: inout FindingCollector) {
         var evaluations: [Expr] = []
-        var guardsSecret = false
+        // A result handed to a caller (a completion, a reply, a return) may guard anything: judged as a secret gate.
+        var guardsSecret = body.returnsEvaluation
         body.visitExpressions { expr in
             if expr.calleeName == "evaluatePolicy",
                 expr.callArguments.contains(where: { $0.label == "localizedReason" })
@@ -84,9 +89,14 @@ package struct AccessControlChecker: SourceChecker {
                 evaluations.append(expr)
                 return
             }
+            if let callee = expr.calleeName, Self.resultHandlers.contains(callee), !expr.callArguments.isEmpty {
+                guardsSecret = true
+            }
             guard !guardsSecret, let name = expr.terminalName else { return }
+            let lower = name.lowercased()
             if name.hasPrefix("SecItem") || SecretNames.isSecretName(name)
                 || SecretNames.words(name).contains(where: Self.privilegedWords.contains)
+                || lower.contains("signin") || lower.contains("login")
             {
                 guardsSecret = true
             }
@@ -129,5 +139,28 @@ package struct AccessControlChecker: SourceChecker {
                 "\(name) keeps the item usable after someone enrols a new fingerprint or face; use "
                     + "biometryCurrentSet for items that guard accounts or payments")
         }
+    }
+}
+
+extension Array where Element == Stmt {
+    /// Whether a `return` hands an `evaluatePolicy` result to the caller.
+    fileprivate var returnsEvaluation: Bool {
+        for statement in self {
+            switch statement.kind {
+            case .returnStatement(let value?):
+                var found = false
+                value.visit { if $0.calleeName == "evaluatePolicy" { found = true } }
+                if found { return true }
+            case .ifStatement(_, let then, let otherwise):
+                if then.returnsEvaluation || otherwise?.returnsEvaluation == true { return true }
+            case .guardStatement(_, let otherwise): if otherwise.returnsEvaluation { return true }
+            case .switchStatement(_, let cases): if cases.contains(where: { $0.body.returnsEvaluation }) { return true }
+            case .loop(_, let body), .block(let body): if body.returnsEvaluation { return true }
+            case .compilationConditional(let clauses):
+                if clauses.contains(where: { $0.body.returnsEvaluation }) { return true }
+            default: break
+            }
+        }
+        return false
     }
 }
