@@ -23,25 +23,29 @@ KEYCHAIN_LINT_PORTABLE=1 swift build -c release --product keychain-lint --packag
     --scratch-path "$scratch" --manifest-cache none -Xswiftc -no-toolchain-stdlib-rpath >&2
 binary=$scratch/release/keychain-lint
 
-version=$("$binary" --version | awk '{print $2}')
+# The binary finds its libraries only beside itself; to list them, point the loader at the toolchain's.
+toolchain_lib=$(cd "$(dirname "$(readlink -f "$(command -v swift)")")/../lib/swift" && pwd)
+toolchain_path=$toolchain_lib/host:$toolchain_lib/linux
+libraries=$(LD_LIBRARY_PATH=$toolchain_path ldd "$binary")
+if grep -q "not found" <<<"$libraries"; then
+    echo "package-lint: the binary has unresolved libraries:" >&2
+    grep "not found" <<<"$libraries" >&2
+    exit 70
+fi
+
+version=$(LD_LIBRARY_PATH=$toolchain_path "$binary" --version | awk '{print $2}')
 arch=$(uname -m)
 out=${1:-$repo/.build/keychain-lint-$version-linux-$arch}
 rm -rf "$out"
 mkdir -p "$out"
 cp "$binary" "$out/keychain-lint"
 
-# The libraries the binary loads, found with the toolchain still in place; anything outside the system's library
-# directories comes along. Their own run paths are $ORIGIN (or $ORIGIN:$ORIGIN/../linux), so beside the binary
-# they find one another.
+# Everything outside the system's library directories comes along. The libraries' own run paths are $ORIGIN (or
+# $ORIGIN:$ORIGIN/../linux), so beside the binary they find one another.
 system_dirs='^/(lib|lib64|usr/lib|usr/lib64)/'
-ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r library; do
+awk '$2 == "=>" && $3 ~ /^\// {print $3}' <<<"$libraries" | while read -r library; do
     if [[ ! $library =~ $system_dirs ]]; then cp -L "$library" "$out/"; fi
 done
-if ldd "$binary" | grep -q "not found"; then
-    echo "package-lint: the binary has unresolved libraries:" >&2
-    ldd "$binary" | grep "not found" >&2
-    exit 70
-fi
 
 runpath=$(readelf -d "$out/keychain-lint" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
 if [ "$runpath" != '$ORIGIN' ]; then
