@@ -42,28 +42,32 @@ package struct ModuleIndex: Sendable {
         for name in ambiguous { aliases[name] = nil }
         resolver = ConstantResolver(moduleAliases: aliases)
 
-        let functions = units.flatMap(\.functions)
-        deletingFunctions = Self.functions(in: functions, reaching: KeychainFunction.delete.rawValue)
-        readingFunctions = Self.functions(in: functions, reaching: KeychainFunction.copyMatching.rawValue)
+        // Each body is visited once for the calls it makes; reachability is then worked out on signatures alone.
+        var callees: [String: Set<String>] = [:]
+        for function in units.flatMap(\.functions) {
+            var called: Set<String> = []
+            function.body.visitExpressions { expr in
+                guard case .call = expr.kind else { return }
+                called.insert(expr.callSignature)
+                if let name = expr.calleeName, KeychainFunction(rawValue: name) != nil { called.insert(name) }
+            }
+            callees[function.signature, default: []].formUnion(called)
+        }
+        deletingFunctions = Self.functions(in: callees, reaching: KeychainFunction.delete.rawValue)
+        readingFunctions = Self.functions(in: callees, reaching: KeychainFunction.copyMatching.rawValue)
     }
 
     /// Signatures of the functions that call `target`, directly or through one another.
-    private static func functions(in functions: [FunctionDecl], reaching target: String) -> Set<String> {
+    private static func functions(in callees: [String: Set<String>], reaching target: String) -> Set<String> {
+        var callers: [String: [String]] = [:]
+        for (caller, called) in callees {
+            for callee in called { callers[callee, default: []].append(caller) }
+        }
         var found: Set<String> = []
-        var changed = true
-        while changed {
-            changed = false
-            for function in functions where !found.contains(function.signature) {
-                var calls = false
-                function.body.visitExpressions { expr in
-                    guard !calls, case .call = expr.kind else { return }
-                    if expr.calleeName == target || found.contains(expr.callSignature) { calls = true }
-                }
-                if calls {
-                    found.insert(function.signature)
-                    changed = true
-                }
-            }
+        var pending = callers[target] ?? []
+        while let signature = pending.popLast() {
+            guard found.insert(signature).inserted else { continue }
+            pending += callers[signature] ?? []
         }
         return found
     }
