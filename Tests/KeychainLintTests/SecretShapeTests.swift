@@ -13,6 +13,7 @@ import Testing
                 defaults?.set(card.cvv, forKey: "checkoutCard")
                 UserDefaults.standard.set(true, forKey: "pinEnabled")
                 UserDefaults.standard.set(card.last4, forKey: "lastCard")
+                UserDefaults.standard.set(newValue, forKey: Keys.useBiometryInsteadOfPin)
             }
             """
         #expect(locations(of: "KL401", in: source) == ["2:5", "4:5", "5:5"])

@@ -18,6 +18,8 @@ package enum SecretNames {
         "handler", "delegate", "controller", "observer", "kind", "option", "options", "description", "path", "file",
         "location", "keychain", "storage", "param", "parameter", "parameters", "query", "attributes", "tag", "tags",
         "ids", "list", "names", "types", "kinds", "counts", "dates", "reported", "registered", "sent",
+        // Settings about how the user unlocks: `useBiometryInsteadOfPin`, `pinTimeout`.
+        "use", "instead", "prefer", "allow", "biometry", "biometric", "biometrics", "timeout",
     ]
     private static let devicePushWords: Set<String> = [
         "device", "push", "apns", "fcm", "notification", "voip", "firebase",

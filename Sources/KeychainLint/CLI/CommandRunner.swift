@@ -128,14 +128,14 @@ public struct CommandRunner {
     }
 
     private func benchmark(_ linter: Linter, paths: [String], runs: Int) -> ExitStatus {
-        let files: [SourceFile]
+        let projects: [[SourceFile]]
         do {
-            files = try linter.discoverFiles(under: paths).map { SourceFile(path: $0, text: Linter.read($0)) }
+            projects = try linter.load(paths: paths).projects
         } catch {
             standardError("keychain-lint: \(error)\n")
             return .noInput
         }
-        let projects = Linter.projects(of: files, given: paths)
+        let files = projects.flatMap { $0 }
         let swiftFiles = files.filter { $0.path.hasSuffix(".swift") }.count
         let bytes = files.reduce(0) { $0 + $1.text.utf8.count }
         var best = Double.infinity

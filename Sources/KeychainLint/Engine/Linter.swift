@@ -48,6 +48,15 @@ public struct Linter: Sendable {
     /// Lints the files and directories at `paths`, each project among them on its own.
     /// - Throws: `ConfigurationError` when a path does not exist.
     public func lint(paths: [String]) throws -> LintReport {
+        let loaded = try load(paths: paths)
+        var report = lint(projects: loaded.projects)
+        report.skippedTestFiles = loaded.skippedTestFiles
+        return report
+    }
+
+    /// Reads the files under `paths`, leaves out test sources and groups the rest by project.
+    /// - Throws: `ConfigurationError` when a path does not exist.
+    public func load(paths: [String]) throws -> (projects: [[SourceFile]], skippedTestFiles: Int) {
         let discovered = try FileDiscovery(configuration: configuration).discover(paths)
         let files = discovered.files
         let loaded = ParallelSlots<SourceFile>.map(files.count) { index in
@@ -64,9 +73,7 @@ public struct Linter: Sendable {
                 kept.append(file)
             }
         }
-        var report = lint(projects: Self.projects(of: kept, given: paths))
-        report.skippedTestFiles = skipped
-        return report
+        return (Self.projects(of: kept, given: paths), skipped)
     }
 
     /// Splits files into the projects `ProjectRoots` finds; files outside any project belong to the path given.
