@@ -1,5 +1,6 @@
 /// The round-two fixture set as small projects. A line that must be reported ends with `// expect: KLnnn`
-/// (`<!-- expect: KLnnn -->` in property lists); every other line must stay silent. `FixtureCorpusTests` measures
+/// (`<!-- expect: KLnnn -->` in property lists; `// expect-above: KLnnn` alone on the next line where the line is
+/// long); every other line must stay silent. `FixtureCorpusTests` measures
 /// precision and recall over it, and `KEYCHAIN_LINT_CORPUS_DIR` writes it out for running a built binary.
 enum FixtureCorpus {
     struct Case {
@@ -39,7 +40,7 @@ enum FixtureCorpus {
                         static let hmacKey = "hmacKey"
                     }
                     enum Credentials: String {
-                        case clientSecret = "9e107d9d372bb6826bd81d3542a419d6a5b5f2b0e1b7d3c4f6a8e9d0c1b2a3f4" // expect: KL402
+                        case clientSecret = "9e107d9d372bb6826bd81d3542a419d6a5b5f2b0e1b7d3c4f6" // expect: KL402
                         case clientName = "ios-app"
                     }
                     func configure(store: SecretStore) {
@@ -55,7 +56,7 @@ enum FixtureCorpus {
                     func seal(_ data: Data, out: UnsafeMutableRawPointer) {
                         let key = "0123456789abcdef".data(using: .utf8)!
                         var moved = 0
-                        CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionECBMode), // expect: KL503
+                        CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionECBMode, // expect: KL503
                                 (key as NSData).bytes, kCCKeySizeAES128, nil, (data as NSData).bytes, data.count,
                                 out, data.count + 16, &moved)
                     }
@@ -87,8 +88,8 @@ enum FixtureCorpus {
                         }
                         func migrate(_ key: String, value: Data, legacy: Bool) throws {
                             var result: AnyObject?
-                            var status = SecItemCopyMatching([kSecAttrAccount: key, kSecReturnData: true] as CFDictionary,
-                                                             &result)
+                            let query = [kSecAttrAccount: key, kSecReturnData: true] as CFDictionary
+                            var status = SecItemCopyMatching(query, &result)
                             if status == errSecInteractionNotAllowed && legacy {
                                 try remove(key) // expect: KL202
                             }
@@ -156,8 +157,9 @@ enum FixtureCorpus {
                 ("App/Team.swift", """
                     import LocalAuthentication
                     func confirmLeaving(team: Team, context: LAContext) {
-                        context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Leave") { success, _ in // expect: KL304
-                            if success { self.teams.leave(team) }
+                        context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Go") { ok, _ in
+                            // expect-above: KL304
+                            if ok { self.teams.leave(team) }
                         }
                     }
                     """),
@@ -168,7 +170,8 @@ enum FixtureCorpus {
                 ("App/SessionStore.swift", """
                     final class SessionStore {
                         func save(_ token: Data) {
-                            SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrService: "session", // expect: KL102
+                            SecItemAdd([kSecClass: kSecClassGenericPassword, // expect: KL102
+                                        kSecAttrService: "session",
                                         kSecValueData: token] as CFDictionary, nil)
                         }
                         func sessionToken() -> Data? {
@@ -183,9 +186,9 @@ enum FixtureCorpus {
                     final class AppDelegate {
                         let keychainStore = SessionStore()
                         func application(_ application: UIApplication,
-                                         performFetchWithCompletionHandler completionHandler: @escaping (Result) -> Void) {
+                                         performFetchWithCompletionHandler handler: @escaping (Result) -> Void) {
                             let token = keychainStore.sessionToken() // expect: KL505
-                            completionHandler(.newData)
+                            handler(.newData)
                         }
                         func showProfile() {
                             let token = keychainStore.sessionToken()
@@ -200,7 +203,8 @@ enum FixtureCorpus {
                 ("Sources/Sync.swift", """
                     import Foundation
                     func save(_ data: Data) {
-                        SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "sync", kSecValueData: data, // expect: KL501
+                        SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "sync", // expect: KL501
+                                    kSecValueData: data,
                                     kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock] as CFDictionary, nil)
                         _ = UserDefaults.standard.bool(forKey: "synced")
                     }
@@ -261,9 +265,12 @@ enum FixtureCorpus {
         var result: Set<String> = []
         for file in testCase.files {
             for (index, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                guard let marker = line.range(of: "expect: ") else { continue }
-                let rule = line[marker.upperBound...].prefix(5)
-                result.insert("\(rule)@\(file.path):\(index + 1)")
+                // `expect-above:` on a line of its own marks the line before it.
+                if let marker = line.range(of: "expect-above: ") {
+                    result.insert("\(line[marker.upperBound...].prefix(5))@\(file.path):\(index)")
+                } else if let marker = line.range(of: "expect: ") {
+                    result.insert("\(line[marker.upperBound...].prefix(5))@\(file.path):\(index + 1)")
+                }
             }
         }
         return result
