@@ -74,14 +74,6 @@ public struct CommandRunner {
             standardError("keychain-lint: \(error)\n")
             return .noInput
         }
-        if report.filesScanned == 0 {
-            let skipped = report.skippedTestFiles
-            standardError(
-                "keychain-lint: no file was read: no Swift, Objective-C, property-list or Xcode project file outside "
-                    + "tests was found under \(command.paths.joined(separator: " "))"
-                    + (skipped > 0 ? " (\(skipped) test file\(skipped == 1 ? "" : "s") skipped)" : "") + "\n")
-            return .noInput
-        }
         if command.fix {
             let rules = command.fixRules.isEmpty ? configuration.fixableRules : command.fixRules
             let result = Fixer(rules: rules).apply(to: report.findings)
@@ -99,6 +91,15 @@ public struct CommandRunner {
             }
         } else {
             standardOutput(rendered)
+        }
+        // The (empty) report is still written, so a CI step that uploads it finds a file.
+        if report.filesScanned == 0 {
+            let skipped = report.skippedTestFiles
+            standardError(
+                "keychain-lint: no file was read: no Swift, Objective-C, property-list or Xcode project file outside "
+                    + "tests was found under \(command.paths.joined(separator: " "))"
+                    + (skipped > 0 ? " (\(skipped) test file\(skipped == 1 ? "" : "s") skipped)" : "") + "\n")
+            return .noInput
         }
         let failing =
             command.failOn == .some(nil)
