@@ -115,8 +115,13 @@ func keychainLintSwiftHostDirectory() -> String? {
 
 let keychainLintHost = keychainLintSwiftHostDirectory()
 let keychainLintSwiftSettings: [SwiftSetting] = swift6 + [.unsafeFlags(["-I", keychainLintHost ?? ""])]
+// scripts/package-lint.sh sets KEYCHAIN_LINT_PORTABLE=1: the libraries then sit beside the binary ($ORIGIN), and
+// no rpath may point into this machine's toolchain.
+let keychainLintRpath: [String] =
+    ProcessInfo.processInfo.environment["KEYCHAIN_LINT_PORTABLE"] == "1"
+    ? [] : ["-Xlinker", "-rpath", "-Xlinker", keychainLintHost ?? ""]
 let keychainLintLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-L", keychainLintHost ?? "", "-Xlinker", "-rpath", "-Xlinker", keychainLintHost ?? ""]),
+    .unsafeFlags(["-L", keychainLintHost ?? ""] + keychainLintRpath),
     .linkedLibrary("SwiftSyntax"),
     .linkedLibrary("SwiftParser"),
 ]

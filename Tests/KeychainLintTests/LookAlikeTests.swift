@@ -95,6 +95,14 @@ import Testing
         for snippet in snippets { #expect(RelevanceFilter.mayMatter(snippet), "\(snippet)") }
         #expect(!RelevanceFilter.mayMatter("struct Point { var x = 0; var y = 0 }"))
     }
+
+    @Test func largeGeneratedTablesAreNotParsed() {
+        let row = "    public static let formPasswordIcon = Icon(name: \"form_password\", unicode: \"\\u{F07F5}\")\n"
+        let table = String(repeating: row, count: RelevanceFilter.largeGeneratedFileBytes / row.utf8.count + 1)
+        #expect(!RelevanceFilter.mayMatter("// Generated using SwiftGen\n" + table))
+        #expect(RelevanceFilter.mayMatter("// Icons\n" + table))
+        #expect(RelevanceFilter.mayMatter("// Generated using Sourcery\nlet apiKey = \"k3y-123456\"\n"))
+    }
 }
 
 @Suite struct SecretNameTests {

@@ -23,6 +23,9 @@ package struct FunctionFlow {
     package var dictionaries: [TrackedDictionary]
     /// Variables holding a SecItem call's status, mapped to the index of that call in `calls`.
     package var statusVariables: [String: Int]
+    /// Variables that hold the status (or the result) of a read: SecItemCopyMatching or a module function that
+    /// calls it, at any assignment.
+    package var readStatusVariables: Set<String> = []
     /// Local names bound to an expression, to follow aliases of constants.
     package var locals: [String: Expr]
 }

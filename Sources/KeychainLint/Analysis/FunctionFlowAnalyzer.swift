@@ -9,6 +9,7 @@ package final class FunctionFlowAnalyzer {
     private var dictionaries: [TrackedDictionary] = []
     private var calls: [KeychainCall] = []
     private var statusVariables: [String: Int] = [:]
+    private var readStatusVariables: Set<String> = []
     private var locals: [String: Expr] = [:]
     private var path = BranchPath()
     private var compilationConditions: [String] = []
@@ -24,7 +25,9 @@ package final class FunctionFlowAnalyzer {
 
     package func analyze(_ body: Block) -> FunctionFlow {
         walk(body)
-        return FunctionFlow(calls: calls, dictionaries: dictionaries, statusVariables: statusVariables, locals: locals)
+        return FunctionFlow(
+            calls: calls, dictionaries: dictionaries, statusVariables: statusVariables,
+            readStatusVariables: readStatusVariables, locals: locals)
     }
 
     // MARK: Statements
@@ -151,6 +154,12 @@ package final class FunctionFlowAnalyzer {
         visit(value)
         if calls.count > before, inner.calleeName.flatMap(KeychainFunction.init(rawValue:)) != nil {
             statusVariables[name] = before
+        }
+        // A variable that ever held a read's status stays one, even after `status = SecItemAdd(...)` reuses it.
+        if inner.calleeName == KeychainFunction.copyMatching.rawValue
+            || index.isReadingCall(inner, localFunctions: localFunctions)
+        {
+            readStatusVariables.insert(name)
         }
         if Self.looksLikeDictionaryType(typeName) {
             track(TrackedDictionary(facts: [], isComplete: false, variable: name), as: name)

@@ -4,6 +4,10 @@ package struct ModuleIndex: Sendable {
     package var resolver: ConstantResolver
     /// Signatures (`deleteNoLock(_:)`) of functions that delete keychain items, directly or through another.
     package var deletingFunctions: Set<String>
+    /// Signatures of functions that read keychain items (`SecItemCopyMatching`), directly or through another.
+    package var readingFunctions: Set<String> = []
+    /// True when the project's build settings target macOS only (`SDKROOT = macosx`).
+    package var isMacOSProject = false
 
     package init(resolver: ConstantResolver = ConstantResolver(), deletingFunctions: Set<String> = []) {
         self.resolver = resolver
@@ -38,26 +42,43 @@ package struct ModuleIndex: Sendable {
         for name in ambiguous { aliases[name] = nil }
         resolver = ConstantResolver(moduleAliases: aliases)
 
-        var deleting: Set<String> = []
-        let functions = units.flatMap(\.functions)
-        var changed = true
-        while changed {
-            changed = false
-            for function in functions where !deleting.contains(function.signature) {
-                var deletes = false
-                function.body.visitExpressions { expr in
-                    guard !deletes, case .call = expr.kind else { return }
-                    if expr.calleeName == KeychainFunction.delete.rawValue || deleting.contains(expr.callSignature) {
-                        deletes = true
-                    }
-                }
-                if deletes {
-                    deleting.insert(function.signature)
-                    changed = true
-                }
+        // Each body is visited once for the calls it makes; reachability is then worked out on signatures alone.
+        var callees: [String: Set<String>] = [:]
+        for function in units.flatMap(\.functions) {
+            var called: Set<String> = []
+            function.body.visitExpressions { expr in
+                guard case .call = expr.kind else { return }
+                called.insert(expr.callSignature)
+                if let name = expr.calleeName, KeychainFunction(rawValue: name) != nil { called.insert(name) }
             }
+            callees[function.signature, default: []].formUnion(called)
         }
-        deletingFunctions = deleting
+        deletingFunctions = Self.functions(in: callees, reaching: KeychainFunction.delete.rawValue)
+        readingFunctions = Self.functions(in: callees, reaching: KeychainFunction.copyMatching.rawValue)
+    }
+
+    /// Signatures of the functions that call `target`, directly or through one another.
+    private static func functions(in callees: [String: Set<String>], reaching target: String) -> Set<String> {
+        var callers: [String: [String]] = [:]
+        for (caller, called) in callees {
+            for callee in called { callers[callee, default: []].append(caller) }
+        }
+        var found: Set<String> = []
+        var pending = callers[target] ?? []
+        while let signature = pending.popLast() {
+            guard found.insert(signature).inserted else { continue }
+            pending += callers[signature] ?? []
+        }
+        return found
+    }
+
+    /// Whether build settings describe a macOS-only target: `SDKROOT = macosx` and no iOS-family SDK or platform.
+    package static func targetsMacOSOnly(_ settings: [BuildSettingsFile.Setting]) -> Bool {
+        let platformValues = settings.filter { $0.name == "SDKROOT" || $0.name == "SUPPORTED_PLATFORMS" }
+            .map { $0.value.lowercased() }
+        guard platformValues.contains(where: { $0.contains("macosx") }) else { return false }
+        let others = ["iphoneos", "iphonesimulator", "appletvos", "watchos", "xros"]
+        return !platformValues.contains { value in others.contains(where: value.contains) }
     }
 }
 
@@ -65,8 +86,17 @@ extension ModuleIndex {
     /// Whether a call reaches one of the module's deleting functions. A bare name such as `remove(_:)` is trusted
     /// only when the file declares it or the receiver is plainly a keychain wrapper, since common names collide.
     package func isDeletingCall(_ call: Expr, localFunctions: Set<String>) -> Bool {
+        isModuleCall(call, into: deletingFunctions, localFunctions: localFunctions)
+    }
+
+    /// Whether a call reaches one of the module's reading functions, trusted as `isDeletingCall` trusts deletes.
+    package func isReadingCall(_ call: Expr, localFunctions: Set<String>) -> Bool {
+        isModuleCall(call, into: readingFunctions, localFunctions: localFunctions)
+    }
+
+    private func isModuleCall(_ call: Expr, into functions: Set<String>, localFunctions: Set<String>) -> Bool {
         let signature = call.callSignature
-        guard deletingFunctions.contains(signature) else { return false }
+        guard functions.contains(signature) else { return false }
         if let receiver = call.callReceiver {
             let text = (receiver.dottedName ?? "").lowercased()
             if text == "self" { return localFunctions.contains(signature) }

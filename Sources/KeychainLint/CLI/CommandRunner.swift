@@ -8,6 +8,8 @@ public struct CommandRunner {
         case findings = 1
         case usage = 64
         case noInput = 66
+        /// `--output` names a file that cannot be created or written.
+        case cannotWriteOutput = 73
         case configuration = 78
     }
 
@@ -83,14 +85,21 @@ public struct CommandRunner {
         }
         let rendered = command.format.render(report)
         if let outputPath = command.outputPath {
-            do {
-                try Data(rendered.utf8).write(to: URL(fileURLWithPath: outputPath))
-            } catch {
-                standardError("keychain-lint: cannot write \(outputPath): \(error)\n")
-                return .noInput
+            if let reason = ReportFile.write(rendered, to: outputPath) {
+                standardError("keychain-lint: cannot write the report to \(outputPath): \(reason)\n")
+                return .cannotWriteOutput
             }
         } else {
             standardOutput(rendered)
+        }
+        // The (empty) report is still written, so a CI step that uploads it finds a file.
+        if report.filesScanned == 0 {
+            let skipped = report.skippedTestFiles
+            standardError(
+                "keychain-lint: no file was read: no Swift, Objective-C, property-list or Xcode project file outside "
+                    + "tests was found under \(command.paths.joined(separator: " "))"
+                    + (skipped > 0 ? " (\(skipped) test file\(skipped == 1 ? "" : "s") skipped)" : "") + "\n")
+            return .noInput
         }
         let failing =
             command.failOn == .some(nil)
@@ -120,13 +129,14 @@ public struct CommandRunner {
     }
 
     private func benchmark(_ linter: Linter, paths: [String], runs: Int) -> ExitStatus {
-        let files: [SourceFile]
+        let projects: [[SourceFile]]
         do {
-            files = try linter.discoverFiles(under: paths).map { SourceFile(path: $0, text: Linter.read($0)) }
+            projects = try linter.load(paths: paths).projects
         } catch {
             standardError("keychain-lint: \(error)\n")
             return .noInput
         }
+        let files = projects.flatMap { $0 }
         let swiftFiles = files.filter { $0.path.hasSuffix(".swift") }.count
         let bytes = files.reduce(0) { $0 + $1.text.utf8.count }
         var best = Double.infinity
@@ -135,7 +145,7 @@ public struct CommandRunner {
         for _ in 0..<runs {
             let start = ContinuousClock.now
             let cpuStart = Self.processCPUSeconds()
-            findings = linter.lint(files: files).findings.count
+            findings = linter.lint(projects: projects).findings.count
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             best = min(best, seconds)

@@ -34,6 +34,9 @@ public struct LintCommand: Sendable, Equatable {
           --list-rules               print every rule with its severity, CWE and MASVS reference
           --version                  print the version
           -h, --help                 print this help
+
+        exit status: 0 no finding reaches --fail-on, 1 one does, 64 usage error, 66 a path is missing or no file
+        was read, 73 --output cannot be written, 78 bad configuration file
         """
 
     /// Parses arguments (without the program name).

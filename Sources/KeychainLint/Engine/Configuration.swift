@@ -94,18 +94,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     func isExcluded(_ relativePath: String) -> Bool {
-        if excludeTests, Self.isTestPath(relativePath) { return true }
-        return exclude.contains { GlobPattern($0).matches(relativePath) }
-    }
-
-    /// Test targets by Xcode's and SwiftPM's naming: a `...Tests` folder or a `...Tests.swift` file.
-    static func isTestPath(_ path: String) -> Bool {
-        path.split(separator: "/").contains { component in
-            let name = component.split(separator: ".").first.map(String.init) ?? String(component)
-            return name.hasSuffix("Tests") || name.hasSuffix("Test") || name.hasSuffix("Specs")
-                || name.hasSuffix("Spec")
-                || name == "Tests" || name == "UITests"
-        }
+        exclude.contains { GlobPattern($0).matches(relativePath) }
     }
 }
 

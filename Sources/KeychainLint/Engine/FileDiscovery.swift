@@ -4,9 +4,22 @@ import Foundation
 struct FileDiscovery {
     var configuration: Configuration
 
+    /// The files found and how many test sources were left out by their folder.
+    struct Result {
+        var files: [String]
+        /// Files named on the command line: read even when they look like tests.
+        var explicitFiles: Set<String>
+        var skippedTestFiles: Int
+    }
+
     /// - Throws: `ConfigurationError` when a path does not exist.
     func files(under paths: [String]) throws -> [String] {
-        var result: [String] = []
+        try discover(paths).files
+    }
+
+    /// - Throws: `ConfigurationError` when a path does not exist.
+    func discover(_ paths: [String]) throws -> Result {
+        var result = Result(files: [], explicitFiles: [], skippedTestFiles: 0)
         let manager = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -14,20 +27,25 @@ struct FileDiscovery {
                 throw ConfigurationError("no such file or directory: \(path)")
             }
             guard isDirectory.boolValue else {
-                result.append(path)
+                result.files.append(path)
+                result.explicitFiles.insert(path)
                 continue
             }
-            let root = path.hasSuffix("/") ? String(path.dropLast()) : path
+            let root = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
             guard let enumerator = manager.enumerator(atPath: root) else { continue }
             while let relative = enumerator.nextObject() as? String {
                 guard ScannedFileKind(path: relative) != nil, !configuration.isExcluded(relative) else { continue }
                 let full = root + "/" + relative
                 var isFolder: ObjCBool = false
-                if manager.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue {
-                    result.append(full)
+                guard manager.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                if configuration.excludeTests, TestSources.isInTestDirectory(relative) {
+                    result.skippedTestFiles += 1
+                    continue
                 }
+                result.files.append(full)
             }
         }
-        return result.sorted()
+        result.files.sort()
+        return result
     }
 }

@@ -16,6 +16,19 @@ public struct LintReport: Sendable {
     public var findings: [Finding]
     public var filesScanned: Int
     public var suppressed: Int
+    /// Test sources left out: files in test-target folders and files that import a test framework.
+    public var skippedTestFiles = 0
+    /// Projects analysed apart (see `ProjectRoots`).
+    public var projects = 1
+
+    /// Adds another project's report to this one.
+    mutating func merge(_ other: LintReport) {
+        findings += other.findings
+        filesScanned += other.filesScanned
+        suppressed += other.suppressed
+        skippedTestFiles += other.skippedTestFiles
+        projects += other.projects
+    }
 }
 
 /// Runs every rule over a set of files: parse all files in parallel, index the module, then check each file.
@@ -32,20 +45,62 @@ public struct Linter: Sendable {
         try FileDiscovery(configuration: configuration).files(under: paths)
     }
 
-    /// Lints the files and directories at `paths`.
+    /// Lints the files and directories at `paths`, each project among them on its own.
     /// - Throws: `ConfigurationError` when a path does not exist.
     public func lint(paths: [String]) throws -> LintReport {
-        let files = try discoverFiles(under: paths)
+        let loaded = try load(paths: paths)
+        var report = lint(projects: loaded.projects)
+        report.skippedTestFiles = loaded.skippedTestFiles
+        return report
+    }
+
+    /// Reads the files under `paths`, leaves out test sources and groups the rest by project.
+    /// - Throws: `ConfigurationError` when a path does not exist.
+    public func load(paths: [String]) throws -> (projects: [[SourceFile]], skippedTestFiles: Int) {
+        let discovered = try FileDiscovery(configuration: configuration).discover(paths)
+        let files = discovered.files
         let loaded = ParallelSlots<SourceFile>.map(files.count) { index in
             SourceFile(path: files[index], text: Self.read(files[index]))
+        }.compactMap { $0 }
+        var kept: [SourceFile] = []
+        var skipped = discovered.skippedTestFiles
+        for file in loaded {
+            if configuration.excludeTests, !discovered.explicitFiles.contains(file.path),
+                TestSources.importsTestFramework(file.text)
+            {
+                skipped += 1
+            } else {
+                kept.append(file)
+            }
         }
-        return lint(files: loaded.compactMap { $0 })
+        return (Self.projects(of: kept, given: paths), skipped)
+    }
+
+    /// Splits files into the projects `ProjectRoots` finds; files outside any project belong to the path given.
+    static func projects(of files: [SourceFile], given paths: [String]) -> [[SourceFile]] {
+        var roots = ProjectRoots()
+        let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let groups = roots.group(files.map(\.path)) { file in
+            paths.first { file == $0 || file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } ?? file
+        }
+        return groups.map { $0.compactMap { byPath[$0] } }
+    }
+
+    /// Lints each project on its own and adds up the reports.
+    public func lint(projects: [[SourceFile]]) -> LintReport {
+        var total = LintReport(findings: [], filesScanned: 0, suppressed: 0, projects: 0)
+        for files in projects where !files.isEmpty { total.merge(lint(files: files)) }
+        total.findings.sort(by: Finding.reportOrder)
+        return total
     }
 
     /// Lints files already in memory.
     public func lint(files: [SourceFile]) -> LintReport {
         let parsed = ParallelSlots<ParsedFile>.map(files.count) { ParsedFile(files[$0]) }.compactMap { $0 }
-        let index = ModuleIndex(units: parsed.compactMap(\.unit))
+        var moduleIndex = ModuleIndex(units: parsed.compactMap(\.unit))
+        moduleIndex.isMacOSProject = ModuleIndex.targetsMacOSOnly(
+            parsed.compactMap(\.buildSettings).flatMap(\.settings))
+        let index = moduleIndex
         let checked = ParallelSlots<FindingCollector>.map(parsed.count) { position in
             Self.check(parsed[position], index: index)
         }.compactMap { $0 }
@@ -97,7 +152,7 @@ public struct Linter: Sendable {
 
     private static let sourceCheckers: [any SourceChecker] = [
         AccessibilityChecker(), ItemOperationChecker(), ReadErrorChecker(), AccessControlChecker(),
-        SecretStorageChecker(), PlatformChecker(),
+        SecretStorageChecker(), PlatformChecker(), BackgroundReadChecker(),
     ]
 
     /// Applies configuration and suppressions, and sorts.
@@ -111,7 +166,7 @@ public struct Linter: Sendable {
                 suppressed += 1
                 continue
             }
-            finding.severity = configuration.severities[finding.rule.id] ?? finding.rule.severity
+            finding.severity = configuration.severities[finding.rule.id] ?? finding.severity
             findings.append(finding)
         }
         if !configuration.disabledRules.contains(RuleCatalog.suppressionWithoutReason.id) {
@@ -124,12 +179,32 @@ public struct Linter: Sendable {
                 }
             }
         }
-        findings.sort {
-            ($0.path, $0.position.line, $0.position.column, $0.rule.id) < (
-                $1.path, $1.position.line, $1.position.column, $1.rule.id
-            )
-        }
+        findings.sort(by: Finding.reportOrder)
+        findings = Self.onePerStatement(findings)
+        var texts: [String: String] = [:]
+        for file in parsed { texts[file.source.path] = file.source.text }
+        FindingLocator.complete(&findings, texts: texts)
         return LintReport(findings: findings, filesScanned: parsed.count, suppressed: suppressed)
+    }
+
+    /// One finding per rule and line, and no low or info note on a line that already has a medium or high
+    /// finding: the note would only distract from the real problem.
+    static func onePerStatement(_ findings: [Finding]) -> [Finding] {
+        struct Line: Hashable {
+            var path: String
+            var line: Int
+        }
+        var strongest: [Line: Severity] = [:]
+        for finding in findings {
+            let line = Line(path: finding.path, line: finding.position.line)
+            strongest[line] = max(strongest[line] ?? .info, finding.severity)
+        }
+        var seen: Set<String> = []
+        return findings.filter { finding in
+            let line = Line(path: finding.path, line: finding.position.line)
+            if finding.severity < .medium, let top = strongest[line], top >= .medium { return false }
+            return seen.insert("\(finding.path):\(finding.position.line):\(finding.rule.id)").inserted
+        }
     }
 
     static func read(_ path: String) -> String {

@@ -8,6 +8,10 @@ public struct Finding: Sendable, Hashable {
     public var severity: Severity
     /// A mechanical edit that fixes the finding, when one is safe.
     public var edit: TextEdit?
+    /// The column counted in UTF-16 code units, as SARIF viewers count by default.
+    public var utf16Column: Int
+    /// Identifies the finding across commits without its line number (see `FindingLocator`).
+    public var fingerprint = ""
 
     public init(rule: RuleDescriptor, path: String, position: SourcePosition, message: String, edit: TextEdit? = nil) {
         self.rule = rule
@@ -16,6 +20,13 @@ public struct Finding: Sendable, Hashable {
         self.message = message
         self.severity = rule.severity
         self.edit = edit
+        self.utf16Column = position.column
+    }
+
+    /// Path, line, column, then rule id.
+    static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
+        (lhs.path, lhs.position.line, lhs.position.column, lhs.rule.id)
+            < (rhs.path, rhs.position.line, rhs.position.column, rhs.rule.id)
     }
 }
 

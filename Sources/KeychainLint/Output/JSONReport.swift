@@ -15,6 +15,7 @@ enum JSONReport {
                 "path": finding.path,
                 "line": finding.position.line,
                 "column": finding.position.column,
+                "fingerprint": finding.fingerprint,
                 "message": finding.message,
                 "fix": finding.rule.fix,
                 "fixAvailable": finding.edit != nil,
@@ -27,7 +28,7 @@ enum JSONReport {
             "tool": ["name": "keychain-lint", "version": keychainLintVersion],
             "summary": [
                 "files": report.filesScanned, "findings": report.findings.count, "suppressed": report.suppressed,
-                "bySeverity": bySeverity,
+                "bySeverity": bySeverity, "skippedTestFiles": report.skippedTestFiles, "projects": report.projects,
             ],
             "findings": findings,
         ]

@@ -18,13 +18,12 @@ enum SARIFReport {
                     [
                         "physicalLocation": [
                             "artifactLocation": ["uri": uri(for: finding.path)],
-                            "region": ["startLine": finding.position.line, "startColumn": finding.position.column],
+                            "region": ["startLine": finding.position.line, "startColumn": finding.utf16Column],
                         ]
                     ]
                 ],
-                "partialFingerprints": [
-                    "keychainLint/v1": "\(finding.rule.id):\(uri(for: finding.path)):\(finding.position.line)"
-                ],
+                // Rule, path and the finding's line text (not its number), so moving code keeps the alert.
+                "partialFingerprints": ["keychainLint/v2": finding.fingerprint],
             ]
         }
         let driver: [String: Any] = [
@@ -37,7 +36,12 @@ enum SARIFReport {
         let run: [String: Any] = [
             "tool": ["driver": driver],
             "results": results,
-            "columnKind": "unicodeCodePoints",
+            // Columns are converted from UTF-8 bytes to UTF-16 code units, the unit GitHub assumes.
+            "columnKind": "utf16CodeUnits",
+            "properties": [
+                "filesScanned": report.filesScanned, "skippedTestFiles": report.skippedTestFiles,
+                "projects": report.projects, "suppressed": report.suppressed,
+            ],
         ]
         return JSONText.encode(["$schema": schema, "version": "2.1.0", "runs": [run]])
     }
@@ -47,6 +51,7 @@ enum SARIFReport {
         return [
             "id": rule.id,
             "name": rule.name,
+            "helpUri": rule.helpURI,
             "shortDescription": ["text": rule.summary],
             "fullDescription": ["text": rule.explanation],
             "help": [

@@ -18,7 +18,11 @@ enum TextReport {
         var summary = "\(total) finding\(total == 1 ? "" : "s")"
         if !counts.isEmpty { summary += " (" + counts.joined(separator: ", ") + ")" }
         summary += " in \(report.filesScanned) file\(report.filesScanned == 1 ? "" : "s")"
+        if report.projects > 1 { summary += " of \(report.projects) projects" }
         if report.suppressed > 0 { summary += ", \(report.suppressed) suppressed" }
+        if report.skippedTestFiles > 0 {
+            summary += ", \(report.skippedTestFiles) test file\(report.skippedTestFiles == 1 ? "" : "s") skipped"
+        }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
     }

@@ -17,11 +17,21 @@ package struct AccessControlChecker: SourceChecker {
         "evaluateAccessControl", "LARight", "LAPersistedRight", "kSecUseOperationPrompt",
     ]
     private static let flagLabels: Set<String> = ["flags", "authenticationPolicy", "accessControl", "policy"]
+    /// Callbacks through which an authenticator hands its result to callers.
+    private static let resultHandlers: Set<String> = [
+        "completion", "completionHandler", "reply", "callback", "handler", "resume",
+    ]
+    private static let userPresenceNames: Set<String> = ["userPresence", "kSecAccessControlUserPresence"]
+    /// Words of calls and names that show an authentication result releases a secret or a privileged action.
+    private static let privilegedWords: Set<String> = [
+        "decrypt", "decrypted", "reveal", "login", "logged", "signin", "pay", "payment",
+        "payments", "transfer", "withdraw", "purchase", "export", "seed", "mnemonic", "recovery", "private",
+        "wallet", "vault", "keychain", "credential", "credentials", "session", "authorize", "approve", "backup",
+    ]
 
     package init() {}
 
     package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
-        var evaluations: [Expr] = []
         var bindsAuthentication = false
         var firstBiometricUse: SourcePosition?
         analysis.unit.visitAllExpressions { expr in
@@ -32,11 +42,9 @@ package struct AccessControlChecker: SourceChecker {
             if firstBiometricUse == nil, Self.isBiometricUse(callee: callee, arguments: arguments) {
                 firstBiometricUse = expr.position
             }
-            if callee == "evaluatePolicy", arguments.contains(where: { $0.label == "localizedReason" }) {
-                evaluations.append(expr)
-            }
             if callee == KeychainFunction.createAccessControl.rawValue {
                 arguments.forEach { reportBiometryAny(in: $0.value, into: &collector) }
+                arguments.dropFirst(2).forEach { reportUserPresence(in: $0.value, into: &collector) }
             } else {
                 for argument in arguments where Self.flagLabels.contains(argument.label ?? "") {
                     reportBiometryAny(in: argument.value, into: &collector)
@@ -49,12 +57,7 @@ package struct AccessControlChecker: SourceChecker {
             if let value = variable.initializer { reportBiometryAny(in: value, into: &collector) }
         }
         if !bindsAuthentication {
-            for evaluation in evaluations {
-                collector.report(
-                    RuleCatalog.evaluatePolicyGate, at: evaluation.position,
-                    "evaluatePolicy's boolean is the only thing guarding access here and can be patched to true; "
-                        + "protect the secret with SecAccessControl and read it with kSecUseAuthenticationContext")
-            }
+            for function in analysis.functions { reportBooleanGates(in: function.decl.body, into: &collector) }
         }
         if let firstBiometricUse {
             collector.signals.biometricUses.append((collector.path, firstBiometricUse))
@@ -73,6 +76,60 @@ package struct AccessControlChecker: SourceChecker {
         return found
     }
 
+    /// KL304 for each evaluatePolicy in a body: medium when what it guards touches a secret or a privileged
+    /// operation, low when it only confirms a step of the interface.
+    private func reportBooleanGates(in body: Block, into collector: inout FindingCollector) {
+        var evaluations: [Expr] = []
+        // A result handed to a caller (a completion, a reply, a return) may guard anything: judged as a secret gate.
+        var guardsSecret = body.returnsEvaluation
+        body.visitExpressions { expr in
+            if expr.calleeName == "evaluatePolicy",
+                expr.callArguments.contains(where: { $0.label == "localizedReason" })
+            {
+                evaluations.append(expr)
+                return
+            }
+            if let callee = expr.calleeName, Self.resultHandlers.contains(callee), !expr.callArguments.isEmpty {
+                guardsSecret = true
+            }
+            guard !guardsSecret, let name = expr.terminalName else { return }
+            let lower = name.lowercased()
+            if name.hasPrefix("SecItem") || SecretNames.isSecretName(name)
+                || SecretNames.words(name).contains(where: Self.privilegedWords.contains)
+                || lower.contains("signin") || lower.contains("login")
+            {
+                guardsSecret = true
+            }
+        }
+        for evaluation in evaluations {
+            if guardsSecret {
+                collector.report(
+                    RuleCatalog.evaluatePolicyGate, at: evaluation.position,
+                    "evaluatePolicy's boolean is the only thing guarding a secret or privileged operation here and "
+                        + "can be patched to true; protect the secret with SecAccessControl and read it with "
+                        + "kSecUseAuthenticationContext")
+            } else {
+                collector.report(
+                    RuleCatalog.evaluatePolicyGate, at: evaluation.position,
+                    "evaluatePolicy's boolean gates only a step of the interface here (no secret or privileged "
+                        + "operation follows), so patching it skips a confirmation; bind it to a keychain item if it "
+                        + "ever guards data",
+                    severity: .low)
+            }
+        }
+    }
+
+    private func reportUserPresence(in expr: Expr, into collector: inout FindingCollector) {
+        expr.visit { part in
+            guard let name = part.terminalName, Self.userPresenceNames.contains(name) else { return }
+            if case .member(let base?, _) = part.kind, base.terminalName != "SecAccessControlCreateFlags" { return }
+            collector.report(
+                RuleCatalog.userPresenceFallback, at: part.position,
+                "\(name) accepts the device passcode in place of biometrics: anyone who knows the passcode can "
+                    + "read this item; a policy choice, use .biometryCurrentSet where only the enrolled user may")
+        }
+    }
+
     private func reportBiometryAny(in expr: Expr, into collector: inout FindingCollector) {
         expr.visit { part in
             guard let name = part.terminalName, Self.biometryAnyNames.contains(name) else { return }
@@ -82,5 +139,28 @@ package struct AccessControlChecker: SourceChecker {
                 "\(name) keeps the item usable after someone enrols a new fingerprint or face; use "
                     + "biometryCurrentSet for items that guard accounts or payments")
         }
+    }
+}
+
+extension Array where Element == Stmt {
+    /// Whether a `return` hands an `evaluatePolicy` result to the caller.
+    fileprivate var returnsEvaluation: Bool {
+        for statement in self {
+            switch statement.kind {
+            case .returnStatement(let value?):
+                var found = false
+                value.visit { if $0.calleeName == "evaluatePolicy" { found = true } }
+                if found { return true }
+            case .ifStatement(_, let then, let otherwise):
+                if then.returnsEvaluation || otherwise?.returnsEvaluation == true { return true }
+            case .guardStatement(_, let otherwise): if otherwise.returnsEvaluation { return true }
+            case .switchStatement(_, let cases): if cases.contains(where: { $0.body.returnsEvaluation }) { return true }
+            case .loop(_, let body), .block(let body): if body.returnsEvaluation { return true }
+            case .compilationConditional(let clauses):
+                if clauses.contains(where: { $0.body.returnsEvaluation }) { return true }
+            default: break
+            }
+        }
+        return false
     }
 }

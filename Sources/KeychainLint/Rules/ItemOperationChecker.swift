@@ -119,10 +119,22 @@ package struct ItemOperationChecker: SourceChecker {
                 + "another item than the one added or updated")
     }
 
-    /// `result as! Data` or `result!` after `SecItemCopyMatching(query, &result)`.
+    /// `result as! Data` or `result!` after `SecItemCopyMatching(query, &result)` (also when the result is
+    /// passed through `withUnsafeMutablePointer(to: &result)`), and `attributes[kSecAttrAccount] as! String` on any
+    /// dictionary read with a keychain attribute key.
     private func checkForcedResults(_ function: AnalyzedFunction, into collector: inout FindingCollector) {
-        let results = Set(function.flow.calls.compactMap(\.resultVariable))
-        guard !results.isEmpty else { return }
+        var results = Set(function.flow.calls.compactMap(\.resultVariable))
+        function.decl.body.visitExpressions { expr in
+            guard let name = expr.calleeName, name.hasPrefix("withUnsafeMutablePointer") else { return }
+            var readsKeychain = false
+            expr.visit { if $0.calleeName == KeychainFunction.copyMatching.rawValue { readsKeychain = true } }
+            guard readsKeychain else { return }
+            for argument in expr.callArguments where argument.label == "to" {
+                if case .prefix("&", let inner) = argument.value.kind, let variable = inner.unwrapped.terminalName {
+                    results.insert(variable)
+                }
+            }
+        }
         var allowedUnwraps: Set<Int> = []
         var forced: [(SourcePosition, String)] = []
         function.decl.body.visitExpressions { expr in
@@ -131,8 +143,11 @@ package struct ItemOperationChecker: SourceChecker {
                 let target = type.trimmingCharacters(in: ["?", "!", " "])
                 let isReferenceCast = KeychainSymbols.referenceTypes.contains(target)
                 if isReferenceCast, case .forceUnwrap = inner.kind { allowedUnwraps.insert(inner.position.offset) }
-                if kind == .forced, !isReferenceCast, let name = Self.resultName(inner), results.contains(name) {
+                guard kind == .forced, !isReferenceCast else { break }
+                if let name = Self.resultName(inner), results.contains(name) {
                     forced.append((expr.position, "`\(name) as! \(type)`"))
+                } else if let key = Self.keychainAttributeKey(inner) {
+                    forced.append((expr.position, "`[\(key)] as! \(type)`"))
                 }
             case .forceUnwrap(let inner):
                 if case .identifier(let name) = inner.unwrapped.kind, results.contains(name) {
@@ -146,8 +161,17 @@ package struct ItemOperationChecker: SourceChecker {
             collector.report(
                 RuleCatalog.forcedCopyResult, at: position,
                 "\(text) assumes the shape of the SecItemCopyMatching result, which depends on kSecReturn* and "
-                    + "kSecMatchLimit; use as? and handle nil")
+                    + "kSecMatchLimit and on what the item holds; use as? and handle nil")
         }
+    }
+
+    /// The keychain attribute a subscript reads, as in `attributes[kSecAttrAccount as String]`.
+    private static func keychainAttributeKey(_ expr: Expr) -> String? {
+        guard case .subscriptAccess(_, let arguments) = expr.unwrapped.kind, arguments.count == 1,
+            let key = arguments[0].value.unwrapped.terminalName,
+            key.hasPrefix("kSecAttr") || key.hasPrefix("kSecValue")
+        else { return nil }
+        return key
     }
 
     private static func resultName(_ expr: Expr) -> String? {

@@ -61,12 +61,115 @@ package struct PlatformChecker: SourceChecker {
         }
     }
 
+    /// KL503 at each CommonCrypto cipher call, with the mode, IV and key it is given. Imports, hashing and HMAC
+    /// are not reported: CommonCrypto's digests are sound, and a cipher may come in through a bridging header.
     private func checkCommonCrypto(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
-        if let use = analysis.unit.imports.first(where: { $0.name.hasPrefix("CommonCrypto") }) {
-            collector.report(
-                RuleCatalog.commonCrypto, at: use.position,
-                "CommonCrypto leaves modes, IVs and padding to the caller; CryptoKit offers AES-GCM, SHA-2 and HMAC "
-                    + "with safe defaults")
+        for function in analysis.functions {
+            function.decl.body.visitExpressions { expr in
+                guard let name = expr.calleeName, let layout = CipherCallLayout.byFunction[name] else { return }
+                let arguments = expr.callArguments
+                guard arguments.count > max(layout.options, layout.iv, layout.key) else { return }
+                let problems = CipherCallLayout.problems(
+                    of: arguments.map(\.value), layout: layout, locals: function.flow.locals)
+                let message =
+                    "\(name) encrypts with CommonCrypto"
+                    + (problems.isEmpty ? "" : " using " + problems.joined(separator: ", "))
+                    + ": it has no authentication and leaves modes, IVs and padding to the caller; CryptoKit's "
+                    + "AES.GCM with a key from the keychain or the Secure Enclave does this safely"
+                collector.report(
+                    RuleCatalog.commonCrypto, at: expr.position, message, severity: problems.isEmpty ? .low : .medium)
+            }
         }
+    }
+}
+
+/// Where the options (or mode), IV and key are among a CommonCrypto cipher function's arguments.
+struct CipherCallLayout {
+    var options: Int
+    var iv: Int
+    var key: Int
+    /// CCCryptorCreateWithMode takes a mode constant instead of option flags.
+    var takesMode = false
+
+    static let byFunction: [String: CipherCallLayout] = [
+        "CCCrypt": CipherCallLayout(options: 2, iv: 5, key: 3),
+        "CCCryptorCreate": CipherCallLayout(options: 2, iv: 5, key: 3),
+        "CCCryptorCreateFromData": CipherCallLayout(options: 2, iv: 5, key: 3),
+        "CCCryptorCreateWithMode": CipherCallLayout(options: 1, iv: 4, key: 5, takesMode: true),
+    ]
+
+    /// Describes what is weak in a call: ECB, a missing or constant IV, a key made from a string.
+    static func problems(of arguments: [Expr], layout: CipherCallLayout, locals: [String: Expr]) -> [String] {
+        var problems: [String] = []
+        var names: Set<String> = []
+        arguments[layout.options].visit { if let name = $0.terminalName { names.insert(name) } }
+        let isECB = names.contains("kCCOptionECBMode") || names.contains("kCCModeECB")
+        if isECB { problems.append("ECB mode (equal blocks encrypt to equal blocks)") }
+        let iv = resolve(arguments[layout.iv], locals)
+        if !isECB {
+            if isNull(iv) {
+                problems.append("no IV (a zero IV)")
+            } else if isConstant(iv) {
+                problems.append("a constant IV")
+            }
+        }
+        if isFromString(resolve(arguments[layout.key], locals), locals) { problems.append("a key from a string") }
+        return problems
+    }
+
+    private static func resolve(_ expr: Expr, _ locals: [String: Expr]) -> Expr {
+        var current = expr.unwrapped
+        for _ in 0..<4 {
+            if case .identifier(let name) = current.kind, let bound = locals[name] {
+                current = bound.unwrapped
+            } else if case .call(let callee, let arguments, _) = current.kind, arguments.count == 1,
+                ["UnsafePointer", "UnsafeRawPointer", "UnsafeMutableRawPointer"].contains(callee.terminalName ?? "")
+            {
+                current = arguments[0].value.unwrapped
+            } else {
+                break
+            }
+        }
+        return current
+    }
+
+    private static func isNull(_ expr: Expr) -> Bool {
+        if case .nilLiteral = expr.kind { return true }
+        return ["NULL", "nil", "Nil"].contains(expr.terminalName ?? "")
+    }
+
+    /// A literal, an array of literals, `[UInt8](repeating: 0, count: 16)` or bytes of a string literal.
+    private static func isConstant(_ expr: Expr) -> Bool {
+        var hasDynamicPart = false
+        var hasLiteral = false
+        expr.visit { part in
+            switch part.kind {
+            case .stringLiteral, .integerLiteral: hasLiteral = true
+            case .identifier(let name):
+                if !["UInt8", "Array", "Data", "utf8", "count", "repeating", "kCCBlockSizeAES128"].contains(name) {
+                    hasDynamicPart = true
+                }
+            case .call:
+                if let name = part.calleeName, ["random", "SecRandomCopyBytes", "randomBytes", "generate"]
+                    .contains(where: name.contains)
+                {
+                    hasDynamicPart = true
+                }
+            default: break
+            }
+        }
+        return hasLiteral && !hasDynamicPart
+    }
+
+    /// `"...".data(using: .utf8)`, `Array("...".utf8)`, `[@"..." dataUsingEncoding:]` and names bound to them.
+    private static func isFromString(_ expr: Expr, _ locals: [String: Expr]) -> Bool {
+        var found = false
+        expr.visit { part in
+            if case .stringLiteral = part.kind { found = true }
+            if case .identifier(let name) = part.kind, let bound = locals[name] {
+                bound.visit { inner in if case .stringLiteral = inner.kind { found = true } }
+            }
+        }
+        return found
     }
 }

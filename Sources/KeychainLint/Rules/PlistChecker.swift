@@ -15,9 +15,19 @@ package struct PlistChecker {
     }
 
     private func checkSecrets(_ node: PlistNode, into collector: inout FindingCollector) {
+        // Firebase's client configuration identifies the app; its API key is restricted, not hidden.
+        let isFirebaseConfiguration = collector.path.hasSuffix("GoogleService-Info.plist")
         for entry in node.entries {
-            if let text = entry.value.stringValue, SecretNames.isSecretName(entry.key),
-                SecretNames.looksLikeSecretValue(text)
+            if let text = entry.value.stringValue, SecretNames.hasPublishableFormat(text)
+                || (SecretNames.isSDKKeyName(entry.key) && SecretNames.looksLikeSecretValue(text))
+                || (isFirebaseConfiguration && entry.key == "API_KEY")
+            {
+                collector.report(
+                    RuleCatalog.publishableKey, at: entry.value.position,
+                    "\(entry.key) is a client key meant to ship in the app: it is not secret, so restrict it to your "
+                        + "bundle id and its APIs in the provider's console rather than hiding it")
+            } else if let text = entry.value.stringValue, SecretNames.isSecretName(entry.key),
+                SecretNames.looksLikeSecretValue(text, name: entry.key)
             {
                 collector.report(
                     RuleCatalog.hardCodedSecret, at: entry.value.position,

@@ -4,6 +4,23 @@ struct ProjectChecker {
     var signals: ProjectSignals
 
     func findings() -> [Finding] {
+        backgroundReadFindings() + appTargetFindings()
+    }
+
+    /// KL505: a background entry point reads an item that only an unlocked device can read.
+    private func backgroundReadFindings() -> [Finding] {
+        signals.backgroundReads.compactMap { read in
+            guard let add = signals.whenUnlockedAdds.first(where: { $0.mayBeSameItem(as: read) }) else { return nil }
+            let file = add.path.split(separator: "/").last.map(String.init) ?? add.path
+            return Finding(
+                rule: RuleCatalog.backgroundReadOfWhenUnlockedItem, path: read.path, position: read.position,
+                message: "this keychain read runs in \(read.entry), which the system starts while the device may be "
+                    + "locked, but the item is added as WhenUnlocked (\(file):\(add.position.line)): the read fails "
+                    + "with errSecInteractionNotAllowed (-25308); add it with kSecAttrAccessibleAfterFirstUnlock")
+        }
+    }
+
+    private func appTargetFindings() -> [Finding] {
         let infoPlists = files.filter { $0.kind == .infoPlist }.compactMap(\.plist)
         let settings = files.compactMap(\.buildSettings).flatMap(\.settings)
         // Without an Info.plist or project file in the scan there is no app target to judge.
@@ -21,6 +38,8 @@ struct ProjectChecker {
                             + "NSFaceIDUsageDescription; Face ID devices terminate the app on first use"))
             }
         }
+        // Privacy manifests and their required reasons are an iOS-family requirement.
+        if ModuleIndex.targetsMacOSOnly(settings) { return findings }
         let manifests = files.filter { $0.kind == .privacyManifest }.compactMap(\.plist)
         let declared = Set(
             manifests.flatMap { manifest in

@@ -13,6 +13,7 @@ package struct ReadErrorChecker: SourceChecker {
             let flow = function.flow
             let statuses = Set(
                 flow.statusVariables.filter { flow.calls[$0.value].function == .copyMatching }.map(\.key))
+                .union(flow.readStatusVariables)
             let scanner = Scanner(statuses: statuses, index: analysis.index, localFunctions: analysis.localFunctions)
             scanner.scan(function.decl.body, into: &collector)
         }
@@ -106,6 +107,12 @@ package struct ReadErrorChecker: SourceChecker {
         private func isStatus(_ expr: Expr) -> Bool {
             let inner = expr.unwrapped
             if case .identifier(let name) = inner.kind { return statuses.contains(name) }
+            // `result.error`, `result.status` of a wrapper's read result.
+            if case .member(let base?, let member) = inner.kind, case .identifier(let name) = base.unwrapped.kind,
+                statuses.contains(name), ["error", "status", "osStatus", "code", "result"].contains(member)
+            {
+                return true
+            }
             return inner.calleeName == KeychainFunction.copyMatching.rawValue
         }
 
@@ -123,15 +130,18 @@ package struct ReadErrorChecker: SourceChecker {
         }
 
         private func evaluate(all expressions: [Expr], code: Int) -> Bool? {
-            var result: Bool? = true
-            for expr in expressions { result = and(result, evaluate(expr, code: code)) }
+            guard let first = expressions.first else { return nil }
+            var result = evaluate(first, code: code)
+            for expr in expressions.dropFirst() { result = and(result, evaluate(expr, code: code)) }
             return result
         }
 
+        /// `&&` of what the status decides: a branch that the status opens and another condition may also open is
+        /// taken for that status (the other condition is assumed satisfiable).
         private func and(_ lhs: Bool?, _ rhs: Bool?) -> Bool? {
             if lhs == false || rhs == false { return false }
-            if lhs == true && rhs == true { return true }
-            return nil
+            if lhs == nil && rhs == nil { return nil }
+            return true
         }
 
         /// Whether `expr` is true when the read returned `code`; nil when it depends on something else.
@@ -155,6 +165,8 @@ package struct ReadErrorChecker: SourceChecker {
                 } else {
                     return nil
                 }
+                // `result.error != nil`: any failure.
+                if case .nilLiteral = (isStatus(lhs) ? rhs : lhs).unwrapped.kind { return op == "!=" }
                 guard let constant else { return nil }
                 return (constant == code) == (op == "==")
             case .prefix("!", let operand):

@@ -186,6 +186,20 @@ public enum RuleCatalog {
             + "its build settings."
     )
 
+    public static let userPresenceFallback = RuleDescriptor(
+        id: "KL306", name: "userPresenceFallback", severity: .info, cwe: 287,
+        masvs: "MASVS-AUTH-2, MASTG-TEST-0064",
+        summary: "An item is protected with .userPresence, which accepts the device passcode instead of biometrics.",
+        explanation: """
+            .userPresence is satisfied by Face ID, Touch ID or the device passcode. That is a deliberate policy \
+            for many apps, but it means anyone who has seen the passcode can read the item; OWASP MASTG reports \
+            it for secrets that must be released only to the enrolled user.
+            """,
+        fix: """
+            Keep .userPresence where a passcode fallback is intended; use .biometryCurrentSet (optionally with \
+            .or(.devicePasscode) stated explicitly) where only the enrolled user may unlock the item.
+            """)
+
     public static let secretInUserDefaults = RuleDescriptor(
         id: "KL401", name: "secretInUserDefaults", severity: .high, cwe: 312, masvs: "MASVS-STORAGE-1, MASTG-TEST-0052",
         summary: "A credential is written to UserDefaults, @AppStorage or NSUbiquitousKeyValueStore.",
@@ -206,6 +220,20 @@ public enum RuleCatalog {
             "Fetch the secret from your server after authentication, or inject it at build time and keep it out of "
             + "the repository."
     )
+
+    public static let publishableKey = RuleDescriptor(
+        id: "KL404", name: "publishableKey", severity: .low, cwe: 798, masvs: "MASVS-CRYPTO-2",
+        summary: "A key that is meant to ship in the app (an SDK app key or a Google API key) is in the code.",
+        explanation: """
+            Analytics, attribution and in-app-purchase SDK keys, Google API keys and Firebase's client \
+            configuration identify the app to a service; they are readable in every copy of the app by design, so \
+            hiding them protects nothing. What protects them is the service's restriction to the app's bundle id \
+            and to the APIs it needs; an unrestricted key can be used by anyone who extracts it.
+            """,
+        fix: """
+            Restrict the key in the provider's console (iOS bundle id, allowed APIs, quotas). Keep secret server \
+            keys and OAuth client secrets out of the app altogether.
+            """)
 
     public static let secretInLog = RuleDescriptor(
         id: "KL403", name: "secretInLog", severity: .medium, cwe: 532, masvs: "MASVS-STORAGE-2, MASTG-TEST-0053",
@@ -245,6 +273,22 @@ public enum RuleCatalog {
             """,
         fix: "Use CryptoKit (AES.GCM, SHA256, HMAC<SHA256>) on iOS 13/macOS 10.15 and later.")
 
+    public static let backgroundReadOfWhenUnlockedItem = RuleDescriptor(
+        id: "KL505", name: "backgroundReadOfWhenUnlockedItem", severity: .medium, cwe: 703,
+        masvs: "MASVS-STORAGE-1, MASVS-CODE-4",
+        summary: "A background entry point reads a keychain item that is readable only while the device is unlocked.",
+        explanation: """
+            Background fetch, silent pushes, BGTaskScheduler tasks, background URL sessions and notification \
+            service extensions run while the device is locked. An item added with kSecAttrAccessibleWhenUnlocked \
+            (the class an item gets when none is given) cannot be decrypted then, so the read fails with \
+            errSecInteractionNotAllowed (-25308): the task runs signed out, and code that treats the failure as a \
+            missing item destroys it.
+            """,
+        fix: """
+            Add the item with kSecAttrAccessibleAfterFirstUnlock (or its ThisDeviceOnly variant), migrate existing \
+            items with SecItemUpdate, and treat -25308 as "try again later".
+            """)
+
     public static let missingPrivacyManifest = RuleDescriptor(
         id: "KL504", name: "missingPrivacyManifest", severity: .info, cwe: 359, masvs: "MASVS-PRIVACY-1",
         summary: "Required-reason APIs are used but no PrivacyInfo.xcprivacy declares them.",
@@ -260,8 +304,8 @@ public enum RuleCatalog {
         suppressionWithoutReason, accessibleAlways, addWithoutAccessibility, accessibleMigrates, deleteThenAdd,
         deleteOnReadError, matchLimitInAdd, invalidUpdate, matchLimitInDelete, copyWithoutPrimaryKey,
         forcedCopyResult, accessibleWithAccessControl, synchronizableConflict, biometryAny, evaluatePolicyGate,
-        missingFaceIDUsage, secretInUserDefaults, hardCodedSecret, secretInLog, macOSFileKeychain, arbitraryLoads,
-        commonCrypto, missingPrivacyManifest,
+        missingFaceIDUsage, userPresenceFallback, secretInUserDefaults, hardCodedSecret, publishableKey, secretInLog,
+        macOSFileKeychain, arbitraryLoads, commonCrypto, missingPrivacyManifest, backgroundReadOfWhenUnlockedItem,
     ]
 
     /// Looks a rule up by id (`KL101`) or name (`accessibleAlways`).

@@ -17,6 +17,15 @@ package struct SecretStorageChecker: SourceChecker {
             }
             checkAppStorage(variable, into: &collector)
         }
+        // `Client.shared.apiKey = "..."` and `self.password = "..."`.
+        var assignments: [(target: Expr, value: Expr)] = []
+        for function in analysis.functions { function.decl.body.collectAssignments(into: &assignments) }
+        analysis.unit.topLevel.collectAssignments(into: &assignments)
+        for assignment in assignments {
+            guard let name = assignment.target.unwrapped.terminalName else { continue }
+            let owner = assignment.target.unwrapped.dottedName ?? name
+            checkAssignedLiteral(name: name, value: assignment.value, context: owner, into: &collector)
+        }
     }
 
     private func check(_ expr: Expr, locals: [String: Expr], into collector: inout FindingCollector) {
@@ -26,9 +35,18 @@ package struct SecretStorageChecker: SourceChecker {
         }
         checkDefaultsWrite(expr, callee: callee, arguments: arguments, locals: locals, into: &collector)
         checkLogging(expr, callee: callee, arguments: arguments, into: &collector)
+        let calleeText = callee.unwrapped.dottedName ?? ""
         for argument in arguments {
             guard let label = argument.label else { continue }
-            checkAssignedLiteral(name: label, value: argument.value, into: &collector)
+            checkAssignedLiteral(name: label, value: argument.value, context: calleeText, into: &collector)
+        }
+        // `store.set("s3cret!", forKey: "adminPassword")`: the key names the literal stored under it.
+        if case .member(_, let method) = callee.unwrapped.kind, Self.storeMethods.contains(method),
+            arguments.count == 2, arguments[0].label == nil,
+            let key = arguments.first(where: { $0.label == "forKey" })?.value,
+            let keyName = key.stringValue ?? key.unwrapped.terminalName
+        {
+            checkAssignedLiteral(name: keyName, value: arguments[0].value, context: calleeText, into: &collector)
         }
     }
 
@@ -95,14 +113,31 @@ package struct SecretStorageChecker: SourceChecker {
 
     // MARK: KL402
 
-    private func checkAssignedLiteral(name: String, value: Expr, into collector: inout FindingCollector) {
-        guard let text = value.stringValue, SecretNames.isSecretName(name), SecretNames.looksLikeSecretValue(text)
-        else {
+    private func checkAssignedLiteral(
+        name: String, value: Expr, context: String = "", into collector: inout FindingCollector
+    ) {
+        guard let text = value.stringValue else { return }
+        let sdkKey = SecretNames.isSDKKeyName(name)
+            || (SecretNames.namesPublishableSDK(context) && ["key", "token", "apikey"].contains(
+                SecretNames.words(name).last ?? ""))
+        guard SecretNames.isSecretName(name) || sdkKey || SecretNames.hasPublishableFormat(text),
+            SecretNames.looksLikeSecretValue(text, name: name) || SecretNames.hasPublishableFormat(text)
+        else { return }
+        if sdkKey || SecretNames.hasPublishableFormat(text) {
+            reportPublishable(name: name, at: value.unwrapped.position, into: &collector)
             return
         }
         collector.report(
             RuleCatalog.hardCodedSecret, at: value.unwrapped.position,
             "\(name) is hard-coded: anyone can read it from the app bundle")
+    }
+
+    private func reportPublishable(name: String?, at position: SourcePosition, into collector: inout FindingCollector) {
+        collector.report(
+            RuleCatalog.publishableKey, at: position,
+            (name.map { "\($0) is" } ?? "this literal is")
+                + " a key meant to ship in the app (an SDK or API client key): it is not secret, so restrict it to "
+                + "your bundle id and its APIs in the provider's console rather than hiding it")
     }
 
     private func checkLiteral(_ expr: Expr, into collector: inout FindingCollector) {
@@ -113,6 +148,10 @@ package struct SecretStorageChecker: SourceChecker {
             }
         }
         if case .stringLiteral(let text, let interpolations) = expr.kind, interpolations.isEmpty,
+            SecretNames.hasPublishableFormat(text)
+        {
+            reportPublishable(name: nil, at: expr.position, into: &collector)
+        } else if case .stringLiteral(let text, let interpolations) = expr.kind, interpolations.isEmpty,
             SecretNames.hasKnownSecretFormat(text)
         {
             collector.report(
@@ -183,6 +222,24 @@ package struct SecretStorageChecker: SourceChecker {
 }
 
 extension Array where Element == Stmt {
+    /// Collects assignments at any depth, closures excluded.
+    func collectAssignments(into assignments: inout [(target: Expr, value: Expr)]) {
+        for statement in self {
+            switch statement.kind {
+            case .assignment(let target, "=", let value): assignments.append((target, value))
+            case .ifStatement(_, let then, let otherwise):
+                then.collectAssignments(into: &assignments)
+                otherwise?.collectAssignments(into: &assignments)
+            case .guardStatement(_, let otherwise): otherwise.collectAssignments(into: &assignments)
+            case .switchStatement(_, let cases): for item in cases { item.body.collectAssignments(into: &assignments) }
+            case .compilationConditional(let clauses):
+                for clause in clauses { clause.body.collectAssignments(into: &assignments) }
+            case .loop(_, let body), .block(let body): body.collectAssignments(into: &assignments)
+            default: break
+            }
+        }
+    }
+
     /// Collects local variable declarations at any depth, closures included.
     func collectVariables(into variables: inout [VariableDecl]) {
         for statement in self {

@@ -31,7 +31,8 @@ package struct SourceAnalysis {
 
     package var resolver: ConstantResolver { index.resolver }
 
-    /// True when the file is built for macOS: it imports AppKit/Cocoa, or the code sits under `#if os(macOS)`.
+    /// True when the file is built for macOS: the project targets macOS only, it imports AppKit/Cocoa, or the code
+    /// sits under `#if os(macOS)`.
     package func isMacOS(_ conditions: [String]) -> Bool {
         if conditions.contains(where: { $0.contains("os(macOS)") || $0.contains("os(OSX)") }) { return true }
         if conditions.contains(where: {
@@ -39,7 +40,7 @@ package struct SourceAnalysis {
         }) {
             return false
         }
-        return unit.imports.contains { $0.name == "AppKit" || $0.name == "Cocoa" }
+        return index.isMacOSProject || unit.imports.contains { $0.name == "AppKit" || $0.name == "Cocoa" }
     }
 }
 
@@ -47,10 +48,16 @@ package struct SourceAnalysis {
 package struct ProjectSignals: Sendable {
     package var biometricUses: [(path: String, position: SourcePosition)] = []
     package var requiredReasonUses: [(path: String, position: SourcePosition, category: String)] = []
+    /// Items added with a class that needs an unlocked device (or with no class, which is WhenUnlocked).
+    package var whenUnlockedAdds: [KeychainItemUse] = []
+    /// Keychain reads made from background entry points.
+    package var backgroundReads: [KeychainItemUse] = []
 
     mutating func merge(_ other: ProjectSignals) {
         biometricUses += other.biometricUses
         requiredReasonUses += other.requiredReasonUses
+        whenUnlockedAdds += other.whenUnlockedAdds
+        backgroundReads += other.backgroundReads
     }
 }
 
@@ -64,11 +71,15 @@ package struct FindingCollector {
         self.path = path
     }
 
+    /// Records a finding; `severity` overrides the rule's default for findings whose weight depends on the code.
     package mutating func report(
-        _ rule: RuleDescriptor, at position: SourcePosition, _ message: String, edit: TextEdit? = nil
+        _ rule: RuleDescriptor, at position: SourcePosition, _ message: String, edit: TextEdit? = nil,
+        severity: Severity? = nil
     ) {
         guard !findings.contains(where: { $0.rule == rule && $0.position == position }) else { return }
-        findings.append(Finding(rule: rule, path: path, position: position, message: message, edit: edit))
+        var finding = Finding(rule: rule, path: path, position: position, message: message, edit: edit)
+        if let severity { finding.severity = severity }
+        findings.append(finding)
     }
 }
 

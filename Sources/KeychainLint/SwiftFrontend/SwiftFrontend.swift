@@ -107,8 +107,20 @@ final class SwiftLowering {
                     if case .statements(let items) = clause.elements { _ = lowerTopLevel(items) }
                 }
             }
+        } else if let enumCase = decl.as(EnumCaseDeclSyntax.self) {
+            properties += lowerEnumCase(enumCase)
         } else if let group = decl.asProtocol(DeclGroupSyntax.self) {
             lowerMembers(group.memberBlock.members)
+        }
+    }
+
+    /// `case clientSecret = "..."`: a raw value is a constant named by its case.
+    func lowerEnumCase(_ decl: EnumCaseDeclSyntax) -> [VariableDecl] {
+        decl.elements.compactMap { element in
+            guard let rawValue = element.rawValue else { return nil }
+            return VariableDecl(
+                name: element.name.text, isConstant: true, typeName: nil, initializer: lowerExpr(rawValue.value),
+                attributes: [], position: position(of: element), compilationConditions: compilationConditions)
         }
     }
 
