@@ -83,8 +83,8 @@ package struct ItemOperationChecker: SourceChecker {
                 guard limit(fact) == "kSecMatchLimitOne" || isNumber else { continue }
                 collector.report(
                     RuleCatalog.matchLimitInDelete, at: fact.keyExpr.position,
-                    "SecItemDelete has no match limit: it deletes every matching item (iOS rejects the limit with "
-                        + "errSecParam)")
+                    "SecItemDelete takes no limit of one or a number: iOS fails this delete with errSecParam and "
+                        + "deletes nothing (without a limit it removes every match)")
             }
         case .copyMatching:
             checkPrimaryKey(call, query, resolver, locals, omittedByAdds, into: &collector)

@@ -100,8 +100,9 @@ public enum RuleCatalog {
         id: "KL205", name: "matchLimitInDelete", severity: .medium, cwe: 628, masvs: "MASVS-CODE-4",
         summary: "SecItemDelete is given kSecMatchLimitOne or a numeric match limit.",
         explanation: """
-            SecItemDelete has no limit: it removes every item that matches. A limit of one suggests the author \
-            expected a single deletion, while iOS either rejects the call with errSecParam or deletes every match.
+            SecItemDelete has no limit: without one, or with kSecMatchLimitAll, it removes every item that \
+            matches. iOS fails a delete whose limit is kSecMatchLimitOne or a number with errSecParam and deletes \
+            nothing, so the code that expected a single deletion deletes nothing at all.
             """,
         fix: "Remove kSecMatchLimit and narrow the query with the item's primary-key attributes instead.")
 
