@@ -81,12 +81,13 @@ extension Keychain {
         return BackupSummary(itemCount: items.count, excludedCount: contents.excludedCount)
     }
 
-    /// Whether an item may leave the device: only the migratable classes without access-control constraints
-    /// (Apple: ThisDeviceOnly items "will not be included in a backup" and never migrate to a new device).
-    private static func leavesDevice(_ protection: Accessibility, _ attributes: [AttributeKey: AttributeValue]?)
-        -> Bool
-    {
-        !protection.isThisDeviceOnly && attributes?[accessControlAttribute] == nil
+    /// Whether an item may leave the device: only items of a class that backs up, in the migratable protection
+    /// classes, without access-control constraints (Apple: ThisDeviceOnly items "will not be included in a
+    /// backup" and never migrate to a new device).
+    private static func leavesDevice(
+        _ schema: ClassSchema, _ protection: Accessibility, _ attributes: [AttributeKey: AttributeValue]?
+    ) -> Bool {
+        schema.backsUp && !protection.isThisDeviceOnly && attributes?[accessControlAttribute] == nil
     }
 
     private func checkBackupPassword(_ password: Secret) throws {
@@ -110,7 +111,7 @@ extension Keychain {
                             throw KeychainError.decode.because("an item has an unknown protection class")
                         }
                         // A ThisDeviceOnly item is counted and skipped without its class key: never decrypted.
-                        guard Self.leavesDevice(protection, nil) else {
+                        guard Self.leavesDevice(schema, protection, nil) else {
                             contents.excludedCount += 1
                             continue
                         }
@@ -143,7 +144,7 @@ extension Keychain {
         let sealer = sealer(for: row, schema: schema, protection: protection)
         let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: key)
         let attributes = try sealer.openAttributes(row.metadata, itemKey: itemKey)
-        guard Self.leavesDevice(protection, attributes) else { return nil }
+        guard Self.leavesDevice(schema, protection, attributes) else { return nil }
         return BackupEntry(
             itemClass: schema.itemClass, uuid: row.uuid, protection: protection, attributes: attributes,
             secret: try sealer.openSecret(row.secret, itemKey: itemKey))
@@ -154,7 +155,7 @@ extension Keychain {
         guard let schema = ClassSchema.of(entry.itemClass) else {
             throw KeychainError.decode.because("the backup holds an item of class \(entry.itemClass.rawValue)")
         }
-        guard Self.leavesDevice(entry.protection, entry.attributes) else {
+        guard Self.leavesDevice(schema, entry.protection, entry.attributes) else {
             throw KeychainError.decode.because(
                 "the backup holds an item of class \(entry.protection.rawValue), which never leaves its device")
         }

@@ -137,13 +137,8 @@ extension Keychain {
     private func otherClassNote(_ query: ItemQuery, schema: ClassSchema, groups: [String], store: ItemStore) throws
         -> String?
     {
-        let other: ClassSchema
-        let renames: [AttributeKey: AttributeKey]
-        switch schema.itemClass {
-        case .genericPassword: (other, renames) = (.internetPassword, [.service: .server])
-        case .internetPassword: (other, renames) = (.genericPassword, [.server: .service])
-        default: return nil
-        }
+        guard let related = schema.relatedClass, let other = ClassSchema.of(related.itemClass) else { return nil }
+        let renames = related.renames
         var attributes: [AttributeKey: AttributeValue] = [:]
         for (key, value) in query.attributes {
             let renamed = renames[key] ?? key

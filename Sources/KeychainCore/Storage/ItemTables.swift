@@ -4,7 +4,7 @@ import KeychainStore
 /// `f_<attr>` (the case-folded digest) for text attributes, plus the group and sync digests. The tables themselves
 /// (and their lookup indexes) are created by `SchemaHistory`.
 enum ItemTables {
-    static let storedClasses: [ClassSchema] = [.genericPassword, .internetPassword]
+    static var storedClasses: [ClassSchema] { ClassSchema.stored }
 
     static func digestColumn(_ key: AttributeKey) -> String { "d_" + key.rawValue }
     static func foldedColumn(_ key: AttributeKey) -> String { "f_" + key.rawValue }

@@ -12,8 +12,22 @@ public enum AttributeKind: Sendable {
     case date
 }
 
-/// One class's table: its attributes, their kinds, and its primary key.
+/// Everything an item class is, in one place: its attributes and their kinds, its primary key, what its value
+/// is, whether its items may leave the device in a backup, and the class a not-found explanation points to.
 public struct ClassSchema: Sendable {
+    /// What an item of a class holds as its value.
+    public enum ValueKind: Sendable {
+        /// Secret bytes (`kSecValueData`): the password classes.
+        case secret
+    }
+
+    /// A class whose items a caller may have meant instead, and how its attributes correspond.
+    public struct RelatedClass: Sendable {
+        public let itemClass: ItemClass
+        /// Attributes of this class named differently there (a generic password's service is a server).
+        public let renames: [AttributeKey: AttributeKey]
+    }
+
     public let itemClass: ItemClass
     /// The attributes a caller may set or match, with their kinds (agrp, sync and pdmn are handled apart).
     public let attributes: [AttributeKey: AttributeKind]
@@ -21,36 +35,26 @@ public struct ClassSchema: Sendable {
     public let primaryKey: [AttributeKey]
     /// Attributes that the engine sets and callers may only read or match.
     public let readOnly: Set<AttributeKey>
+    public let valueKind: ValueKind
+    /// Whether items of the migratable protection classes, without access-control constraints, go into backups.
+    public let backsUp: Bool
+    /// The class a not-found explanation checks, if any.
+    public let relatedClass: RelatedClass?
 
     /// The schema of `itemClass`, or nil for a class this engine does not store yet.
     public static func of(_ itemClass: ItemClass) -> ClassSchema? {
-        switch itemClass {
-        case .genericPassword: genericPassword
-        case .internetPassword: internetPassword
-        default: nil
-        }
+        stored.first { $0.itemClass == itemClass }
     }
 
-    private static let shared: [AttributeKey: AttributeKind] = [
+    /// Every class this engine stores, one file each in `Classes/`: adding a class is adding a descriptor there
+    /// (and its table as a new step of `SchemaHistory`).
+    public static let stored: [ClassSchema] = [.genericPassword, .internetPassword]
+
+    /// Attributes every password class has.
+    static let sharedPasswordAttributes: [AttributeKey: AttributeKind] = [
         .label: .text, .description: .text, .comment: .text, .creator: .number, .type: .number,
         .isInvisible: .boolean, .isNegative: .boolean, .creationDate: .date, .modificationDate: .date,
     ]
-
-    static let genericPassword = ClassSchema(
-        itemClass: .genericPassword,
-        attributes: shared.merging([.account: .text, .service: .text, .generic: .data]) { $1 },
-        primaryKey: [.account, .service],
-        readOnly: [.creationDate, .modificationDate])
-
-    // Apple's inet table keys on these columns with the group and sync (the data protection keychain schema).
-    static let internetPassword = ClassSchema(
-        itemClass: .internetPassword,
-        attributes: shared.merging([
-            .account: .text, .server: .text, .securityDomain: .text, .protocol: .text,
-            .authenticationType: .text, .port: .number, .path: .text,
-        ]) { $1 },
-        primaryKey: [.account, .securityDomain, .server, .protocol, .authenticationType, .port, .path],
-        readOnly: [.creationDate, .modificationDate])
 
     /// The value an absent primary-key attribute takes, so absent and empty collide as on Apple's keychain.
     func defaultValue(for key: AttributeKey) -> AttributeValue {
@@ -62,12 +66,15 @@ public struct ClassSchema: Sendable {
 
     init(
         itemClass: ItemClass, attributes: [AttributeKey: AttributeKind], primaryKey: [AttributeKey],
-        readOnly: Set<AttributeKey>
+        readOnly: Set<AttributeKey>, valueKind: ValueKind, backsUp: Bool, relatedClass: RelatedClass? = nil
     ) {
         self.itemClass = itemClass
         self.attributes = attributes
         self.primaryKey = primaryKey
         self.readOnly = readOnly
+        self.valueKind = valueKind
+        self.backsUp = backsUp
+        self.relatedClass = relatedClass
         indexedAttributes = attributes.filter { $0.value != .date }.keys.sorted()
     }
 }
