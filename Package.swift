@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers, bottom up: C system libraries → wrappers that alone import them → the engine → Apple's faces and
 // the programs. The faces `Security` and `LocalAuthentication` exist on Linux only: on Apple platforms the
-// system frameworks of the same names are the real thing.
+// system frameworks of the same names are the real thing. The analyzer, keychain-lint, is a package of its own
+// (keychain-lint/), so this manifest stays declarative for every client that depends on `Security`.
 
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -78,72 +79,9 @@ targets += [
 ]
 #endif
 
-// MARK: - keychain-lint (the analyzer). Its build settings stay on its own targets.
-// (section owned by the analyzer's targets)
-// The analyzer parses Swift with the SwiftSyntax libraries that ship inside the toolchain (usr/lib/swift/host),
-// so it needs no package dependency. Their directory is found from the Swift runtime this manifest runs on.
-import Foundation
-
-/// The toolchain's `usr/lib/swift/host` directory, which holds SwiftSyntax's modules and shared libraries, or nil
-/// when this toolchain does not ship them (Xcode's does not): the analyzer is then left out of the package.
-func keychainLintSwiftHostDirectory() -> String? {
-    let marker = "SwiftSyntax.swiftmodule"
-    func hostDirectory(forUsr usr: String) -> String? {
-        let host = usr + "/lib/swift/host"
-        return FileManager.default.fileExists(atPath: host + "/" + marker) ? host : nil
-    }
-    if let override = ProcessInfo.processInfo.environment["KEYCHAIN_LINT_SWIFT_HOST"] {
-        return override
-    }
-    // The manifest runs on the toolchain's own runtime: its libraries reveal where that toolchain lives.
-    if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) {
-        for line in maps.split(separator: "\n") {
-            guard let slash = line.firstIndex(of: "/") else { continue }
-            let path = String(line[slash...])
-            guard let range = path.range(of: "/lib/swift/linux/") else { continue }
-            if let host = hostDirectory(forUsr: String(path[..<range.lowerBound])) { return host }
-        }
-    }
-    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-        let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
-        guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
-        let usr = swift.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent().path
-        if let host = hostDirectory(forUsr: usr) { return host }
-    }
-    return nil
-}
-
-let keychainLintHost = keychainLintSwiftHostDirectory()
-let keychainLintSwiftSettings: [SwiftSetting] = swift6 + [.unsafeFlags(["-I", keychainLintHost ?? ""])]
-// scripts/package-lint.sh sets KEYCHAIN_LINT_PORTABLE=1: the libraries then sit beside the binary ($ORIGIN), and
-// no rpath may point into this machine's toolchain.
-let keychainLintRpath: [String] =
-    ProcessInfo.processInfo.environment["KEYCHAIN_LINT_PORTABLE"] == "1"
-    ? [] : ["-Xlinker", "-rpath", "-Xlinker", keychainLintHost ?? ""]
-let keychainLintLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-L", keychainLintHost ?? ""] + keychainLintRpath),
-    .linkedLibrary("SwiftSyntax"),
-    .linkedLibrary("SwiftParser"),
-]
-
-let lintTargets: [Target] = keychainLintHost == nil ? [] : [
-    .target(
-        name: "KeychainLint",
-        swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
-    .executableTarget(
-        name: "KeychainLintTool", dependencies: ["KeychainLint"],
-        swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
-    .testTarget(
-        name: "KeychainLintTests", dependencies: ["KeychainLint"],
-        swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
-]
-let lintProducts: [Product] = keychainLintHost == nil ? [] : [
-    .executable(name: "keychain-lint", targets: ["KeychainLintTool"]),
-]
-// MARK: - end keychain-lint
 
 let package = Package(
     name: "KeychainServices",
-    products: products + lintProducts,
-    targets: targets + lintTargets
+    products: products,
+    targets: targets
 )

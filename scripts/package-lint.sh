@@ -13,13 +13,13 @@
 # with the debug or release builds'.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-scratch=${SCRATCH_PATH:-$repo/.build/portable}
+scratch=${SCRATCH_PATH:-$repo/keychain-lint/.build/portable}
 command -v readelf >/dev/null || { echo "package-lint: readelf (binutils) is needed" >&2; exit 69; }
 
-# KEYCHAIN_LINT_PORTABLE=1 leaves the toolchain's host directory out of the run path (Package.swift), and
+# KEYCHAIN_LINT_PORTABLE=1 leaves the toolchain's host directory out of the run path (keychain-lint/Package.swift), and
 # -no-toolchain-stdlib-rpath leaves out the runtime's; SwiftPM adds $ORIGIN.
 echo "building keychain-lint (release, portable)" >&2
-KEYCHAIN_LINT_PORTABLE=1 swift build -c release --product keychain-lint --package-path "$repo" \
+KEYCHAIN_LINT_PORTABLE=1 swift build -c release --product keychain-lint --package-path "$repo/keychain-lint" \
     --scratch-path "$scratch" --manifest-cache none -Xswiftc -no-toolchain-stdlib-rpath >&2
 binary=$scratch/release/keychain-lint
 

@@ -11,6 +11,10 @@ swift build --build-tests
 # runner would only print "Executed 0 tests" first.
 echo "==> swift test --no-parallel (swift-testing; the last line counts the tests that ran)"
 swift test --skip-build --no-parallel --disable-xctest
+# keychain-lint is a package of its own (keychain-lint/): built and tested the same way.
+echo "==> keychain-lint: swift build --build-tests, swift test --no-parallel"
+swift build --package-path keychain-lint --build-tests
+swift test --package-path keychain-lint --skip-build --no-parallel --disable-xctest
 # Each fuzz target for FUZZ_SECONDS (default 30) from its committed corpus, with a fixed seed (docs/reliability.md).
 echo "==> scripts/fuzz.sh ci ${FUZZ_SECONDS:-30} (libFuzzer, each target from its committed corpus)"
 scripts/fuzz.sh ci "${FUZZ_SECONDS:-30}"
