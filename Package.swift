@@ -42,6 +42,8 @@ products += [
     .library(name: "Security", targets: ["Security"]),
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     .executable(name: "keychain-authenticate", targets: ["KeychainAuthenticate"]),
+    .library(name: "CryptoKit", targets: ["CryptoKit"]),
+    .executable(name: "cryptokit-benchmarks", targets: ["CryptoKitBenchmarks"]),
 ]
 targets += [
     .target(name: "Security", dependencies: ["KeychainCore"], swiftSettings: swift6),
@@ -64,6 +66,15 @@ targets += [
     .testTarget(
         name: "SecurityTests", dependencies: ["Security", "LocalAuthentication", "KeychainCore"],
         swiftSettings: swift6),
+    // CryptoKit's face over OpenSSL: only CryptoKitOpenSSL imports the C module.
+    .target(name: "CryptoKitOpenSSL", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
+    .target(name: "CryptoKit", dependencies: ["CryptoKitOpenSSL", "KeychainCrypto"], swiftSettings: swift6),
+    // The same operations written in C against libcrypto, timed beside CryptoKit's.
+    .target(name: "CryptoKitBenchmarkBaseline", dependencies: ["COpenSSL"]),
+    .executableTarget(
+        name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline"],
+        swiftSettings: swift6),
+    .testTarget(name: "CryptoKitTests", dependencies: ["CryptoKit"], swiftSettings: swift6),
     .testTarget(
         name: "SecurityCLITests", dependencies: ["SecurityCLI", "KeychainCore", "KeychainStore", "TerminalIO"],
         swiftSettings: swift6),

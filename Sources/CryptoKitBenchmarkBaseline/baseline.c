@@ -1,0 +1,2 @@
+#include "CryptoKitBaseline.h"
+int cryptokit_baseline_ready(void) { return 1; }
