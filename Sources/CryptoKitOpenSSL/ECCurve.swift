@@ -108,13 +108,13 @@ final class ECGroupArithmetic {
         return uncompressed.withUnsafeBytes { bytes in
             let y = BN_bin2bn(bytes.bindMemory(to: UInt8.self).baseAddress! + 1 + size, Int32(size), nil)
             let p = BN_new()
+            let a = BN_new()
+            let b = BN_new()
             let negated = BN_new()
             defer {
-                BN_free(y)
-                BN_free(p)
-                BN_free(negated)
+                for number in [y, p, a, b, negated] { BN_free(number) }
             }
-            guard EC_GROUP_get_curve(group, p, nil, nil, bignumContext) == 1,
+            guard EC_GROUP_get_curve(group, p, a, b, bignumContext) == 1,
                 BN_sub(negated, p, y) == 1
             else { return false }
             return BN_cmp(y, negated) <= 0

@@ -25,7 +25,12 @@ package final class ECKey: @unchecked Sendable {  // safe: the EVP_PKEY is never
     package static func generate(_ curve: ECCurve, compactRepresentable: Bool) throws -> ECKey {
         let arithmetic = try ECGroupArithmetic(curve)
         for _ in 0..<128 {
-            let scalar = try SecureBytes(count: curve.coordinateByteCount) { try SystemRandom.fill($0) }
+            let scalar = try SecureBytes(count: curve.coordinateByteCount) { bytes in
+                try SystemRandom.fill(bytes)
+                // P-521's order has 521 bits in 66 bytes: keep the top byte's one significant bit so that a draw
+                // is below the order about half the time instead of once in 128.
+                if curve == .p521 { bytes[0] &= 0x01 }
+            }
             let key: ECKey
             do {
                 key = try scalar.withUnsafeBytes { bytes throws in
@@ -140,14 +145,19 @@ package final class ECKey: @unchecked Sendable {  // safe: the EVP_PKEY is never
             guard let scalar,
                 BN_bin2bn(privateScalar.bindMemory(to: UInt8.self).baseAddress, Int32(privateScalar.count), scalar)
                     != nil,
-                OSSL_PARAM_BLD_push_BN(builder, "priv", scalar) == 1
+                OSSL_PARAM_BLD_push_BN(builder, ParameterName.privateKey, scalar) == 1
             else { throw OpenSSLErrorQueue.failure() }
         }
-        let pushed = publicPoint.withUnsafeBytes { point in
-            OSSL_PARAM_BLD_push_utf8_string(builder, "group", curve.groupName, 0) == 1
-                && OSSL_PARAM_BLD_push_octet_string(builder, "pub", point.baseAddress, point.count) == 1
+        // The builder copies strings and octets only in OSSL_PARAM_BLD_to_param: both buffers must live until then.
+        let parameters: UnsafeMutablePointer<OSSL_PARAM>? = curve.groupName.withCString { group in
+            publicPoint.withUnsafeBytes { point in
+                guard OSSL_PARAM_BLD_push_utf8_string(builder, ParameterName.group, group, 0) == 1,
+                    OSSL_PARAM_BLD_push_octet_string(builder, ParameterName.publicKey, point.baseAddress, point.count) == 1
+                else { return nil }
+                return OSSL_PARAM_BLD_to_param(builder)
+            }
         }
-        guard pushed, let parameters = OSSL_PARAM_BLD_to_param(builder) else { throw OpenSSLErrorQueue.failure() }
+        guard let parameters else { throw OpenSSLErrorQueue.failure() }
         defer { OSSL_PARAM_free(parameters) }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw OpenSSLErrorQueue.failure() }
         defer { EVP_PKEY_CTX_free(context) }
@@ -158,5 +168,18 @@ package final class ECKey: @unchecked Sendable {  // safe: the EVP_PKEY is never
             EVP_PKEY_fromdata(context, &pkey, selection, parameters) == 1, let pkey
         else { throw OpenSSLErrorQueue.failure() }
         return pkey
+    }
+}
+
+/// Parameter names for the builder, which keeps the name pointers (not copies) until `OSSL_PARAM_BLD_to_param`:
+/// they must outlive the call that pushes them, as a bridged Swift string does not.
+private enum ParameterName {
+    static var group: UnsafePointer<CChar> { cString("group") }
+    static var publicKey: UnsafePointer<CChar> { cString("pub") }
+    static var privateKey: UnsafePointer<CChar> { cString("priv") }
+
+    private static func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
+        // A string literal is stored once for the program's life, NUL-terminated.
+        UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 }
