@@ -36,14 +36,17 @@ struct AEADBox: Sendable {
         aad: UnsafeRawBufferPointer, algorithm: AEAD
     ) throws -> AEADBox {
         let nonceCount = nonce?.count ?? nonceByteCount
-        var storage = Data(count: nonceCount + plaintext.count + AEAD.tagByteCount)
-        try translatingErrors {
-            try storage.withUnsafeMutableBytes { output in
+        let totalCount = nonceCount + plaintext.count + AEAD.tagByteCount
+        // Every byte is written below: an uninitialized buffer spares zeroing (and faulting in) a large box.
+        guard let memory = malloc(totalCount) else { throw CryptoKitError.underlyingCoreCryptoError(error: -1) }
+        let output = UnsafeMutableRawBufferPointer(start: memory, count: totalCount)
+        do {
+            try translatingErrors {
                 let nonceBytes = UnsafeMutableRawBufferPointer(rebasing: output[0..<nonceCount])
                 if let nonce {
                     nonce.withUnsafeBytes { nonceBytes.copyMemory(from: $0) }
                 } else {
-                    fillRandom(nonceBytes)
+                    try NonceRandom.fill(nonceBytes)
                 }
                 try key.withUnsafeBytes { key in
                     try algorithm.seal(
@@ -53,7 +56,11 @@ struct AEADBox: Sendable {
                         tag: UnsafeMutableRawBufferPointer(rebasing: output[(nonceCount + plaintext.count)...]))
                 }
             }
+        } catch {
+            free(memory)
+            throw error
         }
+        let storage = Data(bytesNoCopy: memory, count: totalCount, deallocator: .free)
         return AEADBox(storage: storage, nonceByteCount: nonceCount)
     }
 

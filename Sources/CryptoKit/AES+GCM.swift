@@ -83,7 +83,7 @@ extension AES.GCM {
         /// A fresh random 12-byte nonce.
         public init() {
             var bytes = Data(count: AES.GCM.defaultNonceByteCount)
-            bytes.withUnsafeMutableBytes { fillRandom($0) }
+            bytes.withUnsafeMutableBytes { fillNonce($0) }
             self.bytes = bytes
         }
 

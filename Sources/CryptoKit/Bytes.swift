@@ -53,3 +53,12 @@ extension Sequence<UInt8> {
 func wipeBytes(_ buffer: UnsafeMutableRawBufferPointer) {
     ConstantTime.wipe(buffer)
 }
+
+/// Fills a nonce from the per-thread nonce buffer (see `NonceRandom`), falling back as ``fillRandom(_:)`` does.
+func fillNonce(_ buffer: UnsafeMutableRawBufferPointer) {
+    do {
+        try NonceRandom.fill(buffer)
+    } catch {
+        fillRandom(buffer)
+    }
+}

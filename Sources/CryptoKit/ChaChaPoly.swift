@@ -79,7 +79,7 @@ extension ChaChaPoly {
         /// A fresh random nonce.
         public init() {
             var bytes = Data(count: ChaChaPoly.nonceByteCount)
-            bytes.withUnsafeMutableBytes { fillRandom($0) }
+            bytes.withUnsafeMutableBytes { fillNonce($0) }
             self.bytes = bytes
         }
 
