@@ -68,13 +68,16 @@ targets += [
         swiftSettings: swift6),
     // CryptoKit's face over OpenSSL: only CryptoKitOpenSSL imports the C module.
     .target(name: "CryptoKitOpenSSL", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
-    .target(name: "CryptoKit", dependencies: ["CryptoKitOpenSSL", "KeychainCrypto"], swiftSettings: swift6),
+    .target(
+        name: "CryptoKit", dependencies: ["CryptoKitOpenSSL", "KeychainCrypto", "Security", "LocalAuthentication"],
+        swiftSettings: swift6),
     // The same operations written in C against libcrypto, timed beside CryptoKit's.
     .target(name: "CryptoKitBenchmarkBaseline", dependencies: ["COpenSSL"]),
     .executableTarget(
         name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline"],
         swiftSettings: swift6),
-    .testTarget(name: "CryptoKitTests", dependencies: ["CryptoKit"], swiftSettings: swift6),
+    .testTarget(
+        name: "CryptoKitTests", dependencies: ["CryptoKit", "Security", "LocalAuthentication"], swiftSettings: swift6),
     .testTarget(
         name: "SecurityCLITests", dependencies: ["SecurityCLI", "KeychainCore", "KeychainStore", "TerminalIO"],
         swiftSettings: swift6),
