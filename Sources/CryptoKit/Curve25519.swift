@@ -117,7 +117,9 @@ extension Curve25519.KeyAgreement {
 
 extension Curve25519Key {
     static func make(_ algorithm: Algorithm, publicKey: some ContiguousBytes) throws -> Curve25519Key {
-        try translatingErrors { try publicKey.withUnsafeBytes { try Curve25519Key(algorithm: algorithm, publicKey: $0) } }
+        try translatingErrors {
+            try publicKey.withUnsafeBytes { try Curve25519Key(algorithm: algorithm, publicKey: $0) }
+        }
     }
 
     static func make(_ algorithm: Algorithm, privateKey: some ContiguousBytes) throws -> Curve25519Key {

@@ -13,7 +13,8 @@ public struct HKDF<H: HashFunction>: Sendable {
     public static func deriveKey<Salt: DataProtocol, Info: DataProtocol>(
         inputKeyMaterial: SymmetricKey, salt: Salt, info: Info, outputByteCount: Int
     ) -> SymmetricKey {
-        expand(pseudoRandomKey: extract(inputKeyMaterial: inputKeyMaterial, salt: salt), info: info,
+        expand(
+            pseudoRandomKey: extract(inputKeyMaterial: inputKeyMaterial, salt: salt), info: info,
             outputByteCount: outputByteCount)
     }
 

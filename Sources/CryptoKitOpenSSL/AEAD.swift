@@ -46,7 +46,8 @@ package enum AEAD: Sendable {
             ciphertext.count == 0
                 || EVP_DecryptUpdate(context, output, &length, ciphertext.baseAddress, Int32(ciphertext.count)) == 1,
             EVP_CIPHER_CTX_ctrl(
-                context, EVP_CTRL_AEAD_SET_TAG, Int32(Self.tagByteCount), UnsafeMutableRawPointer(mutating: tag.baseAddress))
+                context, EVP_CTRL_AEAD_SET_TAG, Int32(Self.tagByteCount),
+                UnsafeMutableRawPointer(mutating: tag.baseAddress))
                 == 1
         else { throw OpenSSLErrorQueue.failure() }
         guard EVP_DecryptFinal_ex(context, output.map { $0 + ciphertext.count }, &length) == 1 else {
@@ -84,7 +85,8 @@ package enum AEAD: Sendable {
         if nonce.count == 12 {
             ok = EVP_CipherInit_ex2(context, cipher, keyBytes, nonceBytes, enc, nil) == 1
         } else {
-            ok = EVP_CipherInit_ex2(context, cipher, nil, nil, enc, nil) == 1
+            ok =
+                EVP_CipherInit_ex2(context, cipher, nil, nil, enc, nil) == 1
                 && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonce.count), nil) == 1
                 && EVP_CipherInit_ex2(context, nil, keyBytes, nonceBytes, enc, nil) == 1
         }

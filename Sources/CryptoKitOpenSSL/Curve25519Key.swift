@@ -78,7 +78,8 @@ package final class Curve25519Key: @unchecked Sendable {  // safe: the EVP_PKEY 
             var failed = false
             let bytes = SecureBytes(count: Self.keyByteCount) { output in
                 var length = output.count
-                failed = EVP_PKEY_get_raw_private_key(pkey, output.bindMemory(to: UInt8.self).baseAddress, &length)
+                failed =
+                    EVP_PKEY_get_raw_private_key(pkey, output.bindMemory(to: UInt8.self).baseAddress, &length)
                     != 1 || length != Self.keyByteCount
             }
             guard !failed else { throw OpenSSLErrorQueue.failure() }

@@ -86,7 +86,8 @@ final class ECGroupArithmetic {
         guard BN_bin2bn(scalar.bindMemory(to: UInt8.self).baseAddress, Int32(scalar.count), d) != nil,
             BN_is_zero(d) == 0, BN_cmp(d, EC_GROUP_get0_order(group)) < 0
         else { return nil }
-        guard let point = ECPoint(group: group), EC_POINT_mul(group, point.pointer, d, nil, nil, bignumContext) == 1 else { return nil }
+        guard let point = ECPoint(group: group), EC_POINT_mul(group, point.pointer, d, nil, nil, bignumContext) == 1
+        else { return nil }
         return point
     }
 

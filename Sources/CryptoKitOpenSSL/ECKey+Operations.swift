@@ -109,7 +109,8 @@ enum PKeyDerivation {
         var failed = false
         let secret = SecureBytes(count: length) { output in
             var written = output.count
-            failed = EVP_PKEY_derive(context, output.bindMemory(to: UInt8.self).baseAddress, &written) != 1
+            failed =
+                EVP_PKEY_derive(context, output.bindMemory(to: UInt8.self).baseAddress, &written) != 1
                 || written != output.count
         }
         // X25519 refuses an all-zero result (a small-order peer point, RFC 7748 section 6.1).

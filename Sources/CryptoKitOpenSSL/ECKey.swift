@@ -39,8 +39,9 @@ package final class ECKey: @unchecked Sendable {  // safe: the EVP_PKEY is never
             } catch BackendError.invalidParameter {
                 continue  // a draw of 0 or above the order: draw again
             }
-            if !compactRepresentable || key.publicPoint.withUnsafeBytes({ arithmetic.point($0) }).map(
-                arithmetic.isCompactRepresentable) == true
+            if !compactRepresentable
+                || key.publicPoint.withUnsafeBytes({ arithmetic.point($0) }).map(
+                    arithmetic.isCompactRepresentable) == true
             {
                 return key
             }
@@ -70,7 +71,9 @@ package final class ECKey: @unchecked Sendable {  // safe: the EVP_PKEY is never
     ///   for a point not on the curve.
     package convenience init(curve: ECCurve, publicPoint encoded: UnsafeRawBufferPointer) throws {
         let size = curve.coordinateByteCount
-        guard encoded.count == 1 + 2 * size || encoded.count == 1 + size else { throw BackendError.incorrectParameterSize }
+        guard encoded.count == 1 + 2 * size || encoded.count == 1 + size else {
+            throw BackendError.incorrectParameterSize
+        }
         let arithmetic = try ECGroupArithmetic(curve)
         guard let point = arithmetic.point(encoded) else { throw BackendError.invalidParameter }
         try self.init(curve: curve, point: point, arithmetic: arithmetic)
@@ -152,7 +155,8 @@ package final class ECKey: @unchecked Sendable {  // safe: the EVP_PKEY is never
         let parameters: UnsafeMutablePointer<OSSL_PARAM>? = curve.groupName.withCString { group in
             publicPoint.withUnsafeBytes { point in
                 guard OSSL_PARAM_BLD_push_utf8_string(builder, ParameterName.group, group, 0) == 1,
-                    OSSL_PARAM_BLD_push_octet_string(builder, ParameterName.publicKey, point.baseAddress, point.count) == 1
+                    OSSL_PARAM_BLD_push_octet_string(builder, ParameterName.publicKey, point.baseAddress, point.count)
+                        == 1
                 else { return nil }
                 return OSSL_PARAM_BLD_to_param(builder)
             }

@@ -79,9 +79,11 @@ private final class ThreadNoncePool {
 private let poolKey: pthread_key_t? = {
     var key = pthread_key_t()
     guard
-        pthread_key_create(&key, { pointer in
-            if let pointer { Unmanaged<ThreadNoncePool>.fromOpaque(pointer).release() }
-        }) == 0
+        pthread_key_create(
+            &key,
+            { pointer in
+                if let pointer { Unmanaged<ThreadNoncePool>.fromOpaque(pointer).release() }
+            }) == 0
     else { return nil }
     guard pthread_atfork(nil, nil, { forkGeneration.add(1, ordering: .releasing) }) == 0 else { return nil }
     return key

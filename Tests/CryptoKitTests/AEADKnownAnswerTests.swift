@@ -43,9 +43,10 @@ import Testing
         let box = try AES.GCM.seal(
             Array(Self.plaintext64[0..<60]), using: key, nonce: AES.GCM.Nonce(data: Self.nonce),
             authenticating: Self.aad)
-        #expect(hexText(box.ciphertext)
-            == "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
-            + "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091")
+        #expect(
+            hexText(box.ciphertext)
+                == "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+                + "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091")
         #expect(hexText(box.tag) == "5bc94fbc3221a5db94fae95ae7121a47")
     }
 
@@ -92,8 +93,9 @@ import Testing
 
     @Test func freshNoncesDiffer() throws {
         let key = SymmetricKey(size: .bits128)
-        #expect(try AES.GCM.seal(Data([1]), using: key).nonce.withUnsafeBytes { Data($0) }
-            != (try AES.GCM.seal(Data([1]), using: key).nonce.withUnsafeBytes { Data($0) }))
+        #expect(
+            try AES.GCM.seal(Data([1]), using: key).nonce.withUnsafeBytes { Data($0) }
+                != (try AES.GCM.seal(Data([1]), using: key).nonce.withUnsafeBytes { Data($0) }))
     }
 }
 
@@ -102,8 +104,8 @@ import Testing
     static let nonce = hexBytes("070000004041424344454647")
     static let aad = hexBytes("50515253c0c1c2c3c4c5c6c7")
     static let plaintext = Data(
-        "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it."
-            .utf8)
+        ("Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, "
+            + "sunscreen would be it.").utf8)
     static let ciphertext =
         "d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d6"
         + "3dbea45e8ca9671282fafb69da92728b1a71de0a9e060b2905d6a5b67ecd3b36"
@@ -140,17 +142,21 @@ import Testing
         #expect(Array(wrapped) == hexBytes("1FA68B0A8112B447AEF34BD8FB5A7B829D3E862371D2CFE5"))
         #expect(try AES.KeyWrap.unwrap(wrapped, using: kek128) == key128)
         let kek256 = SymmetricKey(data: hexBytes("000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F"))
-        #expect(Array(try AES.KeyWrap.wrap(key128, using: kek256))
-            == hexBytes("64E8C3F9CE0F5BA263E9777905818A2A93C8191E7D6E8AE7"))
+        #expect(
+            Array(try AES.KeyWrap.wrap(key128, using: kek256))
+                == hexBytes("64E8C3F9CE0F5BA263E9777905818A2A93C8191E7D6E8AE7"))
         let key256 = SymmetricKey(data: hexBytes("00112233445566778899AABBCCDDEEFF000102030405060708090A0B0C0D0E0F"))
-        #expect(Array(try AES.KeyWrap.wrap(key256, using: kek256))
-            == hexBytes("28C9F404C4B810F4CBCCB35CFB87F8263F5786E2D80ED326CBC7F0E71A99F43BFB988B9B7A02DD21"))
+        #expect(
+            Array(try AES.KeyWrap.wrap(key256, using: kek256))
+                == hexBytes("28C9F404C4B810F4CBCCB35CFB87F8263F5786E2D80ED326CBC7F0E71A99F43BFB988B9B7A02DD21"))
     }
 
     @Test func unwrapFailures() throws {
         let kek = SymmetricKey(size: .bits256)
         var wrapped = try AES.KeyWrap.wrap(SymmetricKey(size: .bits256), using: kek)
-        #expect(throws: CryptoKitError.unwrapFailure) { try AES.KeyWrap.unwrap(wrapped, using: SymmetricKey(size: .bits256)) }
+        #expect(throws: CryptoKitError.unwrapFailure) {
+            try AES.KeyWrap.unwrap(wrapped, using: SymmetricKey(size: .bits256))
+        }
         wrapped[3] ^= 0x10
         #expect(throws: CryptoKitError.unwrapFailure) { try AES.KeyWrap.unwrap(wrapped, using: kek) }
         #expect(throws: CryptoKitError.unwrapFailure) { try AES.KeyWrap.unwrap(Data(count: 20), using: kek) }

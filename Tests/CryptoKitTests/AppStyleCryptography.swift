@@ -170,7 +170,7 @@ func describeFailure(_ error: Error) -> String {
     switch error {
     case CryptoKitError.authenticationFailure: "tampered"
     case CryptoKitError.incorrectKeySize: "bad key"
-    case let CryptoKitError.underlyingCoreCryptoError(error: code): "library \(code)"
+    case CryptoKitError.underlyingCoreCryptoError(error: let code): "library \(code)"
     default: "other"
     }
 }

@@ -51,8 +51,9 @@ import Testing
         let signed = signAndVerify(Data("payload".utf8))
         #expect(signed.isValid && signed.code.count == 32)
         let key = SymmetricKey(size: .bits256)
-        #expect(incrementalHMAC([Data("a".utf8), Data("bc".utf8)], key: key)
-            == HMAC<SHA512>.authenticationCode(for: Data("abc".utf8), using: key))
+        #expect(
+            incrementalHMAC([Data("a".utf8), Data("bc".utf8)], key: key)
+                == HMAC<SHA512>.authenticationCode(for: Data("abc".utf8), using: key))
     }
 
     @Test func signaturesAndKeyAgreementAsDocumented() throws {
@@ -74,8 +75,9 @@ import Testing
             "kdf", "-keylen", "32", "-kdfopt", "digest:SHA256", "-kdfopt", "key:input key", "-kdfopt", "salt:salt",
             "-kdfopt", "info:info", "HKDF",
         ])
-        #expect(hexText(storeKeyBytes(derived)).uppercased()
-            == String(decoding: expected, as: UTF8.self).filter { $0.isHexDigit }.uppercased())
+        #expect(
+            hexText(storeKeyBytes(derived)).uppercased()
+                == String(decoding: expected, as: UTF8.self).filter { $0.isHexDigit }.uppercased())
         #expect(try wrapAndUnwrap(key, with: SymmetricKey(size: .bits128)) == key)
     }
 }

@@ -7,12 +7,14 @@ import Testing
     @Test func rfc8032Test1EmptyMessage() throws {
         let key = try Curve25519.Signing.PrivateKey(
             rawRepresentation: hexBytes("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"))
-        #expect(hexText(key.publicKey.rawRepresentation)
-            == "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
+        #expect(
+            hexText(key.publicKey.rawRepresentation)
+                == "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
         let signature = try key.signature(for: Data())
-        #expect(hexText(signature)
-            == "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46b"
-            + "d25bf5f0595bbe24655141438e7a100b")
+        #expect(
+            hexText(signature)
+                == "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46b"
+                + "d25bf5f0595bbe24655141438e7a100b")
         #expect(key.publicKey.isValidSignature(signature, for: Data()))
     }
 
@@ -35,13 +37,16 @@ import Testing
             rawRepresentation: hexBytes("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a"))
         let bob = try Curve25519.KeyAgreement.PrivateKey(
             rawRepresentation: hexBytes("5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb"))
-        #expect(hexText(alice.publicKey.rawRepresentation)
-            == "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a")
-        #expect(hexText(bob.publicKey.rawRepresentation)
-            == "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f")
+        #expect(
+            hexText(alice.publicKey.rawRepresentation)
+                == "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a")
+        #expect(
+            hexText(bob.publicKey.rawRepresentation)
+                == "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f")
         let shared = try alice.sharedSecretFromKeyAgreement(with: bob.publicKey)
-        #expect(shared.withUnsafeBytes { hexText($0) }
-            == "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742")
+        #expect(
+            shared.withUnsafeBytes { hexText($0) }
+                == "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742")
         #expect(shared == (try bob.sharedSecretFromKeyAgreement(with: alice.publicKey)))
         #expect(!"\(shared)".contains("4a5d9d5b"))
     }

@@ -7,31 +7,40 @@ import Testing
 @Suite struct CryptoKitDigestTests {
     static let twoBlock448 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
     static let twoBlock896 =
-        "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
+        "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmno"
+        + "ijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
 
     @Test func sha256KnownAnswers() {
-        #expect(hexText(SHA256.hash(data: Data("abc".utf8)))
-            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(hexText(SHA256.hash(data: Array(Self.twoBlock448.utf8)))
-            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            hexText(SHA256.hash(data: Data("abc".utf8)))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            hexText(SHA256.hash(data: Array(Self.twoBlock448.utf8)))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         // CAVP SHA256ShortMsg.rsp, Len = 8.
-        #expect(hexText(SHA256.hash(data: hexBytes("d3")))
-            == "28969cdfa74a12c82f3bad960b0b000aca2ac329deea5c2328ebc6f2ba9802c1")
-        #expect(hexText(SHA256.hash(data: Data(repeating: 0x61, count: 1_000_000)))
-            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            hexText(SHA256.hash(data: hexBytes("d3")))
+                == "28969cdfa74a12c82f3bad960b0b000aca2ac329deea5c2328ebc6f2ba9802c1")
+        #expect(
+            hexText(SHA256.hash(data: Data(repeating: 0x61, count: 1_000_000)))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     @Test func sha384AndSHA512KnownAnswers() {
-        #expect(hexText(SHA384.hash(data: Data("abc".utf8)))
-            == "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7")
-        #expect(hexText(SHA384.hash(data: Data(Self.twoBlock896.utf8)))
-            == "09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712fcc7c71a557e2db966c3e9fa91746039")
-        #expect(hexText(SHA512.hash(data: Data("abc".utf8)))
-            == "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
-            + "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
-        #expect(hexText(SHA512.hash(data: Data(Self.twoBlock896.utf8)))
-            == "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018"
-            + "501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909")
+        #expect(
+            hexText(SHA384.hash(data: Data("abc".utf8)))
+                == "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7")
+        #expect(
+            hexText(SHA384.hash(data: Data(Self.twoBlock896.utf8)))
+                == "09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712fcc7c71a557e2db966c3e9fa91746039")
+        #expect(
+            hexText(SHA512.hash(data: Data("abc".utf8)))
+                == "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+                + "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
+        #expect(
+            hexText(SHA512.hash(data: Data(Self.twoBlock896.utf8)))
+                == "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018"
+                + "501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909")
     }
 
     @Test func insecureKnownAnswers() {
@@ -57,10 +66,12 @@ import Testing
     }
 
     @Test func digestsPrintAsApplesDo() {
-        #expect(SHA256.hash(data: Data("abc".utf8)).description
-            == "SHA256 digest: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(Insecure.SHA1.hash(data: Data("abc".utf8)).description
-            == "SHA1 digest: a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(
+            SHA256.hash(data: Data("abc".utf8)).description
+                == "SHA256 digest: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            Insecure.SHA1.hash(data: Data("abc".utf8)).description
+                == "SHA1 digest: a9993e364706816aba3e25717850c26c9cd0d89d")
         #expect(Insecure.MD5.hash(data: Data()).description == "MD5 digest: d41d8cd98f00b204e9800998ecf8427e")
         #expect("\(SHA384.hash(data: Data()))".hasPrefix("SHA384 digest: 38b060a751ac9638"))
         #expect("\(SHA512.hash(data: Data()))".hasPrefix("SHA512 digest: cf83e1357eefb8bd"))

@@ -8,34 +8,43 @@ import Testing
 
     @Test func rfc4231TestCase1() {
         let data = Data("Hi There".utf8)
-        #expect(hexText(HMAC<SHA256>.authenticationCode(for: data, using: key20))
-            == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
-        #expect(hexText(HMAC<SHA384>.authenticationCode(for: data, using: key20))
-            == "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59cfaea9ea9076ede7f4af152e8b2fa9cb6")
-        #expect(hexText(HMAC<SHA512>.authenticationCode(for: data, using: key20))
-            == "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cde"
-            + "daa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854")
+        #expect(
+            hexText(HMAC<SHA256>.authenticationCode(for: data, using: key20))
+                == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        #expect(
+            hexText(HMAC<SHA384>.authenticationCode(for: data, using: key20))
+                == "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59cfaea9ea9076ede7f4af152e8b2fa9cb6")
+        #expect(
+            hexText(HMAC<SHA512>.authenticationCode(for: data, using: key20))
+                == "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cde"
+                + "daa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854")
     }
 
     @Test func rfc4231ShortAndLongKeys() {
-        #expect(hexText(HMAC<SHA256>.authenticationCode(
-            for: Data("what do ya want for nothing?".utf8), using: SymmetricKey(data: Data("Jefe".utf8))))
-            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(
+            hexText(
+                HMAC<SHA256>.authenticationCode(
+                    for: Data("what do ya want for nothing?".utf8), using: SymmetricKey(data: Data("Jefe".utf8))))
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         let longKey = SymmetricKey(data: [UInt8](repeating: 0xaa, count: 131))
         let message = Data("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
-        #expect(hexText(HMAC<SHA256>.authenticationCode(for: message, using: longKey))
-            == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
-        #expect(hexText(HMAC<SHA512>.authenticationCode(for: message, using: longKey))
-            == "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f352"
-            + "6b56d037e05f2598bd0fd2215d6a1e5295e64f73f63f0aec8b915a985d786598")
+        #expect(
+            hexText(HMAC<SHA256>.authenticationCode(for: message, using: longKey))
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        #expect(
+            hexText(HMAC<SHA512>.authenticationCode(for: message, using: longKey))
+                == "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f352"
+                + "6b56d037e05f2598bd0fd2215d6a1e5295e64f73f63f0aec8b915a985d786598")
     }
 
     @Test func rfc2202TestCase1() {
-        #expect(hexText(HMAC<Insecure.SHA1>.authenticationCode(for: Data("Hi There".utf8), using: key20))
-            == "b617318655057264e28bc0b6fb378c8ef146be00")
+        #expect(
+            hexText(HMAC<Insecure.SHA1>.authenticationCode(for: Data("Hi There".utf8), using: key20))
+                == "b617318655057264e28bc0b6fb378c8ef146be00")
         let key16 = SymmetricKey(data: [UInt8](repeating: 0x0b, count: 16))
-        #expect(hexText(HMAC<Insecure.MD5>.authenticationCode(for: Data("Hi There".utf8), using: key16))
-            == "9294727a3638bb1c13f48ef8158bfc9d")
+        #expect(
+            hexText(HMAC<Insecure.MD5>.authenticationCode(for: Data("Hi There".utf8), using: key16))
+                == "9294727a3638bb1c13f48ef8158bfc9d")
     }
 
     @Test func incrementalValidationAndPrinting() {
@@ -47,11 +56,13 @@ import Testing
         #expect(HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data("Hi There".utf8), using: key20))
         #expect(!HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data("Hi there".utf8), using: key20))
         #expect(HMAC<SHA256>.isValidAuthenticationCode(Data(code), authenticating: Data("Hi There".utf8), using: key20))
-        #expect(!HMAC<SHA256>.isValidAuthenticationCode(
-            Data(code).dropLast(), authenticating: Data("Hi There".utf8), using: key20))
+        #expect(
+            !HMAC<SHA256>.isValidAuthenticationCode(
+                Data(code).dropLast(), authenticating: Data("Hi There".utf8), using: key20))
         #expect(code.byteCount == 32)
-        #expect(code.description
-            == "HMAC with SHA256: b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        #expect(
+            code.description
+                == "HMAC with SHA256: b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
         #expect(code == Data(code))
     }
 }
@@ -65,20 +76,25 @@ import Testing
         let prk = HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: salt)
         #expect(hexText(prk) == "077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5")
         let okm = "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"
-        #expect(HKDF<SHA256>.expand(pseudoRandomKey: prk, info: info, outputByteCount: 42)
-            .withUnsafeBytes { hexText($0) } == okm)
-        #expect(HKDF<SHA256>.deriveKey(inputKeyMaterial: ikm, salt: salt, info: info, outputByteCount: 42)
-            .withUnsafeBytes { hexText($0) } == okm)
+        #expect(
+            HKDF<SHA256>.expand(pseudoRandomKey: prk, info: info, outputByteCount: 42)
+                .withUnsafeBytes { hexText($0) } == okm)
+        #expect(
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: ikm, salt: salt, info: info, outputByteCount: 42)
+                .withUnsafeBytes { hexText($0) } == okm)
     }
 
     @Test func rfc5869TestCase3WithoutSaltOrInfo() {
         let okm = "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"
-        #expect(hexText(HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: Data?.none))
-            == "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04")
-        #expect(HKDF<SHA256>.deriveKey(inputKeyMaterial: ikm, outputByteCount: 42).withUnsafeBytes { hexText($0) }
-            == okm)
-        #expect(HKDF<SHA256>.deriveKey(inputKeyMaterial: ikm, salt: Data(), outputByteCount: 42)
-            .bitCount == 42 * 8)
+        #expect(
+            hexText(HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: Data?.none))
+                == "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04")
+        #expect(
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: ikm, outputByteCount: 42).withUnsafeBytes { hexText($0) }
+                == okm)
+        #expect(
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: ikm, salt: Data(), outputByteCount: 42)
+                .bitCount == 42 * 8)
     }
 
     @Test func matchesOpenSSLForSHA512() throws {

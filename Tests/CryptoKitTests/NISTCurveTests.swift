@@ -39,7 +39,8 @@ import Testing
 
     @Test func nonCompactKeysHaveNoCompactRepresentation() {
         var sawNonCompact = false
-        for _ in 0..<64 where P384.KeyAgreement.PrivateKey(compactRepresentable: false).publicKey
+        for _ in 0..<64
+        where P384.KeyAgreement.PrivateKey(compactRepresentable: false).publicKey
             .compactRepresentation == nil
         {
             sawNonCompact = true
@@ -66,8 +67,9 @@ import Testing
         let p521 = P521.Signing.PrivateKey()
         let s521 = try p521.signature(for: SHA512.hash(data: message))
         #expect(s521.rawRepresentation.count == 132 && p521.publicKey.isValidSignature(s521, for: message))
-        #expect(try P521.Signing.ECDSASignature(rawRepresentation: s521.rawRepresentation).derRepresentation
-            == s521.derRepresentation)
+        #expect(
+            try P521.Signing.ECDSASignature(rawRepresentation: s521.rawRepresentation).derRepresentation
+                == s521.derRepresentation)
     }
 
     @Test func keyAgreementAndDerivedKeys() throws {
@@ -77,15 +79,20 @@ import Testing
         let ba = try bob.sharedSecretFromKeyAgreement(with: alice.publicKey)
         #expect(ab == ba)
         #expect(ab.withUnsafeBytes { $0.count } == 66)
-        let k1 = ab.hkdfDerivedSymmetricKey(using: SHA256.self, salt: Data("s".utf8), sharedInfo: Data("i".utf8),
+        let k1 = ab.hkdfDerivedSymmetricKey(
+            using: SHA256.self, salt: Data("s".utf8), sharedInfo: Data("i".utf8),
             outputByteCount: 32)
-        #expect(k1 == ba.hkdfDerivedSymmetricKey(using: SHA256.self, salt: Data("s".utf8), sharedInfo: Data("i".utf8),
-            outputByteCount: 32))
+        #expect(
+            k1
+                == ba.hkdfDerivedSymmetricKey(
+                    using: SHA256.self, salt: Data("s".utf8), sharedInfo: Data("i".utf8),
+                    outputByteCount: 32))
         let x963 = ab.x963DerivedSymmetricKey(using: SHA384.self, sharedInfo: Data("i".utf8), outputByteCount: 80)
         #expect(x963.bitCount == 640)
         // ANSI X9.63 KDF by hand: SHA-384(Z ‖ 00000001 ‖ info) ‖ SHA-384(Z ‖ 00000002 ‖ info), truncated.
         let z = ab.withUnsafeBytes { Data($0) }
-        let expected = Data(SHA384.hash(data: z + Data([0, 0, 0, 1]) + Data("i".utf8)))
+        let expected =
+            Data(SHA384.hash(data: z + Data([0, 0, 0, 1]) + Data("i".utf8)))
             + Data(SHA384.hash(data: z + Data([0, 0, 0, 2]) + Data("i".utf8)))
         #expect(x963.withUnsafeBytes { Data($0) } == expected.prefix(80))
     }
@@ -114,7 +121,8 @@ import Testing
             try P384.Signing.PublicKey(derRepresentation: P256.Signing.PrivateKey().publicKey.derRepresentation)
         }
         #expect(throws: CryptoKitASN1Error.invalidPEMDocument) {
-            try P256.Signing.PublicKey(pemRepresentation: "-----BEGIN PUBLIC KEY-----\nnot base64!\n-----END PUBLIC KEY-----")
+            try P256.Signing.PublicKey(
+                pemRepresentation: "-----BEGIN PUBLIC KEY-----\nnot base64!\n-----END PUBLIC KEY-----")
         }
         #expect(throws: CryptoKitASN1Error.invalidASN1Object) {
             try P256.Signing.ECDSASignature(derRepresentation: Data([0x30, 0x03, 0x02, 0x01]))

@@ -80,8 +80,9 @@ import Testing
         // openssl reads the private key's PEM and derives the same public key.
         let privatePath = try openssl.write("private.pem", signer.privatePEM + "\n")
         let derived = try openssl.run(["pkey", "-in", privatePath, "-pubout"])
-        #expect(String(decoding: derived, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            == signer.publicPEM)
+        #expect(
+            String(decoding: derived, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                == signer.publicPEM)
         try openssl.write("other", Data("another message".utf8))
         #expect(!openssl.succeeds(["dgst", curve.digest, "-verify", publicPath, "-signature", signaturePath, "other"]))
     }
@@ -91,8 +92,10 @@ import Testing
         let openssl = try OpenSSLCommand()
         let messagePath = try openssl.write("message", Self.message)
         // One PKCS #8 key (genpkey) and one SEC 1 key (ecparam): CryptoKit reads both PEM forms.
-        try openssl.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve.rawValue)",
-            "-out", "pkcs8.pem"])
+        try openssl.run([
+            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve.rawValue)",
+            "-out", "pkcs8.pem",
+        ])
         let groupName = curve == .p256 ? "prime256v1" : (curve == .p384 ? "secp384r1" : "secp521r1")
         try openssl.run(["ecparam", "-genkey", "-name", groupName, "-noout", "-out", "sec1.pem"])
         for keyFile in ["pkcs8.pem", "sec1.pem"] {
@@ -104,14 +107,17 @@ import Testing
             let privatePEM = String(decoding: try openssl.read(keyFile), as: UTF8.self)
             switch curve {
             case .p256:
-                #expect(try P256.Signing.PrivateKey(pemRepresentation: privatePEM).publicKey.pemRepresentation
-                    == publicPEM.trimmingCharacters(in: .newlines))
+                #expect(
+                    try P256.Signing.PrivateKey(pemRepresentation: privatePEM).publicKey.pemRepresentation
+                        == publicPEM.trimmingCharacters(in: .newlines))
             case .p384:
-                #expect(try P384.Signing.PrivateKey(pemRepresentation: privatePEM).publicKey.pemRepresentation
-                    == publicPEM.trimmingCharacters(in: .newlines))
+                #expect(
+                    try P384.Signing.PrivateKey(pemRepresentation: privatePEM).publicKey.pemRepresentation
+                        == publicPEM.trimmingCharacters(in: .newlines))
             case .p521:
-                #expect(try P521.Signing.PrivateKey(pemRepresentation: privatePEM).publicKey.pemRepresentation
-                    == publicPEM.trimmingCharacters(in: .newlines))
+                #expect(
+                    try P521.Signing.PrivateKey(pemRepresentation: privatePEM).publicKey.pemRepresentation
+                        == publicPEM.trimmingCharacters(in: .newlines))
             }
         }
     }
@@ -119,8 +125,10 @@ import Testing
     @Test(arguments: Curve.allCases)
     func ecdhAgreesWithOpenSSLBothWays(curve: Curve) throws {
         let openssl = try OpenSSLCommand()
-        try openssl.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve.rawValue)",
-            "-out", "theirs.pem"])
+        try openssl.run([
+            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve.rawValue)",
+            "-out", "theirs.pem",
+        ])
         let theirPublicPEM = String(decoding: try openssl.run(["pkey", "-in", "theirs.pem", "-pubout"]), as: UTF8.self)
         let ours: (publicPEM: String, secret: Data)
         switch curve {
@@ -165,7 +173,9 @@ import Testing
             "-in", messagePath, "-sigfile", "ours.sig",
         ])
         #expect(String(decoding: verified, as: UTF8.self).contains("Signature Verified Successfully"))
-        let publicFromOpenSSL = try openssl.run(["pkey", "-in", "ours.der", "-inform", "DER", "-pubout", "-outform", "DER"])
+        let publicFromOpenSSL = try openssl.run([
+            "pkey", "-in", "ours.der", "-inform", "DER", "-pubout", "-outform", "DER",
+        ])
         #expect(publicFromOpenSSL.suffix(32) == ours.publicKey.rawRepresentation)
         // Ed25519 is deterministic: openssl's signature with our key is byte for byte ours.
         let theirSignatureWithOurKey = try openssl.run([
@@ -195,7 +205,9 @@ import Testing
         #expect(theirs == secret.withUnsafeBytes { Data($0) })
         // openssl reads our private key and finds our public key.
         try openssl.write("ours.der", Self.pkcs8(oid: 0x6e, ours.rawRepresentation))
-        let publicFromOpenSSL = try openssl.run(["pkey", "-in", "ours.der", "-inform", "DER", "-pubout", "-outform", "DER"])
+        let publicFromOpenSSL = try openssl.run([
+            "pkey", "-in", "ours.der", "-inform", "DER", "-pubout", "-outform", "DER",
+        ])
         #expect(publicFromOpenSSL.suffix(32) == ours.publicKey.rawRepresentation)
     }
 }

@@ -5,7 +5,9 @@ import Testing
 /// Bytes from hexadecimal text (spaces ignored).
 func hexBytes(_ text: String) -> [UInt8] {
     let digits = Array(text.filter { !$0.isWhitespace }.utf8)
-    return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<($0 + 2)], as: UTF8.self), radix: 16)! }
+    return stride(from: 0, to: digits.count, by: 2).map {
+        UInt8(String(decoding: digits[$0..<($0 + 2)], as: UTF8.self), radix: 16)!
+    }
 }
 
 /// Lower-case hexadecimal of `bytes`.
@@ -57,7 +59,8 @@ final class OpenSSLCommand {
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw OpenSSLCommandFailure(arguments: arguments, status: process.terminationStatus,
+            throw OpenSSLCommandFailure(
+                arguments: arguments, status: process.terminationStatus,
                 message: String(decoding: err, as: UTF8.self))
         }
         return out
