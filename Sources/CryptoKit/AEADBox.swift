@@ -6,9 +6,10 @@ struct AEADBox: Sendable {
     let storage: Data
     let nonceByteCount: Int
 
-    var nonce: Data { storage.prefix(nonceByteCount) }
-    var ciphertext: Data { storage.dropFirst(nonceByteCount).dropLast(AEAD.tagByteCount) }
-    var tag: Data { storage.suffix(AEAD.tagByteCount) }
+    // Copies, not slices: a slice of `storage` would keep its offsets, and `box.ciphertext[0]` would trap.
+    var nonce: Data { Data(storage.prefix(nonceByteCount)) }
+    var ciphertext: Data { Data(storage.dropFirst(nonceByteCount).dropLast(AEAD.tagByteCount)) }
+    var tag: Data { Data(storage.suffix(AEAD.tagByteCount)) }
 
     private init(storage: Data, nonceByteCount: Int) {
         self.storage = storage

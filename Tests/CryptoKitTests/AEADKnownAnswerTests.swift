@@ -165,3 +165,17 @@ import Testing
         }
     }
 }
+
+@Suite struct CryptoKitSealedBoxPartsTests {
+    // Parts of a sealed box index from zero, as any Data a caller is handed.
+    @Test func partsIndexFromZero() throws {
+        let box = try AES.GCM.seal(Data("secret".utf8), using: SymmetricKey(size: .bits256))
+        #expect(box.ciphertext.startIndex == 0 && box.tag.startIndex == 0)
+        #expect(box.ciphertext[0] == box.combined![12])
+        #expect(box.tag[0] == box.combined![18])
+        let chacha = try ChaChaPoly.seal(Data("secret".utf8), using: SymmetricKey(size: .bits256))
+        #expect(chacha.ciphertext[0] == chacha.combined[12])
+        let reopened = try AES.GCM.SealedBox(combined: box.combined!.dropFirst(0))
+        #expect(reopened.nonce.withUnsafeBytes { Data($0) } == box.combined!.prefix(12))
+    }
+}
