@@ -28,7 +28,13 @@ func constantTimeEquals<D: DataProtocol>(_ lhs: some ContiguousBytes, bytesOf rh
 /// generator, so that the non-throwing initializers Apple defines (`SymmetricKey(size:)`, `Nonce()`) need not trap.
 func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
     do {
-        try SystemRandom.fill(buffer)
+        // SystemRandom.fill passes the length to OpenSSL as an `int`: 1 GiB at a time.
+        var offset = 0
+        while offset < buffer.count {
+            let count = min(1 << 30, buffer.count - offset)
+            try SystemRandom.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + count)]))
+            offset += count
+        }
     } catch {
         var generator = SystemRandomNumberGenerator()
         for index in buffer.indices { buffer[index] = generator.next() }

@@ -21,9 +21,8 @@ package enum AEAD: Sendable {
         defer { EVP_CIPHER_CTX_free(context) }
         var length: Int32 = 0
         let output = ciphertext.bindMemory(to: UInt8.self).baseAddress
-        guard aad.count == 0 || EVP_EncryptUpdate(context, nil, &length, aad.baseAddress, Int32(aad.count)) == 1,
-            plaintext.count == 0
-                || EVP_EncryptUpdate(context, output, &length, plaintext.baseAddress, Int32(plaintext.count)) == 1,
+        guard Self.update(context, input: aad, output: nil),
+            Self.update(context, input: plaintext, output: output),
             EVP_EncryptFinal_ex(context, output.map { $0 + plaintext.count }, &length) == 1,
             EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(Self.tagByteCount), tag.baseAddress) == 1
         else { throw OpenSSLErrorQueue.failure() }
@@ -42,9 +41,8 @@ package enum AEAD: Sendable {
         defer { EVP_CIPHER_CTX_free(context) }
         var length: Int32 = 0
         let output = plaintext.bindMemory(to: UInt8.self).baseAddress
-        guard aad.count == 0 || EVP_DecryptUpdate(context, nil, &length, aad.baseAddress, Int32(aad.count)) == 1,
-            ciphertext.count == 0
-                || EVP_DecryptUpdate(context, output, &length, ciphertext.baseAddress, Int32(ciphertext.count)) == 1,
+        guard Self.update(context, input: aad, output: nil),
+            Self.update(context, input: ciphertext, output: output),
             EVP_CIPHER_CTX_ctrl(
                 context, EVP_CTRL_AEAD_SET_TAG, Int32(Self.tagByteCount),
                 UnsafeMutableRawPointer(mutating: tag.baseAddress))
@@ -55,6 +53,25 @@ package enum AEAD: Sendable {
             ConstantTime.wipe(plaintext)
             throw BackendError.authenticationFailure
         }
+    }
+
+    /// Feeds `input` to `EVP_CipherUpdate` (additional data when `output` is nil) in pieces of at most 1 GiB,
+    /// since its lengths are `int`; a stream cipher mode writes exactly as many bytes as it reads.
+    private static func update(
+        _ context: OpaquePointer, input: UnsafeRawBufferPointer, output: UnsafeMutablePointer<UInt8>?
+    ) -> Bool {
+        let piece = 1 << 30
+        var offset = 0
+        while offset < input.count {
+            let count = min(piece, input.count - offset)
+            var written: Int32 = 0
+            let source = input.bindMemory(to: UInt8.self).baseAddress! + offset
+            guard EVP_CipherUpdate(context, output.map { $0 + offset }, &written, source, Int32(count)) == 1 else {
+                return false
+            }
+            offset += count
+        }
+        return true
     }
 
     private func cipher(keyByteCount: Int) throws -> OpaquePointer? {
@@ -77,6 +94,7 @@ package enum AEAD: Sendable {
         case .aesGCM: guard nonce.count > 0 else { throw BackendError.incorrectParameterSize }
         case .chaCha20Poly1305: guard nonce.count == 12 else { throw BackendError.incorrectParameterSize }
         }
+        guard nonce.count <= Int(Int32.max) else { throw BackendError.incorrectParameterSize }
         guard let context = EVP_CIPHER_CTX_new() else { throw OpenSSLErrorQueue.failure() }
         let enc: Int32 = encrypt ? 1 : 0
         let keyBytes = key.bindMemory(to: UInt8.self).baseAddress

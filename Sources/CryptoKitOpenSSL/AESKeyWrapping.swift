@@ -2,12 +2,18 @@ internal import COpenSSL
 
 /// AES key wrap (RFC 3394, default initial value) with a 128, 192 or 256-bit key-encryption key.
 package enum AESKeyWrapping {
+    /// The largest key wrapped or unwrapped: 1 MiB.
+    private static let maximumKeyByteCount = 1 << 20
+
     /// Wraps `key` (16 bytes or more, a multiple of 8) under `kek`; the result is 8 bytes longer.
     /// - Throws: `BackendError.incorrectKeySize` for a bad KEK, `.wrapFailure` for a key of a bad length.
     package static func wrap(_ key: UnsafeRawBufferPointer, kek: UnsafeRawBufferPointer) throws
         -> [UInt8]
     {
-        guard key.count >= 16, key.count % 8 == 0 else { throw BackendError.wrapFailure }
+        // Keys, not bulk data: a bound keeps every length within OpenSSL's `int`.
+        guard key.count >= 16, key.count % 8 == 0, key.count <= maximumKeyByteCount else {
+            throw BackendError.wrapFailure
+        }
         var output = [UInt8](repeating: 0, count: key.count + 8)
         let written = try output.withUnsafeMutableBytes { output throws in
             try run(input: key, kek: kek, encrypt: true, output: output)
@@ -21,7 +27,9 @@ package enum AESKeyWrapping {
     package static func unwrap(
         _ wrapped: UnsafeRawBufferPointer, kek: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
     ) throws {
-        guard wrapped.count >= 24, wrapped.count % 8 == 0, output.count == wrapped.count - 8 else {
+        guard wrapped.count >= 24, wrapped.count % 8 == 0, wrapped.count <= maximumKeyByteCount + 8,
+            output.count == wrapped.count - 8
+        else {
             throw BackendError.unwrapFailure
         }
         // OpenSSL writes up to a block past the result while unwrapping; work in a scratch buffer.

@@ -21,8 +21,13 @@ package enum NonceRandom {
     package static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
         guard buffer.count > 0 else { return }
         guard buffer.count <= 64, let pool = ThreadNoncePool.current() else {
-            guard RAND_bytes(buffer.bindMemory(to: UInt8.self).baseAddress, Int32(buffer.count)) == 1 else {
-                throw OpenSSLErrorQueue.failure()
+            var offset = 0
+            while offset < buffer.count {
+                let count = min(1 << 30, buffer.count - offset)
+                guard RAND_bytes(buffer.bindMemory(to: UInt8.self).baseAddress! + offset, Int32(count)) == 1 else {
+                    throw OpenSSLErrorQueue.failure()
+                }
+                offset += count
             }
             return
         }

@@ -241,3 +241,23 @@ import Testing
                 == receiver.exportSecret(context: Data(), outputByteCount: 16))
     }
 }
+
+@Suite struct CryptoKitSecretPrintingTests {
+    /// Printing or dumping values that hold secrets never shows the secret bytes.
+    @Test func secretsStayOutOfDescriptionsAndDumps() throws {
+        let keyBytes = [UInt8](repeating: 0xAB, count: 32)
+        let agreement = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: keyBytes)
+        let signing = try P256.Signing.PrivateKey(rawRepresentation: keyBytes)
+        let sender = try HPKE.Sender(
+            recipientKey: agreement.publicKey, ciphersuite: .Curve25519_SHA256_ChachaPoly, info: Data())
+        let secret = try agreement.sharedSecretFromKeyAgreement(with: Curve25519.KeyAgreement.PrivateKey().publicKey)
+        let secretHex = secret.withUnsafeBytes { hexText($0) }
+        for value in [SymmetricKey(data: keyBytes), agreement, signing, sender, secret] as [Any] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            let text = (dumped + String(describing: value)).lowercased()
+            #expect(!text.contains("abab"))
+            #expect(!text.contains(secretHex.prefix(16)))
+        }
+    }
+}

@@ -149,3 +149,8 @@ extension HPKE {
         }
     }
 }
+
+extension HPKE.Context: CustomReflectable {
+    /// Nothing: the key, base nonce and exporter secret must not appear in `dump` or a debugger's summary.
+    var customMirror: Mirror { Mirror(self, children: []) }
+}
