@@ -66,10 +66,14 @@ targets += [
     .testTarget(
         name: "SecurityTests", dependencies: ["Security", "LocalAuthentication", "KeychainCore"],
         swiftSettings: swift6),
+    // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.
+    .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
+    .target(name: "TPMEnclave", dependencies: ["CTSS2"], swiftSettings: swift6),
     // CryptoKit's face over OpenSSL: only CryptoKitOpenSSL imports the C module.
     .target(name: "CryptoKitOpenSSL", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
     .target(
-        name: "CryptoKit", dependencies: ["CryptoKitOpenSSL", "KeychainCrypto", "Security", "LocalAuthentication"],
+        name: "CryptoKit",
+        dependencies: ["CryptoKitOpenSSL", "KeychainCrypto", "TPMEnclave", "Security", "LocalAuthentication"],
         swiftSettings: swift6),
     // The same operations written in C against libcrypto, timed beside CryptoKit's.
     .target(name: "CryptoKitBenchmarkBaseline", dependencies: ["COpenSSL"]),
