@@ -45,6 +45,8 @@ products += [
     .library(name: "Security", targets: ["Security"]),
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     .executable(name: "keychain-authenticate", targets: ["KeychainAuthenticate"]),
+    .library(name: "CryptoKit", targets: ["CryptoKit"]),
+    .executable(name: "cryptokit-benchmarks", targets: ["CryptoKitBenchmarks"]),
 ]
 targets += [
     .target(name: "Security", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
@@ -72,6 +74,22 @@ targets += [
     .testTarget(
         name: "SecurityTests", dependencies: ["Security", "LocalAuthentication", "KeychainCore", "KeychainMessages"],
         swiftSettings: swift6),
+    // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.
+    .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
+    .target(name: "TPMEnclave", dependencies: ["CTSS2"], swiftSettings: swift6),
+    // CryptoKit's face over OpenSSL: only CryptoKitOpenSSL imports the C module.
+    .target(name: "CryptoKitOpenSSL", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
+    .target(
+        name: "CryptoKit",
+        dependencies: ["CryptoKitOpenSSL", "KeychainCrypto", "TPMEnclave", "Security", "LocalAuthentication"],
+        swiftSettings: swift6),
+    // The same operations written in C against libcrypto, timed beside CryptoKit's.
+    .target(name: "CryptoKitBenchmarkBaseline", dependencies: ["COpenSSL"]),
+    .executableTarget(
+        name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline"],
+        swiftSettings: swift6),
+    .testTarget(
+        name: "CryptoKitTests", dependencies: ["CryptoKit", "Security", "LocalAuthentication"], swiftSettings: swift6),
     .testTarget(
         name: "SecurityCLITests",
         dependencies: ["SecurityCLI", "KeychainCore", "KeychainMessages", "KeychainStore", "TerminalIO"],

@@ -11,6 +11,12 @@
 #include <openssl/params.h>
 #include <openssl/err.h>
 #include <openssl/kdf.h>
+// CryptoKit's backend (CryptoKitOpenSSL): MD5 and SHA-1 contexts, EC points and keys, DER encoders, key building.
+#include <openssl/md5.h>
+#include <openssl/ec.h>
+#include <openssl/bn.h>
+#include <openssl/x509.h>
+#include <openssl/param_build.h>
 
 // EVP_CTRL_GCM_* are macros; name them as functions so Swift can call them.
 static inline int kossl_gcm_set_ivlen(EVP_CIPHER_CTX *ctx, int len) {

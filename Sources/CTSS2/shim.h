@@ -1,0 +1,62 @@
+#ifndef KEYCHAIN_CTSS2_SHIM_H
+#define KEYCHAIN_CTSS2_SHIM_H
+// The TPM 2.0 Software Stack's ESAPI (Debian's libtss2-dev), for SecureEnclave keys kept in a TPM.
+#include <tss2/tss2_esys.h>
+#include <tss2/tss2_tctildr.h>
+#include <tss2/tss2_mu.h>
+#include <string.h>
+
+// The TSS constants are cast macros ("((TPM2_ALG_ID) 0x0023)"), which Swift does not import: the templates and
+// schemes are filled in here.
+
+// The storage primary key: ECC P-256, restricted decryption with AES-128-CFB, under the owner hierarchy. The
+// same template always gives the same key for one owner seed, so it is re-created rather than stored.
+static inline void kchtpm_primary_template(TPM2B_PUBLIC *template) {
+    memset(template, 0, sizeof *template);
+    TPMT_PUBLIC *area = &template->publicArea;
+    area->type = TPM2_ALG_ECC;
+    area->nameAlg = TPM2_ALG_SHA256;
+    area->objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
+        | TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT;
+    area->parameters.eccDetail.symmetric.algorithm = TPM2_ALG_AES;
+    area->parameters.eccDetail.symmetric.keyBits.aes = 128;
+    area->parameters.eccDetail.symmetric.mode.aes = TPM2_ALG_CFB;
+    area->parameters.eccDetail.scheme.scheme = TPM2_ALG_NULL;
+    area->parameters.eccDetail.curveID = TPM2_ECC_NIST_P256;
+    area->parameters.eccDetail.kdf.scheme = TPM2_ALG_NULL;
+}
+
+// A P-256 key that never leaves the TPM (fixedTPM, fixedParent, generated inside): for signing when `signing`
+// is non-zero, otherwise for ECDH (decrypt).
+static inline void kchtpm_key_template(TPM2B_PUBLIC *template, int signing) {
+    memset(template, 0, sizeof *template);
+    TPMT_PUBLIC *area = &template->publicArea;
+    area->type = TPM2_ALG_ECC;
+    area->nameAlg = TPM2_ALG_SHA256;
+    area->objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
+        | TPMA_OBJECT_USERWITHAUTH | (signing ? TPMA_OBJECT_SIGN_ENCRYPT : TPMA_OBJECT_DECRYPT);
+    area->parameters.eccDetail.symmetric.algorithm = TPM2_ALG_NULL;
+    area->parameters.eccDetail.scheme.scheme = TPM2_ALG_NULL;
+    area->parameters.eccDetail.curveID = TPM2_ECC_NIST_P256;
+    area->parameters.eccDetail.kdf.scheme = TPM2_ALG_NULL;
+}
+
+// ECDSA with SHA-256, and the "no ticket" hash check a non-restricted key signs with.
+static inline void kchtpm_ecdsa_sha256(TPMT_SIG_SCHEME *scheme, TPMT_TK_HASHCHECK *ticket) {
+    memset(scheme, 0, sizeof *scheme);
+    scheme->scheme = TPM2_ALG_ECDSA;
+    scheme->details.ecdsa.hashAlg = TPM2_ALG_SHA256;
+    memset(ticket, 0, sizeof *ticket);
+    ticket->tag = TPM2_ST_HASHCHECK;
+    ticket->hierarchy = TPM2_RH_NULL;
+}
+
+// Whether a loaded public area is what kchtpm_key_template makes: ECC P-256, fixed to this TPM, for `signing`.
+static inline int kchtpm_is_enclave_key(const TPM2B_PUBLIC *key, int signing) {
+    const TPMT_PUBLIC *area = &key->publicArea;
+    TPMA_OBJECT required = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
+        | (signing ? TPMA_OBJECT_SIGN_ENCRYPT : TPMA_OBJECT_DECRYPT);
+    return area->type == TPM2_ALG_ECC && area->parameters.eccDetail.curveID == TPM2_ECC_NIST_P256
+        && (area->objectAttributes & required) == required;
+}
+#endif

@@ -1,0 +1,140 @@
+internal import CryptoKitOpenSSL
+
+/// ChaCha20-Poly1305 (RFC 8439) with a 256-bit key, a 12-byte nonce and a 16-byte tag.
+public enum ChaChaPoly {
+    static let nonceByteCount = 12
+
+    /// Encrypts `message` under `key` and authenticates it together with `authenticatedData`.
+    /// - Parameters:
+    ///   - message: The plaintext.
+    ///   - key: A 256-bit key.
+    ///   - nonce: The nonce, or nil for a fresh random one. Never reuse a nonce with the same key.
+    ///   - authenticatedData: Data authenticated but not encrypted.
+    /// - Returns: The sealed box.
+    /// - Throws: `CryptoKitError.incorrectKeySize` for a key of another size.
+    public static func seal<Plaintext: DataProtocol, AuthenticatedData: DataProtocol>(
+        _ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil,
+        authenticating authenticatedData: AuthenticatedData
+    ) throws -> SealedBox {
+        try withContiguousBytes(of: authenticatedData) { aad in try seal(message, using: key, nonce: nonce, aad: aad) }
+    }
+
+    /// Encrypts and authenticates `message` under `key`.
+    /// - Parameters:
+    ///   - message: The plaintext.
+    ///   - key: A 256-bit key.
+    ///   - nonce: The nonce, or nil for a fresh random one. Never reuse a nonce with the same key.
+    /// - Returns: The sealed box.
+    /// - Throws: `CryptoKitError.incorrectKeySize` for a key of another size.
+    public static func seal<Plaintext: DataProtocol>(_ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil)
+        throws -> SealedBox
+    {
+        try seal(message, using: key, nonce: nonce, aad: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// Checks and decrypts `sealedBox`, authenticating `authenticatedData` with it.
+    /// - Parameters:
+    ///   - sealedBox: The sealed box.
+    ///   - key: The key it was sealed with.
+    ///   - authenticatedData: The data authenticated when it was sealed.
+    /// - Returns: The plaintext.
+    /// - Throws: `CryptoKitError.authenticationFailure` when the key, box or authenticated data do not match.
+    public static func open<AuthenticatedData: DataProtocol>(
+        _ sealedBox: SealedBox, using key: SymmetricKey, authenticating authenticatedData: AuthenticatedData
+    ) throws -> Data {
+        try withContiguousBytes(of: authenticatedData) { aad in
+            try AEADBox.open(sealedBox.box, using: key, aad: aad, algorithm: .chaCha20Poly1305)
+        }
+    }
+
+    /// Checks and decrypts `sealedBox`.
+    /// - Parameters:
+    ///   - sealedBox: The sealed box.
+    ///   - key: The key it was sealed with.
+    /// - Returns: The plaintext.
+    /// - Throws: `CryptoKitError.authenticationFailure` when the key or box do not match.
+    public static func open(_ sealedBox: SealedBox, using key: SymmetricKey) throws -> Data {
+        try AEADBox.open(
+            sealedBox.box, using: key, aad: UnsafeRawBufferPointer(start: nil, count: 0),
+            algorithm: .chaCha20Poly1305)
+    }
+
+    private static func seal<Plaintext: DataProtocol>(
+        _ message: Plaintext, using key: SymmetricKey, nonce: Nonce?, aad: UnsafeRawBufferPointer
+    ) throws -> SealedBox {
+        let box = try withContiguousBytes(of: message) { plaintext in
+            try AEADBox.seal(
+                plaintext, using: key, nonce: nonce?.bytes, nonceByteCount: nonceByteCount, aad: aad,
+                algorithm: .chaCha20Poly1305)
+        }
+        return SealedBox(box: box)
+    }
+}
+
+extension ChaChaPoly {
+    /// A ChaCha20-Poly1305 nonce: exactly 12 bytes.
+    public struct Nonce: ContiguousBytes, Sequence, Sendable {
+        let bytes: Data
+
+        /// A fresh random nonce.
+        public init() {
+            var bytes = Data(count: ChaChaPoly.nonceByteCount)
+            bytes.withUnsafeMutableBytes { fillNonce($0) }
+            self.bytes = bytes
+        }
+
+        /// A nonce with the bytes of `data`.
+        /// - Parameter data: Exactly 12 bytes.
+        /// - Throws: `CryptoKitError.incorrectParameterSize` for another length.
+        public init<D: DataProtocol>(data: D) throws {
+            guard data.count == ChaChaPoly.nonceByteCount else { throw CryptoKitError.incorrectParameterSize }
+            bytes = Data(data)
+        }
+
+        /// Calls `body` with the nonce's bytes.
+        public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            try bytes.withUnsafeBytes(body)
+        }
+
+        /// An iterator over the nonce's bytes.
+        public func makeIterator() -> Data.Iterator { bytes.makeIterator() }
+    }
+
+    /// The result of sealing: nonce, ciphertext and tag.
+    public struct SealedBox: Sendable {
+        let box: AEADBox
+
+        init(box: AEADBox) { self.box = box }
+
+        /// `nonce (12) ‖ ciphertext ‖ tag (16)`.
+        public var combined: Data { box.storage }
+
+        /// The encrypted bytes.
+        public var ciphertext: Data { box.ciphertext }
+
+        /// The 16-byte authentication tag.
+        public var tag: Data { box.tag }
+
+        /// The nonce the box was sealed with.
+        public var nonce: ChaChaPoly.Nonce {
+            (try? ChaChaPoly.Nonce(data: box.nonce)) ?? ChaChaPoly.Nonce()
+        }
+
+        /// A sealed box from `nonce (12) ‖ ciphertext ‖ tag (16)`.
+        /// - Parameter combined: The combined representation.
+        /// - Throws: `CryptoKitError.incorrectParameterSize` when it is shorter than a nonce and a tag.
+        public init<D: DataProtocol>(combined: D) throws {
+            box = try AEADBox(combined: combined, nonceByteCount: ChaChaPoly.nonceByteCount)
+        }
+
+        /// A sealed box from its parts.
+        /// - Parameters:
+        ///   - nonce: The nonce.
+        ///   - ciphertext: The encrypted bytes.
+        ///   - tag: The 16-byte tag.
+        /// - Throws: `CryptoKitError.incorrectParameterSize` for a tag of another length.
+        public init<C: DataProtocol, T: DataProtocol>(nonce: ChaChaPoly.Nonce, ciphertext: C, tag: T) throws {
+            box = try AEADBox(nonce: nonce.bytes, ciphertext: ciphertext, tag: tag)
+        }
+    }
+}

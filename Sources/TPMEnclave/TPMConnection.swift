@@ -1,0 +1,159 @@
+internal import CTSS2
+import Synchronization
+
+/// One ESAPI connection to a TPM 2.0 with its storage primary key loaded. ESAPI contexts are not thread-safe:
+/// every operation runs under the connection's mutex.
+package final class TPMConnection: Sendable {
+    /// The TCTI configuration this connection was made with ("device:/dev/tpmrm0", "swtpm:host=…,port=…").
+    package let tcti: String
+    private let state: Mutex<State>
+
+    private struct State: ~Copyable {
+        let tctiContext: OpaquePointer
+        let context: OpaquePointer
+        let primary: ESYS_TR
+
+        deinit {
+            var context: OpaquePointer? = self.context
+            _ = Esys_FlushContext(context, primary)
+            Esys_Finalize(&context)
+            var tcti: OpaquePointer? = tctiContext
+            Tss2_TctiLdr_Finalize(&tcti)
+        }
+    }
+
+    /// Connects and creates the storage primary key.
+    /// - Throws: `TPMError.unavailable` when nothing answers, `.tpm` when the TPM refuses the primary key.
+    package init(tcti: String) throws(TPMError) {
+        self.tcti = tcti
+        var tctiContext: OpaquePointer? = nil
+        guard Tss2_TctiLdr_Initialize(tcti, &tctiContext) == 0, let tctiContext else {
+            throw .unavailable(tcti: tcti)
+        }
+        var context: OpaquePointer? = nil
+        guard Esys_Initialize(&context, tctiContext, nil) == 0, let context else {
+            var tcti: OpaquePointer? = tctiContext
+            Tss2_TctiLdr_Finalize(&tcti)
+            throw .unavailable(tcti: self.tcti)
+        }
+        var template = TPM2B_PUBLIC()
+        kchtpm_primary_template(&template)
+        var sensitive = TPM2B_SENSITIVE_CREATE()
+        var outside = TPM2B_DATA()
+        var pcrs = TPML_PCR_SELECTION()
+        var primary: ESYS_TR = 0
+        let rc = Esys_CreatePrimary(
+            context, ESYS_TR(ESYS_TR_RH_OWNER), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
+            ESYS_TR(ESYS_TR_NONE), &sensitive, &template, &outside, &pcrs, &primary, nil, nil, nil, nil)
+        guard rc == 0 else {
+            var finalized: OpaquePointer? = context
+            Esys_Finalize(&finalized)
+            var tcti: OpaquePointer? = tctiContext
+            Tss2_TctiLdr_Finalize(&tcti)
+            throw .tpm(operation: "CreatePrimary", code: rc)
+        }
+        state = Mutex(State(tctiContext: tctiContext, context: context, primary: primary))
+    }
+
+    /// Creates a P-256 key inside the TPM under the primary key.
+    /// - Returns: the key's blob (its public area and its private area wrapped by the TPM) and its public point.
+    package func createKey(signing: Bool) throws(TPMError) -> TPMKeyBlob {
+        try state.withLock { (state: inout State) throws(TPMError) -> TPMKeyBlob in
+            var template = TPM2B_PUBLIC()
+            kchtpm_key_template(&template, signing ? 1 : 0)
+            var sensitive = TPM2B_SENSITIVE_CREATE()
+            var outside = TPM2B_DATA()
+            var pcrs = TPML_PCR_SELECTION()
+            var outPrivate: UnsafeMutablePointer<TPM2B_PRIVATE>? = nil
+            var outPublic: UnsafeMutablePointer<TPM2B_PUBLIC>? = nil
+            let rc = Esys_Create(
+                state.context, state.primary, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                &sensitive, &template, &outside, &pcrs, &outPrivate, &outPublic, nil, nil, nil)
+            defer {
+                Esys_Free(outPrivate)
+                Esys_Free(outPublic)
+            }
+            guard rc == 0, let outPrivate, let outPublic else { throw .tpm(operation: "Create", code: rc) }
+            return try TPMKeyBlob(public: outPublic.pointee, private: outPrivate.pointee, signing: signing)
+        }
+    }
+
+    /// Signs a SHA-256 digest with the key in `blob` (ECDSA), returning `r ‖ s`.
+    package func sign(digest: [UInt8], with blob: TPMKeyBlob) throws(TPMError) -> [UInt8] {
+        guard blob.signing, digest.count == 32 else { throw .invalidKeyBlob }
+        return try withLoadedKey(blob) { (context, key) throws(TPMError) -> [UInt8] in
+            var input = TPM2B_DIGEST()
+            input.size = 32
+            withUnsafeMutableBytes(of: &input.buffer) { $0.copyBytes(from: digest) }
+            var scheme = TPMT_SIG_SCHEME()
+            var ticket = TPMT_TK_HASHCHECK()
+            kchtpm_ecdsa_sha256(&scheme, &ticket)
+            var signature: UnsafeMutablePointer<TPMT_SIGNATURE>? = nil
+            let rc = Esys_Sign(
+                context, key, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &input,
+                &scheme, &ticket, &signature)
+            defer { Esys_Free(signature) }
+            guard rc == 0, let signature else { throw .tpm(operation: "Sign", code: rc) }
+            let ecdsa = signature.pointee.signature.ecdsa
+            return Self.padded(ecdsa.signatureR) + Self.padded(ecdsa.signatureS)
+        }
+    }
+
+    /// ECDH with the key in `blob` and the peer point `x ‖ y`, returning the shared x coordinate.
+    package func sharedSecret(peerX x: [UInt8], peerY y: [UInt8], with blob: TPMKeyBlob) throws(TPMError)
+        -> [UInt8]
+    {
+        guard !blob.signing, x.count == 32, y.count == 32 else { throw .invalidKeyBlob }
+        return try withLoadedKey(blob) { (context, key) throws(TPMError) -> [UInt8] in
+            var point = TPM2B_ECC_POINT()
+            point.point.x.size = 32
+            point.point.y.size = 32
+            withUnsafeMutableBytes(of: &point.point.x.buffer) { $0.copyBytes(from: x) }
+            withUnsafeMutableBytes(of: &point.point.y.buffer) { $0.copyBytes(from: y) }
+            var shared: UnsafeMutablePointer<TPM2B_ECC_POINT>? = nil
+            let rc = Esys_ECDH_ZGen(
+                context, key, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &shared)
+            defer {
+                if let shared {
+                    _ = withUnsafeMutableBytes(of: &shared.pointee) {
+                        $0.initializeMemory(as: UInt8.self, repeating: 0)
+                    }
+                }
+                Esys_Free(shared)
+            }
+            guard rc == 0, let shared else { throw .tpm(operation: "ECDH_ZGen", code: rc) }
+            return Self.padded(shared.pointee.point.x)
+        }
+    }
+
+    /// Checks that the TPM accepts `blob` by loading it (and flushing it again).
+    package func check(_ blob: TPMKeyBlob) throws(TPMError) {
+        try withLoadedKey(blob) { (_, _) throws(TPMError) in () }
+    }
+
+    /// Loads the key under the primary key, runs `body`, and flushes the key again.
+    private func withLoadedKey<R: Sendable>(
+        _ blob: TPMKeyBlob, _ body: (OpaquePointer, ESYS_TR) throws(TPMError) -> R
+    ) throws(TPMError) -> R {
+        try state.withLock { (state: inout State) throws(TPMError) -> R in
+            var keyPublic = blob.publicArea
+            var keyPrivate = blob.privateArea
+            var key: ESYS_TR = 0
+            let rc = Esys_Load(
+                state.context, state.primary, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                &keyPrivate, &keyPublic, &key)
+            // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here.
+            guard rc == 0 else { throw .tpm(operation: "Load", code: rc) }
+            defer { _ = Esys_FlushContext(state.context, key) }
+            return try body(state.context, key)
+        }
+    }
+
+    /// A TPM2B_ECC_PARAMETER as 32 big-endian bytes.
+    private static func padded(_ parameter: TPM2B_ECC_PARAMETER) -> [UInt8] {
+        var value = parameter
+        let size = min(Int(value.size), 32)
+        let bytes = withUnsafeBytes(of: &value.buffer) { Array($0.prefix(size)) }
+        return [UInt8](repeating: 0, count: 32 - size) + bytes
+    }
+}

@@ -1,0 +1,67 @@
+internal import CTSS2
+
+/// A TPM key as the keychain stores it: `"KTPM" ‖ use (1) ‖ len ‖ TPM2B_PUBLIC ‖ len ‖ TPM2B_PRIVATE`, both in
+/// the TPM's canonical marshaling. The private area is encrypted and integrity-protected by the TPM's storage
+/// hierarchy: only the TPM that made it can load it, and the key inside never leaves the TPM.
+package struct TPMKeyBlob: Sendable {
+    private static let magic: [UInt8] = Array("KTPM".utf8)
+
+    /// Whether the key signs (else it does ECDH).
+    package let signing: Bool
+    let publicArea: TPM2B_PUBLIC
+    let privateArea: TPM2B_PRIVATE
+
+    init(public publicArea: TPM2B_PUBLIC, private privateArea: TPM2B_PRIVATE, signing: Bool) throws(TPMError) {
+        var area = publicArea
+        guard kchtpm_is_enclave_key(&area, signing ? 1 : 0) == 1 else { throw .invalidKeyBlob }
+        self.publicArea = publicArea
+        self.privateArea = privateArea
+        self.signing = signing
+    }
+
+    /// Parses bytes written by ``serialized``.
+    /// - Throws: `TPMError.invalidKeyBlob` when they are not a blob for this use.
+    package init(serialized bytes: [UInt8], signing: Bool) throws(TPMError) {
+        guard bytes.count > 5, Array(bytes[0..<4]) == Self.magic, bytes[4] == (signing ? 1 : 2) else {
+            throw .invalidKeyBlob
+        }
+        var publicArea = TPM2B_PUBLIC()
+        var privateArea = TPM2B_PRIVATE()
+        var offset = 5
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
+            Tss2_MU_TPM2B_PUBLIC_Unmarshal(buffer.baseAddress, buffer.count, &offset, &publicArea) == 0
+                && Tss2_MU_TPM2B_PRIVATE_Unmarshal(buffer.baseAddress, buffer.count, &offset, &privateArea) == 0
+        }
+        guard parsed, offset == bytes.count else { throw .invalidKeyBlob }
+        try self.init(public: publicArea, private: privateArea, signing: signing)
+    }
+
+    /// The blob's bytes.
+    package var serialized: [UInt8] {
+        var buffer = [UInt8](
+            repeating: 0, count: 5 + MemoryLayout<TPM2B_PUBLIC>.size + MemoryLayout<TPM2B_PRIVATE>.size)
+        var offset = 0
+        var publicArea = self.publicArea
+        var privateArea = self.privateArea
+        buffer.withUnsafeMutableBufferPointer { out in
+            for (index, byte) in Self.magic.enumerated() { out[index] = byte }
+            out[4] = signing ? 1 : 2
+            offset = 5
+            _ = Tss2_MU_TPM2B_PUBLIC_Marshal(&publicArea, out.baseAddress, out.count, &offset)
+            _ = Tss2_MU_TPM2B_PRIVATE_Marshal(&privateArea, out.baseAddress, out.count, &offset)
+        }
+        return Array(buffer[0..<offset])
+    }
+
+    /// The public point, `04 ‖ x ‖ y`.
+    package var publicPoint: [UInt8] {
+        let ecc = publicArea.publicArea.unique.ecc
+        func coordinate(_ parameter: TPM2B_ECC_PARAMETER) -> [UInt8] {
+            var value = parameter
+            let size = min(Int(value.size), 32)
+            let bytes = withUnsafeBytes(of: &value.buffer) { Array($0.prefix(size)) }
+            return [UInt8](repeating: 0, count: 32 - size) + bytes
+        }
+        return [0x04] + coordinate(ecc.x) + coordinate(ecc.y)
+    }
+}

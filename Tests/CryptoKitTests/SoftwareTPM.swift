@@ -1,0 +1,89 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `swtpm` process (Debian's software TPM 2.0) with a state directory of its own, serving the TPM command
+/// protocol on a local TCP port, for SecureEnclave's TPM back end.
+final class SoftwareTPM {
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/swtpm") }
+
+    let stateDirectory: URL
+    private(set) var port: Int = 0
+    private var process: Process?
+
+    /// The TCTI configuration that reaches this TPM.
+    var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
+
+    /// Starts a TPM with a fresh state (new seeds).
+    init() throws {
+        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("cryptokit-swtpm-\(UUID())")
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        try start()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: stateDirectory)
+    }
+
+    /// Starts `swtpm` on a free port pair (server, control) over the same state directory.
+    func start() throws {
+        for _ in 0..<20 {
+            let candidate = Int.random(in: 20_000..<60_000)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/swtpm")
+            process.arguments = [
+                "socket", "--tpm2", "--tpmstate", "dir=\(stateDirectory.path)",
+                "--server", "type=tcp,port=\(candidate),bindaddr=127.0.0.1",
+                "--ctrl", "type=tcp,port=\(candidate + 1),bindaddr=127.0.0.1", "--flags", "not-need-init,startup-clear",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            if Self.waitForListener(port: candidate, process: process) {
+                self.process = process
+                port = candidate
+                return
+            }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        throw CocoaError(.featureUnsupported)
+    }
+
+    /// Stops the process (the state directory stays, so `start()` brings back the same TPM).
+    func stop() {
+        guard let process else { return }
+        // swtpm may not act on SIGTERM while a client is connected: give it a moment, then SIGKILL (its state
+        // is written when it changes, not at exit).
+        if process.isRunning {
+            process.terminate()
+            for _ in 0..<50 where process.isRunning { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        self.process = nil
+    }
+
+    private static func waitForListener(port: Int, process: Process) -> Bool {
+        for _ in 0..<200 {
+            guard process.isRunning else { return false }
+            let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            close(socketDescriptor)
+            if connected == 0 { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}
