@@ -76,7 +76,7 @@ struct CryptoKitSecureEnclaveTPMTests {
     @Test func theSeedsSecureEnclaveCodeRunsAgainstTheTPM() throws {
         let tpm = try SoftwareTPM()
         try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
-            // Biometry is not bound to TPM keys yet: the seed's key is refused, not made without the check.
+            // Biometry is not bound to TPM keys yet: such a key is refused, not made without the check.
             #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -4)) {
                 try signInSecureEnclave(message)
             }
