@@ -1,5 +1,5 @@
 /// Why an authentication did not succeed, with LocalAuthentication's codes (`LAError.Code` raw values).
-public enum AuthenticationFailure: Int, Error, Sendable, CaseIterable {
+package enum AuthenticationFailure: Int, Error, Sendable, CaseIterable {
     case authenticationFailed = -1
     case userCancel = -2
     case userFallback = -3
@@ -14,11 +14,11 @@ public enum AuthenticationFailure: Int, Error, Sendable, CaseIterable {
     case notInteractive = -1004
 
     /// The `LAError` code.
-    public var code: Int { rawValue }
+    package var code: Int { rawValue }
 
     /// What the keychain returns when a read needed this authentication (Apple: a cancel is
     /// errSecUserCanceled, a refused interaction errSecInteractionNotAllowed, anything else errSecAuthFailed).
-    public var keychainError: KeychainError {
+    package var keychainError: KeychainError {
         switch self {
         case .userCancel, .systemCancel, .appCancel, .userFallback:
             KeychainError(SecurityStatus.userCanceled, reason: "the authentication was canceled")
@@ -31,7 +31,7 @@ public enum AuthenticationFailure: Int, Error, Sendable, CaseIterable {
     }
 
     /// A short description, never containing a secret.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .authenticationFailed: "the user could not be authenticated"
         case .userCancel: "the user canceled"

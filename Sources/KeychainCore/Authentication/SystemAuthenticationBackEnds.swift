@@ -2,16 +2,16 @@ import Foundation
 
 /// The real authentication services this keychain uses or could use: device-owner authentication through PAM
 /// and fingerprint readers through fprintd, each used when the configuration has it.
-public struct SystemAuthenticationBackEnds: Sendable, Equatable {
+package struct SystemAuthenticationBackEnds: Sendable, Equatable {
     /// The device-owner authentication prompts without a script go to, if any.
-    public let owner: SystemOwnerAuthentication?
+    package let owner: SystemOwnerAuthentication?
     /// The fingerprint reader in use instead of the simulated sensor, if any.
-    public let fingerprintReader: SystemFingerprintReader?
+    package let fingerprintReader: SystemFingerprintReader?
     /// Whether the fprintd daemon is installed.
-    public let hasFprintd: Bool
+    package let hasFprintd: Bool
 
     /// The back ends of a keychain whose configuration is `configuration`.
-    public static func detect(_ configuration: KeychainConfiguration) -> SystemAuthenticationBackEnds {
+    package static func detect(_ configuration: KeychainConfiguration) -> SystemAuthenticationBackEnds {
         SystemAuthenticationBackEnds(
             owner: configuration.ownerAuthentication, fingerprintReader: configuration.fingerprintReader,
             hasFprintd: fprintdIsInstalled)
@@ -25,7 +25,7 @@ public struct SystemAuthenticationBackEnds: Sendable, Equatable {
     }
 
     /// Lines for `security biometry status`.
-    public var summary: [String] {
+    package var summary: [String] {
         let owner =
             if let owner {
                 "device owner: PAM service \(owner.service), asked at \(owner.terminal) by \(owner.helper.path)"

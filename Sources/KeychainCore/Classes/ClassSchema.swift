@@ -1,5 +1,5 @@
 /// The kind of value an attribute holds.
-public enum AttributeKind: Sendable {
+package enum AttributeKind: Sendable {
     /// Text; Apple also accepts data here and keeps the type it was given.
     case text
     /// Raw bytes.
@@ -14,41 +14,41 @@ public enum AttributeKind: Sendable {
 
 /// Everything an item class is, in one place: its attributes and their kinds, its primary key, what its value
 /// is, whether its items may leave the device in a backup, and the class a not-found explanation points to.
-public struct ClassSchema: Sendable {
+package struct ClassSchema: Sendable {
     /// What an item of a class holds as its value.
-    public enum ValueKind: Sendable {
+    package enum ValueKind: Sendable {
         /// Secret bytes (`kSecValueData`): the password classes.
         case secret
     }
 
     /// A class whose items a caller may have meant instead, and how its attributes correspond.
-    public struct RelatedClass: Sendable {
-        public let itemClass: ItemClass
+    package struct RelatedClass: Sendable {
+        package let itemClass: ItemClass
         /// Attributes of this class named differently there (a generic password's service is a server).
-        public let renames: [AttributeKey: AttributeKey]
+        package let renames: [AttributeKey: AttributeKey]
     }
 
-    public let itemClass: ItemClass
+    package let itemClass: ItemClass
     /// The attributes a caller may set or match, with their kinds (agrp, sync and pdmn are handled apart).
-    public let attributes: [AttributeKey: AttributeKind]
+    package let attributes: [AttributeKey: AttributeKind]
     /// The attributes that, with the access group and synchronizable, identify an item.
-    public let primaryKey: [AttributeKey]
+    package let primaryKey: [AttributeKey]
     /// Attributes that the engine sets and callers may only read or match.
-    public let readOnly: Set<AttributeKey>
-    public let valueKind: ValueKind
+    package let readOnly: Set<AttributeKey>
+    package let valueKind: ValueKind
     /// Whether items of the migratable protection classes, without access-control constraints, go into backups.
-    public let backsUp: Bool
+    package let backsUp: Bool
     /// The class a not-found explanation checks, if any.
-    public let relatedClass: RelatedClass?
+    package let relatedClass: RelatedClass?
 
     /// The schema of `itemClass`, or nil for a class this engine does not store yet.
-    public static func of(_ itemClass: ItemClass) -> ClassSchema? {
+    package static func of(_ itemClass: ItemClass) -> ClassSchema? {
         stored.first { $0.itemClass == itemClass }
     }
 
     /// Every class this engine stores, one file each in `Classes/`: adding a class is adding a descriptor there
     /// (and its table as a new step of `SchemaHistory`).
-    public static let stored: [ClassSchema] = [.genericPassword, .internetPassword]
+    package static let stored: [ClassSchema] = [.genericPassword, .internetPassword]
 
     /// Attributes every password class has.
     static let sharedPasswordAttributes: [AttributeKey: AttributeKind] = [

@@ -1,10 +1,10 @@
 import KeychainCrypto
 
 /// Cryptographically secure random bytes (OpenSSL's DRBG, seeded by the kernel).
-public enum SecureRandom {
+package enum SecureRandom {
     /// Fills `buffer` with random bytes.
     /// - Throws: `KeychainError` when the generator fails.
-    public static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
         do { try SystemRandom.fill(buffer) } catch {
             throw KeychainError(SecurityStatus.internalComponent, reason: "the random generator failed")
         }
