@@ -47,8 +47,10 @@ enum SecretFile {
     static func replace(_ url: URL, bytes: [UInt8]) throws {
         let temporary = try writeTemporary(beside: url, bytes: bytes)
         guard rename(temporary, url.path) == 0 else {
+            // errno is rename's until the next call: capture it before unlink can replace it.
+            let error = failure("rename", url)
             unlink(temporary)
-            throw failure("rename", url)
+            throw error
         }
         syncDirectory(url)
     }
@@ -105,14 +107,16 @@ enum SecretFile {
                 bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             }
             guard written > 0 else {
+                let error = failure("write", url)
                 unlink(path)
-                throw failure("write", url)
+                throw error
             }
             offset += written
         }
         guard fsync(descriptor) == 0 else {
+            let error = failure("fsync", url)
             unlink(path)
-            throw failure("fsync", url)
+            throw error
         }
         return path
     }
@@ -131,9 +135,11 @@ enum SecretFile {
         }
     }
 
+    /// The error of the call that just failed; call it before any other system call, which may change errno.
     private static func failure(_ operation: String, _ url: URL) -> KeychainError {
-        let text = String(cString: strerror(errno))
-        let status = errno == ENOSPC ? SecurityStatus.diskFull : SecurityStatus.io
+        let code = errno
+        let text = String(cString: strerror(code))
+        let status = code == ENOSPC ? SecurityStatus.diskFull : SecurityStatus.io
         return KeychainError(status, reason: "\(operation) \(url.lastPathComponent): \(text)")
     }
 }
