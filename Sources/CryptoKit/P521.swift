@@ -1,3 +1,5 @@
+// Generated from scripts/templates/NISTCurve.swift.in by scripts/generate-nist-curves.sh: edit the template.
+
 internal import CryptoKitOpenSSL
 
 /// The NIST P-521 (secp521r1) curve: ECDSA signing (with SHA512) and ECDH key agreement.
