@@ -77,6 +77,17 @@ struct CryptoKitSecureEnclaveAccessControlTests {
         }
     }
 
+    @Test func keysStoredBeforeAccessControlBoundStillSign() async throws {
+        try await inEnclave { _, _ in
+            // The earlier stored form: the TPM blob alone, for a key with an empty auth value.
+            let connection = try SecureEnclave.connection()
+            let blob = try connection.createKey(signing: true)
+            let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(blob.serialized))
+            #expect(signs(key, message))
+            #expect(key.dataRepresentation == Data(blob.serialized))
+        }
+    }
+
     @Test func anEvaluatedContextIsReusedWithinItsDuration() async throws {
         try await inEnclave { keychain, clock in
             let biometry = keychain.authenticators.biometry
