@@ -7,7 +7,9 @@ internal import TPMEnclave
 /// Apple's Secure Enclave keys, kept in the machine's TPM 2.0: created inside it under its storage primary key,
 /// used (signing, ECDH) inside it, and stored by the caller as the TPM's wrapped blob (`dataRepresentation`),
 /// which only the same TPM can load. Without a TPM, `isAvailable` is false and every initializer throws, as on
-/// Apple hardware without a Secure Enclave; no software stand-in is ever offered under this name.
+/// Apple hardware without a Secure Enclave; no software stand-in is ever offered under this name. Each key's TPM
+/// auth value is sealed by the keychain under its access control (see `SecureEnclaveKey`), so a use needs the
+/// protection class unlocked and the constraints satisfied.
 ///
 /// The TPM is the kernel's resource manager `/dev/tpmrm0`, or the TCTI named by `KEYCHAIN_TPM_TCTI`.
 public enum SecureEnclave {
