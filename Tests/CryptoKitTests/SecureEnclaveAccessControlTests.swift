@@ -173,6 +173,44 @@ struct CryptoKitSecureEnclaveAccessControlTests {
         }
     }
 
+    @Test func anApplicationPasswordKeyNeedsThePasswordOnItsContext() async throws {
+        try await inEnclave { _, _ in
+            let context = LAContext()
+            context.setCredential(Data("app secret".utf8), type: .applicationPassword)
+            let key = try SecureEnclave.P256.Signing.PrivateKey(
+                accessControl: Self.access(.applicationPassword), authenticationContext: context)
+            #expect(signs(key, message))
+            let bare = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
+            #expect(Self.status { _ = try bare.signature(for: message) } == -25293)
+            let wrong = LAContext()
+            wrong.setCredential(Data("guess".utf8), type: .applicationPassword)
+            let guessed = try SecureEnclave.P256.Signing.PrivateKey(
+                dataRepresentation: key.dataRepresentation, authenticationContext: wrong)
+            #expect(Self.status { _ = try guessed.signature(for: message) } == -25293)
+        }
+    }
+
+    @Test func anAlteredAccessControlInTheStoredFormDoesNotOpen() async throws {
+        try await inEnclave { _, _ in
+            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: Self.access(.devicePasscode))
+            var stored = Array(key.dataRepresentation)
+            let tpmLength = stored[4..<8].reduce(0) { $0 << 8 | Int($1) }
+            let classOffset = 8 + tpmLength
+            #expect(stored[classOffset] == 3)
+            #expect(Array(stored[(classOffset + 1)...(classOffset + 3)]) == Array("aku".utf8))
+            // The same class without the passcode constraint: the seal names the access control it was made for.
+            let flagsEnd = classOffset + 4 + 8
+            stored.replaceSubrange((flagsEnd - 8)..<flagsEnd, with: [0, 0, 0, 0, 0x40, 0, 0, 0])
+            let altered = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(stored))
+            #expect(Self.status { _ = try altered.signature(for: message) } == -26275)  // errSecDecode
+            // An always-available class instead of WhenUnlocked: its class key does not open the seal either.
+            var always = Array(key.dataRepresentation)
+            always.replaceSubrange((classOffset + 1)...(classOffset + 3), with: Array("dku".utf8))
+            let moved = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(always))
+            #expect(Self.status { _ = try moved.signature(for: message) } == -26275)
+        }
+    }
+
     @Test func aLockedKeychainRefusesWhenUnlockedKeys() async throws {
         try await inEnclave { keychain, _ in
             let key = try SecureEnclave.P256.Signing.PrivateKey()  // WhenUnlockedThisDeviceOnly
