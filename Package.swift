@@ -81,7 +81,9 @@ targets += [
     .target(name: "CryptoKitOpenSSL", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
     .target(
         name: "CryptoKit",
-        dependencies: ["CryptoKitOpenSSL", "KeychainCrypto", "TPMEnclave", "Security", "LocalAuthentication"],
+        dependencies: [
+            "CryptoKitOpenSSL", "KeychainCrypto", "KeychainCore", "TPMEnclave", "Security", "LocalAuthentication",
+        ],
         swiftSettings: swift6),
     // The same operations written in C against libcrypto, timed beside CryptoKit's.
     .target(name: "CryptoKitBenchmarkBaseline", dependencies: ["COpenSSL"]),
@@ -89,7 +91,8 @@ targets += [
         name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline"],
         swiftSettings: swift6),
     .testTarget(
-        name: "CryptoKitTests", dependencies: ["CryptoKit", "Security", "LocalAuthentication"], swiftSettings: swift6),
+        name: "CryptoKitTests", dependencies: ["CryptoKit", "KeychainCore", "Security", "LocalAuthentication"],
+        swiftSettings: swift6),
     .testTarget(
         name: "SecurityCLITests",
         dependencies: ["SecurityCLI", "KeychainCore", "KeychainMessages", "KeychainStore", "TerminalIO"],

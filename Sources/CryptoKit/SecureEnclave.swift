@@ -1,3 +1,4 @@
+internal import KeychainCore
 internal import KeychainCrypto
 import LocalAuthentication
 import Security
@@ -6,7 +7,9 @@ internal import TPMEnclave
 /// Apple's Secure Enclave keys, kept in the machine's TPM 2.0: created inside it under its storage primary key,
 /// used (signing, ECDH) inside it, and stored by the caller as the TPM's wrapped blob (`dataRepresentation`),
 /// which only the same TPM can load. Without a TPM, `isAvailable` is false and every initializer throws, as on
-/// Apple hardware without a Secure Enclave; no software stand-in is ever offered under this name.
+/// Apple hardware without a Secure Enclave; no software stand-in is ever offered under this name. Each key's TPM
+/// auth value is sealed by the keychain under its access control (see `SecureEnclaveKey`), so a use needs the
+/// protection class unlocked and the constraints satisfied.
 ///
 /// The TPM is the kernel's resource manager `/dev/tpmrm0`, or the TCTI named by `KEYCHAIN_TPM_TCTI`.
 public enum SecureEnclave {
@@ -50,68 +53,72 @@ public enum SecureEnclave {
         }
     }
 
-    /// Accepts access control that asks for nothing at use time (any protection class, with or without
-    /// `.privateKeyUsage`). User presence, biometry, passcode and the other constraints are not bound to TPM keys
-    /// yet: such keys are refused with errSecUnimplemented rather than created without the check.
-    static func checkAccessControl(_ accessControl: SecAccessControl) throws {
-        let classes = [
-            kSecAttrAccessibleWhenUnlocked, kSecAttrAccessibleAfterFirstUnlock, kSecAttrAccessibleAlways,
-            kSecAttrAccessibleWhenUnlockedThisDeviceOnly, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
-            kSecAttrAccessibleAlwaysThisDeviceOnly, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+    /// The engine's access control behind `accessControl`. `SecAccessControl` keeps it to itself, so it is found
+    /// by comparing with the objects every protection class and combination of flags makes.
+    /// - Throws: `underlyingCoreCryptoError(error: -50)` (errSecParam) for constraints on the deprecated `Always`
+    ///   classes, which the keychain refuses too (they are usable before the first unlock, where nobody can
+    ///   authenticate), or flags this keychain does not know.
+    static func policy(of accessControl: SecAccessControl) throws -> AccessControlPolicy {
+        let known: [AccessControlFlags] = [
+            .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion, .or, .and,
+            .privateKeyUsage, .applicationPassword,
         ]
-        for protection in classes {
-            for flags in [SecAccessControlCreateFlags(), .privateKeyUsage] {
-                if SecAccessControlCreateWithFlags(nil, protection, flags, nil) == accessControl { return }
+        for subset in 0..<(1 << known.count) {
+            var flags = AccessControlFlags()
+            for (bit, flag) in known.enumerated() where subset & (1 << bit) != 0 { flags.insert(flag) }
+            for accessibility in Accessibility.allCases {
+                let candidate = SecAccessControlCreateWithFlags(
+                    nil, accessibility.rawValue as NSString, SecAccessControlCreateFlags(rawValue: flags.rawValue), nil)
+                guard candidate == accessControl else { continue }
+                let policy = AccessControlPolicy(accessibility: accessibility, flags: flags)
+                if policy.hasConstraints, accessibility == .always || accessibility == .alwaysThisDeviceOnly {
+                    throw CryptoKitError.underlyingCoreCryptoError(error: -50)
+                }
+                return policy
             }
         }
-        throw CryptoKitError.underlyingCoreCryptoError(error: -4)
+        throw CryptoKitError.underlyingCoreCryptoError(error: -50)
     }
 
-    /// A new key in the TPM; with `compactRepresentable`, drawn until its public key is compact-representable.
-    static func createKey(signing: Bool, compactRepresentable: Bool, accessControl: SecAccessControl) throws
-        -> (blob: TPMKeyBlob, connection: TPMConnection)
-    {
-        try checkAccessControl(accessControl)
-        let connection = try connection()
-        for _ in 0..<32 {
-            let blob = try translating(connection) { () throws(TPMError) in try connection.createKey(signing: signing) }
-            let publicKey = try CryptoKit.P256.KeyAgreement.PublicKey(x963Representation: blob.publicPoint)
-            if !compactRepresentable || publicKey.compactRepresentation != nil { return (blob, connection) }
+    /// Runs a keychain operation, turning its failures into `CryptoKitError.underlyingCoreCryptoError` with the
+    /// keychain's status: errSecInteractionNotAllowed (-25308) while the key's class is locked, errSecUserCanceled
+    /// (-128) for a canceled prompt, errSecAuthFailed (-25293) for a failed one or a changed enrollment.
+    static func keychainOperation<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as KeychainError {
+            throw CryptoKitError.underlyingCoreCryptoError(error: error.status)
+        } catch let error as CryptoKitError {
+            throw error
+        } catch {
+            throw CryptoKitError.underlyingCoreCryptoError(error: -2070)  // errSecInternalComponent
         }
-        throw CryptoKitError.underlyingCoreCryptoError(error: -1)
-    }
-
-    /// A key from its blob, checked by loading it into the TPM.
-    static func restoreKey(_ data: Data, signing: Bool) throws -> (blob: TPMKeyBlob, connection: TPMConnection) {
-        let connection = try connection()
-        let blob = try translating(connection) { () throws(TPMError) in
-            try TPMKeyBlob(serialized: Array(data), signing: signing)
-        }
-        try translating(connection) { () throws(TPMError) in try connection.check(blob) }
-        return (blob, connection)
     }
 }
 
 extension SecureEnclave.P256.Signing {
     /// A P-256 signing key inside the TPM.
     public struct PrivateKey: Sendable {
-        private let blob: TPMKeyBlob
-        private let connection: TPMConnection
+        private let key: SecureEnclaveKey
         /// The corresponding public key.
         public let publicKey: P256.Signing.PublicKey
 
-        /// Creates a key inside the TPM.
-        /// - Throws: `CryptoKitError.underlyingCoreCryptoError(error: -4)` without a TPM, or for access control
-        ///   that asks for user authentication (not bound to TPM keys yet).
+        /// Creates a key inside the TPM whose use needs what `accessControl` asks: its protection class open in
+        /// the keychain, and its constraints (biometry, passcode, …) satisfied by a prompt before each use, or by
+        /// `authenticationContext`'s evaluation within its reuse duration.
+        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -4 without a TPM, -25308
+        ///   (errSecInteractionNotAllowed) while the class is locked, -25293 (errSecAuthFailed) when a constraint
+        ///   cannot be set up (no passcode, nothing enrolled), -50 for constraints on an `Always` class.
         public init(
             compactRepresentable: Bool = true,
             accessControl: SecAccessControl = SecAccessControlCreateWithFlags(
                 nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, nil)!,
             authenticationContext: LAContext? = nil
         ) throws {
-            (blob, connection) = try SecureEnclave.createKey(
-                signing: true, compactRepresentable: compactRepresentable, accessControl: accessControl)
-            publicKey = try P256.Signing.PublicKey(x963Representation: blob.publicPoint)
+            key = try SecureEnclaveKey.create(
+                signing: true, compactRepresentable: compactRepresentable, accessControl: accessControl,
+                context: authenticationContext)
+            publicKey = try P256.Signing.PublicKey(x963Representation: key.blob.publicPoint)
         }
 
         /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load.
@@ -119,21 +126,23 @@ extension SecureEnclave.P256.Signing {
         ///   it (another TPM, or this one after its seeds changed), -50 for bytes that are no key blob, -4 without a
         ///   TPM.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
-            (blob, connection) = try SecureEnclave.restoreKey(dataRepresentation, signing: true)
-            publicKey = try P256.Signing.PublicKey(x963Representation: blob.publicPoint)
+            key = try SecureEnclaveKey.restore(dataRepresentation, signing: true, context: authenticationContext)
+            publicKey = try P256.Signing.PublicKey(x963Representation: key.blob.publicPoint)
         }
 
         /// The TPM's wrapped form of the key, to store (in the keychain) and restore with
         /// ``init(dataRepresentation:authenticationContext:)``. It does not contain the private key in the clear.
-        public var dataRepresentation: Data { Data(blob.serialized) }
+        public var dataRepresentation: Data { key.dataRepresentation }
 
-        /// Signs a SHA-256 `digest` inside the TPM.
-        /// - Throws: `CryptoKitError.incorrectParameterSize` for a digest of another size; a TPM failure otherwise.
+        /// Signs a SHA-256 `digest` inside the TPM, after the authentication the key's access control asks for.
+        /// - Throws: `CryptoKitError.incorrectParameterSize` for a digest of another size;
+        ///   `underlyingCoreCryptoError` with -128 (canceled), -25293 (failed, or an enrollment change for a
+        ///   `.biometryCurrentSet` key), -25308 (locked class, or interaction not allowed), or a TPM failure.
         public func signature<D: Digest>(for digest: D) throws -> P256.Signing.ECDSASignature {
             let bytes = Array(digest)
             guard bytes.count == 32 else { throw CryptoKitError.incorrectParameterSize }
-            let raw = try SecureEnclave.translating(connection) { () throws(TPMError) in
-                try connection.sign(digest: bytes, with: blob)
+            let raw = try key.using { (authorization) throws(TPMError) in
+                try key.connection.sign(digest: bytes, with: key.blob, authorization: authorization)
             }
             return try P256.Signing.ECDSASignature(rawRepresentation: raw)
         }
@@ -148,44 +157,48 @@ extension SecureEnclave.P256.Signing {
 extension SecureEnclave.P256.KeyAgreement {
     /// A P-256 key-agreement key inside the TPM.
     public struct PrivateKey: Sendable {
-        private let blob: TPMKeyBlob
-        private let connection: TPMConnection
+        private let key: SecureEnclaveKey
         /// The corresponding public key.
         public let publicKey: P256.KeyAgreement.PublicKey
 
-        /// Creates a key inside the TPM.
-        /// - Throws: `CryptoKitError.underlyingCoreCryptoError(error: -4)` without a TPM, or for access control
-        ///   that asks for user authentication (not bound to TPM keys yet).
+        /// Creates a key inside the TPM whose use needs what `accessControl` asks: its protection class open in
+        /// the keychain, and its constraints (biometry, passcode, …) satisfied by a prompt before each use, or by
+        /// `authenticationContext`'s evaluation within its reuse duration.
+        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -4 without a TPM, -25308
+        ///   (errSecInteractionNotAllowed) while the class is locked, -25293 (errSecAuthFailed) when a constraint
+        ///   cannot be set up (no passcode, nothing enrolled), -50 for constraints on an `Always` class.
         public init(
             compactRepresentable: Bool = true,
             accessControl: SecAccessControl = SecAccessControlCreateWithFlags(
                 nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, nil)!,
             authenticationContext: LAContext? = nil
         ) throws {
-            (blob, connection) = try SecureEnclave.createKey(
-                signing: false, compactRepresentable: compactRepresentable, accessControl: accessControl)
-            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: blob.publicPoint)
+            key = try SecureEnclaveKey.create(
+                signing: false, compactRepresentable: compactRepresentable, accessControl: accessControl,
+                context: authenticationContext)
+            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.blob.publicPoint)
         }
 
         /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load.
         /// - Throws: as ``SecureEnclave/P256/Signing/PrivateKey/init(dataRepresentation:authenticationContext:)``.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
-            (blob, connection) = try SecureEnclave.restoreKey(dataRepresentation, signing: false)
-            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: blob.publicPoint)
+            key = try SecureEnclaveKey.restore(dataRepresentation, signing: false, context: authenticationContext)
+            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.blob.publicPoint)
         }
 
         /// The TPM's wrapped form of the key.
-        public var dataRepresentation: Data { Data(blob.serialized) }
+        public var dataRepresentation: Data { key.dataRepresentation }
 
-        /// ECDH inside the TPM: the x coordinate of this key's scalar times `publicKeyShare`.
+        /// ECDH inside the TPM: the x coordinate of this key's scalar times `publicKeyShare`, after the
+        /// authentication the key's access control asks for (failures as for signing keys' `signature(for:)`).
         public func sharedSecretFromKeyAgreement(with publicKeyShare: P256.KeyAgreement.PublicKey) throws
             -> SharedSecret
         {
             let point = Array(publicKeyShare.x963Representation)
             let x = Array(point[1...32])
             let y = Array(point[33...64])
-            var secret = try SecureEnclave.translating(connection) { () throws(TPMError) in
-                try connection.sharedSecret(peerX: x, peerY: y, with: blob)
+            var secret = try key.using { (authorization) throws(TPMError) in
+                try key.connection.sharedSecret(peerX: x, peerY: y, with: key.blob, authorization: authorization)
             }
             defer { secret.withUnsafeMutableBytes { wipeBytes($0) } }
             return SharedSecret(secret: SecureBytes(secret))

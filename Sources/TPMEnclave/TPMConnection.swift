@@ -55,13 +55,21 @@ package final class TPMConnection: Sendable {
         state = Mutex(State(tctiContext: tctiContext, context: context, primary: primary))
     }
 
+    /// The longest authorization value a key takes (the size of its name algorithm's digest, SHA-256).
+    package static let maximumAuthorizationSize = 32
+
     /// Creates a P-256 key inside the TPM under the primary key.
+    /// - Parameter authorization: the key's auth value (empty: none), which every later use must present.
     /// - Returns: the key's blob (its public area and its private area wrapped by the TPM) and its public point.
-    package func createKey(signing: Bool) throws(TPMError) -> TPMKeyBlob {
-        try state.withLock { (state: inout State) throws(TPMError) -> TPMKeyBlob in
+    package func createKey(signing: Bool, authorization: [UInt8] = []) throws(TPMError) -> TPMKeyBlob {
+        guard authorization.count <= Self.maximumAuthorizationSize else { throw .invalidKeyBlob }
+        return try state.withLock { (state: inout State) throws(TPMError) -> TPMKeyBlob in
             var template = TPM2B_PUBLIC()
             kchtpm_key_template(&template, signing ? 1 : 0)
             var sensitive = TPM2B_SENSITIVE_CREATE()
+            sensitive.sensitive.userAuth.size = UInt16(authorization.count)
+            withUnsafeMutableBytes(of: &sensitive.sensitive.userAuth.buffer) { $0.copyBytes(from: authorization) }
+            defer { Self.wipe(&sensitive) }
             var outside = TPM2B_DATA()
             var pcrs = TPML_PCR_SELECTION()
             var outPrivate: UnsafeMutablePointer<TPM2B_PRIVATE>? = nil
@@ -79,9 +87,12 @@ package final class TPMConnection: Sendable {
     }
 
     /// Signs a SHA-256 digest with the key in `blob` (ECDSA), returning `r ‖ s`.
-    package func sign(digest: [UInt8], with blob: TPMKeyBlob) throws(TPMError) -> [UInt8] {
+    package func sign(digest: [UInt8], with blob: TPMKeyBlob, authorization: [UInt8] = []) throws(TPMError)
+        -> [UInt8]
+    {
         guard blob.signing, digest.count == 32 else { throw .invalidKeyBlob }
-        return try withLoadedKey(blob) { (context, key) throws(TPMError) -> [UInt8] in
+        return try withLoadedKey(blob, authorization: authorization) {
+            (context, key, session) throws(TPMError) -> [UInt8] in
             var input = TPM2B_DIGEST()
             input.size = 32
             withUnsafeMutableBytes(of: &input.buffer) { $0.copyBytes(from: digest) }
@@ -90,7 +101,7 @@ package final class TPMConnection: Sendable {
             kchtpm_ecdsa_sha256(&scheme, &ticket)
             var signature: UnsafeMutablePointer<TPMT_SIGNATURE>? = nil
             let rc = Esys_Sign(
-                context, key, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &input,
+                context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &input,
                 &scheme, &ticket, &signature)
             defer { Esys_Free(signature) }
             guard rc == 0, let signature else { throw .tpm(operation: "Sign", code: rc) }
@@ -100,11 +111,12 @@ package final class TPMConnection: Sendable {
     }
 
     /// ECDH with the key in `blob` and the peer point `x ‖ y`, returning the shared x coordinate.
-    package func sharedSecret(peerX x: [UInt8], peerY y: [UInt8], with blob: TPMKeyBlob) throws(TPMError)
-        -> [UInt8]
-    {
+    package func sharedSecret(
+        peerX x: [UInt8], peerY y: [UInt8], with blob: TPMKeyBlob, authorization: [UInt8] = []
+    ) throws(TPMError) -> [UInt8] {
         guard !blob.signing, x.count == 32, y.count == 32 else { throw .invalidKeyBlob }
-        return try withLoadedKey(blob) { (context, key) throws(TPMError) -> [UInt8] in
+        return try withLoadedKey(blob, authorization: authorization) {
+            (context, key, session) throws(TPMError) -> [UInt8] in
             var point = TPM2B_ECC_POINT()
             point.point.x.size = 32
             point.point.y.size = 32
@@ -112,7 +124,7 @@ package final class TPMConnection: Sendable {
             withUnsafeMutableBytes(of: &point.point.y.buffer) { $0.copyBytes(from: y) }
             var shared: UnsafeMutablePointer<TPM2B_ECC_POINT>? = nil
             let rc = Esys_ECDH_ZGen(
-                context, key, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &shared)
+                context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &shared)
             defer {
                 if let shared {
                     _ = withUnsafeMutableBytes(of: &shared.pointee) {
@@ -128,14 +140,19 @@ package final class TPMConnection: Sendable {
 
     /// Checks that the TPM accepts `blob` by loading it (and flushing it again).
     package func check(_ blob: TPMKeyBlob) throws(TPMError) {
-        try withLoadedKey(blob) { (_, _) throws(TPMError) in () }
+        try withLoadedKey(blob, authorization: []) { (_, _, _) throws(TPMError) in () }
     }
 
-    /// Loads the key under the primary key, runs `body`, and flushes the key again.
+    /// Loads the key under the primary key, runs `body` with the session that authorizes its use, and flushes the
+    /// key (and session) again. A key with an auth value is used through an HMAC session with parameter
+    /// encryption: the auth value never crosses the TCTI (only HMACs keyed with it), and the command's digest or
+    /// point and the response's shared secret travel encrypted under a key derived from it. A key without one uses
+    /// the empty password.
     private func withLoadedKey<R: Sendable>(
-        _ blob: TPMKeyBlob, _ body: (OpaquePointer, ESYS_TR) throws(TPMError) -> R
+        _ blob: TPMKeyBlob, authorization: [UInt8], _ body: (OpaquePointer, ESYS_TR, ESYS_TR) throws(TPMError) -> R
     ) throws(TPMError) -> R {
-        try state.withLock { (state: inout State) throws(TPMError) -> R in
+        guard authorization.count <= Self.maximumAuthorizationSize else { throw .invalidKeyBlob }
+        return try state.withLock { (state: inout State) throws(TPMError) -> R in
             var keyPublic = blob.publicArea
             var keyPrivate = blob.privateArea
             var key: ESYS_TR = 0
@@ -145,8 +162,45 @@ package final class TPMConnection: Sendable {
             // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here.
             guard rc == 0 else { throw .tpm(operation: "Load", code: rc) }
             defer { _ = Esys_FlushContext(state.context, key) }
-            return try body(state.context, key)
+            if !authorization.isEmpty {
+                var auth = TPM2B_AUTH()
+                auth.size = UInt16(authorization.count)
+                withUnsafeMutableBytes(of: &auth.buffer) { $0.copyBytes(from: authorization) }
+                defer { Self.wipe(&auth) }
+                let set = Esys_TR_SetAuth(state.context, key, &auth)
+                guard set == 0 else { throw .tpm(operation: "TR_SetAuth", code: set) }
+                let session = try Self.startEncryptingSession(state.context)
+                defer { _ = Esys_FlushContext(state.context, session) }
+                return try body(state.context, key, session)
+            }
+            return try body(state.context, key, ESYS_TR(ESYS_TR_PASSWORD))
         }
+    }
+
+    /// An unbound, unsalted HMAC session with AES-128-CFB parameter encryption in both directions; its keys come
+    /// from the auth value of the object it authorizes.
+    private static func startEncryptingSession(_ context: OpaquePointer) throws(TPMError) -> ESYS_TR {
+        var symmetric = TPMT_SYM_DEF()
+        symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
+        symmetric.keyBits.aes = 128
+        symmetric.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
+        var session: ESYS_TR = 0
+        let rc = Esys_StartAuthSession(
+            context, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+            ESYS_TR(ESYS_TR_NONE), nil, TPM2_SE(TPM2_SE_HMAC), &symmetric, TPMI_ALG_HASH(TPM2_ALG_SHA256), &session)
+        guard rc == 0 else { throw .tpm(operation: "StartAuthSession", code: rc) }
+        let attributes = TPMA_SESSION(TPMA_SESSION_CONTINUESESSION | TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT)
+        let set = Esys_TRSess_SetAttributes(context, session, attributes, 0xFF)
+        guard set == 0 else {
+            _ = Esys_FlushContext(context, session)
+            throw .tpm(operation: "TRSess_SetAttributes", code: set)
+        }
+        return session
+    }
+
+    /// Zeroes a structure that held an auth value.
+    private static func wipe<T>(_ value: inout T) {
+        withUnsafeMutableBytes(of: &value) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
     /// A TPM2B_ECC_PARAMETER as 32 big-endian bytes.

@@ -48,101 +48,120 @@ struct CryptoKitSecureEnclaveTPMTests {
     let message = Data("sign me".utf8)
 
     @Test func signsInsideTheTPMAndOpenSSLVerifies() throws {
-        let tpm = try SoftwareTPM()
-        try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
-            #expect(SecureEnclave.isAvailable)
-            let key = try SecureEnclave.P256.Signing.PrivateKey()
-            #expect(key.publicKey.compactRepresentation != nil)
-            let signature = try key.signature(for: message)
-            #expect(key.publicKey.isValidSignature(signature, for: message))
-            #expect(!key.publicKey.isValidSignature(signature, for: Data("other".utf8)))
+        try withEnclaveKeychain { _, _ in
+            let tpm = try SoftwareTPM()
+            try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+                #expect(SecureEnclave.isAvailable)
+                let key = try SecureEnclave.P256.Signing.PrivateKey()
+                #expect(key.publicKey.compactRepresentation != nil)
+                let signature = try key.signature(for: message)
+                #expect(key.publicKey.isValidSignature(signature, for: message))
+                #expect(!key.publicKey.isValidSignature(signature, for: Data("other".utf8)))
 
-            let openssl = try OpenSSLCommand()
-            let messagePath = try openssl.write("message", message)
-            let publicPath = try openssl.write("public.pem", key.publicKey.pemRepresentation + "\n")
-            let signaturePath = try openssl.write("signature.der", signature.derRepresentation)
-            let verified = try openssl.run([
-                "dgst", "-sha256", "-verify", publicPath, "-signature", signaturePath, messagePath,
-            ])
-            #expect(String(decoding: verified, as: UTF8.self).contains("Verified OK"))
+                let openssl = try OpenSSLCommand()
+                let messagePath = try openssl.write("message", message)
+                let publicPath = try openssl.write("public.pem", key.publicKey.pemRepresentation + "\n")
+                let signaturePath = try openssl.write("signature.der", signature.derRepresentation)
+                let verified = try openssl.run([
+                    "dgst", "-sha256", "-verify", publicPath, "-signature", signaturePath, messagePath,
+                ])
+                #expect(String(decoding: verified, as: UTF8.self).contains("Verified OK"))
 
-            // The stored form restores the same key, which signs again.
-            let restored = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
-            #expect(restored.publicKey.rawRepresentation == key.publicKey.rawRepresentation)
-            #expect(key.publicKey.isValidSignature(try restored.signature(for: message), for: message))
+                // The stored form restores the same key, which signs again.
+                let restored = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
+                #expect(restored.publicKey.rawRepresentation == key.publicKey.rawRepresentation)
+                #expect(key.publicKey.isValidSignature(try restored.signature(for: message), for: message))
+            }
         }
     }
 
     @Test func theSeedsSecureEnclaveCodeRunsAgainstTheTPM() throws {
-        let tpm = try SoftwareTPM()
-        try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
-            // Biometry is not bound to TPM keys yet: such a key is refused, not made without the check.
-            #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -4)) {
-                try signInSecureEnclave(message)
-            }
-            let plain = SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .privateKeyUsage, nil)!
-            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: plain)
-            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
-            let userPresence = SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .userPresence], nil)!
-            #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -4)) {
-                try SecureEnclave.P256.KeyAgreement.PrivateKey(accessControl: userPresence)
+        try withEnclaveKeychain { keychain, _ in
+            let tpm = try SoftwareTPM()
+            try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+                // The seed's key asks for the current biometry before it signs (and only then).
+                try keychain.authenticators.biometry.script(.match)
+                let signed = try signInSecureEnclave(message)
+                #expect(signed?.isValid == true && signed?.restoredMatches == true)
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -128)) {
+                    try signInSecureEnclave(message)  // nobody at the prompt
+                }
+                let plain = SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .privateKeyUsage, nil)!
+                let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: plain)
+                #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+                let userPresence = SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .userPresence], nil)!
+                let agreement = try SecureEnclave.P256.KeyAgreement.PrivateKey(accessControl: userPresence)
+                let peer = P256.KeyAgreement.PrivateKey()
+                try keychain.authenticators.biometry.script(.match)
+                #expect(try agreement.sharedSecretFromKeyAgreement(with: peer.publicKey)
+                    == peer.sharedSecretFromKeyAgreement(with: agreement.publicKey))
             }
         }
     }
 
     @Test func keyAgreementInsideTheTPMMatchesSoftwareAndOpenSSL() throws {
-        let tpm = try SoftwareTPM()
-        try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
-            let enclaveKey = try SecureEnclave.P256.KeyAgreement.PrivateKey()
-            let softwareKey = P256.KeyAgreement.PrivateKey()
-            let inside = try enclaveKey.sharedSecretFromKeyAgreement(with: softwareKey.publicKey)
-            let outside = try softwareKey.sharedSecretFromKeyAgreement(with: enclaveKey.publicKey)
-            #expect(inside == outside)
-            // openssl, holding the software key, derives the same secret with the enclave key's public key.
-            let openssl = try OpenSSLCommand()
-            try openssl.write("software.pem", softwareKey.pemRepresentation + "\n")
-            try openssl.write("enclave.pem", enclaveKey.publicKey.pemRepresentation + "\n")
-            let derived = try openssl.run(["pkeyutl", "-derive", "-inkey", "software.pem", "-peerkey", "enclave.pem"])
-            #expect(derived == inside.withUnsafeBytes { Data($0) })
-            let restored = try SecureEnclave.P256.KeyAgreement.PrivateKey(
-                dataRepresentation: enclaveKey.dataRepresentation)
-            #expect(try restored.sharedSecretFromKeyAgreement(with: softwareKey.publicKey) == inside)
+        try withEnclaveKeychain { _, _ in
+            let tpm = try SoftwareTPM()
+            try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+                let enclaveKey = try SecureEnclave.P256.KeyAgreement.PrivateKey()
+                let softwareKey = P256.KeyAgreement.PrivateKey()
+                let inside = try enclaveKey.sharedSecretFromKeyAgreement(with: softwareKey.publicKey)
+                let outside = try softwareKey.sharedSecretFromKeyAgreement(with: enclaveKey.publicKey)
+                #expect(inside == outside)
+                // openssl, holding the software key, derives the same secret with the enclave key's public key.
+                let openssl = try OpenSSLCommand()
+                try openssl.write("software.pem", softwareKey.pemRepresentation + "\n")
+                try openssl.write("enclave.pem", enclaveKey.publicKey.pemRepresentation + "\n")
+                let derived = try openssl.run([
+                    "pkeyutl", "-derive", "-inkey", "software.pem", "-peerkey", "enclave.pem",
+                ])
+                #expect(derived == inside.withUnsafeBytes { Data($0) })
+                let restored = try SecureEnclave.P256.KeyAgreement.PrivateKey(
+                    dataRepresentation: enclaveKey.dataRepresentation)
+                #expect(try restored.sharedSecretFromKeyAgreement(with: softwareKey.publicKey) == inside)
+            }
         }
     }
 
     @Test func blobsFailOnAnotherTPMAndAfterAReset() throws {
-        let first = try SoftwareTPM()
-        let blob = try SecureEnclave.$tctiOverride.withValue(first.tcti) {
-            try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
-        }
-        // A second TPM (other seeds) refuses the blob with a TPM error, not a crash.
-        let second = try SoftwareTPM()
-        SecureEnclave.$tctiOverride.withValue(second.tcti) {
-            #expect(throws: CryptoKitError.self) { try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob) }
-        }
-        // Restarting the first TPM over its state keeps the key; a fresh state (a reset) loses it.
-        first.stop()
-        try first.start()
-        try SecureEnclave.$tctiOverride.withValue(first.tcti) {
-            let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
-            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
-        }
-        first.stop()
-        try FileManager.default.removeItem(at: first.stateDirectory)
-        try FileManager.default.createDirectory(at: first.stateDirectory, withIntermediateDirectories: true)
-        try first.start()
-        SecureEnclave.$tctiOverride.withValue(first.tcti) {
-            #expect(throws: CryptoKitError.self) { try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob) }
-        }
-        // Bytes that are no blob at all: errSecParam.
-        SecureEnclave.$tctiOverride.withValue(first.tcti) {
-            #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -50)) {
-                try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data("not a key".utf8))
+        try withEnclaveKeychain { _, _ in
+            let first = try SoftwareTPM()
+            let blob = try SecureEnclave.$tctiOverride.withValue(first.tcti) {
+                try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
             }
-            #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -50)) {
-                try SecureEnclave.P256.KeyAgreement.PrivateKey(dataRepresentation: blob)  // a signing key's blob
+            // A second TPM (other seeds) refuses the blob with a TPM error, not a crash.
+            let second = try SoftwareTPM()
+            SecureEnclave.$tctiOverride.withValue(second.tcti) {
+                #expect(throws: CryptoKitError.self) {
+                    try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
+                }
+            }
+            // Restarting the first TPM over its state keeps the key; a fresh state (a reset) loses it.
+            first.stop()
+            try first.start()
+            try SecureEnclave.$tctiOverride.withValue(first.tcti) {
+                let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
+                #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            }
+            first.stop()
+            try FileManager.default.removeItem(at: first.stateDirectory)
+            try FileManager.default.createDirectory(at: first.stateDirectory, withIntermediateDirectories: true)
+            try first.start()
+            SecureEnclave.$tctiOverride.withValue(first.tcti) {
+                #expect(throws: CryptoKitError.self) {
+                    try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
+                }
+            }
+            // Bytes that are no blob at all: errSecParam.
+            SecureEnclave.$tctiOverride.withValue(first.tcti) {
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -50)) {
+                    try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data("not a key".utf8))
+                }
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -50)) {
+                    try SecureEnclave.P256.KeyAgreement.PrivateKey(dataRepresentation: blob)  // a signing key's blob
+                }
             }
         }
     }
