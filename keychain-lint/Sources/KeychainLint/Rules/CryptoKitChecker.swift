@@ -1,0 +1,117 @@
+/// KL601 to KL604: CryptoKit used against Apple's advice (weak digests deciding security, short keys, Secure
+/// Enclave keys made without asking whether there is one, nonces that repeat).
+package struct CryptoKitChecker: SourceChecker {
+    package init() {}
+
+    package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
+        let availabilityWrappers = Self.availabilityWrappers(in: analysis.unit)
+        for function in analysis.functions {
+            let scan = CryptoScan(function.decl.body)
+            guard !scan.calls.isEmpty else { continue }
+            let values = ConstantBytes(scan: scan, unit: analysis.unit)
+            WeakDigestUse.check(function.decl, scan, into: &collector)
+            checkKeySizes(scan, into: &collector)
+            checkSecureEnclave(scan, wrappers: availabilityWrappers, into: &collector)
+            NonceReuse(scan: scan, values: values, unit: analysis.unit).check(into: &collector)
+        }
+    }
+
+    // MARK: KL602
+
+    private static let shortSizes: Set<String> = ["bits128", "bits192"]
+
+    private func checkKeySizes(_ scan: CryptoScan, into collector: inout FindingCollector) {
+        for call in scan.calls where !call.expectsFailure && !call.isInspected {
+            guard call.expr.calleeName == "SymmetricKey", let size = call.expr.callArguments.first,
+                size.label == "size", let bits = Self.bitCount(size.value), bits < 256
+            else { continue }
+            // The key's name, when it is bound, tells where it is used.
+            let bound = scan.bindings.first { $0.value.contains { $0.value.position == call.expr.position } }?.key
+            let user = scan.calls.first { other in
+                other.expr.callArguments.contains { argument in
+                    argument.label == "using"
+                        && (argument.value.unwrapped.position == call.expr.position
+                            || (bound != nil && argument.value.unwrapped.terminalName == bound))
+                }
+            }
+            let userName = user?.expr.callReceiver?.dottedName ?? ""
+            let message: String
+            var severity = Severity.low
+            if userName.hasSuffix("ChaChaPoly") {
+                severity = .medium
+                message =
+                    "a \(bits)-bit SymmetricKey is given to ChaChaPoly, which accepts only 256-bit keys: the call "
+                    + "throws CryptoKitError.incorrectKeySize; create it with SymmetricKey(size: .bits256)"
+            } else if userName.hasSuffix("AES.GCM") || userName.hasSuffix("AES.KeyWrap") {
+                severity = .medium
+                message =
+                    "a \(bits)-bit SymmetricKey encrypts data with \(userName): the advice for keys that protect "
+                    + "stored or sent data is 256 bits (SymmetricKey(size: .bits256)), which costs nothing more "
+                    + "and keeps a margin against future attacks"
+            } else {
+                message =
+                    "a \(bits)-bit SymmetricKey is created where the advice is 256 bits: use "
+                    + "SymmetricKey(size: .bits256) unless a protocol fixes the size"
+            }
+            collector.report(RuleCatalog.shortSymmetricKey, at: call.expr.position, message, severity: severity)
+        }
+    }
+
+    /// `.bits128`, `SymmetricKeySize.bits192`, `SymmetricKeySize(bitCount: 128)`.
+    private static func bitCount(_ expr: Expr) -> Int? {
+        let expr = expr.unwrapped
+        if case .member(_, let name) = expr.kind, shortSizes.contains(name) || name == "bits256" {
+            return Int(name.dropFirst(4))
+        }
+        if expr.calleeName == "SymmetricKeySize", let argument = expr.callArguments.first,
+            case .integerLiteral(let value?) = argument.value.unwrapped.kind
+        {
+            return value
+        }
+        return nil
+    }
+
+    // MARK: KL603
+
+    private func checkSecureEnclave(
+        _ scan: CryptoScan, wrappers: Set<String>, into collector: inout FindingCollector
+    ) {
+        for call in scan.calls where !call.expectsFailure {
+            guard call.expr.calleeName == "PrivateKey",
+                let dotted = call.expr.callReceiver?.dottedName, dotted.hasPrefix("SecureEnclave."),
+                !call.expr.callArguments.contains(where: { $0.label == "dataRepresentation" })
+            else { continue }
+            let offset = call.expr.position.offset
+            let checked =
+                scan.isMentioned("SecureEnclave.isAvailable", before: offset)
+                || wrappers.contains { scan.isMentioned($0, before: offset) }
+            guard !checked else { continue }
+            collector.report(
+                RuleCatalog.secureEnclaveWithoutAvailabilityCheck, at: call.expr.position,
+                "\(dotted).PrivateKey is created without checking SecureEnclave.isAvailable first: on a device or "
+                    + "Mac without a Secure Enclave, and in the Simulator, it throws; check it and fall back "
+                    + "(a P256 key in the keychain) or explain that the feature is unavailable")
+        }
+    }
+
+    /// Names of the file's functions and properties that ask `SecureEnclave.isAvailable` for their callers.
+    private static func availabilityWrappers(in unit: SourceUnit) -> Set<String> {
+        var names: Set<String> = []
+        func asks(_ expr: Expr) -> Bool {
+            var found = false
+            expr.visit { part in
+                if case .member(let base?, "isAvailable") = part.kind, base.terminalName == "SecureEnclave" {
+                    found = true
+                }
+            }
+            return found
+        }
+        for property in unit.properties where property.initializer.map(asks) == true { names.insert(property.name) }
+        for function in unit.functions where function.name != "<top level>" {
+            var found = false
+            function.body.visitExpressions { if !found, asks($0) { found = true } }
+            if found, function.body.count <= 2 { names.insert(function.name) }
+        }
+        return names
+    }
+}
