@@ -84,29 +84,32 @@ import Testing
 
     // MARK: KL602 shortSymmetricKey
 
-    @Test func shortKeysAreReportedWithTheirUse() {
+    @Test func shortKeysThatOutliveTheFunctionAreReportedWithTheirUse() {
         let source = """
             import CryptoKit
-            func seal(_ data: Data) throws -> Data {
-                let key = SymmetricKey(size: .bits128)
-                return try AES.GCM.seal(data, using: key).combined!
-            }
-            func sealChaCha(_ data: Data) throws -> Data {
-                let key = SymmetricKey(size: SymmetricKeySize.bits128)
-                return try ChaChaPoly.seal(data, using: key).combined
-            }
-            func macKey() -> SymmetricKey {
-                SymmetricKey(size: .bits192)
+            final class Store {
+                let fileKey = SymmetricKey(size: .bits128)
+                func newKey(_ data: Data) throws -> (SymmetricKey, Data) {
+                    let key = SymmetricKey(size: .bits128)
+                    return (key, try AES.GCM.seal(data, using: key).combined!)
+                }
+                func sealChaCha(_ data: Data) throws -> Data {
+                    let key = SymmetricKey(size: SymmetricKeySize.bits128)
+                    return try ChaChaPoly.seal(data, using: key).combined
+                }
+                func macKey() -> SymmetricKey {
+                    SymmetricKey(size: .bits192)
+                }
             }
             """
         let found = findings(in: source).filter { $0.rule.id == "KL602" }
-        #expect(found.map { "\($0.position.line):\($0.position.column)" } == ["3:15", "7:15", "11:5"])
-        #expect(found.map(\.severity) == [.medium, .medium, .low])
-        #expect(found[1].message.contains("incorrectKeySize"))
-        #expect(found[0].message.contains("256"))
+        #expect(found.map { "\($0.position.line):\($0.position.column)" } == ["3:19", "5:19", "9:19", "13:9"])
+        #expect(found.map(\.severity) == [.low, .medium, .medium, .low])
+        #expect(found[2].message.contains("incorrectKeySize"))
+        #expect(found[1].message.contains("256 bits"))
     }
 
-    @Test func fullSizeKeysAndInspectedSizesStaySilent() {
+    @Test func fullSizeKeysInspectedSizesAndOneShotKeysStaySilent() {
         let source = """
             import CryptoKit
             let appKey = SymmetricKey(size: .bits256)
@@ -117,6 +120,10 @@ import Testing
                 #expect(throws: CryptoKitError.incorrectKeySize) {
                     try ChaChaPoly.seal(Data([1]), using: SymmetricKey(size: .bits128))
                 }
+            }
+            func freshNoncesDiffer() throws -> Bool {
+                let key = SymmetricKey(size: .bits128)
+                return try AES.GCM.seal(Data([1]), using: key).nonce != AES.GCM.seal(Data([1]), using: key).nonce
             }
             """
         #expect(locations(of: "KL602", in: source).isEmpty)

@@ -5,6 +5,7 @@ package struct CryptoKitChecker: SourceChecker {
 
     package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
         let availabilityWrappers = Self.availabilityWrappers(in: analysis.unit)
+        checkStoredKeySizes(analysis.unit, into: &collector)
         for function in analysis.functions {
             let scan = CryptoScan(function.decl.body)
             guard !scan.calls.isEmpty else { continue }
@@ -20,41 +21,72 @@ package struct CryptoKitChecker: SourceChecker {
 
     private static let shortSizes: Set<String> = ["bits128", "bits192"]
 
+    /// A short key is reported where it outlives the function: kept in a property, returned, stored or passed on.
+    /// A key made for one seal and dropped protects nothing after the function returns. ChaChaPoly refuses it
+    /// outright, so that use is reported wherever it is.
     private func checkKeySizes(_ scan: CryptoScan, into collector: inout FindingCollector) {
         for call in scan.calls where !call.expectsFailure && !call.isInspected {
-            guard call.expr.calleeName == "SymmetricKey", let size = call.expr.callArguments.first,
-                size.label == "size", let bits = Self.bitCount(size.value), bits < 256
-            else { continue }
-            // The key's name, when it is bound, tells where it is used.
-            let bound = scan.bindings.first { $0.value.contains { $0.value.position == call.expr.position } }?.key
-            let user = scan.calls.first { other in
-                other.expr.callArguments.contains { argument in
-                    argument.label == "using"
-                        && (argument.value.unwrapped.position == call.expr.position
-                            || (bound != nil && argument.value.unwrapped.terminalName == bound))
-                }
+            guard let bits = Self.shortKeyBits(call.expr) else { continue }
+            let position = call.expr.position
+            let bound = scan.bindings.first { $0.value.contains { $0.value.unwrapped.position == position } }?.key
+            func isKey(_ expr: Expr) -> Bool {
+                let expr = expr.unwrapped
+                return expr.position == position || (bound != nil && expr.terminalName == bound && expr.calleeName == nil)
             }
-            let userName = user?.expr.callReceiver?.dottedName ?? ""
-            let message: String
-            var severity = Severity.low
-            if userName.hasSuffix("ChaChaPoly") {
-                severity = .medium
-                message =
-                    "a \(bits)-bit SymmetricKey is given to ChaChaPoly, which accepts only 256-bit keys: the call "
-                    + "throws CryptoKitError.incorrectKeySize; create it with SymmetricKey(size: .bits256)"
-            } else if userName.hasSuffix("AES.GCM") || userName.hasSuffix("AES.KeyWrap") {
-                severity = .medium
-                message =
-                    "a \(bits)-bit SymmetricKey encrypts data with \(userName): the advice for keys that protect "
-                    + "stored or sent data is 256 bits (SymmetricKey(size: .bits256)), which costs nothing more "
-                    + "and keeps a margin against future attacks"
+            let users = scan.calls.filter { other in
+                other.expr.callArguments.contains { $0.label == "using" && isKey($0.value) }
+            }
+            let escapes: Bool
+            if let bound {
+                let mentions = scan.mentions[bound, default: []].filter { $0 > position.offset }.count
+                escapes = mentions > users.count
             } else {
-                message =
-                    "a \(bits)-bit SymmetricKey is created where the advice is 256 bits: use "
-                    + "SymmetricKey(size: .bits256) unless a protocol fixes the size"
+                escapes = users.isEmpty
             }
-            collector.report(RuleCatalog.shortSymmetricKey, at: call.expr.position, message, severity: severity)
+            let ciphers = users.compactMap { $0.expr.callReceiver?.dottedName }
+            if ciphers.contains(where: { $0.hasSuffix("ChaChaPoly") }) {
+                collector.report(
+                    RuleCatalog.shortSymmetricKey, at: position,
+                    "a \(bits)-bit SymmetricKey is given to ChaChaPoly, which accepts only 256-bit keys: the call "
+                        + "throws CryptoKitError.incorrectKeySize; create it with SymmetricKey(size: .bits256)",
+                    severity: .medium)
+            } else if escapes {
+                reportLongLived(bits, at: position, cipher: ciphers.first { $0.hasPrefix("AES.") }, into: &collector)
+            }
         }
+    }
+
+    /// A short key in a stored property lives as long as its owner.
+    private func checkStoredKeySizes(_ unit: SourceUnit, into collector: inout FindingCollector) {
+        for property in unit.properties {
+            guard let value = property.initializer?.unwrapped, let bits = Self.shortKeyBits(value) else { continue }
+            reportLongLived(bits, at: value.position, cipher: nil, into: &collector)
+        }
+    }
+
+    private func reportLongLived(
+        _ bits: Int, at position: SourcePosition, cipher: String?, into collector: inout FindingCollector
+    ) {
+        if let cipher {
+            collector.report(
+                RuleCatalog.shortSymmetricKey, at: position,
+                "a \(bits)-bit SymmetricKey that outlives this function encrypts data with \(cipher): the advice for "
+                    + "keys that protect stored or sent data is 256 bits (SymmetricKey(size: .bits256)), which costs "
+                    + "nothing more and keeps a margin against future attacks",
+                severity: .medium)
+        } else {
+            collector.report(
+                RuleCatalog.shortSymmetricKey, at: position,
+                "a \(bits)-bit SymmetricKey is kept or handed on where the advice is 256 bits: use "
+                    + "SymmetricKey(size: .bits256) unless a protocol fixes the size")
+        }
+    }
+
+    private static func shortKeyBits(_ call: Expr) -> Int? {
+        guard call.calleeName == "SymmetricKey", let size = call.callArguments.first, size.label == "size",
+            let bits = bitCount(size.value), bits < 256
+        else { return nil }
+        return bits
     }
 
     /// `.bits128`, `SymmetricKeySize.bits192`, `SymmetricKeySize(bitCount: 128)`.
