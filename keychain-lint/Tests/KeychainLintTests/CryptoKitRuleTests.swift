@@ -125,6 +125,9 @@ import Testing
                 let key = SymmetricKey(size: .bits128)
                 return try AES.GCM.seal(Data([1]), using: key).nonce != AES.GCM.seal(Data([1]), using: key).nonce
             }
+            func wrapsWithAnyKeyEncryptionKey(_ key: SymmetricKey) throws {
+                #expect(try wrapAndUnwrap(key, with: SymmetricKey(size: .bits128)) == key)
+            }
             """
         #expect(locations(of: "KL602", in: source).isEmpty)
     }

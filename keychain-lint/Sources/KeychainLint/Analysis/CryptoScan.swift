@@ -5,7 +5,8 @@ package struct ScannedCall {
     package var loopDepth: Int
     /// True inside `#expect(throws:)`, `#require(throws:)` or `XCTAssertThrowsError`: failure is the point.
     package var expectsFailure: Bool
-    /// True when the call's value is only inspected (`SymmetricKey(size: .bits128).bitCount`).
+    /// True when the call's value is only inspected (`SymmetricKey(size: .bits128).bitCount`, or anything inside
+    /// a test assertion such as `#expect(...)`).
     package var isInspected: Bool
 }
 
@@ -102,18 +103,25 @@ package struct CryptoScan {
         bindings[name, default: []].append(ScannedBinding(value: value, loopDepth: loop, offset: offset))
     }
 
-    private mutating func visit(_ expr: Expr, loop: Int, failing: Bool, inspected: Bool = false) {
+    private mutating func visit(
+        _ expr: Expr, loop: Int, failing: Bool, inspected: Bool = false, asserted: Bool = false
+    ) {
+        func visitChild(_ child: Expr, loop: Int, failing: Bool, inspected: Bool = false) {
+            visit(child, loop: loop, failing: failing, inspected: inspected || asserted, asserted: asserted)
+        }
         switch expr.kind {
         case .identifier(let name):
             mentions[name, default: []].append(expr.position.offset)
         case .member(let base, let name):
             mentions[name, default: []].append(expr.position.offset)
             if let owner = base?.terminalName { mentions[owner + "." + name, default: []].append(expr.position.offset) }
-            if let base { visit(base, loop: loop, failing: failing, inspected: true) }
+            if let base { visitChild(base, loop: loop, failing: failing, inspected: true) }
             return
         case .call(let callee, let arguments, let closures):
-            calls.append(ScannedCall(expr: expr, loopDepth: loop, expectsFailure: failing, isInspected: inspected))
+            calls.append(
+                ScannedCall(expr: expr, loopDepth: loop, expectsFailure: failing, isInspected: inspected || asserted))
             let name = callee.unwrapped.terminalName ?? ""
+            let asserts = name.hasPrefix("XCTAssert") || ["#expect", "#require", "assert", "precondition"].contains(name)
             let innerLoop = Self.loopingCalls.contains(name) ? loop + 1 : loop
             let innerFailing =
                 failing
@@ -121,11 +129,15 @@ package struct CryptoScan {
                     && (name.hasPrefix("XCT") || arguments.contains { $0.label == "throws" }))
             if case .member(let base?, let member) = callee.unwrapped.kind {
                 mentions[member, default: []].append(callee.position.offset)
-                visit(base, loop: loop, failing: failing)
+                visitChild(base, loop: loop, failing: failing)
             } else {
-                visit(callee, loop: loop, failing: failing)
+                visitChild(callee, loop: loop, failing: failing)
             }
-            for argument in arguments { visit(argument.value, loop: innerLoop, failing: innerFailing) }
+            for argument in arguments {
+                visit(
+                    argument.value, loop: innerLoop, failing: innerFailing, inspected: asserted || asserts,
+                    asserted: asserted || asserts)
+            }
             for closure in closures { walk(closure, loop: innerLoop, failing: innerFailing) }
             return
         case .closure(let block):
@@ -134,6 +146,6 @@ package struct CryptoScan {
         default:
             break
         }
-        for child in expr.children { visit(child, loop: loop, failing: failing) }
+        for child in expr.children { visitChild(child, loop: loop, failing: failing) }
     }
 }
