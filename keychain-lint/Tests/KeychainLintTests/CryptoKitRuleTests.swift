@@ -75,6 +75,14 @@ import Testing
                 let hash = Insecure.MD5.hash(data: Data(email.lowercased().utf8))
                 return URL(string: "https://www.gravatar.com/avatar/\\(hash)")!
             }
+            func register(deviceToken: Data) {
+                let hashed = Insecure.SHA1.hash(data: deviceToken)
+                analytics.record(hashed.description)
+            }
+            func upload(_ file: Data, token: String) {
+                let md5 = Insecure.MD5.hash(data: file)
+                request.setValue(Data(md5).base64EncodedString(), forHTTPHeaderField: "Content-MD5")
+            }
             func totp(secret: SymmetricKey, counter: Data) -> Data {
                 Data(HMAC<Insecure.SHA1>.authenticationCode(for: counter, using: secret))
             }

@@ -28,8 +28,8 @@ enum WeakDigestUse {
             let bound = scan.bindings.first { $0.value.contains { Self.contains($0.value, call.expr) } }?.key
             var inputWords: Set<String> = []
             for argument in call.expr.callArguments { words(in: argument.value, into: &inputWords) }
+            // Parameter names say nothing unless the digest hashes them, which `inputWords` already covers.
             var nameWords = Set(SecretNames.words(function.name))
-            for parameter in function.parameters { nameWords.formUnion(SecretNames.words(parameter)) }
             var flowWords: Set<String> = []
             if let bound {
                 nameWords.formUnion(SecretNames.words(bound))
@@ -51,13 +51,16 @@ enum WeakDigestUse {
                     words(in: rhs, into: &flowWords)
                 }
             }
+            var evidence = nameWords.union(flowWords).union(inputWords)
+            // A device's push token identifies it and protects nothing.
+            if !evidence.isDisjoint(with: ["device", "push", "apns", "fcm"]) { evidence.remove("token") }
             let secretInput = inputWords.first { secretInputWords.contains($0) }
             let harmless = !nameWords.isDisjoint(with: harmlessWords)
             let reason =
                 secretInput.map { "it hashes a \($0)" }
                 ?? (harmless
                     ? nil
-                    : (nameWords.union(flowWords).union(inputWords).first { securityWords.contains($0) }).map {
+                    : (evidence.sorted().first { securityWords.contains($0) }).map {
                         "its result is used for \($0 == "sign" ? "a signature" : $0)"
                     })
             guard let reason else { continue }
