@@ -63,6 +63,8 @@ package struct ConstantBytes {
             guard closures.isEmpty else { return false }
             let name = callee.unwrapped.terminalName ?? callee.unwrapped.dottedName ?? ""
             if Self.randomNames.contains(where: name.contains) { return false }
+            // `SymmetricKey(size:)` draws random bytes.
+            if name == "SymmetricKey", arguments.first?.label == "size" { return false }
             if case .array = callee.unwrapped.kind {
                 // `[UInt8](repeating: 0, count: 12)`
             } else if arguments.isEmpty {
