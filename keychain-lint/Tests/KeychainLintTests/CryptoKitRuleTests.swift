@@ -133,6 +133,11 @@ import Testing
                 let key = SymmetricKey(size: .bits128)
                 return try AES.GCM.seal(Data([1]), using: key).nonce != AES.GCM.seal(Data([1]), using: key).nonce
             }
+            func testIncorrectKeySize() throws {
+                let wrongKey = SymmetricKey(size: .bits128)
+                XCTAssertThrowsError(try ChaChaPoly.seal(Data([1]), using: wrongKey))
+                XCTAssertThrowsError(try AES.permute(&chunk, key: wrongKey))
+            }
             func wrapsWithAnyKeyEncryptionKey(_ key: SymmetricKey) throws {
                 #expect(try wrapAndUnwrap(key, with: SymmetricKey(size: .bits128)) == key)
             }

@@ -33,12 +33,16 @@ package struct CryptoKitChecker: SourceChecker {
                 let expr = expr.unwrapped
                 return expr.position == position || (bound != nil && expr.terminalName == bound && expr.calleeName == nil)
             }
+            // Uses whose failure a test expects do not count: the key was made to be refused.
             let users = scan.calls.filter { other in
-                other.expr.callArguments.contains { $0.label == "using" && isKey($0.value) }
+                !other.expectsFailure && other.expr.callArguments.contains { $0.label == "using" && isKey($0.value) }
             }
+            let refused = scan.calls.filter(\.expectsFailure).map { $0.expr.position.offset..<$0.expr.endOffset }
             let escapes: Bool
             if let bound {
-                let mentions = scan.mentions[bound, default: []].filter { $0 > position.offset }.count
+                let mentions = scan.mentions[bound, default: []].filter { offset in
+                    offset > position.offset && !refused.contains { $0.contains(offset) }
+                }.count
                 escapes = mentions > users.count
             } else {
                 escapes = users.isEmpty
