@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KeychainLint
@@ -281,5 +282,34 @@ import Testing
         ] {
             #expect(RelevanceFilter.mayMatter(snippet), "\(snippet)")
         }
+    }
+}
+
+/// The CryptoKit rules in SARIF: Apple's page as helpUri, CWE and MASVS tags, and a repeated nonce as an error.
+@Suite struct CryptoKitSARIFTests {
+    @Test func sarifDescribesTheCryptoKitRules() throws {
+        let source = """
+            import CryptoKit
+            let nonce = AES.GCM.Nonce()
+            func seal(_ data: Data, key: SymmetricKey) throws -> Data {
+                try AES.GCM.seal(data, using: key, nonce: nonce).ciphertext
+            }
+            """
+        let report = Linter().lint(files: [SourceFile(path: "App/Seal.swift", text: source)])
+        let sarif = try ReportFormatTests.object(ReportFormat.sarif.render(report))
+        let run = try #require((sarif["runs"] as? [[String: Any]])?.first)
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        for id in ["KL601", "KL602", "KL603", "KL604"] {
+            let rule = try #require(rules.first { $0["id"] as? String == id })
+            let uri = rule["helpUri"] as? String ?? ""
+            #expect(uri.hasPrefix("https://developer.apple.com/documentation/cryptokit"))
+            let tags = (rule["properties"] as? [String: Any])?["tags"] as? [String] ?? []
+            #expect(tags.contains { $0.hasPrefix("external/cwe/cwe-") })
+            #expect(tags.contains { $0.hasPrefix("MASVS-CRYPTO") })
+        }
+        let result = try #require((run["results"] as? [[String: Any]])?.first)
+        #expect(result["ruleId"] as? String == "KL604")
+        #expect(result["level"] as? String == "error")
     }
 }
