@@ -267,6 +267,24 @@ import Testing
                 let nonce = try AES.GCM.Nonce(data: Data(repeating: 7, count: 12))
                 return (key, try AES.GCM.seal(data, using: key, nonce: nonce).ciphertext)
             }
+            final class Channel {
+                let nonce = AES.GCM.Nonce()
+                static let iv: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+                func send(_ data: Data, sessionKey: SymmetricKey, nonce: AES.GCM.Nonce) throws -> Data {
+                    try AES.GCM.seal(data, using: sessionKey, nonce: nonce).ciphertext
+                }
+                func send(_ data: Data, sessionKey: SymmetricKey, iv: [UInt8]) throws -> Data {
+                    try AES.GCM.seal(data, using: sessionKey, nonce: AES.GCM.Nonce(data: iv)).ciphertext
+                }
+            }
+            func sealEither(_ data: Data, compressed: Bool, sessionKey: SymmetricKey) throws -> Data {
+                let nonce = AES.GCM.Nonce()
+                if compressed {
+                    return try AES.GCM.seal(compress(data), using: sessionKey, nonce: nonce).ciphertext
+                } else {
+                    return try AES.GCM.seal(data, using: sessionKey, nonce: nonce).ciphertext
+                }
+            }
             func open(_ box: Data, key: SymmetricKey) throws -> Data {
                 let fixed = try AES.GCM.Nonce(data: Data(repeating: 0, count: 12))
                 return try AES.GCM.open(AES.GCM.SealedBox(nonce: fixed, ciphertext: box, tag: Data()), using: key)

@@ -4,13 +4,16 @@ package struct ConstantBytes {
     var scan: CryptoScan
     /// `let` properties of the file, by name.
     var properties: [String: VariableDecl]
+    /// The function's parameters: they shadow the file's constants and are never constant themselves.
+    var parameters: Set<String>
 
     private static let randomNames = ["random", "Random", "SecRandomCopyBytes", "generate", "UUID", "Date", "now"]
     /// Calls without arguments that still give fixed bytes.
     private static let emptyValues: Set<String> = ["Data", "Array", "[UInt8]", "UInt8", "NSData", "NSMutableData"]
 
-    package init(scan: CryptoScan, unit: SourceUnit) {
+    package init(scan: CryptoScan, unit: SourceUnit, parameters: [String]) {
         self.scan = scan
+        self.parameters = Set(parameters)
         var properties: [String: VariableDecl] = [:]
         for property in unit.properties where property.isConstant && property.initializer != nil {
             properties[property.name] = property
@@ -26,6 +29,8 @@ package struct ConstantBytes {
             case .identifier(let name):
                 if let bound = scan.binding(of: name, before: offset) {
                     current = bound.value.unwrapped
+                } else if parameters.contains(name) {
+                    return current
                 } else if let property = properties[name]?.initializer {
                     current = property.unwrapped
                 } else {

@@ -5,6 +5,8 @@ package struct ScannedCall {
     package var loopDepth: Int
     /// True inside `#expect(throws:)`, `#require(throws:)` or `XCTAssertThrowsError`: failure is the point.
     package var expectsFailure: Bool
+    /// The `if`/`switch`/`#if` arms around the call.
+    package var path: BranchPath
     /// True when the call's value is only inspected (`SymmetricKey(size: .bits128).bitCount`, or anything inside
     /// a test assertion such as `#expect(...)`).
     package var isInspected: Bool
@@ -24,6 +26,8 @@ package struct CryptoScan {
     package private(set) var bindings: [String: [ScannedBinding]] = [:]
     /// Offsets of every identifier and member name, for "is this name mentioned before that call".
     package private(set) var mentions: [String: [Int]] = [:]
+    /// The arms being walked; a branch is numbered by its statement's offset.
+    private var path = BranchPath()
 
     private static let loopingCalls: Set<String> = [
         "map", "forEach", "compactMap", "flatMap", "reduce", "filter", "concurrentPerform", "sorted", "contains",
@@ -71,8 +75,8 @@ package struct CryptoScan {
                 }
                 condition.expression.map(visit)
             }
-            walk(then, loop: loop, failing: failing)
-            if let otherwise { walk(otherwise, loop: loop, failing: failing) }
+            inArm(statement, 0) { $0.walk(then, loop: loop, failing: failing) }
+            if let otherwise { inArm(statement, 1) { $0.walk(otherwise, loop: loop, failing: failing) } }
         case .guardStatement(let conditions, let otherwise):
             for condition in conditions {
                 if case .binding(let name, let value?) = condition {
@@ -83,12 +87,14 @@ package struct CryptoScan {
             walk(otherwise, loop: loop, failing: failing)
         case .switchStatement(let subject, let cases):
             visit(subject)
-            for item in cases {
+            for (arm, item) in cases.enumerated() {
                 item.patterns.forEach(visit)
-                walk(item.body, loop: loop, failing: failing)
+                inArm(statement, arm) { $0.walk(item.body, loop: loop, failing: failing) }
             }
         case .compilationConditional(let clauses):
-            for clause in clauses { walk(clause.body, loop: loop, failing: failing) }
+            for (arm, clause) in clauses.enumerated() {
+                inArm(statement, arm) { $0.walk(clause.body, loop: loop, failing: failing) }
+            }
         case .loop(let conditions, let body):
             conditions.forEach(visit)
             walk(body, loop: loop + 1, failing: failing)
@@ -97,6 +103,13 @@ package struct CryptoScan {
         case .function: break
         case .other(let parts): parts.forEach(visit)
         }
+    }
+
+    private mutating func inArm(_ statement: Stmt, _ arm: Int, _ body: (inout CryptoScan) -> Void) {
+        let saved = path
+        path = path.appending(branch: statement.position.offset, arm: arm)
+        body(&self)
+        path = saved
     }
 
     private mutating func bind(_ name: String, _ value: Expr, loop: Int, offset: Int) {
@@ -119,7 +132,9 @@ package struct CryptoScan {
             return
         case .call(let callee, let arguments, let closures):
             calls.append(
-                ScannedCall(expr: expr, loopDepth: loop, expectsFailure: failing, isInspected: inspected || asserted))
+                ScannedCall(
+                    expr: expr, loopDepth: loop, expectsFailure: failing, path: path,
+                    isInspected: inspected || asserted))
             let name = callee.unwrapped.terminalName ?? ""
             let asserts = name.hasPrefix("XCTAssert") || ["#expect", "#require", "assert", "precondition"].contains(name)
             let innerLoop = Self.loopingCalls.contains(name) ? loop + 1 : loop

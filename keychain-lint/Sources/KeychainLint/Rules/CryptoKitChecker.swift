@@ -9,11 +9,12 @@ package struct CryptoKitChecker: SourceChecker {
         for function in analysis.functions {
             let scan = CryptoScan(function.decl.body)
             guard !scan.calls.isEmpty else { continue }
-            let values = ConstantBytes(scan: scan, unit: analysis.unit)
+            let values = ConstantBytes(scan: scan, unit: analysis.unit, parameters: function.decl.parameters)
             WeakDigestUse.check(function.decl, scan, into: &collector)
             checkKeySizes(scan, into: &collector)
             checkSecureEnclave(scan, wrappers: availabilityWrappers, into: &collector)
-            NonceReuse(scan: scan, values: values, unit: analysis.unit).check(into: &collector)
+            NonceReuse(scan: scan, values: values, unit: analysis.unit, parameters: Set(function.decl.parameters))
+                .check(into: &collector)
         }
     }
 

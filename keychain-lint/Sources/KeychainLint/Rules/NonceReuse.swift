@@ -4,6 +4,8 @@ struct NonceReuse {
     var scan: CryptoScan
     var values: ConstantBytes
     var unit: SourceUnit
+    /// The function's parameters, which shadow the file's properties.
+    var parameters: Set<String>
 
     private enum Reuse {
         case constant
@@ -66,11 +68,12 @@ struct NonceReuse {
             let key = Self.keyText(seal.expr)
             let earlier = seals.last { other in
                 other.expr.position.offset < offset && other.expr.position.offset > binding.offset
-                    && Self.keyText(other.expr) == key
+                    && other.path.canRunTogether(with: seal.path) && Self.keyText(other.expr) == key
                     && other.expr.callArguments.contains { $0.label == "nonce" && $0.value.unwrapped.terminalName == name }
             }
             return earlier.map { .again(name, line: $0.expr.position.line) }
         }
+        if case .identifier = nonce.kind, parameters.contains(name) { return nil }
         guard let property = unit.properties.first(where: { $0.name == name && $0.isConstant }),
             let initializer = property.initializer, isNonceConstruction(initializer)
         else { return nil }
