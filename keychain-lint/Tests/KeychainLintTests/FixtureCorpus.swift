@@ -1,6 +1,6 @@
-/// The fixture set as small projects (round two, and CryptoKit's advice). A line that must be reported ends with `// expect: KLnnn`
-/// (`<!-- expect: KLnnn -->` in property lists; `// expect-above: KLnnn` alone on the next line where the line is
-/// long); every other line must stay silent. `FixtureCorpusTests` measures
+/// The fixture set as small projects (round two, and CryptoKit's advice). A line that must be reported ends with
+/// `// expect: KLnnn` (`<!-- expect: KLnnn -->` in property lists; `// expect-above: KLnnn` alone on the next line
+/// where the line is long); every other line must stay silent. `FixtureCorpusTests` measures
 /// precision and recall over it, and `KEYCHAIN_LINT_CORPUS_DIR` writes it out for running a built binary.
 enum FixtureCorpus {
     struct Case {
@@ -340,7 +340,8 @@ enum FixtureCorpus {
                             let nonce = ChaChaPoly.Nonce()
                             var out: [Data] = []
                             for chunk in chunks {
-                                out.append(try ChaChaPoly.seal(chunk, using: key, nonce: nonce).combined) // expect: KL604
+                                let box = try ChaChaPoly.seal(chunk, using: key, nonce: nonce) // expect: KL604
+                                out.append(box.combined)
                             }
                             return out
                         }

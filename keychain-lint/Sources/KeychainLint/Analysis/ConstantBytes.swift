@@ -60,7 +60,9 @@ package struct ConstantBytes {
             return isConstant(resolved, at: offset, depth: depth + 1)
         case .member(let base, let name):
             guard let base else { return true }  // `.utf8`, `.bits128`
-            if ["utf8", "utf16", "bytes", "count"].contains(name) { return isConstant(base, at: offset, depth: depth + 1) }
+            if ["utf8", "utf16", "bytes", "count"].contains(name) {
+                return isConstant(base, at: offset, depth: depth + 1)
+            }
             let resolved = resolve(expr, at: offset)
             if case .member = resolved.kind { return false }
             return isConstant(resolved, at: offset, depth: depth + 1)

@@ -136,7 +136,8 @@ package struct CryptoScan {
                     expr: expr, loopDepth: loop, expectsFailure: failing, path: path,
                     isInspected: inspected || asserted))
             let name = callee.unwrapped.terminalName ?? ""
-            let asserts = name.hasPrefix("XCTAssert") || ["#expect", "#require", "assert", "precondition"].contains(name)
+            let asserts =
+                name.hasPrefix("XCTAssert") || ["#expect", "#require", "assert", "precondition"].contains(name)
             let innerLoop = Self.loopingCalls.contains(name) ? loop + 1 : loop
             let innerFailing =
                 failing

@@ -32,7 +32,8 @@ package struct CryptoKitChecker: SourceChecker {
             let bound = scan.bindings.first { $0.value.contains { $0.value.unwrapped.position == position } }?.key
             func isKey(_ expr: Expr) -> Bool {
                 let expr = expr.unwrapped
-                return expr.position == position || (bound != nil && expr.terminalName == bound && expr.calleeName == nil)
+                return expr.position == position
+                    || (bound != nil && expr.terminalName == bound && expr.calleeName == nil)
             }
             // Uses whose failure a test expects do not count: the key was made to be refused.
             let users = scan.calls.filter { other in

@@ -69,7 +69,9 @@ struct NonceReuse {
             let earlier = seals.last { other in
                 other.expr.position.offset < offset && other.expr.position.offset > binding.offset
                     && other.path.canRunTogether(with: seal.path) && Self.keyText(other.expr) == key
-                    && other.expr.callArguments.contains { $0.label == "nonce" && $0.value.unwrapped.terminalName == name }
+                    && other.expr.callArguments.contains {
+                        $0.label == "nonce" && $0.value.unwrapped.terminalName == name
+                    }
             }
             return earlier.map { .again(name, line: $0.expr.position.line) }
         }

@@ -275,7 +275,8 @@ public enum RuleCatalog {
         fix: "Use CryptoKit (AES.GCM, SHA256, HMAC<SHA256>) on iOS 13/macOS 10.15 and later.")
 
     public static let weakDigestForSecurity = RuleDescriptor(
-        id: "KL601", name: "weakDigestForSecurity", severity: .medium, cwe: 328, masvs: "MASVS-CRYPTO-1, MASTG-TEST-0061",
+        id: "KL601", name: "weakDigestForSecurity", severity: .medium, cwe: 328,
+        masvs: "MASVS-CRYPTO-1, MASTG-TEST-0061",
         summary: "MD5 or SHA-1 (Insecure.MD5, Insecure.SHA1, CC_MD5, CC_SHA1) decides something about security.",
         explanation: """
             Collisions for MD5 and SHA-1 can be computed, and both are fast enough to search for a password by \

@@ -33,16 +33,21 @@ enum WeakDigestUse {
             var flowWords: Set<String> = []
             if let bound {
                 nameWords.formUnion(SecretNames.words(bound))
-                for other in scan.calls where other.expr.callArguments.contains(where: { refers($0.value, to: bound) }) {
+                let users = scan.calls.filter { $0.expr.callArguments.contains { refers($0.value, to: bound) } }
+                for other in users {
                     flowWords.formUnion(SecretNames.words(other.expr.calleeName ?? ""))
-                    for argument in other.expr.callArguments { flowWords.formUnion(SecretNames.words(argument.label ?? "")) }
+                    for argument in other.expr.callArguments {
+                        flowWords.formUnion(SecretNames.words(argument.label ?? ""))
+                    }
                 }
                 for (name, values) in scan.bindings where values.contains(where: { refers($0.value, to: bound) }) {
                     flowWords.formUnion(SecretNames.words(name))
                 }
             }
             function.body.visitExpressions { expr in
-                guard case .binary(let op, let lhs, let rhs) = expr.kind, ["==", "!=", "==="].contains(op) else { return }
+                guard case .binary(let op, let lhs, let rhs) = expr.kind, ["==", "!=", "==="].contains(op) else {
+                    return
+                }
                 let involved = [lhs, rhs].contains { side in
                     Self.contains(side, call.expr) || bound.map { refers(side, to: $0) } == true
                 }
