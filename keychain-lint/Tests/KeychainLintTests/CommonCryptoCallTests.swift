@@ -66,3 +66,32 @@ import Testing
         #expect(locations(of: "KL503", in: "import CommonCrypto\n").isEmpty)
     }
 }
+
+/// An IV or key kept in a file-level constant is as constant as one written in the call.
+@Suite struct CommonCryptoFileConstantTests {
+    @Test func ivsAndKeysFromFileConstantsAreReported() {
+        let source = """
+            import CommonCrypto
+            private let kIV = "abcdefghijklmnop"
+            private let kKey = "0123456789abcdef"
+            func encrypt(_ data: Data, out: UnsafeMutableRawPointer) {
+                var moved = 0
+                CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding),
+                        kKey, kCCKeySizeAES128, kIV, (data as NSData).bytes, data.count, out, data.count + 16, &moved)
+            }
+            func encryptWithRandomIV(_ data: Data, key: Data, out: UnsafeMutableRawPointer) {
+                var kIV = [UInt8](repeating: 0, count: 16)
+                _ = SecRandomCopyBytes(kSecRandomDefault, kIV.count, &kIV)
+                var moved = 0
+                CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding),
+                        (key as NSData).bytes, key.count, kIV, (data as NSData).bytes, data.count, out, 64, &moved)
+            }
+            """
+        let found = findings(in: source).filter { $0.rule.id == "KL503" }
+        #expect(found.map { "\($0.position.line):\($0.position.column)" } == ["6:5", "13:5"])
+        #expect(found.first?.severity == .medium)
+        #expect(found.first?.message.contains("a constant IV") == true)
+        #expect(found.first?.message.contains("a key from a string") == true)
+        #expect(found.last?.message.contains("constant IV") == false)
+    }
+}

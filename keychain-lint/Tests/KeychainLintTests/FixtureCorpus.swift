@@ -1,6 +1,6 @@
-/// The round-two fixture set as small projects. A line that must be reported ends with `// expect: KLnnn`
-/// (`<!-- expect: KLnnn -->` in property lists; `// expect-above: KLnnn` alone on the next line where the line is
-/// long); every other line must stay silent. `FixtureCorpusTests` measures
+/// The fixture set as small projects (round two, and CryptoKit's advice). A line that must be reported ends with
+/// `// expect: KLnnn` (`<!-- expect: KLnnn -->` in property lists; `// expect-above: KLnnn` alone on the next line
+/// where the line is long); every other line must stay silent. `FixtureCorpusTests` measures
 /// precision and recall over it, and `KEYCHAIN_LINT_CORPUS_DIR` writes it out for running a built binary.
 enum FixtureCorpus {
     struct Case {
@@ -242,6 +242,134 @@ enum FixtureCorpus {
                     }
                     let secretItem = "com.example.app2.secret"
                     let tokenAccount = "com.acme.widget.v3.token"
+                    """),
+            ]),
+        Case(
+            name: "cryptokit-advice",
+            files: [
+                ("App/Crypto/PasswordHasher.swift", """
+                    import CryptoKit
+                    enum PasswordHasher {
+                        static func hash(password: String, salt: Data) -> String {
+                            Insecure.SHA1.hash(data: Data(password.utf8) + salt).description // expect: KL601
+                        }
+                    }
+                    struct RequestSigner {
+                        let appSecret: String
+                        func signature(for query: String) -> String {
+                            let signature = Insecure.MD5.hash(data: Data((query + appSecret).utf8)) // expect: KL601
+                            return signature.map { String(format: "%02x", $0) }.joined()
+                        }
+                        func isValid(_ body: Data, mac: String) -> Bool {
+                            let digest = Insecure.MD5.hash(data: body) // expect: KL601
+                            return digest.description == mac
+                        }
+                    }
+                    """),
+                ("App/Cache/ImageCache.swift", """
+                    import CryptoKit
+                    final class ImageCache {
+                        func cacheKey(for url: URL) -> String {
+                            Insecure.MD5.hash(data: Data(url.absoluteString.utf8)).map { String(format: "%02x", $0) }
+                                .joined()
+                        }
+                        func etag(for body: Data) -> String {
+                            "W/" + Insecure.SHA1.hash(data: body).description
+                        }
+                        func register(deviceToken: Data) {
+                            let hashed = Insecure.SHA1.hash(data: deviceToken)
+                            analytics.record(hashed.description)
+                        }
+                        func totp(secret: SymmetricKey, counter: Data) -> Data {
+                            Data(HMAC<Insecure.SHA1>.authenticationCode(for: counter, using: secret))
+                        }
+                    }
+                    """),
+                ("App/Legacy/Signer.m", """
+                    #import <CommonCrypto/CommonDigest.h>
+                    NSString *SignatureForPayload(NSData *payload) {
+                        unsigned char digest[CC_MD5_DIGEST_LENGTH];
+                        CC_MD5(payload.bytes, (CC_LONG)payload.length, digest); // expect: KL601
+                        return [[NSData dataWithBytes:digest length:sizeof(digest)] base64EncodedStringWithOptions:0];
+                    }
+                    NSString *FileChecksum(NSData *contents) {
+                        unsigned char digest[CC_MD5_DIGEST_LENGTH];
+                        CC_MD5(contents.bytes, (CC_LONG)contents.length, digest);
+                        return [[NSData dataWithBytes:digest length:sizeof(digest)] base64EncodedStringWithOptions:0];
+                    }
+                    """),
+                ("App/Legacy/LegacyCipher.swift", """
+                    import CommonCrypto
+                    private let legacyIV = "0123456789abcdef"
+                    func legacyEncrypt(_ data: Data, key: Data, out: UnsafeMutableRawPointer) {
+                        var moved = 0
+                        CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionPKCS7Padding, // expect: KL503
+                                (key as NSData).bytes, key.count, legacyIV, (data as NSData).bytes, data.count,
+                                out, data.count + 16, &moved)
+                    }
+                    """),
+                ("App/Crypto/SealedStore.swift", """
+                    import CryptoKit
+                    final class SealedStore {
+                        private let storeKey = SymmetricKey(size: .bits128) // expect: KL602
+                        private let nonce = AES.GCM.Nonce()
+                        func seal(_ data: Data) throws -> Data {
+                            try AES.GCM.seal(data, using: storeKey, nonce: nonce).combined! // expect: KL604
+                        }
+                        func sealNote(_ note: Data) throws -> Data {
+                            let noteKey = SymmetricKey(size: .bits128) // expect: KL602
+                            return try ChaChaPoly.seal(note, using: noteKey).combined
+                        }
+                        func sealOnce(_ data: Data) throws -> Data {
+                            try AES.GCM.seal(data, using: SymmetricKey(size: .bits256)).combined!
+                        }
+                        func checkSizes() -> Bool {
+                            SymmetricKey(size: .bits128).bitCount == 128
+                        }
+                    }
+                    """),
+                ("App/Crypto/Transport.swift", """
+                    import CryptoKit
+                    enum Transport {
+                        static let iv: [UInt8] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+                        static func encrypt(_ payload: Data, with key: SymmetricKey) throws -> Data {
+                            let nonce = try AES.GCM.Nonce(data: iv)
+                            return try AES.GCM.seal(payload, using: key, nonce: nonce).combined! // expect: KL604
+                        }
+                        static func encryptChunks(_ chunks: [Data], with key: SymmetricKey) throws -> [Data] {
+                            let nonce = ChaChaPoly.Nonce()
+                            var out: [Data] = []
+                            for chunk in chunks {
+                                let box = try ChaChaPoly.seal(chunk, using: key, nonce: nonce) // expect: KL604
+                                out.append(box.combined)
+                            }
+                            return out
+                        }
+                        static func encryptFresh(_ payload: Data, with key: SymmetricKey) throws -> Data {
+                            try AES.GCM.seal(payload, using: key, nonce: AES.GCM.Nonce()).combined!
+                        }
+                        static func knownAnswer() throws -> Data {
+                            let key = SymmetricKey(data: [UInt8](repeating: 0, count: 32))
+                            let zero = try AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 12))
+                            return try AES.GCM.seal(Data(), using: key, nonce: zero).tag
+                        }
+                    }
+                    """),
+                ("App/Crypto/DeviceIdentity.swift", """
+                    import CryptoKit
+                    final class DeviceIdentity {
+                        func makeKey() throws -> Data {
+                            let key = try SecureEnclave.P256.Signing.PrivateKey() // expect: KL603
+                            return key.dataRepresentation
+                        }
+                        func makeKeyIfPossible() throws -> Data? {
+                            guard SecureEnclave.isAvailable else { return nil }
+                            return try SecureEnclave.P256.KeyAgreement.PrivateKey().dataRepresentation
+                        }
+                        func restore(_ blob: Data) throws -> SecureEnclave.P256.Signing.PrivateKey {
+                            try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
+                        }
+                    }
                     """),
             ]),
         Case(

@@ -27,6 +27,8 @@ enum RelevanceFilter {
         "commoncrypto", "cccrypt", "systemuptime", "mach_absolute_time", "volumeavailablecapacity", "systemfreesize",
         "activeinputmodes", "creationdatekey", "contentmodificationdatekey", "filemodificationdate",
         "nsfilecreationdate", "nsfilemodificationdate",
+        // CryptoKit: weak digests, key sizes, the Secure Enclave, nonces.
+        "insecure.", "cc_md5", "cc_sha1", "symmetrickey", "secureenclave", "nonce",
     ]
 
     /// Needles grouped by their first byte, so each position of the text is compared with a few of them.

@@ -64,13 +64,21 @@ package struct PlatformChecker: SourceChecker {
     /// KL503 at each CommonCrypto cipher call, with the mode, IV and key it is given. Imports, hashing and HMAC
     /// are not reported: CommonCrypto's digests are sound, and a cipher may come in through a bridging header.
     private func checkCommonCrypto(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
+        // An IV or key is often a file-level constant (`private let kIV = "..."`); locals shadow them.
+        var fileConstants: [String: Expr] = [:]
+        for property in analysis.unit.properties where property.isConstant {
+            if let value = property.initializer { fileConstants[property.name] = value }
+        }
         for function in analysis.functions {
             function.decl.body.visitExpressions { expr in
                 guard let name = expr.calleeName, let layout = CipherCallLayout.byFunction[name] else { return }
                 let arguments = expr.callArguments
                 guard arguments.count > max(layout.options, layout.iv, layout.key) else { return }
+                var known = fileConstants.merging(function.flow.locals) { _, local in local }
+                // A buffer filled in place (`SecRandomCopyBytes(..., &iv)`) is not the constant it started as.
+                for name in Self.namesWrittenInPlace(function.decl.body) { known[name] = nil }
                 let problems = CipherCallLayout.problems(
-                    of: arguments.map(\.value), layout: layout, locals: function.flow.locals)
+                    of: arguments.map(\.value), layout: layout, locals: known)
                 let message =
                     "\(name) encrypts with CommonCrypto"
                     + (problems.isEmpty ? "" : " using " + problems.joined(separator: ", "))
@@ -80,6 +88,24 @@ package struct PlatformChecker: SourceChecker {
                     RuleCatalog.commonCrypto, at: expr.position, message, severity: problems.isEmpty ? .low : .medium)
             }
         }
+    }
+}
+
+extension PlatformChecker {
+    /// Names passed as `&name` or written through `name.withUnsafeMutableBytes`.
+    fileprivate static func namesWrittenInPlace(_ body: Block) -> Set<String> {
+        var names: Set<String> = []
+        body.visitExpressions { expr in
+            if case .prefix("&", let operand) = expr.kind, case .identifier(let name) = operand.unwrapped.kind {
+                names.insert(name)
+            }
+            if let name = expr.calleeName, name.hasPrefix("withUnsafeMutable"),
+                case .identifier(let receiver)? = expr.callReceiver?.unwrapped.kind
+            {
+                names.insert(receiver)
+            }
+        }
+        return names
     }
 }
 

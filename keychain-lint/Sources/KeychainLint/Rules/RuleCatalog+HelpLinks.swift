@@ -36,5 +36,9 @@ extension RuleDescriptor {
         "KL503": apple + "cryptokit",
         "KL504": apple + "bundleresources/describing-use-of-required-reason-api",
         "KL505": apple + "security/ksecattraccessiblewhenunlocked",
+        "KL601": apple + "cryptokit/insecure",
+        "KL602": apple + "cryptokit/symmetrickeysize",
+        "KL603": apple + "cryptokit/secureenclave/isavailable",
+        "KL604": apple + "cryptokit/aes/gcm/nonce",
     ]
 }

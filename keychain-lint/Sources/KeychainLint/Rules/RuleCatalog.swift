@@ -274,6 +274,54 @@ public enum RuleCatalog {
             """,
         fix: "Use CryptoKit (AES.GCM, SHA256, HMAC<SHA256>) on iOS 13/macOS 10.15 and later.")
 
+    public static let weakDigestForSecurity = RuleDescriptor(
+        id: "KL601", name: "weakDigestForSecurity", severity: .medium, cwe: 328,
+        masvs: "MASVS-CRYPTO-1, MASTG-TEST-0061",
+        summary: "MD5 or SHA-1 (Insecure.MD5, Insecure.SHA1, CC_MD5, CC_SHA1) decides something about security.",
+        explanation: """
+            Collisions for MD5 and SHA-1 can be computed, and both are fast enough to search for a password by \
+            brute force, which is why CryptoKit puts them under `Insecure`. A digest that authenticates a message, \
+            stands for a password, a token or a licence, or is compared to decide access can be forged or reversed.
+            """,
+        fix: """
+            Use SHA256 (or SHA384/SHA512), HMAC<SHA256> for a message authentication code, and a password key \
+            derivation function for passwords. MD5 and SHA-1 remain fine for cache keys, ETags and checksums.
+            """)
+
+    public static let shortSymmetricKey = RuleDescriptor(
+        id: "KL602", name: "shortSymmetricKey", severity: .low, cwe: 326, masvs: "MASVS-CRYPTO-1, MASTG-TEST-0061",
+        summary: "A SymmetricKey is created with 128 or 192 bits where the advice is 256.",
+        explanation: """
+            iOS security guidance asks for 256-bit symmetric keys: they cost nothing more with AES-GCM on Apple \
+            hardware and keep a margin against future attacks on long-lived data. ChaChaPoly accepts only 256-bit \
+            keys, so a shorter one makes every seal throw.
+            """,
+        fix: "Create the key with SymmetricKey(size: .bits256) unless a protocol fixes its size.")
+
+    public static let secureEnclaveWithoutAvailabilityCheck = RuleDescriptor(
+        id: "KL603", name: "secureEnclaveWithoutAvailabilityCheck", severity: .medium, cwe: 754,
+        masvs: "MASVS-CRYPTO-2, MASVS-CODE-4",
+        summary: "A Secure Enclave key is created without checking SecureEnclave.isAvailable.",
+        explanation: """
+            Creating a SecureEnclave.P256 key throws on devices and Macs without a Secure Enclave and in the \
+            Simulator. Code that assumes it succeeds fails at the first key, often in a path nobody tested; \
+            checking SecureEnclave.isAvailable first lets the app fall back or explain what is missing.
+            """,
+        fix: """
+            Test SecureEnclave.isAvailable (a guard or an if) before creating the key, and fall back to a P256 key \
+            kept in the keychain, or disable the feature, when it is false.
+            """)
+
+    public static let nonceReuse = RuleDescriptor(
+        id: "KL604", name: "nonceReuse", severity: .high, cwe: 323, masvs: "MASVS-CRYPTO-1, MASTG-TEST-0061",
+        summary: "AES.GCM or ChaChaPoly seals with a nonce that repeats under the same key.",
+        explanation: """
+            AES-GCM and ChaCha20-Poly1305 need a nonce that never repeats under one key. A nonce made from \
+            constant bytes, kept in a stored property, or reused for several seals gives two messages the same \
+            keystream, so their XOR leaks, and it exposes the authentication key, so tags can be forged.
+            """,
+        fix: "Leave out the nonce: argument; CryptoKit then draws a fresh random nonce for every seal.")
+
     public static let backgroundReadOfWhenUnlockedItem = RuleDescriptor(
         id: "KL505", name: "backgroundReadOfWhenUnlockedItem", severity: .medium, cwe: 703,
         masvs: "MASVS-STORAGE-1, MASVS-CODE-4",
@@ -307,6 +355,7 @@ public enum RuleCatalog {
         forcedCopyResult, accessibleWithAccessControl, synchronizableConflict, biometryAny, evaluatePolicyGate,
         missingFaceIDUsage, userPresenceFallback, secretInUserDefaults, hardCodedSecret, publishableKey, secretInLog,
         macOSFileKeychain, arbitraryLoads, commonCrypto, missingPrivacyManifest, backgroundReadOfWhenUnlockedItem,
+        weakDigestForSecurity, shortSymmetricKey, secureEnclaveWithoutAvailabilityCheck, nonceReuse,
     ]
 
     /// Looks a rule up by id (`KL101`) or name (`accessibleAlways`).
