@@ -5,6 +5,8 @@ import Testing
 
 @testable import CryptoKit
 
+// keychain-lint:ignore-file KL603 -- these tests create keys in the software TPM they start (SoftwareTPM)
+
 /// Without a TPM, SecureEnclave says so and its keys fail; nothing pretends.
 @Suite struct CryptoKitSecureEnclaveTests {
     static var machineHasTPM: Bool {
