@@ -198,7 +198,8 @@ extension Keychain {
         if creating, factors.contains(where: { $0.method != nil }), try !dataProtection.hasPasscode {
             throw KeychainError.authFailed.because("biometry and passcode constraints need a keychain passcode")
         }
-        let info = Array(KeyHierarchy.constraintAlternativePrefix.utf8) + Array(factors.map(\.rawValue).joined(separator: ",").utf8)
+        let info = Array(KeyHierarchy.constraintAlternativePrefix.utf8)
+            + Array(factors.map(\.rawValue).joined(separator: ",").utf8)
         return try KeyDerivation.hkdfSHA256(key: SecureBytes(material), salt: salt, info: info)
     }
 }

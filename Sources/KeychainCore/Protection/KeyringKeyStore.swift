@@ -52,7 +52,8 @@ final class KeyringKeyStore: UnlockedKeyStore {
     /// The namespace of the keychain home whose device key is `deviceKey` (not secret; 8 bytes in hexadecimal).
     static func namespace(deviceKey: SecureBytes) throws -> String {
         let bytes = try KeyDerivation.hkdfSHA256(
-            key: deviceKey, salt: Array(KeyHierarchy.derivationSalt.utf8), info: Array(KeyHierarchy.keyringNamespace.utf8), count: 8
+            key: deviceKey, salt: Array(KeyHierarchy.derivationSalt.utf8),
+            info: Array(KeyHierarchy.keyringNamespace.utf8), count: 8
         ).bytes
         let digits = Array("0123456789abcdef".utf8)
         return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
