@@ -16,8 +16,6 @@ struct ItemSealer {
     let protection: Accessibility
     let version: Int64
 
-    func associatedData(_ part: Part) -> [UInt8] { associatedData(part.rawValue) }
-
     /// The additional data of the secret inside a constrained item's envelope, with its access control. It names
     /// format 1 whatever the row's format: an upgrade carries envelopes over unopened (it has no factor to open
     /// them with), and the row's format is bound by the seal around the envelope.
@@ -26,20 +24,14 @@ struct ItemSealer {
             + policy.encoded
     }
 
-    func associatedData(_ part: UInt8) -> [UInt8] {
-        Array(KeyHierarchy.itemAssociatedDataPrefix.utf8) + [0] + Array(table.utf8) + [0] + uuid + Array(protection.rawValue.utf8) + [0]
-            + version.bigEndianBytes + [part]
+    /// The additional data of one part of the item: the table, UUID, protection class and format it belongs to.
+    func associatedData(_ part: Part) -> [UInt8] {
+        Array(KeyHierarchy.itemAssociatedDataPrefix.utf8) + [0] + Array(table.utf8) + [0] + uuid
+            + Array(protection.rawValue.utf8) + [0] + version.bigEndianBytes + [part.rawValue]
     }
 
-    /// Encrypts `attributes` and `secret` under a fresh item key wrapped by `classKey`.
-    func seal(attributes: [AttributeKey: AttributeValue], secret: [UInt8], classKey: AESKeyWrapper) throws
-        -> (wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8])
-    {
-        let itemKey = try SystemRandom.key()
-        return try seal(attributes: attributes, secret: secret, itemKey: itemKey, classKey: classKey)
-    }
-
-    /// Encrypts under a given item key (an update keeps the item's key).
+    /// Encrypts `attributes` and `secret` under `itemKey`, wrapped by `classKey` (an add makes the key; an update
+    /// keeps the item's).
     func seal(
         attributes: [AttributeKey: AttributeValue], secret: [UInt8], itemKey: SecureBytes, classKey: AESKeyWrapper
     )
