@@ -103,7 +103,7 @@ extension Keychain {
         try withStore { store in
             try store.database.readTransaction {
                 var contents = BackupContents()
-                for schema in ItemTables.storedClasses {
+                for schema in ClassSchema.stored {
                     let rows = try store.select(
                         from: schema.itemClass.rawValue, where: RowFilter(), reading: [.metadata, .secret])
                     for row in rows {

@@ -11,7 +11,7 @@ extension Keychain {
     func upgradeItemFormats() throws {
         var older = RowFilter()
         older.versionBelow = ItemSealer.formatVersion
-        for schema in ItemTables.storedClasses {
+        for schema in ClassSchema.stored {
             let table = schema.itemClass.rawValue
             let waiting = try withStore { try $0.select(from: table, where: older, reading: []) }
             guard waiting.contains(where: { row in

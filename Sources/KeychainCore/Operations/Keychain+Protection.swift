@@ -63,7 +63,7 @@ extension Keychain {
         try withStore { store in
             guard try store.holdsRows(protection: destroyed) else { return }
             try store.database.writeTransaction {
-                for table in ItemTables.storedClasses.map(\.itemClass.rawValue) {
+                for table in ClassSchema.stored.map(\.itemClass.rawValue) {
                     try store.deleteAll(protection: Accessibility.whenPasscodeSetThisDeviceOnly.rawValue, from: table)
                 }
             }

@@ -4,8 +4,6 @@ import KeychainStore
 /// `f_<attr>` (the case-folded digest) for text attributes, plus the group and sync digests. The tables themselves
 /// (and their lookup indexes) are created by `SchemaHistory`.
 enum ItemTables {
-    static var storedClasses: [ClassSchema] { ClassSchema.stored }
-
     static func digestColumn(_ key: AttributeKey) -> String { "d_" + key.rawValue }
     static func foldedColumn(_ key: AttributeKey) -> String { "f_" + key.rawValue }
 
@@ -18,5 +16,5 @@ enum ItemTables {
         return ItemTableSpec(name: schema.itemClass.rawValue, digestColumns: columns)
     }
 
-    static var all: [ItemTableSpec] { storedClasses.map(spec) }
+    static var all: [ItemTableSpec] { ClassSchema.stored.map(spec) }
 }
