@@ -66,7 +66,7 @@ extension Keychain {
 
         /// Which items are damaged (their persistent-reference UUIDs: nothing of their contents is readable).
         func damagedNote(_ schema: ClassSchema) -> String {
-            let shown = damagedUUIDs.prefix(5).map { $0.map { String($0, radix: 16).leftPadded(2) }.joined() }
+            let shown = damagedUUIDs.prefix(5).map(\.hexadecimal)
             return "\(damaged) matching item(s) of class \(schema.itemClass.rawValue) are damaged and were skipped "
                 + "(UUID \(shown.joined(separator: ", "))\(damaged > 5 ? ", …" : "")); delete them, or restore "
                 + "them from a backup"
@@ -141,11 +141,4 @@ public struct SearchReport: Sendable {
     public let damaged: Int
     /// Why, when `leftOut` is not zero.
     public let note: String?
-}
-
-extension String {
-    /// The string with `character` in front until it is `width` long.
-    fileprivate func leftPadded(_ width: Int, with character: Character = "0") -> String {
-        String(repeating: character, count: max(0, width - count)) + self
-    }
 }

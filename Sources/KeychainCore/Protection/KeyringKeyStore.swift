@@ -55,8 +55,7 @@ final class KeyringKeyStore: UnlockedKeyStore {
             key: deviceKey, salt: Array(KeyHierarchy.derivationSalt.utf8),
             info: Array(KeyHierarchy.keyringNamespace.utf8), count: 8
         ).bytes
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
+        return bytes.hexadecimal
     }
 
     private var keyring: KernelKeyring? { KernelKeyring.user.keyring(named: keyringName) }
