@@ -43,3 +43,15 @@ public enum AttributeValue: Hashable, Sendable {
         }
     }
 }
+
+extension AttributeValue {
+    /// The dates a keychain holds, in seconds since 2001-01-01 UTC: the four-digit years, 0000-01-01 to
+    /// 9999-12-31 23:59:59. Beyond them (NaN, infinities, 1e300) no clock produced the value, and printing or
+    /// converting it can trap.
+    package static let validDates: ClosedRange<Double> = -63_145_526_400...252_423_993_599
+
+    /// Whether `date` is one a keychain accepts, and so one anything can print.
+    package static func isValidDate(_ date: Date) -> Bool {
+        validDates.contains(date.timeIntervalSinceReferenceDate)
+    }
+}

@@ -183,7 +183,7 @@ extension Keychain {
         case .number(let number): "\(number)"
         case .bool(let flag): flag ? "true" : "false"
         case .date(let date):
-            Self.validDates.contains(date.timeIntervalSinceReferenceDate)
+            AttributeValue.isValidDate(date)
                 ? "\(date)" : "an invalid date (\(date.timeIntervalSinceReferenceDate) seconds since 2001)"
         }
     }

@@ -4,9 +4,6 @@ extension Keychain {
     public static let maximumDataSize = 16 << 20
     /// The largest single attribute value accepted (1 MiB).
     public static let maximumAttributeSize = 1 << 20
-    /// The dates accepted, in seconds since 2001-01-01 UTC: 0001-01-01 to 9999-12-31 23:59:59. Beyond them
-    /// (NaN, infinities, 1e300) no clock produced the value, and printing or converting it can trap.
-    static let validDates: ClosedRange<Double> = -63_113_904_000...252_423_993_599
 
     /// The schema of a class this engine stores. - Throws: `errSecUnimplemented` for keys, certificates and
     /// identities.
@@ -31,9 +28,9 @@ extension Keychain {
             guard Self.value(value, fits: kind) else {
                 throw KeychainError.param.because("\(key.rawValue) has a value of the wrong type")
             }
-            if case .date(let date) = value, !Self.validDates.contains(date.timeIntervalSinceReferenceDate) {
+            if case .date(let date) = value, !AttributeValue.isValidDate(date) {
                 throw KeychainError.param.because(
-                    "\(key.rawValue) is not a date between the years 1 and 9999 "
+                    "\(key.rawValue) is not a date between the years 0 and 9999 "
                         + "(\(date.timeIntervalSinceReferenceDate) seconds since 2001)")
             }
             guard value.byteCount <= Self.maximumAttributeSize else {

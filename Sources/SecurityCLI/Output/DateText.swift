@@ -1,23 +1,20 @@
 import Foundation
+import KeychainCore
 
 /// Dates as the command prints them. A date read from a keychain can be anything a restored backup held (NaN,
 /// an infinity, 1e300 seconds); those print as `invalid date (nan s since 1970)`, never as a trap.
 enum DateText {
-    /// The seconds since 1970 of the four-digit years, 0000-01-01T00:00:00Z up to 10000-01-01T00:00:00Z.
-    private static let printableSeconds: Range<Double> = -62_167_219_200..<253_402_300_800
-
-    /// The calendar fields of `date` in UTC; nil when it is not finite or falls outside the four-digit years.
+    /// The calendar fields of `date` in UTC; nil when it is not a date the keychain accepts (years 0 to 9999,
+    /// the engine's one rule), so that it is finite and its whole seconds cannot overflow.
     private static func parts(_ date: Date) -> tm? {
-        let seconds = date.timeIntervalSince1970
-        // `contains` is false for NaN; inside the range the conversion to whole seconds cannot overflow.
-        guard printableSeconds.contains(seconds) else { return nil }
-        var whole = time_t(seconds.rounded(.down))
+        guard AttributeValue.isValidDate(date) else { return nil }
+        var whole = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         guard gmtime_r(&whole, &parts) != nil else { return nil }
         return parts
     }
 
-    /// Whether `date` falls in a four-digit year (and so is finite).
+    /// Whether `date` is one the keychain accepts (and so finite, in a four-digit year).
     static func isPrintable(_ date: Date) -> Bool { parts(date) != nil }
 
     /// What an unprintable date prints as.
