@@ -141,7 +141,25 @@ import Testing
         #expect(opened.isEmpty, "\(opened)")
     }
 
-    @Test func reopeningAnUnlockedFormatOneHomeMigratesAtOpen() throws {
+    @Test func formatOneRowsReadAndUpdateBeforeTheyAreRewritten() throws {
+        // A row waits in format 1 when the rewrite could not run (a busy database); it must read and update as
+        // before. Unlocking through the protection state alone leaves the rows unmigrated.
+        let home = try formatOneHome()
+        let keychain = try fastKDFKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        try keychain.dataProtection.unlock(passcode: testPasscode.storage)
+        #expect(try versions(keychain).allSatisfy { $0 == 1 })
+        try keychain.authenticators.biometry.script(.match)
+        #expect(keychain.secretText("biometry-any") == "secret-biometry-any")
+        // An attribute-only update rewrites the row in format 2 and carries its envelope over without a prompt.
+        try keychain.update(accountQuery("current-set"), with: ItemChanges(attributes: [.label: .string("L")]))
+        try keychain.authenticators.biometry.script(.match)
+        #expect(keychain.secretText("current-set") == "secret-current-set")
+        #expect(try versions(keychain).filter { $0 == ItemSealer.formatVersion }.count == 1)
+    }
+
+    @Test(.enabled(if: kernelKeyringIsAvailable))
+    func reopeningAnUnlockedFormatOneHomeMigratesAtOpen() throws {
         let home = try formatOneHome()
         let first = try fastKDFKeychain(home: home)
         defer { first.simulateRestart() }
