@@ -55,7 +55,10 @@ final class FingerprintReaderBiometry: BiometricSensor {
         guard let enrollment = try reader.enrollment() else { return (nil, current) }
         // Base64, as the document's secrets are: unpadded hex digits would let two digests read alike.
         let set = Data(
-            try entangle(KeyHierarchy.fingerprintEnrolledSet, enrollment.device + "\n" + enrollment.fingers.joined(separator: ",")).bytes
+            try entangle(
+                KeyHierarchy.fingerprintEnrolledSet,
+                enrollment.device + "\n" + enrollment.fingers.joined(separator: ",")
+            ).bytes
         ).base64EncodedString()
         if current.enrolledSet == set { return (enrollment, current) }
         var changed = current

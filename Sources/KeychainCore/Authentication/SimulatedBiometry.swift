@@ -142,7 +142,9 @@ public final class SimulatedBiometry: BiometricSensor {
         let document = try read()
         let fresh = BiometrySnapshot(
             identity: identity, document: document, domainState: try domainState(document),
-            currentSetKey: try document.enrollmentSecret.map { try entangle(KeyHierarchy.simulatedBiometryCurrentSet, $0) },
+            currentSetKey: try document.enrollmentSecret.map {
+                try entangle(KeyHierarchy.simulatedBiometryCurrentSet, $0)
+            },
             anyKey: try document.anySecret.map { try entangle(KeyHierarchy.simulatedBiometryAny, $0) })
         cache.withLock { $0 = fresh }
         return fresh

@@ -35,7 +35,9 @@ struct AttributeMatcher {
     var keys: [AttributeKey] { [.accessGroup, .synchronizable] + conditions.keys }
 
     /// Whether `item` (whose protection class is `protection`, when known) satisfies every rule.
-    func holds(for item: [AttributeKey: AttributeValue], schema: ClassSchema, protection: Accessibility? = nil) -> Bool {
+    func holds(
+        for item: [AttributeKey: AttributeValue], schema: ClassSchema, protection: Accessibility? = nil
+    ) -> Bool {
         firstMismatches(item, schema: schema, protection: protection, limit: 1).isEmpty
     }
 

@@ -50,7 +50,8 @@ extension Keychain {
         // appeared meanwhile. The file is 0600.
         guard try SecretFile.createExclusively(url, bytes: file) else { throw Self.existingFile(url) }
         return BackupSummary(
-            itemCount: contents.entries.count, excludedCount: contents.excludedCount, damagedCount: contents.damagedCount)
+            itemCount: contents.entries.count, excludedCount: contents.excludedCount,
+            damagedCount: contents.damagedCount)
     }
 
     /// Restores the backup at `url` into this keychain, all items or none, each in the access group it was

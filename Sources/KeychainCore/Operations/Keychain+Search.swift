@@ -84,7 +84,8 @@ extension Keychain {
     /// Decrypts `rows` into `outcome` until the query's limit is reached, counting those the lock state keeps
     /// out and leaving out those `kSecUseAuthenticationUISkip` skips.
     private func collect(
-        _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher, into outcome: inout SearchOutcome
+        _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher,
+        into outcome: inout SearchOutcome
     ) throws {
         for match in rows where !outcome.isFull(query.limit) {
             do {

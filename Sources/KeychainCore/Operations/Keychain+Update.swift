@@ -13,7 +13,8 @@ extension Keychain {
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws {
         let (schema, query, groups, newGroup) = try checkedUpdate(query, with: changes)
         let job = UpdateJob(
-            changes: changes, query: query, schema: schema, groups: groups, check: AttributeMatcher(query, groups: groups),
+            changes: changes, query: query, schema: schema, groups: groups,
+            check: AttributeMatcher(query, groups: groups),
             newGroup: newGroup, now: configuration.clock())
         // One context for every match: an authentication for the first one covers the others.
         let authentication = ReadAuthentication(

@@ -53,7 +53,8 @@ final class ProtectionState: Sendable {
         self.clock = clock
         deviceKey = try DeviceKey.loadOrCreate(home: home)
         indexKey = try KeyDerivation.hkdfSHA256(
-            key: deviceKey, salt: Array(KeyHierarchy.derivationSalt.utf8), info: Array(KeyHierarchy.attributeIndexKey.utf8))
+            key: deviceKey, salt: Array(KeyHierarchy.derivationSalt.utf8),
+            info: Array(KeyHierarchy.attributeIndexKey.utf8))
         if KernelKeyring.isAvailable {
             // Every open gives back the keys of homes deleted since: nothing else would before a restart.
             KeyringKeyStore.dropKeyringsOfDeletedHomes()

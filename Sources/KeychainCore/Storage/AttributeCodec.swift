@@ -76,7 +76,9 @@ enum AttributeCodec {
         case .data: return .data(Array(raw))
         case .number: value = .number(Int64(bitPattern: try reader.integer(UInt64.self)))
         case .bool: value = .bool(try reader.byte() != 0)
-        case .date: value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.integer(UInt64.self))))
+        case .date:
+            let seconds = Double(bitPattern: try reader.integer(UInt64.self))
+            value = .date(Date(timeIntervalSinceReferenceDate: seconds))
         case nil: throw malformed
         }
         try reader.expectEnd()
