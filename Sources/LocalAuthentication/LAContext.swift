@@ -160,7 +160,7 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     }
 
     /// Where blocking prompts of the async API wait: a concurrent queue outside the cooperative pool.
-    private static let promptQueue = DispatchQueue(label: "LAContext.evaluatePolicy", attributes: .concurrent)
+    package static let promptQueue = DispatchQueue(label: "LAContext.evaluatePolicy", attributes: .concurrent)
 
     /// Ends the context: its authentications are forgotten and later evaluations fail with `.invalidContext`.
     open func invalidate() {
