@@ -20,5 +20,6 @@ extension KeychainService {
 
 /// A response that was not the one the request calls for: a broken service, never the caller's fault.
 func unexpectedResponse(to request: String) -> KeychainError {
-    KeychainError(SecurityStatus.internalComponent, reason: "the keychain service answered \(request) with another kind")
+    KeychainError(
+        SecurityStatus.internalComponent, reason: "the keychain service answered \(request) with another kind")
 }

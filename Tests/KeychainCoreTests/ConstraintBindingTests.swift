@@ -125,7 +125,9 @@ import Testing
         let context = AuthenticationContext()
         context.setApplicationPassword(Array("pw".utf8))
         let query = accountQuery("app-password", returns: .data)
-        #expect(try keychain.copyMatching(query, context: context).first?.data?.bytes == Array("secret-app-password".utf8))
+        #expect(
+            try keychain.copyMatching(query, context: context).first?.data?.bytes
+                == Array("secret-app-password".utf8))
 
         // An attribute-only update of a migrated constrained item still needs no authentication.
         var changes = ItemChanges()

@@ -36,7 +36,8 @@ func status(_ body: () throws -> Void) -> Int32 {
 
 /// A caller of its own, whose one group is `group`.
 func caller(_ group: String, context: AuthenticationContextID? = nil) -> Caller {
-    Caller(identity: CallerIdentity(applicationIdentifier: group, accessGroups: [group]), authenticationContext: context)
+    Caller(
+        identity: CallerIdentity(applicationIdentifier: group, accessGroups: [group]), authenticationContext: context)
 }
 
 func password(_ account: String, _ secret: String = "s3cret") -> NewItem {
