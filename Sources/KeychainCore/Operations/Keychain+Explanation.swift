@@ -14,21 +14,26 @@ extension Keychain {
     /// The reason for an errSecItemNotFound: `base`, then the nearest items by primary key in the caller's
     /// groups and the query attributes that kept each from matching, and an item of the other password class
     /// that would have matched. Never throws: when the explanation cannot be computed, `base` alone is returned.
-    func notFoundReason(_ query: ItemQuery, schema: ClassSchema, base: String) -> String {
+    func notFoundReason(_ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, base: String) -> String {
         guard query.persistentReference == nil else { return base }
-        return (try? withStore { notFoundReason(query, schema: schema, base: base, store: $0) }) ?? base
+        return (try? withStore { notFoundReason(query, schema: schema, caller: caller, base: base, store: $0) })
+            ?? base
     }
 
-    /// ``notFoundReason(_:schema:base:)`` for a caller that holds the store already (inside a transaction).
-    func notFoundReason(_ query: ItemQuery, schema: ClassSchema, base: String, store: ItemStore) -> String {
+    /// ``notFoundReason(_:schema:caller:base:)`` for a caller that holds the store already (in a transaction).
+    func notFoundReason(
+        _ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, base: String, store: ItemStore
+    ) -> String {
         guard query.persistentReference == nil,
-            let notes = try? notFoundNotes(query, schema: schema, store: store), !notes.isEmpty
+            let notes = try? notFoundNotes(query, schema: schema, caller: caller, store: store), !notes.isEmpty
         else { return base }
         return base + "; " + notes.joined(separator: "; ")
     }
 
-    private func notFoundNotes(_ query: ItemQuery, schema: ClassSchema, store: ItemStore) throws -> [String] {
-        let groups = configuration.identity.accessGroups
+    private func notFoundNotes(_ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, store: ItemStore)
+        throws -> [String]
+    {
+        let groups = caller.accessGroups
         guard !groups.isEmpty else { return [] }
         var notes: [String] = []
         var examined: [(primaryKey: String, mismatches: [String])] = []
