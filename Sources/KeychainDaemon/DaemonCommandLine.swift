@@ -3,6 +3,8 @@ package enum DaemonCommandLine {
     /// What the command line asks for.
     package enum Action: Equatable, Sendable {
         case run(DaemonConfiguration)
+        /// `keychaind status [--socket PATH]`: asks a running daemon for its status and who it takes the asker for.
+        case status(socketPath: String)
         case help
     }
 
@@ -13,6 +15,7 @@ package enum DaemonCommandLine {
 
     package static let usage = """
         usage: keychaind --foreground [--state DIR] [--socket PATH] [--policy DIR] [options]
+               keychaind status [--socket PATH]
 
         Holds the keychains of every user of the machine and serves them on a Unix socket. keychaind never
         forks: systemd (Type=notify) or the shell that starts it with --foreground supervises it.
@@ -28,11 +31,15 @@ package enum DaemonCommandLine {
           --max-connections N          connections in all (1024)
           --idle-timeout SECONDS       close a connection silent this long (300)
           --help                       this text
+
+        keychaind status asks the daemon at PATH for its status and for who it takes the caller to be.
         """
 
     package static func parse(_ arguments: [String]) throws(UsageError) -> Action {
         var configuration = DaemonConfiguration()
         var rest = arguments[...]
+        let asksStatus = rest.first == "status"
+        if asksStatus { rest.removeFirst() }
         func value(_ option: String) throws(UsageError) -> String {
             guard let next = rest.popFirst(), !next.hasPrefix("--") else {
                 throw UsageError(description: "\(option) needs a value")
@@ -49,9 +56,11 @@ package enum DaemonCommandLine {
         while let argument = rest.popFirst() {
             switch argument {
             case "--help", "-h": return .help
-            case "--foreground": continue
+            case "--foreground" where !asksStatus: continue
             case "--state": configuration.stateDirectory = try value(argument)
             case "--socket": configuration.socketPath = try value(argument)
+            case _ where asksStatus && argument != "--socket":
+                throw UsageError(description: "keychaind status takes only --socket, not \(argument)")
             case "--policy": configuration.policyDirectory = try value(argument)
             case "--policy-owner":
                 let owner = try number(argument, minimum: 0)
@@ -71,6 +80,6 @@ package enum DaemonCommandLine {
             default: throw UsageError(description: "unknown option \(argument)")
             }
         }
-        return .run(configuration)
+        return asksStatus ? .status(socketPath: configuration.socketPath) : .run(configuration)
     }
 }

@@ -18,6 +18,8 @@ do {
     case .help:
         print(DaemonCommandLine.usage)
         exit(0)
+    case .status(let socketPath):
+        exit(StatusCommand.run(socketPath: socketPath))
     case .run(let parsed):
         configuration = parsed
     }
@@ -31,7 +33,7 @@ do {
     let server = startup.server
     Thread.detachNewThread { server.run() }
     ServiceManager.notifyReady(status: "serving on \(startup.listenerDescription)")
-    log.info("keychaind \(DaemonServer.version) serving on \(startup.listenerDescription)")
+    log.info("version \(DaemonServer.version) serving on \(startup.listenerDescription)")
     while true {
         var received: Int32 = 0
         sigwait(&handled, &received)
