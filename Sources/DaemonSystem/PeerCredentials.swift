@@ -1,6 +1,7 @@
 internal import CDaemonSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the kernel recorded about the process at the other end of a Unix socket when it connected

@@ -1,6 +1,7 @@
 internal import CDaemonSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Switching from root to the daemon's own user.

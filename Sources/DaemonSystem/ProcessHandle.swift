@@ -1,6 +1,7 @@
 internal import CDaemonSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pidfd: names one process for as long as it is held, even after its pid is given to another process.

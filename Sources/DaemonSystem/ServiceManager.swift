@@ -1,6 +1,7 @@
 internal import CDaemonSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The service manager's side of the daemon (sd_listen_fds(3), sd_notify(3)): sockets handed over by

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Blocking reads and writes on one connected socket, owned by this value's creator and closed by ``close()``.

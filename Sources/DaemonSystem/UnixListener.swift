@@ -1,6 +1,7 @@
 internal import CDaemonSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A listening Unix stream socket: one the daemon binds itself, or one systemd handed over.

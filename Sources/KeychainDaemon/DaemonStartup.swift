@@ -1,7 +1,8 @@
 import DaemonSystem
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What `keychaind` does before serving, in order: take the socket (systemd's, else its own), make the state
@@ -17,7 +18,9 @@ package struct DaemonStartup: Sendable {
     private let configuration: DaemonConfiguration
     private let log: DaemonLog
 
-    package init(configuration: DaemonConfiguration, log: DaemonLog, handler: any DaemonHandler = UnimplementedHandler())
+    package init(
+        configuration: DaemonConfiguration, log: DaemonLog, handler: any DaemonHandler = UnimplementedHandler()
+    )
         throws(Failure)
     {
         self.configuration = configuration
@@ -54,8 +57,9 @@ package struct DaemonStartup: Sendable {
     private static func loadResolver(_ configuration: DaemonConfiguration, log: DaemonLog) -> CallerResolver {
         let policy = PolicyDirectory.load(configuration.policyDirectory, owner: configuration.policyOwner)
         for problem in policy.problems { log.warning(problem) }
-        log.info("policy \(configuration.policyDirectory): \(policy.rules.count) rules; unknown callers: "
-            + configuration.unknownCallers.rawValue)
+        log.info(
+            "policy \(configuration.policyDirectory): \(policy.rules.count) rules; unknown callers: "
+                + configuration.unknownCallers.rawValue)
         return CallerResolver(
             policy: policy, unknownCallers: configuration.unknownCallers, trustedOwner: configuration.policyOwner)
     }
@@ -75,8 +79,9 @@ package struct DaemonStartup: Sendable {
         guard chmod(path, 0o700) == 0 else { throw Failure(description: "cannot make \(path) 0700") }
         guard getuid() == 0 else { return nil }
         guard let account = Privileges.account(named: configuration.user) else {
-            log.warning("user \(configuration.user) does not exist: keychaind stays root (create it with "
-                + "systemd-sysusers, see docs/keychaind.md)")
+            log.warning(
+                "user \(configuration.user) does not exist: keychaind stays root (create it with "
+                    + "systemd-sysusers, see docs/keychaind.md)")
             return nil
         }
         guard chown(path, account.uid, account.gid) == 0 else {

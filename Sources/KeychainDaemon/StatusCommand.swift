@@ -3,9 +3,10 @@ import Foundation
 /// `keychaind status`: the daemon's status and the caller's identity as the daemon sees it, one `name: value`
 /// line each. A daemon that is not there, or refuses the caller, is a line on standard error and exit status 1.
 package enum StatusCommand {
-    package static func run(socketPath: String, print output: (String) -> Void = { print($0) },
-        printError errors: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) -> Int32
-    {
+    package static func run(
+        socketPath: String, print output: (String) -> Void = { print($0) },
+        printError errors: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) -> Int32 {
         do {
             let client = try DaemonClient(socketPath: socketPath)
             for kind in [FrameKind.status, .identify] {

@@ -154,7 +154,8 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
 
 /// One queued write and how it ended. Set by the writer thread before `done` is signalled, read by the caller
 /// after it waits.
-private final class PendingWrite: @unchecked Sendable {  // safe: the semaphore orders the writer's and caller's accesses
+// safe: the semaphore orders the writer's and the caller's accesses
+private final class PendingWrite: @unchecked Sendable {
     let run: (Database) throws -> Void
     var error: (any Error)?
     let done = DispatchSemaphore(value: 0)

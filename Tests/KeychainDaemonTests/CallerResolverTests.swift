@@ -1,9 +1,11 @@
 import Foundation
 import KeychainCore
 import Testing
+
 @testable import KeychainDaemon
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct CallerResolverTests {
@@ -29,13 +31,17 @@ import Glibc
     }
 
     @Test func anExecutableRuleNeedsThePathAndTheBytes() {
-        let rules = [PolicyRule(executablePath: "/opt/app/bin/app", executableSHA256: digest, identity: app, source: "a")]
-        let genuine = PeerIdentity(uid: 1000, gid: 1000, pid: 5, executablePath: "/opt/app/bin/app", executableSHA256: digest)
+        let rules = [
+            PolicyRule(executablePath: "/opt/app/bin/app", executableSHA256: digest, identity: app, source: "a")
+        ]
+        let genuine = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, executablePath: "/opt/app/bin/app", executableSHA256: digest)
         #expect(resolver(rules).resolve(genuine) == .allowed(app, basis: "a"))
         // An impostor at the allowed path with other bytes, and the genuine bytes copied elsewhere.
         var other = digest
         other[0] = 0
-        let impostor = PeerIdentity(uid: 1000, gid: 1000, pid: 6, executablePath: "/opt/app/bin/app", executableSHA256: other)
+        let impostor = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 6, executablePath: "/opt/app/bin/app", executableSHA256: other)
         let copied = PeerIdentity(uid: 1000, gid: 1000, pid: 7, executablePath: "/home/u/app", executableSHA256: digest)
         for peer in [impostor, copied] {
             guard case .allowed(let identity, let basis) = resolver(rules).resolve(peer) else {
@@ -43,7 +49,10 @@ import Glibc
                 continue
             }
             #expect(basis == "private group")
-            #expect(identity.accessGroups == [CallerResolver.privateGroup(uid: 1000, executablePath: peer.executablePath ?? "")])
+            #expect(
+                identity.accessGroups == [
+                    CallerResolver.privateGroup(uid: 1000, executablePath: peer.executablePath ?? "")
+                ])
             #expect(!identity.accessGroups.contains("TEAM.app"))
         }
         #expect(resolver(rules, unknown: .refuse).resolve(impostor) == .refused("no policy rule names it"))
@@ -52,9 +61,12 @@ import Glibc
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/env")))
     func aPathAloneIsTrustedWhereOnlyRootCanChangeIt() throws {
         let path = "/usr/bin/env"
-        try #require(CallerResolver(policy: PolicyDirectory(rules: [])).untrustedPath(path, runningFile: fileIdentity(path)) == nil)
+        try #require(
+            CallerResolver(policy: PolicyDirectory(rules: [])).untrustedPath(path, runningFile: fileIdentity(path))
+                == nil)
         let rules = [PolicyRule(executablePath: path, identity: app, source: "env.plist")]
-        let running = PeerIdentity(uid: 1000, gid: 1000, pid: 5, executablePath: path, executableFile: fileIdentity(path))
+        let running = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, executablePath: path, executableFile: fileIdentity(path))
         #expect(resolver(rules).resolve(running) == .allowed(app, basis: "env.plist"))
         // The path names another file than the one the process runs (replaced after it started).
         let stale = PeerIdentity(
@@ -64,12 +76,16 @@ import Glibc
 
     @Test func aPathAloneIsNotTrustedWhereOthersCanWrite() throws {
         // The temporary directory is writable by everyone (sticky or not): a path there vouches for nothing.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keychaind-app-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keychaind-app-\(UUID().uuidString)")
+            .path
         FileManager.default.createFile(atPath: path, contents: Data([1]))
         chmod(path, 0o755)
         defer { unlink(path) }
-        let resolver = resolver([PolicyRule(executablePath: path, identity: app, source: "tmp.plist")], unknown: .refuse)
-        #expect(resolver.untrustedPath(path, runningFile: fileIdentity(path))?.contains("writable by group or others") == true)
+        let resolver = resolver(
+            [PolicyRule(executablePath: path, identity: app, source: "tmp.plist")], unknown: .refuse)
+        #expect(
+            resolver.untrustedPath(path, runningFile: fileIdentity(path))?.contains("writable by group or others")
+                == true)
         let peer = PeerIdentity(uid: 0, gid: 0, pid: 5, executablePath: path, executableFile: fileIdentity(path))
         #expect(resolver.resolve(peer) == .refused("no policy rule names it"))
     }
@@ -79,23 +95,31 @@ import Glibc
         let peer = PeerIdentity(
             uid: 1000, gid: 1000, pid: 5, systemdUnit: "api.service", executablePath: "/srv/api",
             loaderVariables: ["LD_PRELOAD"])
-        #expect(resolver(rules).resolve(peer)
-            == .refused("its environment sets LD_PRELOAD, which can load code into it"))
+        #expect(
+            resolver(rules).resolve(peer)
+                == .refused("its environment sets LD_PRELOAD, which can load code into it"))
     }
 
     @Test func everySelectorOfARuleMustMatch() {
-        let rules = [PolicyRule(unit: "api.service", executablePath: "/srv/api", executableSHA256: digest, identity: app, source: "a")]
+        let rules = [
+            PolicyRule(
+                unit: "api.service", executablePath: "/srv/api", executableSHA256: digest, identity: app, source: "a")
+        ]
         let wrongUnit = PeerIdentity(
             uid: 1, gid: 1, pid: 5, systemdUnit: "other.service", executablePath: "/srv/api", executableSHA256: digest)
         #expect(resolver(rules, unknown: .refuse).resolve(wrongUnit) == .refused("no policy rule names it"))
-        let snapRules = [PolicyRule(snap: "app", identity: app, source: "s"), PolicyRule(securityLabel: "prof", identity: app, source: "l")]
+        let snapRules = [
+            PolicyRule(snap: "app", identity: app, source: "s"),
+            PolicyRule(securityLabel: "prof", identity: app, source: "l"),
+        ]
         let snap = PeerIdentity(uid: 1, gid: 1, pid: 5, securityLabel: "snap.app.cmd (enforce)")
         let profile = PeerIdentity(uid: 1, gid: 1, pid: 5, securityLabel: "prof (complain)")
         let flatpak = PeerIdentity(uid: 1, gid: 1, pid: 5, flatpakAppID: "org.example.App")
         #expect(resolver(snapRules).resolve(snap) == .allowed(app, basis: "s"))
         #expect(resolver(snapRules).resolve(profile) == .allowed(app, basis: "l"))
-        #expect(resolver([PolicyRule(flatpakAppID: "org.example.App", identity: app, source: "f")]).resolve(flatpak)
-            == .allowed(app, basis: "f"))
+        #expect(
+            resolver([PolicyRule(flatpakAppID: "org.example.App", identity: app, source: "f")]).resolve(flatpak)
+                == .allowed(app, basis: "f"))
     }
 
     @Test func thePrivateGroupDependsOnTheUIDAndTheWholePath() {

@@ -2,8 +2,9 @@ import DaemonSystem
 import Foundation
 import KeychainDaemon
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `keychaind` started by a test, as a child process, in a temporary directory of its own (state, socket,
@@ -19,8 +20,10 @@ final class DaemonProcess {
     /// the test bundle in one build directory).
     static func executable() throws -> String {
         if let explicit = ProcessInfo.processInfo.environment["KEYCHAIN_DAEMON"] { return explicit }
-        var directory = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]).deletingLastPathComponent()
+        var directory = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+        ).deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = directory.appendingPathComponent("keychaind").path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
@@ -46,10 +49,11 @@ final class DaemonProcess {
         FileManager.default.createFile(atPath: logPath, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.executable())
-        process.arguments = [
-            "--foreground", "--state", directory + "/state", "--socket", socketPath, "--policy", policyDirectory,
-            "--policy-owner", String(getuid()),
-        ] + arguments
+        process.arguments =
+            [
+                "--foreground", "--state", directory + "/state", "--socket", socketPath, "--policy", policyDirectory,
+                "--policy-owner", String(getuid()),
+            ] + arguments
         let notify = try NotifySocket(path: directory + "/notify")
         var inherited = ProcessInfo.processInfo.environment
         inherited["LD_PRELOAD"] = nil

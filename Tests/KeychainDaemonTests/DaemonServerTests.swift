@@ -2,14 +2,18 @@ internal import CryptoKitOpenSSL
 import Foundation
 import KeychainCore
 import Testing
+
 @testable import KeychainDaemon
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The built keychaind, started in a temporary directory and talked to over its socket.
 @Suite(.serialized) struct DaemonServerTests {
-    private var ownExecutable: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "" }
+    private var ownExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+    }
 
     private func sha256(ofFile path: String) throws -> [UInt8] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -53,8 +57,10 @@ import Glibc
         let digest = hexadecimal(try sha256(ofFile: ownExecutable))
         let daemon = try DaemonProcess(["--unknown-callers", "refuse"]) { directory in
             PolicyFixtures.write(
-                ["Executable": ownExecutable, "SHA256": digest,
-                 "Entitlements": PolicyFixtures.entitlements(["TEAM.shared"], application: "TEAM.tests")],
+                [
+                    "Executable": ownExecutable, "SHA256": digest,
+                    "Entitlements": PolicyFixtures.entitlements(["TEAM.shared"], application: "TEAM.tests"),
+                ],
                 named: "tests.plist", in: directory)
         }
         let fields = try #require(try daemon.connect().request(.identify).fieldList)
@@ -65,8 +71,10 @@ import Glibc
     @Test func aPolicyRuleForOtherBytesDoesNotNameThisExecutable() throws {
         let daemon = try DaemonProcess(["--unknown-callers", "refuse"]) { directory in
             PolicyFixtures.write(
-                ["Executable": ownExecutable, "SHA256": String(repeating: "0", count: 64),
-                 "Entitlements": PolicyFixtures.entitlements(["TEAM.shared"], application: "TEAM.tests")],
+                [
+                    "Executable": ownExecutable, "SHA256": String(repeating: "0", count: 64),
+                    "Entitlements": PolicyFixtures.entitlements(["TEAM.shared"], application: "TEAM.tests"),
+                ],
                 named: "tests.plist", in: directory)
         }
         let answer = try daemon.connect().request(.ping)
@@ -93,7 +101,8 @@ import Glibc
         let client = try daemon.connect()
         #expect(try client.request(.ping, payload: Array(repeating: 1, count: 4096)).payload.count == 4096)
         // Only the header of a 5000-byte message: the daemon closes without waiting for the rest.
-        let header = Array(Frame(kind: .ping, requestID: 2, payload: Array(repeating: 0, count: 5000)).encoded().prefix(20))
+        let header = Array(
+            Frame(kind: .ping, requestID: 2, payload: Array(repeating: 0, count: 5000)).encoded().prefix(20))
         #expect(client.send(raw: header))
         #expect(throws: DaemonClient.Failure.closed) { try client.receive() }
         #expect(daemon.waitForLog("a 5000-byte payload is over the 4096-byte limit"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KeychainDaemon
 
 @Suite struct FrameDecoderTests {
@@ -15,7 +16,9 @@ import Testing
     }
 
     @Test func framesArriveInPiecesAndTogether() throws {
-        let frames = (0..<5).map { Frame(kind: .ping, requestID: UInt64($0), payload: Array(repeating: 7, count: $0 * 3)) }
+        let frames = (0..<5).map {
+            Frame(kind: .ping, requestID: UInt64($0), payload: Array(repeating: 7, count: $0 * 3))
+        }
         let stream = frames.flatMap { $0.encoded() }
         var decoder = FrameDecoder(payloadLimit: limit)
         var received: [Frame] = []

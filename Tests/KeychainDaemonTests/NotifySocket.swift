@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The service manager's side of sd_notify(3) for tests: a datagram socket whose path goes in `NOTIFY_SOCKET`,

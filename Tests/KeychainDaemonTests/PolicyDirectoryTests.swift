@@ -1,22 +1,29 @@
 import Foundation
 import KeychainCore
 import Testing
+
 @testable import KeychainDaemon
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct PolicyDirectoryTests {
     @Test func aRuleMapsAUnitToItsEntitlements() throws {
         let directory = PolicyFixtures.makeDirectory()
         PolicyFixtures.write(
-            ["Unit": "api.service", "Entitlements": PolicyFixtures.entitlements(["TEAM.shared"], application: "TEAM.api")],
+            [
+                "Unit": "api.service",
+                "Entitlements": PolicyFixtures.entitlements(["TEAM.shared"], application: "TEAM.api"),
+            ],
             named: "api.plist", in: directory)
         let policy = PolicyDirectory.load(directory, owner: PolicyFixtures.owner)
         #expect(policy.problems == [])
         let rule = try #require(policy.rules.first)
         #expect(rule.unit == "api.service")
-        #expect(rule.identity == CallerIdentity(applicationIdentifier: "TEAM.api", accessGroups: ["TEAM.shared", "TEAM.api"]))
+        #expect(
+            rule.identity
+                == CallerIdentity(applicationIdentifier: "TEAM.api", accessGroups: ["TEAM.shared", "TEAM.api"]))
         #expect(rule.source == directory + "/api.plist")
     }
 
@@ -24,7 +31,10 @@ import Glibc
         let directory = PolicyFixtures.makeDirectory()
         for name in ["b.plist", "a.plist", "notes.txt", ".hidden.plist"] {
             PolicyFixtures.write(
-                ["FlatpakID": "org.example.\(name.prefix(1))", "Entitlements": PolicyFixtures.entitlements([], application: "T.x")],
+                [
+                    "FlatpakID": "org.example.\(name.prefix(1))",
+                    "Entitlements": PolicyFixtures.entitlements([], application: "T.x"),
+                ],
                 named: name, in: directory)
         }
         let policy = PolicyDirectory.load(directory, owner: PolicyFixtures.owner)
@@ -81,19 +91,24 @@ import Glibc
         let cases: [(String, [String: Any], String)] = [
             ("a.plist", ["Entitlements": entitlements], "it names no process (no selector)"),
             ("b.plist", ["Unit": "x.service", "Entitlement": entitlements], "unknown keys Entitlement"),
-            ("c.plist", ["Executable": "/bin/sh", "SHA256": "abc", "Entitlements": entitlements],
-             "SHA256 is not 64 hexadecimal digits"),
+            (
+                "c.plist", ["Executable": "/bin/sh", "SHA256": "abc", "Entitlements": entitlements],
+                "SHA256 is not 64 hexadecimal digits"
+            ),
             ("d.plist", ["Executable": "bin/sh", "Entitlements": entitlements], "Executable is not an absolute path"),
             ("e.plist", ["Unit": "x.service"], "Entitlements is missing or not a dictionary"),
             ("f.plist", ["Unit": 3, "Entitlements": entitlements], "Unit is not a string"),
-            ("g.plist", ["SHA256": String(repeating: "a", count: 64), "Entitlements": entitlements],
-             "SHA256 needs an Executable"),
+            (
+                "g.plist", ["SHA256": String(repeating: "a", count: 64), "Entitlements": entitlements],
+                "SHA256 needs an Executable"
+            ),
         ]
         for (name, dictionary, _) in cases { PolicyFixtures.write(dictionary, named: name, in: directory) }
         FileManager.default.createFile(atPath: directory + "/h.plist", contents: Data("bplist00garbage".utf8))
         let policy = PolicyDirectory.load(directory, owner: PolicyFixtures.owner)
         #expect(policy.rules.isEmpty)
-        let expected = cases.map { "\(directory)/\($0.0) is ignored: \($0.2)" }
+        let expected =
+            cases.map { "\(directory)/\($0.0) is ignored: \($0.2)" }
             + ["\(directory)/h.plist is ignored: it is not an XML property list dictionary"]
         #expect(policy.problems == expected)
     }

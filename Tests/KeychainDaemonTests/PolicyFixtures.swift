@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Policy directories for tests: made 0755 under a private temporary directory, owned by the test's uid (root in
@@ -22,7 +23,8 @@ enum PolicyFixtures {
         -> String
     {
         let path = directory + "/" + name
-        let data = (try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0))
+        let data =
+            (try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0))
             ?? Data()
         FileManager.default.createFile(atPath: path, contents: data)
         chmod(path, mode)

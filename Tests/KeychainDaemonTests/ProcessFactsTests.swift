@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KeychainDaemon
 
 @Suite struct ProcessFactsTests {
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func theSecurityLabelIsTrimmedAndUnconfinedIsNone() {
-        #expect(ProcessFacts.securityLabel(attribute: Array("snap.app.cmd (enforce)\n".utf8)) == "snap.app.cmd (enforce)")
+        #expect(
+            ProcessFacts.securityLabel(attribute: Array("snap.app.cmd (enforce)\n".utf8)) == "snap.app.cmd (enforce)")
         #expect(ProcessFacts.securityLabel(attribute: Array("unconfined\n".utf8)) == nil)
         #expect(ProcessFacts.securityLabel(attribute: [0]) == nil)
         let peer = PeerIdentity(uid: 1, gid: 1, pid: 2, securityLabel: "snap.app.cmd (enforce)")

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import KeychainStore
 
 /// The group committer over real SQLite: many callers per transaction, a savepoint each, nobody answered before
@@ -132,7 +133,9 @@ import Testing
         for thread in 0..<16 {
             spawn(in: group) {
                 for index in 0..<25 {
-                    do { try committer.write(insert("t\(thread)-\(index)")) } catch { failures.add(1, ordering: .relaxed) }
+                    do { try committer.write(insert("t\(thread)-\(index)")) } catch {
+                        failures.add(1, ordering: .relaxed)
+                    }
                 }
             }
         }

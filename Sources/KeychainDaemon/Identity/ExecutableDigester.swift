@@ -1,7 +1,8 @@
 internal import CryptoKitOpenSSL
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SHA-256 of a running process's executable, read through `/proc/<pid>/exe` (so the bytes are those of the file

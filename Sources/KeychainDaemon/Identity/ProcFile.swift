@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads small files of `/proc` and `/proc/sys` with a size cap, so that a process whose environment or

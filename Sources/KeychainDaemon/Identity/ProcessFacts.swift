@@ -6,7 +6,8 @@ package enum ProcessFacts {
     /// unit, and for a user's own service manager (below `user@UID.service`), whose units any user names.
     package static func systemdUnit(cgroup: String) -> String? {
         let lines = cgroup.split(separator: "\n")
-        let path = lines.first { $0.hasPrefix("0::") }.map { String($0.dropFirst(3)) }
+        let path =
+            lines.first { $0.hasPrefix("0::") }.map { String($0.dropFirst(3)) }
             ?? lines.first { $0.contains(":name=systemd:") }.flatMap { line in
                 line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).last.map(String.init)
             }

@@ -1,7 +1,8 @@
 internal import CryptoKitOpenSSL
 import KeychainCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns a peer's kernel identity into the ``CallerIdentity`` the engine checks access groups against.

@@ -1,7 +1,8 @@
 import Foundation
 import KeychainCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The administrator's policy: every `*.plist` of a directory (`/etc/keychaind/apps.d`), read in name order.
@@ -55,7 +56,9 @@ package struct PolicyDirectory: Sendable {
     private static func readRule(_ path: String, owner: UInt32) -> Result<PolicyRule, Problem> {
         // O_NOFOLLOW: a link in the directory could point at a file someone else controls.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return .failure(Problem(reason: "cannot open it (\(String(cString: strerror(errno))))")) }
+        guard descriptor >= 0 else {
+            return .failure(Problem(reason: "cannot open it (\(String(cString: strerror(errno))))"))
+        }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .failure(Problem(reason: "cannot stat it")) }

@@ -93,8 +93,10 @@ package final class DaemonServer: Sendable {
     ) -> (peer: PeerIdentity, caller: CallerIdentity)? {
         func refuse(_ reason: String) -> (peer: PeerIdentity, caller: CallerIdentity)? {
             log.warning("\(who) is refused: \(reason)")
-            let reply = ErrorReply(status: ErrorReply.missingEntitlement, reason: "keychaind refuses this process: "
-                + reason)
+            let reply = ErrorReply(
+                status: ErrorReply.missingEntitlement,
+                reason: "keychaind refuses this process: "
+                    + reason)
             _ = SocketStream(descriptor: descriptor).write(reply.frame(requestID: 0).encoded())
             return nil
         }
