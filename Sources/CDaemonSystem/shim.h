@@ -44,14 +44,17 @@ static inline int kdaemon_peer_pidfd(int fd) {
 /// pidfd_open(2): a descriptor that keeps naming this process, and becomes readable when it exits.
 static inline int kdaemon_pidfd_open(int32_t pid) { return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0); }
 
-/// Keeps CAP_SYS_PTRACE (read access to other users' /proc/<pid>/exe and environ) across a setuid from root:
-/// call with `keep` = 1 before setuid, then with `keep` = 0 after it to make the capability effective again.
-static inline int kdaemon_keep_ptrace_capability(int keep) {
+/// Keeps CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH across a setuid from root (another user's /proc/<pid>/exe and
+/// root need ptrace read access, its environ, mode 0400, needs the second): call with `keep` = 1 before setuid,
+/// then with `keep` = 0 after it to make the two effective again, and only them.
+static inline int kdaemon_keep_inspection_capabilities(int keep) {
     if (keep) return prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
     struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
     struct __user_cap_data_struct data[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
-    data[CAP_TO_INDEX(CAP_SYS_PTRACE)].effective = CAP_TO_MASK(CAP_SYS_PTRACE);
-    data[CAP_TO_INDEX(CAP_SYS_PTRACE)].permitted = CAP_TO_MASK(CAP_SYS_PTRACE);
+    data[CAP_TO_INDEX(CAP_SYS_PTRACE)].effective |= CAP_TO_MASK(CAP_SYS_PTRACE);
+    data[CAP_TO_INDEX(CAP_SYS_PTRACE)].permitted |= CAP_TO_MASK(CAP_SYS_PTRACE);
+    data[CAP_TO_INDEX(CAP_DAC_READ_SEARCH)].effective |= CAP_TO_MASK(CAP_DAC_READ_SEARCH);
+    data[CAP_TO_INDEX(CAP_DAC_READ_SEARCH)].permitted |= CAP_TO_MASK(CAP_DAC_READ_SEARCH);
     if (syscall(SYS_capset, &header, data) != 0) return -1;
     return prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
 }

@@ -15,13 +15,13 @@ package enum Privileges {
         return (entry.pw_uid, entry.pw_gid)
     }
 
-    /// Becomes `uid`/`gid` for good (no supplementary groups), keeping only CAP_SYS_PTRACE, which the daemon needs
-    /// to read other users' `/proc/<pid>/exe` and `environ`.
+    /// Becomes `uid`/`gid` for good (no supplementary groups), keeping only CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH,
+    /// which the daemon needs to read other users' `/proc/<pid>/exe`, `root` and `environ`.
     package static func become(uid: UInt32, gid: UInt32) throws(SystemCallError) {
-        guard kdaemon_keep_ptrace_capability(1) == 0 else { throw SystemCallError("prctl PR_SET_KEEPCAPS") }
+        guard kdaemon_keep_inspection_capabilities(1) == 0 else { throw SystemCallError("prctl PR_SET_KEEPCAPS") }
         guard setgroups(0, nil) == 0 else { throw SystemCallError("setgroups") }
         guard setgid(gid) == 0 else { throw SystemCallError("setgid") }  // as root, sets all three gids
         guard setuid(uid) == 0 else { throw SystemCallError("setuid") }  // as root, sets all three uids
-        guard kdaemon_keep_ptrace_capability(0) == 0 else { throw SystemCallError("capset CAP_SYS_PTRACE") }
+        guard kdaemon_keep_inspection_capabilities(0) == 0 else { throw SystemCallError("capset") }
     }
 }

@@ -45,7 +45,7 @@ package struct DaemonStartup: Sendable {
             } catch {
                 throw Failure(description: "cannot switch to user \(configuration.user): \(error)")
             }
-            log.info("running as user \(configuration.user) (uid \(account.uid)) with CAP_SYS_PTRACE only")
+            log.info("running as user \(configuration.user) (uid \(account.uid)) with CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH only")
         }
         server = DaemonServer(
             listener: listener, limits: configuration.limits, resolver: resolver, handler: handler, log: log)

@@ -76,6 +76,9 @@ final class DaemonProcess {
 
     deinit { stop() }
 
+    /// The daemon's process id.
+    var pid: Int32 { process.processIdentifier }
+
     func stop() {
         if process.isRunning {
             process.terminate()

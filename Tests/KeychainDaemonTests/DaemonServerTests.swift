@@ -188,4 +188,54 @@ import Testing
         #expect(answer?.kind == .pong)
         #expect(!FileManager.default.fileExists(atPath: directory + "/unused"))
     }
+
+    private static var rootWithNobody: Bool { getuid() == 0 && getpwnam("nobody") != nil }
+
+    @Test(.enabled(if: rootWithNobody, "needs root and the nobody account"))
+    func startedAsRootItBecomesItsUserAndStillIdentifiesOthers() throws {
+        let daemon = try DaemonProcess(["--user", "nobody"])
+        let nobody = try #require(getpwnam("nobody")).pointee
+        let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
+        let uids = status.split(separator: "\n").first { $0.hasPrefix("Uid:") }?.split(separator: "\t").dropFirst()
+        #expect(uids.map(Array.init) == Array(repeating: Substring(String(nobody.pw_uid)), count: 4))
+        // Only the two capabilities that reading other users' /proc entries needs.
+        let effective = status.split(separator: "\n").first { $0.hasPrefix("CapEff:") }
+        #expect(effective == "CapEff:\t0000000000080004")
+        var state = stat()
+        #expect(stat(daemon.directory + "/state", &state) == 0)
+        #expect(state.st_uid == nobody.pw_uid)
+        #expect(state.st_mode & 0o777 == 0o700)
+        // The test process is root's: the daemon, now nobody, still reads its executable and environment.
+        let fields = try #require(try daemon.connect().request(.identify).fieldList)
+        #expect(fields["exe"] == ownExecutable)
+        #expect(fields["sha256"] == hexadecimal(try sha256(ofFile: ownExecutable)))
+        #expect(daemon.log.contains("running as user nobody (uid \(nobody.pw_uid))"))
+    }
+
+    @Test(.enabled(if: rootWithNobody && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func aClientOfAnotherUIDGetsItsOwnIdentity() throws {
+        let daemon = try DaemonProcess()
+        let nobody = try #require(getpwnam("nobody")).pointee
+        let executable = try DaemonProcess.executable()
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        client.arguments = [
+            "--reuid=\(nobody.pw_uid)", "--regid=\(nobody.pw_gid)", "--clear-groups", executable, "status", "--socket",
+            daemon.socketPath,
+        ]
+        client.environment = [:]
+        let output = Pipe()
+        client.standardOutput = output
+        client.standardError = FileHandle.nullDevice
+        try client.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        client.waitUntilExit()
+        #expect(client.terminationStatus == 0)
+        let lines = Set(text.split(separator: "\n").map(String.init))
+        let realPath = URL(fileURLWithPath: executable).resolvingSymlinksInPath().path
+        let group = CallerResolver.privateGroup(uid: nobody.pw_uid, executablePath: realPath)
+        #expect(lines.contains("uid: \(nobody.pw_uid)"))
+        #expect(lines.contains("access-groups: \(group)"))
+        #expect(group != CallerResolver.privateGroup(uid: 0, executablePath: realPath))
+    }
 }

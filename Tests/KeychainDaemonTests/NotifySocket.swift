@@ -22,6 +22,7 @@ final class NotifySocket {
             }
         }
         guard descriptor >= 0, bound == 0 else { throw DaemonTestError("cannot bind the notify socket \(path)") }
+        chmod(path, 0o666)  // as systemd's is: a daemon that left root must still reach it
         var interval = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
     }
