@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KeychainDaemon
@@ -8,6 +9,15 @@ import Testing
         #expect(ProcessFacts.systemdUnit(cgroup: "0::/system.slice/nginx.service/worker\n") == "nginx.service")
         #expect(ProcessFacts.systemdUnit(cgroup: "0::/\n") == nil)
         #expect(ProcessFacts.systemdUnit(cgroup: "") == nil)
+    }
+
+    @Test func aSubGroupOfADelegatedUnitIsThatUnit() {
+        // A unit with delegation may create sub-groups named like another unit: it stays itself.
+        let cgroup = "0::/system.slice/other.service/api.service\n"
+        #expect(ProcessFacts.systemdUnit(cgroup: cgroup) == "other.service")
+        #expect(
+            ProcessFacts.systemdUnit(cgroup: "0::/user.slice/user-1000.slice/session-3.scope\n") == "session-3.scope")
+        #expect(ProcessFacts.systemdUnit(cgroup: "0::/system.slice/custom/api.service\n") == nil)
     }
 
     @Test func aUsersOwnServiceManagerNamesNoIdentity() {
@@ -53,5 +63,16 @@ import Testing
         #expect(ProcessFacts.startTime(stat: "42 (odd) name) ) " + fields) == 123_456)
         #expect(ProcessFacts.startTime(stat: "42 (short) 0 0") == nil)
         #expect(ProcessFacts.startTime(stat: "garbage") == nil)
+    }
+
+    @Test func aFileLongerThanTheLimitIsToldApart() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keychaind-\(UUID().uuidString)").path
+        FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x41, count: 10_000))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let short = try #require(ProcFile.readWhole(path, limit: 9_999))
+        #expect(short.bytes.count == 9_999 && !short.isWhole)
+        let whole = try #require(ProcFile.readWhole(path, limit: 10_000))
+        #expect(whole.bytes.count == 10_000 && whole.isWhole)
+        #expect(ProcFile.readWhole("/nonexistent/keychaind", limit: 10) == nil)
     }
 }

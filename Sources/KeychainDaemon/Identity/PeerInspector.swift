@@ -9,6 +9,7 @@ package struct PeerInspector: Sendable {
         package let description: String
     }
 
+    private static let environmentLimit = 4 << 20
     private let digester: ExecutableDigester
     private let procRoot: String
 
@@ -39,8 +40,12 @@ package struct PeerInspector: Sendable {
             .flatMap(ProcessFacts.securityLabel(attribute:))
         let path = ProcFile.link("\(directory)/exe")
         let executable = digester.digest(ofExecutableAt: "\(directory)/exe")
-        guard let environ = ProcFile.read("\(directory)/environ", limit: 1 << 20) else {
+        guard let environ = ProcFile.readWhole("\(directory)/environ", limit: Self.environmentLimit) else {
             throw Failure(description: "the environment of process \(credentials.pid) cannot be read")
+        }
+        // A variable past what was read would go unseen: an environment padded beyond the limit is refused.
+        guard environ.isWhole else {
+            throw Failure(description: "the environment of process \(credentials.pid) is over 4 MiB, too long to check")
         }
         let scope = ProcFile.text("\(procRoot)/sys/kernel/yama/ptrace_scope").flatMap(ProcessFacts.integer)
         guard !process.hasExited else {
@@ -50,7 +55,7 @@ package struct PeerInspector: Sendable {
             uid: credentials.uid, gid: credentials.gid, pid: credentials.pid,
             systemdUnit: ProcessFacts.systemdUnit(cgroup: cgroup), flatpakAppID: flatpak, securityLabel: label,
             executablePath: path, executableSHA256: executable?.sha256, executableFile: executable?.file,
-            loaderVariables: ProcessFacts.loaderVariables(environ: environ), ptraceScope: scope,
+            loaderVariables: ProcessFacts.loaderVariables(environ: environ.bytes), ptraceScope: scope,
             pidBoundAtConnect: process.isBoundAtConnect)
     }
 }

@@ -5,8 +5,19 @@
 /// Reads small files of `/proc` and `/proc/sys` with a size cap, so that a process whose environment or
 /// cgroup path is huge cannot make the daemon read without end.
 enum ProcFile {
-    /// The file's bytes, at most `limit` of them; nil when it cannot be opened.
+    /// The file's bytes, at most `limit` of them (``readWhole(_:limit:)`` tells a longer file apart); nil when it
+    /// cannot be opened.
     static func read(_ path: String, limit: Int = 64 * 1024) -> [UInt8]? {
+        readWhole(path, limit: limit).map { Array($0.bytes.prefix(limit)) }
+    }
+
+    /// The file's bytes and whether they are all of it (false when the file is longer than `limit`).
+    static func readWhole(_ path: String, limit: Int) -> (bytes: [UInt8], isWhole: Bool)? {
+        guard let bytes = readUpTo(path, count: limit + 1) else { return nil }
+        return (Array(bytes.prefix(limit)), bytes.count <= limit)
+    }
+
+    private static func readUpTo(_ path: String, count limit: Int) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

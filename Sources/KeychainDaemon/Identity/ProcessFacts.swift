@@ -1,9 +1,11 @@
 /// Readers of the `/proc` files the daemon asks about a process: pure functions over the files' bytes, so that
 /// each rule is tested apart from a running process.
 package enum ProcessFacts {
-    /// The system service manager's unit of a process, from `/proc/<pid>/cgroup`: the deepest `.service` or
-    /// `.scope` component of the unified (`0::`) hierarchy, else of the v1 `name=systemd` one. Nil outside a
-    /// unit, and for a user's own service manager (below `user@UID.service`), whose units any user names.
+    /// The system service manager's unit of a process, from `/proc/<pid>/cgroup`: the first component below the
+    /// slices of the unified (`0::`) hierarchy, else of the v1 `name=systemd` one, when it is a `.service` or a
+    /// `.scope`. What lies deeper belongs to the unit (a unit with delegation names its own sub-groups as it likes,
+    /// `api.service` included), and a user's own service manager (`user@UID.service`) names units as it likes:
+    /// neither is an identity. Nil outside a unit.
     package static func systemdUnit(cgroup: String) -> String? {
         let lines = cgroup.split(separator: "\n")
         let path =
@@ -11,10 +13,11 @@ package enum ProcessFacts {
             ?? lines.first { $0.contains(":name=systemd:") }.flatMap { line in
                 line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).last.map(String.init)
             }
-        guard let path else { return nil }
-        let components = path.split(separator: "/").map(String.init)
-        if components.contains(where: { $0.hasPrefix("user@") && $0.hasSuffix(".service") }) { return nil }
-        return components.last { $0.hasSuffix(".service") || $0.hasSuffix(".scope") }
+        guard let path,
+            let unit = path.split(separator: "/").first(where: { !$0.hasSuffix(".slice") }).map(String.init),
+            unit.hasSuffix(".service") || unit.hasSuffix(".scope"), !unit.hasPrefix("user@")
+        else { return nil }
+        return unit
     }
 
     /// The `name` of the `[Application]` group of a `.flatpak-info` key file.

@@ -42,7 +42,6 @@ package final class DaemonServer: Sendable {
         while let descriptor = listener.accept() {
             let acceptedAt = ProcFile.secondsSinceBoot()
             let thread = Thread { [self] in serve(descriptor, acceptedAt: acceptedAt) }
-            thread.stackSize = 512 * 1024
             thread.start()
         }
     }
