@@ -76,7 +76,8 @@ targets += [
     .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI"], swiftSettings: swift6),
     // libFuzzer targets for the decoders of untrusted bytes (scripts/fuzz.sh); a normal build makes a replayer.
     .executableTarget(
-        name: "KeychainFuzz", dependencies: ["KeychainCore", "Security", "SecurityCLI"], swiftSettings: swift6),
+        name: "KeychainFuzz", dependencies: ["KeychainCore", "Security", "SecurityCLI", "KeychainDaemon"],
+        swiftSettings: swift6),
     .executableTarget(
         name: "KeychainBenchmarks",
         dependencies: ["Security", "KeychainCore", "KeychainCrypto", "KeychainStore", "CSQLite", "COpenSSL"],
@@ -107,6 +108,21 @@ targets += [
     .testTarget(
         name: "SecurityCLITests",
         dependencies: ["SecurityCLI", "KeychainCore", "KeychainMessages", "KeychainStore", "TerminalIO"],
+        swiftSettings: swift6),
+]
+// keychaind (docs/keychaind.md): the daemon's library and executable, and DaemonSystem, the one module that
+// asks the kernel (peer credentials, pidfds, capabilities) and libsystemd (socket activation, readiness) for it.
+products += [.executable(name: "keychaind", targets: ["Keychaind"])]
+targets += [
+    .systemLibrary(name: "CDaemonSystem", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    .target(name: "DaemonSystem", dependencies: ["CDaemonSystem"], swiftSettings: swift6),
+    .target(
+        name: "KeychainDaemon", dependencies: ["DaemonSystem", "KeychainCore", "CryptoKitOpenSSL"],
+        swiftSettings: swift6),
+    .executableTarget(name: "Keychaind", dependencies: ["KeychainDaemon", "DaemonSystem"], swiftSettings: swift6),
+    .testTarget(
+        name: "KeychainDaemonTests",
+        dependencies: ["KeychainDaemon", "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL"],
         swiftSettings: swift6),
 ]
 #endif

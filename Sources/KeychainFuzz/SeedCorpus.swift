@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainDaemon
 
 /// The seed inputs of Fuzz/Corpus, written by `KeychainFuzz seeds DIRECTORY`: well-formed examples of each
 /// format, built with the project's own encoders so that the fuzzer starts from inputs that get far.
@@ -14,6 +15,7 @@ enum SeedCorpus {
             "backup-reader": backupPayloads(),
             "entitlements": entitlements(),
             "command-parser": commandLines(),
+            "frame-decoder": frameStreams(),
         ]
         for (target, inputs) in seeds.sorted(by: { $0.key < $1.key }) {
             let folder = directory.appendingPathComponent(target, isDirectory: true)
@@ -204,5 +206,17 @@ enum SeedCorpus {
             "add-internet-password -s example.com -a bob -r htps -P 8443 -X 6869 -T /usr/bin/app -A",
             "doctor -- -25300\nhelp find-generic-password",
         ].map { Array($0.utf8) } + [Array("find-generic-password\0-s\0svc\0-w".utf8)]
+    }
+
+    /// keychaind's frames: a ping, two frames in one stream, the daemon's own answers, and a header over the limit.
+    private static func frameStreams() -> [[UInt8]] {
+        let ping = Frame(kind: .ping, requestID: 1, payload: [1, 2, 3]).encoded()
+        let status = Frame(
+            kind: .statusReply, requestID: 2,
+            payload: FieldList([("version", "0.1.0"), ("clients", "2")]).encoded()).encoded()
+        let error = ErrorReply(status: -34018, reason: "refused").frame(requestID: 3).encoded()
+        var oversized = Frame(kind: .ping, requestID: 4).encoded()
+        oversized.replaceSubrange(16..<20, with: [0, 0, 0x10, 0])
+        return [ping, ping + status, error, oversized, Array(ping.prefix(11))]
     }
 }

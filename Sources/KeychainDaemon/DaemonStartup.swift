@@ -1,0 +1,92 @@
+import DaemonSystem
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `keychaind` does before serving, in order: take the socket (systemd's, else its own), make the state
+/// directory, switch from root to its own account, read the policy.
+package struct DaemonStartup: Sendable {
+    /// Why the daemon cannot start.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    package let server: DaemonServer
+    package let listenerDescription: String
+    private let configuration: DaemonConfiguration
+    private let log: DaemonLog
+
+    package init(
+        configuration: DaemonConfiguration, log: DaemonLog, handler: any DaemonHandler = UnimplementedHandler()
+    )
+        throws(Failure)
+    {
+        self.configuration = configuration
+        self.log = log
+        let listener: UnixListener
+        if let activated = ServiceManager.activatedSockets().first {
+            listener = UnixListener(adopting: activated)
+            listenerDescription = "the socket systemd passed"
+        } else {
+            do {
+                listener = try UnixListener(path: configuration.socketPath)
+            } catch {
+                throw Failure(description: "cannot listen on \(configuration.socketPath): \(error)")
+            }
+            listenerDescription = configuration.socketPath
+        }
+        let account = try Self.prepareStateDirectory(configuration, log: log)
+        let resolver = Self.loadResolver(configuration, log: log)
+        if let account {
+            do {
+                try Privileges.become(uid: account.uid, gid: account.gid)
+            } catch {
+                throw Failure(description: "cannot switch to user \(configuration.user): \(error)")
+            }
+            log.info("running as user \(configuration.user) (uid \(account.uid)) with CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH only")
+        }
+        server = DaemonServer(
+            listener: listener, limits: configuration.limits, resolver: resolver, handler: handler, log: log)
+    }
+
+    /// The policy read again (SIGHUP).
+    package func loadResolver() -> CallerResolver { Self.loadResolver(configuration, log: log) }
+
+    private static func loadResolver(_ configuration: DaemonConfiguration, log: DaemonLog) -> CallerResolver {
+        let policy = PolicyDirectory.load(configuration.policyDirectory, owner: configuration.policyOwner)
+        for problem in policy.problems { log.warning(problem) }
+        log.info(
+            "policy \(configuration.policyDirectory): \(policy.rules.count) rules; unknown callers: "
+                + configuration.unknownCallers.rawValue)
+        return CallerResolver(
+            policy: policy, unknownCallers: configuration.unknownCallers, trustedOwner: configuration.policyOwner)
+    }
+
+    /// Makes the state directory (0700). As root, returns the account to switch to after giving it the directory,
+    /// or nil (staying root, with a warning) when the account does not exist.
+    private static func prepareStateDirectory(
+        _ configuration: DaemonConfiguration, log: DaemonLog
+    ) throws(Failure) -> (uid: UInt32, gid: UInt32)? {
+        let path = configuration.stateDirectory
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Failure(description: "cannot create the state directory \(path): \(error)")
+        }
+        guard chmod(path, 0o700) == 0 else { throw Failure(description: "cannot make \(path) 0700") }
+        guard getuid() == 0 else { return nil }
+        guard let account = Privileges.account(named: configuration.user) else {
+            log.warning(
+                "user \(configuration.user) does not exist: keychaind stays root (create it with "
+                    + "systemd-sysusers, see docs/keychaind.md)")
+            return nil
+        }
+        guard chown(path, account.uid, account.gid) == 0 else {
+            throw Failure(description: "cannot give \(path) to \(configuration.user)")
+        }
+        return account
+    }
+}

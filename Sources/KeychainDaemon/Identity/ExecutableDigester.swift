@@ -1,0 +1,65 @@
+internal import CryptoKitOpenSSL
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// SHA-256 of a running process's executable, read through `/proc/<pid>/exe` (so the bytes are those of the file
+/// the process runs, even when its path now names another file). Digests are remembered by device, inode, size,
+/// and modification and change times, so a program that connects often is read once; a change to the file
+/// changes its change time, which no user can set back.
+package final class ExecutableDigester: Sendable {
+    private struct FileVersion: Hashable {
+        let file: FileIdentity
+        let size: Int64
+        let modified: timespec.Fields
+        let changed: timespec.Fields
+    }
+
+    private let cache = Mutex<[FileVersion: [UInt8]]>([:])
+    private let cacheLimit: Int
+
+    package init(cacheLimit: Int = 512) { self.cacheLimit = cacheLimit }
+
+    /// The digest and file identity of the executable `/proc/<pid>/exe` opens; nil when it cannot be read.
+    package func digest(ofExecutableAt linkPath: String) -> (sha256: [UInt8], file: FileIdentity)? {
+        let descriptor = open(linkPath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        let file = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        let version = FileVersion(
+            file: file, size: Int64(status.st_size), modified: timespec.Fields(status.st_mtim),
+            changed: timespec.Fields(status.st_ctim))
+        if let known = cache.withLock({ $0[version] }) { return (known, file) }
+        var state = SHA256State()
+        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            chunk.withUnsafeBytes { state.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        let digest = state.finalizedBytes()
+        cache.withLock { entries in
+            if entries.count >= cacheLimit { entries.removeAll() }
+            entries[version] = digest
+        }
+        return (digest, file)
+    }
+}
+
+extension timespec {
+    /// A timespec's two numbers, hashable.
+    struct Fields: Hashable {
+        let seconds: Int
+        let nanoseconds: Int
+        init(_ time: timespec) {
+            seconds = time.tv_sec
+            nanoseconds = time.tv_nsec
+        }
+    }
+}

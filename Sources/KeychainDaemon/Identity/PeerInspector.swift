@@ -1,0 +1,61 @@
+import DaemonSystem
+
+/// Learns who a connected peer is from `/proc`, and makes sure what it read was about that peer: the process is
+/// held by a pidfd, must have started before the connection was accepted, and must still be running after the
+/// reading (else its pid could have been given to another process in between).
+package struct PeerInspector: Sendable {
+    /// Why a peer could not be identified.
+    package struct Failure: Error, CustomStringConvertible, Sendable {
+        package let description: String
+    }
+
+    private static let environmentLimit = 4 << 20
+    private let digester: ExecutableDigester
+    private let procRoot: String
+
+    package init(digester: ExecutableDigester = ExecutableDigester(), procRoot: String = "/proc") {
+        self.digester = digester
+        self.procRoot = procRoot
+    }
+
+    /// The identity of the peer with `credentials`, held by `process`, whose connection was accepted at
+    /// `acceptedAt` (seconds since boot).
+    package func inspect(
+        _ credentials: PeerCredentials, process: ProcessHandle, acceptedAt: Double
+    ) throws(Failure) -> PeerIdentity {
+        let directory = "\(procRoot)/\(credentials.pid)"
+        if !process.isBoundAtConnect {
+            guard let stat = ProcFile.text("\(directory)/stat"), let ticks = ProcessFacts.startTime(stat: stat) else {
+                throw Failure(description: "process \(credentials.pid) is gone")
+            }
+            // A tick of slack: the start time is rounded to clock ticks.
+            let started = Double(ticks) / ProcFile.ticksPerSecond
+            guard started <= acceptedAt + 1 / ProcFile.ticksPerSecond else {
+                throw Failure(description: "pid \(credentials.pid) names a process started after the connection")
+            }
+        }
+        let cgroup = ProcFile.text("\(directory)/cgroup") ?? ""
+        let flatpak = ProcFile.text("\(directory)/root/.flatpak-info").flatMap(ProcessFacts.flatpakAppID(info:))
+        let label = (ProcFile.read("\(directory)/attr/apparmor/current") ?? ProcFile.read("\(directory)/attr/current"))
+            .flatMap(ProcessFacts.securityLabel(attribute:))
+        let path = ProcFile.link("\(directory)/exe")
+        let executable = digester.digest(ofExecutableAt: "\(directory)/exe")
+        guard let environ = ProcFile.readWhole("\(directory)/environ", limit: Self.environmentLimit) else {
+            throw Failure(description: "the environment of process \(credentials.pid) cannot be read")
+        }
+        // A variable past what was read would go unseen: an environment padded beyond the limit is refused.
+        guard environ.isWhole else {
+            throw Failure(description: "the environment of process \(credentials.pid) is over 4 MiB, too long to check")
+        }
+        let scope = ProcFile.text("\(procRoot)/sys/kernel/yama/ptrace_scope").flatMap(ProcessFacts.integer)
+        guard !process.hasExited else {
+            throw Failure(description: "process \(credentials.pid) exited while it was identified")
+        }
+        return PeerIdentity(
+            uid: credentials.uid, gid: credentials.gid, pid: credentials.pid,
+            systemdUnit: ProcessFacts.systemdUnit(cgroup: cgroup), flatpakAppID: flatpak, securityLabel: label,
+            executablePath: path, executableSHA256: executable?.sha256, executableFile: executable?.file,
+            loaderVariables: ProcessFacts.loaderVariables(environ: environ.bytes), ptraceScope: scope,
+            pidBoundAtConnect: process.isBoundAtConnect)
+    }
+}

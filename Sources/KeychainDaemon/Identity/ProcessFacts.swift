@@ -1,0 +1,80 @@
+/// Readers of the `/proc` files the daemon asks about a process: pure functions over the files' bytes, so that
+/// each rule is tested apart from a running process.
+package enum ProcessFacts {
+    /// The system service manager's unit of a process, from `/proc/<pid>/cgroup`: the first component below the
+    /// slices of the unified (`0::`) hierarchy, else of the v1 `name=systemd` one, when it is a `.service` or a
+    /// `.scope`. What lies deeper belongs to the unit (a unit with delegation names its own sub-groups as it likes,
+    /// `api.service` included), and a user's own service manager (`user@UID.service`) names units as it likes:
+    /// neither is an identity. Nil outside a unit.
+    package static func systemdUnit(cgroup: String) -> String? {
+        let lines = cgroup.split(separator: "\n")
+        let path =
+            lines.first { $0.hasPrefix("0::") }.map { String($0.dropFirst(3)) }
+            ?? lines.first { $0.contains(":name=systemd:") }.flatMap { line in
+                line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).last.map(String.init)
+            }
+        guard let path,
+            let unit = path.split(separator: "/").first(where: { !$0.hasSuffix(".slice") }).map(String.init),
+            unit.hasSuffix(".service") || unit.hasSuffix(".scope"), !unit.hasPrefix("user@")
+        else { return nil }
+        return unit
+    }
+
+    /// The `name` of the `[Application]` group of a `.flatpak-info` key file.
+    package static func flatpakAppID(info: String) -> String? {
+        var group = ""
+        for rawLine in info.split(separator: "\n") {
+            let line = rawLine.trimming(" \t\r")
+            if line.hasPrefix("[") && line.hasSuffix("]") {
+                group = String(line.dropFirst().dropLast())
+            } else if group == "Application", let equals = line.firstIndex(of: "=") {
+                let key = line[..<equals].trimming(" \t")
+                let value = line[line.index(after: equals)...].trimming(" \t")
+                if key == "name" && !value.isEmpty { return value }
+            }
+        }
+        return nil
+    }
+
+    /// The LSM label of `/proc/<pid>/attr/current` without its trailing NUL and newline; nil when unconfined.
+    package static func securityLabel(attribute: [UInt8]) -> String? {
+        let text = String(decoding: attribute.prefix { $0 != 0 }, as: UTF8.self).trimming(" \n")
+        return text.isEmpty || text == "unconfined" ? nil : text
+    }
+
+    /// Which loader variables that inject code (`LD_PRELOAD`, `LD_LIBRARY_PATH`, `LD_AUDIT`) are set, non-empty,
+    /// in a NUL-separated `/proc/<pid>/environ`.
+    package static func loaderVariables(environ: [UInt8]) -> [String] {
+        let watched = ["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT"]
+        var found: [String] = []
+        for entry in environ.split(separator: 0) {
+            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")), equals < entry.endIndex - 1 else { continue }
+            let name = String(decoding: entry[..<equals], as: UTF8.self)
+            if watched.contains(name) && !found.contains(name) { found.append(name) }
+        }
+        return found
+    }
+
+    /// The start time of a process in clock ticks since boot: field 22 of `/proc/<pid>/stat`, counted after the
+    /// command name's closing parenthesis (the name itself may hold spaces and parentheses).
+    package static func startTime(stat: String) -> UInt64? {
+        guard let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After ")" come field 3 (state) onwards, so field 22 is at offset 19.
+        guard fields.count > 19 else { return nil }
+        return UInt64(fields[19])
+    }
+
+    /// A `/proc/sys` integer such as `kernel.yama.ptrace_scope`.
+    package static func integer(_ text: String) -> Int? {
+        Int(text.trimming(" \n"))
+    }
+}
+
+extension StringProtocol {
+    func trimming(_ set: String) -> String {
+        let characters = Set(set)
+        let trimmedFront = drop { characters.contains($0) }
+        return String(trimmedFront.reversed().drop { characters.contains($0) }.reversed())
+    }
+}

@@ -1,0 +1,94 @@
+internal import CryptoKitOpenSSL
+import KeychainCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Turns a peer's kernel identity into the ``CallerIdentity`` the engine checks access groups against.
+package struct CallerResolver: Sendable {
+    /// What happens to a caller no rule names.
+    package enum UnknownCallers: String, Sendable, CaseIterable {
+        /// One private group of its own, derived from its uid and executable path.
+        case privateGroup = "private"
+        /// Refused.
+        case refuse
+    }
+
+    /// The outcome for one peer.
+    package enum Decision: Sendable, Equatable {
+        /// The caller is `identity`; `basis` says why (a policy file, or the private-group rule).
+        case allowed(CallerIdentity, basis: String)
+        /// The caller is refused, for `reason`.
+        case refused(String)
+    }
+
+    package let policy: PolicyDirectory
+    package let unknownCallers: UnknownCallers
+    /// The uid that must own an executable and its directories for a path-only rule to trust the path.
+    package let trustedOwner: UInt32
+
+    package init(policy: PolicyDirectory, unknownCallers: UnknownCallers = .privateGroup, trustedOwner: UInt32 = 0) {
+        self.policy = policy
+        self.unknownCallers = unknownCallers
+        self.trustedOwner = trustedOwner
+    }
+
+    package func resolve(_ peer: PeerIdentity) -> Decision {
+        if !peer.loaderVariables.isEmpty {
+            return .refused(
+                "its environment sets \(peer.loaderVariables.joined(separator: ", ")), which can load code into it")
+        }
+        for rule in policy.rules where rule.matchesSelectors(of: peer) {
+            // A path without a hash vouches for the program only where no one but the owner can change it.
+            if let path = rule.executablePath, rule.executableSHA256 == nil,
+                untrustedPath(path, runningFile: peer.executableFile) != nil
+            {
+                continue
+            }
+            return .allowed(rule.identity, basis: rule.source)
+        }
+        switch unknownCallers {
+        case .refuse:
+            return .refused("no policy rule names it")
+        case .privateGroup:
+            guard let path = peer.executablePath, !path.hasSuffix(" (deleted)") else {
+                return .refused("its executable is unknown, so it has no private group")
+            }
+            let group = Self.privateGroup(uid: peer.uid, executablePath: path)
+            return .allowed(CallerIdentity(applicationIdentifier: group, accessGroups: [group]), basis: "private group")
+        }
+    }
+
+    /// `LOCAL.<name>.<16 hex digits>`: the executable's name for people, and a digest of the uid and the whole
+    /// path, so that two programs of one name in different places, or of different users, never share a group.
+    package static func privateGroup(uid: UInt32, executablePath: String) -> String {
+        var state = SHA256State()
+        let input = Array("keychaind private group\0\(uid)\0\(executablePath)".utf8)
+        input.withUnsafeBytes { state.update($0) }
+        let digest = state.finalizedBytes()
+        let name = executablePath.split(separator: "/").last.map(String.init) ?? "program"
+        return "LOCAL.\(name).\(hexadecimal(Array(digest.prefix(8))))"
+    }
+
+    /// Why `path` cannot vouch for a program, or nil: the running file must be the file at the path, and the
+    /// file and every directory above it must belong to the trusted owner and be writable by no one else.
+    package func untrustedPath(_ path: String, runningFile: FileIdentity?) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return "\(path) is not a regular file"
+        }
+        guard let runningFile,
+            runningFile == FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        else { return "the process does not run the file at \(path)" }
+        var current = path
+        while true {
+            guard lstat(current, &status) == 0 else { return "\(current) cannot be read" }
+            if status.st_uid != trustedOwner { return "\(current) is owned by uid \(status.st_uid)" }
+            if status.st_mode & 0o022 != 0 { return "\(current) is writable by group or others" }
+            if current == "/" { return nil }
+            guard let slash = current.lastIndex(of: "/") else { return "\(path) is not absolute" }
+            current = slash == current.startIndex ? "/" : String(current[..<slash])
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import DaemonSystem
+
+/// A client's connection to keychaind: sends frames and reads the answers. One request at a time.
+package final class DaemonClient {
+    /// Why a round trip failed.
+    package enum Failure: Error, Equatable, CustomStringConvertible {
+        case cannotConnect(String)
+        /// The daemon closed the connection (or it broke) before answering.
+        case closed
+        /// The daemon sent what is not a frame.
+        case malformed(FrameError)
+
+        package var description: String {
+            switch self {
+            case .cannotConnect(let reason): "cannot reach keychaind: \(reason)"
+            case .closed: "keychaind closed the connection"
+            case .malformed(let error): "keychaind's answer is not a frame: \(error)"
+            }
+        }
+    }
+
+    private let stream: SocketStream
+    private var decoder: FrameDecoder
+    private var nextID: UInt64 = 1
+
+    package init(socketPath: String, payloadLimit: Int = 16 << 20) throws(Failure) {
+        do {
+            stream = SocketStream(descriptor: try UnixConnector.connect(to: socketPath))
+        } catch {
+            throw .cannotConnect(error.description)
+        }
+        decoder = FrameDecoder(payloadLimit: payloadLimit)
+    }
+
+    deinit { stream.close() }
+
+    /// Sends raw bytes (tests of hostile input).
+    package func send(raw bytes: [UInt8]) -> Bool { stream.write(bytes) }
+
+    package func send(_ frame: Frame) -> Bool { stream.write(frame.encoded()) }
+
+    /// The next frame from the daemon.
+    package func receive() throws(Failure) -> Frame {
+        while true {
+            do {
+                if let frame = try decoder.next() { return frame }
+            } catch {
+                throw .malformed(error)
+            }
+            switch stream.read(upTo: 64 * 1024) {
+            case .bytes(let bytes): decoder.append(bytes)
+            default: throw .closed
+            }
+        }
+    }
+
+    /// Sends a `kind` request with a fresh id and returns the answer.
+    package func request(_ kind: FrameKind, payload: [UInt8] = []) throws(Failure) -> Frame {
+        let frame = Frame(kind: kind, requestID: nextID, payload: payload)
+        nextID += 1
+        guard send(frame) else { throw .closed }
+        return try receive()
+    }
+}

@@ -1,0 +1,28 @@
+/// Everything `keychaind` is started with (its command line).
+package struct DaemonConfiguration: Sendable, Equatable {
+    package var stateDirectory = "/var/lib/keychaind"
+    package var socketPath = "/run/keychaind/socket"
+    package var policyDirectory = "/etc/keychaind/apps.d"
+    /// Who must own the policy files and the executables of path-only rules: root, except in tests.
+    package var policyOwner: UInt32 = 0
+    package var unknownCallers = CallerResolver.UnknownCallers.privateGroup
+    /// The account the daemon switches to when started as root.
+    package var user = "keychaind"
+    package var limits = ConnectionLimits()
+
+    package init() {}
+}
+
+/// The limits that keep one client from taking the daemon for itself.
+package struct ConnectionLimits: Sendable, Equatable {
+    /// The largest payload of one message, in bytes.
+    package var maximumPayload = 1 << 20
+    /// Connections one uid may hold open at once.
+    package var connectionsPerUID = 64
+    /// Connections in all.
+    package var connections = 1024
+    /// Seconds a connection may stay silent before the daemon closes it.
+    package var idleSeconds = 300
+
+    package init() {}
+}

@@ -1,0 +1,171 @@
+import DaemonSystem
+import Foundation
+import KeychainCore
+import Synchronization
+
+/// The daemon's accept loop and connections. One thread per connection, doing blocking reads with the idle
+/// limit as the socket's timeout: clients hold a connection for their life and send one request at a time, the
+/// count of threads is bounded by ``ConnectionLimits/connections``, and a slow client (or one whose executable
+/// is being hashed) holds up no one else. The engine's own lock and the group committer order the writes.
+package final class DaemonServer: Sendable {
+    package static let version = "0.1.0"
+
+    private let listener: UnixListener
+    private let limits: ConnectionLimits
+    private let resolver: Mutex<CallerResolver>
+    private let inspector: PeerInspector
+    private let handler: any DaemonHandler
+    private let log: DaemonLog
+    private let counter: ConnectionCounter
+    private let inFlight = Atomic<Int>(0)
+    private let queueDepth: @Sendable () -> Int
+    private let started = Date()
+
+    /// - Parameter queueDepth: requests waiting elsewhere (the group committer's queue), added to those being
+    ///   handled in `status`.
+    package init(
+        listener: UnixListener, limits: ConnectionLimits, resolver: CallerResolver, handler: any DaemonHandler,
+        log: DaemonLog, inspector: PeerInspector = PeerInspector(), queueDepth: @escaping @Sendable () -> Int = { 0 }
+    ) {
+        self.listener = listener
+        self.limits = limits
+        self.resolver = Mutex(resolver)
+        self.inspector = inspector
+        self.handler = handler
+        self.log = log
+        self.counter = ConnectionCounter(limits: limits)
+        self.queueDepth = queueDepth
+    }
+
+    /// Accepts connections until ``stop()``; each is served on a thread of its own.
+    package func run() {
+        while let descriptor = listener.accept() {
+            let acceptedAt = ProcFile.secondsSinceBoot()
+            let thread = Thread { [self] in serve(descriptor, acceptedAt: acceptedAt) }
+            thread.start()
+        }
+    }
+
+    /// Stops accepting; connections already open finish their current request and close when their client does.
+    package func stop() { listener.shutDown() }
+
+    /// Replaces the policy (SIGHUP): connections opened afterwards are judged by the new one.
+    package func replaceResolver(_ replacement: CallerResolver) {
+        resolver.withLock { $0 = replacement }
+    }
+
+    /// The figures `status` answers with.
+    package var status: DaemonStatus {
+        DaemonStatus(
+            version: Self.version, protocolVersion: Int(Frame.version), uptimeSeconds: -started.timeIntervalSinceNow,
+            clients: counter.total, queueDepth: inFlight.load(ordering: .relaxed) + queueDepth())
+    }
+
+    private func serve(_ descriptor: Int32, acceptedAt: Double) {
+        let stream = SocketStream(descriptor: descriptor)
+        defer { stream.close() }
+        stream.setTimeout(seconds: limits.idleSeconds)
+        let credentials: PeerCredentials
+        do {
+            credentials = try PeerCredentials.of(socket: descriptor)
+        } catch {
+            log.warning("a connection without peer credentials is closed: \(error)")
+            return
+        }
+        let who = "pid \(credentials.pid) (uid \(credentials.uid))"
+        if let reason = counter.admit(uid: credentials.uid) {
+            log.warning("\(who) is turned away: \(reason)")
+            _ = stream.write(ErrorReply(status: ErrorReply.notAvailable, reason: reason).frame(requestID: 0).encoded())
+            return
+        }
+        defer { counter.release(uid: credentials.uid) }
+        // identify() answers a refusal on the socket itself.
+        guard let identified = identify(credentials, descriptor: descriptor, acceptedAt: acceptedAt, who: who) else {
+            return
+        }
+        converse(stream, peer: identified.peer, caller: identified.caller, who: who)
+    }
+
+    /// The peer's identity and what the policy makes of it; a refusal is logged and answered, and gives nil.
+    private func identify(
+        _ credentials: PeerCredentials, descriptor: Int32, acceptedAt: Double, who: String
+    ) -> (peer: PeerIdentity, caller: CallerIdentity)? {
+        func refuse(_ reason: String) -> (peer: PeerIdentity, caller: CallerIdentity)? {
+            log.warning("\(who) is refused: \(reason)")
+            let reply = ErrorReply(
+                status: ErrorReply.missingEntitlement,
+                reason: "keychaind refuses this process: "
+                    + reason)
+            _ = SocketStream(descriptor: descriptor).write(reply.frame(requestID: 0).encoded())
+            return nil
+        }
+        let process: ProcessHandle
+        do {
+            process = try ProcessHandle.peer(of: descriptor, pid: credentials.pid)
+        } catch {
+            return refuse("no pidfd for it (\(error))")
+        }
+        let peer: PeerIdentity
+        do {
+            peer = try inspector.inspect(credentials, process: process, acceptedAt: acceptedAt)
+        } catch {
+            return refuse(error.description)
+        }
+        switch resolver.withLock({ $0 }).resolve(peer) {
+        case .refused(let reason):
+            return refuse(reason)
+        case .allowed(let caller, let basis):
+            let program = peer.executablePath ?? "an unknown executable"
+            log.info("\(who) running \(program) is \(caller.applicationIdentifier ?? "-") (\(basis))")
+            return (peer, caller)
+        }
+    }
+
+    /// Reads frames and answers each until the client leaves, goes quiet too long or breaks the protocol.
+    private func converse(_ stream: SocketStream, peer: PeerIdentity, caller: CallerIdentity, who: String) {
+        var decoder = FrameDecoder(payloadLimit: limits.maximumPayload)
+        while true {
+            switch stream.read(upTo: 64 * 1024) {
+            case .bytes(let bytes):
+                decoder.append(bytes)
+                do {
+                    while let frame = try decoder.next() {
+                        guard stream.write(answer(frame, peer: peer, caller: caller).encoded()) else { return }
+                    }
+                } catch {
+                    log.warning("\(who): connection closed: \(error)")
+                    return
+                }
+            case .endOfStream:
+                return
+            case .timedOut:
+                log.info("\(who): connection closed after \(limits.idleSeconds) s without a request")
+                return
+            case .failed(let code):
+                log.warning("\(who): connection closed: read failed (errno \(code))")
+                return
+            }
+        }
+    }
+
+    private func answer(_ frame: Frame, peer: PeerIdentity, caller: CallerIdentity) -> Frame {
+        switch frame.kind {
+        case .ping:
+            return Frame(kind: .pong, requestID: frame.requestID, payload: frame.payload)
+        case .status:
+            return Frame(kind: .statusReply, requestID: frame.requestID, payload: status.fields.encoded())
+        case .identify:
+            var fields = peer.fields
+            fields.append("application-identifier", caller.applicationIdentifier ?? "")
+            fields.append("access-groups", caller.accessGroups.joined(separator: " "))
+            return Frame(kind: .identity, requestID: frame.requestID, payload: fields.encoded())
+        case let kind where kind.isBuiltIn:
+            return ErrorReply(status: ErrorReply.unimplemented, reason: "\(kind) is not a request")
+                .frame(requestID: frame.requestID)
+        default:
+            inFlight.add(1, ordering: .relaxed)
+            defer { inFlight.subtract(1, ordering: .relaxed) }
+            return handler.respond(to: frame, peer: peer, caller: caller)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+
+/// Commits writes from many threads together: one `BEGIN IMMEDIATE … COMMIT`, and so one fsync of the WAL
+/// (`synchronous=FULL`), for every write waiting when the previous group finished.
+///
+/// Each write runs in a SAVEPOINT of its own: one that throws is rolled back alone, and only its caller sees the
+/// error. ``write(_:)`` returns after COMMIT has returned, never before: an acknowledged write is durable. A write
+/// whose group fails to commit fails with the commit's error. Readers use their own connections and, in WAL mode,
+/// never wait for a group. Writes must not open or end transactions themselves.
+package final class GroupCommitter: @unchecked Sendable {  // safe: `database` is used only on the writer thread
+    /// Why a write was not run.
+    package enum Failure: Error, Equatable, CustomStringConvertible {
+        /// The committer was closed before the write was queued.
+        case closed
+        package var description: String { "the group committer is closed" }
+    }
+
+    private let database: Database
+    private let maximumGroupSize: Int
+    private let queue = NSCondition()
+    private var pending: [PendingWrite] = []
+    private var isClosing = false
+    private var writerFinished = false
+    private let groups = Atomic<Int>(0)
+    private let writes = Atomic<Int>(0)
+
+    /// Takes `database` (which must be in WAL mode with full sync, as ``Database`` opens it) for its writer thread.
+    package init(database: Database, maximumGroupSize: Int = 256) {
+        self.database = database
+        self.maximumGroupSize = max(1, maximumGroupSize)
+        let thread = Thread { [self] in runWriter() }
+        thread.name = "group-committer"
+        thread.start()
+    }
+
+    /// Runs `body` in the next group and returns its result once that group has committed.
+    /// - Throws: what `body` threw (its changes are rolled back, no one else's), the commit's error, or
+    ///   ``Failure/closed``.
+    package func write<Result: Sendable>(_ body: @escaping @Sendable (Database) throws -> Result) throws -> Result {
+        let outcome = Mutex<Result?>(nil)
+        let write = PendingWrite { database in
+            let value = try body(database)
+            outcome.withLock { $0 = value }
+        }
+        queue.lock()
+        guard !isClosing else {
+            queue.unlock()
+            throw Failure.closed
+        }
+        pending.append(write)
+        queue.signal()
+        queue.unlock()
+        write.done.wait()
+        if let error = write.error { throw error }
+        guard let value = outcome.withLock({ $0 }) else { throw Failure.closed }
+        return value
+    }
+
+    /// Writes queued and not yet started.
+    package var pendingCount: Int {
+        queue.lock()
+        defer { queue.unlock() }
+        return pending.count
+    }
+
+    /// Groups committed so far (each one COMMIT, one fsync).
+    package var groupsCommitted: Int { groups.load(ordering: .relaxed) }
+    /// Writes acknowledged so far.
+    package var writesCommitted: Int { writes.load(ordering: .relaxed) }
+
+    /// Finishes the writes already queued, then stops the writer and closes the database.
+    package func close() {
+        queue.lock()
+        isClosing = true
+        queue.signal()
+        while !writerFinished { queue.wait() }
+        queue.unlock()
+        database.close()
+    }
+
+    private func runWriter() {
+        while true {
+            queue.lock()
+            while pending.isEmpty && !isClosing { queue.wait() }
+            if pending.isEmpty {
+                writerFinished = true
+                queue.broadcast()
+                queue.unlock()
+                return
+            }
+            let group = Array(pending.prefix(maximumGroupSize))
+            pending.removeFirst(group.count)
+            queue.unlock()
+            let unstarted = commit(group)
+            if !unstarted.isEmpty {
+                queue.lock()
+                pending.insert(contentsOf: unstarted, at: 0)
+                queue.unlock()
+            }
+        }
+    }
+
+    /// Runs one group and answers its callers; returns the writes not started because the transaction was lost
+    /// (SQLite rolled it back by itself), to be run in the next group.
+    private func commit(_ group: [PendingWrite]) -> [PendingWrite] {
+        do {
+            try database.execute("BEGIN IMMEDIATE")
+        } catch {
+            finish(group, failingWith: error)
+            return []
+        }
+        var ran: [PendingWrite] = []
+        for (index, write) in group.enumerated() {
+            ran.append(write)
+            do {
+                try database.execute("SAVEPOINT group_write")
+                try write.run(database)
+                try database.execute("RELEASE group_write")
+            } catch {
+                write.error = error
+                if database.isAutocommit {
+                    // The whole transaction is gone: the writes before this one were rolled back with it.
+                    for earlier in ran where earlier.error == nil { earlier.error = error }
+                    finish(ran)
+                    return Array(group[(index + 1)...])
+                }
+                try? database.execute("ROLLBACK TO group_write")
+                try? database.execute("RELEASE group_write")
+            }
+        }
+        do {
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            for write in group where write.error == nil { write.error = error }
+        }
+        let committed = group.filter { $0.error == nil }.count
+        if committed > 0 {
+            groups.add(1, ordering: .relaxed)
+            writes.add(committed, ordering: .relaxed)
+        }
+        finish(group)
+        return []
+    }
+
+    private func finish(_ group: [PendingWrite], failingWith error: (any Error)? = nil) {
+        for write in group {
+            if let error { write.error = error }
+            write.done.signal()
+        }
+    }
+}
+
+/// One queued write and how it ended. Set by the writer thread before `done` is signalled, read by the caller
+/// after it waits.
+// safe: the semaphore orders the writer's and the caller's accesses
+private final class PendingWrite: @unchecked Sendable {
+    let run: (Database) throws -> Void
+    var error: (any Error)?
+    let done = DispatchSemaphore(value: 0)
+
+    init(_ run: @escaping (Database) throws -> Void) { self.run = run }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import KeychainCore
+import Testing
+
+@testable import KeychainDaemon
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite struct CallerResolverTests {
+    private let app = CallerIdentity(applicationIdentifier: "TEAM.app", accessGroups: ["TEAM.app"])
+    private let digest = [UInt8](repeating: 0xAB, count: 32)
+
+    private func resolver(_ rules: [PolicyRule], unknown: CallerResolver.UnknownCallers = .privateGroup)
+        -> CallerResolver
+    {
+        CallerResolver(policy: PolicyDirectory(rules: rules), unknownCallers: unknown, trustedOwner: 0)
+    }
+
+    private func fileIdentity(_ path: String) -> FileIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+
+    @Test func aUnitRuleGivesItsEntitlements() {
+        let rules = [PolicyRule(unit: "api.service", identity: app, source: "api.plist")]
+        let peer = PeerIdentity(uid: 1000, gid: 1000, pid: 5, systemdUnit: "api.service", executablePath: "/srv/api")
+        #expect(resolver(rules).resolve(peer) == .allowed(app, basis: "api.plist"))
+    }
+
+    @Test func anExecutableRuleNeedsThePathAndTheBytes() {
+        let rules = [
+            PolicyRule(executablePath: "/opt/app/bin/app", executableSHA256: digest, identity: app, source: "a")
+        ]
+        let genuine = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, executablePath: "/opt/app/bin/app", executableSHA256: digest)
+        #expect(resolver(rules).resolve(genuine) == .allowed(app, basis: "a"))
+        // An impostor at the allowed path with other bytes, and the genuine bytes copied elsewhere.
+        var other = digest
+        other[0] = 0
+        let impostor = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 6, executablePath: "/opt/app/bin/app", executableSHA256: other)
+        let copied = PeerIdentity(uid: 1000, gid: 1000, pid: 7, executablePath: "/home/u/app", executableSHA256: digest)
+        for peer in [impostor, copied] {
+            guard case .allowed(let identity, let basis) = resolver(rules).resolve(peer) else {
+                Issue.record("refused")
+                continue
+            }
+            #expect(basis == "private group")
+            #expect(
+                identity.accessGroups == [
+                    CallerResolver.privateGroup(uid: 1000, executablePath: peer.executablePath ?? "")
+                ])
+            #expect(!identity.accessGroups.contains("TEAM.app"))
+        }
+        #expect(resolver(rules, unknown: .refuse).resolve(impostor) == .refused("no policy rule names it"))
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/env")))
+    func aPathAloneIsTrustedWhereOnlyRootCanChangeIt() throws {
+        let path = "/usr/bin/env"
+        try #require(
+            CallerResolver(policy: PolicyDirectory(rules: [])).untrustedPath(path, runningFile: fileIdentity(path))
+                == nil)
+        let rules = [PolicyRule(executablePath: path, identity: app, source: "env.plist")]
+        let running = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, executablePath: path, executableFile: fileIdentity(path))
+        #expect(resolver(rules).resolve(running) == .allowed(app, basis: "env.plist"))
+        // The path names another file than the one the process runs (replaced after it started).
+        let stale = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, executablePath: path, executableFile: FileIdentity(device: 1, inode: 1))
+        #expect(resolver(rules, unknown: .refuse).resolve(stale) == .refused("no policy rule names it"))
+    }
+
+    @Test func aPathAloneIsNotTrustedWhereOthersCanWrite() throws {
+        // The temporary directory is writable by everyone (sticky or not): a path there vouches for nothing.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keychaind-app-\(UUID().uuidString)")
+            .path
+        FileManager.default.createFile(atPath: path, contents: Data([1]))
+        chmod(path, 0o755)
+        defer { unlink(path) }
+        let resolver = resolver(
+            [PolicyRule(executablePath: path, identity: app, source: "tmp.plist")], unknown: .refuse)
+        #expect(
+            resolver.untrustedPath(path, runningFile: fileIdentity(path))?.contains("writable by group or others")
+                == true)
+        let peer = PeerIdentity(uid: 0, gid: 0, pid: 5, executablePath: path, executableFile: fileIdentity(path))
+        #expect(resolver.resolve(peer) == .refused("no policy rule names it"))
+    }
+
+    @Test func loaderVariablesAreRefusedEvenForAKnownProgram() {
+        let rules = [PolicyRule(unit: "api.service", identity: app, source: "api.plist")]
+        let peer = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, systemdUnit: "api.service", executablePath: "/srv/api",
+            loaderVariables: ["LD_PRELOAD"])
+        #expect(
+            resolver(rules).resolve(peer)
+                == .refused("its environment sets LD_PRELOAD, which can load code into it"))
+    }
+
+    @Test func everySelectorOfARuleMustMatch() {
+        let rules = [
+            PolicyRule(
+                unit: "api.service", executablePath: "/srv/api", executableSHA256: digest, identity: app, source: "a")
+        ]
+        let wrongUnit = PeerIdentity(
+            uid: 1, gid: 1, pid: 5, systemdUnit: "other.service", executablePath: "/srv/api", executableSHA256: digest)
+        #expect(resolver(rules, unknown: .refuse).resolve(wrongUnit) == .refused("no policy rule names it"))
+        let snapRules = [
+            PolicyRule(snap: "app", identity: app, source: "s"),
+            PolicyRule(securityLabel: "prof", identity: app, source: "l"),
+        ]
+        let snap = PeerIdentity(uid: 1, gid: 1, pid: 5, securityLabel: "snap.app.cmd (enforce)")
+        let profile = PeerIdentity(uid: 1, gid: 1, pid: 5, securityLabel: "prof (complain)")
+        let flatpak = PeerIdentity(uid: 1, gid: 1, pid: 5, flatpakAppID: "org.example.App")
+        #expect(resolver(snapRules).resolve(snap) == .allowed(app, basis: "s"))
+        #expect(resolver(snapRules).resolve(profile) == .allowed(app, basis: "l"))
+        #expect(
+            resolver([PolicyRule(flatpakAppID: "org.example.App", identity: app, source: "f")]).resolve(flatpak)
+                == .allowed(app, basis: "f"))
+    }
+
+    @Test func thePrivateGroupDependsOnTheUIDAndTheWholePath() {
+        let group = CallerResolver.privateGroup(uid: 1000, executablePath: "/usr/bin/tool")
+        #expect(group.hasPrefix("LOCAL.tool."))
+        #expect(group.count == "LOCAL.tool.".count + 16)
+        #expect(group == CallerResolver.privateGroup(uid: 1000, executablePath: "/usr/bin/tool"))
+        #expect(group != CallerResolver.privateGroup(uid: 1001, executablePath: "/usr/bin/tool"))
+        #expect(group != CallerResolver.privateGroup(uid: 1000, executablePath: "/usr/local/bin/tool"))
+    }
+
+    @Test func aCallerWithoutAnExecutableHasNoPrivateGroup() {
+        let peer = PeerIdentity(uid: 1, gid: 1, pid: 5, executablePath: "/usr/bin/gone (deleted)")
+        #expect(resolver([]).resolve(peer) == .refused("its executable is unknown, so it has no private group"))
+    }
+}

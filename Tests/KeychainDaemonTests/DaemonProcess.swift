@@ -1,0 +1,114 @@
+import DaemonSystem
+import Foundation
+import KeychainDaemon
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `keychaind` started by a test, as a child process, in a temporary directory of its own (state, socket,
+/// policy and log), and stopped when the test is done.
+final class DaemonProcess {
+    let directory: String
+    let socketPath: String
+    let policyDirectory: String
+    private let process: Process
+    private let logPath: String
+
+    /// The built `keychaind`: `KEYCHAIN_DAEMON` if set, else beside the test bundle (SwiftPM puts executables and
+    /// the test bundle in one build directory).
+    static func executable() throws -> String {
+        if let explicit = ProcessInfo.processInfo.environment["KEYCHAIN_DAEMON"] { return explicit }
+        var directory = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+        ).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("keychaind").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        throw DaemonTestError("keychaind not found beside the tests; build with --build-tests or set KEYCHAIN_DAEMON")
+    }
+
+    /// Starts the daemon with `arguments` added to its directories, and waits until it answers.
+    /// - Parameter policy: writes the policy files before the start (the directory is passed to it).
+    init(
+        _ arguments: [String] = [], environment: [String: String] = [:], policy: (String) -> Void = { _ in }
+    ) throws {
+        // Short: a socket path must fit in 108 bytes.
+        directory = "/tmp/kd-" + UUID().uuidString.prefix(8).lowercased()
+        socketPath = directory + "/run/socket"
+        policyDirectory = directory + "/apps.d"
+        logPath = directory + "/log"
+        try FileManager.default.createDirectory(atPath: policyDirectory, withIntermediateDirectories: true)
+        chmod(directory, 0o755)
+        chmod(policyDirectory, 0o755)
+        policy(policyDirectory)
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.executable())
+        process.arguments =
+            [
+                "--foreground", "--state", directory + "/state", "--socket", socketPath, "--policy", policyDirectory,
+                "--policy-owner", String(getuid()),
+            ] + arguments
+        let notify = try NotifySocket(path: directory + "/notify")
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["LD_PRELOAD"] = nil
+        inherited["NOTIFY_SOCKET"] = notify.path
+        process.environment = inherited.merging(environment) { $1 }
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Ready when it says so through sd_notify, as systemd learns it (Type=notify).
+        let deadline = Date().addingTimeInterval(20)
+        var ready = false
+        while !ready {
+            guard process.isRunning, Date() < deadline else {
+                stop()
+                throw DaemonTestError("keychaind did not say READY=1: \(log)")
+            }
+            ready = notify.receive()?.split(separator: "\n").contains("READY=1") == true
+        }
+    }
+
+    deinit { stop() }
+
+    /// The daemon's process id.
+    var pid: Int32 { process.processIdentifier }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Waits (up to 5 s) for the log to contain `text`.
+    func waitForLog(_ text: String) -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if log.contains(text) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    func connect() throws -> DaemonClient { try DaemonClient(socketPath: socketPath) }
+}
+
+struct DaemonTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Frame {
+    /// The error reply this frame carries, or nil.
+    var errorReply: ErrorReply? { kind == .error ? try? ErrorReply.decode(payload) : nil }
+    var fieldList: FieldList? { try? FieldList.decode(payload) }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import KeychainDaemon
+
+@Suite struct ProcessFactsTests {
+    @Test func theSystemUnitComesFromTheUnifiedHierarchy() {
+        #expect(ProcessFacts.systemdUnit(cgroup: "0::/system.slice/api.service\n") == "api.service")
+        #expect(ProcessFacts.systemdUnit(cgroup: "0::/system.slice/nginx.service/worker\n") == "nginx.service")
+        #expect(ProcessFacts.systemdUnit(cgroup: "0::/\n") == nil)
+        #expect(ProcessFacts.systemdUnit(cgroup: "") == nil)
+    }
+
+    @Test func aSubGroupOfADelegatedUnitIsThatUnit() {
+        // A unit with delegation may create sub-groups named like another unit: it stays itself.
+        let cgroup = "0::/system.slice/other.service/api.service\n"
+        #expect(ProcessFacts.systemdUnit(cgroup: cgroup) == "other.service")
+        #expect(
+            ProcessFacts.systemdUnit(cgroup: "0::/user.slice/user-1000.slice/session-3.scope\n") == "session-3.scope")
+        #expect(ProcessFacts.systemdUnit(cgroup: "0::/system.slice/custom/api.service\n") == nil)
+    }
+
+    @Test func aUsersOwnServiceManagerNamesNoIdentity() {
+        let user = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/api.service\n"
+        #expect(ProcessFacts.systemdUnit(cgroup: user) == nil)
+    }
+
+    @Test func cgroupVersionOneUsesTheNamedSystemdHierarchy() {
+        let cgroup = "4:memory:/x\n1:name=systemd:/system.slice/cron.service\n"
+        #expect(ProcessFacts.systemdUnit(cgroup: cgroup) == "cron.service")
+    }
+
+    @Test func theFlatpakIDIsTheApplicationGroupsName() {
+        let info = """
+            [Instance]
+            name=org.wrong.Instance
+            [Application]
+            runtime=runtime/org.gnome.Platform/x86_64/45
+            name = org.example.App
+            """
+        #expect(ProcessFacts.flatpakAppID(info: info) == "org.example.App")
+        #expect(ProcessFacts.flatpakAppID(info: "[Runtime]\nname=org.gnome.Platform\n") == nil)
+    }
+
+    @Test func theSecurityLabelIsTrimmedAndUnconfinedIsNone() {
+        #expect(
+            ProcessFacts.securityLabel(attribute: Array("snap.app.cmd (enforce)\n".utf8)) == "snap.app.cmd (enforce)")
+        #expect(ProcessFacts.securityLabel(attribute: Array("unconfined\n".utf8)) == nil)
+        #expect(ProcessFacts.securityLabel(attribute: [0]) == nil)
+        let peer = PeerIdentity(uid: 1, gid: 1, pid: 2, securityLabel: "snap.app.cmd (enforce)")
+        #expect(peer.snapName == "app")
+    }
+
+    @Test func loaderVariablesAreFoundOnlyWhenSet() {
+        let environ = Array("PATH=/bin\0LD_PRELOAD=/tmp/x.so\0LD_LIBRARY_PATH=\0HOME=/root\0LD_AUDITX=1\0".utf8)
+        #expect(ProcessFacts.loaderVariables(environ: environ) == ["LD_PRELOAD"])
+        #expect(ProcessFacts.loaderVariables(environ: Array("LD_AUDIT=a.so".utf8)) == ["LD_AUDIT"])
+        #expect(ProcessFacts.loaderVariables(environ: []) == [])
+    }
+
+    @Test func theStartTimeSkipsACommandNameWithParentheses() {
+        let fields = (3...22).map { $0 == 22 ? "123456" : "0" }.joined(separator: " ")
+        #expect(ProcessFacts.startTime(stat: "42 (odd) name) ) " + fields) == 123_456)
+        #expect(ProcessFacts.startTime(stat: "42 (short) 0 0") == nil)
+        #expect(ProcessFacts.startTime(stat: "garbage") == nil)
+    }
+
+    @Test func aFileLongerThanTheLimitIsToldApart() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keychaind-\(UUID().uuidString)").path
+        FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x41, count: 10_000))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let short = try #require(ProcFile.readWhole(path, limit: 9_999))
+        #expect(short.bytes.count == 9_999 && !short.isWhole)
+        let whole = try #require(ProcFile.readWhole(path, limit: 10_000))
+        #expect(whole.bytes.count == 10_000 && whole.isWhole)
+        #expect(ProcFile.readWhole("/nonexistent/keychaind", limit: 10) == nil)
+    }
+}

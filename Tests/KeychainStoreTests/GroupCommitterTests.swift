@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import KeychainStore
+
+/// The group committer over real SQLite: many callers per transaction, a savepoint each, nobody answered before
+/// COMMIT, and readers on their own connections never waiting for a group.
+@Suite struct GroupCommitterTests {
+    /// A committer on a fresh database with a table `t (k TEXT UNIQUE)`.
+    private func makeCommitter() throws -> (GroupCommitter, String) {
+        let path = temporaryPath()
+        let database = try Database(path: path)
+        try database.execute("CREATE TABLE t (k TEXT UNIQUE)")
+        return (GroupCommitter(database: database), path)
+    }
+
+    private func insert(_ key: String) -> @Sendable (Database) throws -> Void {
+        { database in try database.statement("INSERT INTO t VALUES (?)").run([.text(key)]) }
+    }
+
+    private func keys(at path: String) throws -> [String] {
+        let database = try Database(path: path)
+        defer { database.close() }
+        return try database.statement("SELECT k FROM t ORDER BY k").rows().compactMap { $0.first?.textValue }
+    }
+
+    /// Holds the writer inside a group until released, so that the writes queued meanwhile form the next group.
+    private final class Gate: @unchecked Sendable {  // safe: semaphores only
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+    }
+
+    /// Runs `body` on a thread of its own (blocking writes would starve Dispatch's small pool on two cores).
+    private func spawn(in group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+        group.enter()
+        Thread {
+            body()
+            group.leave()
+        }.start()
+    }
+
+    private func waitUntil(_ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() && Date() < deadline { usleep(1_000) }
+    }
+
+    @Test func aDuplicateInTheMiddleOfAGroupFailsOnlyItsCaller() throws {
+        let (committer, path) = try makeCommitter()
+        try committer.write(insert("existing"))
+        let gate = Gate()
+        let blocker = Thread {
+            try? committer.write { database in
+                gate.entered.signal()
+                gate.release.wait()
+                try database.statement("INSERT INTO t VALUES (?)").run([.text("blocker")])
+            }
+        }
+        blocker.start()
+        gate.entered.wait()
+        let groupsBefore = committer.groupsCommitted
+        let keys = (0..<9).map { $0 == 4 ? "existing" : "key-\($0)" }
+        let results = Mutex<[String: String]>([:])
+        let group = DispatchGroup()
+        for key in keys {
+            spawn(in: group) {
+                do {
+                    try committer.write(insert(key))
+                    results.withLock { $0[key] = "ok" }
+                } catch let error as StoreError {
+                    results.withLock { $0[key] = error.isUniqueViolation ? "duplicate" : "\(error)" }
+                } catch {
+                    results.withLock { $0[key] = "\(error)" }
+                }
+            }
+        }
+        waitUntil { committer.pendingCount == keys.count }
+        #expect(committer.pendingCount == keys.count)
+        gate.release.signal()
+        group.wait()
+        committer.close()
+        let outcome = results.withLock { $0 }
+        #expect(outcome["existing"] == "duplicate")
+        for key in keys where key != "existing" { #expect(outcome[key] == "ok", "\(key)") }
+        // The blocker's group, then one group for all nine queued behind it.
+        #expect(committer.groupsCommitted == groupsBefore + 2)
+        #expect(try self.keys(at: path) == (["blocker", "existing"] + keys.filter { $0 != "existing" }).sorted())
+    }
+
+    @Test func aWriteIsAcknowledgedOnlyOnceAnotherConnectionSeesIt() throws {
+        let (committer, path) = try makeCommitter()
+        defer { committer.close() }
+        let reader = try Database(path: path)
+        defer { reader.close() }
+        for index in 0..<20 {
+            try committer.write(insert("k\(index)"))
+            let count = try reader.statement("SELECT count(*) FROM t").rows().first?.first?.integerValue
+            #expect(count == Int64(index + 1))
+        }
+    }
+
+    @Test func readersDoNotWaitForAGroup() throws {
+        let (committer, path) = try makeCommitter()
+        try committer.write(insert("before"))
+        let gate = Gate()
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            try? committer.write { database in
+                try database.statement("INSERT INTO t VALUES (?)").run([.text("during")])
+                gate.entered.signal()
+                gate.release.wait()
+            }
+            finished.signal()
+        }.start()
+        gate.entered.wait()
+        // The group holds the write lock with an uncommitted row: a reader sees the last commit, at once.
+        let reader = try Database(path: path, busyTimeout: 0)
+        let started = Date()
+        let seen = try reader.statement("SELECT k FROM t").rows().compactMap { $0.first?.textValue }
+        reader.close()
+        #expect(seen == ["before"])
+        #expect(Date().timeIntervalSince(started) < 5)
+        gate.release.signal()
+        finished.wait()
+        committer.close()
+        #expect(try keys(at: path) == ["before", "during"])
+    }
+
+    @Test func manyThreadsShareFewerCommitsThanWrites() throws {
+        let (committer, path) = try makeCommitter()
+        let group = DispatchGroup()
+        let failures = Atomic<Int>(0)
+        for thread in 0..<16 {
+            spawn(in: group) {
+                for index in 0..<25 {
+                    do { try committer.write(insert("t\(thread)-\(index)")) } catch {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        group.wait()
+        committer.close()
+        #expect(failures.load(ordering: .relaxed) == 0)
+        #expect(committer.writesCommitted == 400)
+        #expect(committer.groupsCommitted < 400)
+        #expect(try keys(at: path).count == 400)
+        let database = try Database(path: path)
+        defer { database.close() }
+        #expect(try database.integrityCheck() == "ok")
+    }
+
+    @Test func aLostTransactionFailsTheWritesItHeldAndRunsTheRestAgain() throws {
+        let (committer, path) = try makeCommitter()
+        let gate = Gate()
+        Thread {
+            try? committer.write { _ in
+                gate.entered.signal()
+                gate.release.wait()
+            }
+        }.start()
+        gate.entered.wait()
+        // Queued in order: a good write, one that ends the transaction (as SQLite does on a full disk), another.
+        let results = Mutex<[String: Bool]>([:])
+        let group = DispatchGroup()
+        func submit(_ name: String, _ body: @escaping @Sendable (Database) throws -> Void) {
+            let queued = committer.pendingCount
+            spawn(in: group) {
+                let succeeded = (try? committer.write(body)) != nil
+                results.withLock { $0[name] = succeeded }
+            }
+            waitUntil { committer.pendingCount == queued + 1 }
+        }
+        submit("first", insert("first"))
+        submit("breaker") { database in
+            try database.execute("ROLLBACK")
+            struct Lost: Error {}
+            throw Lost()
+        }
+        submit("after", insert("after"))
+        gate.release.signal()
+        group.wait()
+        committer.close()
+        let outcome = results.withLock { $0 }
+        #expect(outcome == ["first": false, "breaker": false, "after": true])
+        #expect(try keys(at: path) == ["after"])
+    }
+
+    @Test func aClosedCommitterRefusesWrites() throws {
+        let (committer, _) = try makeCommitter()
+        committer.close()
+        #expect(throws: GroupCommitter.Failure.closed) { try committer.write(insert("late")) }
+    }
+}
