@@ -49,7 +49,10 @@ products += [
     .executable(name: "cryptokit-benchmarks", targets: ["CryptoKitBenchmarks"]),
 ]
 targets += [
-    .target(name: "Security", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
+    // Security's keys (SecKey) run on CryptoKit's OpenSSL backend, which holds the EC and RSA key code.
+    .target(
+        name: "Security", dependencies: ["KeychainCore", "KeychainMessages", "CryptoKitOpenSSL", "KeychainCrypto"],
+        swiftSettings: swift6),
     .target(name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
     .target(
         name: "SecurityCLI", dependencies: ["KeychainCore", "KeychainMessages", "Security", "TerminalIO"],
