@@ -75,7 +75,9 @@ targets += [
         dependencies: ["Security", "KeychainCore", "KeychainCrypto", "KeychainStore", "CSQLite", "COpenSSL"],
         swiftSettings: swift6),
     .testTarget(
-        name: "SecurityTests", dependencies: ["Security", "LocalAuthentication", "KeychainCore", "KeychainMessages"],
+        name: "SecurityTests",
+        // CryptoKit's hashes and AES-GCM rebuild ECIES blobs step by step in the SecKey tests.
+        dependencies: ["Security", "LocalAuthentication", "KeychainCore", "KeychainMessages", "CryptoKit"],
         swiftSettings: swift6),
     // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.
     .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
