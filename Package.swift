@@ -93,7 +93,7 @@ targets += [
     // The same operations written in C against libcrypto, timed beside CryptoKit's.
     .target(name: "CryptoKitBenchmarkBaseline", dependencies: ["COpenSSL"]),
     .executableTarget(
-        name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline"],
+        name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline", "Security"],
         swiftSettings: swift6),
     .testTarget(
         name: "CryptoKitTests", dependencies: ["CryptoKit", "KeychainCore", "Security", "LocalAuthentication"],

@@ -14,7 +14,7 @@ public func SecKeyCreateSignature(
         let signature: [UInt8]
         switch (plan, key.material) {
         case (.ecdsa(let input, let raw), .ec(let ec)):
-            let digest = try SignatureInputs.prepare(input, dataToSign as Data, algorithm)
+            let digest = try SignatureInputs.prepare(input, dataToSign, algorithm)
             do {
                 let der = try digest.withUnsafeBytes { try ec.derSignature(forDigest: $0) }
                 signature = raw ? try ECKey.rawSignature(fromDER: der, curve: ec.curve) : der
@@ -22,7 +22,7 @@ public func SecKeyCreateSignature(
                 throw SecKeyError(errSecInternalComponent, "ECDSA signing failed")
             }
         case (.rsaSignature(let input, let scheme), .rsa(let rsa)):
-            let prepared = try SignatureInputs.prepare(input, dataToSign as Data, algorithm)
+            let prepared = try SignatureInputs.prepare(input, dataToSign, algorithm)
             do {
                 signature = try prepared.withUnsafeBytes {
                     try rsa.signature(for: $0, padding: SignatureInputs.padding(input, scheme))
@@ -33,7 +33,7 @@ public func SecKeyCreateSignature(
         default:
             throw SecKeyError.param("\(algorithm.rawValue): algorithm not supported by the key \(key)")
         }
-        return Data(signature) as NSData
+        return NSData.copying(signature)
     }
 }
 
@@ -47,12 +47,12 @@ public func SecKeyVerifySignature(
 ) -> Bool {
     let verified: Bool? = SecKeyError.reporting(error) {
         let plan = try KeyAlgorithmPlan.resolve(algorithm, key: key, operation: .verify)
-        let signatureBytes = signature as Data
+        let signatureBytes = signature
         switch (plan, key.material) {
         case (.ecdsa(let input, let raw), .ec(let ec)):
-            let digest = try SignatureInputs.prepare(input, signedData as Data, algorithm)
+            let digest = try SignatureInputs.prepare(input, signedData, algorithm)
             let valid = digest.withUnsafeBytes { digest in
-                signatureBytes.withUnsafeBytes { signature in
+                signatureBytes.withUnsafeRawBytes { signature in
                     raw
                         ? ec.isValidSignature(signature, forDigest: digest)
                         : ec.isValidDERSignature(signature, forDigest: digest)
@@ -60,10 +60,10 @@ public func SecKeyVerifySignature(
             }
             guard valid else { throw SecKeyError(errSecVerifyFailed, "EC signature verification failed, no match") }
         case (.rsaSignature(let input, let scheme), .rsa(let rsa)):
-            let prepared = try SignatureInputs.prepare(input, signedData as Data, algorithm)
+            let prepared = try SignatureInputs.prepare(input, signedData, algorithm)
             let padding = SignatureInputs.padding(input, scheme)
             let valid = prepared.withUnsafeBytes { bytes in
-                signatureBytes.withUnsafeBytes { signature in
+                signatureBytes.withUnsafeRawBytes { signature in
                     rsa.isValidSignature(signature, for: bytes, padding: padding)
                 }
             }
@@ -80,22 +80,22 @@ public func SecKeyVerifySignature(
 
 /// The bytes a signature algorithm signs, and the RSA padding it names.
 enum SignatureInputs {
-    static func prepare(_ input: KeyAlgorithmPlan.SignatureInput, _ data: Data, _ algorithm: SecKeyAlgorithm) throws
+    static func prepare(_ input: KeyAlgorithmPlan.SignatureInput, _ data: NSData, _ algorithm: SecKeyAlgorithm) throws
         -> [UInt8]
     {
         switch input {
         case .message(let digest):
-            guard let hashed = try? data.withUnsafeBytes({ try digest.hash($0) }) else {
+            guard let hashed = try? data.withUnsafeRawBytes({ try digest.hash($0) }) else {
                 throw SecKeyError(errSecInternalComponent, "hashing the message failed")
             }
             return hashed
         case .digest(let digest?):
-            guard data.count == digest.outputByteCount else {
+            guard data.length == digest.outputByteCount else {
                 throw SecKeyError.param("bad digest size for signing with algorithm \(algorithm.rawValue)")
             }
-            return [UInt8](data)
+            return data.byteArray
         case .digest(nil):
-            return [UInt8](data)
+            return data.byteArray
         }
     }
 

@@ -25,9 +25,28 @@ enum KeyAlgorithmPlan {
     case ecies(cofactor: Bool, variableIV: Bool, digest: DigestAlgorithm)
     case ecdh(cofactor: Bool, kdf: DigestAlgorithm?)
 
+    /// The plan of `algorithm`, from a table of Apple's algorithms read once, or read from the string for
+    /// others (an "algid:" string Apple does not name is still read by the same rules).
     init?(_ algorithm: SecKeyAlgorithm) {
-        let parts = (algorithm.rawValue as String).split(separator: ":", omittingEmptySubsequences: false).map(
-            String.init)
+        let name = algorithm.rawValue as String
+        if let known = Self.known[name] {
+            self = known
+            return
+        }
+        self.init(parsing: name)
+    }
+
+    private static let known: [String: KeyAlgorithmPlan] = {
+        var table: [String: KeyAlgorithmPlan] = [:]
+        for algorithm in SecKeyAlgorithm.all {
+            let name = algorithm.rawValue as String
+            table[name] = KeyAlgorithmPlan(parsing: name)
+        }
+        return table
+    }()
+
+    private init?(parsing name: String) {
+        let parts = name.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 3, parts[0] == "algid" else { return nil }
         let rest = Array(parts.dropFirst(2))
         switch parts[1] {

@@ -164,12 +164,12 @@ import Testing
     @Test func keyItemsAreUnimplemented() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         try withFreshKeychain {
-        #expect(SecItemAdd([kSecClass: kSecClassKey, kSecValueRef: key] as CFDictionary, nil) == errSecUnimplemented)
-        #expect(SecItemAdd([kSecValueRef: key] as CFDictionary, nil) == errSecUnimplemented)
-        var result: AnyObject?
-        let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("tag".utf8), kSecReturnRef: true]
-        #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecUnimplemented)
-        #expect(SecItemDelete([kSecClass: kSecClassKey] as CFDictionary) == errSecUnimplemented)
+            #expect(SecItemAdd([kSecClass: kSecClassKey, kSecValueRef: key] as CFDictionary, nil) == errSecUnimplemented)
+            #expect(SecItemAdd([kSecValueRef: key] as CFDictionary, nil) == errSecUnimplemented)
+            var result: AnyObject?
+            let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("tag".utf8), kSecReturnRef: true]
+            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecUnimplemented)
+            #expect(SecItemDelete([kSecClass: kSecClassKey] as CFDictionary) == errSecUnimplemented)
         }
     }
 }
