@@ -19,7 +19,8 @@ struct KeyGenerationRequest {
             throw SecKeyError(errSecUnimplemented, "keys on a token (kSecAttrTokenID) are not supported yet")
         }
         for scope in [parameters, parameters[kSecPrivateKeyAttrs], parameters[kSecPublicKeyAttrs]] {
-            if let attributes = scope as? NSDictionary, (attributes[kSecAttrIsPermanent] as? NSNumber)?.boolValue == true
+            if let attributes = scope as? NSDictionary,
+                (attributes[kSecAttrIsPermanent] as? NSNumber)?.boolValue == true
             {
                 throw SecKeyError(
                     errSecUnimplemented, "keys in the keychain (kSecAttrIsPermanent) are not supported yet")

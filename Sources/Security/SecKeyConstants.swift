@@ -44,91 +44,132 @@ public struct SecKeyAlgorithm: Hashable, RawRepresentable, @unchecked Sendable {
     /// Apple's algorithm "algid:sign:RSA:raw".
     public static let rsaSignatureRaw = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:raw"))
     /// Apple's algorithm "algid:sign:RSA:digest-PKCS1v15".
-    public static let rsaSignatureDigestPKCS1v15Raw = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15"))
+    public static let rsaSignatureDigestPKCS1v15Raw = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15"))
     /// Apple's algorithm "algid:sign:RSA:digest-PKCS1v15:SHA1".
-    public static let rsaSignatureDigestPKCS1v15SHA1 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15:SHA1"))
+    public static let rsaSignatureDigestPKCS1v15SHA1 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15:SHA1"))
     /// Apple's algorithm "algid:sign:RSA:digest-PKCS1v15:SHA224".
-    public static let rsaSignatureDigestPKCS1v15SHA224 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15:SHA224"))
+    public static let rsaSignatureDigestPKCS1v15SHA224 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15:SHA224"))
     /// Apple's algorithm "algid:sign:RSA:digest-PKCS1v15:SHA256".
-    public static let rsaSignatureDigestPKCS1v15SHA256 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15:SHA256"))
+    public static let rsaSignatureDigestPKCS1v15SHA256 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15:SHA256"))
     /// Apple's algorithm "algid:sign:RSA:digest-PKCS1v15:SHA384".
-    public static let rsaSignatureDigestPKCS1v15SHA384 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15:SHA384"))
+    public static let rsaSignatureDigestPKCS1v15SHA384 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15:SHA384"))
     /// Apple's algorithm "algid:sign:RSA:digest-PKCS1v15:SHA512".
-    public static let rsaSignatureDigestPKCS1v15SHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15:SHA512"))
+    public static let rsaSignatureDigestPKCS1v15SHA512 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PKCS1v15:SHA512"))
     /// Apple's algorithm "algid:sign:RSA:message-PKCS1v15:SHA1".
-    public static let rsaSignatureMessagePKCS1v15SHA1 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:message-PKCS1v15:SHA1"))
+    public static let rsaSignatureMessagePKCS1v15SHA1 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:message-PKCS1v15:SHA1"))
     /// Apple's algorithm "algid:sign:RSA:message-PKCS1v15:SHA224".
-    public static let rsaSignatureMessagePKCS1v15SHA224 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:message-PKCS1v15:SHA224"))
+    public static let rsaSignatureMessagePKCS1v15SHA224 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:message-PKCS1v15:SHA224"))
     /// Apple's algorithm "algid:sign:RSA:message-PKCS1v15:SHA256".
-    public static let rsaSignatureMessagePKCS1v15SHA256 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:message-PKCS1v15:SHA256"))
+    public static let rsaSignatureMessagePKCS1v15SHA256 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:message-PKCS1v15:SHA256"))
     /// Apple's algorithm "algid:sign:RSA:message-PKCS1v15:SHA384".
-    public static let rsaSignatureMessagePKCS1v15SHA384 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:message-PKCS1v15:SHA384"))
+    public static let rsaSignatureMessagePKCS1v15SHA384 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:message-PKCS1v15:SHA384"))
     /// Apple's algorithm "algid:sign:RSA:message-PKCS1v15:SHA512".
-    public static let rsaSignatureMessagePKCS1v15SHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:message-PKCS1v15:SHA512"))
+    public static let rsaSignatureMessagePKCS1v15SHA512 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:message-PKCS1v15:SHA512"))
     /// Apple's algorithm "algid:sign:RSA:digest-PSS:SHA1:SHA1:20".
-    public static let rsaSignatureDigestPSSSHA1 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA1:SHA1:20"))
+    public static let rsaSignatureDigestPSSSHA1 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA1:SHA1:20"))
     /// Apple's algorithm "algid:sign:RSA:digest-PSS:SHA224:SHA224:28".
-    public static let rsaSignatureDigestPSSSHA224 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA224:SHA224:28"))
+    public static let rsaSignatureDigestPSSSHA224 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA224:SHA224:28"))
     /// Apple's algorithm "algid:sign:RSA:digest-PSS:SHA256:SHA256:32".
-    public static let rsaSignatureDigestPSSSHA256 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA256:SHA256:32"))
+    public static let rsaSignatureDigestPSSSHA256 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA256:SHA256:32"))
     /// Apple's algorithm "algid:sign:RSA:digest-PSS:SHA384:SHA384:48".
-    public static let rsaSignatureDigestPSSSHA384 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA384:SHA384:48"))
+    public static let rsaSignatureDigestPSSSHA384 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA384:SHA384:48"))
     /// Apple's algorithm "algid:sign:RSA:digest-PSS:SHA512:SHA512:64".
-    public static let rsaSignatureDigestPSSSHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA512:SHA512:64"))
+    public static let rsaSignatureDigestPSSSHA512 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA512:SHA512:64"))
     /// Apple's algorithm "algid:sign:RSA:message-PSS:SHA1:SHA1:20".
-    public static let rsaSignatureMessagePSSSHA1 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA1:SHA1:20"))
+    public static let rsaSignatureMessagePSSSHA1 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA1:SHA1:20"))
     /// Apple's algorithm "algid:sign:RSA:message-PSS:SHA224:SHA224:28".
-    public static let rsaSignatureMessagePSSSHA224 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA224:SHA224:28"))
+    public static let rsaSignatureMessagePSSSHA224 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA224:SHA224:28"))
     /// Apple's algorithm "algid:sign:RSA:message-PSS:SHA256:SHA256:32".
-    public static let rsaSignatureMessagePSSSHA256 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA256:SHA256:32"))
+    public static let rsaSignatureMessagePSSSHA256 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA256:SHA256:32"))
     /// Apple's algorithm "algid:sign:RSA:message-PSS:SHA384:SHA384:48".
-    public static let rsaSignatureMessagePSSSHA384 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA384:SHA384:48"))
+    public static let rsaSignatureMessagePSSSHA384 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA384:SHA384:48"))
     /// Apple's algorithm "algid:sign:RSA:message-PSS:SHA512:SHA512:64".
-    public static let rsaSignatureMessagePSSSHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA512:SHA512:64"))
+    public static let rsaSignatureMessagePSSSHA512 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA512:SHA512:64"))
     /// Apple's algorithm "algid:sign:ECDSA:RFC4754".
     public static let ecdsaSignatureRFC4754 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:RFC4754"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-X962".
     public static let ecdsaSignatureDigestX962 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-X962"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-X962:SHA1".
-    public static let ecdsaSignatureDigestX962SHA1 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-X962:SHA1"))
+    public static let ecdsaSignatureDigestX962SHA1 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-X962:SHA1"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-X962:SHA224".
-    public static let ecdsaSignatureDigestX962SHA224 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-X962:SHA224"))
+    public static let ecdsaSignatureDigestX962SHA224 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-X962:SHA224"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-X962:SHA256".
-    public static let ecdsaSignatureDigestX962SHA256 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-X962:SHA256"))
+    public static let ecdsaSignatureDigestX962SHA256 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-X962:SHA256"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-X962:SHA384".
-    public static let ecdsaSignatureDigestX962SHA384 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-X962:SHA384"))
+    public static let ecdsaSignatureDigestX962SHA384 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-X962:SHA384"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-X962:SHA512".
-    public static let ecdsaSignatureDigestX962SHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-X962:SHA512"))
+    public static let ecdsaSignatureDigestX962SHA512 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-X962:SHA512"))
     /// Apple's algorithm "algid:sign:ECDSA:message-X962:SHA1".
-    public static let ecdsaSignatureMessageX962SHA1 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA1"))
+    public static let ecdsaSignatureMessageX962SHA1 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA1"))
     /// Apple's algorithm "algid:sign:ECDSA:message-X962:SHA224".
-    public static let ecdsaSignatureMessageX962SHA224 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA224"))
+    public static let ecdsaSignatureMessageX962SHA224 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA224"))
     /// Apple's algorithm "algid:sign:ECDSA:message-X962:SHA256".
-    public static let ecdsaSignatureMessageX962SHA256 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA256"))
+    public static let ecdsaSignatureMessageX962SHA256 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA256"))
     /// Apple's algorithm "algid:sign:ECDSA:message-X962:SHA384".
-    public static let ecdsaSignatureMessageX962SHA384 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA384"))
+    public static let ecdsaSignatureMessageX962SHA384 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA384"))
     /// Apple's algorithm "algid:sign:ECDSA:message-X962:SHA512".
-    public static let ecdsaSignatureMessageX962SHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA512"))
+    public static let ecdsaSignatureMessageX962SHA512 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA512"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-RFC4754:SHA1".
-    public static let ecdsaSignatureDigestRFC4754SHA1 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA1"))
+    public static let ecdsaSignatureDigestRFC4754SHA1 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA1"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-RFC4754:SHA224".
-    public static let ecdsaSignatureDigestRFC4754SHA224 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA224"))
+    public static let ecdsaSignatureDigestRFC4754SHA224 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA224"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-RFC4754:SHA256".
-    public static let ecdsaSignatureDigestRFC4754SHA256 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA256"))
+    public static let ecdsaSignatureDigestRFC4754SHA256 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA256"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-RFC4754:SHA384".
-    public static let ecdsaSignatureDigestRFC4754SHA384 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA384"))
+    public static let ecdsaSignatureDigestRFC4754SHA384 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA384"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-RFC4754:SHA512".
-    public static let ecdsaSignatureDigestRFC4754SHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA512"))
+    public static let ecdsaSignatureDigestRFC4754SHA512 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA512"))
     /// Apple's algorithm "algid:sign:ECDSA:message-RFC4754:SHA1".
-    public static let ecdsaSignatureMessageRFC4754SHA1 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:message-RFC4754:SHA1"))
+    public static let ecdsaSignatureMessageRFC4754SHA1 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:message-RFC4754:SHA1"))
     /// Apple's algorithm "algid:sign:ECDSA:message-RFC4754:SHA224".
-    public static let ecdsaSignatureMessageRFC4754SHA224 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:message-RFC4754:SHA224"))
+    public static let ecdsaSignatureMessageRFC4754SHA224 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:message-RFC4754:SHA224"))
     /// Apple's algorithm "algid:sign:ECDSA:message-RFC4754:SHA256".
-    public static let ecdsaSignatureMessageRFC4754SHA256 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:message-RFC4754:SHA256"))
+    public static let ecdsaSignatureMessageRFC4754SHA256 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:message-RFC4754:SHA256"))
     /// Apple's algorithm "algid:sign:ECDSA:message-RFC4754:SHA384".
-    public static let ecdsaSignatureMessageRFC4754SHA384 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:message-RFC4754:SHA384"))
+    public static let ecdsaSignatureMessageRFC4754SHA384 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:message-RFC4754:SHA384"))
     /// Apple's algorithm "algid:sign:ECDSA:message-RFC4754:SHA512".
-    public static let ecdsaSignatureMessageRFC4754SHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:sign:ECDSA:message-RFC4754:SHA512"))
+    public static let ecdsaSignatureMessageRFC4754SHA512 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:message-RFC4754:SHA512"))
     /// Apple's algorithm "algid:encrypt:RSA:raw".
     public static let rsaEncryptionRaw = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:RSA:raw"))
     /// Apple's algorithm "algid:encrypt:RSA:PKCS1".
@@ -144,75 +185,108 @@ public struct SecKeyAlgorithm: Hashable, RawRepresentable, @unchecked Sendable {
     /// Apple's algorithm "algid:encrypt:RSA:OAEP:SHA512".
     public static let rsaEncryptionOAEPSHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA512"))
     /// Apple's algorithm "algid:encrypt:RSA:OAEP:SHA1:AESGCM".
-    public static let rsaEncryptionOAEPSHA1AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA1:AESGCM"))
+    public static let rsaEncryptionOAEPSHA1AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA1:AESGCM"))
     /// Apple's algorithm "algid:encrypt:RSA:OAEP:SHA224:AESGCM".
-    public static let rsaEncryptionOAEPSHA224AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA224:AESGCM"))
+    public static let rsaEncryptionOAEPSHA224AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA224:AESGCM"))
     /// Apple's algorithm "algid:encrypt:RSA:OAEP:SHA256:AESGCM".
-    public static let rsaEncryptionOAEPSHA256AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA256:AESGCM"))
+    public static let rsaEncryptionOAEPSHA256AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA256:AESGCM"))
     /// Apple's algorithm "algid:encrypt:RSA:OAEP:SHA384:AESGCM".
-    public static let rsaEncryptionOAEPSHA384AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA384:AESGCM"))
+    public static let rsaEncryptionOAEPSHA384AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA384:AESGCM"))
     /// Apple's algorithm "algid:encrypt:RSA:OAEP:SHA512:AESGCM".
-    public static let rsaEncryptionOAEPSHA512AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA512:AESGCM"))
+    public static let rsaEncryptionOAEPSHA512AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:RSA:OAEP:SHA512:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDH:KDFX963:SHA1:AESGCM".
-    public static let eciesEncryptionStandardX963SHA1AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA1:AESGCM"))
+    public static let eciesEncryptionStandardX963SHA1AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA1:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM".
-    public static let eciesEncryptionStandardX963SHA224AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM"))
+    public static let eciesEncryptionStandardX963SHA224AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM".
-    public static let eciesEncryptionStandardX963SHA256AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM"))
+    public static let eciesEncryptionStandardX963SHA256AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM".
-    public static let eciesEncryptionStandardX963SHA384AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM"))
+    public static let eciesEncryptionStandardX963SHA384AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM".
-    public static let eciesEncryptionStandardX963SHA512AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM"))
+    public static let eciesEncryptionStandardX963SHA512AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDHC:KDFX963:SHA1:AESGCM".
-    public static let eciesEncryptionCofactorX963SHA1AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA1:AESGCM"))
+    public static let eciesEncryptionCofactorX963SHA1AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA1:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM".
-    public static let eciesEncryptionCofactorX963SHA224AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM"))
+    public static let eciesEncryptionCofactorX963SHA224AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM".
-    public static let eciesEncryptionCofactorX963SHA256AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM"))
+    public static let eciesEncryptionCofactorX963SHA256AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM".
-    public static let eciesEncryptionCofactorX963SHA384AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM"))
+    public static let eciesEncryptionCofactorX963SHA384AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM".
-    public static let eciesEncryptionCofactorX963SHA512AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM"))
+    public static let eciesEncryptionCofactorX963SHA512AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM-KDFIV".
-    public static let eciesEncryptionStandardVariableIVX963SHA224AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM-KDFIV"))
+    public static let eciesEncryptionStandardVariableIVX963SHA224AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM-KDFIV"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV".
-    public static let eciesEncryptionStandardVariableIVX963SHA256AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV"))
+    public static let eciesEncryptionStandardVariableIVX963SHA256AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM-KDFIV".
-    public static let eciesEncryptionStandardVariableIVX963SHA384AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM-KDFIV"))
+    public static let eciesEncryptionStandardVariableIVX963SHA384AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM-KDFIV"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM-KDFIV".
-    public static let eciesEncryptionStandardVariableIVX963SHA512AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM-KDFIV"))
+    public static let eciesEncryptionStandardVariableIVX963SHA512AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM-KDFIV"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM-KDFIV".
-    public static let eciesEncryptionCofactorVariableIVX963SHA224AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM-KDFIV"))
+    public static let eciesEncryptionCofactorVariableIVX963SHA224AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM-KDFIV"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV".
-    public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV"))
+    public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM-KDFIV".
-    public static let eciesEncryptionCofactorVariableIVX963SHA384AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM-KDFIV"))
+    public static let eciesEncryptionCofactorVariableIVX963SHA384AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM-KDFIV"))
     /// Apple's algorithm "algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM-KDFIV".
-    public static let eciesEncryptionCofactorVariableIVX963SHA512AESGCM = SecKeyAlgorithm(rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM-KDFIV"))
+    public static let eciesEncryptionCofactorVariableIVX963SHA512AESGCM = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM-KDFIV"))
     /// Apple's algorithm "algid:keyexchange:ECDH".
     public static let ecdhKeyExchangeStandard = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDH"))
     /// Apple's algorithm "algid:keyexchange:ECDH:KDFX963:SHA1".
-    public static let ecdhKeyExchangeStandardX963SHA1 = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDH:KDFX963:SHA1"))
+    public static let ecdhKeyExchangeStandardX963SHA1 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:keyexchange:ECDH:KDFX963:SHA1"))
     /// Apple's algorithm "algid:keyexchange:ECDH:KDFX963:SHA224".
-    public static let ecdhKeyExchangeStandardX963SHA224 = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDH:KDFX963:SHA224"))
+    public static let ecdhKeyExchangeStandardX963SHA224 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:keyexchange:ECDH:KDFX963:SHA224"))
     /// Apple's algorithm "algid:keyexchange:ECDH:KDFX963:SHA256".
-    public static let ecdhKeyExchangeStandardX963SHA256 = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDH:KDFX963:SHA256"))
+    public static let ecdhKeyExchangeStandardX963SHA256 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:keyexchange:ECDH:KDFX963:SHA256"))
     /// Apple's algorithm "algid:keyexchange:ECDH:KDFX963:SHA384".
-    public static let ecdhKeyExchangeStandardX963SHA384 = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDH:KDFX963:SHA384"))
+    public static let ecdhKeyExchangeStandardX963SHA384 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:keyexchange:ECDH:KDFX963:SHA384"))
     /// Apple's algorithm "algid:keyexchange:ECDH:KDFX963:SHA512".
-    public static let ecdhKeyExchangeStandardX963SHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDH:KDFX963:SHA512"))
+    public static let ecdhKeyExchangeStandardX963SHA512 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:keyexchange:ECDH:KDFX963:SHA512"))
     /// Apple's algorithm "algid:keyexchange:ECDHC".
     public static let ecdhKeyExchangeCofactor = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDHC"))
     /// Apple's algorithm "algid:keyexchange:ECDHC:KDFX963:SHA1".
-    public static let ecdhKeyExchangeCofactorX963SHA1 = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDHC:KDFX963:SHA1"))
+    public static let ecdhKeyExchangeCofactorX963SHA1 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:keyexchange:ECDHC:KDFX963:SHA1"))
     /// Apple's algorithm "algid:keyexchange:ECDHC:KDFX963:SHA224".
-    public static let ecdhKeyExchangeCofactorX963SHA224 = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDHC:KDFX963:SHA224"))
+    public static let ecdhKeyExchangeCofactorX963SHA224 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:keyexchange:ECDHC:KDFX963:SHA224"))
     /// Apple's algorithm "algid:keyexchange:ECDHC:KDFX963:SHA256".
-    public static let ecdhKeyExchangeCofactorX963SHA256 = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDHC:KDFX963:SHA256"))
+    public static let ecdhKeyExchangeCofactorX963SHA256 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:keyexchange:ECDHC:KDFX963:SHA256"))
     /// Apple's algorithm "algid:keyexchange:ECDHC:KDFX963:SHA384".
-    public static let ecdhKeyExchangeCofactorX963SHA384 = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDHC:KDFX963:SHA384"))
+    public static let ecdhKeyExchangeCofactorX963SHA384 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:keyexchange:ECDHC:KDFX963:SHA384"))
     /// Apple's algorithm "algid:keyexchange:ECDHC:KDFX963:SHA512".
-    public static let ecdhKeyExchangeCofactorX963SHA512 = SecKeyAlgorithm(rawValue: SecConstant("algid:keyexchange:ECDHC:KDFX963:SHA512"))
+    public static let ecdhKeyExchangeCofactorX963SHA512 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:keyexchange:ECDHC:KDFX963:SHA512"))
 
     /// Every algorithm named above, for the tables of tests and documentation.
     package static let all: [SecKeyAlgorithm] = [

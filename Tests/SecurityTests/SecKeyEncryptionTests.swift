@@ -42,8 +42,10 @@ import Testing
         let publicKey = try KeyFixtures.publicKey(key)
         var error: Unmanaged<CFError>?
         // OAEP-SHA256 leaves 128 − 2·32 − 2 = 62 bytes.
-        #expect(SecKeyCreateEncryptedData(publicKey, .rsaEncryptionOAEPSHA256, Data(count: 62) as CFData, &error) != nil)
-        #expect(SecKeyCreateEncryptedData(publicKey, .rsaEncryptionOAEPSHA256, Data(count: 63) as CFData, &error) == nil)
+        #expect(
+            SecKeyCreateEncryptedData(publicKey, .rsaEncryptionOAEPSHA256, Data(count: 62) as CFData, &error) != nil)
+        #expect(
+            SecKeyCreateEncryptedData(publicKey, .rsaEncryptionOAEPSHA256, Data(count: 63) as CFData, &error) == nil)
         #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
         #expect(!SecKeyIsAlgorithmSupported(publicKey, .encrypt, .rsaEncryptionOAEPSHA512))
         #expect(!SecKeyIsAlgorithmSupported(key, .encrypt, .rsaEncryptionOAEPSHA256))
@@ -83,7 +85,8 @@ import Testing
         var error: Unmanaged<CFError>?
         for count in [0, 64, 65, 80] {
             let blob = Data([0x04]) + Data(repeating: 7, count: max(0, count - 1))
-            #expect(SecKeyCreateDecryptedData(key, .eciesEncryptionStandardX963SHA256AESGCM, blob as CFData, &error) == nil)
+            #expect(
+                SecKeyCreateDecryptedData(key, .eciesEncryptionStandardX963SHA256AESGCM, blob as CFData, &error) == nil)
             #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
         }
     }

@@ -117,21 +117,27 @@ import Testing
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 384)
         let external = try KeyFixtures.external(key)
         var error: Unmanaged<CFError>?
-        let privateAttributes = [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPrivate]
+        let privateAttributes = [
+            kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPrivate,
+        ]
         #expect(SecKeyCreateWithData(external as CFData, privateAttributes as CFDictionary, &error) == key)
         // A scalar that does not give the point is refused, not silently accepted.
         var altered = external
         altered[altered.count - 1] ^= 0x01
         #expect(SecKeyCreateWithData(altered as CFData, privateAttributes as CFDictionary, &error) == nil)
         #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
-        let publicAttributes = [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPublic]
+        let publicAttributes = [
+            kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPublic,
+        ]
         var offCurve = external.prefix(97)
         offCurve[offCurve.startIndex + 96] ^= 0x01
         #expect(SecKeyCreateWithData(Data(offCurve) as CFData, publicAttributes as CFDictionary, &error) == nil)
         #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
         #expect(SecKeyCreateWithData(Data([1, 2, 3]) as CFData, publicAttributes as CFDictionary, &error) == nil)
         #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
-        #expect(SecKeyCreateWithData(external as CFData, [kSecAttrKeyType: kSecAttrKeyTypeEC] as CFDictionary, &error) == nil)
+        #expect(
+            SecKeyCreateWithData(external as CFData, [kSecAttrKeyType: kSecAttrKeyTypeEC] as CFDictionary, &error)
+                == nil)
         #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
         let symmetric = [kSecAttrKeyType: kSecAttrKeyTypeAES, kSecAttrKeyClass: kSecAttrKeyClassSymmetric]
         #expect(SecKeyCreateWithData(external as CFData, symmetric as CFDictionary, &error) == nil)
@@ -141,7 +147,9 @@ import Testing
     @Test func rsaGarbageIsErrSecParam() {
         var error: Unmanaged<CFError>?
         let attributes = [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeyClass: kSecAttrKeyClassPublic]
-        #expect(SecKeyCreateWithData(Data([0x30, 0x03, 0x02, 0x01, 0x01]) as CFData, attributes as CFDictionary, &error) == nil)
+        #expect(
+            SecKeyCreateWithData(Data([0x30, 0x03, 0x02, 0x01, 0x01]) as CFData, attributes as CFDictionary, &error)
+                == nil)
         let failure = error?.takeRetainedValue()
         #expect(failure?.code == Int(errSecParam))
         #expect(failure?.userInfo["NSDescription"] as? String == "RSA public key creation from data failed")
@@ -164,10 +172,13 @@ import Testing
     @Test func keyItemsAreUnimplemented() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         try withFreshKeychain {
-            #expect(SecItemAdd([kSecClass: kSecClassKey, kSecValueRef: key] as CFDictionary, nil) == errSecUnimplemented)
+            #expect(
+                SecItemAdd([kSecClass: kSecClassKey, kSecValueRef: key] as CFDictionary, nil) == errSecUnimplemented)
             #expect(SecItemAdd([kSecValueRef: key] as CFDictionary, nil) == errSecUnimplemented)
             var result: AnyObject?
-            let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("tag".utf8), kSecReturnRef: true]
+            let query: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("tag".utf8), kSecReturnRef: true,
+            ]
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecUnimplemented)
             #expect(SecItemDelete([kSecClass: kSecClassKey] as CFDictionary) == errSecUnimplemented)
         }

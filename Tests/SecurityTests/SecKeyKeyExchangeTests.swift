@@ -8,10 +8,11 @@ import Testing
     @Test func bothSidesAgreeOnEveryVariant() throws {
         let alice = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         let bob = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
-        let parameters = [
-            SecKeyKeyExchangeParameter.requestedSize.rawValue: 42,
-            SecKeyKeyExchangeParameter.sharedInfo.rawValue: Data("context".utf8),
-        ] as CFDictionary
+        let parameters =
+            [
+                SecKeyKeyExchangeParameter.requestedSize.rawValue: 42,
+                SecKeyKeyExchangeParameter.sharedInfo.rawValue: Data("context".utf8),
+            ] as CFDictionary
         let algorithms = SecKeyAlgorithm.all.filter { ($0.rawValue as String).hasPrefix("algid:keyexchange") }
         #expect(algorithms.count == 12)
         for algorithm in algorithms {
@@ -19,7 +20,8 @@ import Testing
             let ours = try #require(
                 SecKeyCopyKeyExchangeResult(alice, algorithm, try KeyFixtures.publicKey(bob), parameters, &error)
                     as Data?, "\(algorithm.rawValue)")
-            let theirs = SecKeyCopyKeyExchangeResult(bob, algorithm, try KeyFixtures.publicKey(alice), parameters, &error)
+            let theirs = SecKeyCopyKeyExchangeResult(
+                bob, algorithm, try KeyFixtures.publicKey(alice), parameters, &error)
             #expect(ours == theirs as Data?)
             #expect(ours.count == ((algorithm.rawValue as String).contains("KDFX963") ? 42 : 32))
         }
@@ -29,11 +31,14 @@ import Testing
         let alice = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         let bob = try KeyFixtures.publicKey(try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256))
         var error: Unmanaged<CFError>?
-        let z = try #require(SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandard, bob, [:] as CFDictionary, &error) as Data?)
+        let z = try #require(
+            SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandard, bob, [:] as CFDictionary, &error) as Data?)
         let info = Data("info".utf8)
-        let parameters = [
-            SecKeyKeyExchangeParameter.requestedSize.rawValue: 48, SecKeyKeyExchangeParameter.sharedInfo.rawValue: info,
-        ] as CFDictionary
+        let parameters =
+            [
+                SecKeyKeyExchangeParameter.requestedSize.rawValue: 48,
+                SecKeyKeyExchangeParameter.sharedInfo.rawValue: info,
+            ] as CFDictionary
         let derived = SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandardX963SHA256, bob, parameters, &error)
         #expect(derived as Data? == SecKeyEncryptionTests.x963SHA256(z, sharedInfo: info, count: 48))
     }
@@ -43,13 +48,17 @@ import Testing
         let bob = try KeyFixtures.publicKey(try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256))
         let carol = try KeyFixtures.publicKey(try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 384))
         var error: Unmanaged<CFError>?
-        #expect(SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandardX963SHA256, bob, [:] as CFDictionary, &error) == nil)
+        #expect(
+            SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandardX963SHA256, bob, [:] as CFDictionary, &error)
+                == nil)
         let failure = error?.takeRetainedValue()
         #expect(failure?.code == Int(errSecParam))
         #expect(failure?.userInfo["NSDescription"] as? String == "kSecKeyKeyExchangeParameterRequestedSize is missing")
-        let badInfo = [
-            SecKeyKeyExchangeParameter.requestedSize.rawValue: 16, SecKeyKeyExchangeParameter.sharedInfo.rawValue: "text",
-        ] as CFDictionary
+        let badInfo =
+            [
+                SecKeyKeyExchangeParameter.requestedSize.rawValue: 16,
+                SecKeyKeyExchangeParameter.sharedInfo.rawValue: "text",
+            ] as CFDictionary
         #expect(SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandardX963SHA256, bob, badInfo, &error) == nil)
         #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
         #expect(SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandard, carol, [:] as CFDictionary, &error) == nil)

@@ -29,8 +29,12 @@ import Testing
 
     /// An EC key made by openssl, imported here through its text form.
     static func opensslECKey(_ openssl: OpenSSLCommand, curve: String, header: Data) throws -> (SecKey, Data) {
-        try openssl.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve)", "-out", openssl.path("key.pem")])
-        let text = String(decoding: try openssl.run(["pkey", "-in", openssl.path("key.pem"), "-text", "-noout"]).output, as: UTF8.self)
+        try openssl.run([
+            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve)", "-out", openssl.path("key.pem"),
+        ])
+        let text = String(
+            decoding: try openssl.run(["pkey", "-in", openssl.path("key.pem"), "-text", "-noout"]).output, as: UTF8.self
+        )
         var scalar = hexField("priv:", in: text)
         let point = hexField("pub:", in: text)
         let size = (point.count - 1) / 2
@@ -39,7 +43,9 @@ import Testing
         var error: Unmanaged<CFError>?
         let attributes = [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPrivate]
         let key = try #require(SecKeyCreateWithData((point + scalar) as CFData, attributes as CFDictionary, &error))
-        try openssl.run(["pkey", "-in", openssl.path("key.pem"), "-pubout", "-outform", "DER", "-out", openssl.path("spki.der")])
+        try openssl.run([
+            "pkey", "-in", openssl.path("key.pem"), "-pubout", "-outform", "DER", "-out", openssl.path("spki.der"),
+        ])
         return (key, try openssl.read("spki.der"))
     }
 
@@ -70,7 +76,10 @@ import Testing
                 openssl.path("ours.sig"), openssl.path("message"),
             ])
             #expect(verified.status == 0, "\(algorithm.rawValue)")
-            try openssl.run(["dgst", digest, "-sign", openssl.path("key.pem"), "-out", openssl.path("theirs.sig"), openssl.path("message")])
+            try openssl.run([
+                "dgst", digest, "-sign", openssl.path("key.pem"), "-out", openssl.path("theirs.sig"),
+                openssl.path("message"),
+            ])
             let theirs = try openssl.read("theirs.sig")
             #expect(SecKeyVerifySignature(publicKey, algorithm, message as CFData, theirs as CFData, &error))
         }
@@ -105,7 +114,9 @@ import Testing
         let publicKey = try KeyFixtures.publicKey(key)
         try openssl.write(try KeyFixtures.external(key), to: "key.der")
         try openssl.run(["pkey", "-inform", "DER", "-in", openssl.path("key.der"), "-out", openssl.path("key.pem")])
-        try openssl.run(["pkey", "-in", openssl.path("key.pem"), "-pubout", "-outform", "DER", "-out", openssl.path("spki.der")])
+        try openssl.run([
+            "pkey", "-in", openssl.path("key.pem"), "-pubout", "-outform", "DER", "-out", openssl.path("spki.der"),
+        ])
         let spki = try openssl.read("spki.der")
         #expect(spki == Self.rsa2048Header + (try KeyFixtures.external(publicKey)))
 
@@ -115,9 +126,18 @@ import Testing
             (.rsaSignatureMessagePKCS1v15SHA256, ["-sha256"]),
             (.rsaSignatureMessagePKCS1v15SHA1, ["-sha1"]),
             (.rsaSignatureMessagePKCS1v15SHA512, ["-sha512"]),
-            (.rsaSignatureMessagePSSSHA256, ["-sha256", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32"]),
-            (.rsaSignatureMessagePSSSHA384, ["-sha384", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:48"]),
-            (.rsaSignatureMessagePSSSHA512, ["-sha512", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:64"]),
+            (
+                .rsaSignatureMessagePSSSHA256,
+                ["-sha256", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32"]
+            ),
+            (
+                .rsaSignatureMessagePSSSHA384,
+                ["-sha384", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:48"]
+            ),
+            (
+                .rsaSignatureMessagePSSSHA512,
+                ["-sha512", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:64"]
+            ),
         ]
         for (algorithm, options) in cases {
             var error: Unmanaged<CFError>?
@@ -130,9 +150,13 @@ import Testing
                 ])
             #expect(verified.status == 0, "\(algorithm.rawValue)")
             try openssl.run(
-                ["dgst"] + options + ["-sign", openssl.path("key.pem"), "-out", openssl.path("theirs.sig"), openssl.path("message")])
+                ["dgst"] + options + [
+                    "-sign", openssl.path("key.pem"), "-out", openssl.path("theirs.sig"), openssl.path("message"),
+                ])
             let theirs = try openssl.read("theirs.sig")
-            #expect(SecKeyVerifySignature(publicKey, algorithm, message as CFData, theirs as CFData, &error), "\(algorithm.rawValue)")
+            #expect(
+                SecKeyVerifySignature(publicKey, algorithm, message as CFData, theirs as CFData, &error),
+                "\(algorithm.rawValue)")
         }
 
         for (algorithm, digest) in [
@@ -140,16 +164,20 @@ import Testing
             (.rsaEncryptionOAEPSHA512, "sha512"),
         ] {
             let options = [
-                "-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:\(digest)", "-pkeyopt", "rsa_mgf1_md:\(digest)",
+                "-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:\(digest)", "-pkeyopt",
+                "rsa_mgf1_md:\(digest)",
             ]
             var error: Unmanaged<CFError>?
             let ours = try #require(SecKeyCreateEncryptedData(publicKey, algorithm, message as CFData, &error) as Data?)
             try openssl.write(ours, to: "ours.bin")
-            let opened = try openssl.run(["pkeyutl", "-decrypt", "-inkey", openssl.path("key.pem"), "-in", openssl.path("ours.bin")] + options)
+            let opened = try openssl.run(
+                ["pkeyutl", "-decrypt", "-inkey", openssl.path("key.pem"), "-in", openssl.path("ours.bin")] + options)
             #expect(opened.output == message, "\(algorithm.rawValue)")
             try openssl.run(
-                ["pkeyutl", "-encrypt", "-pubin", "-inkey", openssl.path("spki.der"), "-keyform", "DER", "-in",
-                 openssl.path("message"), "-out", openssl.path("theirs.bin")] + options)
+                [
+                    "pkeyutl", "-encrypt", "-pubin", "-inkey", openssl.path("spki.der"), "-keyform", "DER", "-in",
+                    openssl.path("message"), "-out", openssl.path("theirs.bin"),
+                ] + options)
             let theirs = try openssl.read("theirs.bin")
             #expect(SecKeyCreateDecryptedData(key, algorithm, theirs as CFData, &error) as Data? == message)
         }

@@ -84,7 +84,8 @@ import Testing
         #expect(failure?.code == Int(errSecParam))
         #expect((failure?.userInfo["NSDescription"] as? String)?.contains("algorithm not supported by the key") == true)
         #expect(!SecKeyIsAlgorithmSupported(ec, .sign, .rsaSignatureMessagePKCS1v15SHA256))
-        #expect(!SecKeyIsAlgorithmSupported(ec, .sign, SecKeyAlgorithm(rawValue: "algid:sign:ECDSA:nonsense" as CFString)))
+        #expect(
+            !SecKeyIsAlgorithmSupported(ec, .sign, SecKeyAlgorithm(rawValue: "algid:sign:ECDSA:nonsense" as CFString)))
         #expect(!SecKeyIsAlgorithmSupported(ec, .encrypt, .ecdsaSignatureMessageX962SHA256))
     }
 
@@ -104,7 +105,9 @@ import Testing
         let message = Data("m".utf8) as CFData
         let signature = try #require(SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message, &error))
         #expect((signature as Data).first == 0x30)
-        #expect(!SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, message, Data([0x30, 0]) as CFData, &error))
+        #expect(
+            !SecKeyVerifySignature(
+                publicKey, .ecdsaSignatureMessageX962SHA256, message, Data([0x30, 0]) as CFData, &error))
         #expect(KeyFixtures.status(error)?.code == Int(errSecVerifyFailed))
     }
 }
