@@ -11,15 +11,11 @@ public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperati
 extension KeyAlgorithmPlan {
     /// The plan of `algorithm` for `key` and `operation`.
     /// - Throws: `errSecParam` "algorithm not supported by the key", as Apple reports an algorithm that does not
-    ///   fit the key or operation (or is unknown); `errSecUnimplemented` for Apple's algorithms not built yet.
+    ///   fit the key or operation (or is unknown).
     static func resolve(_ algorithm: SecKeyAlgorithm, key: SecKey, operation: SecKeyOperationType) throws
         -> KeyAlgorithmPlan
     {
-        let plan = KeyAlgorithmPlan(algorithm)
-        if case .rsaEncryptionAESGCM? = plan, case .rsa = key.material {
-            throw SecKeyError(errSecUnimplemented, "\(algorithm.rawValue): RSA with AES-GCM is not supported yet")
-        }
-        guard let plan, plan.isSupported(by: key, for: operation) else {
+        guard let plan = KeyAlgorithmPlan(algorithm), plan.isSupported(by: key, for: operation) else {
             throw SecKeyError.param("\(algorithm.rawValue): algorithm not supported by the key \(key)")
         }
         return plan

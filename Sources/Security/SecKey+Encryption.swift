@@ -2,8 +2,8 @@ import CryptoKitOpenSSL
 import Foundation
 import KeychainCrypto
 
-/// Encrypts `plaintext` with a public key: RSA (raw, PKCS #1 v1.5, OAEP) or ECIES (ephemeral public key ‖
-/// AES-GCM ciphertext ‖ 16-byte tag).
+/// Encrypts `plaintext` with a public key: RSA (raw, PKCS #1 v1.5, OAEP, OAEP with AES-GCM) or ECIES (ephemeral
+/// public key ‖ AES-GCM ciphertext ‖ 16-byte tag).
 /// - Parameter error: receives `errSecParam` when the algorithm does not fit the key or the plaintext is too
 ///   long for the padding.
 public func SecKeyCreateEncryptedData(
@@ -20,6 +20,8 @@ public func SecKeyCreateEncryptedData(
             } catch {
                 throw SecKeyError.param("RSAencrypt wrong input size")
             }
+        case (.rsaEncryptionAESGCM(let digest), .rsa(let rsa)):
+            return NSData.copying(try RSAWithAESGCM(key: rsa, digest: digest).seal(plaintext))
         case (.ecies(_, let variableIV, let digest), .ec(let recipient)):
             let ecies = ECIES(curve: recipient.curve, variableIV: variableIV, digest: digest)
             return Data(try ecies.seal(plaintext as Data, to: recipient)) as NSData
@@ -43,6 +45,8 @@ public func SecKeyCreateDecryptedData(
             guard let plaintext = try? (ciphertext as Data).withUnsafeBytes({ try rsa.decrypt($0, padding: padding) })
             else { throw SecKeyError.param("RSAdecrypt wrong input") }
             return plaintext.withUnsafeBytes { Data($0) } as NSData
+        case (.rsaEncryptionAESGCM(let digest), .rsa(let rsa)):
+            return try RSAWithAESGCM(key: rsa, digest: digest).open(ciphertext).withUnsafeBytes { NSData.copying($0) }
         case (.ecies(_, let variableIV, let digest), .ec(let ec)):
             let ecies = ECIES(curve: ec.curve, variableIV: variableIV, digest: digest)
             return try ecies.open(ciphertext as Data, with: ec).withUnsafeBytes { Data($0) } as NSData

@@ -20,8 +20,8 @@ enum KeyAlgorithmPlan {
     case ecdsa(SignatureInput, raw: Bool)
     case rsaSignature(SignatureInput, RSASignatureScheme)
     case rsaEncryption(RSAEncryptionPadding)
-    /// RSA OAEP wrapping an AES-GCM key; not implemented yet.
-    case rsaEncryptionAESGCM
+    /// A random AES-GCM key wrapped with RSA OAEP, then the data under it.
+    case rsaEncryptionAESGCM(DigestAlgorithm)
     case ecies(cofactor: Bool, variableIV: Bool, digest: DigestAlgorithm)
     case ecdh(cofactor: Bool, kdf: DigestAlgorithm?)
 
@@ -94,8 +94,8 @@ enum KeyAlgorithmPlan {
                 guard let digest = Self.digest(oaep[1]) else { return nil }
                 self = .rsaEncryption(.oaep(digest))
             case let oaep where oaep.count == 3 && oaep[0] == "OAEP" && oaep[2] == "AESGCM":
-                guard Self.digest(oaep[1]) != nil else { return nil }
-                self = .rsaEncryptionAESGCM
+                guard let digest = Self.digest(oaep[1]) else { return nil }
+                self = .rsaEncryptionAESGCM(digest)
             default: return nil
             }
         case "ECIES":
@@ -152,6 +152,11 @@ extension KeyAlgorithmPlan {
         case (.rsaEncryption(let padding), .rsa(let rsa)):
             guard operation == (key.isPrivate ? .decrypt : .encrypt) else { return false }
             return padding.maximumPlaintextByteCount(modulusByteCount: rsa.modulusByteCount) >= 0
+        case (.rsaEncryptionAESGCM(let digest), .rsa(let rsa)):
+            guard operation == (key.isPrivate ? .decrypt : .encrypt) else { return false }
+            let room = RSAEncryptionPadding.oaep(digest).maximumPlaintextByteCount(
+                modulusByteCount: rsa.modulusByteCount)
+            return room >= RSAWithAESGCM.sessionKeyByteCount(modulusBitCount: rsa.modulusBitCount)
         case (.ecies, .ec):
             return operation == (key.isPrivate ? .decrypt : .encrypt)
         case (.ecdh, .ec):

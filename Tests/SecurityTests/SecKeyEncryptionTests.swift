@@ -52,12 +52,39 @@ import Testing
         #expect(SecKeyIsAlgorithmSupported(key, .decrypt, .rsaEncryptionOAEPSHA256))
     }
 
-    @Test func rsaWithAESGCMIsNotImplementedYet() throws {
-        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 1024)
-        var error: Unmanaged<CFError>?
+    @Test func rsaWithAESGCMIsApplesHybridFormat() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
         let publicKey = try KeyFixtures.publicKey(key)
-        #expect(SecKeyCreateEncryptedData(publicKey, .rsaEncryptionOAEPSHA256AESGCM, Data() as CFData, &error) == nil)
-        #expect(KeyFixtures.status(error)?.code == Int(errSecUnimplemented))
+        let algorithms: [(SecKeyAlgorithm, SecKeyAlgorithm)] = [
+            (.rsaEncryptionOAEPSHA1AESGCM, .rsaEncryptionOAEPSHA1),
+            (.rsaEncryptionOAEPSHA224AESGCM, .rsaEncryptionOAEPSHA224),
+            (.rsaEncryptionOAEPSHA256AESGCM, .rsaEncryptionOAEPSHA256),
+            (.rsaEncryptionOAEPSHA384AESGCM, .rsaEncryptionOAEPSHA384),
+            (.rsaEncryptionOAEPSHA512AESGCM, .rsaEncryptionOAEPSHA512),
+        ]
+        let aad = try KeyFixtures.external(publicKey)
+        for (algorithm, wrapping) in algorithms {
+            var error: Unmanaged<CFError>?
+            let blob = try #require(
+                SecKeyCreateEncryptedData(publicKey, algorithm, Self.plaintext as CFData, &error) as Data?)
+            #expect(blob.count == 256 + Self.plaintext.count + 16)
+            #expect(SecKeyCreateDecryptedData(key, algorithm, blob as CFData, &error) as Data? == Self.plaintext)
+            // Step by step: the first block is a 16-byte AES key under OAEP; AES-GCM with 16 zero bytes as IV and
+            // the public key's PKCS #1 DER as additional data opens the rest.
+            let sessionKey = try #require(
+                SecKeyCreateDecryptedData(key, wrapping, blob.prefix(256) as CFData, &error) as Data?)
+            #expect(sessionKey.count == 16)
+            let box = try AES.GCM.SealedBox(
+                nonce: try AES.GCM.Nonce(data: Data(count: 16)), ciphertext: blob.dropFirst(256).dropLast(16),
+                tag: blob.suffix(16))
+            #expect(try AES.GCM.open(box, using: SymmetricKey(data: sessionKey), authenticating: aad) == Self.plaintext)
+            var altered = blob
+            altered[260] ^= 0x01
+            #expect(SecKeyCreateDecryptedData(key, algorithm, altered as CFData, &error) == nil)
+            #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+            #expect(SecKeyCreateDecryptedData(key, algorithm, blob.prefix(200) as CFData, &error) == nil)
+            #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+        }
     }
 
     @Test func everyECIESAlgorithmRoundTripsOnEveryCurve() throws {
