@@ -63,16 +63,11 @@ struct KeyGenerationRequest {
 
 /// Reading keys in Apple's external representations.
 enum KeyImport {
+    /// A PKCS #1 RSAPublicKey, or a SubjectPublicKeyInfo holding one.
     static func rsaPublic(_ bytes: [UInt8]) throws -> RSAKey {
-        let key = bytes.withUnsafeBytes { bytes in
-            (try? RSAKey(pkcs1PublicKey: bytes))
-                ?? {
-                    if case .rsa(let key)? = try? PublicKeyInfo.parse(bytes) { return key }
-                    return nil
-                }()
-        }
-        guard let key else { throw SecKeyError.param("RSA public key creation from data failed") }
-        return key
+        if let key = try? bytes.withUnsafeBytes({ try RSAKey(pkcs1PublicKey: $0) }) { return key }
+        if case .rsa(let key)? = try? bytes.withUnsafeBytes({ try PublicKeyInfo.parse($0) }) { return key }
+        throw SecKeyError.param("RSA public key creation from data failed")
     }
 
     static func rsaPrivate(_ bytes: [UInt8]) throws -> RSAKey {
