@@ -54,8 +54,10 @@ products += [
     .executable(name: "cryptokit-benchmarks", targets: ["CryptoKitBenchmarks"]),
 ]
 targets += [
+    // Security's keys (SecKey) run on CryptoKit's OpenSSL backend, which holds the EC and RSA key code.
     .target(
-        name: "Security", dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages"],
+        name: "Security",
+        dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKitOpenSSL", "KeychainCrypto"],
         swiftSettings: swift6),
     .target(
         name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages"],
@@ -84,7 +86,10 @@ targets += [
         swiftSettings: swift6),
     .testTarget(
         name: "SecurityTests",
-        dependencies: ["Security", "LocalAuthentication", "KeychainCore", "KeychainRequests", "KeychainMessages"],
+        // CryptoKit's hashes and AES-GCM rebuild ECIES blobs step by step in the SecKey tests.
+        dependencies: [
+            "Security", "LocalAuthentication", "KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKit",
+        ],
         swiftSettings: swift6),
     // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.
     .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
@@ -100,7 +105,7 @@ targets += [
     // The same operations written in C against libcrypto, timed beside CryptoKit's.
     .target(name: "CryptoKitBenchmarkBaseline", dependencies: ["COpenSSL"]),
     .executableTarget(
-        name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline"],
+        name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline", "Security"],
         swiftSettings: swift6),
     .testTarget(
         name: "CryptoKitTests", dependencies: ["CryptoKit", "KeychainCore", "Security", "LocalAuthentication"],

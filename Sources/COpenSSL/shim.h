@@ -17,6 +17,8 @@
 #include <openssl/bn.h>
 #include <openssl/x509.h>
 #include <openssl/param_build.h>
+// SecKey's RSA keys: padding modes and their EVP_PKEY_CTX settings.
+#include <openssl/rsa.h>
 
 // EVP_CTRL_GCM_* are macros; name them as functions so Swift can call them.
 static inline int kossl_gcm_set_ivlen(EVP_CIPHER_CTX *ctx, int len) {

@@ -92,3 +92,46 @@ double cryptokit_baseline_x25519(int iterations) {
     EVP_PKEY_free(peer);
     return elapsed / iterations;
 }
+
+double cryptokit_baseline_p256_verify(int iterations) {
+    EVP_PKEY *key = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+    unsigned char message[64], signature[80];
+    size_t signature_length = sizeof signature;
+    if (key == NULL) return -1;
+    memset(message, 0x61, sizeof message);
+    EVP_MD_CTX *signer = EVP_MD_CTX_new();
+    if (signer == NULL || EVP_DigestSignInit_ex(signer, NULL, "SHA256", NULL, NULL, key, NULL) != 1
+        || EVP_DigestSign(signer, signature, &signature_length, message, sizeof message) != 1)
+        return -1;
+    EVP_MD_CTX_free(signer);
+    double start = now_ns();
+    for (int i = 0; i < iterations; i++) {
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+        if (ctx == NULL || EVP_DigestVerifyInit_ex(ctx, NULL, "SHA256", NULL, NULL, key, NULL) != 1
+            || EVP_DigestVerify(ctx, signature, signature_length, message, sizeof message) != 1)
+            return -1;
+        EVP_MD_CTX_free(ctx);
+    }
+    double elapsed = now_ns() - start;
+    EVP_PKEY_free(key);
+    return elapsed / iterations;
+}
+
+double cryptokit_baseline_rsa2048_sign(int iterations) {
+    EVP_PKEY *key = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
+    unsigned char message[64], signature[256];
+    if (key == NULL) return -1;
+    memset(message, 0x61, sizeof message);
+    double start = now_ns();
+    for (int i = 0; i < iterations; i++) {
+        size_t length = sizeof signature;
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+        if (ctx == NULL || EVP_DigestSignInit_ex(ctx, NULL, "SHA256", NULL, NULL, key, NULL) != 1
+            || EVP_DigestSign(ctx, signature, &length, message, sizeof message) != 1)
+            return -1;
+        EVP_MD_CTX_free(ctx);
+    }
+    double elapsed = now_ns() - start;
+    EVP_PKEY_free(key);
+    return elapsed / iterations;
+}

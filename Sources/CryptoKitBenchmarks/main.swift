@@ -1,6 +1,8 @@
 import CryptoKit
 import CryptoKitBenchmarkBaseline
 import Dispatch
+import Foundation
+import Security
 
 // Times CryptoKit's operations beside the same operations written in C against libcrypto
 // (CryptoKitBenchmarkBaseline), in one run. Each pair runs in alternation for several rounds and the best round
@@ -34,6 +36,19 @@ let agreementKey = Curve25519.KeyAgreement.PrivateKey()
 let peerKey = Curve25519.KeyAgreement.PrivateKey().publicKey
 var sink = 0
 
+/// A key for the SecKey rows: `SecKeyCreateRandomKey` with `type` and `bits`.
+func secKey(_ type: CFString, bits: Int) -> SecKey {
+    let parameters = [kSecAttrKeyType: type, kSecAttrKeySizeInBits: bits] as CFDictionary
+    guard let key = SecKeyCreateRandomKey(parameters, nil) else { fatalError("SecKeyCreateRandomKey failed") }
+    return key
+}
+
+let secP256 = secKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+let secP256Public = SecKeyCopyPublicKey(secP256)!
+let secRSA = secKey(kSecAttrKeyTypeRSA, bits: 2048)
+let secMessage = message as CFData
+let secP256Signature = SecKeyCreateSignature(secP256, .ecdsaSignatureMessageX962SHA256, secMessage, nil)!
+
 let comparisons = [
     Comparison(
         name: "SHA-256, 1 MiB", iterations: 10,
@@ -55,6 +70,23 @@ let comparisons = [
         cryptoKit: {
             sink &+= try signingKey.signature(for: message).rawRepresentation.count
         }, baseline: { cryptokit_baseline_p256_sign($0) }),
+    Comparison(
+        name: "SecKey P-256 sign (64 bytes)", iterations: 400,
+        cryptoKit: {
+            sink &+= (SecKeyCreateSignature(secP256, .ecdsaSignatureMessageX962SHA256, secMessage, nil)! as Data).count
+        }, baseline: { cryptokit_baseline_p256_sign($0) }),
+    Comparison(
+        name: "SecKey P-256 verify (64 bytes)", iterations: 400,
+        cryptoKit: {
+            let valid = SecKeyVerifySignature(
+                secP256Public, .ecdsaSignatureMessageX962SHA256, secMessage, secP256Signature, nil)
+            sink &+= valid ? 1 : 0
+        }, baseline: { cryptokit_baseline_p256_verify($0) }),
+    Comparison(
+        name: "SecKey RSA-2048 sign (64 bytes)", iterations: 40,
+        cryptoKit: {
+            sink &+= (SecKeyCreateSignature(secRSA, .rsaSignatureMessagePKCS1v15SHA256, secMessage, nil)! as Data).count
+        }, baseline: { cryptokit_baseline_rsa2048_sign($0) }),
     Comparison(
         name: "Curve25519 key agreement", iterations: 400,
         cryptoKit: {

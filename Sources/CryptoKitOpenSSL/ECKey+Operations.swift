@@ -5,6 +5,12 @@ extension ECKey {
     /// ECDSA over `digest` (already hashed), returning the raw signature `r ‖ s`, each at the curve's size.
     /// OpenSSL draws a fresh nonce per signature, as Apple's signatures are randomized.
     package func signature(forDigest digest: UnsafeRawBufferPointer) throws -> [UInt8] {
+        try Self.rawSignature(fromDER: derSignature(forDigest: digest), curve: curve)
+    }
+
+    /// ECDSA over `digest` (already hashed; a digest longer than the group order is truncated, as X9.62 says),
+    /// returning the DER `ECDSA-Sig-Value`.
+    package func derSignature(forDigest digest: UnsafeRawBufferPointer) throws -> [UInt8] {
         guard hasPrivateKey else { throw BackendError.invalidParameter }
         guard let context = EVP_PKEY_CTX_new(pkey, nil) else { throw OpenSSLErrorQueue.failure() }
         defer { EVP_PKEY_CTX_free(context) }
@@ -14,24 +20,35 @@ extension ECKey {
         guard EVP_PKEY_sign_init(context) == 1,
             EVP_PKEY_sign(context, &der, &length, digestBytes, digest.count) == 1
         else { throw OpenSSLErrorQueue.failure() }
-        return try Self.rawSignature(fromDER: der[0..<length], curve: curve)
+        der.removeLast(der.count - length)
+        return der
     }
 
     /// Whether `signature` (raw `r ‖ s`) is a valid ECDSA signature of `digest` under this key.
     package func isValidSignature(_ signature: UnsafeRawBufferPointer, forDigest digest: UnsafeRawBufferPointer)
         -> Bool
     {
-        guard let der = try? Self.derSignature(fromRaw: signature, curve: curve),
-            let context = EVP_PKEY_CTX_new(pkey, nil)
-        else {
+        guard let der = try? Self.derSignature(fromRaw: signature, curve: curve) else {
+            ERR_clear_error()
+            return false
+        }
+        return der.withUnsafeBytes { isValidDERSignature($0, forDigest: digest) }
+    }
+
+    /// Whether `der` (a DER `ECDSA-Sig-Value`) is a valid ECDSA signature of `digest` under this key.
+    package func isValidDERSignature(_ der: UnsafeRawBufferPointer, forDigest digest: UnsafeRawBufferPointer)
+        -> Bool
+    {
+        guard let context = EVP_PKEY_CTX_new(pkey, nil) else {
             ERR_clear_error()
             return false
         }
         defer { EVP_PKEY_CTX_free(context) }
         let valid =
             EVP_PKEY_verify_init(context) == 1
-            && EVP_PKEY_verify(context, der, der.count, digest.bindMemory(to: UInt8.self).baseAddress, digest.count)
-                == 1
+            && EVP_PKEY_verify(
+                context, der.bindMemory(to: UInt8.self).baseAddress, der.count,
+                digest.bindMemory(to: UInt8.self).baseAddress, digest.count) == 1
         if !valid { ERR_clear_error() }
         return valid
     }

@@ -19,4 +19,10 @@ double cryptokit_baseline_p256_sign(int iterations);
 /// X25519 with a private and a peer key made beforehand (EVP_PKEY_derive, context per operation).
 double cryptokit_baseline_x25519(int iterations);
 
+/// ECDSA P-256 with SHA-256 verification of one signature over a 64-byte message (EVP_DigestVerify).
+double cryptokit_baseline_p256_verify(int iterations);
+
+/// RSA-2048 PKCS #1 v1.5 with SHA-256 over a 64-byte message with one key made beforehand (EVP_DigestSign).
+double cryptokit_baseline_rsa2048_sign(int iterations);
+
 #endif

@@ -1,0 +1,57 @@
+import CryptoKitOpenSSL
+import Foundation
+import KeychainCrypto
+
+/// Encrypts `plaintext` with a public key: RSA (raw, PKCS #1 v1.5, OAEP, OAEP with AES-GCM) or ECIES (ephemeral
+/// public key ‖ AES-GCM ciphertext ‖ 16-byte tag).
+/// - Parameter error: receives `errSecParam` when the algorithm does not fit the key or the plaintext is too
+///   long for the padding.
+public func SecKeyCreateEncryptedData(
+    _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
+    SecKeyError.reporting(error) {
+        let plan = try KeyAlgorithmPlan.resolve(algorithm, key: key, operation: .encrypt)
+        switch (plan, key.material) {
+        case (.rsaEncryption(let padding), .rsa(let rsa)):
+            do {
+                return Data(try (plaintext as Data).withUnsafeBytes { try rsa.encrypt($0, padding: padding) })
+                    as NSData
+            } catch {
+                throw SecKeyError.param("RSAencrypt wrong input size")
+            }
+        case (.rsaEncryptionAESGCM(let digest), .rsa(let rsa)):
+            return NSData.copying(try RSAWithAESGCM(key: rsa, digest: digest).seal(plaintext))
+        case (.ecies(_, let variableIV, let digest), .ec(let recipient)):
+            let ecies = ECIES(curve: recipient.curve, variableIV: variableIV, digest: digest)
+            return Data(try ecies.seal(plaintext as Data, to: recipient)) as NSData
+        default:
+            throw SecKeyError.param("\(algorithm.rawValue): algorithm not supported by the key \(key)")
+        }
+    }
+}
+
+/// Decrypts `ciphertext` with a private key, the inverse of `SecKeyCreateEncryptedData`.
+/// - Parameter error: receives `errSecParam` when the algorithm does not fit the key or the ciphertext does not
+///   decrypt (wrong key, altered bytes, bad padding).
+public func SecKeyCreateDecryptedData(
+    _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
+    SecKeyError.reporting(error) {
+        let plan = try KeyAlgorithmPlan.resolve(algorithm, key: key, operation: .decrypt)
+        switch (plan, key.material) {
+        case (.rsaEncryption(let padding), .rsa(let rsa)):
+            guard let plaintext = try? (ciphertext as Data).withUnsafeBytes({ try rsa.decrypt($0, padding: padding) })
+            else { throw SecKeyError.param("RSAdecrypt wrong input") }
+            return plaintext.withUnsafeBytes { Data($0) } as NSData
+        case (.rsaEncryptionAESGCM(let digest), .rsa(let rsa)):
+            return try RSAWithAESGCM(key: rsa, digest: digest).open(ciphertext).withUnsafeBytes { NSData.copying($0) }
+        case (.ecies(_, let variableIV, let digest), .ec(let ec)):
+            let ecies = ECIES(curve: ec.curve, variableIV: variableIV, digest: digest)
+            return try ecies.open(ciphertext as Data, with: ec).withUnsafeBytes { Data($0) } as NSData
+        default:
+            throw SecKeyError.param("\(algorithm.rawValue): algorithm not supported by the key \(key)")
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import CryptoKit
+import Foundation
+import Security
+import Testing
+
+/// `SecKeyCreateEncryptedData`/`SecKeyCreateDecryptedData`: RSA raw, PKCS #1 v1.5 and OAEP, and Apple's ECIES,
+/// whose blobs are checked against ones rebuilt step by step (ECDH, the X9.63 KDF written out, AES-GCM).
+@Suite struct SecKeyEncryptionTests {
+    static let plaintext = Data("attack at dawn, bring the keys".utf8)
+
+    @Test func everyRSAPaddingRoundTrips() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
+        let publicKey = try KeyFixtures.publicKey(key)
+        let algorithms: [SecKeyAlgorithm] = [
+            .rsaEncryptionRaw, .rsaEncryptionPKCS1, .rsaEncryptionOAEPSHA1, .rsaEncryptionOAEPSHA224,
+            .rsaEncryptionOAEPSHA256, .rsaEncryptionOAEPSHA384, .rsaEncryptionOAEPSHA512,
+        ]
+        for algorithm in algorithms {
+            var error: Unmanaged<CFError>?
+            let ciphertext = try #require(
+                SecKeyCreateEncryptedData(publicKey, algorithm, Self.plaintext as CFData, &error) as Data?,
+                "\(algorithm.rawValue)")
+            #expect(ciphertext.count == 256)
+            let opened = try #require(SecKeyCreateDecryptedData(key, algorithm, ciphertext as CFData, &error) as Data?)
+            if algorithm == .rsaEncryptionRaw {
+                #expect(opened.count == 256)
+                #expect(opened.suffix(Self.plaintext.count) == Self.plaintext)
+            } else {
+                #expect(opened == Self.plaintext, "\(algorithm.rawValue)")
+            }
+            var altered = ciphertext
+            altered[100] ^= 0x01
+            if algorithm != .rsaEncryptionRaw {
+                #expect(SecKeyCreateDecryptedData(key, algorithm, altered as CFData, &error) == nil)
+                #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+            }
+        }
+    }
+
+    @Test func tooLongForThePaddingIsErrSecParam() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 1024)
+        let publicKey = try KeyFixtures.publicKey(key)
+        var error: Unmanaged<CFError>?
+        // OAEP-SHA256 leaves 128 − 2·32 − 2 = 62 bytes.
+        #expect(
+            SecKeyCreateEncryptedData(publicKey, .rsaEncryptionOAEPSHA256, Data(count: 62) as CFData, &error) != nil)
+        #expect(
+            SecKeyCreateEncryptedData(publicKey, .rsaEncryptionOAEPSHA256, Data(count: 63) as CFData, &error) == nil)
+        #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+        #expect(!SecKeyIsAlgorithmSupported(publicKey, .encrypt, .rsaEncryptionOAEPSHA512))
+        #expect(!SecKeyIsAlgorithmSupported(key, .encrypt, .rsaEncryptionOAEPSHA256))
+        #expect(SecKeyIsAlgorithmSupported(key, .decrypt, .rsaEncryptionOAEPSHA256))
+    }
+
+    @Test func rsaWithAESGCMIsApplesHybridFormat() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
+        let publicKey = try KeyFixtures.publicKey(key)
+        let algorithms: [(SecKeyAlgorithm, SecKeyAlgorithm)] = [
+            (.rsaEncryptionOAEPSHA1AESGCM, .rsaEncryptionOAEPSHA1),
+            (.rsaEncryptionOAEPSHA224AESGCM, .rsaEncryptionOAEPSHA224),
+            (.rsaEncryptionOAEPSHA256AESGCM, .rsaEncryptionOAEPSHA256),
+            (.rsaEncryptionOAEPSHA384AESGCM, .rsaEncryptionOAEPSHA384),
+            (.rsaEncryptionOAEPSHA512AESGCM, .rsaEncryptionOAEPSHA512),
+        ]
+        let aad = try KeyFixtures.external(publicKey)
+        for (algorithm, wrapping) in algorithms {
+            var error: Unmanaged<CFError>?
+            let blob = try #require(
+                SecKeyCreateEncryptedData(publicKey, algorithm, Self.plaintext as CFData, &error) as Data?)
+            #expect(blob.count == 256 + Self.plaintext.count + 16)
+            #expect(SecKeyCreateDecryptedData(key, algorithm, blob as CFData, &error) as Data? == Self.plaintext)
+            // Step by step: the first block is a 16-byte AES key under OAEP; AES-GCM with 16 zero bytes as IV and
+            // the public key's PKCS #1 DER as additional data opens the rest.
+            let sessionKey = try #require(
+                SecKeyCreateDecryptedData(key, wrapping, blob.prefix(256) as CFData, &error) as Data?)
+            #expect(sessionKey.count == 16)
+            let box = try AES.GCM.SealedBox(
+                nonce: try AES.GCM.Nonce(data: Data(count: 16)), ciphertext: blob.dropFirst(256).dropLast(16),
+                tag: blob.suffix(16))
+            #expect(try AES.GCM.open(box, using: SymmetricKey(data: sessionKey), authenticating: aad) == Self.plaintext)
+            var altered = blob
+            altered[260] ^= 0x01
+            #expect(SecKeyCreateDecryptedData(key, algorithm, altered as CFData, &error) == nil)
+            #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+            #expect(SecKeyCreateDecryptedData(key, algorithm, blob.prefix(200) as CFData, &error) == nil)
+            #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+        }
+    }
+
+    @Test func everyECIESAlgorithmRoundTripsOnEveryCurve() throws {
+        let algorithms = SecKeyAlgorithm.all.filter { ($0.rawValue as String).hasPrefix("algid:encrypt:ECIES") }
+        #expect(algorithms.count == 18)
+        for (bits, pointSize) in [(256, 65), (384, 97), (521, 133)] {
+            let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: bits)
+            let publicKey = try KeyFixtures.publicKey(key)
+            for algorithm in algorithms {
+                var error: Unmanaged<CFError>?
+                let blob = try #require(
+                    SecKeyCreateEncryptedData(publicKey, algorithm, Self.plaintext as CFData, &error) as Data?)
+                #expect(blob.count == pointSize + Self.plaintext.count + 16)
+                #expect(SecKeyCreateDecryptedData(key, algorithm, blob as CFData, &error) as Data? == Self.plaintext)
+                var altered = blob
+                altered[altered.count - 1] ^= 0x01
+                #expect(SecKeyCreateDecryptedData(key, algorithm, altered as CFData, &error) == nil)
+                #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+            }
+        }
+    }
+
+    @Test func shortECIESBlobsAreErrSecParam() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        var error: Unmanaged<CFError>?
+        for count in [0, 64, 65, 80] {
+            let blob = Data([0x04]) + Data(repeating: 7, count: max(0, count - 1))
+            #expect(
+                SecKeyCreateDecryptedData(key, .eciesEncryptionStandardX963SHA256AESGCM, blob as CFData, &error) == nil)
+            #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+        }
+    }
+
+    // MARK: - The blob rebuilt step by step
+
+    /// A P-256 key from a fixed scalar.
+    static func fixedKey(_ fill: UInt8) throws -> (SecKey, P256.KeyAgreement.PrivateKey) {
+        let scalar = Data(repeating: fill, count: 32)
+        let agreement = try P256.KeyAgreement.PrivateKey(rawRepresentation: scalar)
+        let external = agreement.publicKey.x963Representation + scalar
+        var error: Unmanaged<CFError>?
+        let attributes = [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPrivate]
+        let key = try #require(SecKeyCreateWithData(external as CFData, attributes as CFDictionary, &error))
+        return (key, agreement)
+    }
+
+    /// ANSI X9.63 KDF with SHA-256, written out: SHA-256(Z ‖ counter ‖ sharedInfo) for counters 1, 2, ….
+    static func x963SHA256(_ secret: Data, sharedInfo: Data, count: Int) -> Data {
+        var output = Data()
+        var counter: UInt32 = 1
+        while output.count < count {
+            var block = secret
+            withUnsafeBytes(of: counter.bigEndian) { block.append(contentsOf: $0) }
+            block.append(sharedInfo)
+            output.append(contentsOf: SHA256.hash(data: block))
+            counter += 1
+        }
+        return output.prefix(count)
+    }
+
+    /// The blob Apple's format gives for `plaintext`, from the ephemeral and recipient keys.
+    static func handMadeBlob(
+        ephemeral: P256.KeyAgreement.PrivateKey, recipient: P256.KeyAgreement.PublicKey, variableIV: Bool
+    ) throws -> Data {
+        let shared = try ephemeral.sharedSecretFromKeyAgreement(with: recipient)
+        let z = shared.withUnsafeBytes { Data($0) }
+        let ephemeralPoint = ephemeral.publicKey.x963Representation
+        let derived = x963SHA256(z, sharedInfo: ephemeralPoint, count: variableIV ? 32 : 16)
+        let key = SymmetricKey(data: derived.prefix(16))
+        let iv = variableIV ? derived.suffix(16) : Data(count: 16)
+        let sealed = try AES.GCM.seal(plaintext, using: key, nonce: try AES.GCM.Nonce(data: iv))
+        return ephemeralPoint + sealed.ciphertext + sealed.tag
+    }
+
+    @Test(arguments: [false, true])
+    func aBlobRebuiltStepByStepDecrypts(variableIV: Bool) throws {
+        let (recipient, recipientAgreement) = try Self.fixedKey(0x11)
+        let ephemeral = try P256.KeyAgreement.PrivateKey(rawRepresentation: Data(repeating: 0x22, count: 32))
+        let blob = try Self.handMadeBlob(
+            ephemeral: ephemeral, recipient: recipientAgreement.publicKey, variableIV: variableIV)
+        let algorithm: SecKeyAlgorithm =
+            variableIV ? .eciesEncryptionStandardVariableIVX963SHA256AESGCM : .eciesEncryptionStandardX963SHA256AESGCM
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCreateDecryptedData(recipient, algorithm, blob as CFData, &error) as Data? == Self.plaintext)
+        // The cofactor variant is the same computation on P-256 (cofactor 1).
+        let cofactor: SecKeyAlgorithm =
+            variableIV ? .eciesEncryptionCofactorVariableIVX963SHA256AESGCM : .eciesEncryptionCofactorX963SHA256AESGCM
+        #expect(SecKeyCreateDecryptedData(recipient, cofactor, blob as CFData, &error) as Data? == Self.plaintext)
+        // And the other variant's blob does not open: the IV rule matters.
+        let other: SecKeyAlgorithm =
+            variableIV ? .eciesEncryptionStandardX963SHA256AESGCM : .eciesEncryptionStandardVariableIVX963SHA256AESGCM
+        #expect(SecKeyCreateDecryptedData(recipient, other, blob as CFData, &error) == nil)
+    }
+
+    @Test func aBlobMadeHereOpensStepByStep() throws {
+        let (recipient, recipientAgreement) = try Self.fixedKey(0x33)
+        var error: Unmanaged<CFError>?
+        let blob = try #require(
+            SecKeyCreateEncryptedData(
+                try KeyFixtures.publicKey(recipient), .eciesEncryptionStandardX963SHA256AESGCM,
+                Self.plaintext as CFData, &error) as Data?)
+        let ephemeralPoint = blob.prefix(65)
+        let ephemeral = try P256.KeyAgreement.PublicKey(x963Representation: ephemeralPoint)
+        let z = try recipientAgreement.sharedSecretFromKeyAgreement(with: ephemeral).withUnsafeBytes { Data($0) }
+        let key = SymmetricKey(data: Self.x963SHA256(z, sharedInfo: Data(ephemeralPoint), count: 16))
+        let box = try AES.GCM.SealedBox(
+            nonce: try AES.GCM.Nonce(data: Data(count: 16)), ciphertext: blob.dropFirst(65).dropLast(16),
+            tag: blob.suffix(16))
+        #expect(try AES.GCM.open(box, using: key) == Self.plaintext)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Security
+import Testing
+
+/// `SecKeyCreateSignature`/`SecKeyVerifySignature` for every ECDSA and RSA algorithm, and
+/// `SecKeyIsAlgorithmSupported`.
+@Suite struct SecKeySignatureTests {
+    /// Bytes a digest algorithm's input must have: the named hash's size, or 32 where none is named.
+    static func digestLength(_ algorithm: SecKeyAlgorithm) -> Int {
+        let name = algorithm.rawValue as String
+        for (suffix, length) in [("SHA1", 20), ("SHA224", 28), ("SHA256", 32), ("SHA384", 48), ("SHA512", 64)]
+        where name.contains(":\(suffix)") {
+            return length
+        }
+        return 32
+    }
+
+    static func input(for algorithm: SecKeyAlgorithm) -> Data {
+        let name = algorithm.rawValue as String
+        if name.contains(":message-") { return Data("the message signed".utf8) }
+        return Data(repeating: 0x5A, count: digestLength(algorithm))
+    }
+
+    static func algorithms(_ prefix: String) -> [SecKeyAlgorithm] {
+        SecKeyAlgorithm.all.filter { ($0.rawValue as String).hasPrefix(prefix) }
+    }
+
+    @Test func everyECDSAAlgorithmSignsAndVerifies() throws {
+        let algorithms = Self.algorithms("algid:sign:ECDSA")
+        #expect(algorithms.count == 22)
+        for bits in [256, 384, 521] {
+            let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: bits)
+            let publicKey = try KeyFixtures.publicKey(key)
+            for algorithm in algorithms {
+                try Self.checkRoundTrip(key, publicKey, algorithm)
+                if (algorithm.rawValue as String).contains("RFC4754") {
+                    var error: Unmanaged<CFError>?
+                    let signature = SecKeyCreateSignature(key, algorithm, Self.input(for: algorithm) as CFData, &error)
+                    #expect((signature as Data?)?.count == 2 * SecKeyGetBlockSize(key))
+                }
+            }
+        }
+    }
+
+    @Test func everyRSASignatureAlgorithmSignsAndVerifies() throws {
+        let algorithms = Self.algorithms("algid:sign:RSA")
+        #expect(algorithms.count == 22)
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
+        let publicKey = try KeyFixtures.publicKey(key)
+        for algorithm in algorithms { try Self.checkRoundTrip(key, publicKey, algorithm) }
+    }
+
+    static func checkRoundTrip(_ key: SecKey, _ publicKey: SecKey, _ algorithm: SecKeyAlgorithm) throws {
+        let data = input(for: algorithm)
+        #expect(SecKeyIsAlgorithmSupported(key, .sign, algorithm), "\(algorithm.rawValue)")
+        #expect(SecKeyIsAlgorithmSupported(publicKey, .verify, algorithm))
+        #expect(!SecKeyIsAlgorithmSupported(publicKey, .sign, algorithm))
+        #expect(!SecKeyIsAlgorithmSupported(key, .verify, algorithm))
+        var error: Unmanaged<CFError>?
+        let signature = try #require(
+            SecKeyCreateSignature(key, algorithm, data as CFData, &error) as Data?, "\(algorithm.rawValue)")
+        #expect(SecKeyVerifySignature(publicKey, algorithm, data as CFData, signature as CFData, &error))
+        var tampered = data
+        tampered[0] ^= 0x01
+        #expect(!SecKeyVerifySignature(publicKey, algorithm, tampered as CFData, signature as CFData, &error))
+        #expect(KeyFixtures.status(error)?.code == Int(errSecVerifyFailed), "\(algorithm.rawValue)")
+    }
+
+    @Test func aDigestOfTheWrongLengthIsErrSecParam() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        var error: Unmanaged<CFError>?
+        let short = Data(repeating: 1, count: 31)
+        #expect(SecKeyCreateSignature(key, .ecdsaSignatureDigestX962SHA256, short as CFData, &error) == nil)
+        let failure = error?.takeRetainedValue()
+        #expect(failure?.domain == "NSOSStatusErrorDomain")
+        #expect(failure?.code == Int(errSecParam))
+    }
+
+    @Test func anAlgorithmOfTheOtherFamilyIsErrSecParamAndUnsupported() throws {
+        let ec = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCreateSignature(ec, .rsaSignatureMessagePKCS1v15SHA256, Data() as CFData, &error) == nil)
+        let failure = error?.takeRetainedValue()
+        #expect(failure?.code == Int(errSecParam))
+        #expect((failure?.userInfo["NSDescription"] as? String)?.contains("algorithm not supported by the key") == true)
+        #expect(!SecKeyIsAlgorithmSupported(ec, .sign, .rsaSignatureMessagePKCS1v15SHA256))
+        #expect(
+            !SecKeyIsAlgorithmSupported(ec, .sign, SecKeyAlgorithm(rawValue: "algid:sign:ECDSA:nonsense" as CFString)))
+        #expect(!SecKeyIsAlgorithmSupported(ec, .encrypt, .ecdsaSignatureMessageX962SHA256))
+    }
+
+    @Test func pssNeedsRoomInTheModulus() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 1024)
+        #expect(SecKeyIsAlgorithmSupported(key, .sign, .rsaSignatureMessagePSSSHA384))
+        #expect(!SecKeyIsAlgorithmSupported(key, .sign, .rsaSignatureMessagePSSSHA512))
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCreateSignature(key, .rsaSignatureMessagePSSSHA512, Data("m".utf8) as CFData, &error) == nil)
+        #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+    }
+
+    @Test func x962SignaturesAreDERAndGarbageFailsVerification() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        let publicKey = try KeyFixtures.publicKey(key)
+        var error: Unmanaged<CFError>?
+        let message = Data("m".utf8) as CFData
+        let signature = try #require(SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message, &error))
+        #expect((signature as Data).first == 0x30)
+        #expect(
+            !SecKeyVerifySignature(
+                publicKey, .ecdsaSignatureMessageX962SHA256, message, Data([0x30, 0]) as CFData, &error))
+        #expect(KeyFixtures.status(error)?.code == Int(errSecVerifyFailed))
+    }
+}
