@@ -49,7 +49,11 @@ products += [
     .executable(name: "cryptokit-benchmarks", targets: ["CryptoKitBenchmarks"]),
 ]
 targets += [
-    .target(name: "Security", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
+    // Certificates, trust and PKCS#12 over OpenSSL: only X509Certificates imports the C module for them.
+    .target(name: "X509Certificates", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
+    .target(
+        name: "Security", dependencies: ["KeychainCore", "KeychainMessages", "X509Certificates"],
+        swiftSettings: swift6),
     .target(name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
     .target(
         name: "SecurityCLI", dependencies: ["KeychainCore", "KeychainMessages", "Security", "TerminalIO"],
@@ -72,7 +76,8 @@ targets += [
         dependencies: ["Security", "KeychainCore", "KeychainCrypto", "KeychainStore", "CSQLite", "COpenSSL"],
         swiftSettings: swift6),
     .testTarget(
-        name: "SecurityTests", dependencies: ["Security", "LocalAuthentication", "KeychainCore", "KeychainMessages"],
+        name: "SecurityTests",
+        dependencies: ["Security", "LocalAuthentication", "KeychainCore", "KeychainMessages", "X509Certificates"],
         swiftSettings: swift6),
     // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.
     .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
