@@ -58,6 +58,9 @@ public func CFErrorCopyDescription(_ error: CFError!) -> CFString! { error.local
 public func CFGetTypeID(_ object: CFTypeRef!) -> CFTypeID {
     switch object {
     case is SecAccessControl: SecAccessControlGetTypeID()
+    case is SecCertificate: SecCertificateGetTypeID()
+    case is SecPolicy: SecPolicyGetTypeID()
+    case is SecTrust: SecTrustGetTypeID()
     case let number as NSNumber where number.isBoolean: CFBooleanGetTypeID()
     case is NSNumber: CFNumberGetTypeID()
     case is NSString: CFStringGetTypeID()
