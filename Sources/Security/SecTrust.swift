@@ -19,6 +19,8 @@ public final class SecTrust: CustomStringConvertible, Sendable {
     struct State {
         var settings: Settings
         var evaluation: TrustEvaluation?
+        /// Counts changes, so that an evaluation of settings changed meanwhile is not kept.
+        var generation = 0
     }
 
     let state: Mutex<State>
@@ -36,15 +38,19 @@ public final class SecTrust: CustomStringConvertible, Sendable {
         state.withLock { state in
             change(&state.settings)
             state.evaluation = nil
+            state.generation += 1
         }
     }
 
     /// The last evaluation, or a new one when there is none.
     func evaluation() -> TrustEvaluation {
-        let settings = state.withLock { state in state.settings }
-        if let cached = state.withLock({ $0.evaluation }) { return cached }
+        let (settings, cached, generation) = state.withLock { ($0.settings, $0.evaluation, $0.generation) }
+        if let cached { return cached }
+        // Evaluated outside the lock: building a chain can read the system's CA directory.
         let evaluation = TrustEvaluation(settings: settings)
-        state.withLock { $0.evaluation = evaluation }
+        state.withLock { state in
+            if state.generation == generation { state.evaluation = evaluation }
+        }
         return evaluation
     }
 }
