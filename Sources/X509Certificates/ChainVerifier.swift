@@ -120,7 +120,8 @@ package enum ChainVerifier {
         if X509_VERIFY_PARAM_set1_ip_asc(parameters, name) == 1 { return }
         OpenSSLEncoding.clearErrors()
         // Apple trusts only the subject alternative names for TLS, never a DNS name in the common name.
-        X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
+        X509_VERIFY_PARAM_set_hostflags(
+            parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
         _ = X509_VERIFY_PARAM_set1_host(parameters, name, name.utf8.count)
     }
 }

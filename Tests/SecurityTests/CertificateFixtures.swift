@@ -82,6 +82,10 @@ final class CertificateFixtures: Sendable {
     extendedKeyUsage = serverAuth
     subjectAltName = DNS:www.example.test, DNS:api.example.test, IP:192.0.2.7, email:ops@example.test
     subjectKeyIdentifier = hash
+    [wild]
+    basicConstraints = CA:false
+    extendedKeyUsage = serverAuth
+    subjectAltName = DNS:*.wild.example.test, DNS:f*.part.example.test
     [client]
     basicConstraints = CA:false
     keyUsage = critical, digitalSignature
@@ -118,19 +122,22 @@ final class CertificateFixtures: Sendable {
         -out expired.pem 2>/dev/null
     openssl req -new -key leaf.key -subj "/CN=client.example.test" -out client.csr
     sign client intermediate 365 client
+    openssl req -new -key leaf.key -subj "/CN=wildcard" -out wild.csr
+    sign wild intermediate 365 wild
     ec notca
     openssl req -new -key notca.key -subj "/CN=Not A CA" -out notca.csr
     sign notca root 3650 notca
     openssl req -new -key leaf.key -subj "/CN=under.example.test" -out under.csr
     sign under notca 365 leaf
-    for name in root intermediate leaf expired client notca under; do der "$name"; done
+    for name in root intermediate leaf expired client wild notca under; do der "$name"; done
     cat intermediate.pem root.pem > chain.pem
 
     # Parsing: PrintableString values to normalize, an RSA key, a chosen serial number, e-mail addresses.
-    printf '[req]\ndistinguished_name = dn\nprompt = no\nstring_mask = nombstr\n[dn]\nC = JP\nO = "  Example   org  "\nOU = "dev_ops  team"\nCN = "mixed  Case "\n' > mixed.cnf
+    header='[req]\ndistinguished_name = dn\nprompt = no\nstring_mask = nombstr\n[dn]\nC = JP\n'
+    printf "$header"'O = "  Example   org  "\nOU = "dev_ops  team"\nCN = "mixed  Case "\n' > mixed.cnf
     openssl req -x509 -newkey rsa:2048 -nodes -keyout mixed.key -config mixed.cnf -days 30 -set_serial 0x00ff0102 \
         -out mixed.pem 2>/dev/null
-    printf '[req]\ndistinguished_name = dn\nprompt = no\nstring_mask = nombstr\n[dn]\nC = JP\nO = "EXAMPLE ORG"\nOU = "dev_ops  team"\nCN = "MIXED CASE"\n' > folded.cnf
+    printf "$header"'O = "EXAMPLE ORG"\nOU = "dev_ops  team"\nCN = "MIXED CASE"\n' > folded.cnf
     openssl req -x509 -new -key mixed.key -config folded.cnf -days 30 -out folded.pem
     openssl req -x509 -new -key leaf.key -subj "/O=Mail Only/emailAddress=first@example.test" -days 30 \
         -addext "subjectAltName=email:san@example.test" -out mail.pem

@@ -112,7 +112,8 @@ import X509Certificates
     }
 
     @Test func subjectPublicKeyInfoIsTheCertificatesKey() throws {
-        let expected = try fixtures.output("openssl x509 -in leaf.pem -pubkey -noout | openssl pkey -pubin -outform DER")
+        let expected = try fixtures.output(
+            "openssl x509 -in leaf.pem -pubkey -noout | openssl pkey -pubin -outform DER")
         #expect(Data(try fixtures.certificate("leaf").subjectPublicKeyInfo) == expected)
     }
 

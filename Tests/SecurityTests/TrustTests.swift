@@ -50,13 +50,25 @@ import Testing
         #expect(evaluate(trust).trusted)
     }
 
+    @Test(arguments: [
+        ("a.wild.example.test", true), ("A.WILD.example.test", true), ("b.a.wild.example.test", false),
+        ("wild.example.test", false), ("foo.part.example.test", false),
+    ])
+    func aWildcardCoversOneWholeLabel(host: String, matches: Bool) throws {
+        let trust = try trust(["wild", "intermediate"], policy: SecPolicyCreateSSL(true, host as CFString))
+        let (trusted, error) = evaluate(trust)
+        #expect(trusted == matches)
+        #expect(error?.code == (matches ? nil : Int(errSecHostNameMismatch)))
+    }
+
     @Test func anExpiredLeafFailsWithErrSecCertificateExpired() throws {
         let (trusted, error) = evaluate(try trust(["expired", "intermediate"], policy: SecPolicyCreateBasicX509()))
         #expect(!trusted)
         #expect(error?.domain == "NSOSStatusErrorDomain")
         #expect(error?.code == Int(errSecCertificateExpired))
         #expect(error?.localizedDescription == "“expired.example.test” certificate is expired")
-        #expect(detail(error) == "Certificate 0 “expired.example.test” has errors: Certificate is not temporally valid;")
+        #expect(detail(error)
+            == "Certificate 0 “expired.example.test” has errors: Certificate is not temporally valid;")
     }
 
     @Test func theVerifyDateDecidesValidity() throws {
@@ -115,7 +127,8 @@ import Testing
     @Test func aClientCertificateIsNotAServerCertificate() throws {
         let server = evaluate(try trust(["client", "intermediate"]))
         #expect(server.error?.code == Int(errSecInvalidExtendedKeyUsage))
-        #expect(server.error?.localizedDescription == "“client.example.test” certificate is not permitted for this usage")
+        #expect(server.error?.localizedDescription
+            == "“client.example.test” certificate is not permitted for this usage")
         let client = try trust(["client", "intermediate"], policy: SecPolicyCreateSSL(false, nil))
         #expect(evaluate(client).trusted)
         let serverAsClient = try trust(["leaf", "intermediate"], policy: SecPolicyCreateSSL(false, nil))
@@ -194,7 +207,8 @@ import Testing
     }
 
     @Test func trustStatusesHaveApplesMessages() {
-        #expect(SecCopyErrorMessageString(errSecHostNameMismatch, nil) as String? == "A host name mismatch has occurred.")
+        #expect(SecCopyErrorMessageString(errSecHostNameMismatch, nil) as String?
+            == "A host name mismatch has occurred.")
         #expect(SecCopyErrorMessageString(errSecCertificateExpired, nil) as String?
             == "An expired certificate was detected.")
         #expect(SecCopyErrorMessageString(errSecCreateChainFailed, nil) as String?
