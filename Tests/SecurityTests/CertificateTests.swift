@@ -117,5 +117,23 @@ import X509Certificates
         #expect(Data(try fixtures.certificate("leaf").subjectPublicKeyInfo) == expected)
     }
 
+    @Test func alteredBytesNeverCrashAndWhatParsesStaysConsistent() throws {
+        let der = Array(try fixtures.data("leaf.der"))
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var altered = der
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let position = Int.random(in: 0..<altered.count, using: &generator)
+                altered[position] = UInt8.random(in: 0...255, using: &generator)
+            }
+            if Bool.random(using: &generator) { altered.removeLast(Int.random(in: 0...8, using: &generator)) }
+            guard let certificate = SecCertificateCreateWithData(nil, Data(altered) as CFData) else { continue }
+            #expect(SecCertificateCopyData(certificate) as Data == Data(altered))
+            _ = SecCertificateCopySubjectSummary(certificate)
+            _ = SecCertificateCopyNormalizedSubjectSequence(certificate)
+            _ = certificate.itemAttributes
+        }
+    }
+
     private func hex(_ data: Data) -> String { data.map { String(format: "%02X", $0) }.joined() }
 }
