@@ -52,6 +52,12 @@ package final class X509Certificate: @unchecked Sendable {  // safe: the X509 is
             X509_free(parsed)
             throw .malformed("the data has \(der.count - consumed) bytes after the certificate")
         }
+        // OpenSSL also reads some BER (long-form short lengths…); DER encodes one way, so it must re-encode the same.
+        guard OpenSSLEncoding.der({ i2d_X509(parsed, $0) }) == der else {
+            X509_free(parsed)
+            OpenSSLEncoding.clearErrors()
+            throw .malformed("the certificate is not DER (it re-encodes differently)")
+        }
         do {
             let fields = try CertificateFields(parsed)
             handle = parsed

@@ -19,6 +19,11 @@ import X509Certificates
         #expect(SecCertificateCreateWithData(nil, (der + [0]) as CFData) == nil)
         #expect(SecCertificateCreateWithData(nil, der.prefix(der.count - 1) as CFData) == nil)
         #expect(SecCertificateCreateWithData(nil, try fixtures.data("leaf.pkcs8") as CFData) == nil)
+        // BER that is not DER: the outer length in a longer form than it needs.
+        let bytes = Array(der)
+        #expect(bytes[1] == 0x82)
+        let longer = [0x30, 0x83, 0x00] + bytes[2...]
+        #expect(SecCertificateCreateWithData(nil, Data(longer) as CFData) == nil)
     }
 
     @Test func copyDataGivesBackTheDER() throws {
