@@ -196,6 +196,39 @@ import Testing
         #expect(SecTrustSetPolicies(created, "x" as CFString) == errSecParam)
     }
 
+    @Test func theTrustResultFollowsTheEvaluation() throws {
+        let trust = try trust(["leaf", "intermediate"])
+        var result = SecTrustResultType.otherError
+        #expect(SecTrustGetTrustResult(trust, &result) == errSecSuccess)
+        #expect(result == .invalid)
+        #expect(evaluate(trust).trusted)
+        #expect(SecTrustGetTrustResult(trust, &result) == errSecSuccess)
+        #expect(result == .unspecified)
+        #expect(SecTrustSetPolicies(trust, SecPolicyCreateSSL(true, "evil.example.test" as CFString)) == errSecSuccess)
+        #expect(SecTrustGetTrustResult(trust, &result) == errSecSuccess)
+        #expect(result == .invalid)
+        #expect(!evaluate(trust).trusted)
+        #expect(SecTrustGetTrustResult(trust, &result) == errSecSuccess)
+        #expect(result == .recoverableTrustFailure)
+    }
+
+    @Test func anAsynchronousEvaluationAnswersOnTheGivenQueue() async throws {
+        let trust = try trust(["leaf"])
+        let queue = DispatchQueue(label: "trust-test")
+        let marker = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: marker, value: 7)
+        let answer: (Bool, Int?, Bool) = await withCheckedContinuation { continuation in
+            let status = SecTrustEvaluateAsyncWithError(trust, queue) { _, trusted, error in
+                let onQueue = DispatchQueue.getSpecific(key: marker) == 7
+                continuation.resume(returning: (trusted, error?.code, onQueue))
+            }
+            #expect(status == errSecSuccess)
+        }
+        #expect(answer.0 == false)
+        #expect(answer.1 == Int(errSecCreateChainFailed))
+        #expect(answer.2)
+    }
+
     @Test func policiesDescribeThemselves() throws {
         let ssl = SecPolicyCreateSSL(true, "www.example.test" as CFString)
         let properties = try #require(SecPolicyCopyProperties(ssl) as? [String: Any])
