@@ -86,6 +86,16 @@ final class CertificateFixtures: Sendable {
     basicConstraints = CA:false
     extendedKeyUsage = serverAuth
     subjectAltName = DNS:*.wild.example.test, DNS:f*.part.example.test
+    [badusage]
+    basicConstraints = CA:false
+    keyUsage = critical, nonRepudiation
+    extendedKeyUsage = serverAuth
+    subjectAltName = DNS:www.example.test
+    [critical]
+    basicConstraints = CA:false
+    extendedKeyUsage = serverAuth
+    subjectAltName = DNS:www.example.test
+    1.3.6.1.4.1.55555.1 = critical, ASN1:NULL
     [client]
     basicConstraints = CA:false
     keyUsage = critical, digitalSignature
@@ -124,12 +134,22 @@ final class CertificateFixtures: Sendable {
     sign client intermediate 365 client
     openssl req -new -key leaf.key -subj "/CN=wildcard" -out wild.csr
     sign wild intermediate 365 wild
+    openssl req -new -key leaf.key -subj "/CN=badusage.example.test" -out badusage.csr
+    sign badusage intermediate 365 badusage
+    openssl req -new -key leaf.key -subj "/CN=critical.example.test" -out critical.csr
+    sign critical intermediate 365 critical
+    # A CA under the intermediate, whose pathlen:0 forbids it, and a leaf under that CA.
+    ec sub
+    openssl req -new -key sub.key -subj "/CN=Too Deep CA" -out sub.csr
+    sign sub intermediate 3650 root
+    openssl req -new -key leaf.key -subj "/CN=deep.example.test" -out deep.csr
+    sign deep sub 365 leaf
     ec notca
     openssl req -new -key notca.key -subj "/CN=Not A CA" -out notca.csr
     sign notca root 3650 notca
     openssl req -new -key leaf.key -subj "/CN=under.example.test" -out under.csr
     sign under notca 365 leaf
-    for name in root intermediate leaf expired client wild notca under; do der "$name"; done
+    for name in root intermediate leaf expired client wild badusage critical sub deep notca under; do der "$name"; done
     cat intermediate.pem root.pem > chain.pem
 
     # Parsing: PrintableString values to normalize, an RSA key, a chosen serial number, e-mail addresses.

@@ -106,6 +106,26 @@ import Testing
         #expect(error?.code == Int(errSecCreateChainFailed))
         #expect(error?.localizedDescription == "“www.example.test” certificate is not trusted")
         #expect(detail(error)?.contains("Unable to build chain to root (possible missing intermediate)") == true)
+        #expect(SecTrustGetCertificateCount(try trust(["leaf"])) == 1)
+    }
+
+    @Test func aKeyUsageWithoutATLSUseFailsWithErrSecInvalidKeyUsageForPolicy() throws {
+        let error = evaluate(try trust(["badusage", "intermediate"])).error
+        #expect(error?.code == Int(errSecInvalidKeyUsageForPolicy))
+        #expect(error?.localizedDescription == "“badusage.example.test” certificate is not permitted for this usage")
+        #expect(evaluate(try trust(["badusage", "intermediate"], policy: SecPolicyCreateBasicX509())).trusted)
+    }
+
+    @Test func anUnknownCriticalExtensionFailsWithErrSecUnknownCriticalExtensionFlag() throws {
+        let error = evaluate(try trust(["critical", "intermediate"])).error
+        #expect(error?.code == Int(errSecUnknownCriticalExtensionFlag))
+        #expect(error?.localizedDescription == "“critical.example.test” certificate is not standards compliant")
+    }
+
+    @Test func aChainTooDeepForAPathLengthFailsWithErrSecPathLengthConstraintExceeded() throws {
+        let error = evaluate(try trust(["deep", "sub", "intermediate"])).error
+        #expect(error?.code == Int(errSecPathLengthConstraintExceeded))
+        #expect(detail(error)?.contains("Chain exceeded constrained path length") == true)
     }
 
     @Test func aCAFalseIntermediateFailsWithErrSecNoBasicConstraints() throws {
