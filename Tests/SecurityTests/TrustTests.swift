@@ -112,7 +112,8 @@ import Testing
     @Test func aKeyUsageWithoutATLSUseFailsWithErrSecInvalidKeyUsageForPolicy() throws {
         let error = evaluate(try trust(["badusage", "intermediate"])).error
         #expect(error?.code == Int(errSecInvalidKeyUsageForPolicy))
-        #expect(error?.localizedDescription == "“badusage.example.test” certificate is not permitted for this usage")
+        #expect(error?.localizedDescription
+            == "“badusage.example.test” certificate is not permitted for this usage")
         #expect(evaluate(try trust(["badusage", "intermediate"], policy: SecPolicyCreateBasicX509())).trusted)
     }
 
