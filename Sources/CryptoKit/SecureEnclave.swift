@@ -7,14 +7,46 @@ internal import TPMEnclave
 /// Apple's Secure Enclave keys, kept in the machine's TPM 2.0: created inside it under its storage primary key,
 /// used (signing, ECDH) inside it, and stored by the caller as the TPM's wrapped blob (`dataRepresentation`),
 /// which only the same TPM can load. Without a TPM, `isAvailable` is false and every initializer throws, as on
-/// Apple hardware without a Secure Enclave; no software stand-in is ever offered under this name. Each key's TPM
-/// auth value is sealed by the keychain under its access control (see `SecureEnclaveKey`), so a use needs the
-/// protection class unlocked and the constraints satisfied.
+/// Apple hardware without a Secure Enclave, unless the machine's administrator opted in to the software enclave
+/// (``SecureEnclaveSetting``): then keys are made in software, sealed by the keychain home's device key, and say
+/// that they are not hardware-backed (`isHardwareBacked`). Each key's auth value is sealed by the keychain under
+/// its access control (see `SecureEnclaveKey`), so a use needs the protection class unlocked and the constraints
+/// satisfied.
 ///
 /// The TPM is the kernel's resource manager `/dev/tpmrm0`, or the TCTI named by `KEYCHAIN_TPM_TCTI`.
 public enum SecureEnclave {
-    /// Whether keys can be created in a TPM here.
-    public static var isAvailable: Bool { (try? connection()) != nil }
+    /// Whether keys can be created here: a TPM answers, or the administrator opted in to the software enclave.
+    public static var isAvailable: Bool { (try? backend()) != nil }
+
+    /// What keeps this task's enclave keys, for `security show-keychain-info`.
+    package enum Backing: Equatable, Sendable, CustomStringConvertible {
+        /// A TPM 2.0, reached through the TCTI.
+        case tpm(tcti: String)
+        /// The administrator's software enclave.
+        case software
+        /// Neither: `isAvailable` is false.
+        case none
+
+        /// "TPM 2.0 (/dev/tpmrm0)", "software (administrator opt-in, not hardware-backed)" or "none".
+        package var description: String {
+            switch self {
+            case .tpm(let tcti):
+                let device = tcti.hasPrefix("device:") ? String(tcti.dropFirst("device:".count)) : tcti
+                return "TPM 2.0 (\(device))"
+            case .software: return "software (administrator opt-in, not hardware-backed)"
+            case .none: return "none"
+            }
+        }
+
+        /// Whether keys live in hardware.
+        package var isHardwareBacked: Bool {
+            if case .tpm = self { return true }
+            return false
+        }
+    }
+
+    /// What keeps enclave keys in this task now.
+    package static var backing: Backing { (try? backend())?.backing ?? .none }
 
     /// Keys on the P-256 curve.
     public enum P256 {
@@ -24,14 +56,40 @@ public enum SecureEnclave {
         public enum KeyAgreement {}
     }
 
-    /// The TCTI a test points the enclave at, for the task it runs in.
+    /// The TCTI a test points the enclave at, for the task it runs in; the empty string means no TPM.
     @TaskLocal static var tctiOverride: String? = nil
+
+    /// The backend of this task: the TPM when one answers, else the software enclave when the administrator opted
+    /// in to it.
+    /// - Throws: `CryptoKitError.underlyingCoreCryptoError(error: -4)` (errSecUnimplemented) when there is neither,
+    ///   or the TPM's failure when it answers but refuses the storage primary key and there is no opt-in.
+    static func backend() throws -> any SecureEnclaveBackend {
+        do {
+            return SecureEnclaveTPMBackend(connection: try connection())
+        } catch {
+            let setting = SecureEnclaveSetting.current
+            switch setting.read() {
+            case .software:
+                return SecureEnclaveSoftwareBackend()
+            case .off(let reason):
+                if let reason { logIgnoredSetting(reason) }
+                throw error
+            }
+        }
+    }
+
+    /// Explains on standard error, when `KEYCHAIN_DEBUG` asks for reasons, why a setting file does not count.
+    private static func logIgnoredSetting(_ reason: String) {
+        let value = ProcessInfo.processInfo.environment["KEYCHAIN_DEBUG"]
+        guard let value, value != "0" else { return }
+        FileHandle.standardError.write(Data("SecureEnclave: software enclave setting ignored: \(reason)\n".utf8))
+    }
 
     /// The connection to the TPM.
     /// - Throws: `CryptoKitError.underlyingCoreCryptoError(error: -4)` (errSecUnimplemented, what Apple's Security
     ///   framework reports for an enclave key where there is none) when no TPM is configured or reachable.
     static func connection() throws -> TPMConnection {
-        guard let tcti = tctiOverride ?? TPMConfiguration.defaultTCTI() else {
+        guard let tcti = tctiOverride ?? TPMConfiguration.defaultTCTI(), !tcti.isEmpty else {
             throw CryptoKitError.underlyingCoreCryptoError(error: -4)
         }
         do {
@@ -118,7 +176,7 @@ extension SecureEnclave.P256.Signing {
             key = try SecureEnclaveKey.create(
                 signing: true, compactRepresentable: compactRepresentable, accessControl: accessControl,
                 context: authenticationContext)
-            publicKey = try P256.Signing.PublicKey(x963Representation: key.blob.publicPoint)
+            publicKey = try P256.Signing.PublicKey(x963Representation: key.publicPoint)
         }
 
         /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load.
@@ -127,12 +185,16 @@ extension SecureEnclave.P256.Signing {
         ///   TPM.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
             key = try SecureEnclaveKey.restore(dataRepresentation, signing: true, context: authenticationContext)
-            publicKey = try P256.Signing.PublicKey(x963Representation: key.blob.publicPoint)
+            publicKey = try P256.Signing.PublicKey(x963Representation: key.publicPoint)
         }
 
         /// The TPM's wrapped form of the key, to store (in the keychain) and restore with
         /// ``init(dataRepresentation:authenticationContext:)``. It does not contain the private key in the clear.
         public var dataRepresentation: Data { key.dataRepresentation }
+
+        /// Whether the private key lives in hardware (a TPM): false for the software enclave's keys, which the
+        /// keychain home's device key seals. A Linux extension; Apple's enclave keys are always in hardware.
+        public var isHardwareBacked: Bool { key.isHardwareBacked }
 
         /// Signs a SHA-256 `digest` inside the TPM, after the authentication the key's access control asks for.
         /// - Throws: `CryptoKitError.incorrectParameterSize` for a digest of another size;
@@ -141,9 +203,7 @@ extension SecureEnclave.P256.Signing {
         public func signature<D: Digest>(for digest: D) throws -> P256.Signing.ECDSASignature {
             let bytes = Array(digest)
             guard bytes.count == 32 else { throw CryptoKitError.incorrectParameterSize }
-            let raw = try key.using { (authorization) throws(TPMError) in
-                try key.connection.sign(digest: bytes, with: key.blob, authorization: authorization)
-            }
+            let raw = try key.signature(digest: bytes)
             return try P256.Signing.ECDSASignature(rawRepresentation: raw)
         }
 
@@ -176,32 +236,29 @@ extension SecureEnclave.P256.KeyAgreement {
             key = try SecureEnclaveKey.create(
                 signing: false, compactRepresentable: compactRepresentable, accessControl: accessControl,
                 context: authenticationContext)
-            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.blob.publicPoint)
+            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.publicPoint)
         }
 
         /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load.
         /// - Throws: as ``SecureEnclave/P256/Signing/PrivateKey/init(dataRepresentation:authenticationContext:)``.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
             key = try SecureEnclaveKey.restore(dataRepresentation, signing: false, context: authenticationContext)
-            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.blob.publicPoint)
+            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.publicPoint)
         }
 
         /// The TPM's wrapped form of the key.
         public var dataRepresentation: Data { key.dataRepresentation }
+
+        /// Whether the private key lives in hardware (a TPM): false for the software enclave's keys, which the
+        /// keychain home's device key seals. A Linux extension; Apple's enclave keys are always in hardware.
+        public var isHardwareBacked: Bool { key.isHardwareBacked }
 
         /// ECDH inside the TPM: the x coordinate of this key's scalar times `publicKeyShare`, after the
         /// authentication the key's access control asks for (failures as for signing keys' `signature(for:)`).
         public func sharedSecretFromKeyAgreement(with publicKeyShare: P256.KeyAgreement.PublicKey) throws
             -> SharedSecret
         {
-            let point = Array(publicKeyShare.x963Representation)
-            let x = Array(point[1...32])
-            let y = Array(point[33...64])
-            var secret = try key.using { (authorization) throws(TPMError) in
-                try key.connection.sharedSecret(peerX: x, peerY: y, with: key.blob, authorization: authorization)
-            }
-            defer { secret.withUnsafeMutableBytes { wipeBytes($0) } }
-            return SharedSecret(secret: SecureBytes(secret))
+            SharedSecret(secret: try key.sharedSecret(peerPoint: Array(publicKeyShare.x963Representation)))
         }
     }
 }
