@@ -14,16 +14,27 @@ import Testing
             || FileManager.default.fileExists(atPath: "/dev/tpmrm0")
     }
 
+    /// A setting file that does not exist: these tests see the machine without the software enclave's opt-in.
+    static let noOptIn = SecureEnclaveSetting(path: "/nonexistent/keychain/secure-enclave", administrator: 0)
+
     @Test(.disabled(if: machineHasTPM, "this machine has a TPM")) func isNotAvailableWithoutATPM() {
-        #expect(SecureEnclave.isAvailable == false)
+        SecureEnclaveSetting.$override.withValue(Self.noOptIn) {
+            #expect(SecureEnclave.isAvailable == false)
+        }
     }
 
     @Test(.disabled(if: machineHasTPM, "this machine has a TPM")) func guardedApplicationCodeSkipsTheEnclave() throws {
-        #expect(try signInSecureEnclave(Data("payload".utf8)) == nil)
-        #expect(try agreeInSecureEnclave(with: P256.KeyAgreement.PrivateKey().publicKey) == nil)
+        try SecureEnclaveSetting.$override.withValue(Self.noOptIn) { () throws in
+            #expect(try signInSecureEnclave(Data("payload".utf8)) == nil)
+            #expect(try agreeInSecureEnclave(with: P256.KeyAgreement.PrivateKey().publicKey) == nil)
+        }
     }
 
     @Test(.disabled(if: machineHasTPM, "this machine has a TPM")) func keysCannotBeCreatedOrRestored() {
+        SecureEnclaveSetting.$override.withValue(Self.noOptIn) { Self.failWithoutEnclave() }
+    }
+
+    private static func failWithoutEnclave() {
         let unavailable = CryptoKitError.underlyingCoreCryptoError(error: -4)
         #expect(throws: unavailable) { try SecureEnclave.P256.Signing.PrivateKey() }
         #expect(throws: unavailable) { try SecureEnclave.P256.KeyAgreement.PrivateKey() }
@@ -36,10 +47,14 @@ import Testing
 
     @Test func aTPMThatDoesNotAnswerIsNotAvailable() {
         SecureEnclave.$tctiOverride.withValue("swtpm:host=127.0.0.1,port=1") {
-            #expect(SecureEnclave.isAvailable == false)
-            #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -4)) {
-                try SecureEnclave.P256.Signing.PrivateKey()
-            }
+            SecureEnclaveSetting.$override.withValue(Self.noOptIn) { Self.unreachableTPMIsNotAvailable() }
+        }
+    }
+
+    private static func unreachableTPMIsNotAvailable() {
+        #expect(SecureEnclave.isAvailable == false)
+        #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -4)) {
+            try SecureEnclave.P256.Signing.PrivateKey()
         }
     }
 }
