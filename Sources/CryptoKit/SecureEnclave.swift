@@ -13,40 +13,14 @@ internal import TPMEnclave
 /// its access control (see `SecureEnclaveKey`), so a use needs the protection class unlocked and the constraints
 /// satisfied.
 ///
-/// The TPM is the kernel's resource manager `/dev/tpmrm0`, or the TCTI named by `KEYCHAIN_TPM_TCTI`.
+/// The TPM is the kernel's resource manager `/dev/tpmrm0`, or the TCTI named by `KEYCHAIN_TPM_TCTI`
+/// (``SecureEnclaveBacking/configuredTCTI(_:)``).
 public enum SecureEnclave {
     /// Whether keys can be created here: a TPM answers, or the administrator opted in to the software enclave.
     public static var isAvailable: Bool { (try? backend()) != nil }
 
-    /// What keeps this task's enclave keys, for `security show-keychain-info`.
-    package enum Backing: Equatable, Sendable, CustomStringConvertible {
-        /// A TPM 2.0, reached through the TCTI.
-        case tpm(tcti: String)
-        /// The administrator's software enclave.
-        case software
-        /// Neither: `isAvailable` is false.
-        case none
-
-        /// "TPM 2.0 (/dev/tpmrm0)", "software (administrator opt-in, not hardware-backed)" or "none".
-        package var description: String {
-            switch self {
-            case .tpm(let tcti):
-                let device = tcti.hasPrefix("device:") ? String(tcti.dropFirst("device:".count)) : tcti
-                return "TPM 2.0 (\(device))"
-            case .software: return "software (administrator opt-in, not hardware-backed)"
-            case .none: return "none"
-            }
-        }
-
-        /// Whether keys live in hardware.
-        package var isHardwareBacked: Bool {
-            if case .tpm = self { return true }
-            return false
-        }
-    }
-
     /// What keeps enclave keys in this task now.
-    package static var backing: Backing { (try? backend())?.backing ?? .none }
+    static var backing: SecureEnclaveBacking { (try? backend())?.backing ?? .none }
 
     /// Keys on the P-256 curve.
     public enum P256 {
@@ -55,9 +29,6 @@ public enum SecureEnclave {
         /// Key-agreement keys.
         public enum KeyAgreement {}
     }
-
-    /// The TCTI a test points the enclave at, for the task it runs in; the empty string means no TPM.
-    @TaskLocal static var tctiOverride: String? = nil
 
     /// The backend of this task: the TPM when one answers, else the software enclave when the administrator opted
     /// in to it.
@@ -89,7 +60,7 @@ public enum SecureEnclave {
     /// - Throws: `CryptoKitError.underlyingCoreCryptoError(error: -4)` (errSecUnimplemented, what Apple's Security
     ///   framework reports for an enclave key where there is none) when no TPM is configured or reachable.
     static func connection() throws -> TPMConnection {
-        guard let tcti = tctiOverride ?? TPMConfiguration.defaultTCTI(), !tcti.isEmpty else {
+        guard let tcti = SecureEnclaveBacking.configuredTCTI() else {
             throw CryptoKitError.underlyingCoreCryptoError(error: -4)
         }
         do {

@@ -1,3 +1,4 @@
+internal import KeychainCore
 internal import KeychainCrypto
 
 /// Where SecureEnclave keys are made and used: the machine's TPM 2.0 (``SecureEnclaveTPMBackend``), or, where none
@@ -6,7 +7,7 @@ internal import KeychainCrypto
 /// common part (access control, prompts, the public types) is ``SecureEnclaveKey``'s.
 protocol SecureEnclaveBackend: Sendable {
     /// What `security show-keychain-info` and ``SecureEnclave/backing`` call it.
-    var backing: SecureEnclave.Backing { get }
+    var backing: SecureEnclaveBacking { get }
 
     /// Makes a P-256 key whose every use needs `authorization`. `seal` seals that value for the key's public point
     /// (`04 ‖ x ‖ y`), or returns nil when the caller does not take that point; then no key is returned.

@@ -7,7 +7,7 @@ internal import KeychainCrypto
 /// keychain home's device key (``SecureEnclaveSoftwareKey``). It is as strong as the home's files and the
 /// keychain's protection classes, not a chip: its keys say so (`isHardwareBacked` is false).
 struct SecureEnclaveSoftwareBackend: SecureEnclaveBackend {
-    var backing: SecureEnclave.Backing { .software }
+    var backing: SecureEnclaveBacking { .software }
 
     func createKey(
         signing: Bool, authorization: [UInt8], seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?

@@ -1,3 +1,4 @@
+internal import KeychainCore
 internal import TPMEnclave
 
 /// SecureEnclave keys inside the machine's TPM 2.0: created under its storage primary key, used inside it, stored
@@ -5,7 +6,7 @@ internal import TPMEnclave
 struct SecureEnclaveTPMBackend: SecureEnclaveBackend {
     let connection: TPMConnection
 
-    var backing: SecureEnclave.Backing { .tpm(tcti: connection.tcti) }
+    var backing: SecureEnclaveBacking { .tpm(tcti: connection.tcti) }
 
     func createKey(
         signing: Bool, authorization: [UInt8], seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LocalAuthentication
 import Security
 import Testing
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func aTPMThatDoesNotAnswerIsNotAvailable() {
-        SecureEnclave.$tctiOverride.withValue("swtpm:host=127.0.0.1,port=1") {
+        SecureEnclaveBacking.$tctiOverride.withValue("swtpm:host=127.0.0.1,port=1") {
             SecureEnclaveSetting.$override.withValue(Self.noOptIn) { Self.unreachableTPMIsNotAvailable() }
         }
     }
@@ -67,7 +68,7 @@ struct CryptoKitSecureEnclaveTPMTests {
     @Test func signsInsideTheTPMAndOpenSSLVerifies() throws {
         try withEnclaveKeychain { _, _ in
             let tpm = try SoftwareTPM()
-            try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+            try SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
                 #expect(SecureEnclave.isAvailable)
                 let key = try SecureEnclave.P256.Signing.PrivateKey()
                 #expect(key.publicKey.compactRepresentation != nil)
@@ -95,7 +96,7 @@ struct CryptoKitSecureEnclaveTPMTests {
     @Test func theSeedsSecureEnclaveCodeRunsAgainstTheTPM() throws {
         try withEnclaveKeychain { keychain, _ in
             let tpm = try SoftwareTPM()
-            try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+            try SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
                 // The seed's key asks for the current biometry before it signs (and only then).
                 try keychain.authenticators.biometry.script(.match)
                 let signed = try signInSecureEnclave(message)
@@ -121,7 +122,7 @@ struct CryptoKitSecureEnclaveTPMTests {
     @Test func keyAgreementInsideTheTPMMatchesSoftwareAndOpenSSL() throws {
         try withEnclaveKeychain { _, _ in
             let tpm = try SoftwareTPM()
-            try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+            try SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
                 let enclaveKey = try SecureEnclave.P256.KeyAgreement.PrivateKey()
                 let softwareKey = P256.KeyAgreement.PrivateKey()
                 let inside = try enclaveKey.sharedSecretFromKeyAgreement(with: softwareKey.publicKey)
@@ -145,12 +146,12 @@ struct CryptoKitSecureEnclaveTPMTests {
     @Test func blobsFailOnAnotherTPMAndAfterAReset() throws {
         try withEnclaveKeychain { _, _ in
             let first = try SoftwareTPM()
-            let blob = try SecureEnclave.$tctiOverride.withValue(first.tcti) {
+            let blob = try SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
                 try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
             }
             // A second TPM (other seeds) refuses the blob with a TPM error, not a crash.
             let second = try SoftwareTPM()
-            SecureEnclave.$tctiOverride.withValue(second.tcti) {
+            SecureEnclaveBacking.$tctiOverride.withValue(second.tcti) {
                 #expect(throws: CryptoKitError.self) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                 }
@@ -158,7 +159,7 @@ struct CryptoKitSecureEnclaveTPMTests {
             // Restarting the first TPM over its state keeps the key; a fresh state (a reset) loses it.
             first.stop()
             try first.start()
-            try SecureEnclave.$tctiOverride.withValue(first.tcti) {
+            try SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
                 let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                 #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
             }
@@ -166,13 +167,13 @@ struct CryptoKitSecureEnclaveTPMTests {
             try FileManager.default.removeItem(at: first.stateDirectory)
             try FileManager.default.createDirectory(at: first.stateDirectory, withIntermediateDirectories: true)
             try first.start()
-            SecureEnclave.$tctiOverride.withValue(first.tcti) {
+            SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
                 #expect(throws: CryptoKitError.self) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                 }
             }
             // Bytes that are no blob at all: errSecParam.
-            SecureEnclave.$tctiOverride.withValue(first.tcti) {
+            SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
                 #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -50)) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data("not a key".utf8))
                 }

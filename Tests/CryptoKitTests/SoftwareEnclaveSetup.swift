@@ -39,7 +39,7 @@ final class SoftwareEnclaveSettingFile {
 /// Runs `body` with no TPM and the software enclave opted in by `setting` (a fresh opt-in file by default).
 func withSoftwareEnclave<R>(_ setting: SoftwareEnclaveSettingFile? = nil, _ body: () throws -> R) throws -> R {
     let file = try setting ?? SoftwareEnclaveSettingFile()
-    return try SecureEnclave.$tctiOverride.withValue("") {
+    return try SecureEnclaveBacking.$tctiOverride.withValue("") {
         try SecureEnclaveSetting.$override.withValue(file.setting) {
             try withExtendedLifetime(file) { try body() }
         }
@@ -49,7 +49,7 @@ func withSoftwareEnclave<R>(_ setting: SoftwareEnclaveSettingFile? = nil, _ body
 /// ``withSoftwareEnclave(_:_:)`` for asynchronous tests.
 func withSoftwareEnclave<R>(_ body: () async throws -> R) async throws -> R {
     let file = try SoftwareEnclaveSettingFile()
-    return try await SecureEnclave.$tctiOverride.withValue("") {
+    return try await SecureEnclaveBacking.$tctiOverride.withValue("") {
         try await SecureEnclaveSetting.$override.withValue(file.setting) {
             let result = try await body()
             withExtendedLifetime(file) {}

@@ -39,7 +39,7 @@ import Testing
 
     @Test func isNotAvailableWithoutATPMAndWithoutTheOptIn() throws {
         let absent = SecureEnclaveSetting(path: "/nonexistent-\(UUID())/secure-enclave", administrator: 0)
-        try SecureEnclave.$tctiOverride.withValue("") {
+        try SecureEnclaveBacking.$tctiOverride.withValue("") {
             try SecureEnclaveSetting.$override.withValue(absent) {
                 #expect(SecureEnclave.isAvailable == false)
                 #expect(SecureEnclave.backing == .none)
@@ -95,7 +95,7 @@ import Testing
         let expected = "\(file.file.path) is owned by user \(owner), not \(setting.administrator)"
         #expect(setting.read() == .off(reason: expected))
         SecureEnclaveSetting.$override.withValue(setting) {
-            SecureEnclave.$tctiOverride.withValue("") { #expect(SecureEnclave.isAvailable == false) }
+            SecureEnclaveBacking.$tctiOverride.withValue("") { #expect(SecureEnclave.isAvailable == false) }
         }
         // The directory counts too.
         let directory = try SoftwareEnclaveSettingFile()
@@ -267,7 +267,7 @@ import Testing
         try withEnclaveKeychain { _, _ in
             let software = try withSoftwareEnclave { try SecureEnclave.P256.Signing.PrivateKey() }
             let tpm = try SoftwareTPM()
-            try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+            try SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
                 // With a TPM answering, the TPM is the enclave even where the software one is opted in.
                 let optIn = try SoftwareEnclaveSettingFile()
                 try SecureEnclaveSetting.$override.withValue(optIn.setting) {
@@ -291,8 +291,8 @@ import Testing
     }
 
     @Test func theKernelsResourceManagerIsNamedByItsDevice() {
-        #expect(SecureEnclave.Backing.tpm(tcti: "device:/dev/tpmrm0").description == "TPM 2.0 (/dev/tpmrm0)")
-        #expect(SecureEnclave.Backing.tpm(tcti: "device:/dev/tpmrm0").isHardwareBacked)
+        #expect(SecureEnclaveBacking.tpm(tcti: "device:/dev/tpmrm0").description == "TPM 2.0 (/dev/tpmrm0)")
+        #expect(SecureEnclaveBacking.tpm(tcti: "device:/dev/tpmrm0").isHardwareBacked)
     }
 
     // MARK: Access control, as in the TPM

@@ -4,25 +4,32 @@ import Foundation
     import Glibc
 #endif
 
-/// The machine administrator's opt-in to a software Secure Enclave where no TPM answers: the file
-/// `/etc/keychain/secure-enclave` holding the word `software`. Whoever can write that file can make every user's new
-/// enclave keys software keys, so it counts only when the file is a regular file owned by root and written by nobody
-/// else, in a directory owned by root and written by nobody else; otherwise it is ignored, and `KEYCHAIN_DEBUG` says
-/// why. No environment variable can turn it on: an ordinary process cannot opt itself in.
+/// The machine administrator's opt-in to a software Secure Enclave where no TPM answers (read by CryptoKit's
+/// `SecureEnclave` and by `security show-keychain-info`): the file `/etc/keychain/secure-enclave` holding the word
+/// `software`. Whoever can write that file can make every user's new enclave keys software keys, so it counts only
+/// when the file is a regular file owned by root and written by nobody else, in a directory owned by root and
+/// written by nobody else; otherwise it is ignored, and `KEYCHAIN_DEBUG` says why. No environment variable can turn
+/// it on: an ordinary process cannot opt itself in.
 package struct SecureEnclaveSetting: Sendable, Equatable {
     /// The setting file.
     package var path: String
     /// The owner the file and its directory must have (root).
     package var administrator: uid_t
 
+    /// The setting in `path`, counted when `administrator` owns it and its directory (a test's own files).
+    package init(path: String, administrator: uid_t) {
+        self.path = path
+        self.administrator = administrator
+    }
+
     /// The machine's setting.
     package static let system = SecureEnclaveSetting(path: "/etc/keychain/secure-enclave", administrator: 0)
 
     /// The setting a test reads instead of the machine's, for the task it runs in.
-    @TaskLocal static var override: SecureEnclaveSetting? = nil
+    @TaskLocal package static var override: SecureEnclaveSetting? = nil
 
     /// The setting of this task: the machine's unless a test points elsewhere.
-    static var current: SecureEnclaveSetting { override ?? .system }
+    package static var current: SecureEnclaveSetting { override ?? .system }
 
     /// What the setting says.
     package enum Decision: Equatable, Sendable {
