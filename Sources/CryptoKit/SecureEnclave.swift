@@ -8,7 +8,7 @@ internal import TPMEnclave
 /// used (signing, ECDH) inside it, and stored by the caller as the TPM's wrapped blob (`dataRepresentation`),
 /// which only the same TPM can load. Without a TPM, `isAvailable` is false and every initializer throws, as on
 /// Apple hardware without a Secure Enclave, unless the machine's administrator opted in to the software enclave
-/// (``SecureEnclaveSetting``): then keys are made in software, sealed by the keychain home's device key, and say
+/// (KeychainCore's `SecureEnclaveSetting`): then keys are made in software, sealed by the keychain home's device key, and say
 /// that they are not hardware-backed (`isHardwareBacked`). Each key's auth value is sealed by the keychain under
 /// its access control (see `SecureEnclaveKey`), so a use needs the protection class unlocked and the constraints
 /// satisfied.
@@ -126,16 +126,16 @@ public enum SecureEnclave {
 }
 
 extension SecureEnclave.P256.Signing {
-    /// A P-256 signing key inside the TPM.
+    /// A P-256 signing key inside the TPM (or the administrator's software enclave, where there is no TPM).
     public struct PrivateKey: Sendable {
         private let key: SecureEnclaveKey
         /// The corresponding public key.
         public let publicKey: P256.Signing.PublicKey
 
-        /// Creates a key inside the TPM whose use needs what `accessControl` asks: its protection class open in
+        /// Creates a key in the enclave whose use needs what `accessControl` asks: its protection class open in
         /// the keychain, and its constraints (biometry, passcode, …) satisfied by a prompt before each use, or by
         /// `authenticationContext`'s evaluation within its reuse duration.
-        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -4 without a TPM, -25308
+        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -4 without an enclave, -25308
         ///   (errSecInteractionNotAllowed) while the class is locked, -25293 (errSecAuthFailed) when a constraint
         ///   cannot be set up (no passcode, nothing enrolled), -50 for constraints on an `Always` class.
         public init(
@@ -150,16 +150,17 @@ extension SecureEnclave.P256.Signing {
             publicKey = try P256.Signing.PublicKey(x963Representation: key.publicPoint)
         }
 
-        /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load.
+        /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load (a software
+        /// enclave key: only the keychain home that made it).
         /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with the TPM's response code when the TPM refuses
-        ///   it (another TPM, or this one after its seeds changed), -50 for bytes that are no key blob, -4 without a
-        ///   TPM.
+        ///   it (another TPM, or this one after its seeds changed), -26275 (errSecDecode) for a software key that was
+        ///   altered or made in another home, -50 for bytes that are no key blob of this enclave, -4 without one.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
             key = try SecureEnclaveKey.restore(dataRepresentation, signing: true, context: authenticationContext)
             publicKey = try P256.Signing.PublicKey(x963Representation: key.publicPoint)
         }
 
-        /// The TPM's wrapped form of the key, to store (in the keychain) and restore with
+        /// The enclave's wrapped form of the key, to store (in the keychain) and restore with
         /// ``init(dataRepresentation:authenticationContext:)``. It does not contain the private key in the clear.
         public var dataRepresentation: Data { key.dataRepresentation }
 
@@ -167,7 +168,7 @@ extension SecureEnclave.P256.Signing {
         /// keychain home's device key seals. A Linux extension; Apple's enclave keys are always in hardware.
         public var isHardwareBacked: Bool { key.isHardwareBacked }
 
-        /// Signs a SHA-256 `digest` inside the TPM, after the authentication the key's access control asks for.
+        /// Signs a SHA-256 `digest` in the enclave, after the authentication the key's access control asks for.
         /// - Throws: `CryptoKitError.incorrectParameterSize` for a digest of another size;
         ///   `underlyingCoreCryptoError` with -128 (canceled), -25293 (failed, or an enrollment change for a
         ///   `.biometryCurrentSet` key), -25308 (locked class, or interaction not allowed), or a TPM failure.
@@ -178,7 +179,7 @@ extension SecureEnclave.P256.Signing {
             return try P256.Signing.ECDSASignature(rawRepresentation: raw)
         }
 
-        /// Signs the SHA-256 digest of `data` inside the TPM.
+        /// Signs the SHA-256 digest of `data` in the enclave.
         public func signature<D: DataProtocol>(for data: D) throws -> P256.Signing.ECDSASignature {
             try signature(for: SHA256.hash(data: data))
         }
@@ -186,16 +187,16 @@ extension SecureEnclave.P256.Signing {
 }
 
 extension SecureEnclave.P256.KeyAgreement {
-    /// A P-256 key-agreement key inside the TPM.
+    /// A P-256 key-agreement key inside the TPM (or the administrator's software enclave).
     public struct PrivateKey: Sendable {
         private let key: SecureEnclaveKey
         /// The corresponding public key.
         public let publicKey: P256.KeyAgreement.PublicKey
 
-        /// Creates a key inside the TPM whose use needs what `accessControl` asks: its protection class open in
+        /// Creates a key in the enclave whose use needs what `accessControl` asks: its protection class open in
         /// the keychain, and its constraints (biometry, passcode, …) satisfied by a prompt before each use, or by
         /// `authenticationContext`'s evaluation within its reuse duration.
-        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -4 without a TPM, -25308
+        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -4 without an enclave, -25308
         ///   (errSecInteractionNotAllowed) while the class is locked, -25293 (errSecAuthFailed) when a constraint
         ///   cannot be set up (no passcode, nothing enrolled), -50 for constraints on an `Always` class.
         public init(
@@ -210,21 +211,21 @@ extension SecureEnclave.P256.KeyAgreement {
             publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.publicPoint)
         }
 
-        /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load.
+        /// Restores a key from its `dataRepresentation`, which only the enclave that made it can load.
         /// - Throws: as ``SecureEnclave/P256/Signing/PrivateKey/init(dataRepresentation:authenticationContext:)``.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
             key = try SecureEnclaveKey.restore(dataRepresentation, signing: false, context: authenticationContext)
             publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.publicPoint)
         }
 
-        /// The TPM's wrapped form of the key.
+        /// The enclave's wrapped form of the key.
         public var dataRepresentation: Data { key.dataRepresentation }
 
         /// Whether the private key lives in hardware (a TPM): false for the software enclave's keys, which the
         /// keychain home's device key seals. A Linux extension; Apple's enclave keys are always in hardware.
         public var isHardwareBacked: Bool { key.isHardwareBacked }
 
-        /// ECDH inside the TPM: the x coordinate of this key's scalar times `publicKeyShare`, after the
+        /// ECDH in the enclave: the x coordinate of this key's scalar times `publicKeyShare`, after the
         /// authentication the key's access control asks for (failures as for signing keys' `signature(for:)`).
         public func sharedSecretFromKeyAgreement(with publicKeyShare: P256.KeyAgreement.PublicKey) throws
             -> SharedSecret
