@@ -8,10 +8,10 @@ internal import TPMEnclave
 /// used (signing, ECDH) inside it, and stored by the caller as the TPM's wrapped blob (`dataRepresentation`),
 /// which only the same TPM can load. Without a TPM, `isAvailable` is false and every initializer throws, as on
 /// Apple hardware without a Secure Enclave, unless the machine's administrator opted in to the software enclave
-/// (KeychainCore's `SecureEnclaveSetting`): then keys are made in software, sealed by the keychain home's device key, and say
-/// that they are not hardware-backed (`isHardwareBacked`). Each key's auth value is sealed by the keychain under
-/// its access control (see `SecureEnclaveKey`), so a use needs the protection class unlocked and the constraints
-/// satisfied.
+/// (KeychainCore's `SecureEnclaveSetting`): then keys are made in software, sealed by the keychain home's device
+/// key, and say that they are not hardware-backed (`isHardwareBacked`). Each key's auth value is sealed by the
+/// keychain under its access control (see `SecureEnclaveKey`), so a use needs the protection class unlocked and the
+/// constraints satisfied.
 ///
 /// The TPM is the kernel's resource manager `/dev/tpmrm0`, or the TCTI named by `KEYCHAIN_TPM_TCTI`
 /// (``SecureEnclaveBacking/configuredTCTI(_:)``).
