@@ -30,8 +30,9 @@ var targets: [Target] = [
     .target(name: "KeychainMessages", swiftSettings: swift6),
     .target(name: "KeychainCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
     .target(name: "KeychainStore", dependencies: ["CSQLite"], swiftSettings: swift6),
+    // The engine's reasons are worded per language by KeychainMessages' catalog.
     .target(
-        name: "KeychainCore", dependencies: ["KeychainCrypto", "KeychainStore", "KernelKeyring"],
+        name: "KeychainCore", dependencies: ["KeychainCrypto", "KeychainStore", "KernelKeyring", "KeychainMessages"],
         swiftSettings: swift6),
     .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], swiftSettings: swift6),
     .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"], swiftSettings: swift6),

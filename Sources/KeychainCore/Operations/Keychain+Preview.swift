@@ -54,8 +54,8 @@ extension Keychain {
             for key in schema.primaryKey { if let value = changes.attributes[key] { new[key] = value } }
             if let group = changes.accessGroup { new[.accessGroup] = .string(group) }
             if let sync = changes.synchronizable { new[.synchronizable] = .bool(sync) }
-            let reason = "the update would give an item the primary key of another "
-                + "(\(describePrimaryKey(new, schema: schema))); nothing would be changed"
+            let reason = Reason("the update would give an item the primary key of another "
+                + "(\(describePrimaryKey(new, schema: schema))); nothing would be changed")
             guard newKeys.insert(new).inserted else { throw KeychainError.duplicateItem.because(reason) }
             guard new != old, case .string(let group)? = new[.accessGroup] else { continue }
             let sameKey = ItemQuery(
@@ -76,7 +76,7 @@ extension Keychain {
         return try preview(query, schema: schema, groups: groups, limit: .all, base: "the delete's query")
     }
 
-    private func preview(_ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, base: String)
+    private func preview(_ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, base: Reason)
         throws -> OperationPreview
     {
         let check = AttributeMatcher(query, groups: groups)
