@@ -36,7 +36,7 @@ var targets: [Target] = [
         swiftSettings: swift6),
     .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], swiftSettings: swift6),
     .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"], swiftSettings: swift6),
-    .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore"], swiftSettings: swift6),
+    .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
     // A child process for KeychainCoreTests' crash and race tests; deliberately not a product.
     .executableTarget(name: "KeychainTestChild", dependencies: ["KeychainCore"], swiftSettings: swift6),
 ]

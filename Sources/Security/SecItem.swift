@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainMessages
 
 /// Adds an item to the keychain.
 /// - Parameters:
@@ -37,7 +38,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
         let itemQuery = try SecItemRequest.copyMatching(query, notes: &notes)
         for note in notes { SecurityRuntime.log("SecItemCopyMatching", note) }
         let report = try keychain.search(itemQuery)
-        if let note = report.note { SecurityRuntime.log("SecItemCopyMatching", note) }
+        if let note = report.explanation { SecurityRuntime.log("SecItemCopyMatching", note.text(in: .current)) }
         if let result {
             result.pointee = ResultEncoding.encode(report.results, returns: itemQuery.returns, limit: itemQuery.limit)
         }
