@@ -50,6 +50,24 @@ import Testing
         #expect(lock.errors.hasPrefix("security: キーチェーンにパスコードがないため"))
     }
 
+    @Test func theKeychainsReasonFollowsTheLocale() {
+        let harness = CommandHarness()
+        #expect(harness.run(["add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"]).exitCode == 0)
+        harness.language = .japanese
+        let japanese = harness.run(["add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"])
+        #expect(japanese.exitCode == 45)
+        #expect(japanese.errors.contains("\nsecurity: 同じ主キーの項目がすでにあります（acct=\"acct\", svce=\"svc\""))
+        harness.language = .english
+        let english = harness.run(["add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"])
+        #expect(english.exitCode == 45)
+        #expect(english.errors.contains(
+            "\nsecurity: an item with the same primary key exists (acct=\"acct\", svce=\"svc\""))
+        // JSON is for programs: the reason stays English.
+        harness.language = .japanese
+        let json = harness.run(["--json", "add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"])
+        #expect(json.output.contains("\"reason\":\"an item with the same primary key exists"))
+    }
+
     @Test func everyMessageOfTheCatalogsHasItsOwnJapaneseText() {
         let commandMessages: [CommandMessage] = [
             .searchedAs(identity: "LOCAL.a", groups: ["LOCAL.a"]), .actAsApp, .emptyDump,
