@@ -157,7 +157,8 @@ extension Keychain {
 
     private func unsatisfiedReason(_ envelope: ConstraintEnvelope) -> KeychainError.Reason {
         if envelope.alternatives.allSatisfy({ $0.factors.contains(.applicationPassword) }) {
-            return Reason("the item needs its application password (LAContext.setCredential(_:type: .applicationPassword))")
+            return Reason(
+                "the item needs its application password (LAContext.setCredential(_:type: .applicationPassword))")
         }
         return Reason("no constraint of the item's access control opens it now (a biometryCurrentSet item cannot be "
             + "read after the enrolled biometry changed)")

@@ -140,7 +140,8 @@ extension Keychain {
             key = try classKey(protection)
         } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
             let why = error.explanation ?? Reason("class \(protection.rawValue) is not available")
-            throw error.because("a backup must hold every item that can leave the device, and \(why); nothing was written")
+            throw error.because(
+                "a backup must hold every item that can leave the device, and \(why); nothing was written")
         }
         let sealer = sealer(for: row, schema: schema, protection: protection)
         let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: key)

@@ -175,7 +175,9 @@ extension Keychain {
         guard !leftOut.isEmpty else {
             return Reason("an item with the same primary key exists (\(key)); use SecItemUpdate to change it")
         }
-        let names = leftOut.map { Reason("\($0.rawValue) (defaulted to \(Self.display(schema.defaultValue(for: $0))))") }
+        let names = leftOut.map { key in
+            Reason("\(key.rawValue) (defaulted to \(Self.display(schema.defaultValue(for: key))))")
+        }
         let list = names.dropFirst().reduce(names[0]) { Reason("\($0), \($1)") }
         return leftOut.count == 1
             ? Reason("an item with the same primary key exists (\(key)); the add left out \(list), so it collides "
@@ -194,8 +196,8 @@ extension Keychain {
         case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly:
             return Reason("fix: retry after the first unlock since the restart; \(keep)")
         default:
-            return Reason("fix: an item read in the background or while locked needs kSecAttrAccessibleAfterFirstUnlock "
-                + "(move it there with SecItemUpdate while unlocked); \(keep)")
+            return Reason("fix: an item read in the background or while locked needs "
+                + "kSecAttrAccessibleAfterFirstUnlock (move it there with SecItemUpdate while unlocked); \(keep)")
         }
     }
 

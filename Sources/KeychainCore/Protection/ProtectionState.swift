@@ -242,7 +242,8 @@ final class ProtectionState: Sendable {
         }
         guard let key = try store.get(.whenPasscodeSetThisDeviceOnly) else {
             throw KeychainError.interactionNotAllowed.because(
-                "the keychain is \(Keychain.lockStateName(try lockState())); devicePasscode constraints need it unlocked")
+                "the keychain is \(Keychain.lockStateName(try lockState())); "
+                    + "devicePasscode constraints need it unlocked")
         }
         return try KeyDerivation.hkdfSHA256(
             key: key, salt: Array(KeyHierarchy.derivationSalt.utf8),
