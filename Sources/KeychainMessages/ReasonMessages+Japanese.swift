@@ -375,6 +375,17 @@ extension ReasonMessages {
             "近い項目のうち {0} 件は調べられませんでした: "
                 + "保護クラスが今は使用できません（キーチェーンは{1}です）")
         word("{0} value differs (the item has {1}, the query {2})", "{0} の値が違います（項目は {1}、クエリは {2}）")
+        word("the user could not be authenticated", "ユーザを認証できませんでした")
+        word("the user canceled", "ユーザがキャンセルしました")
+        word("the user chose the fallback", "ユーザが代わりの認証方法を選びました")
+        word("the system canceled", "システムがキャンセルしました")
+        word("no biometry is available", "使える生体認証がありません")
+        word("no biometry is enrolled", "生体情報が登録されていません")
+        word("biometry is locked out after too many failed attempts", "失敗が続いたため生体認証がロックされています")
+        word("the app canceled", "アプリがキャンセルしました")
+        word("the context was invalidated", "コンテキストは無効になっています")
+        word("no companion device is available", "使えるコンパニオンデバイスがありません")
+        word("interaction is not allowed", "ユーザの操作は許可されていません")
         word("{0}; {1}", "{0}。{1}")
         word("{0}, {1}", "{0}、{1}")
         word(

@@ -43,6 +43,8 @@ import Testing
             + "3 more nearby item(s) not shown")
         #expect(joined.text(in: .japanese) == "呼び出し元のグループに、クエリに一致するクラス genp の項目はありません。"
             + "ほかに近い項目が 3 件あります（表示していません）")
+        #expect(AuthenticationFailure.biometryLockout.keychainError.localizedReason(in: .japanese)
+            == "項目にはユーザ認証が必要ですが、認証に失敗しました: 失敗が続いたため生体認証がロックされています")
         let status = Reason("KEYCHAIN_ENTITLEMENTS: \(Reason(statusMessage: SecurityStatus.param))")
         #expect(status.english == "KEYCHAIN_ENTITLEMENTS: One or more parameters passed to a function were not valid.")
         #expect(status.text(in: .japanese) == "KEYCHAIN_ENTITLEMENTS: 関数に渡したパラメータに無効なものがあります。")

@@ -116,13 +116,13 @@ extension Keychain {
     private static func describe(_ mismatch: AttributeMatcher.Mismatch, query: ItemQuery) -> KeychainError.Reason {
         switch mismatch {
         case .absent(let key, let wanted):
-            return Reason("\(key.rawValue) is not set on the item (the query asks for \(display(wanted)))")
+            return Reason("\(key) is not set on the item (the query asks for \(display(wanted)))")
         case .differs(let key, let actual, let wanted, onlyInCase: true):
-            return Reason("\(key.rawValue) differs only in case (the item has \(display(actual)), the query "
+            return Reason("\(key) differs only in case (the item has \(display(actual)), the query "
                 + "\(display(wanted))): set kSecMatchCaseInsensitive or fix the case")
         case .differs(let key, let actual, let wanted, onlyInCase: false):
             return Reason(
-                "\(key.rawValue) value differs (the item has \(display(actual)), the query \(display(wanted)))")
+                "\(key) value differs (the item has \(display(actual)), the query \(display(wanted)))")
         case .synchronizable(itemIsSynchronizable: true):
             return Reason("synchronizable filter: the item is synchronizable (sync=true), and a query without "
                 + "kSecAttrSynchronizable matches only non-synchronizable items: add kSecAttrSynchronizable: "
