@@ -66,6 +66,13 @@ import Testing
         harness.language = .japanese
         let json = harness.run(["--json", "add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"])
         #expect(json.output.contains("\"reason\":\"an item with the same primary key exists"))
+        // doctor explains in the same language, piece by piece (the defaulted attribute is a reason of its own).
+        #expect(harness.run(["add-generic-password", "-s", "other", "-w", "pw"]).exitCode == 0)
+        let doctor = harness.doctor(
+            "add", json: #"{"kSecClass":"kSecClassGenericPassword","kSecAttrService":"other","kSecValueData":"x"}"#)
+        #expect(doctor.exitCode == 45)
+        #expect(doctor.output.contains("    reason: 同じ主キーの項目がすでにあります（acct=\"\", svce=\"other\""))
+        #expect(doctor.output.contains("追加で acct（既定値 \"\"） を省いたため、それを持たずに保存された項目と衝突します"))
     }
 
     @Test func everyMessageOfTheCatalogsHasItsOwnJapaneseText() {
