@@ -116,8 +116,9 @@ extension ReasonMessages {
             "クラス A はロックしましたが、カーネルのキーリングがロックの記録を拒否しました: {0}")
         word(
             "class {0} exists only while a passcode is set, and none is set",
-            "クラス {0} はパスコードが設定されている間だけ存在しますが、パスコードは設定されていません")
-        word("class {0} is not available", "クラス {0} は使用できません")
+            "保護クラス {0} はパスコードが設定されている間だけ存在しますが、"
+                + "パスコードは設定されていません")
+        word("class {0} is not available", "保護クラス {0} は今は使用できません")
         word(
             "class: an item of class {0} in the caller's groups has the query's attributes{1}, but the query "
                 + "asks for class {2}",
@@ -219,10 +220,10 @@ extension ReasonMessages {
         word("the backup file's header is damaged", "バックアップファイルのヘッダが壊れています")
         word("the backup holds a malformed item", "バックアップに形式の正しくない項目があります")
         word("the backup holds an invalid item: {0}", "バックアップに無効な項目があります: {0}")
-        word("the backup holds an item of class {0}", "バックアップにクラス {0} の項目があります")
+        word("the backup holds an item of class {0}", "バックアップに、扱えないクラス {0} の項目があります")
         word(
             "the backup holds an item of class {0}, which never leaves its device",
-            "バックアップに、デバイスの外に出ることのないクラス {0} の項目があります")
+            "バックアップに、デバイスの外に出ることのない保護クラス {0} の項目があります")
         word(
             "the backup holds an item without its group, sync flag or dates",
             "バックアップに、グループ、同期フラグ、日付のいずれかを欠いた項目があります")
@@ -300,7 +301,7 @@ extension ReasonMessages {
                 + "にはそのクラス鍵でしか開けない項目があります。新しいキーバッグを作るとそれらがすべて読めなくなる"
                 + "ため、作っていません。このキーチェーンのホームのコピーからキーバッグを（device.key "
                 + "と一緒に）戻すか、keychain.db を別の場所に移して空のキーチェーンから始めてください")
-        word("the keybag has no key for class {0}", "キーバッグにクラス {0} の鍵がありません")
+        word("the keybag has no key for class {0}", "キーバッグに保護クラス {0} の鍵がありません")
         word("the keybag's passcode record is damaged", "キーバッグのパスコードの記録が壊れています")
         word(
             "the keychain database is busy: another process has held its write lock for more than {0} s; "
@@ -314,7 +315,8 @@ extension ReasonMessages {
             "キーチェーンは{0}です。devicePasscode の制約にはロック解除が必要です")
         word(
             "the keychain is {0}; items of class {1} ({2}) cannot be used until it is unlocked; {3}",
-            "キーチェーンは{0}です。クラス {1}（{2}）の項目はロックを解除するまで使えません。{3}")
+            "キーチェーンは{0}です。保護クラス {1}（{2}）の項目はロックを解除するまで使えません。"
+                + "{3}")
         word("the keychain was closed", "キーチェーンは閉じられています")
         word("the query", "クエリ")
         word("the query names no class (kSecClass)", "クエリにクラス（kSecClass）がありません")

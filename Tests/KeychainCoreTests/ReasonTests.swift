@@ -85,6 +85,31 @@ import Testing
         #expect(explained.contains("svce は大文字と小文字だけが違います（項目は \"s\"、クエリは \"S\"）"))
     }
 
+    @Test func aLockedClassExplainsItselfPieceByPieceInJapanese() throws {
+        var configuration = KeychainConfiguration(
+            home: temporaryHome(), identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
+        configuration.passcodeDerivationTarget = 0.002
+        let keychain = try Keychain(configuration: configuration)
+        defer { keychain.simulateRestart() }
+        try keychain.setPasscode(Secret(Array("1234".utf8)))
+        try keychain.setGracePeriod(0)
+        try keychain.add(NewItem(
+            itemClass: .genericPassword, attributes: [.account: .string("a")], accessibility: .whenUnlocked,
+            data: Array("x".utf8)))
+        try keychain.lock()
+        let error = try #require(throws: KeychainError.self) {
+            try keychain.copyMatching(ItemQuery(
+                itemClass: .genericPassword, attributes: [.account: .string("a")], returns: .data))
+        }
+        #expect(error.status == SecurityStatus.interactionNotAllowed)
+        #expect(error.reason?.contains("the keychain is locked; items of class ak (available only while unlocked)")
+            == true)
+        let japanese = try #require(error.localizedReason(in: .japanese))
+        #expect(japanese.contains("キーチェーンはロック中です。保護クラス ak（ロック解除中だけ使用可）の項目は"))
+        #expect(japanese.contains("対処: バックグラウンドやロック中に読む項目には kSecAttrAccessibleAfterFirstUnlock"))
+        #expect(japanese.hasSuffix("このエラーで項目を削除しないでください。項目は無事で、ロック解除後にまた読み出せます"))
+    }
+
     /// Every template the engine and the Security face write has a Japanese wording, found by reading the
     /// sources, so a new reason without a translation fails here.
     @Test func everyReasonTemplateOfTheSourcesHasAJapaneseWording() throws {
