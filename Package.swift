@@ -34,6 +34,11 @@ var targets: [Target] = [
     .target(
         name: "KeychainCore", dependencies: ["KeychainCrypto", "KeychainStore", "KernelKeyring", "KeychainMessages"],
         swiftSettings: swift6),
+    // The request boundary: Caller, KeychainRequest/KeychainResponse values, the KeychainService protocol and
+    // its in-process implementation. The faces and the `security` command talk to a keychain only through it.
+    .target(name: "KeychainRequests", dependencies: ["KeychainCore"], swiftSettings: swift6),
+    .testTarget(
+        name: "KeychainRequestsTests", dependencies: ["KeychainRequests", "KeychainCore"], swiftSettings: swift6),
     .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], swiftSettings: swift6),
     .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"], swiftSettings: swift6),
     .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
@@ -50,10 +55,15 @@ products += [
     .executable(name: "cryptokit-benchmarks", targets: ["CryptoKitBenchmarks"]),
 ]
 targets += [
-    .target(name: "Security", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
-    .target(name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
     .target(
-        name: "SecurityCLI", dependencies: ["KeychainCore", "KeychainMessages", "Security", "TerminalIO"],
+        name: "Security", dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages"],
+        swiftSettings: swift6),
+    .target(
+        name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages"],
+        swiftSettings: swift6),
+    .target(
+        name: "SecurityCLI",
+        dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages", "Security", "TerminalIO"],
         swiftSettings: swift6),
     // PAM lives in its own small process: the static `security` binary cannot load PAM's modules.
     .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
@@ -73,7 +83,8 @@ targets += [
         dependencies: ["Security", "KeychainCore", "KeychainCrypto", "KeychainStore", "CSQLite", "COpenSSL"],
         swiftSettings: swift6),
     .testTarget(
-        name: "SecurityTests", dependencies: ["Security", "LocalAuthentication", "KeychainCore", "KeychainMessages"],
+        name: "SecurityTests",
+        dependencies: ["Security", "LocalAuthentication", "KeychainCore", "KeychainRequests", "KeychainMessages"],
         swiftSettings: swift6),
     // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.
     .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),

@@ -58,8 +58,8 @@ enum AccessControlBenchmark {
             var query = ItemQuery.genericPassword(
                 service: service, account: "acct\((index * 7919) % itemCount)", returns: .data)
             // No prompt may happen: the context's evaluation must be reused.
-            query.authentication = ReadAuthentication(context: context, ui: .fail)
-            let found = try keychain.copyMatching(query)
+            query.authentication = ReadAuthentication(ui: .fail)
+            let found = try keychain.copyMatching(query, context: context)
             precondition(found[0].data?.count == secret.count)
         }
     }

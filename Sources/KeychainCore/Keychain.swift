@@ -16,6 +16,8 @@ public final class Keychain: Sendable {
     let dataProtection: ProtectionState
     /// The authenticators behind `LAContext` and access-control constraints.
     public let authenticators: Authenticators
+    /// The authentication contexts requests name by id (`LAContext`s, `kSecUseAuthenticationContext`).
+    package let authenticationContexts = AuthenticationContextRegistry()
     let digester: IndexDigester
     private let store: Mutex<ItemStore?>
 
@@ -42,7 +44,7 @@ public final class Keychain: Sendable {
         }
         authenticators = Authenticators(
             protection: dataProtection, clock: configuration.clock, owner: configuration.ownerAuthentication,
-            fingerprintReader: configuration.fingerprintReader)
+            fingerprintReader: configuration.fingerprintReader, prompter: configuration.userPrompter)
         store = Mutex(opened)
         // A crash between removing the passcode and purging its class's items leaves rows nothing can open.
         try purgeItemsOfDestroyedClasses()

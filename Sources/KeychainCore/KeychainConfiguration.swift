@@ -5,7 +5,8 @@ import Foundation
 public struct KeychainConfiguration: Sendable {
     /// The keychain home directory (database, device key, keybag).
     public var home: URL
-    /// The caller whose access groups scope every operation.
+    /// The caller the convenience API acts as: operations given no caller use its access groups. A service
+    /// that serves many callers passes each one's identity per call instead.
     public var identity: CallerIdentity
     /// The source of creation and modification dates.
     public var clock: @Sendable () -> Date
@@ -22,6 +23,9 @@ public struct KeychainConfiguration: Sendable {
     /// The machine's fingerprint reader (fprintd), which then replaces the simulated sensor; nil unless set.
     /// ``fromEnvironment(_:)`` sets it when fprintd is installed and the helper is found.
     public var fingerprintReader: SystemFingerprintReader?
+    /// Who asks the user for biometry, the passcode or the companion; nil (the default) asks in this process
+    /// (``LocalUserPrompter``). A daemon sets one that forwards each prompt to its client.
+    package var userPrompter: (any UserPrompter)?
 
     public init(home: URL, identity: CallerIdentity, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.home = home

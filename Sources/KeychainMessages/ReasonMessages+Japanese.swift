@@ -388,6 +388,29 @@ extension ReasonMessages {
         word("the context was invalidated", "コンテキストは無効になっています")
         word("no companion device is available", "使えるコンパニオンデバイスがありません")
         word("interaction is not allowed", "ユーザの操作は許可されていません")
+        word("not a lock-state or backup request", "ロック状態やバックアップの要求ではありません")
+        word("not an authentication-context request", "認証コンテキストの要求ではありません")
+        word("not an authenticator request", "認証器の要求ではありません")
+        word(
+            "the keychain service answered {0} with another kind",
+            "キーチェーンサービスが {0} に別の種類の応答を返しました")
+        word("the random source gave a short id", "乱数源が返した ID が短すぎます")
+        word(
+            "the request names an authentication context this keychain does not know (it was never created "
+                + "here, or it was forgotten)",
+            "要求が指定した認証コンテキストをこのキーチェーンは知りません（ここで作られたものではないか、"
+                + "すでに破棄されています）")
+        word("the request names no authentication context", "要求に認証コンテキストの指定がありません")
+        word(
+            "{0} with a {1} value (kSecValueRef) is not supported yet: only secret data (kSecValueData) is "
+                + "stored; nothing was changed",
+            "{1}の値（kSecValueRef）を使う{0}にはまだ対応していません。"
+                + "保存できるのは秘密データ（kSecValueData）だけです。何も変更していません")
+        word("an update", "更新")
+        word("an add", "追加")
+        word("key", "鍵")
+        word("certificate", "証明書")
+        word("secret", "秘密データ")
         word("{0}; {1}", "{0}。{1}")
         word("{0}, {1}", "{0}、{1}")
         word(

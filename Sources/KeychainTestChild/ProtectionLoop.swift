@@ -42,10 +42,10 @@ struct ProtectionLoop {
                 try keychain.update(Self.query(account), with: ItemChanges(data: Array("v2:\(account)".utf8)))
             }
             step("acl \(account)") {
-                var query = Self.query(account)
-                query.authentication = ReadAuthentication(context: Self.applicationPasswordContext())
                 let control = AccessControlPolicy(accessibility: .whenUnlocked, flags: .applicationPassword)
-                try keychain.update(query, with: ItemChanges(accessControl: control))
+                try keychain.update(
+                    Self.query(account), with: ItemChanges(accessControl: control),
+                    context: Self.applicationPasswordContext())
             }
             let next = "\(prefix)-pc-\(index)"
             step("passcode \(next)") {

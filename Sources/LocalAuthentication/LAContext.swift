@@ -1,12 +1,16 @@
 import Foundation
 import KeychainCore
+import KeychainRequests
 import Synchronization
 
 /// An authentication context over the keychain's authenticators: the keychain passcode is the device passcode,
 /// a simulated sensor (`security biometry …`, or `Keychain.authenticators` in tests) is the biometry, as
 /// the iOS Simulator offers, and a simulated companion (`security companion …`) is the paired watch. The keychain is the one the SecItem functions use (the task's, else the process's,
 /// from `KEYCHAIN_HOME`), resolved when the context is made; without one, nothing can be evaluated.
-open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state lives in a Mutex or in `core`
+///
+/// The context itself lives beside the keychain, in its registry; this object holds its id and sends requests
+/// naming it, so the same code works against a keychain in another process.
+open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state lives in a Mutex or the registry
     private struct Settings {
         var localizedReason = ""
         var localizedFallbackTitle: String?
@@ -15,12 +19,50 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     }
 
     private let settings = Mutex(Settings())
-    private let core = AuthenticationContext()
-    private let keychain: Keychain?
+    /// The service and the context's id in it; nil when there is no keychain.
+    private let binding: KeychainClient?
+    /// Stands in for the context when there is no keychain: settings still read back; nothing evaluates.
+    private let detached = AuthenticationContext()
 
     public override init() {
-        keychain = try? ProcessKeychain.current()
+        binding = Self.bind()
         super.init()
+    }
+
+    deinit {
+        // The registry forgets the context with the object, as a device forgets an LAContext's grants.
+        if let binding { _ = try? binding.service.perform(.forgetAuthenticationContext, as: binding.caller) }
+    }
+
+    /// A new context in the current keychain's registry, and the client that names it.
+    private static func bind() -> KeychainClient? {
+        guard let service = try? ProcessKeychainService.current(),
+            case .authenticationContext(let id)? = try? service.perform(
+                .createAuthenticationContext, as: service.caller())
+        else { return nil }
+        return KeychainClient(service: service, caller: service.caller(context: id))
+    }
+
+    /// The context's state as the registry holds it.
+    private var state: AuthenticationContextState {
+        if let binding, case .authenticationContextState(let state)? = try? binding.service.perform(
+            .authenticationContextState, as: binding.caller)
+        {
+            return state
+        }
+        return AuthenticationContextState(
+            reuseDuration: detached.reuseDuration, interactionNotAllowed: detached.interactionNotAllowed,
+            isInvalidated: detached.isInvalidated, hasApplicationPassword: detached.hasApplicationPassword,
+            evaluatedDomainState: detached.evaluatedDomainState)
+    }
+
+    /// Sends a request about the context; without a keychain, applies it to the stand-in.
+    private func send(_ request: KeychainRequest, detached apply: (AuthenticationContext) -> Void) {
+        if let binding {
+            _ = try? binding.service.perform(request, as: binding.caller)
+        } else {
+            apply(detached)
+        }
     }
 
     /// The reason shown to the user when the keychain asks for authentication on this context's behalf.
@@ -43,14 +85,22 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
 
     /// How long, in seconds, a successful biometric match may be reused; capped at five minutes.
     open var touchIDAuthenticationAllowableReuseDuration: Double {
-        get { core.reuseDuration }
-        set { core.reuseDuration = newValue }
+        get { state.reuseDuration }
+        set {
+            send(.configureAuthenticationContext(AuthenticationContextSettings(reuseDuration: newValue))) {
+                $0.reuseDuration = newValue
+            }
+        }
     }
 
     /// When true, an evaluation that would need user interaction fails with `.notInteractive`.
     open var interactionNotAllowed: Bool {
-        get { core.interactionNotAllowed }
-        set { core.interactionNotAllowed = newValue }
+        get { state.interactionNotAllowed }
+        set {
+            send(.configureAuthenticationContext(AuthenticationContextSettings(interactionNotAllowed: newValue))) {
+                $0.interactionNotAllowed = newValue
+            }
+        }
     }
 
     /// The biometry available, set by `canEvaluatePolicy` and `evaluatePolicy`: `.touchID` for the simulated
@@ -60,7 +110,7 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
 
     /// Identifies the enrolled biometry as of the last check or evaluation (it changes when enrollment
     /// changes); nil when nothing is enrolled.
-    open var evaluatedPolicyDomainState: Data? { core.evaluatedDomainState.map { Data($0) } }
+    open var evaluatedPolicyDomainState: Data? { state.evaluatedDomainState.map { Data($0) } }
 
     /// Whether `policy` can be evaluated now.
     /// - Parameters:
@@ -70,9 +120,9 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     ///   policy needs a keychain passcode (`.passcodeNotSet`), as on a device.
     open func canEvaluatePolicy(_ policy: LAPolicy, error: UnsafeMutablePointer<NSError?>?) -> Bool {
         do {
-            guard let keychain else { throw unavailability(of: policy) }
-            noteBiometry(keychain)
-            try keychain.authenticators.canEvaluate(policy.engine, context: core)
+            guard let binding else { throw unavailability(of: policy) }
+            noteBiometry(binding)
+            _ = try binding.service.perform(.canEvaluatePolicy(policy.engine), as: binding.caller)
             return true
         } catch let failure {
             error?.pointee = Self.laError(failure) as NSError
@@ -97,16 +147,24 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
         }
     }
 
-    /// Asks the user to authenticate.
+    /// Asks the user to authenticate. The prompt blocks until the user answers, so it runs on a queue of its
+    /// own, never on a thread of Swift's cooperative pool.
     /// - Returns: true on success.
     /// - Throws: an `LAError` describing why not.
     open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws -> Bool {
-        try evaluate(policy, reason: localizedReason)
+        try await withCheckedThrowingContinuation { continuation in
+            Self.promptQueue.async {
+                continuation.resume(with: Result { try self.evaluate(policy, reason: localizedReason) })
+            }
+        }
     }
+
+    /// Where blocking prompts of the async API wait: a concurrent queue outside the cooperative pool.
+    package static let promptQueue = DispatchQueue(label: "LAContext.evaluatePolicy", attributes: .concurrent)
 
     /// Ends the context: its authentications are forgotten and later evaluations fail with `.invalidContext`.
     open func invalidate() {
-        core.invalidate()
+        send(.invalidateAuthenticationContext) { $0.invalidate() }
     }
 
     /// Sets the application password that items protected with `.applicationPassword` are opened with.
@@ -116,21 +174,22 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     /// - Returns: true.
     @discardableResult
     open func setCredential(_ credential: Data?, type: LACredentialType) -> Bool {
-        core.setApplicationPassword(credential.map { Array($0) })
+        let password = credential.map { Secret(Array($0)) }
+        send(.setApplicationPassword(password)) { $0.setApplicationPassword(password?.bytes) }
         return true
     }
 
     /// Whether an application password is set.
     /// - Returns: true after `setCredential` with a non-nil credential.
     open func isCredentialSet(_ type: LACredentialType) -> Bool {
-        core.hasApplicationPassword
+        state.hasApplicationPassword
     }
 
     private func evaluate(_ policy: LAPolicy, reason: String) throws -> Bool {
         do {
-            guard let keychain else { throw unavailability(of: policy) }
-            noteBiometry(keychain)
-            try keychain.authenticators.evaluate(policy.engine, context: core, reason: reason)
+            guard let binding else { throw unavailability(of: policy) }
+            noteBiometry(binding)
+            _ = try binding.service.perform(.evaluatePolicy(policy.engine, reason: reason), as: binding.caller)
             return true
         } catch {
             throw Self.laError(error)
@@ -139,8 +198,8 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
 
     /// `.touchID` when the keychain has a sensor (the simulated one, or a fingerprint reader that fprintd
     /// reports), else `.none`.
-    private func noteBiometry(_ keychain: Keychain) {
-        let available = (try? keychain.authenticators.sensorStatus().isAvailable) ?? false
+    private func noteBiometry(_ binding: KeychainClient) {
+        let available = (try? binding.biometryStatus().isAvailable) ?? false
         settings.withLock { $0.biometryType = available ? .touchID : .none }
     }
 
@@ -151,7 +210,7 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     }
 
     private func unavailability(of policy: LAPolicy) -> LAError {
-        if core.isInvalidated { return LAError(.invalidContext) }
+        if state.isInvalidated { return LAError(.invalidContext) }
         switch policy {
         case .deviceOwnerAuthentication: return LAError(.passcodeNotSet)
         case .deviceOwnerAuthenticationWithWatch, .deviceOwnerAuthenticationWithWristDetection:
@@ -163,5 +222,15 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
 }
 
 extension LAContext: AuthenticationContextCarrier {
-    package var authenticationContext: AuthenticationContext { core }
+    package var authenticationContextID: AuthenticationContextID? { binding?.caller.authenticationContext }
+
+    /// The context object, for in-process engine calls (the Secure Enclave keys): resolved in the registry of
+    /// the keychain this context was made in; the stand-in when there is none (or it is in another process).
+    package var authenticationContext: AuthenticationContext {
+        guard let binding, let id = binding.caller.authenticationContext,
+            let service = binding.service as? InProcessKeychainService,
+            let context = try? service.keychain.authenticationContexts.resolve(id)
+        else { return detached }
+        return context
+    }
 }

@@ -6,8 +6,7 @@ enum ResultEncoding {
     /// The result object for `results`: nil when nothing was asked for; one bare object for a limit of one;
     /// otherwise an array in insertion order.
     static func encode(_ results: [ItemResult], returns: ReturnOptions, limit: MatchLimit) -> AnyObject? {
-        // Passwords have no reference object: kSecReturnRef alone returns nothing for them, as on iOS.
-        guard !returns.subtracting(.reference).isEmpty else { return nil }
+        guard !returns.subtracting(.reference).isEmpty else { return references(results, limit: limit) }
         if limit == .one, let first = results.first { return encode(first, returns: returns) }
         return NSArray(array: results.map { encode($0, returns: returns) })
     }
@@ -45,6 +44,24 @@ enum ResultEncoding {
             dictionary[constant("v_PersistentRef")] = NSData(bytes: reference.bytes, length: reference.bytes.count)
         }
         return dictionary
+    }
+
+    /// What kSecReturnRef alone returns: each item's reference object. Passwords have none, so a search for
+    /// them returns nothing, as on iOS.
+    private static func references(_ results: [ItemResult], limit: MatchLimit) -> AnyObject? {
+        let objects = results.compactMap(reference)
+        guard !objects.isEmpty else { return nil }
+        if limit == .one { return objects[0] }
+        return NSArray(array: objects)
+    }
+
+    /// The reference object of one item: none for a password; a key's or a certificate's value becomes the
+    /// `SecKey` or `SecCertificate` it stands for once those types are built (nothing stores such values yet).
+    private static func reference(_ result: ItemResult) -> AnyObject? {
+        switch result.value {
+        case .secret?, nil: nil
+        case .key?, .certificate?: nil
+        }
     }
 
     /// The integer SQLite reads from text: optional blanks and sign, then the digits up to the first other

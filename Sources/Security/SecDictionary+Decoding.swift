@@ -120,7 +120,7 @@ extension SecDictionary {
             guard let carrier = value as? AuthenticationContextCarrier else {
                 throw KeychainError.param.because("kSecUseAuthenticationContext must be an LAContext")
             }
-            authenticationContext = carrier.authenticationContext
+            authenticationContext = carrier.authenticationContextID
         case .operationPrompt:
             guard let prompt = value as? String else { throw Self.wrongType(key) }
             operationPrompt = prompt

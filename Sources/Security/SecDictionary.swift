@@ -22,7 +22,7 @@ struct SecDictionary {
     var persistentReference: PersistentReference?
     var groups: Set<PropertyGroup> = []
     /// `kSecUseAuthenticationContext`'s context and `kSecUseAuthenticationUI`'s policy.
-    var authenticationContext: AuthenticationContext?
+    var authenticationContext: AuthenticationContextID?
     var authenticationUI: AuthenticationUI?
     var operationPrompt: String?
     /// The keys the dictionary held, by group, as the caller spelled them (for explanations).

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainMessages
+import KeychainRequests
 
 /// Adds an item to the keychain.
 /// - Parameters:
@@ -13,11 +14,11 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemAdd") { keychain in
         var notes: [String] = []
-        var item = try SecItemRequest.add(attributes, notes: &notes)
+        var (item, context) = try SecItemRequest.add(attributes, notes: &notes)
         for note in notes { SecurityRuntime.log("SecItemAdd", note) }
         let returns = item.returns
         if result == nil { item.returns = [] }
-        let added = try keychain.add(item)
+        let added = try keychain.using(context).add(item)
         if let added, let result {
             result.pointee = ResultEncoding.encode([added], returns: returns, limit: .one)
         }
@@ -35,9 +36,9 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemCopyMatching") { keychain in
         var notes: [String] = []
-        let itemQuery = try SecItemRequest.copyMatching(query, notes: &notes)
+        let (itemQuery, context) = try SecItemRequest.copyMatching(query, notes: &notes)
         for note in notes { SecurityRuntime.log("SecItemCopyMatching", note) }
-        let report = try keychain.search(itemQuery)
+        let report = try keychain.using(context).search(itemQuery)
         if let note = report.explanation { SecurityRuntime.log("SecItemCopyMatching", note.text(in: .current)) }
         if let result {
             result.pointee = ResultEncoding.encode(report.results, returns: itemQuery.returns, limit: itemQuery.limit)
@@ -56,7 +57,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
         var notes: [String] = []
         let request = try SecItemRequest.update(query, attributesToUpdate, notes: &notes)
         for note in notes { SecurityRuntime.log("SecItemUpdate", note) }
-        try keychain.update(request.query, with: request.changes)
+        try keychain.using(request.context).update(request.query, with: request.changes)
     }
 }
 
@@ -74,14 +75,13 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
 }
 
 extension SecDictionary {
-    /// The typed query this dictionary describes.
+    /// The typed query this dictionary describes (its `kSecUseAuthenticationContext` travels apart, by id).
     func query(limit: MatchLimit) -> ItemQuery {
         var query = ItemQuery(
             itemClass: itemClass, attributes: attributes, accessGroup: accessGroup,
             synchronizable: synchronizable ?? .no, accessibility: accessibility, limit: limit,
             caseInsensitive: caseInsensitive, returns: engineReturns, persistentReference: persistentReference)
-        query.authentication = ReadAuthentication(
-            context: authenticationContext, ui: authenticationUI ?? .allow, operationPrompt: operationPrompt)
+        query.authentication = ReadAuthentication(ui: authenticationUI ?? .allow, operationPrompt: operationPrompt)
         return query
     }
 }

@@ -8,11 +8,14 @@ package enum SecItemRequest {
     /// `SecItemAdd`'s item. - Throws: `KeychainError` as `SecItemAdd` reports it.
     package static func add(_ attributes: NSDictionary) throws -> NewItem {
         var notes: [String] = []
-        return try add(attributes, notes: &notes)
+        return try add(attributes, notes: &notes).item
     }
 
-    /// `SecItemAdd`'s item, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
-    package static func add(_ attributes: NSDictionary, notes: inout [String]) throws -> NewItem {
+    /// `SecItemAdd`'s item and the id of its `kSecUseAuthenticationContext`, with what `KEYCHAIN_DEBUG` should
+    /// say about it added to `notes`.
+    package static func add(_ attributes: NSDictionary, notes: inout [String]) throws
+        -> (item: NewItem, context: AuthenticationContextID?)
+    {
         let function = SecItemFunction.add
         let input = try SecDictionary(decoding: attributes)
         if input.groups.contains(.search) {
@@ -31,25 +34,27 @@ package enum SecItemRequest {
         noteSynchronizableThisDeviceOnly(
             synchronizable: input.synchronizable == .yes,
             protection: input.accessControl?.accessibility ?? input.accessibility, into: &notes)
-        var item = NewItem(
+        let item = NewItem(
             itemClass: itemClass, attributes: input.attributes, accessGroup: input.accessGroup,
             synchronizable: input.synchronizable == .yes, accessibility: input.accessibility,
             accessControl: input.accessControl, data: input.data, returns: input.engineReturns)
-        item.authenticationContext = input.authenticationContext
-        return item
+        return (item, input.authenticationContext)
     }
 
     /// `SecItemCopyMatching`'s query (its limit defaults to one). - Throws: `KeychainError`.
     package static func copyMatching(_ query: NSDictionary) throws -> ItemQuery {
         var notes: [String] = []
-        return try copyMatching(query, notes: &notes)
+        return try copyMatching(query, notes: &notes).query
     }
 
-    /// `SecItemCopyMatching`'s query, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
-    package static func copyMatching(_ query: NSDictionary, notes: inout [String]) throws -> ItemQuery {
+    /// `SecItemCopyMatching`'s query and the id of its `kSecUseAuthenticationContext`, with what
+    /// `KEYCHAIN_DEBUG` should say about it added to `notes`.
+    package static func copyMatching(_ query: NSDictionary, notes: inout [String]) throws
+        -> (query: ItemQuery, context: AuthenticationContextID?)
+    {
         let input = try SecDictionary(decoding: query)
         input.noteIgnoredKeys(&notes)
-        return input.query(limit: input.limit ?? .one)
+        return (input.query(limit: input.limit ?? .one), input.authenticationContext)
     }
 
     /// `SecItemUpdate`'s query and changes (the query's limit defaults to all). - Throws: `KeychainError`.
@@ -57,12 +62,13 @@ package enum SecItemRequest {
         -> (query: ItemQuery, changes: ItemChanges)
     {
         var notes: [String] = []
-        return try update(query, attributesToUpdate, notes: &notes)
+        let request = try update(query, attributesToUpdate, notes: &notes)
+        return (request.query, request.changes)
     }
 
     /// `SecItemUpdate`'s query and changes, with what `KEYCHAIN_DEBUG` should say about them added to `notes`.
     package static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary, notes: inout [String])
-        throws -> (query: ItemQuery, changes: ItemChanges)
+        throws -> (query: ItemQuery, changes: ItemChanges, context: AuthenticationContextID?)
     {
         let input = try SecDictionary(decoding: query)
         if input.groups.contains(.returnType) {
@@ -96,7 +102,8 @@ package enum SecItemRequest {
             ItemChanges(
                 attributes: changes.attributes, accessGroup: changes.accessGroup,
                 synchronizable: changes.synchronizable.map { $0 == .yes }, accessibility: changes.accessibility,
-                accessControl: changes.accessControl, data: changes.data)
+                accessControl: changes.accessControl, data: changes.data),
+            input.authenticationContext
         )
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import KeychainCore
-import Synchronization
+import KeychainRequests
 
 /// Which keychain the SecItem functions use. By default, one per process, built once from the environment
-/// (`KEYCHAIN_HOME`, `KEYCHAIN_ENTITLEMENTS`; see `KeychainConfiguration.fromEnvironment()`).
+/// (`KEYCHAIN_HOME`, `KEYCHAIN_ENTITLEMENTS`; see `KeychainConfiguration.fromEnvironment()`). The functions
+/// reach it only through requests to a `KeychainService` (in process, `InProcessKeychainService`).
 ///
 /// Tests and embedding programs can install another keychain for the whole process, or for one task and
 /// the tasks it creates, so parallel tests never share a keychain. This type exists only on Linux.
@@ -16,19 +17,23 @@ public enum SecurityRuntime {
     /// Runs `body` with `keychain` as the keychain of this task and its child tasks.
     /// - Returns: what `body` returns.
     public static func withKeychain<R>(_ keychain: Keychain, _ body: () throws -> R) rethrows -> R {
-        try ProcessKeychain.$taskKeychain.withValue(keychain, operation: body)
+        try ProcessKeychain.$taskKeychain.withValue(keychain) {
+            try ProcessKeychainService.$taskService.withValue(InProcessKeychainService(keychain), operation: body)
+        }
     }
 
     /// Runs `body` with `keychain` as the keychain of this task and its child tasks.
     /// - Returns: what `body` returns.
     public static func withKeychain<R>(_ keychain: Keychain, _ body: () async throws -> R) async rethrows -> R {
-        try await ProcessKeychain.$taskKeychain.withValue(keychain, operation: body)
+        try await ProcessKeychain.$taskKeychain.withValue(keychain) {
+            try await ProcessKeychainService.$taskService.withValue(InProcessKeychainService(keychain), operation: body)
+        }
     }
 
-    /// The keychain a SecItem call uses now.
-    static func current() throws -> Keychain {
+    /// The service a SecItem call uses now, as the process's caller.
+    static func current() throws -> KeychainClient {
         // Shared with LocalAuthentication, so an LAContext evaluates against the same keychain.
-        try ProcessKeychain.current()
+        KeychainClient(service: try ProcessKeychainService.current())
     }
 
     /// Whether failing calls explain themselves on standard error (`KEYCHAIN_DEBUG` set and not "0").
@@ -44,7 +49,7 @@ public enum SecurityRuntime {
     }
 
     /// Runs one SecItem call: maps `KeychainError` to its status and, when enabled, logs the reason.
-    static func perform(_ function: String, _ body: (Keychain) throws -> Void) -> OSStatus {
+    static func perform(_ function: String, _ body: (KeychainClient) throws -> Void) -> OSStatus {
         do {
             try body(try current())
             return errSecSuccess

@@ -29,12 +29,12 @@ import Testing
         } else {
             item.accessControl = AccessControlPolicy(accessibility: accessibility, flags: flags)
         }
+        var context: AuthenticationContext?
         if let applicationPassword {
-            let context = AuthenticationContext()
-            context.setApplicationPassword(Array(applicationPassword.utf8))
-            item.authenticationContext = context
+            context = AuthenticationContext()
+            context?.setApplicationPassword(Array(applicationPassword.utf8))
         }
-        try keychain.add(item)
+        try keychain.add(item, context: context)
     }
 
     @Test func lockedHomeGivesAnOfflineAttackerNothingButTheAlwaysClass() throws {
@@ -124,9 +124,10 @@ import Testing
         #expect(keychain.secretText("current-set") == "secret-current-set")
         let context = AuthenticationContext()
         context.setApplicationPassword(Array("pw".utf8))
-        var query = accountQuery("app-password", returns: .data)
-        query.authentication = ReadAuthentication(context: context)
-        #expect(try keychain.copyMatching(query).first?.data?.bytes == Array("secret-app-password".utf8))
+        let query = accountQuery("app-password", returns: .data)
+        #expect(
+            try keychain.copyMatching(query, context: context).first?.data?.bytes
+                == Array("secret-app-password".utf8))
 
         // An attribute-only update of a migrated constrained item still needs no authentication.
         var changes = ItemChanges()

@@ -93,15 +93,13 @@ import Testing
         let keychain = try fastKDFKeychain()
         let context = AuthenticationContext()
         context.setApplicationPassword(Array("pw".utf8))
-        var item = NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")],
+        let item = NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")],
                            accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: .applicationPassword),
                            data: Array("secret".utf8))
-        item.authenticationContext = context
-        try keychain.add(item)
-        var query = accountQuery("a", returns: .data)
+        try keychain.add(item, context: context)
+        let query = accountQuery("a", returns: .data)
         #expect(status { _ = try keychain.copyMatching(query) } == SecurityStatus.authFailed)
-        query.authentication = ReadAuthentication(context: context)
-        #expect(try keychain.copyMatching(query).first?.data?.bytes == Array("secret".utf8))
+        #expect(try keychain.copyMatching(query, context: context).first?.data?.bytes == Array("secret".utf8))
         let row = try storedRow(keychain)
         #expect(!row.secret.contains(Array("secret".utf8)))
     }

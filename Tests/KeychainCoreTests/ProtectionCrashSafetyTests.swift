@@ -222,12 +222,12 @@ import Glibc
     private func readSecret(_ keychain: Keychain, _ account: String, context: Bool) -> String? {
         var query = itemsQuery(account: account, returns: .data)
         query.limit = .one
+        var authentication: AuthenticationContext?
         if context {
-            let authentication = AuthenticationContext()
-            authentication.setApplicationPassword(Array("app-pw".utf8))
-            query.authentication = ReadAuthentication(context: authentication)
+            authentication = AuthenticationContext()
+            authentication?.setApplicationPassword(Array("app-pw".utf8))
         }
-        guard let secret = try? keychain.copyMatching(query).first?.data else { return nil }
+        guard let secret = try? keychain.copyMatching(query, context: authentication).first?.data else { return nil }
         return String(decoding: secret.bytes, as: UTF8.self)
     }
 

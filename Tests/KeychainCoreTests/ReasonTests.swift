@@ -110,11 +110,11 @@ import Testing
         #expect(japanese.hasSuffix("このエラーで項目を削除しないでください。項目は無事で、ロック解除後にまた読み出せます"))
     }
 
-    /// Every template the engine and the Security face write has a Japanese wording, found by reading the
+    /// Every template the engine, its request boundary and the Security face write has a Japanese wording, found by reading the
     /// sources, so a new reason without a translation fails here.
     @Test func everyReasonTemplateOfTheSourcesHasAJapaneseWording() throws {
         var templates: Set<String> = []
-        for module in ["KeychainCore", "Security"] {
+        for module in ["KeychainCore", "KeychainRequests", "Security"] {
             let directory = Self.repository.appendingPathComponent("Sources").appendingPathComponent(module)
             templates.formUnion(try ReasonTemplateScanner.templates(under: directory))
         }
@@ -130,7 +130,7 @@ import Testing
     /// The catalog holds no stale or repeated templates, and each wording places every argument of its template.
     @Test func theJapaneseCatalogMatchesTheTemplates() throws {
         var written: Set<String> = []
-        for module in ["KeychainCore", "Security", "SecurityCLI"] {
+        for module in ["KeychainCore", "KeychainRequests", "Security", "SecurityCLI"] {
             let directory = Self.repository.appendingPathComponent("Sources").appendingPathComponent(module)
             written.formUnion(try ReasonTemplateScanner.templates(under: directory))
         }

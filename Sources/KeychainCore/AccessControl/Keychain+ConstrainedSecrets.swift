@@ -58,6 +58,20 @@ extension Keychain {
         return try ApplicationPasswordWork.iterations(target: configuration.passcodeDerivationTarget)
     }
 
+    /// A query's authentication for one call: with the call's context, and the caller named in the prompt
+    /// when the app gave no `kSecUseOperationPrompt`.
+    func authentication(_ given: ReadAuthentication, context: AuthenticationContext?, caller: CallerIdentity)
+        -> ReadAuthentication
+    {
+        ReadAuthentication(
+            context: context, ui: given.ui, operationPrompt: given.operationPrompt ?? Self.defaultPrompt(for: caller))
+    }
+
+    /// What a prompt says when the app gave no reason.
+    static func defaultPrompt(for caller: CallerIdentity) -> String {
+        "\(caller.applicationIdentifier ?? "A program") wants to use an item in your keychain."
+    }
+
     /// Opens a constrained item's secret, authenticating as `authentication` allows.
     /// - Throws: ``ConstraintSkip`` under `.skip`; errSecInteractionNotAllowed under `.fail`;
     ///   errSecUserCanceled, errSecAuthFailed as the authentication ends.
@@ -88,8 +102,7 @@ extension Keychain {
                 throw AuthenticationFailure.notInteractive.keychainError
             }
             if authentication.defersPrompts { throw PromptDeferred() }
-            let reason = authentication.operationPrompt
-                ?? "\(configuration.identity.applicationIdentifier ?? "A program") wants to use an item in your keychain."
+            let reason = authentication.operationPrompt ?? Self.defaultPrompt(for: configuration.identity)
             do {
                 try authenticators.evaluate(policy, context: context, reason: reason)
             } catch let failure as AuthenticationFailure {

@@ -53,7 +53,8 @@ extension Keychain {
             wrapped: Array(bytes[5..<(5 + length)]), classKey: try classKey(policy.accessibility))
         let sealed = Array(bytes[(5 + length)...])
         guard policy.hasConstraints else { return try sealer.openSecret(sealed, itemKey: itemKey) }
-        let authentication = ReadAuthentication(context: context, ui: .allow, operationPrompt: reason)
+        let authentication = ReadAuthentication(
+            context: context, ui: .allow, operationPrompt: reason ?? Self.defaultPrompt(for: configuration.identity))
         return try openConstrained(
             sealed, policy: policy, sealer: sealer, itemKey: itemKey, authentication: authentication)
     }

@@ -87,9 +87,11 @@ public final class AuthenticationContext: Sendable {
     }
 }
 
-/// An object that carries an ``AuthenticationContext``: LocalAuthentication's `LAContext`, which the Security
+/// An object that names an authentication context: LocalAuthentication's `LAContext`, which the Security
 /// face receives as `kSecUseAuthenticationContext` without depending on LocalAuthentication.
 package protocol AuthenticationContextCarrier: AnyObject {
-    /// The engine's context behind the object.
+    /// The context's id in its keychain's registry, which requests carry; nil when the object has no keychain.
+    var authenticationContextID: AuthenticationContextID? { get }
+    /// The context object itself, for in-process callers of the engine (the Secure Enclave keys).
     var authenticationContext: AuthenticationContext { get }
 }

@@ -15,11 +15,13 @@ public final class Authenticators: Sendable {
     public let owner: SystemOwnerAuthentication?
     /// The machine's fingerprint reader, which replaces the simulated sensor when the configuration has one.
     let fingerprintReader: FingerprintReaderBiometry?
+    /// Who asks the user: the configuration's, else ``LocalUserPrompter`` over the devices above.
+    let prompter: any UserPrompter
     private let protection: ProtectionState
     private let clock: @Sendable () -> Date
 
     init(protection: ProtectionState, clock: @escaping @Sendable () -> Date, owner: SystemOwnerAuthentication?,
-         fingerprintReader reader: SystemFingerprintReader?) {
+         fingerprintReader reader: SystemFingerprintReader?, prompter: (any UserPrompter)?) {
         self.protection = protection
         self.clock = clock
         self.owner = owner
@@ -29,8 +31,13 @@ public final class Authenticators: Sendable {
             FingerprintReaderBiometry(
                 reader: $0, home: protection.home, deviceKey: protection.deviceKey, simulated: simulated)
         }
-        passcodePrompt = PasscodePrompt()
-        companion = SimulatedCompanion(home: protection.home, deviceKey: protection.deviceKey)
+        let passcodePrompt = PasscodePrompt()
+        let companion = SimulatedCompanion(home: protection.home, deviceKey: protection.deviceKey)
+        self.passcodePrompt = passcodePrompt
+        self.companion = companion
+        self.prompter = prompter ?? LocalUserPrompter(
+            sensor: fingerprintReader ?? simulated, companion: companion, passcodePrompt: passcodePrompt,
+            owner: owner)
     }
 
     /// The biometric sensor in use: the fingerprint reader when configured, else the simulated sensor.
@@ -84,17 +91,17 @@ public final class Authenticators: Sendable {
             let status = try sensor.status()
             let sensorAnswers = status.isEnrolled && !status.isLockedOut && status.answersPrompts
             if !sensorAnswers, try companion.status().isPaired {
-                try companion.prompt()
+                _ = try prompter.ask(.companion)
                 return try record(.companion, in: context)
             }
-            try sensor.prompt(reason: reason)
+            _ = try prompter.ask(.biometry(reason: reason))
         case .biometrics:
-            try sensor.prompt(reason: reason)
+            _ = try prompter.ask(.biometry(reason: reason))
         case .deviceOwner:
             let status = try sensor.status()
             if status.isAvailable && status.isEnrolled && !status.isLockedOut {
                 do {
-                    try sensor.prompt(reason: reason)
+                    _ = try prompter.ask(.biometry(reason: reason))
                     return try record(.biometry, in: context)
                 } catch AuthenticationFailure.authenticationFailed, AuthenticationFailure.userFallback {
                     // The prompt offers the passcode after a failed match or on "Enter Password".
@@ -106,7 +113,7 @@ public final class Authenticators: Sendable {
             try enterPasscode(reason: reason)
             return try record(.devicePasscode, in: context)
         case .companion:
-            try companion.prompt()
+            _ = try prompter.ask(.companion)
             return try record(.companion, in: context)
         }
         return try record(.biometry, in: context)
@@ -127,18 +134,15 @@ public final class Authenticators: Sendable {
         return method
     }
 
-    /// The device-passcode prompt: a scripted entry if one is queued, else the system's authentication, else a
-    /// dismissed prompt.
+    /// The device-passcode prompt, through the prompter: a passcode the user typed is verified here; the
+    /// system's owner authentication answers for itself.
     private func enterPasscode(reason: String) throws {
-        switch passcodePrompt.next() {
-        case .cancel?: throw AuthenticationFailure.userCancel
-        case .enter(let passcode)?:
+        switch try prompter.ask(.devicePasscode(reason: reason)) {
+        case .passcode(let passcode):
             do { try protection.verifyPasscode(passcode.secure) } catch KeychainError.authFailed {
                 throw AuthenticationFailure.authenticationFailed
             }
-        case nil:
-            guard let owner else { throw AuthenticationFailure.userCancel }
-            try owner.authenticate(reason: reason).requireSuccess()
+        case .confirmed: break
         }
         try sensor.resetFailures()
     }

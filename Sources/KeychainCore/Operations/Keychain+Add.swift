@@ -13,11 +13,16 @@ struct PreparedItem {
 
 extension Keychain {
     /// Adds an item (`SecItemAdd`). Returns what `item.returns` asks for, or nil when it asks for nothing.
+    /// - Parameters:
+    ///   - caller: whose access groups the item goes into; nil means `configuration.identity`.
+    ///   - context: holds the application password an `.applicationPassword` access control needs.
     /// - Throws: `errSecDuplicateItem` when an item with the same primary key exists; `errSecParam`,
     ///   `errSecNoSuchAttr`, `errSecMissingEntitlement`, `errSecUnimplemented` for invalid requests.
     @discardableResult
-    public func add(_ item: NewItem) throws -> ItemResult? {
-        let prepared = try prepare(item)
+    public func add(_ item: NewItem, as caller: CallerIdentity? = nil, context: AuthenticationContext? = nil) throws
+        -> ItemResult?
+    {
+        let prepared = try prepare(item, caller: identity(caller), context: context)
         try insert([prepared])
         guard !item.returns.isEmpty else { return nil }
         let match = MatchedRow(row: prepared.row, protection: prepared.protection, attributes: prepared.attributes)
@@ -27,8 +32,9 @@ extension Keychain {
 
     /// Adds several items in one transaction: all of them, or, if any is invalid or a duplicate, none.
     /// - Throws: the first item's failure, as ``add(_:)`` would report it.
-    public func add(contentsOf items: [NewItem]) throws {
-        try insert(try items.map(prepare))
+    public func add(contentsOf items: [NewItem], as caller: CallerIdentity? = nil) throws {
+        let caller = identity(caller)
+        try insert(try items.map { try prepare($0, caller: caller, context: nil) })
     }
 
     private func insert(_ items: [PreparedItem]) throws {
@@ -60,11 +66,12 @@ extension Keychain {
     }
 
     /// The checks of an add, shared by the add itself and its dry run.
-    func checkedAdd(_ item: NewItem) throws -> CheckedAdd {
+    func checkedAdd(_ item: NewItem, caller: CallerIdentity) throws -> CheckedAdd {
         let schema = try schema(item.itemClass)
+        try ItemValue.requireSecret(item.value, in: Reason("an add"))
         try validate(item.attributes, in: schema, writing: true)
         try validate(data: item.data)
-        let group = try writeGroup(item.accessGroup)
+        let group = try writeGroup(item.accessGroup, of: caller)
         let protection = try protection(
             accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable)
         var attributes = item.attributes
@@ -78,8 +85,10 @@ extension Keychain {
     }
 
     /// Validates an add and encrypts the new item.
-    private func prepare(_ item: NewItem) throws -> PreparedItem {
-        let checked = try checkedAdd(item)
+    private func prepare(_ item: NewItem, caller: CallerIdentity, context: AuthenticationContext?) throws
+        -> PreparedItem
+    {
+        let checked = try checkedAdd(item, caller: caller)
         var attributes = checked.attributes
         let now = configuration.clock()
         attributes[.creationDate] = .date(now)
@@ -88,7 +97,7 @@ extension Keychain {
         if let constraints { attributes[AccessControlPolicy.attributeKey] = .data(constraints.encoded) }
         var prepared = try prepare(attributes, secret: item.data ?? [], schema: checked.schema,
                                    protection: checked.protection, uuid: try SystemRandom.bytes(16),
-                                   constraints: constraints, context: item.authenticationContext)
+                                   constraints: constraints, context: context)
         prepared.leftOut = checked.leftOut
         return prepared
     }

@@ -3,8 +3,9 @@ extension Keychain {
     /// - Returns: the number of items deleted.
     /// - Throws: `errSecItemNotFound` when nothing matches.
     @discardableResult
-    public func delete(_ query: ItemQuery) throws -> Int {
-        let (schema, query, groups) = try checkedDelete(query)
+    public func delete(_ query: ItemQuery, as caller: CallerIdentity? = nil) throws -> Int {
+        let caller = identity(caller)
+        let (schema, query, groups) = try checkedDelete(query, caller: caller)
         let deleted = try withStore { store in
             try store.database.writeTransaction {
                 let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all,
@@ -16,7 +17,7 @@ extension Keychain {
         }
         guard deleted > 0 else {
             throw KeychainError.itemNotFound.because(notFoundReason(
-                query, schema: schema,
+                query, schema: schema, caller: caller,
                 base: "no item of class \(schema.itemClass.rawValue) matches the delete's query"))
         }
         return deleted
@@ -24,7 +25,7 @@ extension Keychain {
 
     /// The checks of a delete that need no item, shared by the delete and its dry run: the class, the
     /// attributes, the limit, the authentication UI and the groups it covers.
-    func checkedDelete(_ query: ItemQuery) throws -> (ClassSchema, ItemQuery, [String]) {
+    func checkedDelete(_ query: ItemQuery, caller: CallerIdentity) throws -> (ClassSchema, ItemQuery, [String]) {
         let (schema, query) = try resolvePersistentReference(query)
         try validate(query.attributes, in: schema, writing: false)
         guard query.limit == .all else {
@@ -33,7 +34,7 @@ extension Keychain {
         if query.authentication.ui == .skip {
             throw KeychainError.param.because("kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only")
         }
-        return (schema, query, try searchGroups(query.accessGroup))
+        return (schema, query, try searchGroups(query.accessGroup, of: caller))
     }
 
     /// Checks a row a delete matched by its digests against its decrypted attributes, as an update does: digests

@@ -16,25 +16,28 @@ extension Keychain {
     /// The reason for an errSecItemNotFound: `base`, then the nearest items by primary key in the caller's
     /// groups and the query attributes that kept each from matching, and an item of the other password class
     /// that would have matched. Never throws: when the explanation cannot be computed, `base` alone is returned.
-    func notFoundReason(_ query: ItemQuery, schema: ClassSchema, base: KeychainError.Reason) -> KeychainError.Reason {
-        guard query.persistentReference == nil else { return base }
-        return (try? withStore { notFoundReason(query, schema: schema, base: base, store: $0) }) ?? base
-    }
-
-    /// ``notFoundReason(_:schema:base:)`` for a caller that holds the store already (inside a transaction).
-    func notFoundReason(_ query: ItemQuery, schema: ClassSchema, base: KeychainError.Reason, store: ItemStore)
+    func notFoundReason(_ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, base: KeychainError.Reason)
         -> KeychainError.Reason
     {
+        guard query.persistentReference == nil else { return base }
+        return (try? withStore { notFoundReason(query, schema: schema, caller: caller, base: base, store: $0) })
+            ?? base
+    }
+
+    /// ``notFoundReason(_:schema:caller:base:)`` for a caller that holds the store already (in a transaction).
+    func notFoundReason(
+        _ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, base: KeychainError.Reason, store: ItemStore
+    ) -> KeychainError.Reason {
         guard query.persistentReference == nil,
-            let notes = try? notFoundNotes(query, schema: schema, store: store), !notes.isEmpty
+            let notes = try? notFoundNotes(query, schema: schema, caller: caller, store: store), !notes.isEmpty
         else { return base }
         return .joined([base] + notes)
     }
 
-    private func notFoundNotes(_ query: ItemQuery, schema: ClassSchema, store: ItemStore) throws
-        -> [KeychainError.Reason]
+    private func notFoundNotes(_ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, store: ItemStore)
+        throws -> [KeychainError.Reason]
     {
-        let groups = configuration.identity.accessGroups
+        let groups = caller.accessGroups
         guard !groups.isEmpty else { return [] }
         var notes: [KeychainError.Reason] = []
         var examined: [(primaryKey: String, mismatches: [KeychainError.Reason])] = []

@@ -138,7 +138,7 @@ extension Keychain {
             }
         }
         var result = ItemResult(
-            itemClass: schema.itemClass, data: data, attributes: returned,
+            itemClass: schema.itemClass, value: data.map { .secret($0) }, attributes: returned,
             persistentReference: returns.contains(.persistentReference) ? reference : nil)
         if returned != nil { result.accessControl = policy }
         return result

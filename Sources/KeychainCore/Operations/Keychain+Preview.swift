@@ -6,8 +6,8 @@ extension Keychain {
     /// Checks an add without adding: validation, entitlement, protection class and lock state, and a collision.
     /// - Throws: what ``add(_:)`` would throw, with the same explanations (`errSecDuplicateItem` names the
     ///   existing item's primary key and what the add left out).
-    public func previewAdd(_ item: NewItem) throws {
-        let checked = try checkedAdd(item)
+    public func previewAdd(_ item: NewItem, as caller: CallerIdentity? = nil) throws {
+        let checked = try checkedAdd(item, caller: identity(caller))
         _ = try classKey(checked.protection)  // an add seals under the class key: a locked class cannot take new items
         // Equal digests on every key column are an equal primary-key digest.
         let key = checked.attributes.filter { checked.schema.primaryKey.contains($0.key) }
@@ -27,16 +27,22 @@ extension Keychain {
 
     /// The items a search would find (up to its limit).
     /// - Throws: what ``search(_:)`` would throw for an invalid query, or errSecItemNotFound with its explanation.
-    public func previewSearch(_ query: ItemQuery) throws -> OperationPreview {
-        let (schema, query, groups) = try checkedSearch(query)
-        return try preview(query, schema: schema, groups: groups, limit: query.limit, base: "the query")
+    public func previewSearch(_ query: ItemQuery, as caller: CallerIdentity? = nil) throws -> OperationPreview {
+        let caller = identity(caller)
+        let (schema, query, groups) = try checkedSearch(query, caller: caller)
+        return try preview(
+            query, schema: schema, groups: groups, caller: caller, limit: query.limit, base: "the query")
     }
 
     /// The items an update would change.
     /// - Throws: what ``update(_:with:)`` would throw before changing anything.
-    public func previewUpdate(_ query: ItemQuery, with changes: ItemChanges) throws -> OperationPreview {
-        let (schema, query, groups, _) = try checkedUpdate(query, with: changes)
-        let found = try preview(query, schema: schema, groups: groups, limit: .all, base: "the update's query")
+    public func previewUpdate(_ query: ItemQuery, with changes: ItemChanges, as caller: CallerIdentity? = nil)
+        throws -> OperationPreview
+    {
+        let caller = identity(caller)
+        let (schema, query, groups, _) = try checkedUpdate(query, with: changes, caller: caller)
+        let found = try preview(
+            query, schema: schema, groups: groups, caller: caller, limit: .all, base: "the update's query")
         try predictCollision(found.items, changes: changes, schema: schema)
         return found
     }
@@ -71,14 +77,17 @@ extension Keychain {
 
     /// The items a delete would remove.
     /// - Throws: what ``delete(_:)`` would throw before removing anything.
-    public func previewDelete(_ query: ItemQuery) throws -> OperationPreview {
-        let (schema, query, groups) = try checkedDelete(query)
-        return try preview(query, schema: schema, groups: groups, limit: .all, base: "the delete's query")
+    public func previewDelete(_ query: ItemQuery, as caller: CallerIdentity? = nil) throws -> OperationPreview {
+        let caller = identity(caller)
+        let (schema, query, groups) = try checkedDelete(query, caller: caller)
+        return try preview(
+            query, schema: schema, groups: groups, caller: caller, limit: .all, base: "the delete's query")
     }
 
-    private func preview(_ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, base: Reason)
-        throws -> OperationPreview
-    {
+    private func preview(
+        _ query: ItemQuery, schema: ClassSchema, groups: [String], caller: CallerIdentity, limit: MatchLimit,
+        base: Reason
+    ) throws -> OperationPreview {
         let check = AttributeMatcher(query, groups: groups)
         let keys = schema.primaryKey + [.accessGroup, .synchronizable]
         return try withStore { store in
@@ -100,7 +109,7 @@ extension Keychain {
             }
             guard !items.isEmpty || unavailable > 0 else {
                 throw KeychainError.itemNotFound.because(notFoundReason(
-                    query, schema: schema,
+                    query, schema: schema, caller: caller,
                     base: "no item of class \(schema.itemClass.rawValue) in the caller's groups matches \(base)",
                     store: store))
             }

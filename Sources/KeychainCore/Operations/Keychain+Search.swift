@@ -4,14 +4,24 @@ extension Keychain {
     /// Finds items (`SecItemCopyMatching`): at most `query.limit` of them, in insertion order, each with what
     /// `query.returns` asks for.
     /// - Throws: `errSecItemNotFound` when nothing matches (including a limit of 0).
-    public func copyMatching(_ query: ItemQuery) throws -> [ItemResult] {
-        try search(query).results
+    public func copyMatching(
+        _ query: ItemQuery, as caller: CallerIdentity? = nil, context: AuthenticationContext? = nil
+    ) throws -> [ItemResult] {
+        try search(query, as: caller, context: context).results
     }
 
     /// Finds items like ``copyMatching(_:)`` and also says what the lock state kept out: items whose class
     /// is unavailable are left out of a search that finds readable ones, never silently.
-    public func search(_ query: ItemQuery) throws -> SearchReport {
-        let (schema, query, groups) = try checkedSearch(query)
+    /// - Parameters:
+    ///   - caller: whose access groups are searched; nil means `configuration.identity`.
+    ///   - context: the evaluated context (`kSecUseAuthenticationContext`) whose authentications a constrained
+    ///     item's read reuses, and where the ones it asks for are recorded.
+    public func search(_ query: ItemQuery, as caller: CallerIdentity? = nil, context: AuthenticationContext? = nil)
+        throws -> SearchReport
+    {
+        let caller = identity(caller)
+        var (schema, query, groups) = try checkedSearch(query, caller: caller)
+        query.authentication = authentication(query.authentication, context: context, caller: caller)
         var columns: RowColumns = [.metadata]
         if query.returns.contains(.data) { columns.insert(.secret) }
         // Rows are read under the store's lock (one SELECT reads one snapshot); decrypting them, and any prompt
@@ -41,7 +51,7 @@ extension Keychain {
         }
         guard !outcome.results.isEmpty else {
             throw KeychainError.itemNotFound.because(notFoundReason(
-                query, schema: schema,
+                query, schema: schema, caller: caller,
                 base: "no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query"))
         }
         var notes: [KeychainError.Reason] = []
@@ -104,10 +114,10 @@ extension Keychain {
 
     /// The checks of a search, shared by the search itself and its dry run: the class, the attributes, the
     /// caller's groups it covers, and the limit.
-    func checkedSearch(_ query: ItemQuery) throws -> (ClassSchema, ItemQuery, [String]) {
+    func checkedSearch(_ query: ItemQuery, caller: CallerIdentity) throws -> (ClassSchema, ItemQuery, [String]) {
         let (schema, query) = try resolvePersistentReference(query)
         try validate(query.attributes, in: schema, writing: false)
-        let groups = try searchGroups(query.accessGroup)
+        let groups = try searchGroups(query.accessGroup, of: caller)
         if case .count(let count) = query.limit {
             guard count >= 0 else { throw KeychainError.param.because("kSecMatchLimit is negative") }
             guard count > 0 else { throw KeychainError.itemNotFound.because("kSecMatchLimit is 0") }
@@ -144,4 +154,11 @@ public struct SearchReport: Sendable {
     public let explanation: KeychainError.Reason?
     /// ``explanation`` in English.
     public var note: String? { explanation?.english }
+
+    package init(results: [ItemResult], leftOut: Int, damaged: Int, explanation: KeychainError.Reason?) {
+        self.results = results
+        self.leftOut = leftOut
+        self.damaged = damaged
+        self.explanation = explanation
+    }
 }

@@ -10,16 +10,22 @@ extension Keychain {
     /// its access control or its class needs the authentication a read of the secret needs.
     /// - Throws: `errSecItemNotFound`, `errSecDuplicateItem`, `errSecParam`, `errSecNoSuchAttr`,
     ///   `errSecMissingEntitlement`; errSecUserCanceled, errSecAuthFailed, errSecInteractionNotAllowed.
-    public func update(_ query: ItemQuery, with changes: ItemChanges) throws {
-        let (schema, query, groups, newGroup) = try checkedUpdate(query, with: changes)
+    /// - Parameters:
+    ///   - caller: whose access groups are searched; nil means `configuration.identity`.
+    ///   - context: the evaluated context a constrained item's authentication reuses (and records into).
+    public func update(
+        _ query: ItemQuery, with changes: ItemChanges, as caller: CallerIdentity? = nil,
+        context: AuthenticationContext? = nil
+    ) throws {
+        let caller = identity(caller)
+        let (schema, query, groups, newGroup) = try checkedUpdate(query, with: changes, caller: caller)
         let job = UpdateJob(
-            changes: changes, query: query, schema: schema, groups: groups,
+            changes: changes, query: query, schema: schema, groups: groups, caller: caller,
             check: AttributeMatcher(query, groups: groups),
             newGroup: newGroup, now: configuration.clock())
         // One context for every match: an authentication for the first one covers the others.
-        let authentication = ReadAuthentication(
-            context: query.authentication.context ?? AuthenticationContext(), ui: query.authentication.ui,
-            operationPrompt: query.authentication.operationPrompt)
+        let authentication = self.authentication(
+            query.authentication, context: context ?? AuthenticationContext(), caller: caller)
         // A user taking their time at a prompt must hold up no other call of this process and no writer of
         // another: the update runs with prompts deferred, and if one is needed its transaction is rolled back,
         // the prompts are asked outside the store's lock, and the update runs again, finding them in the context.
@@ -39,6 +45,7 @@ extension Keychain {
         let query: ItemQuery
         let schema: ClassSchema
         let groups: [String]
+        let caller: CallerIdentity
         let check: AttributeMatcher
         /// The access group items move to, if the update moves them.
         let newGroup: String?
@@ -59,7 +66,7 @@ extension Keychain {
                 guard !matches.isEmpty else {
                     throw KeychainError.itemNotFound.because(
                         notFoundReason(
-                            job.query, schema: job.schema,
+                            job.query, schema: job.schema, caller: job.caller,
                             base: "no item of class \(job.schema.itemClass.rawValue) matches the update's query",
                             store: store))
                 }
@@ -87,7 +94,7 @@ extension Keychain {
 
     /// The checks of an update that need no item: what ``update(_:with:)`` and its preview validate first.
     /// - Returns: the class's schema, the resolved query, the groups it searches and the group items move to.
-    func checkedUpdate(_ query: ItemQuery, with changes: ItemChanges) throws
+    func checkedUpdate(_ query: ItemQuery, with changes: ItemChanges, caller: CallerIdentity) throws
         -> (schema: ClassSchema, query: ItemQuery, groups: [String], newGroup: String?)
     {
         let (schema, query) = try resolvePersistentReference(query)
@@ -99,13 +106,14 @@ extension Keychain {
             throw KeychainError.param.because("an update applies to every match; kSecMatchLimit must be absent or All")
         }
         guard !changes.isEmpty else { throw KeychainError.param.because("the update changes nothing") }
+        try ItemValue.requireSecret(changes.value, in: Reason("an update"))
         if query.authentication.ui == .skip {
             throw KeychainError.param.because("kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only")
         }
         try validate(changes.attributes, in: schema, writing: true)
         try validate(data: changes.data)
-        let groups = try searchGroups(query.accessGroup)
-        let newGroup = try changes.accessGroup.map { try writeGroup($0) }
+        let groups = try searchGroups(query.accessGroup, of: caller)
+        let newGroup = try changes.accessGroup.map { try writeGroup($0, of: caller) }
         return (schema, query, groups, newGroup)
     }
 

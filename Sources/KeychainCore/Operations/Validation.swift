@@ -56,9 +56,14 @@ extension Keychain {
         }
     }
 
+    /// The identity a call acts as: the one it names, else the configuration's (the convenience API's caller).
+    func identity(_ named: CallerIdentity?) -> CallerIdentity {
+        named ?? configuration.identity
+    }
+
     /// The groups a search covers: the one named, which the caller must hold, or all of the caller's.
-    func searchGroups(_ named: String?) throws -> [String] {
-        let groups = configuration.identity.accessGroups
+    func searchGroups(_ named: String?, of caller: CallerIdentity) throws -> [String] {
+        let groups = caller.accessGroups
         guard !groups.isEmpty else {
             throw KeychainError.missingEntitlement.because("the caller has no keychain access groups")
         }
@@ -70,8 +75,8 @@ extension Keychain {
     }
 
     /// The group a write goes to: the one named, which the caller must hold, or the caller's first.
-    func writeGroup(_ named: String?) throws -> String {
-        try searchGroups(named)[0]
+    func writeGroup(_ named: String?, of caller: CallerIdentity) throws -> String {
+        try searchGroups(named, of: caller)[0]
     }
 
     /// Apple's rules for protection and sync: an access control's class must agree with kSecAttrAccessible;

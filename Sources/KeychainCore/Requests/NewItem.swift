@@ -10,12 +10,10 @@ public struct NewItem: Sendable {
     /// The protection class; nil means the default (or the access control's).
     public var accessibility: Accessibility?
     public var accessControl: AccessControlPolicy?
-    /// The secret (`kSecValueData`).
-    public var data: [UInt8]?
+    /// The value: secret bytes (`kSecValueData`), or a key or certificate (not stored yet).
+    public var value: ItemValue?
     /// What to return about the new item, as a search would.
     public var returns: ReturnOptions
-    /// Holds the application password an `.applicationPassword` access control needs.
-    public var authenticationContext: AuthenticationContext?
 
     public init(
         itemClass: ItemClass, attributes: [AttributeKey: AttributeValue] = [:], accessGroup: String? = nil,
@@ -28,8 +26,14 @@ public struct NewItem: Sendable {
         self.synchronizable = synchronizable
         self.accessibility = accessibility
         self.accessControl = accessControl
-        self.data = data
+        self.value = data.map { .secret(Secret($0)) }
         self.returns = returns
+    }
+
+    /// The secret bytes (`kSecValueData`): a copy of a `.secret` value; nil for none or another kind.
+    public var data: [UInt8]? {
+        get { value?.secret?.bytes }
+        set { value = newValue.map { .secret(Secret($0)) } }
     }
 }
 
@@ -40,7 +44,8 @@ public struct ItemChanges: Sendable {
     public var synchronizable: Bool?
     public var accessibility: Accessibility?
     public var accessControl: AccessControlPolicy?
-    public var data: [UInt8]?
+    /// The new value, when the update replaces it.
+    public var value: ItemValue?
 
     public init(
         attributes: [AttributeKey: AttributeValue] = [:], accessGroup: String? = nil, synchronizable: Bool? = nil,
@@ -51,24 +56,44 @@ public struct ItemChanges: Sendable {
         self.synchronizable = synchronizable
         self.accessibility = accessibility
         self.accessControl = accessControl
-        self.data = data
+        self.value = data.map { .secret(Secret($0)) }
+    }
+
+    /// The new secret bytes: a copy of a `.secret` value; nil for none or another kind.
+    public var data: [UInt8]? {
+        get { value?.secret?.bytes }
+        set { value = newValue.map { .secret(Secret($0)) } }
     }
 
     /// Whether the update changes nothing.
     public var isEmpty: Bool {
         attributes.isEmpty && accessGroup == nil && synchronizable == nil && accessibility == nil
-            && accessControl == nil && data == nil
+            && accessControl == nil && value == nil
     }
 }
 
 /// One item as a search returns it: only the parts the caller asked for are filled in.
 public struct ItemResult: Sendable {
     public let itemClass: ItemClass
-    /// The secret, in wiped-on-free memory, when `.data` was asked for.
-    public let data: Secret?
+    /// The value, when `.data` was asked for: a secret (in wiped-on-free memory) for the password classes.
+    public let value: ItemValue?
     /// Every attribute, including agrp, sync, pdmn, cdat and mdat, when `.attributes` was asked for.
     public let attributes: [AttributeKey: AttributeValue]?
     public let persistentReference: PersistentReference?
     /// The item's access control, decoded, when `.attributes` was asked for and the item has constraints.
     public var accessControl: AccessControlPolicy? = nil
+
+    public init(
+        itemClass: ItemClass, value: ItemValue?, attributes: [AttributeKey: AttributeValue]?,
+        persistentReference: PersistentReference?, accessControl: AccessControlPolicy? = nil
+    ) {
+        self.itemClass = itemClass
+        self.value = value
+        self.attributes = attributes
+        self.persistentReference = persistentReference
+        self.accessControl = accessControl
+    }
+
+    /// The secret of a password item, when `.data` was asked for.
+    public var data: Secret? { value?.secret }
 }

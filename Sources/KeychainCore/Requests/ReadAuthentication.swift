@@ -8,9 +8,12 @@ public enum AuthenticationUI: Sendable, Hashable {
     case skip
 }
 
-/// The authentication a read may use: an evaluated context (`kSecUseAuthenticationContext`) and the UI policy.
+/// The authentication a read may use: the UI policy and the prompt's text. Plain data: the evaluated context
+/// (`kSecUseAuthenticationContext`) is not part of a query but an argument of the call (a request names it by
+/// id), which the engine puts here for the call's duration.
 public struct ReadAuthentication: Sendable {
-    public var context: AuthenticationContext?
+    /// The call's context, set by the engine from the operation's `context:` argument.
+    var context: AuthenticationContext?
     public var ui: AuthenticationUI
     /// Why the app asks, shown by a system prompt (`kSecUseOperationPrompt`).
     public var operationPrompt: String?
@@ -19,7 +22,12 @@ public struct ReadAuthentication: Sendable {
     /// what it holds (a write transaction), ask, and try again.
     var defersPrompts = false
 
-    public init(context: AuthenticationContext? = nil, ui: AuthenticationUI = .allow, operationPrompt: String? = nil) {
+    public init(ui: AuthenticationUI = .allow, operationPrompt: String? = nil) {
+        self.ui = ui
+        self.operationPrompt = operationPrompt
+    }
+
+    init(context: AuthenticationContext?, ui: AuthenticationUI, operationPrompt: String?) {
         self.context = context
         self.ui = ui
         self.operationPrompt = operationPrompt

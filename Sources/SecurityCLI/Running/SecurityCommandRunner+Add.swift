@@ -1,11 +1,12 @@
 import KeychainCore
+import KeychainRequests
 import KeychainMessages
 import TerminalIO
 
 extension SecurityCommandRunner {
     /// `add-…-password`: adds the item; with `-U`, updates an existing one first and adds only when there is
     /// none (never delete-then-add, which would lose the item's creation date and persistent reference).
-    func addPassword(_ command: AddPasswordCommand, keychain: Keychain, identity: IdentityOptions)
+    func addPassword(_ command: AddPasswordCommand, keychain: KeychainClient, identity: IdentityOptions)
         throws(CommandFailure)
     {
         if !command.ignoredAccessOptions.isEmpty {
@@ -15,7 +16,7 @@ extension SecurityCommandRunner {
         var password = try password(for: command)
         defer { if password != nil { PosixIO.wipe(&password!) } }
 
-        let group = identity.accessGroup ?? keychain.configuration.identity.accessGroups.first
+        let group = identity.accessGroup ?? keychain.caller.identity.accessGroups.first
         let item = NewItem(
             itemClass: command.itemClass, attributes: command.newItemAttributes, accessGroup: identity.accessGroup,
             data: password)
@@ -68,7 +69,7 @@ extension SecurityCommandRunner {
     /// Updates the item with the new item's exact primary key in `group`.
     /// - Returns: false when there is no such item.
     private func updateExisting(
-        _ command: AddPasswordCommand, group: String?, changes: ItemChanges, keychain: Keychain
+        _ command: AddPasswordCommand, group: String?, changes: ItemChanges, keychain: KeychainClient
     ) throws(CommandFailure) -> Bool {
         let attributes = command.newItemAttributes
         var key: [AttributeKey: AttributeValue] = [:]

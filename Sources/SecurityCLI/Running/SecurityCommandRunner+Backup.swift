@@ -1,15 +1,16 @@
 import Foundation
 import KeychainCore
+import KeychainRequests
 
 extension SecurityCommandRunner {
     /// `backup-keychain FILE`: writes the migratable items, in every access group, to a new encrypted file, and
     /// says how many went in and how many stay on this machine. The password is asked for twice.
-    func backupKeychain(_ command: BackupFileCommand, keychain: Keychain) throws(CommandFailure) {
+    func backupKeychain(_ command: BackupFileCommand, keychain: KeychainClient) throws(CommandFailure) {
         let operation = "backup-keychain"
         try refuseWhenConfined(operation, "reads the items of every access group")
         let password = try secret(command.password, prompt: .newBackup, option: "-p", operation: operation)
         let url = URL(fileURLWithPath: command.file)
-        let summary = try perform(operation) { try keychain.backup(to: url, password: password) }
+        let summary = try perform(operation) { try keychain.backup(to: url.path, password: password) }
         if format.json {
             return writeCounts(summary.itemCount, summary.excludedCount, url.path, damaged: summary.damagedCount)
         }
@@ -24,12 +25,12 @@ extension SecurityCommandRunner {
 
     /// `restore-keychain FILE`: restores every item of the backup or, on any failure (wrong password, damaged
     /// file, an item that exists already), none.
-    func restoreKeychain(_ command: BackupFileCommand, keychain: Keychain) throws(CommandFailure) {
+    func restoreKeychain(_ command: BackupFileCommand, keychain: KeychainClient) throws(CommandFailure) {
         let operation = "restore-keychain"
         try refuseWhenConfined(operation, "writes items into every access group")
         let password = try secret(command.password, prompt: .existingBackup, option: "-p", operation: operation)
         let url = URL(fileURLWithPath: command.file)
-        let summary = try perform(operation) { try keychain.restore(from: url, password: password) }
+        let summary = try perform(operation) { try keychain.restore(from: url.path, password: password) }
         if format.json { return writeCounts(summary.itemCount, summary.excludedCount, url.path) }
         output.writeLine("\(Self.items(summary.itemCount)) restored from \"\(url.path)\"")
         output.writeLine(

@@ -1,26 +1,26 @@
 import KeychainCore
+import KeychainRequests
 
 extension SecurityCommandRunner {
     /// `biometry ACTION`: changes the simulated sensor, queues a reaction, or prints its state.
-    func biometry(_ command: BiometryCommand, keychain: Keychain) throws(CommandFailure) {
-        let sensor = keychain.authenticators.biometry
+    func biometry(_ command: BiometryCommand, keychain: KeychainClient) throws(CommandFailure) {
         let operation = "biometry \(command.rawValue)"
-        if command != .status, keychain.authenticators.usesFingerprintReader {
+        let service = try perform(operation) { try keychain.describeService() }
+        if command != .status, service.usesFingerprintReader {
             errors.writeLine(
                 "security: note: this keychain uses the fingerprint reader (fprintd); the simulated sensor this "
                     + "changes is used only with KEYCHAIN_AUTHENTICATION=simulated")
         }
         switch command {
-        case .enroll: try perform(operation) { try sensor.enroll() }
-        case .unenroll: try perform(operation) { try sensor.unenroll() }
-        case .changeEnrollment: try perform(operation) { try sensor.changeEnrollment() }
+        case .enroll: try perform(operation) { try keychain.simulatedBiometry(.enroll) }
+        case .unenroll: try perform(operation) { try keychain.simulatedBiometry(.unenroll) }
+        case .changeEnrollment: try perform(operation) { try keychain.simulatedBiometry(.changeEnrollment) }
         case .match, .noMatch, .cancel, .fallback:
             guard let outcome = command.outcome else { return }
-            try perform(operation) { try sensor.script(outcome) }
+            try perform(operation) { try keychain.simulatedBiometry(.script(outcome)) }
         case .status:
-            let authenticators = keychain.authenticators
-            let status = try perform(operation) { try authenticators.sensorStatus() }
-            if authenticators.usesFingerprintReader {
+            let status = try perform(operation) { try keychain.biometryStatus() }
+            if service.usesFingerprintReader {
                 let state = !status.isAvailable ? "no reader found" : status.isEnrolled ? "enrolled" : "not enrolled"
                 output.writeLine("biometry: fingerprint reader (fprintd), \(state)")
             } else {
@@ -28,7 +28,7 @@ extension SecurityCommandRunner {
                 output.writeLine("failed matches: \(status.failures)\(status.isLockedOut ? " (locked out)" : "")")
                 output.writeLine("queued: \(status.script.map(\.rawValue).joined(separator: " "))")
             }
-            SystemAuthenticationBackEnds.detect(keychain.configuration).summary.forEach { output.writeLine($0) }
+            service.backEnds.forEach { output.writeLine($0) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainRequests
 import KeychainMessages
 import Security
 
@@ -8,7 +9,7 @@ extension SecurityCommandRunner {
     /// engine's dry run, and says what the call would return and why, which items it would act on (their
     /// primary keys, never secrets) and, for an add, whether it would collide. Nothing is changed.
     /// - Returns: 0 when the call would succeed, else the exit code of the status it would return.
-    func diagnose(_ command: DoctorCommand, keychain: Keychain, identity: IdentityOptions) throws(CommandFailure)
+    func diagnose(_ command: DoctorCommand, keychain: KeychainClient, identity: IdentityOptions) throws(CommandFailure)
         -> Int32
     {
         let input: DoctorInput

@@ -1,11 +1,12 @@
 import KeychainCore
+import KeychainRequests
 import KeychainMessages
 import TerminalIO
 
 extension SecurityCommandRunner {
     /// `dump-keychain`: every item the caller can see (generic passwords, then internet passwords, each in the
     /// order they were added); with `-d`, each followed by `data:` and its secret.
-    func dumpKeychain(_ command: DumpKeychainCommand, keychain: Keychain, identity: IdentityOptions)
+    func dumpKeychain(_ command: DumpKeychainCommand, keychain: KeychainClient, identity: IdentityOptions)
         throws(CommandFailure)
     {
         let returns: ReturnOptions = command.includeSecrets ? [.attributes, .data] : [.attributes]

@@ -1,11 +1,12 @@
 import KeychainCore
+import KeychainRequests
 import KeychainMessages
 import TerminalIO
 
 extension SecurityCommandRunner {
     /// `find-…-password`: the first matching item's attributes; with `-g` the password on standard error, with
     /// `-w` only the password on standard output.
-    func findPassword(_ command: FindPasswordCommand, keychain: Keychain, identity: IdentityOptions)
+    func findPassword(_ command: FindPasswordCommand, keychain: KeychainClient, identity: IdentityOptions)
         throws(CommandFailure)
     {
         var returns: ReturnOptions = [.attributes]
@@ -39,7 +40,7 @@ extension SecurityCommandRunner {
     }
 
     /// `delete-…-password`: prints the first matching item's attributes and deletes that one item, as macOS does.
-    func deletePassword(_ command: DeletePasswordCommand, keychain: Keychain, identity: IdentityOptions)
+    func deletePassword(_ command: DeletePasswordCommand, keychain: KeychainClient, identity: IdentityOptions)
         throws(CommandFailure)
     {
         let item = try firstItem(
@@ -63,7 +64,7 @@ extension SecurityCommandRunner {
     /// the caller's. - Throws: a `SecKeychainSearchCopyNext` failure (exit 44) when there is none.
     private func firstItem(
         _ itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue], returns: ReturnOptions,
-        keychain: Keychain, identity: IdentityOptions
+        keychain: KeychainClient, identity: IdentityOptions
     ) throws(CommandFailure) -> ItemResult {
         let query = ItemQuery(
             itemClass: itemClass, attributes: attributes, accessGroup: identity.accessGroup,
@@ -87,8 +88,8 @@ extension SecurityCommandRunner {
 
     /// Who a search ran as and how to act as an app instead: the notes after a not-found answer or an empty
     /// listing, since a command that acts as `LOCAL.security` cannot see what an app stored.
-    func searchedAs(_ keychain: Keychain, _ identity: IdentityOptions) -> [CommandMessage] {
-        let caller = keychain.configuration.identity
+    func searchedAs(_ keychain: KeychainClient, _ identity: IdentityOptions) -> [CommandMessage] {
+        let caller = keychain.caller.identity
         let groups = identity.accessGroup.map { [$0] } ?? caller.accessGroups
         let name = caller.applicationIdentifier ?? groups.first ?? "(no identity)"
         return [

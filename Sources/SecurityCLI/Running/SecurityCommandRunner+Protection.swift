@@ -1,18 +1,19 @@
 import KeychainCore
+import KeychainRequests
 import KeychainMessages
 import TerminalIO
 
 extension SecurityCommandRunner {
     /// `lock-keychain`: WhenUnlocked classes go after the grace period. Prints nothing, as on macOS, unless the
     /// keychain has no passcode: then locking changes nothing, and a note on standard error says so.
-    func lockKeychain(_ keychain: Keychain) throws(CommandFailure) {
+    func lockKeychain(_ keychain: KeychainClient) throws(CommandFailure) {
         let hasPasscode = try perform("SecKeychainLock") { try keychain.info().hasPasscode }
         try perform("SecKeychainLock") { try keychain.lock() }
         if !hasPasscode { note(.lockWithoutPasscode) }
     }
 
     /// `unlock-keychain`: a wrong passcode fails with errSecAuthFailed (exit 51), as on macOS.
-    func unlockKeychain(_ command: UnlockKeychainCommand, keychain: Keychain) throws(CommandFailure) {
+    func unlockKeychain(_ command: UnlockKeychainCommand, keychain: KeychainClient) throws(CommandFailure) {
         // macOS names the keychain in this message, `<NULL>` when none was given; there is one here.
         let operation = "SecKeychainUnlock <NULL>"
         guard try perform(operation, { try keychain.info().hasPasscode }) else {
@@ -34,7 +35,7 @@ extension SecurityCommandRunner {
 
     /// `set-keychain-password`: sets, changes or (`--remove`) removes the passcode. The old one is asked for
     /// only when a passcode is set.
-    func setKeychainPassword(_ command: SetKeychainPasswordCommand, keychain: Keychain) throws(CommandFailure) {
+    func setKeychainPassword(_ command: SetKeychainPasswordCommand, keychain: KeychainClient) throws(CommandFailure) {
         let operation = "SecKeychainChangePassword"
         let hasPasscode = try perform(operation) { try keychain.info().hasPasscode }
         passcodeIsSet = hasPasscode
@@ -58,7 +59,7 @@ extension SecurityCommandRunner {
 
     /// `set-keychain-settings [-t SECONDS] [-l] [-u]`: the grace period; macOS's options without a meaning here
     /// are accepted with a warning.
-    func setKeychainSettings(_ command: SetKeychainSettingsCommand, keychain: Keychain) throws(CommandFailure) {
+    func setKeychainSettings(_ command: SetKeychainSettingsCommand, keychain: KeychainClient) throws(CommandFailure) {
         if command.lockOnSleep { note(.lockOnSleepIgnored) }
         guard let seconds = command.gracePeriod else {
             let current = try perform("SecKeychainSetSettings") { try keychain.info().gracePeriod }
@@ -69,7 +70,7 @@ extension SecurityCommandRunner {
     }
 
     /// `show-keychain-info`: the text report, or `--json`.
-    func showKeychainInfo(_ command: ShowKeychainInfoCommand, keychain: Keychain) throws(CommandFailure) {
+    func showKeychainInfo(_ command: ShowKeychainInfoCommand, keychain: KeychainClient) throws(CommandFailure) {
         let info = try perform("SecKeychainCopySettings") { try keychain.info() }
         let report = KeychainInfoReport(keychainPath: listing(keychain).keychainPath, info: info)
         output.writeLines(command.json || format.json ? report.json() : report.text)

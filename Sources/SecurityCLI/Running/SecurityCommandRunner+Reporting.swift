@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainRequests
 import KeychainMessages
 
 extension SecurityCommandRunner {

@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainRequests
 import KeychainMessages
 import TerminalIO
 
@@ -79,7 +80,8 @@ public final class SecurityCommandRunner {
             case .showKeychainInfo(let command):
                 try showKeychainInfo(command, keychain: try open(invocation.identity))
             case .simulateRestart:
-                try open(invocation.identity).simulateRestart()
+                let keychain = try open(invocation.identity)
+                try perform("simulate-restart") { try keychain.simulateRestart() }
             case .biometry(let command):
                 try biometry(command, keychain: try open(invocation.identity))
             case .companion(let command): try companion(command, keychain: try open(invocation.identity))
@@ -115,10 +117,13 @@ public final class SecurityCommandRunner {
         errors.writeLine("security: " + message.text(in: language))
     }
 
-    /// Opens the keychain as the identity the options choose.
-    private func open(_ identity: IdentityOptions) throws(CommandFailure) -> Keychain {
+    /// Opens the keychain, and a client of its service acting as the identity the options choose.
+    private func open(_ identity: IdentityOptions) throws(CommandFailure) -> KeychainClient {
         do {
-            return try Keychain(configuration: try source.configuration(for: identity))
+            let configuration = try source.configuration(for: identity)
+            let keychain = try Keychain(configuration: configuration)
+            return KeychainClient(
+                service: InProcessKeychainService(keychain), caller: Caller(identity: configuration.identity))
         } catch let error as KeychainError {
             throw CommandFailure("SecKeychainCopyDefault", error)
         } catch {
@@ -138,8 +143,8 @@ public final class SecurityCommandRunner {
     }
 
     /// The printed form of an item's attributes.
-    func listing(_ keychain: Keychain) -> ItemListing {
-        ItemListing(keychainPath: keychain.configuration.home.appendingPathComponent(Keychain.databaseFileName).path)
+    func listing(_ keychain: KeychainClient) -> ItemListing {
+        ItemListing(keychainPath: (try? keychain.describeService().databasePath) ?? Keychain.databaseFileName)
     }
 
     /// Writes a secret, formatted and followed by a newline, to `sink`, then wipes every copy this function made.

@@ -1,0 +1,53 @@
+import KeychainCore
+
+extension InProcessKeychainService {
+    /// The requests of an `LAContext`: its context in the registry, and policy evaluations on it.
+    func performContextRequest(_ request: KeychainRequest, as caller: Caller) throws -> KeychainResponse {
+        let registry = keychain.authenticationContexts
+        if case .createAuthenticationContext = request {
+            return .authenticationContext(try registry.create())
+        }
+        guard let id = caller.authenticationContext else {
+            throw KeychainError.param.because("the request names no authentication context")
+        }
+        if case .forgetAuthenticationContext = request {
+            registry.forget(id)
+            return .done
+        }
+        let context: AuthenticationContext
+        do {
+            context = try registry.resolve(id)
+        } catch {
+            // An evaluation on a context that is gone answers as one on an invalidated LAContext does.
+            switch request {
+            case .canEvaluatePolicy, .evaluatePolicy: throw AuthenticationFailure.invalidContext
+            default: throw error
+            }
+        }
+        switch request {
+        case .configureAuthenticationContext(let settings):
+            if let duration = settings.reuseDuration { context.reuseDuration = duration }
+            if let refused = settings.interactionNotAllowed { context.interactionNotAllowed = refused }
+            return .done
+        case .setApplicationPassword(let password):
+            context.setApplicationPassword(password?.bytes)
+            return .done
+        case .invalidateAuthenticationContext:
+            context.invalidate()
+            return .done
+        case .authenticationContextState:
+            return .authenticationContextState(
+                AuthenticationContextState(
+                    reuseDuration: context.reuseDuration, interactionNotAllowed: context.interactionNotAllowed,
+                    isInvalidated: context.isInvalidated, hasApplicationPassword: context.hasApplicationPassword,
+                    evaluatedDomainState: context.evaluatedDomainState))
+        case .canEvaluatePolicy(let policy):
+            try keychain.authenticators.canEvaluate(policy, context: context)
+            return .done
+        case .evaluatePolicy(let policy, let reason):
+            return .evaluated(try keychain.authenticators.evaluate(policy, context: context, reason: reason))
+        default:
+            throw KeychainError.param.because("not an authentication-context request")
+        }
+    }
+}

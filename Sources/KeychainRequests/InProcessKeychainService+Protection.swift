@@ -1,0 +1,60 @@
+import Foundation
+import KeychainCore
+
+extension InProcessKeychainService {
+    /// Lock state, passcode and backups: the keychain's own, whoever the caller.
+    func performProtectionRequest(_ request: KeychainRequest) throws -> KeychainResponse {
+        switch request {
+        case .keychainInfo: return .info(try keychain.info())
+        case .lock: try keychain.lock()
+        case .unlock(let passcode): try keychain.unlock(passcode: passcode)
+        case .setPasscode(let new, let current): try keychain.setPasscode(new, current: current)
+        case .removePasscode(let current): try keychain.removePasscode(current: current)
+        case .setGracePeriod(let seconds): try keychain.setGracePeriod(seconds)
+        case .simulateRestart: keychain.simulateRestart()
+        case .backup(let path, let password):
+            return .backup(try keychain.backup(to: URL(fileURLWithPath: path), password: password))
+        case .restore(let path, let password):
+            return .backup(try keychain.restore(from: URL(fileURLWithPath: path), password: password))
+        default:
+            throw KeychainError.param.because("not a lock-state or backup request")
+        }
+        return .done
+    }
+
+    /// The sensor's state, the simulated devices, and what the keychain is.
+    func performDeviceRequest(_ request: KeychainRequest) throws -> KeychainResponse {
+        let authenticators = keychain.authenticators
+        switch request {
+        case .biometryStatus:
+            return .biometryStatus(try authenticators.sensorStatus())
+        case .simulatedBiometry(let action):
+            let sensor = authenticators.biometry
+            switch action {
+            case .enroll: try sensor.enroll()
+            case .unenroll: try sensor.unenroll()
+            case .changeEnrollment: try sensor.changeEnrollment()
+            case .script(let outcome): try sensor.script(outcome)
+            }
+            return .done
+        case .simulatedCompanion(let action):
+            let companion = authenticators.companion
+            switch action {
+            case .pair: try companion.pair()
+            case .unpair: try companion.unpair()
+            case .script(let outcome): try companion.script(outcome)
+            case .status: break
+            }
+            return .companionStatus(try companion.status())
+        case .describeService:
+            let configuration = keychain.configuration
+            return .service(
+                ServiceDescription(
+                    databasePath: configuration.home.appendingPathComponent(Keychain.databaseFileName).path,
+                    usesFingerprintReader: authenticators.usesFingerprintReader,
+                    backEnds: SystemAuthenticationBackEnds.detect(configuration).summary))
+        default:
+            throw KeychainError.param.because("not an authenticator request")
+        }
+    }
+}
