@@ -30,8 +30,9 @@ var targets: [Target] = [
     .target(name: "KeychainMessages", swiftSettings: swift6),
     .target(name: "KeychainCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
     .target(name: "KeychainStore", dependencies: ["CSQLite"], swiftSettings: swift6),
+    // The engine's reasons are worded per language by KeychainMessages' catalog.
     .target(
-        name: "KeychainCore", dependencies: ["KeychainCrypto", "KeychainStore", "KernelKeyring"],
+        name: "KeychainCore", dependencies: ["KeychainCrypto", "KeychainStore", "KernelKeyring", "KeychainMessages"],
         swiftSettings: swift6),
     // The request boundary: Caller, KeychainRequest/KeychainResponse values, the KeychainService protocol and
     // its in-process implementation. The faces and the `security` command talk to a keychain only through it.
@@ -40,7 +41,7 @@ var targets: [Target] = [
         name: "KeychainRequestsTests", dependencies: ["KeychainRequests", "KeychainCore"], swiftSettings: swift6),
     .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], swiftSettings: swift6),
     .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"], swiftSettings: swift6),
-    .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore"], swiftSettings: swift6),
+    .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
     // A child process for KeychainCoreTests' crash and race tests; deliberately not a product.
     .executableTarget(name: "KeychainTestChild", dependencies: ["KeychainCore"], swiftSettings: swift6),
 ]

@@ -100,7 +100,7 @@ public final class Keychain: Sendable {
     private static func translate(_ error: StoreError, busyTimeout: Double) -> KeychainError {
         if error.isUniqueViolation { return KeychainError.duplicateItem }
         if error.isCorrupt { return KeychainError.notAvailable.because("the keychain database is damaged") }
-        if error.isDiskFull { return KeychainError(SecurityStatus.diskFull, reason: error.message) }
+        if error.isDiskFull { return KeychainError(SecurityStatus.diskFull).because(verbatim: error.message) }
         if error.isBusy {
             // Apple's keychain daemon turns the SQLite codes it does not name, SQLITE_BUSY among them, into
             // errSecNotAvailable, so a device answers a keychain that stays busy with -25291 too. The status is the
@@ -109,7 +109,7 @@ public final class Keychain: Sendable {
                 "the keychain database is busy: another process has held its write lock for more than "
                     + "\(busyTimeout) s; nothing is damaged and nothing was changed, try again")
         }
-        return KeychainError.io.because(error.message)
+        return KeychainError.io.because(verbatim: error.message)
     }
 
     /// The class key for `protection`. - Throws: `errSecInteractionNotAllowed` when the class is not

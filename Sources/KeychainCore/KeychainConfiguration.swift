@@ -57,7 +57,7 @@ public struct KeychainConfiguration: Sendable {
                 identity = try CallerIdentity.entitlements(at: URL(fileURLWithPath: path))
             } catch let error as KeychainError {
                 throw KeychainError.missingEntitlement.because(
-                    "KEYCHAIN_ENTITLEMENTS: \(error.reason ?? error.message)")
+                    "KEYCHAIN_ENTITLEMENTS: \(error.explanation ?? KeychainError.Reason(statusMessage: error.status))")
             }
         } else {
             identity = .localProgram(bundleIdentifier: Self.bundleIdentifierBesideExecutable(),

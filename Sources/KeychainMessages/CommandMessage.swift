@@ -9,7 +9,7 @@ public enum CommandMessage: Equatable, Sendable {
     case actAsApp
     /// `dump-keychain` found nothing the identity can see.
     case emptyDump
-    /// `dump-keychain` skipped damaged items: how many, and the engine's note on them (in English).
+    /// `dump-keychain` skipped damaged items: how many, and the engine's note on them (in the same language).
     case damagedItemsSkipped(count: Int, note: String?)
     /// `lock-keychain` without a passcode.
     case lockWithoutPasscode

@@ -57,11 +57,11 @@ package enum SecurityStatusText {
         StatusMessages.text(for: status, english: SecurityStatus.message(for: status), in: language)
     }
 
-    /// `KEYCHAIN_DEBUG`'s line for a failure: the status text in `language`, the status, and the engine's reason
-    /// (which is in English).
+    /// `KEYCHAIN_DEBUG`'s line for a failure: the status text, the status, and the engine's reason, in `language`
+    /// (English for any part of the reason without a translation).
     package static func debugLine(for error: KeychainError, in language: MessageLanguage) -> String {
         let base = "\(message(for: error.status, in: language)) (OSStatus \(error.status))"
-        return error.reason.map { "\(base): \($0)" } ?? base
+        return error.localizedReason(in: language).map { "\(base): \($0)" } ?? base
     }
 }
 

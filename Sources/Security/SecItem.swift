@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainMessages
 import KeychainRequests
 
 /// Adds an item to the keychain.
@@ -38,7 +39,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
         let (itemQuery, context) = try SecItemRequest.copyMatching(query, notes: &notes)
         for note in notes { SecurityRuntime.log("SecItemCopyMatching", note) }
         let report = try keychain.using(context).search(itemQuery)
-        if let note = report.note { SecurityRuntime.log("SecItemCopyMatching", note) }
+        if let note = report.explanation { SecurityRuntime.log("SecItemCopyMatching", note.text(in: .current)) }
         if let result {
             result.pointee = ResultEncoding.encode(report.results, returns: itemQuery.returns, limit: itemQuery.limit)
         }

@@ -37,7 +37,7 @@ enum SecItemFunction {
         let error = self == .updateAttributes ? KeychainError.noSuchAttr : KeychainError.param
         var reason = "\(name) does not take \(group.title) properties (\(named))"
         if let detail { reason += "; \(detail)" }
-        return error.because(reason + "; \(accepted)")
+        return error.because(verbatim: reason + "; \(accepted)")
     }
 
     /// The same reason for a single key that is not accepted here.

@@ -50,6 +50,31 @@ import Testing
         #expect(lock.errors.hasPrefix("security: キーチェーンにパスコードがないため"))
     }
 
+    @Test func theKeychainsReasonFollowsTheLocale() {
+        let harness = CommandHarness()
+        #expect(harness.run(["add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"]).exitCode == 0)
+        harness.language = .japanese
+        let japanese = harness.run(["add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"])
+        #expect(japanese.exitCode == 45)
+        #expect(japanese.errors.contains("\nsecurity: 同じ主キーの項目がすでにあります（acct=\"acct\", svce=\"svc\""))
+        harness.language = .english
+        let english = harness.run(["add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"])
+        #expect(english.exitCode == 45)
+        #expect(english.errors.contains(
+            "\nsecurity: an item with the same primary key exists (acct=\"acct\", svce=\"svc\""))
+        // JSON is for programs: the reason stays English.
+        harness.language = .japanese
+        let json = harness.run(["--json", "add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"])
+        #expect(json.output.contains("\"reason\":\"an item with the same primary key exists"))
+        // doctor explains in the same language, piece by piece (the defaulted attribute is a reason of its own).
+        #expect(harness.run(["add-generic-password", "-s", "other", "-w", "pw"]).exitCode == 0)
+        let doctor = harness.doctor(
+            "add", json: #"{"kSecClass":"kSecClassGenericPassword","kSecAttrService":"other","kSecValueData":"x"}"#)
+        #expect(doctor.exitCode == 45)
+        #expect(doctor.output.contains("    reason: 同じ主キーの項目がすでにあります（acct=\"\", svce=\"other\""))
+        #expect(doctor.output.contains("追加で acct（既定値 \"\"） を省いたため、それを持たずに保存された項目と衝突します"))
+    }
+
     @Test func everyMessageOfTheCatalogsHasItsOwnJapaneseText() {
         let commandMessages: [CommandMessage] = [
             .searchedAs(identity: "LOCAL.a", groups: ["LOCAL.a"]), .actAsApp, .emptyDump,

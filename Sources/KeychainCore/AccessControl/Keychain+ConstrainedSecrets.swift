@@ -168,12 +168,13 @@ extension Keychain {
         return choices.first { !tried.contains($0) }
     }
 
-    private func unsatisfiedReason(_ envelope: ConstraintEnvelope) -> String {
+    private func unsatisfiedReason(_ envelope: ConstraintEnvelope) -> KeychainError.Reason {
         if envelope.alternatives.allSatisfy({ $0.factors.contains(.applicationPassword) }) {
-            return "the item needs its application password (LAContext.setCredential(_:type: .applicationPassword))"
+            return Reason(
+                "the item needs its application password (LAContext.setCredential(_:type: .applicationPassword))")
         }
-        return "no constraint of the item's access control opens it now (a biometryCurrentSet item cannot be read "
-            + "after the enrolled biometry changed)"
+        return Reason("no constraint of the item's access control opens it now (a biometryCurrentSet item cannot be "
+            + "read after the enrolled biometry changed)")
     }
 
     /// The key of one alternative: every factor's key, combined with HKDF.

@@ -31,20 +31,20 @@ package enum AuthenticationFailure: Int, Error, Sendable, CaseIterable {
     }
 
     /// A short description, never containing a secret.
-    package var summary: String {
+    package var summary: KeychainError.Reason {
         switch self {
-        case .authenticationFailed: "the user could not be authenticated"
-        case .userCancel: "the user canceled"
-        case .userFallback: "the user chose the fallback"
-        case .systemCancel: "the system canceled"
-        case .passcodeNotSet: "no keychain passcode is set"
-        case .biometryNotAvailable: "no biometry is available"
-        case .biometryNotEnrolled: "no biometry is enrolled"
-        case .biometryLockout: "biometry is locked out after too many failed attempts"
-        case .appCancel: "the app canceled"
-        case .invalidContext: "the context was invalidated"
-        case .watchNotAvailable: "no companion device is available"
-        case .notInteractive: "interaction is not allowed"
+        case .authenticationFailed: KeychainError.Reason("the user could not be authenticated")
+        case .userCancel: KeychainError.Reason("the user canceled")
+        case .userFallback: KeychainError.Reason("the user chose the fallback")
+        case .systemCancel: KeychainError.Reason("the system canceled")
+        case .passcodeNotSet: KeychainError.Reason("no keychain passcode is set")
+        case .biometryNotAvailable: KeychainError.Reason("no biometry is available")
+        case .biometryNotEnrolled: KeychainError.Reason("no biometry is enrolled")
+        case .biometryLockout: KeychainError.Reason("biometry is locked out after too many failed attempts")
+        case .appCancel: KeychainError.Reason("the app canceled")
+        case .invalidContext: KeychainError.Reason("the context was invalidated")
+        case .watchNotAvailable: KeychainError.Reason("no companion device is available")
+        case .notInteractive: KeychainError.Reason("interaction is not allowed")
         }
     }
 }

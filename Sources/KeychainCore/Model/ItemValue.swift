@@ -52,10 +52,18 @@ public struct CertificateValue: Sendable, Hashable {
 
 extension ItemValue {
     /// Refuses a value the engine cannot store yet. - Throws: errSecUnimplemented naming the kind.
-    static func requireSecret(_ value: ItemValue?, in operation: String) throws {
+    typealias Reason = KeychainError.Reason
+
+    static func requireSecret(_ value: ItemValue?, in operation: KeychainError.Reason) throws {
         guard let value, value.secret == nil else { return }
+        let kind: KeychainError.Reason =
+            switch value {
+            case .secret: Reason("secret")
+            case .key: Reason("key")
+            case .certificate: Reason("certificate")
+            }
         throw KeychainError.unimplemented.because(
-            "\(operation) with a \(value.kindName) value (kSecValueRef) is not supported yet: only secret data "
+            "\(operation) with a \(kind) value (kSecValueRef) is not supported yet: only secret data "
                 + "(kSecValueData) is stored; nothing was changed")
     }
 }

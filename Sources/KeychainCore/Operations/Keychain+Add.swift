@@ -68,7 +68,7 @@ extension Keychain {
     /// The checks of an add, shared by the add itself and its dry run.
     func checkedAdd(_ item: NewItem, caller: CallerIdentity) throws -> CheckedAdd {
         let schema = try schema(item.itemClass)
-        try ItemValue.requireSecret(item.value, in: "an add")
+        try ItemValue.requireSecret(item.value, in: Reason("an add"))
         try validate(item.attributes, in: schema, writing: true)
         try validate(data: item.data)
         let group = try writeGroup(item.accessGroup, of: caller)

@@ -139,8 +139,9 @@ extension Keychain {
         do {
             key = try classKey(protection)
         } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
-            throw error.because("a backup must hold every item that can leave the device, and "
-                + (error.reason ?? "class \(protection.rawValue) is not available") + "; nothing was written")
+            let why = error.explanation ?? Reason("class \(protection.rawValue) is not available")
+            throw error.because(
+                "a backup must hold every item that can leave the device, and \(why); nothing was written")
         }
         let sealer = sealer(for: row, schema: schema, protection: protection)
         let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: key)
@@ -169,7 +170,8 @@ extension Keychain {
         do {
             try validate(plain, in: schema, writing: false)
         } catch let error as KeychainError {
-            throw KeychainError.decode.because("the backup holds an invalid item: \(error.reason ?? error.message)")
+            throw KeychainError.decode.because(
+                "the backup holds an invalid item: \(error.explanation ?? Reason(statusMessage: error.status))")
         }
         var secret = entry.secret.bytes
         defer { wipe(&secret) }
@@ -189,10 +191,10 @@ extension Keychain {
                         let sameUUID = try store.select(
                             from: table, where: RowFilter(uuid: item.row.uuid, limit: 1), reading: [])
                         throw KeychainError.duplicateItem.because(sameUUID.isEmpty
-                            ? "an item with the same primary key exists "
-                                + "(\(describePrimaryKey(item.attributes, schema: item.schema))); nothing was restored"
-                            : "an item with the same persistent reference exists (was this backup restored "
-                                + "before?); nothing was restored")
+                            ? Reason("an item with the same primary key exists "
+                                + "(\(describePrimaryKey(item.attributes, schema: item.schema))); nothing was restored")
+                            : Reason("an item with the same persistent reference exists (was this backup restored "
+                                + "before?); nothing was restored"))
                     }
                 }
             }

@@ -4,6 +4,8 @@ import KeychainStore
 /// failure path only, look only at the caller's own access groups (never another app's), and never contain
 /// secret bytes: items are described by their primary keys and the attributes the query named.
 extension Keychain {
+    typealias Reason = KeychainError.Reason
+
     /// At most this many nearby items are decrypted to explain an errSecItemNotFound.
     static let explanationCandidateLimit = 20
     /// At most this many nearby items are named in one explanation.
@@ -14,7 +16,9 @@ extension Keychain {
     /// The reason for an errSecItemNotFound: `base`, then the nearest items by primary key in the caller's
     /// groups and the query attributes that kept each from matching, and an item of the other password class
     /// that would have matched. Never throws: when the explanation cannot be computed, `base` alone is returned.
-    func notFoundReason(_ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, base: String) -> String {
+    func notFoundReason(_ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, base: KeychainError.Reason)
+        -> KeychainError.Reason
+    {
         guard query.persistentReference == nil else { return base }
         return (try? withStore { notFoundReason(query, schema: schema, caller: caller, base: base, store: $0) })
             ?? base
@@ -22,21 +26,21 @@ extension Keychain {
 
     /// ``notFoundReason(_:schema:caller:base:)`` for a caller that holds the store already (in a transaction).
     func notFoundReason(
-        _ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, base: String, store: ItemStore
-    ) -> String {
+        _ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, base: KeychainError.Reason, store: ItemStore
+    ) -> KeychainError.Reason {
         guard query.persistentReference == nil,
             let notes = try? notFoundNotes(query, schema: schema, caller: caller, store: store), !notes.isEmpty
         else { return base }
-        return base + "; " + notes.joined(separator: "; ")
+        return .joined([base] + notes)
     }
 
     private func notFoundNotes(_ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, store: ItemStore)
-        throws -> [String]
+        throws -> [KeychainError.Reason]
     {
         let groups = caller.accessGroups
         guard !groups.isEmpty else { return [] }
-        var notes: [String] = []
-        var examined: [(primaryKey: String, mismatches: [String])] = []
+        var notes: [KeychainError.Reason] = []
+        var examined: [(primaryKey: String, mismatches: [KeychainError.Reason])] = []
         var unavailable = 0
         for row in try nearbyRows(query, schema: schema, groups: groups, store: store) {
             guard let protection = Accessibility(rawValue: row.protection) else { continue }
@@ -59,22 +63,22 @@ extension Keychain {
             ($0.element.mismatches.count, $0.offset) < ($1.element.mismatches.count, $1.offset)
         }.map(\.element)
         for item in nearest.prefix(Self.explanationItemsShown) {
-            notes.append("nearest item (\(item.primaryKey)): " + item.mismatches.joined(separator: "; "))
+            notes.append(Reason("nearest item (\(item.primaryKey)): \(Reason.joined(item.mismatches))"))
         }
         if nearest.count > Self.explanationItemsShown {
-            notes.append("\(nearest.count - Self.explanationItemsShown) more nearby item(s) not shown")
+            notes.append(Reason("\(nearest.count - Self.explanationItemsShown) more nearby item(s) not shown"))
         }
         if unavailable > 0 {
-            let state = (try? dataProtection.lockState().rawValue) ?? "locked"
+            let state = Self.lockStateName((try? dataProtection.lockState()) ?? .locked)
             notes.append(
-                "\(unavailable) nearby item(s) could not be examined: their protection class is not available "
-                    + "now (the keychain is \(state))")
+                Reason("\(unavailable) nearby item(s) could not be examined: their protection class is not available "
+                    + "now (the keychain is \(state))"))
         }
         if let other = try otherClassNote(query, schema: schema, groups: groups, store: store) {
             notes.append(other)
         }
         if notes.isEmpty, !query.attributes.isEmpty {
-            notes.append("no item of this class in the caller's groups shares any of the query's key values")
+            notes.append(Reason("no item of this class in the caller's groups shares any of the query's key values"))
         }
         return notes
     }
@@ -106,41 +110,42 @@ extension Keychain {
     static func mismatches(
         of item: [AttributeKey: AttributeValue], against query: ItemQuery, schema: ClassSchema, callerGroups: [String],
         protection: Accessibility?
-    ) -> [String] {
+    ) -> [KeychainError.Reason] {
         let matcher = AttributeMatcher(query, groups: query.accessGroup.map { [$0] } ?? callerGroups)
         return matcher.mismatches(item, schema: schema, protection: protection).map { describe($0, query: query) }
     }
 
     /// One mismatch as a phrase that says what to change.
-    private static func describe(_ mismatch: AttributeMatcher.Mismatch, query: ItemQuery) -> String {
+    private static func describe(_ mismatch: AttributeMatcher.Mismatch, query: ItemQuery) -> KeychainError.Reason {
         switch mismatch {
         case .absent(let key, let wanted):
-            return "\(key.rawValue) is not set on the item (the query asks for \(display(wanted)))"
+            return Reason("\(key) is not set on the item (the query asks for \(display(wanted)))")
         case .differs(let key, let actual, let wanted, onlyInCase: true):
-            return "\(key.rawValue) differs only in case (the item has \(display(actual)), the query "
-                + "\(display(wanted))): set kSecMatchCaseInsensitive or fix the case"
+            return Reason("\(key) differs only in case (the item has \(display(actual)), the query "
+                + "\(display(wanted))): set kSecMatchCaseInsensitive or fix the case")
         case .differs(let key, let actual, let wanted, onlyInCase: false):
-            return "\(key.rawValue) value differs (the item has \(display(actual)), the query \(display(wanted)))"
+            return Reason(
+                "\(key) value differs (the item has \(display(actual)), the query \(display(wanted)))")
         case .synchronizable(itemIsSynchronizable: true):
-            return "synchronizable filter: the item is synchronizable (sync=true), and a query without "
+            return Reason("synchronizable filter: the item is synchronizable (sync=true), and a query without "
                 + "kSecAttrSynchronizable matches only non-synchronizable items: add kSecAttrSynchronizable: "
-                + "kSecAttrSynchronizableAny"
+                + "kSecAttrSynchronizableAny")
         case .synchronizable(itemIsSynchronizable: false):
-            return "synchronizable filter: the item is not synchronizable, and the query asks for "
-                + "kSecAttrSynchronizable: true: use kSecAttrSynchronizableAny"
+            return Reason("synchronizable filter: the item is not synchronizable, and the query asks for "
+                + "kSecAttrSynchronizable: true: use kSecAttrSynchronizableAny")
         case .accessGroup(let group):
             let named = query.accessGroup ?? ""
-            return "access group: the item is in \"\(group)\", another of the caller's groups, and the query names "
-                + "\"\(named)\", which has no such item: name \"\(group)\" or leave kSecAttrAccessGroup out"
+            return Reason("access group: the item is in \"\(group)\", another of the caller's groups, and the query "
+                + "names \"\(named)\", which has no such item: name \"\(group)\" or leave kSecAttrAccessGroup out")
         case .accessibility(let actual, let wanted):
-            return "kSecAttrAccessible: the item is \(actual), the query asks for \(wanted)"
+            return Reason("kSecAttrAccessible: the item is \(actual), the query asks for \(wanted)")
         }
     }
 
     /// The other password class (`genp` ↔ `inet`) with the query's attributes, the service standing for the
     /// server and back: a note when such an item exists in the caller's groups.
     private func otherClassNote(_ query: ItemQuery, schema: ClassSchema, groups: [String], store: ItemStore) throws
-        -> String?
+        -> KeychainError.Reason?
     {
         guard let related = schema.relatedClass, let other = ClassSchema.of(related.itemClass) else { return nil }
         let renames = related.renames
@@ -156,9 +161,10 @@ extension Keychain {
         let found = try matchingRows(translated, schema: other, groups: groups, limit: .one, reading: [], store: store)
         guard !found.isEmpty else { return nil }
         let renamed = renames.filter { query.attributes[$0.key] != nil }
-            .map { " (\($0.value.rawValue) for \($0.key.rawValue))" }.joined()
-        return "class: an item of class \(other.itemClass.rawValue) in the caller's groups has the query's "
-            + "attributes\(renamed), but the query asks for class \(schema.itemClass.rawValue)"
+            .map { Reason(" (\($0.value.rawValue) for \($0.key.rawValue))") }
+            .reduce(Reason("")) { Reason("\($0)\($1)") }
+        return Reason("class: an item of class \(other.itemClass.rawValue) in the caller's groups has the query's "
+            + "attributes\(renamed), but the query asks for class \(schema.itemClass.rawValue)")
     }
 
     // MARK: - errSecDuplicateItem
@@ -166,49 +172,64 @@ extension Keychain {
     /// The reason for an errSecDuplicateItem on add: the colliding primary key (never the secret) and the key
     /// attributes the add left out, which took their defaults ("" or 0) and so collided.
     func duplicateReason(_ attributes: [AttributeKey: AttributeValue], schema: ClassSchema, leftOut: [AttributeKey])
-        -> String
+        -> KeychainError.Reason
     {
-        var reason = "an item with the same primary key exists (\(describePrimaryKey(attributes, schema: schema)))"
-        if !leftOut.isEmpty {
-            let names = leftOut.map { "\($0.rawValue) (defaulted to \(Self.display(schema.defaultValue(for: $0))))" }
-            reason += "; the add left out \(names.joined(separator: ", ")), so it collides with any item stored "
-                + "without \(leftOut.count == 1 ? "it" : "them"): give \(leftOut.count == 1 ? "it" : "them") "
-                + "a value"
-            return reason + ", or use SecItemUpdate to change the existing item"
+        let key = describePrimaryKey(attributes, schema: schema)
+        guard !leftOut.isEmpty else {
+            return Reason("an item with the same primary key exists (\(key)); use SecItemUpdate to change it")
         }
-        return reason + "; use SecItemUpdate to change it"
+        let names = leftOut.map { key in
+            Reason("\(key.rawValue) (defaulted to \(Self.display(schema.defaultValue(for: key))))")
+        }
+        let list = names.dropFirst().reduce(names[0]) { Reason("\($0), \($1)") }
+        return leftOut.count == 1
+            ? Reason("an item with the same primary key exists (\(key)); the add left out \(list), so it collides "
+                + "with any item stored without it: give it a value, or use SecItemUpdate to change the existing item")
+            : Reason("an item with the same primary key exists (\(key)); the add left out \(list), so it collides "
+                + "with any item stored without them: give them a value, or use SecItemUpdate to change the existing "
+                + "item")
     }
 
     // MARK: - errSecInteractionNotAllowed
 
     /// What to do about a class that is unavailable in the current lock state.
-    static func lockedClassFix(_ protection: Accessibility) -> String {
-        let keep = "do not delete the item on this error: it is intact and readable again after the unlock"
+    static func lockedClassFix(_ protection: Accessibility) -> KeychainError.Reason {
+        let keep = Reason("do not delete the item on this error: it is intact and readable again after the unlock")
         switch protection {
         case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly:
-            return "fix: retry after the first unlock since the restart; " + keep
+            return Reason("fix: retry after the first unlock since the restart; \(keep)")
         default:
-            return "fix: an item read in the background or while locked needs kSecAttrAccessibleAfterFirstUnlock "
-                + "(move it there with SecItemUpdate while unlocked); " + keep
+            return Reason("fix: an item read in the background or while locked needs "
+                + "kSecAttrAccessibleAfterFirstUnlock (move it there with SecItemUpdate while unlocked); \(keep)")
+        }
+    }
+
+    /// A lock state as the explanations name it.
+    static func lockStateName(_ state: LockState) -> KeychainError.Reason {
+        switch state {
+        case .noPasscode: Reason("no passcode")
+        case .beforeFirstUnlock: Reason("before first unlock")
+        case .unlocked: Reason("unlocked")
+        case .locked: Reason("locked")
         }
     }
 
     // MARK: - errSecMissingEntitlement
 
     /// The reason a call naming `named` fails: the group asked for and the caller's groups.
-    static func missingGroupReason(_ named: String, groups: [String]) -> String {
+    static func missingGroupReason(_ named: String, groups: [String]) -> KeychainError.Reason {
         let list = groups.map { "\"\($0)\"" }.joined(separator: ", ")
-        return "the call names access group \"\(named)\", which is not among the caller's groups [\(list)]; "
+        return Reason("the call names access group \"\(named)\", which is not among the caller's groups [\(list)]; "
             + "check that \"\(named)\" is in the entitlements' keychain-access-groups (with the team prefix), "
-            + "or leave kSecAttrAccessGroup out to use \"\(groups.first ?? "")\""
+            + "or leave kSecAttrAccessGroup out to use \"\(groups.first ?? "")\"")
     }
 
     // MARK: - errSecNoSuchAttr
 
     /// The reason an attribute is refused for a class: the attribute and those the class has.
-    static func noSuchAttributeReason(_ key: AttributeKey, schema: ClassSchema) -> String {
+    static func noSuchAttributeReason(_ key: AttributeKey, schema: ClassSchema) -> KeychainError.Reason {
         let accepted = (schema.attributes.keys.map(\.rawValue) + ["agrp", "pdmn", "sync"]).sorted()
-        return "\(key.rawValue) is not an attribute of class \(schema.itemClass.rawValue); "
-            + "its attributes are \(accepted.joined(separator: ", "))"
+        return Reason("\(key.rawValue) is not an attribute of class \(schema.itemClass.rawValue); "
+            + "its attributes are \(accepted.joined(separator: ", "))")
     }
 }

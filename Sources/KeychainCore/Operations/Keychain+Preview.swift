@@ -60,8 +60,8 @@ extension Keychain {
             for key in schema.primaryKey { if let value = changes.attributes[key] { new[key] = value } }
             if let group = changes.accessGroup { new[.accessGroup] = .string(group) }
             if let sync = changes.synchronizable { new[.synchronizable] = .bool(sync) }
-            let reason = "the update would give an item the primary key of another "
-                + "(\(describePrimaryKey(new, schema: schema))); nothing would be changed"
+            let reason = Reason("the update would give an item the primary key of another "
+                + "(\(describePrimaryKey(new, schema: schema))); nothing would be changed")
             guard newKeys.insert(new).inserted else { throw KeychainError.duplicateItem.because(reason) }
             guard new != old, case .string(let group)? = new[.accessGroup] else { continue }
             let sameKey = ItemQuery(
@@ -86,7 +86,7 @@ extension Keychain {
 
     private func preview(
         _ query: ItemQuery, schema: ClassSchema, groups: [String], caller: CallerIdentity, limit: MatchLimit,
-        base: String
+        base: Reason
     ) throws -> OperationPreview {
         let check = AttributeMatcher(query, groups: groups)
         let keys = schema.primaryKey + [.accessGroup, .synchronizable]

@@ -54,32 +54,32 @@ extension Keychain {
                 query, schema: schema, caller: caller,
                 base: "no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query"))
         }
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         if outcome.lockedOut > 0 {
-            notes.append("\(outcome.lockedOut) matching item(s) were left out because their class is not available: "
-                + (outcome.firstLockedReason ?? ""))
+            notes.append(Reason("\(outcome.lockedOut) matching item(s) were left out because their class is not "
+                + "available: \(outcome.firstLockedReason ?? "")"))
         }
         if outcome.damaged > 0 { notes.append(outcome.damagedNote(schema)) }
         return SearchReport(
             results: outcome.results, leftOut: outcome.lockedOut, damaged: outcome.damaged,
-            note: notes.isEmpty ? nil : notes.joined(separator: "; "))
+            explanation: notes.isEmpty ? nil : .joined(notes))
     }
 
     /// What a search found that can be read now, and how many matches the lock state kept out.
     private struct SearchOutcome {
         var results: [ItemResult] = []
         var lockedOut = 0
-        var firstLockedReason: String?
+        var firstLockedReason: KeychainError.Reason?
         /// Matches that do not decrypt or whose contents contradict their index, by UUID.
         var damagedUUIDs: [[UInt8]] = []
         var damaged: Int { damagedUUIDs.count }
 
         /// Which items are damaged (their persistent-reference UUIDs: nothing of their contents is readable).
-        func damagedNote(_ schema: ClassSchema) -> String {
+        func damagedNote(_ schema: ClassSchema) -> KeychainError.Reason {
             let shown = damagedUUIDs.prefix(5).map(\.hexadecimal)
-            return "\(damaged) matching item(s) of class \(schema.itemClass.rawValue) are damaged and were skipped "
-                + "(UUID \(shown.joined(separator: ", "))\(damaged > 5 ? ", …" : "")); delete them, or restore "
-                + "them from a backup"
+            return Reason("\(damaged) matching item(s) of class \(schema.itemClass.rawValue) are damaged and were "
+                + "skipped (UUID \(shown.joined(separator: ", "))\(damaged > 5 ? ", …" : "")); delete them, or "
+                + "restore them from a backup")
         }
 
         func isFull(_ limit: MatchLimit) -> Bool {
@@ -105,7 +105,7 @@ extension Keychain {
                 continue
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
                 outcome.lockedOut += 1
-                if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.reason }
+                if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.explanation }
             } catch let error as KeychainError where error.status == SecurityStatus.decode {
                 outcome.damagedUUIDs.append(match.row.uuid)
             }
@@ -150,13 +150,15 @@ public struct SearchReport: Sendable {
     public let leftOut: Int
     /// Matching items left out because they are damaged (they do not decrypt, or contradict their index).
     public let damaged: Int
-    /// Why, when `leftOut` is not zero.
-    public let note: String?
+    /// Why, when `leftOut` or `damaged` is not zero.
+    public let explanation: KeychainError.Reason?
+    /// ``explanation`` in English.
+    public var note: String? { explanation?.english }
 
-    package init(results: [ItemResult], leftOut: Int, damaged: Int, note: String?) {
+    package init(results: [ItemResult], leftOut: Int, damaged: Int, explanation: KeychainError.Reason?) {
         self.results = results
         self.leftOut = leftOut
         self.damaged = damaged
-        self.note = note
+        self.explanation = explanation
     }
 }

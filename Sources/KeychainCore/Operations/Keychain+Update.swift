@@ -106,7 +106,7 @@ extension Keychain {
             throw KeychainError.param.because("an update applies to every match; kSecMatchLimit must be absent or All")
         }
         guard !changes.isEmpty else { throw KeychainError.param.because("the update changes nothing") }
-        try ItemValue.requireSecret(changes.value, in: "an update")
+        try ItemValue.requireSecret(changes.value, in: Reason("an update"))
         if query.authentication.ui == .skip {
             throw KeychainError.param.because("kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only")
         }

@@ -143,18 +143,19 @@ final class ProtectionState: Sendable {
         guard let key = try store.get(protection) else {
             let lockState = try lockState()
             throw KeychainError.interactionNotAllowed.because(
-                "the keychain is \(lockState.rawValue); items of class \(protection.rawValue) "
+                "the keychain is \(Keychain.lockStateName(lockState)); items of class \(protection.rawValue) "
                     + "(\(Self.availability(protection))) cannot be used until it is unlocked; "
-                    + Keychain.lockedClassFix(protection))
+                    + "\(Keychain.lockedClassFix(protection))")
         }
         return try AESKeyWrapper(kek: key)
     }
 
-    private static func availability(_ protection: Accessibility) -> String {
+    private static func availability(_ protection: Accessibility) -> KeychainError.Reason {
         switch protection {
-        case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly: "available after the first unlock until restart"
-        case .always, .alwaysThisDeviceOnly: "always available"
-        default: "available only while unlocked"
+        case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly:
+            KeychainError.Reason("available after the first unlock until restart")
+        case .always, .alwaysThisDeviceOnly: KeychainError.Reason("always available")
+        default: KeychainError.Reason("available only while unlocked")
         }
     }
 
@@ -241,7 +242,8 @@ final class ProtectionState: Sendable {
         }
         guard let key = try store.get(.whenPasscodeSetThisDeviceOnly) else {
             throw KeychainError.interactionNotAllowed.because(
-                "the keychain is \(try lockState().rawValue); devicePasscode constraints need it unlocked")
+                "the keychain is \(Keychain.lockStateName(try lockState())); "
+                    + "devicePasscode constraints need it unlocked")
         }
         return try KeyDerivation.hkdfSHA256(
             key: key, salt: Array(KeyHierarchy.derivationSalt.utf8),

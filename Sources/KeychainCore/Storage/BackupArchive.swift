@@ -63,7 +63,9 @@ enum BackupArchive {
     static func open(_ file: [UInt8], password: SecureBytes) throws -> BackupContents {
         guard file.count >= headerSize + AESGCM.overhead else {
             throw KeychainError.decode.because(
-                file.starts(with: magic) ? "the backup file is truncated" : "the file is not a keychain backup")
+                file.starts(with: magic)
+                    ? KeychainError.Reason("the backup file is truncated")
+                    : KeychainError.Reason("the file is not a keychain backup"))
         }
         guard file.starts(with: magic) else { throw KeychainError.decode.because("the file is not a keychain backup") }
         let header = Array(file[0..<headerSize])

@@ -36,13 +36,13 @@ struct CommandFailure: Error {
 
     /// The lines for standard error: macOS's `security: Operation: message.`, then the engine's explanation
     /// when there is one worth adding. Neither ever holds a secret.
-    /// The status text and the notes are in `language`; the engine's reason is in English.
+    /// The status text, the engine's reason and the notes are in `language`.
     func messageLines(in language: MessageLanguage = .english) -> [String] {
         switch cause {
         case .keychain(let error):
             let message = StatusMessages.text(for: error.status, english: error.message, in: language)
             var lines = ["security: \(operation): \(message)"]
-            if let reason = error.reason {
+            if let reason = error.localizedReason(in: language) {
                 lines.append("security: \(reason)")
             }
             lines += notes.map { "security: " + $0.text(in: language) }

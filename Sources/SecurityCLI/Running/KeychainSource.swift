@@ -50,8 +50,8 @@ public enum KeychainSource: Sendable {
         guard extra.isEmpty else {
             throw KeychainError.missingEntitlement.because(
                 "KEYCHAIN_ENTITLEMENTS confines this command to the groups "
-                    + limit.accessGroups.joined(separator: ", ") + "; --entitlements \(file) asks for "
-                    + extra.joined(separator: ", ") + ", which it does not grant")
+                    + "\(limit.accessGroups.joined(separator: ", ")); --entitlements \(file) asks for "
+                    + "\(extra.joined(separator: ", ")), which it does not grant")
         }
     }
 }

@@ -16,7 +16,7 @@ extension SecurityCommandRunner {
         do {
             input = try DoctorInput(json: try readDoctorJSON(command.file))
         } catch let error as DoctorInputError {
-            throw CommandFailure("doctor", KeychainError.decode.because(error.message))
+            throw CommandFailure("doctor", KeychainError.decode.because(verbatim: error.message))
         } catch {
             throw CommandFailure("doctor", KeychainError.io.because("\(error)"))
         }
@@ -68,7 +68,7 @@ extension SecurityCommandRunner {
         if let failure {
             let message = StatusMessages.text(for: failure.status, english: failure.message, in: language)
             output.writeLine("\(name) would return \(failure.status): \(message)")
-            if let reason = failure.reason { output.writeLine("    reason: \(reason)") }
+            if let reason = failure.localizedReason(in: language) { output.writeLine("    reason: \(reason)") }
             for note in notes { output.writeLine("    " + note.text(in: language)) }
         } else {
             let message = StatusMessages.text(for: 0, english: SecurityStatus.message(for: 0), in: language)

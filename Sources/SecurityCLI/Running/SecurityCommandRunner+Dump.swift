@@ -22,7 +22,8 @@ extension SecurityCommandRunner {
                 let report = try perform("SecKeychainSearchCopyNext") { try keychain.search(query) }
                 items = report.results
                 if report.damaged > 0 {
-                    damagedNotes.append(.damagedItemsSkipped(count: report.damaged, note: report.note))
+                    let note = report.explanation?.text(in: language)
+                    damagedNotes.append(.damagedItemsSkipped(count: report.damaged, note: note))
                 }
             } catch let failure {
                 if case .keychain(let error) = failure.cause, error.status == SecurityStatus.itemNotFound { continue }

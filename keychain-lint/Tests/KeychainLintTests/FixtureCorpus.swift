@@ -386,6 +386,81 @@ enum FixtureCorpus {
                     }
                     """),
             ]),
+        Case(
+            name: "keys-and-certificates",
+            files: [
+                ("App/Keys/SigningKeys.swift", """
+                    import Security
+                    enum SigningKeys {
+                        static let tag = "com.example.app.signing".data(using: .utf8)!
+                        static func create() -> SecKey? {
+                            let attributes: [String: Any] = [
+                                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                                kSecAttrKeySizeInBits as String: 256,
+                                kSecPrivateKeyAttrs as String: [kSecAttrApplicationTag as String: tag],
+                            ]
+                            return SecKeyCreateRandomKey(attributes as CFDictionary, nil) // expect: KL605
+                        }
+                        static func load() -> SecKey? {
+                            let query: [String: Any] = [
+                                kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                kSecReturnRef as String: true,
+                            ]
+                            var item: CFTypeRef?
+                            let status = SecItemCopyMatching(query as CFDictionary, &item)
+                            return status == errSecSuccess ? (item as! SecKey) : nil
+                        }
+                        static func sign(_ data: Data, with key: SecKey) -> Data? {
+                            let algorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA1 // expect: KL608
+                            return SecKeyCreateSignature(key, algorithm, data as CFData, nil) as Data?
+                        }
+                        static func signModern(_ data: Data, with key: SecKey) -> Data? {
+                            SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, data as CFData, nil) as Data?
+                        }
+                    }
+                    """),
+                ("App/Keys/Envelope.swift", """
+                    import Security
+                    func makeTransportKey() -> SecKey? {
+                        let attributes = [kSecAttrKeyType: kSecAttrKeyTypeRSA,
+                                          kSecAttrKeySizeInBits: 1024] as CFDictionary // expect: KL606
+                        return SecKeyCreateRandomKey(attributes, nil)
+                    }
+                    func makeServerKey() -> SecKey? {
+                        let attributes = [kSecAttrKeyType: kSecAttrKeyTypeRSA,
+                                          kSecAttrKeySizeInBits: 3072] as CFDictionary
+                        return SecKeyCreateRandomKey(attributes, nil)
+                    }
+                    func seal(_ secret: Data, for key: SecKey) -> Data? {
+                        SecKeyCreateEncryptedData(key, .rsaEncryptionPKCS1, secret as CFData, nil) // expect: KL607
+                            as Data?
+                    }
+                    func sealModern(_ secret: Data, for key: SecKey) -> Data? {
+                        SecKeyCreateEncryptedData(key, .rsaEncryptionOAEPSHA256, secret as CFData, nil) as Data?
+                    }
+                    """),
+                ("App/Network/Pinning.swift", """
+                    import Foundation
+                    import CryptoKit
+                    final class Pinning {
+                        let bundled: Data
+                        let pinnedKeys: Set<String>
+                        init(bundled: Data, pinnedKeys: Set<String>) {
+                            self.bundled = bundled
+                            self.pinnedKeys = pinnedKeys
+                        }
+                        func certificateMatches(_ leaf: SecCertificate) -> Bool {
+                            let der = SecCertificateCopyData(leaf) as Data
+                            return der == bundled // expect: KL609
+                        }
+                        func keyMatches(_ leaf: SecCertificate) -> Bool {
+                            guard let key = SecCertificateCopyKey(leaf),
+                                  let raw = SecKeyCopyExternalRepresentation(key, nil) as Data? else { return false }
+                            return pinnedKeys.contains(Data(SHA256.hash(data: raw)).base64EncodedString())
+                        }
+                    }
+                    """),
+            ]),
     ]
 
     /// `rule@relative-path:line` for every marked line.

@@ -152,7 +152,7 @@ public struct Linter: Sendable {
 
     private static let sourceCheckers: [any SourceChecker] = [
         AccessibilityChecker(), ItemOperationChecker(), ReadErrorChecker(), AccessControlChecker(),
-        SecretStorageChecker(), PlatformChecker(), BackgroundReadChecker(), CryptoKitChecker(),
+        SecretStorageChecker(), PlatformChecker(), BackgroundReadChecker(), CryptoKitChecker(), KeyChecker(),
     ]
 
     /// Applies configuration and suppressions, and sorts.

@@ -40,5 +40,10 @@ extension RuleDescriptor {
         "KL602": apple + "cryptokit/symmetrickeysize",
         "KL603": apple + "cryptokit/secureenclave/isavailable",
         "KL604": apple + "cryptokit/aes/gcm/nonce",
+        "KL605": apple + "security/ksecattrispermanent",
+        "KL606": apple + "security/ksecattrkeysizeinbits",
+        "KL607": apple + "security/seckeyalgorithm/rsaencryptionoaepsha256",
+        "KL608": apple + "security/seckeyalgorithm",
+        "KL609": apple + "security/seccertificatecopykey(_:)",
     ]
 }

@@ -322,6 +322,76 @@ public enum RuleCatalog {
             """,
         fix: "Leave out the nonce: argument; CryptoKit then draws a fresh random nonce for every seal.")
 
+    public static let ephemeralKeyQueriedAsStored = RuleDescriptor(
+        id: "KL605", name: "ephemeralKeyQueriedAsStored", severity: .medium, cwe: 664,
+        masvs: "MASVS-CRYPTO-2, MASVS-CODE-4",
+        summary: "A private key is created without kSecAttrIsPermanent, and the code later looks it up as stored.",
+        explanation: """
+            SecKeyCreateRandomKey keeps the key pair in memory only unless kSecAttrIsPermanent is true (at the top \
+            of the parameters or in kSecPrivateKeyAttrs). A later SecItemCopyMatching for the key finds nothing, \
+            so the app signs with a key that is gone at the next launch, or generates a new one each time and the \
+            server no longer recognises its signatures.
+            """,
+        fix: """
+            Set kSecAttrIsPermanent: true in kSecPrivateKeyAttrs (with the kSecAttrApplicationTag the lookup uses), \
+            or keep the key object instead of looking it up when it is meant to be ephemeral.
+            """)
+
+    public static let shortRSAKey = RuleDescriptor(
+        id: "KL606", name: "shortRSAKey", severity: .medium, cwe: 326, masvs: "MASVS-CRYPTO-1, MASTG-TEST-0061",
+        summary: "An RSA key is generated with fewer than 2048 bits.",
+        explanation: """
+            RSA keys below 2048 bits no longer meet NIST's or the platforms' guidance: 1024-bit moduli are within \
+            reach of well-funded attackers, and 512-bit ones are factored in hours. A signature or an encryption \
+            made with such a key protects nothing for the lifetime of the data.
+            """,
+        fix: """
+            Generate RSA keys of at least 2048 bits (3072 for data that must stay safe past 2030), or use a P-256 \
+            key (kSecAttrKeyTypeECSECPrimeRandom), which is smaller and faster at a comparable strength.
+            """)
+
+    public static let rsaPKCS1Encryption = RuleDescriptor(
+        id: "KL607", name: "rsaPKCS1Encryption", severity: .medium, cwe: 780, masvs: "MASVS-CRYPTO-1, MASTG-TEST-0061",
+        summary: "Data is encrypted or decrypted with RSA PKCS#1 v1.5 padding (rsaEncryptionPKCS1).",
+        explanation: """
+            PKCS#1 v1.5 encryption padding is open to padding-oracle attacks (Bleichenbacher's and its successors): \
+            a party that learns whether a ciphertext decrypts to valid padding can decrypt messages without the \
+            key. OAEP was designed to close that gap.
+            """,
+        fix: """
+            Use .rsaEncryptionOAEPSHA256 (or another OAEP algorithm), or ECIES \
+            (.eciesEncryptionCofactorVariableIVX963SHA256AESGCM) with an EC key.
+            """)
+
+    public static let sha1Signature = RuleDescriptor(
+        id: "KL608", name: "sha1Signature", severity: .medium, cwe: 328, masvs: "MASVS-CRYPTO-1, MASTG-TEST-0061",
+        summary: "A signature algorithm hashes with SHA-1 (…SHA1 signature algorithms, PKCS1SHA1 padding).",
+        explanation: """
+            A signature is only as strong as the hash it signs. SHA-1 collisions can be computed (SHAttered, \
+            Shambles), so an attacker can prepare two messages with the same digest and make a signature on one \
+            hold for the other. Certificate authorities and TLS stopped accepting SHA-1 signatures for this reason.
+            """,
+        fix: """
+            Sign and verify with SHA-256 or stronger: .ecdsaSignatureMessageX962SHA256, \
+            .rsaSignatureMessagePSSSHA256 or .rsaSignatureMessagePKCS1v15SHA256.
+            """)
+
+    public static let wholeCertificatePinning = RuleDescriptor(
+        id: "KL609", name: "wholeCertificatePinning", severity: .low, cwe: 295,
+        masvs: "MASVS-NETWORK-2, MASTG-TEST-0068",
+        summary: "Certificate pinning compares the whole certificate (SecCertificateCopyData) with a bundled copy.",
+        explanation: """
+            A server's certificate is replaced at every renewal, often every 90 days, while its key can stay. An \
+            app that pins the whole certificate (its DER bytes, or a hash of them) rejects the renewed one and \
+            stops connecting until an update ships, which pushes teams to turn pinning off. Pinning the public key \
+            (a SHA-256 of the SubjectPublicKeyInfo) survives renewals with the same key and lets a backup key be \
+            pinned ahead of time.
+            """,
+        fix: """
+            Pin the public key: take SecCertificateCopyKey and SecKeyCopyExternalRepresentation, prefix the ASN.1 \
+            header of the key type, hash with SHA256 and compare with the pinned hashes (include a backup key).
+            """)
+
     public static let backgroundReadOfWhenUnlockedItem = RuleDescriptor(
         id: "KL505", name: "backgroundReadOfWhenUnlockedItem", severity: .medium, cwe: 703,
         masvs: "MASVS-STORAGE-1, MASVS-CODE-4",
@@ -356,6 +426,7 @@ public enum RuleCatalog {
         missingFaceIDUsage, userPresenceFallback, secretInUserDefaults, hardCodedSecret, publishableKey, secretInLog,
         macOSFileKeychain, arbitraryLoads, commonCrypto, missingPrivacyManifest, backgroundReadOfWhenUnlockedItem,
         weakDigestForSecurity, shortSymmetricKey, secureEnclaveWithoutAvailabilityCheck, nonceReuse,
+        ephemeralKeyQueriedAsStored, shortRSAKey, rsaPKCS1Encryption, sha1Signature, wholeCertificatePinning,
     ]
 
     /// Looks a rule up by id (`KL101`) or name (`accessibleAlways`).

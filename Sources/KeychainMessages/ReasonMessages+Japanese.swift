@@ -1,0 +1,427 @@
+/// The Japanese wording of the keychain's reasons, by English template: this project's own translations. A template
+/// is the English text with `{0}`, `{1}`, … where its arguments go; a wording may place them in another order.
+extension ReasonMessages {
+    static let japaneseEntries: [(english: String, japanese: String)] = {
+        var entries: [(english: String, japanese: String)] = []
+        func word(_ english: String, _ japanese: String) { entries.append((english, japanese)) }
+        word(" ({0} for {1})", "（{1} の代わりに {0}）")
+        word(" ({0} of {1} keys in use, /proc/key-users)", "（{1} 個中 {0} 個を使用中、/proc/key-users）")
+        word("\"{0}\" is not a keychain item class", "\"{0}\" はキーチェーン項目のクラスではありません")
+        word(
+            ".privateKeyUsage applies to key items, which are not supported yet; the item was not stored",
+            ".privateKeyUsage は鍵の項目に使うもので、鍵の項目にはまだ対応していません。"
+                + "項目は保存していません")
+        word("KEYCHAIN_ENTITLEMENTS: {0}", "KEYCHAIN_ENTITLEMENTS: {0}")
+        word(
+            "WhenPasscodeSetThisDeviceOnly needs a keychain passcode, and none is set",
+            "WhenPasscodeSetThisDeviceOnly "
+                + "にはキーチェーンのパスコードが必要ですが、設定されていません")
+        word("a backup cannot use {0} KDF iterations", "バックアップに KDF の反復回数 {0} は使えません")
+        word(
+            "a backup must hold every item that can leave the device, and {0}; nothing was written",
+            "バックアップにはデバイスの外に出せる項目をすべて入れる必要がありますが、{0}。"
+                + "何も書き込んでいません")
+        word("a backup password cannot be empty", "バックアップのパスワードは空にできません")
+        word("a class key of {0} bytes cannot be kept", "{0} バイトのクラス鍵は保持できません")
+        word("a constrained item's key envelope is damaged", "制約付き項目の鍵エンベロープが壊れています")
+        word("a constrained item's secret does not authenticate", "制約付き項目の秘密データが認証を通りません")
+        word(
+            "a delete removes every match; kSecMatchLimit must be absent or All",
+            "削除は一致したすべての項目を消します。kSecMatchLimit は指定しないか All "
+                + "にしてください")
+        word(
+            "a devicePasscode constraint needs a keychain passcode, and none is set",
+            "devicePasscode の制約にはキーチェーンのパスコードが必要ですが、設定されていません")
+        word("a dictionary key is not a string", "辞書のキーに文字列でないものがあります")
+        word("a passcode cannot be empty", "パスコードは空にできません")
+        word(
+            "a synchronizable item cannot carry access-control constraints",
+            "同期する項目にアクセス制御の制約は付けられません")
+        word(
+            "access group: the item is in \"{0}\", another of the caller's groups, and the query names \"{1}\", "
+                + "which has no such item: name \"{2}\" or leave kSecAttrAccessGroup out",
+            "アクセスグループ: 項目は呼び出し元の別のグループ \"{0}\" にあり、"
+                + "クエリが指定した \"{1}\" にはその項目がありません。"
+                + "\"{2}\" を指定するか、kSecAttrAccessGroup を省いてください")
+        word("always available", "常に使用可")
+        word("an access control has too many constraints to store", "アクセス制御の制約が多すぎて保存できません")
+        word("an attribute is too large to store", "属性が大きすぎて保存できません")
+        word("an item has an unknown protection class", "保護クラスが不明な項目があります")
+        word("an item is too large for a backup", "バックアップに入れるには大きすぎる項目があります")
+        word(
+            "an item with the same persistent reference exists (was this backup restored before?); nothing "
+                + "was restored",
+            "同じ永続参照の項目がすでにあります（このバックアップは以前に復元済みでは？）。"
+                + "何も復元していません")
+        word(
+            "an item with the same primary key exists ({0}); nothing was restored",
+            "同じ主キーの項目がすでにあります（{0}）。何も復元していません")
+        word(
+            "an item with the same primary key exists ({0}); the add left out {1}, so it collides with any "
+                + "item stored without it: give it a value, or use SecItemUpdate to change the existing item",
+            "同じ主キーの項目がすでにあります（{0}）。追加で {1} を省いたため、"
+                + "それを持たずに保存された項目と衝突します。値を指定するか、"
+                + "SecItemUpdate で既存の項目を変更してください")
+        word(
+            "an item with the same primary key exists ({0}); the add left out {1}, so it collides with any "
+                + "item stored without them: give them a value, or use SecItemUpdate to change the existing item",
+            "同じ主キーの項目がすでにあります（{0}）。追加で {1} を省いたため、"
+                + "それらを持たずに保存された項目と衝突します。値を指定するか、"
+                + "SecItemUpdate で既存の項目を変更してください")
+        word(
+            "an item with the same primary key exists ({0}); use SecItemUpdate to change it",
+            "同じ主キーの項目がすでにあります（{0}）。変更するには SecItemUpdate "
+                + "を使ってください")
+        word("an item's access control is damaged", "項目のアクセス制御が壊れています")
+        word(
+            "an item's ciphertext does not authenticate (the row is damaged)",
+            "項目の暗号文が認証を通りません（行が壊れています）")
+        word(
+            "an item's index does not match its contents (the row is damaged)",
+            "項目のインデックスが内容と一致しません（行が壊れています）")
+        word(
+            "an item's index does not match its contents (the row is damaged); nothing was deleted",
+            "項目のインデックスが内容と一致しません（行が壊れています）。何も削除していません")
+        word(
+            "an item's key does not open with its class key (the row is damaged)",
+            "項目の鍵がクラス鍵で開けません（行が壊れています）")
+        word(
+            "an update applies to every match; kSecMatchLimit must be absent or All",
+            "更新は一致したすべての項目に適用されます。kSecMatchLimit は指定しないか All "
+                + "にしてください")
+        word(
+            "an update query cannot ask for results (kSecReturn…)",
+            "更新のクエリで結果（kSecReturn…）は求められません")
+        word(
+            "applicationPassword needs LAContext.setCredential(_:type: .applicationPassword) on the context "
+                + "passed as kSecUseAuthenticationContext",
+            "applicationPassword には、kSecUseAuthenticationCont"
+                + "ext に渡すコンテキストでの LAContext.setCredential(_:type: "
+                + ".applicationPassword) が必要です")
+        word("available after the first unlock until restart", "再起動後の最初のロック解除から次の再起動まで使用可")
+        word("available only while unlocked", "ロック解除中だけ使用可")
+        word("before first unlock", "再起動後まだロック解除されていない状態")
+        word(
+            "biometry and passcode constraints need a keychain passcode",
+            "生体認証とパスコードの制約にはキーチェーンのパスコードが必要です")
+        word(
+            "biometryCurrentSet needs enrolled biometry, and none is",
+            "biometryCurrentSet には登録済みの生体情報が必要ですが、登録されていません")
+        word("cannot create keychain home {0}", "キーチェーンのホーム {0} を作れません")
+        word("cannot open {0}: {1}", "{0} を開けません: {1}")
+        word("cannot read entitlements file {0}", "エンタイトルメントのファイル {0} を読めません")
+        word("changing the passcode needs the current one", "パスコードを変えるには現在のパスコードが必要です")
+        word(
+            "class A was locked, but the kernel keyring refused to record the lock: {0}",
+            "クラス A はロックしましたが、カーネルのキーリングがロックの記録を拒否しました: {0}")
+        word(
+            "class {0} exists only while a passcode is set, and none is set",
+            "保護クラス {0} はパスコードが設定されている間だけ存在しますが、"
+                + "パスコードは設定されていません")
+        word("class {0} is not available", "保護クラス {0} は今は使用できません")
+        word(
+            "class: an item of class {0} in the caller's groups has the query's attributes{1}, but the query "
+                + "asks for class {2}",
+            "クラス: 呼び出し元のグループにあるクラス {0} の項目がクエリの属性{1}を持っていますが、"
+                + "クエリはクラス {2} を求めています")
+        word(
+            "databaseBusyTimeout must be a finite number of seconds from 0 to 3600, not {0}",
+            "databaseBusyTimeout は 0 から 3600 "
+                + "までの有限の秒数にしてください（{0} は使えません）")
+        word(
+            "do not delete the item on this error: it is intact and readable again after the unlock",
+            "このエラーで項目を削除しないでください。項目は無事で、ロック解除後にまた読み出せます")
+        word(
+            "fix: an item read in the background or while locked needs kSecAttrAccessibleAfterFirstUnlock "
+                + "(move it there with SecItemUpdate while unlocked); {0}",
+            "対処: バックグラウンドやロック中に読む項目には kSecAttrAccessibleAfter"
+                + "FirstUnlock が必要です（ロック解除中に SecItemUpdate "
+                + "で移してください）。{0}")
+        word(
+            "fix: retry after the first unlock since the restart; {0}",
+            "対処: 再起動後の最初のロック解除のあとでやり直してください。{0}")
+        word("item attributes are malformed", "項目の属性の形式が正しくありません")
+        word("items of class {0} are not supported yet", "クラス {0} の項目にはまだ対応していません")
+        word(
+            "kSecAttrAccessible conflicts with the access control's protection class",
+            "kSecAttrAccessible がアクセス制御の保護クラスと食い違っています")
+        word(
+            "kSecAttrAccessible is not one of the kSecAttrAccessible… values",
+            "kSecAttrAccessible の値が kSecAttrAccessible… "
+                + "の定数のどれでもありません")
+        word(
+            "kSecAttrAccessible: the item is {0}, the query asks for {1}",
+            "kSecAttrAccessible: 項目は {0} で、クエリは {1} を求めています")
+        word(
+            "kSecClass does not match the persistent reference's class",
+            "kSecClass が永続参照のクラスと一致しません")
+        word("kSecClass is not a string", "kSecClass が文字列ではありません")
+        word("kSecMatchLimit is 0", "kSecMatchLimit が 0 です")
+        word("kSecMatchLimit is negative", "kSecMatchLimit が負の数です")
+        word("kSecMatchLimit must be One, All or a number", "kSecMatchLimit は One、All、または数値にしてください")
+        word(
+            "kSecUseAuthenticationContext must be an LAContext",
+            "kSecUseAuthenticationContext には LAContext "
+                + "を渡してください")
+        word(
+            "kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only",
+            "kSecUseAuthenticationUISkip "
+                + "は検索（SecItemCopyMatching）専用です")
+        word("kSecValueData is larger than {0} bytes", "kSecValueData が {0} バイトを超えています")
+        word(
+            "kSecValueData must be data (CFData), not {0}",
+            "kSecValueData はデータ（CFData）にしてください（{0} は使えません）")
+        word(
+            "kSecValuePersistentRef is not a persistent reference",
+            "kSecValuePersistentRef が永続参照ではありません")
+        word("locked", "ロック中")
+        word("nearest item ({0}): {1}", "最も近い項目（{0}）: {1}")
+        word("no biometry is enrolled to change", "変更する生体情報が登録されていません")
+        word(
+            "no constraint of the item's access control opens it now (a biometryCurrentSet item cannot be "
+                + "read after the enrolled biometry changed)",
+            "項目のアクセス制御のどの制約でも今は開けません（biometryCurrentSet の項目は、"
+                + "登録済みの生体情報が変わると読み出せません）")
+        word(
+            "no item of class {0} in the caller's groups matches the query",
+            "呼び出し元のグループに、クエリに一致するクラス {0} の項目はありません")
+        word(
+            "no item of class {0} in the caller's groups matches {1}",
+            "呼び出し元のグループに、{1}に一致するクラス {0} の項目はありません")
+        word("no item of class {0} matches the delete's query", "削除のクエリに一致するクラス {0} の項目はありません")
+        word("no item of class {0} matches the update's query", "更新のクエリに一致するクラス {0} の項目はありません")
+        word(
+            "no item of this class in the caller's groups shares any of the query's key values",
+            "呼び出し元のグループにあるこのクラスの項目で、クエリのキーの値を 1 "
+                + "つでも共有するものはありません")
+        word("no keychain passcode is set", "キーチェーンのパスコードは設定されていません")
+        word("no passcode", "パスコードなし")
+        word(
+            "passcodeDerivationTarget must be a finite number of seconds from 0 to 60, not {0}",
+            "passcodeDerivationTarget は 0 から 60 "
+                + "までの有限の秒数にしてください（{0} は使えません）")
+        word(
+            "synchronizable filter: the item is not synchronizable, and the query asks for "
+                + "kSecAttrSynchronizable: true: use kSecAttrSynchronizableAny",
+            "同期の条件: 項目は同期しない項目で、クエリは kSecAttrSynchronizable: "
+                + "true を求めています。kSecAttrSynchronizableAny を使ってください")
+        word(
+            "synchronizable filter: the item is synchronizable (sync=true), and a query without "
+                + "kSecAttrSynchronizable matches only non-synchronizable items: add kSecAttrSynchronizable: "
+                + "kSecAttrSynchronizableAny",
+            "同期の条件: 項目は同期する項目（sync=true）で、"
+                + "kSecAttrSynchronizable のないクエリは同期しない項目にしか一致しません。"
+                + "kSecAttrSynchronizable: kSecAttrSynchronizableAn"
+                + "y を加えてください")
+        word("the access control has no usable constraint", "アクセス制御に使える制約がありません")
+        word("the authentication was canceled", "認証はキャンセルされました")
+        word("the backup asks for {0} KDF iterations", "バックアップが KDF の反復回数 {0} を求めています")
+        word("the backup file is truncated", "バックアップファイルが途中で切れています")
+        word("the backup file's header is damaged", "バックアップファイルのヘッダが壊れています")
+        word("the backup holds a malformed item", "バックアップに形式の正しくない項目があります")
+        word("the backup holds an invalid item: {0}", "バックアップに無効な項目があります: {0}")
+        word("the backup holds an item of class {0}", "バックアップに、扱えないクラス {0} の項目があります")
+        word(
+            "the backup holds an item of class {0}, which never leaves its device",
+            "バックアップに、デバイスの外に出ることのない保護クラス {0} の項目があります")
+        word(
+            "the backup holds an item without its group, sync flag or dates",
+            "バックアップに、グループ、同期フラグ、日付のいずれかを欠いた項目があります")
+        word(
+            "the backup is of format {0}, which this version cannot read",
+            "バックアップの形式 {0} はこのバージョンでは読めません")
+        word("the backup password is not correct", "バックアップのパスワードが正しくありません")
+        word("the backup's contents are malformed", "バックアップの内容の形式が正しくありません")
+        word(
+            "the backup's contents do not authenticate (the file is damaged)",
+            "バックアップの内容が認証を通りません（ファイルが壊れています）")
+        word(
+            "the call names access group \"{0}\", which is not among the caller's groups [{1}]; check that "
+                + "\"{2}\" is in the entitlements' keychain-access-groups (with the team prefix), or leave "
+                + "kSecAttrAccessGroup out to use \"{3}\"",
+            "呼び出しが指定したアクセスグループ \"{0}\" は呼び出し元のグループ [{1}] "
+                + "にありません。\"{2}\" がエンタイトルメントの keychain-access-groups "
+                + "に（チームのプレフィックス付きで）あるか確かめるか、"
+                + "kSecAttrAccessGroup を省いて \"{3}\" を使ってください")
+        word("the caller has no keychain access groups", "呼び出し元にキーチェーンのアクセスグループがありません")
+        word("the delete's query", "削除のクエリ")
+        word(
+            "the deprecated Always classes cannot carry access-control constraints ({0})",
+            "非推奨の Always のクラスにはアクセス制御の制約を付けられません（{0}）")
+        word("the device key file is damaged", "デバイス鍵のファイルが壊れています")
+        word("the file is not a keychain backup", "ファイルはキーチェーンのバックアップではありません")
+        word("the fingerprint reader cannot be asked: {0}", "指紋リーダーに問い合わせられません: {0}")
+        word(
+            "the grace period must be from 0 to {0} seconds (one day), not {1}",
+            "猶予時間は 0 から {0} 秒（1 日）までにしてください（{1} は使えません）")
+        word(
+            "the item needs its application password (LAContext.setCredential(_:type: .applicationPassword))",
+            "項目にはアプリケーションパスワードが必要です（LAContext.setCredential(_"
+                + ":type: .applicationPassword)）")
+        word(
+            "the item needs user authentication and interaction is not allowed",
+            "項目にはユーザ認証が必要ですが、ユーザの操作は許可されていません")
+        word(
+            "the item needs user authentication, which failed: {0}",
+            "項目にはユーザ認証が必要ですが、認証に失敗しました: {0}")
+        word("the kernel keyring refused the class keys: {0}", "カーネルのキーリングがクラス鍵を受け付けませんでした: {0}")
+        word(
+            "the kernel's key quota for this user is full{0}, so the class keys cannot be kept: every "
+                + "keychain home unlocked since the machine started holds a keyring of up to 4 keys, and other "
+                + "programs use keys too. Keys of deleted keychain homes were given back already. Make room by "
+                + "running `KEYCHAIN_HOME=<home> security simulate-restart` for keychain homes not in use, or list "
+                + "the keyrings with `keyctl show @u` and drop one (a keychain.<namespace> keyring) with `keyctl "
+                + "invalidate <id>`; or raise the limit (as root: `sysctl kernel.keys.maxkeys=<n>`). ({1})",
+            "このユーザのカーネルの鍵の割り当てがいっぱいで{0}、クラス鍵を保持できません。"
+                + "マシンの起動後にロック解除したキーチェーンのホームはそれぞれ最大 4 個の鍵のキーリングを持ち、"
+                + "ほかのプログラムも鍵を使います。削除したキーチェーンのホームの鍵はすでに返却済みです。"
+                + "使っていないキーチェーンのホームで `KEYCHAIN_HOME=<home> "
+                + "security simulate-restart` を実行して空きを作るか、"
+                + "`keyctl show @u` でキーリングを一覧して 1 "
+                + "つ（keychain.<namespace> のキーリング）を `keyctl "
+                + "invalidate <id>` で捨ててください。"
+                + "または上限を上げてください（root で `sysctl "
+                + "kernel.keys.maxkeys=<n>`）。（{1}）")
+        word(
+            "the key's authorization is not one this keychain sealed",
+            "鍵の認可情報はこのキーチェーンが封印したものではありません")
+        word("the key's authorization is truncated", "鍵の認可情報が途中で切れています")
+        word("the keybag does not belong to this device key", "キーバッグはこのデバイス鍵のものではありません")
+        word("the keybag file is damaged or of an unknown format", "キーバッグのファイルが壊れているか、不明な形式です")
+        word(
+            "the keybag file is damaged: its passcode {0} is out of range",
+            "キーバッグのファイルが壊れています: パスコードの {0} が範囲外です")
+        word("the keybag file is missing", "キーバッグのファイルがありません")
+        word(
+            "the keybag file is missing from {0}, but keychain.db holds items that only its class keys open; "
+                + "a new keybag would make every one of them unreadable, so none is made: restore the keybag (with "
+                + "device.key) from a copy of this keychain home, or move keychain.db away to start an empty "
+                + "keychain",
+            "{0} にキーバッグのファイルがありませんが、keychain.db "
+                + "にはそのクラス鍵でしか開けない項目があります。新しいキーバッグを作るとそれらがすべて読めなくなる"
+                + "ため、作っていません。このキーチェーンのホームのコピーからキーバッグを（device.key "
+                + "と一緒に）戻すか、keychain.db を別の場所に移して空のキーチェーンから始めてください")
+        word("the keybag has no key for class {0}", "キーバッグに保護クラス {0} の鍵がありません")
+        word("the keybag's passcode record is damaged", "キーバッグのパスコードの記録が壊れています")
+        word(
+            "the keychain database is busy: another process has held its write lock for more than {0} s; "
+                + "nothing is damaged and nothing was changed, try again",
+            "キーチェーンのデータベースが使用中です: ほかのプロセスが {0} "
+                + "秒を超えて書き込みロックを持っています。何も壊れておらず、何も変更していないので、"
+                + "やり直してください")
+        word("the keychain database is damaged", "キーチェーンのデータベースが壊れています")
+        word(
+            "the keychain is {0}; devicePasscode constraints need it unlocked",
+            "キーチェーンは{0}です。devicePasscode の制約にはロック解除が必要です")
+        word(
+            "the keychain is {0}; items of class {1} ({2}) cannot be used until it is unlocked; {3}",
+            "キーチェーンは{0}です。保護クラス {1}（{2}）の項目はロックを解除するまで使えません。"
+                + "{3}")
+        word("the keychain was closed", "キーチェーンは閉じられています")
+        word("the query", "クエリ")
+        word("the query names no class (kSecClass)", "クエリにクラス（kSecClass）がありません")
+        word("the random generator failed", "乱数生成器が失敗しました")
+        word("the update changes nothing", "この更新では何も変わりません")
+        word(
+            "the update would give an item the primary key of another ({0}); nothing was changed",
+            "更新すると項目が別の項目と同じ主キー（{0}）になります。何も変更していません")
+        word(
+            "the update would give an item the primary key of another ({0}); nothing would be changed",
+            "更新すると項目が別の項目と同じ主キー（{0}）になります。何も変更されません")
+        word("the update's query", "更新のクエリ")
+        word("there is no backup file at {0}", "{0} にバックアップファイルはありません")
+        word("too many wrong passcodes; try again in {0} s", "パスコードの誤りが多すぎます。{0} 秒後にやり直してください")
+        word("unlocked", "ロック解除中")
+        word("wrong passcode ({0} wrong in a row)", "パスコードが違います（{0} 回続けて誤り）")
+        word("{0} (defaulted to {1})", "{0}（既定値 {1}）")
+        word(
+            "{0} already exists; a backup never replaces a file",
+            "{0} はすでにあります。バックアップが既存のファイルを置き換えることはありません")
+        word(
+            "{0} differs only in case (the item has {1}, the query {2}): set kSecMatchCaseInsensitive or fix "
+                + "the case",
+            "{0} は大文字と小文字だけが違います（項目は {1}、クエリは {2}）。"
+                + "kSecMatchCaseInsensitive を指定するか、大文字と小文字を直してください")
+        word("{0} has a value of the wrong type", "{0} の値の型が違います")
+        word("{0} is damaged", "{0} が壊れています")
+        word("{0} is larger than {1} bytes", "{0} が {1} バイトを超えています")
+        word(
+            "{0} is not a date between the years 0 and 9999 ({1} seconds since 2001)",
+            "{0} は 0 年から 9999 年までの日付ではありません（2001 年からの {1} 秒）")
+        word("{0} is not a property list dictionary", "{0} はプロパティリストの辞書ではありません")
+        word(
+            "{0} is not an XML property list (a binary one can be converted with `plutil -convert xml1`)",
+            "{0} は XML のプロパティリストではありません（バイナリのものは `plutil "
+                + "-convert xml1` で変換できます）")
+        word(
+            "{0} is not an attribute of class {1}; its attributes are {2}",
+            "{0} はクラス {1} の属性ではありません。このクラスの属性は {2} です")
+        word(
+            "{0} is not set on the item (the query asks for {1})",
+            "項目に {0} がありません（クエリは {1} を求めています）")
+        word("{0} is not supported yet", "{0} にはまだ対応していません")
+        word("{0} is read-only; the keychain sets it", "{0} は読み取り専用で、キーチェーンが設定します")
+        word("{0} matching item(s) cannot be read now: {1}", "一致した {0} 件の項目は今は読み出せません: {1}")
+        word(
+            "{0} matching item(s) of class {1} are damaged and were skipped (UUID {2}{3}); delete them, or "
+                + "restore them from a backup",
+            "一致したクラス {1} の項目のうち {0} 件が壊れていたため、"
+                + "とばしました（UUID {2}{3}）。削除するか、バックアップから復元してください")
+        word(
+            "{0} matching item(s) were left out because their class is not available: {1}",
+            "一致した {0} 件の項目は、クラスが使用できないため除きました: {1}")
+        word("{0} more nearby item(s) not shown", "ほかに近い項目が {0} 件あります（表示していません）")
+        word(
+            "{0} nearby item(s) could not be examined: their protection class is not available now (the "
+                + "keychain is {1})",
+            "近い項目のうち {0} 件は調べられませんでした: "
+                + "保護クラスが今は使用できません（キーチェーンは{1}です）")
+        word("{0} value differs (the item has {1}, the query {2})", "{0} の値が違います（項目は {1}、クエリは {2}）")
+        word("the user could not be authenticated", "ユーザを認証できませんでした")
+        word("the user canceled", "ユーザがキャンセルしました")
+        word("the user chose the fallback", "ユーザが代わりの認証方法を選びました")
+        word("the system canceled", "システムがキャンセルしました")
+        word("no biometry is available", "使える生体認証がありません")
+        word("no biometry is enrolled", "生体情報が登録されていません")
+        word("biometry is locked out after too many failed attempts", "失敗が続いたため生体認証がロックされています")
+        word("the app canceled", "アプリがキャンセルしました")
+        word("the context was invalidated", "コンテキストは無効になっています")
+        word("no companion device is available", "使えるコンパニオンデバイスがありません")
+        word("interaction is not allowed", "ユーザの操作は許可されていません")
+        word("not a lock-state or backup request", "ロック状態やバックアップの要求ではありません")
+        word("not an authentication-context request", "認証コンテキストの要求ではありません")
+        word("not an authenticator request", "認証器の要求ではありません")
+        word(
+            "the keychain service answered {0} with another kind",
+            "キーチェーンサービスが {0} に別の種類の応答を返しました")
+        word("the random source gave a short id", "乱数源が返した ID が短すぎます")
+        word(
+            "the request names an authentication context this keychain does not know (it was never created "
+                + "here, or it was forgotten)",
+            "要求が指定した認証コンテキストをこのキーチェーンは知りません（ここで作られたものではないか、"
+                + "すでに破棄されています）")
+        word("the request names no authentication context", "要求に認証コンテキストの指定がありません")
+        word(
+            "{0} with a {1} value (kSecValueRef) is not supported yet: only secret data (kSecValueData) is "
+                + "stored; nothing was changed",
+            "{1}の値（kSecValueRef）を使う{0}にはまだ対応していません。"
+                + "保存できるのは秘密データ（kSecValueData）だけです。何も変更していません")
+        word("an update", "更新")
+        word("an add", "追加")
+        word("key", "鍵")
+        word("certificate", "証明書")
+        word("secret", "秘密データ")
+        word("{0}; {1}", "{0}。{1}")
+        word("{0}, {1}", "{0}、{1}")
+        word(
+            "KEYCHAIN_ENTITLEMENTS confines this command to the groups {0}; --entitlements {1} asks for {2}, "
+                + "which it does not grant",
+            "KEYCHAIN_ENTITLEMENTS はこのコマンドをグループ {0} に限っています。"
+                + "--entitlements {1} は {2} を求めていますが、それは許可されていません")
+        word(
+            "name the function: security doctor add|copy|update|delete, or \"function\" in the JSON",
+            "関数を指定してください: security doctor "
+                + "add|copy|update|delete、または JSON の \"function\"")
+        return entries
+    }()
+}
