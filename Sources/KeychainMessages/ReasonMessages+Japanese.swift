@@ -422,6 +422,16 @@ extension ReasonMessages {
             "name the function: security doctor add|copy|update|delete, or \"function\" in the JSON",
             "関数を指定してください: security doctor "
                 + "add|copy|update|delete、または JSON の \"function\"")
+        // The administrator's Secure Enclave setting, when it is ignored.
+        word("{0} cannot be examined", "{0} を調べられません")
+        word("{0} cannot be read", "{0} を読み出せません")
+        word("{0} cannot be read: {1}", "{0} を読み出せません: {1}")
+        word("{0} holds more than one word", "{0} に複数の語が書かれています")
+        word("{0} is a symbolic link", "{0} はシンボリックリンクです")
+        word(
+            "{0} names an unknown enclave (\"software\" or \"none\" are known)",
+            "{0} に書かれたエンクレーブは不明です（使えるのは \"software\" と \"none\" です）")
+        word("{0} names no enclave", "{0} にエンクレーブが書かれていません")
         return entries
     }()
 }
