@@ -1,3 +1,4 @@
+import KeychainWire
 internal import CryptoKitOpenSSL
 import Foundation
 import KeychainCore

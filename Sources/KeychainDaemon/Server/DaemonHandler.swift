@@ -1,3 +1,4 @@
+import KeychainWire
 import KeychainCore
 
 /// Serves the frames the daemon does not answer itself (kinds from ``FrameKind/firstHandlerKind``): the engine's

@@ -1,3 +1,4 @@
+import KeychainWire
 import DaemonSystem
 import Foundation
 import KeychainCore
