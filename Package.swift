@@ -40,7 +40,7 @@ var targets: [Target] = [
     // client service live in KeychainRequests.
     .target(name: "KeychainWire", swiftSettings: swift6),
     .target(
-        name: "KeychainRequests", dependencies: ["KeychainCore", "KeychainCrypto", "KeychainWire"],
+        name: "KeychainRequests", dependencies: ["KeychainCore", "KeychainCrypto", "KeychainWire", "TerminalIO"],
         swiftSettings: swift6),
     .testTarget(
         name: "KeychainRequestsTests", dependencies: ["KeychainRequests", "KeychainCore", "KeychainWire"],

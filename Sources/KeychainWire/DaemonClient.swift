@@ -30,6 +30,12 @@ package final class DaemonClient {
         decoder = FrameDecoder(payloadLimit: payloadLimit)
     }
 
+    /// A fresh request id, for a frame sent with ``send(_:)``.
+    package func takeRequestID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
     /// Sends raw bytes (tests of hostile input).
     package func send(raw bytes: [UInt8]) -> Bool { socket.write(bytes) }
 
