@@ -148,3 +148,62 @@ func status(_ body: () throws -> Void) -> Int32 {
         return SecurityStatus.internalComponent
     }
 }
+
+/// Prompts through the daemon: it forwards the passcode question and judges the answer against its keybag.
+@Suite(.serialized) struct DaemonPromptTests {
+    /// Answers the daemon's passcode question with `typed`, or says "authenticated" when nil.
+    struct Relay: UserPrompter {
+        let typed: String?
+        func ask(_ prompt: UserPrompt) throws -> PromptAnswer {
+            guard case .devicePasscode = prompt else { throw AuthenticationFailure.notInteractive }
+            guard let typed else { return .confirmed }
+            return .passcode(SecureBytesBox(Array(typed.utf8)))
+        }
+    }
+
+    static func constrainedItem() -> NewItem {
+        NewItem(
+            itemClass: .genericPassword, attributes: [.service: .string("svc"), .account: .string("vault")],
+            accessControl: AccessControlPolicy(accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.devicePasscode]),
+            data: Array("gold".utf8))
+    }
+
+    @Test func thePasscodeTypedAtTheClientIsCheckedByTheDaemon() throws {
+        let daemon = try DaemonProcess()
+        let right = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234")))
+        try right.setPasscode(Secret(Array("1234".utf8)))
+        try right.add(Self.constrainedItem())
+        let query = ItemQuery.genericPassword(service: "svc", account: "vault", returns: [.data])
+        #expect(try right.copyMatching(query).first?.data?.bytes == Array("gold".utf8))
+
+        let wrong = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "9999")))
+        #expect(status { _ = try wrong.copyMatching(query) } == -25293)
+        // A client cannot say "authenticated": only a passcode the daemon verifies counts.
+        let claims = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: nil)))
+        #expect(status { _ = try claims.copyMatching(query) } != 0)
+    }
+
+    @Test func anEvaluationOfTheDevicePasscodeIsJudgedByTheDaemon() throws {
+        let daemon = try DaemonProcess()
+        let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234"))
+        try KeychainClient(service: service).setPasscode(Secret(Array("1234".utf8)))
+        guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: service.caller())
+        else {
+            Issue.record("no context")
+            return
+        }
+        let evaluated = try service.perform(.evaluatePolicy(.devicePasscode, reason: "test"), as: service.caller(context: id))
+        guard case .evaluated(let method) = evaluated else {
+            Issue.record("not evaluated")
+            return
+        }
+        #expect(method == .devicePasscode)
+        let liar = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: nil))
+        guard case .authenticationContext(let other) = try liar.perform(.createAuthenticationContext, as: liar.caller())
+        else {
+            Issue.record("no context")
+            return
+        }
+        #expect(status { _ = try liar.perform(.evaluatePolicy(.devicePasscode, reason: "t"), as: liar.caller(context: other)) } == -1004)
+    }
+}
