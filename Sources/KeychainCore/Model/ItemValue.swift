@@ -1,6 +1,6 @@
 /// What an item holds as its value: secret bytes for the password classes, or a key's or a certificate's
-/// external representation. Requests and results carry one; only `.secret` is stored yet (an add or update
-/// with another kind answers errSecUnimplemented).
+/// external representation. Requests and results carry one; each class stores one kind (its descriptor's
+/// `valueKind`).
 public enum ItemValue: Sendable {
     /// Secret bytes (`kSecValueData`), in wiped-on-free memory.
     case secret(Secret)
@@ -13,6 +13,15 @@ public enum ItemValue: Sendable {
     public var secret: Secret? {
         if case .secret(let secret) = self { return secret }
         return nil
+    }
+
+    /// The number of bytes the value holds.
+    public var byteCount: Int {
+        switch self {
+        case .secret(let secret): secret.count
+        case .key(let key): key.externalRepresentation.count
+        case .certificate(let certificate): certificate.derBytes.count
+        }
     }
 
     /// The kind's name, for reasons (never the value).
@@ -51,11 +60,35 @@ public struct CertificateValue: Sendable, Hashable {
 }
 
 extension ItemValue {
-    /// Refuses a value the engine cannot store yet. - Throws: errSecUnimplemented naming the kind.
-    static func requireSecret(_ value: ItemValue?, in operation: String) throws {
-        guard let value, value.secret == nil else { return }
-        throw KeychainError.unimplemented.because(
-            "\(operation) with a \(value.kindName) value (kSecValueRef) is not supported yet: only secret data "
-                + "(kSecValueData) is stored; nothing was changed")
+    /// The bytes an item of this value keeps in its sealed secret column: the secret, the key's external
+    /// representation or the certificate's DER.
+    var storedBytes: [UInt8] {
+        switch self {
+        case .secret(let secret): secret.bytes
+        case .key(let key): key.externalRepresentation.bytes
+        case .certificate(let certificate): certificate.derBytes
+        }
+    }
+
+    /// Whether this value is of the kind `kind`.
+    func isKind(_ kind: ClassSchema.ValueKind) -> Bool {
+        switch (self, kind) {
+        case (.secret, .secret), (.key, .key), (.certificate, .certificate): true
+        default: false
+        }
+    }
+
+    /// Refuses a value of another kind than the class stores. - Throws: errSecParam naming both kinds.
+    static func check(_ value: ItemValue?, for schema: ClassSchema, in operation: String) throws {
+        guard let value, !value.isKind(schema.valueKind) else { return }
+        let wanted: String =
+            switch schema.valueKind {
+            case .secret: "secret data (kSecValueData)"
+            case .key: "a key (kSecValueRef with a SecKey)"
+            case .certificate: "a certificate (kSecValueRef with a SecCertificate, or its DER as kSecValueData)"
+            }
+        throw KeychainError.param.because(
+            "\(operation) of class \(schema.itemClass.rawValue) with a \(value.kindName) value: the class holds "
+                + "\(wanted); nothing was changed")
     }
 }
