@@ -27,6 +27,8 @@ extension SecDictionary {
             }
             self.itemClass = itemClass
         }
+        // Without kSecClass, a reference object names its class, as in Apple's SecItemAdd.
+        if itemClass == nil, entries.contains(where: { $0.key == "v_Ref" && $0.value is SecKey }) { itemClass = .key }
         // Without kSecClass, a persistent reference names the class, and the other keys are read against it (as
         // Apple's query parser does). A mismatch with kSecClass is the engine's to report.
         let schemaClass = itemClass ?? Self.referencedClass(entries)
@@ -104,6 +106,11 @@ extension SecDictionary {
                 throw KeychainError.param.because("kSecValueData must be data (CFData), not \(type(of: value))")
             }
             data = Array(bytes)
+        case .valueRef:
+            guard let key = value as? SecKey else {
+                throw KeychainError.param.because("kSecValueRef must be a SecKey, not \(type(of: value))")
+            }
+            valueReference = key
         case .valuePersistentRef:
             guard let bytes = value as? Data, let reference = PersistentReference(bytes: Array(bytes)) else {
                 throw KeychainError.param.because("kSecValuePersistentRef is not a persistent reference")
