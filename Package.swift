@@ -54,10 +54,15 @@ products += [
     .executable(name: "cryptokit-benchmarks", targets: ["CryptoKitBenchmarks"]),
 ]
 targets += [
+    // Certificates, trust and PKCS#12 over OpenSSL: only X509Certificates imports the C module for them.
+    .target(name: "X509Certificates", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
     // Security's keys (SecKey) run on CryptoKit's OpenSSL backend, which holds the EC and RSA key code.
     .target(
         name: "Security",
-        dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKitOpenSSL", "KeychainCrypto"],
+        dependencies: [
+            "KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKitOpenSSL", "KeychainCrypto",
+            "X509Certificates",
+        ],
         swiftSettings: swift6),
     .target(
         name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages"],
@@ -89,6 +94,7 @@ targets += [
         // CryptoKit's hashes and AES-GCM rebuild ECIES blobs step by step in the SecKey tests.
         dependencies: [
             "Security", "LocalAuthentication", "KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKit",
+            "X509Certificates",
         ],
         swiftSettings: swift6),
     // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.

@@ -56,4 +56,37 @@ static inline int kossl_hkdf_sha256(const unsigned char *ikm, size_t ikmlen, con
     EVP_KDF_CTX_free(kctx);
     return ok;
 }
+// X509Certificates: certificate parsing, chain verification, PKCS#12. Stacks and OPENSSL_free are macros, so
+// each gets a small typed function here.
+#include <openssl/x509v3.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/pkcs12.h>
+#include <openssl/provider.h>
+static inline void kossl_free(void *pointer) { OPENSSL_free(pointer); }
+static inline STACK_OF(X509) *kossl_x509_stack_new(void) { return sk_X509_new_null(); }
+static inline int kossl_x509_stack_push(STACK_OF(X509) *stack, X509 *certificate) {
+    return sk_X509_push(stack, certificate);
+}
+static inline int kossl_x509_stack_count(const STACK_OF(X509) *stack) { return sk_X509_num(stack); }
+static inline X509 *kossl_x509_stack_value(const STACK_OF(X509) *stack, int index) {
+    return sk_X509_value(stack, index);
+}
+// Frees the stack and drops one reference on each certificate it holds.
+static inline void kossl_x509_stack_free_all(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
+// Frees the stack only; the certificates stay owned by whoever holds them.
+static inline void kossl_x509_stack_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
+static inline int kossl_general_names_count(const GENERAL_NAMES *names) { return sk_GENERAL_NAME_num(names); }
+static inline const GENERAL_NAME *kossl_general_names_value(const GENERAL_NAMES *names, int index) {
+    return sk_GENERAL_NAME_value(names, index);
+}
+static inline int kossl_general_name_type(const GENERAL_NAME *name) { return name->type; }
+// The IA5String of an rfc822Name, dNSName or uniformResourceIdentifier, or the OCTET STRING of an iPAddress.
+static inline const ASN1_STRING *kossl_general_name_string(const GENERAL_NAME *name) {
+    return (const ASN1_STRING *)name->d.ia5;
+}
+// X509_STORE_CTX_set_app_data is a macro over ex_data slot 0.
+static inline void kossl_store_ctx_set_context(X509_STORE_CTX *ctx, void *context) {
+    X509_STORE_CTX_set_app_data(ctx, context);
+}
+static inline void *kossl_store_ctx_context(X509_STORE_CTX *ctx) { return X509_STORE_CTX_get_app_data(ctx); }
 #endif

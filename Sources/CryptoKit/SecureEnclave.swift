@@ -7,14 +7,20 @@ internal import TPMEnclave
 /// Apple's Secure Enclave keys, kept in the machine's TPM 2.0: created inside it under its storage primary key,
 /// used (signing, ECDH) inside it, and stored by the caller as the TPM's wrapped blob (`dataRepresentation`),
 /// which only the same TPM can load. Without a TPM, `isAvailable` is false and every initializer throws, as on
-/// Apple hardware without a Secure Enclave; no software stand-in is ever offered under this name. Each key's TPM
-/// auth value is sealed by the keychain under its access control (see `SecureEnclaveKey`), so a use needs the
-/// protection class unlocked and the constraints satisfied.
+/// Apple hardware without a Secure Enclave, unless the machine's administrator opted in to the software enclave
+/// (KeychainCore's `SecureEnclaveSetting`): then keys are made in software, sealed by the keychain home's device
+/// key, and say that they are not hardware-backed (`isHardwareBacked`). Each key's auth value is sealed by the
+/// keychain under its access control (see `SecureEnclaveKey`), so a use needs the protection class unlocked and the
+/// constraints satisfied.
 ///
-/// The TPM is the kernel's resource manager `/dev/tpmrm0`, or the TCTI named by `KEYCHAIN_TPM_TCTI`.
+/// The TPM is the kernel's resource manager `/dev/tpmrm0`, or the TCTI named by `KEYCHAIN_TPM_TCTI`
+/// (``SecureEnclaveBacking/configuredTCTI(_:)``).
 public enum SecureEnclave {
-    /// Whether keys can be created in a TPM here.
-    public static var isAvailable: Bool { (try? connection()) != nil }
+    /// Whether keys can be created here: a TPM answers, or the administrator opted in to the software enclave.
+    public static var isAvailable: Bool { (try? backend()) != nil }
+
+    /// What keeps enclave keys in this task now.
+    static var backing: SecureEnclaveBacking { (try? backend())?.backing ?? .none }
 
     /// Keys on the P-256 curve.
     public enum P256 {
@@ -24,14 +30,37 @@ public enum SecureEnclave {
         public enum KeyAgreement {}
     }
 
-    /// The TCTI a test points the enclave at, for the task it runs in.
-    @TaskLocal static var tctiOverride: String? = nil
+    /// The backend of this task: the TPM when one answers, else the software enclave when the administrator opted
+    /// in to it.
+    /// - Throws: `CryptoKitError.underlyingCoreCryptoError(error: -4)` (errSecUnimplemented) when there is neither,
+    ///   or the TPM's failure when it answers but refuses the storage primary key and there is no opt-in.
+    static func backend() throws -> any SecureEnclaveBackend {
+        do {
+            return SecureEnclaveTPMBackend(connection: try connection())
+        } catch {
+            let setting = SecureEnclaveSetting.current
+            switch setting.read() {
+            case .software:
+                return SecureEnclaveSoftwareBackend()
+            case .off(let reason):
+                if let reason { logIgnoredSetting(reason) }
+                throw error
+            }
+        }
+    }
+
+    /// Explains on standard error, when `KEYCHAIN_DEBUG` asks for reasons, why a setting file does not count.
+    private static func logIgnoredSetting(_ reason: String) {
+        let value = ProcessInfo.processInfo.environment["KEYCHAIN_DEBUG"]
+        guard let value, value != "0" else { return }
+        FileHandle.standardError.write(Data("SecureEnclave: software enclave setting ignored: \(reason)\n".utf8))
+    }
 
     /// The connection to the TPM.
     /// - Throws: `CryptoKitError.underlyingCoreCryptoError(error: -4)` (errSecUnimplemented, what Apple's Security
     ///   framework reports for an enclave key where there is none) when no TPM is configured or reachable.
     static func connection() throws -> TPMConnection {
-        guard let tcti = tctiOverride ?? TPMConfiguration.defaultTCTI() else {
+        guard let tcti = SecureEnclaveBacking.configuredTCTI() else {
             throw CryptoKitError.underlyingCoreCryptoError(error: -4)
         }
         do {
@@ -97,16 +126,16 @@ public enum SecureEnclave {
 }
 
 extension SecureEnclave.P256.Signing {
-    /// A P-256 signing key inside the TPM.
+    /// A P-256 signing key inside the TPM (or the administrator's software enclave, where there is no TPM).
     public struct PrivateKey: Sendable {
         private let key: SecureEnclaveKey
         /// The corresponding public key.
         public let publicKey: P256.Signing.PublicKey
 
-        /// Creates a key inside the TPM whose use needs what `accessControl` asks: its protection class open in
+        /// Creates a key in the enclave whose use needs what `accessControl` asks: its protection class open in
         /// the keychain, and its constraints (biometry, passcode, …) satisfied by a prompt before each use, or by
         /// `authenticationContext`'s evaluation within its reuse duration.
-        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -4 without a TPM, -25308
+        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -4 without an enclave, -25308
         ///   (errSecInteractionNotAllowed) while the class is locked, -25293 (errSecAuthFailed) when a constraint
         ///   cannot be set up (no passcode, nothing enrolled), -50 for constraints on an `Always` class.
         public init(
@@ -118,36 +147,39 @@ extension SecureEnclave.P256.Signing {
             key = try SecureEnclaveKey.create(
                 signing: true, compactRepresentable: compactRepresentable, accessControl: accessControl,
                 context: authenticationContext)
-            publicKey = try P256.Signing.PublicKey(x963Representation: key.blob.publicPoint)
+            publicKey = try P256.Signing.PublicKey(x963Representation: key.publicPoint)
         }
 
-        /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load.
+        /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load (a software
+        /// enclave key: only the keychain home that made it).
         /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with the TPM's response code when the TPM refuses
-        ///   it (another TPM, or this one after its seeds changed), -50 for bytes that are no key blob, -4 without a
-        ///   TPM.
+        ///   it (another TPM, or this one after its seeds changed), -26275 (errSecDecode) for a software key that was
+        ///   altered or made in another home, -50 for bytes that are no key blob of this enclave, -4 without one.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
             key = try SecureEnclaveKey.restore(dataRepresentation, signing: true, context: authenticationContext)
-            publicKey = try P256.Signing.PublicKey(x963Representation: key.blob.publicPoint)
+            publicKey = try P256.Signing.PublicKey(x963Representation: key.publicPoint)
         }
 
-        /// The TPM's wrapped form of the key, to store (in the keychain) and restore with
+        /// The enclave's wrapped form of the key, to store (in the keychain) and restore with
         /// ``init(dataRepresentation:authenticationContext:)``. It does not contain the private key in the clear.
         public var dataRepresentation: Data { key.dataRepresentation }
 
-        /// Signs a SHA-256 `digest` inside the TPM, after the authentication the key's access control asks for.
+        /// Whether the private key lives in hardware (a TPM): false for the software enclave's keys, which the
+        /// keychain home's device key seals. A Linux extension; Apple's enclave keys are always in hardware.
+        public var isHardwareBacked: Bool { key.isHardwareBacked }
+
+        /// Signs a SHA-256 `digest` in the enclave, after the authentication the key's access control asks for.
         /// - Throws: `CryptoKitError.incorrectParameterSize` for a digest of another size;
         ///   `underlyingCoreCryptoError` with -128 (canceled), -25293 (failed, or an enrollment change for a
         ///   `.biometryCurrentSet` key), -25308 (locked class, or interaction not allowed), or a TPM failure.
         public func signature<D: Digest>(for digest: D) throws -> P256.Signing.ECDSASignature {
             let bytes = Array(digest)
             guard bytes.count == 32 else { throw CryptoKitError.incorrectParameterSize }
-            let raw = try key.using { (authorization) throws(TPMError) in
-                try key.connection.sign(digest: bytes, with: key.blob, authorization: authorization)
-            }
+            let raw = try key.signature(digest: bytes)
             return try P256.Signing.ECDSASignature(rawRepresentation: raw)
         }
 
-        /// Signs the SHA-256 digest of `data` inside the TPM.
+        /// Signs the SHA-256 digest of `data` in the enclave.
         public func signature<D: DataProtocol>(for data: D) throws -> P256.Signing.ECDSASignature {
             try signature(for: SHA256.hash(data: data))
         }
@@ -155,16 +187,16 @@ extension SecureEnclave.P256.Signing {
 }
 
 extension SecureEnclave.P256.KeyAgreement {
-    /// A P-256 key-agreement key inside the TPM.
+    /// A P-256 key-agreement key inside the TPM (or the administrator's software enclave).
     public struct PrivateKey: Sendable {
         private let key: SecureEnclaveKey
         /// The corresponding public key.
         public let publicKey: P256.KeyAgreement.PublicKey
 
-        /// Creates a key inside the TPM whose use needs what `accessControl` asks: its protection class open in
+        /// Creates a key in the enclave whose use needs what `accessControl` asks: its protection class open in
         /// the keychain, and its constraints (biometry, passcode, …) satisfied by a prompt before each use, or by
         /// `authenticationContext`'s evaluation within its reuse duration.
-        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -4 without a TPM, -25308
+        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -4 without an enclave, -25308
         ///   (errSecInteractionNotAllowed) while the class is locked, -25293 (errSecAuthFailed) when a constraint
         ///   cannot be set up (no passcode, nothing enrolled), -50 for constraints on an `Always` class.
         public init(
@@ -176,32 +208,29 @@ extension SecureEnclave.P256.KeyAgreement {
             key = try SecureEnclaveKey.create(
                 signing: false, compactRepresentable: compactRepresentable, accessControl: accessControl,
                 context: authenticationContext)
-            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.blob.publicPoint)
+            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.publicPoint)
         }
 
-        /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load.
+        /// Restores a key from its `dataRepresentation`, which only the enclave that made it can load.
         /// - Throws: as ``SecureEnclave/P256/Signing/PrivateKey/init(dataRepresentation:authenticationContext:)``.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
             key = try SecureEnclaveKey.restore(dataRepresentation, signing: false, context: authenticationContext)
-            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.blob.publicPoint)
+            publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.publicPoint)
         }
 
-        /// The TPM's wrapped form of the key.
+        /// The enclave's wrapped form of the key.
         public var dataRepresentation: Data { key.dataRepresentation }
 
-        /// ECDH inside the TPM: the x coordinate of this key's scalar times `publicKeyShare`, after the
+        /// Whether the private key lives in hardware (a TPM): false for the software enclave's keys, which the
+        /// keychain home's device key seals. A Linux extension; Apple's enclave keys are always in hardware.
+        public var isHardwareBacked: Bool { key.isHardwareBacked }
+
+        /// ECDH in the enclave: the x coordinate of this key's scalar times `publicKeyShare`, after the
         /// authentication the key's access control asks for (failures as for signing keys' `signature(for:)`).
         public func sharedSecretFromKeyAgreement(with publicKeyShare: P256.KeyAgreement.PublicKey) throws
             -> SharedSecret
         {
-            let point = Array(publicKeyShare.x963Representation)
-            let x = Array(point[1...32])
-            let y = Array(point[33...64])
-            var secret = try key.using { (authorization) throws(TPMError) in
-                try key.connection.sharedSecret(peerX: x, peerY: y, with: key.blob, authorization: authorization)
-            }
-            defer { secret.withUnsafeMutableBytes { wipeBytes($0) } }
-            return SharedSecret(secret: SecureBytes(secret))
+            SharedSecret(secret: try key.sharedSecret(peerPoint: Array(publicKeyShare.x963Representation)))
         }
     }
 }

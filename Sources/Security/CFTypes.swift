@@ -59,6 +59,9 @@ public func CFGetTypeID(_ object: CFTypeRef!) -> CFTypeID {
     switch object {
     case is SecAccessControl: SecAccessControlGetTypeID()
     case is SecKey: SecKeyGetTypeID()
+    case is SecCertificate: SecCertificateGetTypeID()
+    case is SecPolicy: SecPolicyGetTypeID()
+    case is SecTrust: SecTrustGetTypeID()
     case let number as NSNumber where number.isBoolean: CFBooleanGetTypeID()
     case is NSNumber: CFNumberGetTypeID()
     case is NSString: CFStringGetTypeID()

@@ -1,21 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Which TPM SecureEnclave keys live in, and the process's connections to it.
+/// The process's connections to TPMs (which TPM SecureEnclave keys live in is KeychainCore's
+/// `SecureEnclaveBacking.configuredTCTI`).
 package enum TPMConfiguration {
-    /// The environment variable that names a TCTI (as `tpm2-tools` spell it: "device:/dev/tpmrm0",
-    /// "swtpm:host=127.0.0.1,port=2321"); it overrides the kernel's resource manager device.
-    package static let environmentVariable = "KEYCHAIN_TPM_TCTI"
-
-    /// The TCTI to use: the environment variable when set, else the kernel's resource manager `/dev/tpmrm0` when
-    /// it exists, else nil (no TPM).
-    package static func defaultTCTI() -> String? {
-        if let configured = ProcessInfo.processInfo.environment[environmentVariable], !configured.isEmpty {
-            return configured
-        }
-        return FileManager.default.fileExists(atPath: "/dev/tpmrm0") ? "device:/dev/tpmrm0" : nil
-    }
-
     private static let connections = Mutex<[String: TPMConnection]>([:])
 
     /// The process's connection through `tcti`, made on first use.

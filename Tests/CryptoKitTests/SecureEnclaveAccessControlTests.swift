@@ -36,7 +36,7 @@ struct CryptoKitSecureEnclaveAccessControlTests {
         passcode: String? = "1234", enrolled: Bool = true, _ body: (Keychain, EnclaveTestClock) async throws -> Void
     ) async throws {
         let tpm = try SoftwareTPM()
-        try await SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+        try await SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
             try await withEnclaveKeychain(passcode: passcode, enrolled: enrolled, body)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LocalAuthentication
 import Security
 import Testing
@@ -14,16 +15,27 @@ import Testing
             || FileManager.default.fileExists(atPath: "/dev/tpmrm0")
     }
 
+    /// A setting file that does not exist: these tests see the machine without the software enclave's opt-in.
+    static let noOptIn = SecureEnclaveSetting(path: "/nonexistent/keychain/secure-enclave", administrator: 0)
+
     @Test(.disabled(if: machineHasTPM, "this machine has a TPM")) func isNotAvailableWithoutATPM() {
-        #expect(SecureEnclave.isAvailable == false)
+        SecureEnclaveSetting.$override.withValue(Self.noOptIn) {
+            #expect(SecureEnclave.isAvailable == false)
+        }
     }
 
     @Test(.disabled(if: machineHasTPM, "this machine has a TPM")) func guardedApplicationCodeSkipsTheEnclave() throws {
-        #expect(try signInSecureEnclave(Data("payload".utf8)) == nil)
-        #expect(try agreeInSecureEnclave(with: P256.KeyAgreement.PrivateKey().publicKey) == nil)
+        try SecureEnclaveSetting.$override.withValue(Self.noOptIn) { () throws in
+            #expect(try signInSecureEnclave(Data("payload".utf8)) == nil)
+            #expect(try agreeInSecureEnclave(with: P256.KeyAgreement.PrivateKey().publicKey) == nil)
+        }
     }
 
     @Test(.disabled(if: machineHasTPM, "this machine has a TPM")) func keysCannotBeCreatedOrRestored() {
+        SecureEnclaveSetting.$override.withValue(Self.noOptIn) { Self.failWithoutEnclave() }
+    }
+
+    private static func failWithoutEnclave() {
         let unavailable = CryptoKitError.underlyingCoreCryptoError(error: -4)
         #expect(throws: unavailable) { try SecureEnclave.P256.Signing.PrivateKey() }
         #expect(throws: unavailable) { try SecureEnclave.P256.KeyAgreement.PrivateKey() }
@@ -35,11 +47,15 @@ import Testing
     }
 
     @Test func aTPMThatDoesNotAnswerIsNotAvailable() {
-        SecureEnclave.$tctiOverride.withValue("swtpm:host=127.0.0.1,port=1") {
-            #expect(SecureEnclave.isAvailable == false)
-            #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -4)) {
-                try SecureEnclave.P256.Signing.PrivateKey()
-            }
+        SecureEnclaveBacking.$tctiOverride.withValue("swtpm:host=127.0.0.1,port=1") {
+            SecureEnclaveSetting.$override.withValue(Self.noOptIn) { Self.unreachableTPMIsNotAvailable() }
+        }
+    }
+
+    private static func unreachableTPMIsNotAvailable() {
+        #expect(SecureEnclave.isAvailable == false)
+        #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -4)) {
+            try SecureEnclave.P256.Signing.PrivateKey()
         }
     }
 }
@@ -52,7 +68,7 @@ struct CryptoKitSecureEnclaveTPMTests {
     @Test func signsInsideTheTPMAndOpenSSLVerifies() throws {
         try withEnclaveKeychain { _, _ in
             let tpm = try SoftwareTPM()
-            try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+            try SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
                 #expect(SecureEnclave.isAvailable)
                 let key = try SecureEnclave.P256.Signing.PrivateKey()
                 #expect(key.publicKey.compactRepresentation != nil)
@@ -80,7 +96,7 @@ struct CryptoKitSecureEnclaveTPMTests {
     @Test func theSeedsSecureEnclaveCodeRunsAgainstTheTPM() throws {
         try withEnclaveKeychain { keychain, _ in
             let tpm = try SoftwareTPM()
-            try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+            try SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
                 // The seed's key asks for the current biometry before it signs (and only then).
                 try keychain.authenticators.biometry.script(.match)
                 let signed = try signInSecureEnclave(message)
@@ -106,7 +122,7 @@ struct CryptoKitSecureEnclaveTPMTests {
     @Test func keyAgreementInsideTheTPMMatchesSoftwareAndOpenSSL() throws {
         try withEnclaveKeychain { _, _ in
             let tpm = try SoftwareTPM()
-            try SecureEnclave.$tctiOverride.withValue(tpm.tcti) {
+            try SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
                 let enclaveKey = try SecureEnclave.P256.KeyAgreement.PrivateKey()
                 let softwareKey = P256.KeyAgreement.PrivateKey()
                 let inside = try enclaveKey.sharedSecretFromKeyAgreement(with: softwareKey.publicKey)
@@ -130,12 +146,12 @@ struct CryptoKitSecureEnclaveTPMTests {
     @Test func blobsFailOnAnotherTPMAndAfterAReset() throws {
         try withEnclaveKeychain { _, _ in
             let first = try SoftwareTPM()
-            let blob = try SecureEnclave.$tctiOverride.withValue(first.tcti) {
+            let blob = try SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
                 try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
             }
             // A second TPM (other seeds) refuses the blob with a TPM error, not a crash.
             let second = try SoftwareTPM()
-            SecureEnclave.$tctiOverride.withValue(second.tcti) {
+            SecureEnclaveBacking.$tctiOverride.withValue(second.tcti) {
                 #expect(throws: CryptoKitError.self) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                 }
@@ -143,7 +159,7 @@ struct CryptoKitSecureEnclaveTPMTests {
             // Restarting the first TPM over its state keeps the key; a fresh state (a reset) loses it.
             first.stop()
             try first.start()
-            try SecureEnclave.$tctiOverride.withValue(first.tcti) {
+            try SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
                 let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                 #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
             }
@@ -151,13 +167,13 @@ struct CryptoKitSecureEnclaveTPMTests {
             try FileManager.default.removeItem(at: first.stateDirectory)
             try FileManager.default.createDirectory(at: first.stateDirectory, withIntermediateDirectories: true)
             try first.start()
-            SecureEnclave.$tctiOverride.withValue(first.tcti) {
+            SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
                 #expect(throws: CryptoKitError.self) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                 }
             }
             // Bytes that are no blob at all: errSecParam.
-            SecureEnclave.$tctiOverride.withValue(first.tcti) {
+            SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
                 #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -50)) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data("not a key".utf8))
                 }

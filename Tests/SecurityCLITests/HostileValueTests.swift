@@ -80,7 +80,7 @@ import Testing
         let info = KeychainInfo(
             lockState: .locked, hasPasscode: true, gracePeriod: Int.max, kdfIterations: Int.max,
             kdfMilliseconds: .infinity, failedAttempts: Int.max, retryAfterSeconds: .nan, classKeyStore: "memory")
-        let report = KeychainInfoReport(keychainPath: "/k/keychain.db", info: info)
+        let report = KeychainInfoReport(keychainPath: "/k/keychain.db", info: info, secureEnclave: .none)
         #expect(report.text.contains("\(Int.max) iterations, cost unknown"))
         #expect(report.text.contains("retry after: unknown"))
         #expect(report.json().contains("\"lockState\":\"locked\""))

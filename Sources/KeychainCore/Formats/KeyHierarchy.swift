@@ -11,6 +11,8 @@ enum KeyHierarchy {
     static let keyringNamespace = "keyring namespace v1"
     /// WhenPasscodeSetThisDeviceOnly class key → the key `.devicePasscode` constraints are bound to.
     static let devicePasscodeConstraint = "device passcode constraint v1"
+    /// Device key → the key that seals the software Secure Enclave's keys (administrator opt-in, no TPM).
+    static let softwareEnclaveWrappingKey = "software enclave wrapping key v1"
 
     // MARK: HMAC-SHA-256 under the device key, over `label ‖ 0 ‖ input`
 
@@ -63,9 +65,9 @@ enum KeyHierarchy {
 
     /// Every label above, for the uniqueness check.
     static let allLabels: [String] = [
-        attributeIndexKey, keyringNamespace, devicePasscodeConstraint, passcodeTangle, simulatedBiometryAny,
-        simulatedBiometryCurrentSet, simulatedBiometryDomainState, fingerprintCurrentSet, fingerprintEnrolledSet,
-        fingerprintDomainState, companion, constraintAlternativePrefix, backupPayloadKey, backupPasswordCheck,
-        itemAssociatedDataPrefix,
+        attributeIndexKey, keyringNamespace, devicePasscodeConstraint, softwareEnclaveWrappingKey, passcodeTangle,
+        simulatedBiometryAny, simulatedBiometryCurrentSet, simulatedBiometryDomainState, fingerprintCurrentSet,
+        fingerprintEnrolledSet, fingerprintDomainState, companion, constraintAlternativePrefix, backupPayloadKey,
+        backupPasswordCheck, itemAssociatedDataPrefix,
     ]
 }

@@ -37,6 +37,19 @@ public enum SecurityStatus {
     public static let noAccessForItem: Int32 = -25243
     public static let invalidOwnerEdit: Int32 = -25244
     public static let notTrusted: Int32 = -67843
+    // Certificates and trust (SecBase.h); SecTrustEvaluateWithError reports these.
+    public static let createChainFailed: Int32 = -25318
+    public static let hostNameMismatch: Int32 = -67602
+    public static let unknownCriticalExtensionFlag: Int32 = -67603
+    public static let noBasicConstraints: Int32 = -67604
+    public static let noBasicConstraintsCA: Int32 = -67605
+    public static let invalidKeyUsageForPolicy: Int32 = -67608
+    public static let invalidExtendedKeyUsage: Int32 = -67609
+    public static let pathLengthConstraintExceeded: Int32 = -67611
+    public static let certificateExpired: Int32 = -67818
+    public static let certificateNotValidYet: Int32 = -67819
+    /// `errSecInternal` of SecBasePriv.h: what `SecCertificateCopyCommonName` returns for a subject without one.
+    public static let securityFrameworkInternal: Int32 = -26276
 
     private static let messages: [Int32: String] = [
         success: "No error.",
@@ -74,6 +87,17 @@ public enum SecurityStatus {
         missingEntitlement: "A required entitlement isn't present.",
         internalComponent: "An internal component failed.",
         notTrusted: "The certificate was not trusted.",
+        createChainFailed: "One or more certificates required to validate this certificate cannot be found.",
+        hostNameMismatch: "A host name mismatch has occurred.",
+        unknownCriticalExtensionFlag: "There is an unknown critical extension flag.",
+        noBasicConstraints: "No basic constraints were found.",
+        noBasicConstraintsCA: "No basic CA constraints were found.",
+        invalidKeyUsageForPolicy: "The key usage is not valid for the specified policy.",
+        invalidExtendedKeyUsage: "The extended key usage is not valid.",
+        pathLengthConstraintExceeded: "The path length constraint was exceeded.",
+        certificateExpired: "An expired certificate was detected.",
+        certificateNotValidYet: "The certificate is not yet valid.",
+        securityFrameworkInternal: "An internal error occurred in the Security framework.",
     ]
 
     /// Apple's message for `status`, or "OSStatus N" for a code it does not describe (SecBase.h gives

@@ -2,7 +2,8 @@ import Foundation
 import KeychainCore
 
 /// What `show-keychain-info` prints: macOS's first line (`Keychain "<path>" timeout=10s`), then one line per
-/// setting; or, with `--json`, the same as one JSON object whose absent values are `null`.
+/// setting, the last one what keeps SecureEnclave keys; or, with `--json`, the same as one JSON object whose absent
+/// values are `null`.
 struct KeychainInfoReport: Encodable {
     let keychain: String
     let lockState: String
@@ -14,8 +15,10 @@ struct KeychainInfoReport: Encodable {
     /// Nil when the keychain's figure is not a finite number (a damaged keybag), printed as "unknown".
     let retryAfterSeconds: Double?
     let classKeyStore: String
+    /// What keeps SecureEnclave keys here, as configured (the command does not talk to the TPM).
+    let secureEnclave: SecureEnclaveBacking
 
-    init(keychainPath: String, info: KeychainInfo) {
+    init(keychainPath: String, info: KeychainInfo, secureEnclave: SecureEnclaveBacking) {
         keychain = keychainPath
         lockState = info.lockState.rawValue
         hasPasscode = info.hasPasscode
@@ -25,11 +28,12 @@ struct KeychainInfoReport: Encodable {
         failedAttempts = info.failedAttempts
         retryAfterSeconds = info.retryAfterSeconds.isFinite ? (info.retryAfterSeconds * 10).rounded(.up) / 10 : nil
         classKeyStore = info.classKeyStore
+        self.secureEnclave = secureEnclave
     }
 
     private enum CodingKeys: String, CodingKey {
         case keychain, lockState, hasPasscode, gracePeriodSeconds, kdfIterations, kdfMilliseconds, failedAttempts
-        case retryAfterSeconds, classKeyStore
+        case retryAfterSeconds, classKeyStore, secureEnclave, secureEnclaveDevice, secureEnclaveHardwareBacked
     }
 
     /// Writes every key, `null` for the KDF values when no passcode is set, so scripts see a fixed shape.
@@ -44,6 +48,9 @@ struct KeychainInfoReport: Encodable {
         try container.encode(failedAttempts, forKey: .failedAttempts)
         try container.encode(retryAfterSeconds, forKey: .retryAfterSeconds)
         try container.encode(classKeyStore, forKey: .classKeyStore)
+        try container.encode(secureEnclave.kind, forKey: .secureEnclave)
+        try container.encode(secureEnclave.device, forKey: .secureEnclaveDevice)
+        try container.encode(secureEnclave.isHardwareBacked, forKey: .secureEnclaveHardwareBacked)
     }
 
     /// The text form.
@@ -63,6 +70,7 @@ struct KeychainInfoReport: Encodable {
         let retry = retryAfterSeconds.map { $0 > 0 ? "\(Self.decimal($0))s" : "now" } ?? "unknown"
         lines.append("    retry after: " + retry)
         lines.append("    unlocked class keys: \(classKeyStore)")
+        lines.append("    Secure Enclave: \(TerminalText.escaped(secureEnclave.description))")
         return lines.joined(separator: "\n")
     }
 

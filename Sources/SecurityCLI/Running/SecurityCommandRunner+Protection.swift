@@ -72,7 +72,8 @@ extension SecurityCommandRunner {
     /// `show-keychain-info`: the text report, or `--json`.
     func showKeychainInfo(_ command: ShowKeychainInfoCommand, keychain: KeychainClient) throws(CommandFailure) {
         let info = try perform("SecKeychainCopySettings") { try keychain.info() }
-        let report = KeychainInfoReport(keychainPath: listing(keychain).keychainPath, info: info)
+        let report = KeychainInfoReport(
+            keychainPath: listing(keychain).keychainPath, info: info, secureEnclave: SecureEnclaveBacking.configured())
         output.writeLines(command.json || format.json ? report.json() : report.text)
     }
 

@@ -1,0 +1,111 @@
+import Foundation
+import KeychainCore
+import X509Certificates
+
+/// An X.509 certificate, made from its DER by `SecCertificateCreateWithData`.
+///
+/// Two certificates are equal when their DER is (as `CFEqual` compares them on Apple platforms).
+public final class SecCertificate: Hashable, CustomStringConvertible, @unchecked Sendable {  // safe: immutable
+    package let x509: X509Certificate
+
+    package init(x509: X509Certificate) { self.x509 = x509 }
+
+    public static func == (lhs: SecCertificate, rhs: SecCertificate) -> Bool { lhs.x509.der == rhs.x509.der }
+    public func hash(into hasher: inout Hasher) { hasher.combine(x509.der) }
+
+    public var description: String { "<cert s: \(subjectSummary ?? "")>" }
+
+    /// Apple's summary of the subject: its common name, else its first e-mail address, else its first DNS
+    /// name, else its organizational unit, else its organization.
+    var subjectSummary: String? { x509.subjectSummary }
+
+    /// The DER of the SubjectPublicKeyInfo, for `SecCertificateCopyKey` (which builds the `SecKey`).
+    package var subjectPublicKeyInfo: [UInt8] { x509.subjectPublicKeyInfo }
+}
+
+extension X509Certificate {
+    var subjectSummary: String? {
+        commonNames.last ?? emailAddresses.first ?? dnsNames.first
+            ?? firstSubjectValue(.organizationalUnit) ?? firstSubjectValue(.organization)
+    }
+}
+
+/// The type identifier of `SecCertificate`.
+public func SecCertificateGetTypeID() -> CFTypeID { 0x5EC0_0002 }
+
+/// Creates a certificate from its DER encoding.
+/// - Parameters:
+///   - allocator: nil or `kCFAllocatorDefault`.
+///   - data: one DER-encoded X.509 certificate; PEM, other bytes or trailing bytes give nil.
+/// - Returns: the certificate, or nil when `data` is not exactly one DER certificate.
+public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
+    guard let x509 = try? X509Certificate(der: Data(referencing: data)) else { return nil }
+    return SecCertificate(x509: x509)
+}
+
+/// The DER encoding of a certificate.
+/// - Parameter certificate: the certificate.
+/// - Returns: the bytes it was created from.
+public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData {
+    Data(certificate.x509.der) as NSData
+}
+
+/// A human-readable summary of a certificate's subject (the text comes from the certificate, in its language).
+/// - Parameter certificate: the certificate.
+/// - Returns: the subject's common name; without one, its first e-mail address, then its first DNS name, then its
+///   organizational unit, then its organization; nil when the subject has none of these.
+public func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> CFString? {
+    certificate.subjectSummary.map { $0 as NSString }
+}
+
+/// The common name of a certificate's subject (the last one when there are several, as Apple returns).
+/// - Parameters:
+///   - certificate: the certificate.
+///   - commonName: receives the common name.
+/// - Returns: `errSecSuccess`, or -26276 (Apple's `errSecInternal`) when the subject has no common name.
+public func SecCertificateCopyCommonName(
+    _ certificate: SecCertificate, _ commonName: UnsafeMutablePointer<CFString?>
+) -> OSStatus {
+    guard let name = certificate.x509.commonNames.last else { return SecurityStatus.securityFrameworkInternal }
+    commonName.pointee = name as NSString
+    return errSecSuccess
+}
+
+/// The e-mail addresses of a certificate: its rfc822Name subject alternative names, then the emailAddress
+/// attributes of its subject.
+/// - Parameters:
+///   - certificate: the certificate.
+///   - emailAddresses: receives an array of strings, empty when there is none.
+/// - Returns: `errSecSuccess`.
+public func SecCertificateCopyEmailAddresses(
+    _ certificate: SecCertificate, _ emailAddresses: UnsafeMutablePointer<CFArray?>
+) -> OSStatus {
+    emailAddresses.pointee = certificate.x509.emailAddresses.map { $0 as NSString } as NSArray
+    return errSecSuccess
+}
+
+/// The serial number of a certificate: the content octets of its DER INTEGER (big-endian, two's complement).
+/// - Parameters:
+///   - certificate: the certificate.
+///   - error: receives nothing: every certificate that parsed has a serial number.
+/// - Returns: the serial number.
+public func SecCertificateCopySerialNumberData(
+    _ certificate: SecCertificate, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
+    Data(certificate.x509.serialNumber) as NSData
+}
+
+/// The issuer's distinguished name, normalized as Apple does (PrintableString values upper-cased with blanks
+/// collapsed), as a DER SEQUENCE.
+/// - Parameter certificate: the certificate.
+/// - Returns: the normalized name, or nil when the issuer name does not parse.
+public func SecCertificateCopyNormalizedIssuerSequence(_ certificate: SecCertificate) -> CFData? {
+    certificate.x509.issuer.normalizedSequence.map { Data($0) as NSData }
+}
+
+/// The subject's distinguished name, normalized as Apple does, as a DER SEQUENCE.
+/// - Parameter certificate: the certificate.
+/// - Returns: the normalized name, or nil when the subject name does not parse.
+public func SecCertificateCopyNormalizedSubjectSequence(_ certificate: SecCertificate) -> CFData? {
+    certificate.x509.subject.normalizedSequence.map { Data($0) as NSData }
+}

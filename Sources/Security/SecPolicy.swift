@@ -1,0 +1,60 @@
+import Foundation
+
+/// A trust policy: what `SecTrustEvaluateWithError` checks besides the chain itself.
+public final class SecPolicy: Hashable, CustomStringConvertible, @unchecked Sendable {  // safe: immutable
+    enum Rule: Hashable {
+        /// Chain, signatures, validity dates, basic constraints.
+        case basicX509
+        /// The basic rules, plus the TLS rules for a server's (or a client's) certificate and its host name.
+        case ssl(server: Bool, hostname: String?)
+    }
+
+    let rule: Rule
+
+    init(rule: Rule) { self.rule = rule }
+
+    public static func == (lhs: SecPolicy, rhs: SecPolicy) -> Bool { lhs.rule == rhs.rule }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rule) }
+
+    public var description: String {
+        switch rule {
+        case .basicX509: "<SecPolicy: basic X.509>"
+        case .ssl(let server, let hostname): "<SecPolicy: SSL \(server ? "server" : "client") \(hostname ?? "")>"
+        }
+    }
+}
+
+/// The type identifier of `SecPolicy`.
+public func SecPolicyGetTypeID() -> CFTypeID { 0x5EC0_0003 }
+
+/// The basic X.509 policy: a chain to a trusted anchor, valid signatures, dates and basic constraints.
+/// - Returns: the policy.
+public func SecPolicyCreateBasicX509() -> SecPolicy { SecPolicy(rule: .basicX509) }
+
+/// The SSL/TLS policy.
+/// - Parameters:
+///   - server: true to check a server's certificate (extended key usage serverAuth when the extension is present,
+///     the host name), false for a client's (clientAuth).
+///   - hostname: the DNS name or IP address the server certificate's subject alternative names must contain; nil
+///     to check no name.
+/// - Returns: the policy.
+public func SecPolicyCreateSSL(_ server: Bool, _ hostname: CFString?) -> SecPolicy {
+    SecPolicy(rule: .ssl(server: server, hostname: hostname.map { $0 as String }))
+}
+
+/// The properties of a policy: `kSecPolicyOid`, and for an SSL policy `kSecPolicyName` (its host name, when set)
+/// and `kSecPolicyClient` (when it checks a client).
+/// - Parameter policyRef: the policy.
+/// - Returns: the properties.
+public func SecPolicyCopyProperties(_ policyRef: SecPolicy) -> CFDictionary? {
+    var properties: [String: Any] = [:]
+    switch policyRef.rule {
+    case .basicX509:
+        properties[kSecPolicyOid as String] = kSecPolicyAppleX509Basic
+    case .ssl(let server, let hostname):
+        properties[kSecPolicyOid as String] = kSecPolicyAppleSSL
+        if let hostname { properties[kSecPolicyName as String] = hostname as NSString }
+        if !server { properties[kSecPolicyClient as String] = kCFBooleanTrue }
+    }
+    return properties as NSDictionary
+}

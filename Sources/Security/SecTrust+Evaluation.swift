@@ -1,0 +1,108 @@
+import Foundation
+import KeychainCore
+import X509Certificates
+
+/// A failed check on one certificate of the chain.
+struct SecTrustFailure: Equatable {
+    /// The position in the chain, 0 for the leaf.
+    let index: Int
+    let check: SecTrustCheck
+}
+
+/// The outcome of one evaluation: the chain and the failures, and the error Apple's shape gives them.
+struct TrustEvaluation {
+    let chain: [SecCertificate]
+    let failures: [SecTrustFailure]
+
+    init(settings: SecTrust.Settings) {
+        let leaf = settings.certificates[0]
+        let anchors = settings.customAnchors ?? []
+        var request = ChainVerificationRequest(
+            leaf: leaf.x509, intermediates: settings.certificates.dropFirst().map(\.x509),
+            anchors: anchors.map(\.x509), date: settings.verifyDate ?? Date())
+        request.trustsSystemAnchors = settings.customAnchors == nil || !settings.customAnchorsOnly
+        request.hostname = settings.policies.lazy.compactMap(\.hostname).first
+        let known = settings.certificates + anchors
+        do {
+            let result = try ChainVerifier.verify(request)
+            chain = result.chain.map { built in known.first { $0.x509 == built } ?? SecCertificate(x509: built) }
+            failures = result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
+                + Self.policyFailures(of: leaf, under: settings.policies)
+        } catch {
+            chain = [leaf]
+            failures = [SecTrustFailure(index: 0, check: .other("the chain could not be verified: \(error)"))]
+        }
+    }
+
+    /// The TLS rules OpenSSL is not asked to check, applied to the leaf: the extended key usage, when present,
+    /// must allow the role (or any purpose); a server's key usage, when present, must allow a TLS key exchange.
+    private static func policyFailures(of leaf: SecCertificate, under policies: [SecPolicy]) -> [SecTrustFailure] {
+        var failures: [SecTrustFailure] = []
+        let extensions = leaf.x509.extensions
+        for policy in policies {
+            guard case .ssl(let server, _) = policy.rule else { continue }
+            if let usage = extensions.extendedKeyUsage,
+                !(usage.any || (server ? usage.serverAuthentication : usage.clientAuthentication))
+            {
+                failures.append(SecTrustFailure(index: 0, check: .extendedKeyUsage))
+            }
+            let exchange = CertificateExtensions.digitalSignature | CertificateExtensions.keyEncipherment
+                | CertificateExtensions.keyAgreement
+            if server, let usage = extensions.keyUsage, usage & exchange == 0 {
+                failures.append(SecTrustFailure(index: 0, check: .keyUsage))
+            }
+        }
+        return failures.reduce(into: []) { unique, failure in
+            if !unique.contains(failure) { unique.append(failure) }
+        }
+    }
+
+    /// Apple's error: the most important kind of failure (the one nearest the leaf among equals) names the code
+    /// and the short description; the underlying error lists each certificate's failures.
+    var error: NSError? {
+        guard let decisive = failures.min(by: { lhs, rhs in
+            lhs.check.kind != rhs.check.kind ? lhs.check.kind < rhs.check.kind : lhs.index < rhs.index
+        }) else { return nil }
+        let status = decisive.check.status
+        let summary = chain.indices.contains(decisive.index) ? chain[decisive.index].subjectSummary : nil
+        let short = summary.map { decisive.check.kind.sentence(about: $0) } ?? SecurityStatus.message(for: status)
+        let underlying = NSError(
+            domain: "NSOSStatusErrorDomain", code: Int(status), userInfo: [NSLocalizedDescriptionKey: details])
+        return NSError(
+            domain: "NSOSStatusErrorDomain", code: Int(status),
+            userInfo: [NSLocalizedDescriptionKey: short, NSUnderlyingErrorKey: underlying])
+    }
+
+    /// "Certificate 0 “name” has errors: …;" for each certificate that has any.
+    private var details: String {
+        let indices = Set(failures.map(\.index)).sorted()
+        return indices.map { index in
+            let summary = chain.indices.contains(index) ? chain[index].subjectSummary ?? "" : ""
+            let texts = failures.filter { $0.index == index }.map(\.check.text)
+            return "Certificate \(index) “\(summary)” has errors: \(texts.joined(separator: ", "));"
+        }.joined()
+    }
+}
+
+extension SecPolicy {
+    var hostname: String? {
+        if case .ssl(true, let hostname) = rule { return hostname }
+        return nil
+    }
+}
+
+extension ChainProblem {
+    var check: SecTrustCheck {
+        switch kind {
+        case .expired, .notYetValid: .temporalValidity
+        case .hostnameMismatch: .sslHostname
+        case .untrustedRoot: .anchorTrusted
+        case .missingIssuer: .missingIntermediate
+        case .notCertificateAuthority: .basicConstraints
+        case .pathLengthExceeded: .basicConstraintsPathLength
+        case .unhandledCriticalExtension: .criticalExtensions
+        case .badSignature: .signature
+        case .other: .other(detail)
+        }
+    }
+}

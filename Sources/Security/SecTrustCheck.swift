@@ -1,0 +1,83 @@
+import Foundation
+import KeychainCore
+
+/// One of Apple's trust checks that can fail, with the status, the kind of failure and the text Apple gives it.
+enum SecTrustCheck: Equatable {
+    case sslHostname
+    case temporalValidity
+    case keyUsage
+    case extendedKeyUsage
+    /// An issuing certificate that is not a CA.
+    case basicConstraints
+    case basicConstraintsPathLength
+    /// The chain ends in a self-signed certificate that is not trusted.
+    case anchorTrusted
+    /// The chain ends in a certificate whose issuer is not available.
+    case missingIntermediate
+    case criticalExtensions
+    /// A signature in the chain does not verify.
+    case signature
+    /// Another failure, with OpenSSL's text for it.
+    case other(String)
+
+    /// The status `SecTrustEvaluateWithError` reports when this check decides the error.
+    var status: OSStatus {
+        switch self {
+        case .sslHostname: SecurityStatus.hostNameMismatch
+        case .temporalValidity: SecurityStatus.certificateExpired
+        case .keyUsage: SecurityStatus.invalidKeyUsageForPolicy
+        case .extendedKeyUsage: SecurityStatus.invalidExtendedKeyUsage
+        case .basicConstraints: SecurityStatus.noBasicConstraints
+        case .basicConstraintsPathLength: SecurityStatus.pathLengthConstraintExceeded
+        case .anchorTrusted, .signature, .other: SecurityStatus.notTrusted
+        case .missingIntermediate: SecurityStatus.createChainFailed
+        case .criticalExtensions: SecurityStatus.unknownCriticalExtensionFlag
+        }
+    }
+
+    var kind: SecTrustFailureKind {
+        switch self {
+        case .sslHostname: .name
+        case .temporalValidity: .expired
+        case .keyUsage, .extendedKeyUsage: .usage
+        case .basicConstraints, .basicConstraintsPathLength, .criticalExtensions: .compliance
+        case .anchorTrusted, .missingIntermediate, .signature, .other: .trust
+        }
+    }
+
+    /// The per-certificate text of the detailed description.
+    var text: String {
+        switch self {
+        case .sslHostname: "SSL hostname does not match name(s) in certificate"
+        case .temporalValidity: "Certificate is not temporally valid"
+        case .keyUsage: "Key usage does not match certificate usage"
+        case .extendedKeyUsage: "Extended key usage does not match certificate usage"
+        case .basicConstraints: "Basic constraints are required but missing"
+        case .basicConstraintsPathLength: "Chain exceeded constrained path length"
+        case .anchorTrusted: "Root is not trusted"
+        case .missingIntermediate: "Unable to build chain to root (possible missing intermediate)"
+        case .criticalExtensions: "Found unknown critical extensions"
+        case .signature: "Certificate signature does not verify"
+        case .other(let detail): detail
+        }
+    }
+}
+
+/// The kinds of failure, most important first: when several checks fail, the error reports the most important
+/// kind, on the certificate nearest the leaf.
+enum SecTrustFailureKind: Int, Comparable {
+    case compliance, trust, usage, name, expired
+
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The short description, about the certificate named by its subject summary.
+    func sentence(about summary: String) -> String {
+        switch self {
+        case .compliance: "“\(summary)” certificate is not standards compliant"
+        case .trust: "“\(summary)” certificate is not trusted"
+        case .usage: "“\(summary)” certificate is not permitted for this usage"
+        case .name: "“\(summary)” certificate name does not match input"
+        case .expired: "“\(summary)” certificate is expired"
+        }
+    }
+}

@@ -1,0 +1,161 @@
+internal import COpenSSL
+import Foundation
+
+/// What to verify: a leaf, the certificates that may complete its chain, and what to trust.
+package struct ChainVerificationRequest: Sendable {
+    package var leaf: X509Certificate
+    package var intermediates: [X509Certificate]
+    package var anchors: [X509Certificate]
+    /// Whether the system's CA certificates (`systemAnchorDirectory`) are trusted besides `anchors`.
+    package var trustsSystemAnchors: Bool
+    package var systemAnchorDirectory: String
+    package var date: Date
+    /// The DNS name or IP address the leaf must name (in its subject alternative names), or nil for none.
+    package var hostname: String?
+
+    package init(
+        leaf: X509Certificate, intermediates: [X509Certificate] = [], anchors: [X509Certificate] = [],
+        trustsSystemAnchors: Bool = true, systemAnchorDirectory: String = ChainVerifier.systemAnchorDirectory,
+        date: Date = Date(), hostname: String? = nil
+    ) {
+        self.leaf = leaf
+        self.intermediates = intermediates
+        self.anchors = anchors
+        self.trustsSystemAnchors = trustsSystemAnchors
+        self.systemAnchorDirectory = systemAnchorDirectory
+        self.date = date
+        self.hostname = hostname
+    }
+}
+
+/// One thing wrong with one certificate of the chain.
+package struct ChainProblem: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        case expired, notYetValid, hostnameMismatch
+        /// The chain ends in a self-signed certificate that is not an anchor.
+        case untrustedRoot
+        /// The chain ends in a certificate whose issuer was not found.
+        case missingIssuer
+        /// A certificate that issued another is not a CA (basicConstraints cA is false or absent).
+        case notCertificateAuthority
+        case pathLengthExceeded
+        case unhandledCriticalExtension
+        case badSignature
+        /// Any other verification error, with OpenSSL's code.
+        case other(Int32)
+    }
+
+    /// The position in the built chain (0 is the leaf).
+    package let index: Int
+    package let kind: Kind
+    /// OpenSSL's text for the error.
+    package let detail: String
+}
+
+/// The chain OpenSSL built (leaf first) and every problem it found on the way.
+package struct ChainVerificationResult: Sendable {
+    package let chain: [X509Certificate]
+    package let problems: [ChainProblem]
+}
+
+/// Builds and checks a chain with OpenSSL's X509_STORE: signatures, validity dates, basic constraints and path
+/// length, critical extensions, the host name. It does not stop at the first error: it records each one.
+package enum ChainVerifier {
+    /// Debian's directory of trusted CA certificates (hashed links, `update-ca-certificates`).
+    package static let systemAnchorDirectory = "/etc/ssl/certs"
+
+    /// Verifies `request`.
+    /// - Throws: `X509Error.library` when OpenSSL cannot set up the verification.
+    package static func verify(_ request: ChainVerificationRequest) throws(X509Error) -> ChainVerificationResult {
+        guard let store = X509_STORE_new() else { throw .library("X509_STORE_new") }
+        defer { X509_STORE_free(store) }
+        if request.trustsSystemAnchors {
+            // A missing directory only means no system anchors; the lookup is lazy.
+            _ = X509_STORE_load_path(store, request.systemAnchorDirectory)
+        }
+        for anchor in request.anchors { _ = X509_STORE_add_cert(store, anchor.handle) }
+        OpenSSLEncoding.clearErrors()
+
+        guard let untrusted = kossl_x509_stack_new() else { throw .library("sk_X509_new_null") }
+        defer { kossl_x509_stack_free(untrusted) }
+        for certificate in request.intermediates { _ = kossl_x509_stack_push(untrusted, certificate.handle) }
+
+        guard let context = X509_STORE_CTX_new() else { throw .library("X509_STORE_CTX_new") }
+        defer { X509_STORE_CTX_free(context) }
+        guard X509_STORE_CTX_init(context, store, request.leaf.handle, untrusted) == 1 else {
+            throw .library("X509_STORE_CTX_init")
+        }
+        let parameters = X509_STORE_CTX_get0_param(context)
+        X509_VERIFY_PARAM_set_time(parameters, time_t(request.date.timeIntervalSince1970.rounded(.down)))
+        // An anchor need not be self-signed (Apple trusts an intermediate or a leaf given as an anchor).
+        X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN))
+        if let hostname = request.hostname { setHost(hostname, on: parameters) }
+
+        let collector = ProblemCollector()
+        let retained = Unmanaged.passRetained(collector)
+        defer { retained.release() }
+        kossl_store_ctx_set_context(context, retained.toOpaque())
+        X509_STORE_CTX_set_verify_cb(context, recordProblem)
+        _ = X509_verify_cert(context)
+        OpenSSLEncoding.clearErrors()
+
+        var chain: [X509Certificate] = []
+        if let built = X509_STORE_CTX_get1_chain(context) {
+            defer { kossl_x509_stack_free_all(built) }
+            for index in 0..<kossl_x509_stack_count(built) {
+                guard let certificate = kossl_x509_stack_value(built, index),
+                    let der = OpenSSLEncoding.der({ i2d_X509(certificate, $0) }),
+                    let parsed = try? X509Certificate(der: der)
+                else { continue }
+                chain.append(parsed)
+            }
+        }
+        if chain.isEmpty { chain = [request.leaf] }
+        return ChainVerificationResult(chain: chain, problems: collector.problems)
+    }
+
+    private static func setHost(_ hostname: String, on parameters: OpaquePointer?) {
+        var name = hostname
+        if name.hasSuffix(".") { name.removeLast() }
+        if X509_VERIFY_PARAM_set1_ip_asc(parameters, name) == 1 { return }
+        OpenSSLEncoding.clearErrors()
+        // Apple trusts only the subject alternative names for TLS, never a DNS name in the common name.
+        X509_VERIFY_PARAM_set_hostflags(
+            parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+        _ = X509_VERIFY_PARAM_set1_host(parameters, name, name.utf8.count)
+    }
+}
+
+/// Collects the errors OpenSSL reports through the verify callback.
+private final class ProblemCollector {
+    var problems: [ChainProblem] = []
+}
+
+/// OpenSSL's verify callback: records the error and lets verification go on, so every problem is seen.
+private let recordProblem: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, context in
+    guard ok == 0, let context, let raw = kossl_store_ctx_context(context) else { return ok }
+    let collector = Unmanaged<ProblemCollector>.fromOpaque(raw).takeUnretainedValue()
+    let code = X509_STORE_CTX_get_error(context)
+    let detail = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
+    let problem = ChainProblem(
+        index: Int(X509_STORE_CTX_get_error_depth(context)), kind: problemKind(code), detail: detail)
+    if !collector.problems.contains(problem) { collector.problems.append(problem) }
+    return 1
+}
+
+private func problemKind(_ code: Int32) -> ChainProblem.Kind {
+    switch code {
+    case X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD: .expired
+    case X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD: .notYetValid
+    case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: .hostnameMismatch
+    case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN: .untrustedRoot
+    case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+        X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+        .missingIssuer
+    case X509_V_ERR_INVALID_CA: .notCertificateAuthority
+    case X509_V_ERR_PATH_LENGTH_EXCEEDED: .pathLengthExceeded
+    case X509_V_ERR_UNHANDLED_CRITICAL_EXTENSION: .unhandledCriticalExtension
+    case X509_V_ERR_CERT_SIGNATURE_FAILURE: .badSignature
+    default: .other(code)
+    }
+}
