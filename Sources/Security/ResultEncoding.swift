@@ -56,12 +56,14 @@ enum ResultEncoding {
         return NSArray(array: objects)
     }
 
-    /// The reference object of one item: none for a password; a key item's `SecKey`.
+    /// The reference object of one item: none for a password; a key item's `SecKey`, a certificate item's
+    /// `SecCertificate`.
     private static func reference(_ result: ItemResult) -> AnyObject? {
         switch result.value {
         case .secret?, nil: nil
         case .key(let key)?: SecKey(itemValue: key)
-        case .certificate?: nil
+        case .certificate(let certificate)?:
+            SecCertificateCreateWithData(nil, NSData(bytes: certificate.derBytes, length: certificate.derBytes.count))
         }
     }
 

@@ -28,7 +28,10 @@ extension SecDictionary {
             self.itemClass = itemClass
         }
         // Without kSecClass, a reference object names its class, as in Apple's SecItemAdd.
-        if itemClass == nil, entries.contains(where: { $0.key == "v_Ref" && $0.value is SecKey }) { itemClass = .key }
+        if itemClass == nil, let reference = entries.first(where: { $0.key == "v_Ref" })?.value {
+            if reference is SecKey { itemClass = .key }
+            if reference is SecCertificate { itemClass = .certificate }
+        }
         // Without kSecClass, a persistent reference names the class, and the other keys are read against it (as
         // Apple's query parser does). A mismatch with kSecClass is the engine's to report.
         let schemaClass = itemClass ?? Self.referencedClass(entries)
@@ -107,8 +110,13 @@ extension SecDictionary {
             }
             data = Array(bytes)
         case .valueRef:
+            if let certificate = value as? SecCertificate {
+                certificateReference = certificate
+                return
+            }
             guard let key = value as? SecKey else {
-                throw KeychainError.param.because("kSecValueRef must be a SecKey, not \(type(of: value))")
+                throw KeychainError.param.because(
+                    "kSecValueRef must be a SecKey or a SecCertificate, not \(type(of: value))")
             }
             valueReference = key
         case .valuePersistentRef:

@@ -20,8 +20,10 @@ struct SecDictionary {
     var returns: ReturnOptions = []
     var data: [UInt8]?
     var persistentReference: PersistentReference?
-    /// `kSecValueRef`: a key object (certificates and identities later).
+    /// `kSecValueRef`: a key object.
     var valueReference: SecKey?
+    /// `kSecValueRef`: a certificate object.
+    var certificateReference: SecCertificate?
     var groups: Set<PropertyGroup> = []
     /// `kSecUseAuthenticationContext`'s context and `kSecUseAuthenticationUI`'s policy.
     var authenticationContext: AuthenticationContextID?

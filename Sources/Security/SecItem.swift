@@ -79,6 +79,9 @@ extension SecDictionary {
         // A query by kSecValueRef finds the item of that key: its class, type, size and application label.
         var attributes = attributes
         if let valueReference { attributes.merge(valueReference.identifyingAttributes) { given, _ in given } }
+        if let certificateReference, let identifying = try? certificateReference.identifyingAttributes() {
+            attributes.merge(identifying) { given, _ in given }
+        }
         var query = ItemQuery(
             itemClass: itemClass, attributes: attributes, accessGroup: accessGroup,
             synchronizable: synchronizable ?? .no, accessibility: accessibility, limit: limit,

@@ -43,6 +43,14 @@ package enum SecItemRequest {
             // The key's own attributes fill in what the caller did not give, as Apple's SecItemAdd merges them.
             item.attributes.merge(key.itemAttributes) { given, _ in given }
         }
+        if let certificate = try input.certificateToAdd() {
+            item.value = .certificate(CertificateValue(derBytes: [UInt8](certificate.x509.der)))
+            // What the DER says wins; only the label and alias may be the caller's own.
+            try item.attributes.merge(certificate.itemAttributeValues()) { _, derived in derived }
+            for name in [AttributeKey.label, .alias] where input.attributes[name] != nil {
+                item.attributes[name] = input.attributes[name]
+            }
+        }
         return (item, input.authenticationContext)
     }
 
@@ -107,6 +115,9 @@ package enum SecItemRequest {
             synchronizable: changes.synchronizable.map { $0 == .yes }, accessibility: changes.accessibility,
             accessControl: changes.accessControl, data: changes.data)
         if let key = changes.valueReference { itemChanges.value = .key(try key.itemValue()) }
+        if let certificate = changes.certificateReference {
+            itemChanges.value = .certificate(CertificateValue(derBytes: [UInt8](certificate.x509.der)))
+        }
         return (input.query(limit: input.limit ?? .all), itemChanges, input.authenticationContext)
     }
 
@@ -146,6 +157,19 @@ extension SecDictionary {
                 "kSecValueData is not the external representation of a key of type \(type) and class \(keyClass)")
         }
         return key
+    }
+}
+
+extension SecDictionary {
+    /// The certificate an add stores: its `kSecValueRef`, or for `kSecClassCertificate` a `kSecValueData` read
+    /// as DER. - Throws: errSecParam for data that is not one DER certificate.
+    func certificateToAdd() throws -> SecCertificate? {
+        if let certificateReference { return certificateReference }
+        guard itemClass == .certificate, let data else { return nil }
+        guard let certificate = SecCertificateCreateWithData(nil, Data(data) as NSData) else {
+            throw KeychainError.param.because("kSecValueData is not one DER-encoded X.509 certificate")
+        }
+        return certificate
     }
 }
 

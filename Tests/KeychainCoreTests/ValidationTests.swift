@@ -63,7 +63,7 @@ import Testing
         #expect(try keychain.count(genericQuery([:])) == 0)
     }
 
-    @Test(arguments: [ItemClass.certificate, .identity])
+    @Test(arguments: [ItemClass.identity])
     func unsupportedClassesAreUnimplemented(itemClass: ItemClass) throws {
         let keychain = try makeKeychain()
         #expect(status { try keychain.add(NewItem(itemClass: itemClass, data: [1])) } == -4)

@@ -55,7 +55,7 @@ package struct ClassSchema: Sendable {
 
     /// Every class this engine stores, one file each in `Classes/`: adding a class is adding a descriptor there
     /// (and its table as a new step of `SchemaHistory`).
-    package static let stored: [ClassSchema] = [.genericPassword, .internetPassword, .key]
+    package static let stored: [ClassSchema] = [.genericPassword, .internetPassword, .key, .certificate]
 
     /// Attributes every password class has.
     static let sharedPasswordAttributes: [AttributeKey: AttributeKind] = [
