@@ -198,4 +198,28 @@ import Testing
                 == kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String)
         }
     }
+
+    /// A key protected by biometry is released to a look-up only after a match, as a password's secret is.
+    @Test func aBiometryKeyAsksForAMatchWhenLookedUp() async throws {
+        try await withAuthenticatingKeychain { keychain, _ in
+            var error: Unmanaged<CFError>?
+            let access = try #require(SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .biometryAny], &error))
+            let parameters: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
+                kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrApplicationTag: Self.tag,
+                                      kSecAttrAccessControl: access] as [CFString: Any],
+            ]
+            let made = try #require(SecKeyCreateRandomKey(parameters as CFDictionary, &error))
+            let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag, kSecReturnRef: true]
+            try keychain.authenticators.biometry.script(.cancel)
+            #expect(lookUp(query).0 == errSecUserCanceled)
+            try keychain.authenticators.biometry.script(.match)
+            let (status, result) = lookUp(query)
+            #expect(status == errSecSuccess)
+            #expect(result as? SecKey == made)
+            // Attributes alone need no match.
+            #expect(lookUp([kSecClass: kSecClassKey, kSecReturnAttributes: true]).0 == errSecSuccess)
+        }
+    }
 }
