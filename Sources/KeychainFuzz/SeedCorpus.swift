@@ -247,7 +247,7 @@ enum SeedCorpus {
             itemClass: .genericPassword, value: .secret(Secret([7])), attributes: [.account: .string("a")],
             persistentReference: PersistentReference(itemClass: .genericPassword, uuid: uuid))
         let responses: [Result<KeychainResponse, any Error>] = [
-            .success(.found(SearchReport(results: [result], leftOut: 1, damaged: 0, note: "n"))),
+            .success(.found(SearchReport(results: [result], leftOut: 1, damaged: 0, explanation: "n"))),
             .success(.deleted(count: 2)), .failure(KeychainError.itemNotFound.because("none")),
             .failure(AuthenticationFailure.userCancel),
         ]

@@ -72,8 +72,8 @@ import Testing
     static var allResponses: [KeychainResponse] {
         [
             .done, .added(nil), .added(fullResult),
-            .found(SearchReport(results: [fullResult, fullResult], leftOut: 2, damaged: 1, note: "two left out")),
-            .found(SearchReport(results: [], leftOut: 0, damaged: 0, note: nil)), .deleted(count: 12),
+            .found(SearchReport(results: [fullResult, fullResult], leftOut: 2, damaged: 1, explanation: "two left out")),
+            .found(SearchReport(results: [], leftOut: 0, damaged: 0, explanation: nil)), .deleted(count: 12),
             .preview(OperationPreview(items: [[.account: .string("x")], [:]], unavailable: 3)),
             .authenticationContext(AuthenticationContextID(bytes: Array(repeating: 4, count: 16))!),
             .authenticationContextState(

@@ -126,7 +126,7 @@ extension WireDecoder {
         switch try byte() {
         case 1:
             let status = try int32()
-            return KeychainError(status, reason: try optional { try $0.string() })
+            return KeychainError(status, reason: try optional { try $0.string() }.map(KeychainError.Reason.init(verbatim:)))
         case 2:
             let code = try int32()
             guard let failure = AuthenticationFailure(rawValue: Int(code)) else {
@@ -146,7 +146,9 @@ extension WireDecoder {
             let leftOut = try int()
             let damaged = try int()
             return .found(
-                SearchReport(results: results, leftOut: leftOut, damaged: damaged, note: try optional { try $0.string() }))
+                SearchReport(
+                    results: results, leftOut: leftOut, damaged: damaged,
+                    explanation: try optional { try $0.string() }.map(KeychainError.Reason.init(verbatim:))))
         case 3: return .deleted(count: try int())
         case 4:
             let items = try array(minimumSize: 4) { try $0.attributes() }
