@@ -24,14 +24,18 @@ var targets: [Target] = [
     .systemLibrary(
         name: "CKeyutils", pkgConfig: "libkeyutils",
         providers: [.apt(["libkeyutils-dev"])]),
-    .target(name: "KernelKeyring", dependencies: ["CKeyutils"], swiftSettings: swift6),
-    .target(name: "TerminalIO", swiftSettings: swift6),
+    // System calls in one place: errno captured at once into SystemCallError, EINTR retried here only. The
+    // engine's files and processes, TerminalIO and KernelKeyring make their calls through it.
+    .target(name: "SystemCalls", swiftSettings: swift6),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: swift6),
+    .target(name: "KernelKeyring", dependencies: ["CKeyutils", "SystemCalls"], swiftSettings: swift6),
+    .target(name: "TerminalIO", dependencies: ["SystemCalls"], swiftSettings: swift6),
     // The texts people read, in English and Japanese by the locale: statuses, LAError, the security command.
     .target(name: "KeychainMessages", swiftSettings: swift6),
     .target(name: "KeychainCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
     .target(name: "KeychainStore", dependencies: ["CSQLite"], swiftSettings: swift6),
     .target(
-        name: "KeychainCore", dependencies: ["KeychainCrypto", "KeychainStore", "KernelKeyring"],
+        name: "KeychainCore", dependencies: ["KeychainCrypto", "KeychainStore", "KernelKeyring", "SystemCalls"],
         swiftSettings: swift6),
     // The request boundary: Caller, KeychainRequest/KeychainResponse values, the KeychainService protocol and
     // its in-process implementation. The faces and the `security` command talk to a keychain only through it.
