@@ -42,7 +42,10 @@ var targets: [Target] = [
     .target(name: "KeychainRequests", dependencies: ["KeychainCore"], swiftSettings: swift6),
     .testTarget(
         name: "KeychainRequestsTests", dependencies: ["KeychainRequests", "KeychainCore"], swiftSettings: swift6),
-    .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], swiftSettings: swift6),
+    // Known-answer vectors (RFC 4231, RFC 5869, GCM, RFC 3394, RFC 7914) are files in Vectors/, read by a runner.
+    .testTarget(
+        name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], resources: [.copy("Vectors")],
+        swiftSettings: swift6),
     .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"], swiftSettings: swift6),
     .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore"], swiftSettings: swift6),
     // A child process for KeychainCoreTests' crash and race tests; deliberately not a product.
