@@ -29,7 +29,8 @@ var targets: [Target] = [
     .target(name: "SystemCalls", swiftSettings: swift6),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: swift6),
     .target(name: "KernelKeyring", dependencies: ["CKeyutils", "SystemCalls"], swiftSettings: swift6),
-    .target(name: "TerminalIO", dependencies: ["SystemCalls"], swiftSettings: swift6),
+    .target(name: "TerminalIO", dependencies: ["SystemCalls", "KeychainCrypto"], swiftSettings: swift6),
+    .testTarget(name: "TerminalIOTests", dependencies: ["TerminalIO"], swiftSettings: swift6),
     // The texts people read, in English and Japanese by the locale: statuses, LAError, the security command.
     .target(name: "KeychainMessages", swiftSettings: swift6),
     .target(name: "KeychainCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),

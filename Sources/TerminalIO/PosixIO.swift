@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+internal import KeychainCrypto
 internal import SystemCalls
 
 /// Terminal and pipe input and output, through `SystemCalls` (EINTR retried there; failure as an errno).
@@ -34,11 +35,10 @@ public enum PosixIO {
         SystemCalls.close(descriptor)
     }
 
-    /// Overwrites the bytes of an array in place. The storage is wiped directly, without the copy-on-write a
-    /// mutation would make, so every copy that shares it (a new item's data, a parsed command) is wiped too.
+    /// Overwrites the bytes of an array the caller owns, then empties it: KeychainCrypto's one wipe. An array
+    /// whose storage is shared is separated first (copy on write), so only the caller's copy is wiped; a secret
+    /// that must not outlive its use belongs in `SecureBytes`.
     public static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            if let base = buffer.baseAddress { explicit_bzero(UnsafeMutableRawPointer(mutating: base), buffer.count) }
-        }
+        KeychainCrypto.wipe(&bytes)
     }
 }
