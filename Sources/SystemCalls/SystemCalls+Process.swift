@@ -38,7 +38,9 @@ extension SystemCalls {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer {
+            for argument in argv { free(argument) }
+        }
         var child: pid_t = 0
         // posix_spawn answers its error instead of setting errno.
         let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, environ)

@@ -1,10 +1,11 @@
+internal import KeychainCrypto
+internal import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-internal import KeychainCrypto
-internal import SystemCalls
 
 /// Terminal and pipe input and output, through `SystemCalls` (EINTR retried there; failure as an errno).
 public enum PosixIO {

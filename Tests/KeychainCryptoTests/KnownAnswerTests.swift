@@ -115,7 +115,9 @@ import Testing
     @Test func rejectsWrongKEKAndDamage() throws {
         let kek = try SystemRandom.key()
         var wrapped = try AESKeyWrap.wrap(try SystemRandom.key(), kek: kek)
-        #expect(throws: CryptoError.authenticationFailure) { try AESKeyWrap.unwrap(wrapped, kek: try SystemRandom.key()) }
+        #expect(throws: CryptoError.authenticationFailure) {
+            try AESKeyWrap.unwrap(wrapped, kek: try SystemRandom.key())
+        }
         wrapped[0] ^= 0x80
         #expect(throws: CryptoError.authenticationFailure) { try AESKeyWrap.unwrap(wrapped, kek: kek) }
         #expect(throws: CryptoError.authenticationFailure) { try AESKeyWrap.unwrap([1, 2, 3], kek: kek) }

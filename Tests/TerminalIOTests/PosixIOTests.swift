@@ -1,5 +1,5 @@
-import Testing
 import TerminalIO
+import Testing
 
 #if canImport(Glibc)
     import Glibc
