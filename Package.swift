@@ -24,29 +24,38 @@ var targets: [Target] = [
     .systemLibrary(
         name: "CKeyutils", pkgConfig: "libkeyutils",
         providers: [.apt(["libkeyutils-dev"])]),
-    .target(name: "KernelKeyring", dependencies: ["CKeyutils"], swiftSettings: swift6),
-    .target(name: "TerminalIO", swiftSettings: swift6),
+    // System calls in one place: errno captured at once into SystemCallError, EINTR retried here only. The
+    // engine's files and processes, TerminalIO and KernelKeyring make their calls through it.
+    .target(name: "SystemCalls", swiftSettings: swift6),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: swift6),
+    .target(name: "KernelKeyring", dependencies: ["CKeyutils", "SystemCalls"], swiftSettings: swift6),
+    .target(name: "TerminalIO", dependencies: ["SystemCalls", "KeychainCrypto"], swiftSettings: swift6),
+    .testTarget(name: "TerminalIOTests", dependencies: ["TerminalIO"], swiftSettings: swift6),
     // The texts people read, in English and Japanese by the locale: statuses, LAError, the security command.
     .target(name: "KeychainMessages", swiftSettings: swift6),
     .target(name: "KeychainCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
     .target(name: "KeychainStore", dependencies: ["CSQLite"], swiftSettings: swift6),
     // The engine's reasons are worded per language by KeychainMessages' catalog.
     .target(
-        name: "KeychainCore", dependencies: ["KeychainCrypto", "KeychainStore", "KernelKeyring", "KeychainMessages"],
+        name: "KeychainCore",
+        dependencies: ["KeychainCrypto", "KeychainStore", "KernelKeyring", "KeychainMessages", "SystemCalls"],
         swiftSettings: swift6),
-    // The request boundary: Caller, KeychainRequest/KeychainResponse values, the KeychainService protocol and
-    // its in-process implementation. The faces and the `security` command talk to a keychain only through it.
     // keychaind's wire (docs/keychaind.md): frames, the daemon's own fields and a client socket, no C library,
     // so that the statically linked faces reach the daemon with it; the requests' typed codec and the daemon
     // client service live in KeychainRequests.
     .target(name: "KeychainWire", swiftSettings: swift6),
+    // The request boundary: Caller, KeychainRequest/KeychainResponse values, the KeychainService protocol and
+    // its in-process implementation. The faces and the `security` command talk to a keychain only through it.
     .target(
         name: "KeychainRequests", dependencies: ["KeychainCore", "KeychainCrypto", "KeychainWire", "TerminalIO"],
         swiftSettings: swift6),
     .testTarget(
         name: "KeychainRequestsTests", dependencies: ["KeychainRequests", "KeychainCore", "KeychainWire"],
         swiftSettings: swift6),
-    .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], swiftSettings: swift6),
+    // Known-answer vectors (RFC 4231, RFC 5869, GCM, RFC 3394, RFC 7914) are files in Vectors/, read by a runner.
+    .testTarget(
+        name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], resources: [.copy("Vectors")],
+        swiftSettings: swift6),
     .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"], swiftSettings: swift6),
     .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
     // A child process for KeychainCoreTests' crash and race tests; deliberately not a product.

@@ -1,4 +1,5 @@
 internal import CKeyutils
+internal import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,8 +27,14 @@ package struct KernelKeyring: Sendable {
 
     /// Whether the kernel offers keyrings to this process (containers may filter the calls out).
     package static var isAvailable: Bool {
-        let probe = keyctl_search(kkeyutils_user_keyring(), "user", "keychain.probe", 0)
-        return probe >= 0 || errno == ENOKEY || errno == EKEYEXPIRED || errno == EKEYREVOKED
+        do {
+            try SystemCalls.once("keyctl_search") {
+                keyctl_search(kkeyutils_user_keyring(), "user", "keychain.probe", 0)
+            }
+            return true
+        } catch {
+            return [ENOKEY, EKEYEXPIRED, EKEYREVOKED].contains(error.code)
+        }
     }
 
     // MARK: - Keyrings inside this one
@@ -40,9 +47,7 @@ package struct KernelKeyring: Sendable {
     /// Creates a keyring `description` linked into this one. The caller makes sure none exists yet: a second one
     /// would displace the first, and with it the first one's keys.
     package func createKeyring(named description: String) throws -> KernelKeyring {
-        guard let created = Self.serial(add_key("keyring", description, nil, 0, serial)) else {
-            throw Failure(operation: "add_key keyring", code: errno)
-        }
+        let created = try Self.call("add_key keyring") { add_key("keyring", description, nil, 0, serial) }
         return KernelKeyring(serial: created)
     }
 
@@ -68,8 +73,8 @@ package struct KernelKeyring: Sendable {
     /// timeout it had. - Returns: the key's serial number.
     @discardableResult
     package func store(_ description: String, payload: UnsafeRawBufferPointer) throws -> Int32 {
-        guard let stored = Self.serial(add_key("user", description, payload.baseAddress, payload.count, serial)) else {
-            throw Failure(operation: "add_key", code: errno)
+        let stored = try Self.call("add_key") {
+            add_key("user", description, payload.baseAddress, payload.count, serial)
         }
         // A fresh add of an existing description updates it in place, timeout included; clear any old timeout.
         _ = keyctl_set_timeout(stored, 0)
@@ -93,7 +98,7 @@ package struct KernelKeyring: Sendable {
         guard seconds > 0, let timeout = UInt32(exactly: seconds) else {
             throw Failure(operation: "keyctl_set_timeout \(seconds) s", code: EINVAL)
         }
-        if keyctl_set_timeout(key, timeout) < 0 { throw Failure(operation: "keyctl_set_timeout", code: errno) }
+        _ = try Self.call("keyctl_set_timeout") { keyctl_set_timeout(key, timeout) }
     }
 
     /// Removes the key with `description`, if any.
@@ -146,6 +151,16 @@ package struct KernelKeyring: Sendable {
         let fields = String(cString: buffer).split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
         guard fields.count == 5 else { return nil }
         return (String(fields[0]), String(fields[4]))
+    }
+
+    /// Makes a keyring call through `SystemCalls`, which captures its errno; the result as a 32-bit serial.
+    private static func call<T: BinaryInteger>(_ operation: String, _ body: () -> T) throws(Failure) -> Int32 {
+        let result: T
+        do { result = try SystemCalls.once(operation, body) } catch {
+            throw Failure(operation: operation, code: error.code)
+        }
+        guard let value = Int32(exactly: result) else { throw Failure(operation: operation, code: ERANGE) }
+        return value
     }
 
     /// A serial number from a call that returns one or -1, when it fits (the kernel's are 32-bit).

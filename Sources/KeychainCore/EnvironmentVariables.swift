@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import SystemCalls
 
 /// The variables of an environment, looked up one at a time.
 ///
@@ -13,7 +9,7 @@ public struct EnvironmentVariables: Sendable {
     private let lookup: @Sendable (String) -> String?
 
     /// This process's environment.
-    public static let process = EnvironmentVariables { name in getenv(name).map { String(cString: $0) } }
+    public static let process = EnvironmentVariables { SystemCalls.environmentValue($0) }
 
     /// An environment given as a dictionary.
     public init(_ variables: [String: String]) {

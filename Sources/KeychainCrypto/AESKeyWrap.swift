@@ -1,13 +1,12 @@
-internal import COpenSSL
 import Synchronization
 
 /// AES key wrap (RFC 3394) with a 256-bit key-encryption key: wraps a key of 16 to 4096 bytes, a multiple of 8,
 /// into a blob 8 bytes longer whose integrity check fails on any change.
 ///
-/// The six-round wrapping of RFC 3394 section 2.2 runs here over OpenSSL's AES-256 block function (ECB, one
-/// block at a time). OpenSSL's own "AES-256-WRAP" cipher computes the same thing but through its portable C
-/// AES, without the processor's AES instructions: about 5 µs per 32-byte key against 0.5 µs here, which is
-/// most of a keychain lookup. The RFC's test vectors check that both agree.
+/// The six-round wrapping of RFC 3394 section 2.2 runs here over AES-256 on single blocks
+/// (``OpenSSLBlockCipher``: ECB, one block at a time). OpenSSL's own "AES-256-WRAP" cipher computes the same
+/// thing but through its portable C AES, without the processor's AES instructions: about 5 µs per 32-byte key
+/// against 0.5 µs here, which is most of a keychain lookup. The RFC's test vectors check that both agree.
 package enum AESKeyWrap {
     /// Wraps `key` under `kek`.
     package static func wrap(_ key: SecureBytes, kek: SecureBytes) throws -> [UInt8] {
@@ -27,8 +26,8 @@ package final class AESKeyWrapper: Sendable {
     private static let initialValue: [UInt8] = [0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6]
     private let kek: SecureBytes
     // safe: each keyed context is made on first use (a read needs only the decryptor) and used under its mutex
-    private let encryptor = Mutex<BlockCipher?>(nil)
-    private let decryptor = Mutex<BlockCipher?>(nil)
+    private let encryptor = Mutex<OpenSSLBlockCipher?>(nil)
+    private let decryptor = Mutex<OpenSSLBlockCipher?>(nil)
 
     /// Prepares wrapping under `kek` (32 bytes).
     package init(kek: SecureBytes) throws {
@@ -42,7 +41,7 @@ package final class AESKeyWrapper: Sendable {
             throw CryptoError.invalidLength(operation: "AES key wrap input", length: key.count)
         }
         return try encryptor.withLock { cipher in
-            if cipher == nil { cipher = try BlockCipher(key: kek, encrypt: true) }
+            if cipher == nil { cipher = try OpenSSLBlockCipher(key: kek, encrypt: true) }
             return try wrap(key, with: cipher!)
         }
     }
@@ -54,14 +53,14 @@ package final class AESKeyWrapper: Sendable {
             throw CryptoError.authenticationFailure
         }
         return try decryptor.withLock { cipher in
-            if cipher == nil { cipher = try BlockCipher(key: kek, encrypt: false) }
+            if cipher == nil { cipher = try OpenSSLBlockCipher(key: kek, encrypt: false) }
             return try unwrap(wrapped, with: cipher!)
         }
     }
 
     // RFC 3394 section 2.2.1: for j = 0...5, i = 1...n: B = AES(K, A | R[i]); A = MSB(64, B) ^ t; R[i] = LSB(64, B)
     // with t = n*j + i. A and R[i] are handled as 64-bit words in memory order; XOR with t's big-endian bytes.
-    private func wrap(_ key: SecureBytes, with cipher: BlockCipher) throws -> [UInt8] {
+    private func wrap(_ key: SecureBytes, with cipher: OpenSSLBlockCipher) throws -> [UInt8] {
         var output = Self.initialValue + key.bytes  // A ‖ R[1..n]
         var block = [UInt8](repeating: 0, count: 16)
         defer { wipe(&block) }
@@ -90,7 +89,7 @@ package final class AESKeyWrapper: Sendable {
 
     // RFC 3394 section 2.2.2: for j = 5...0, i = n...1: B = AES-1(K, (A ^ t) | R[i]); A = MSB(64, B);
     // R[i] = LSB(64, B); the result is intact when A ends as the initial value.
-    private func unwrap(_ wrapped: [UInt8], with cipher: BlockCipher) throws -> SecureBytes {
+    private func unwrap(_ wrapped: [UInt8], with cipher: OpenSSLBlockCipher) throws -> SecureBytes {
         var state = wrapped
         defer { wipe(&state) }
         var block = [UInt8](repeating: 0, count: 16)
@@ -114,37 +113,12 @@ package final class AESKeyWrapper: Sendable {
                     }
                 }
                 state.storeBytes(of: a, toByteOffset: 0, as: UInt64.self)
-                return CRYPTO_memcmp(state.baseAddress, Self.initialValue, 8) == 0
+                return Self.initialValue.withUnsafeBytes {
+                    OpenSSLMemory.equal(state.baseAddress, $0.baseAddress, count: 8)
+                }
             }
         }
         guard intact else { throw CryptoError.authenticationFailure }
         return SecureBytes(state[8...])
-    }
-}
-
-/// AES-256 on single 16-byte blocks (ECB without padding), keyed once.
-private final class BlockCipher: @unchecked Sendable {  // safe: used only under its owner's mutex
-    private let context: CipherContext
-
-    init(key: SecureBytes, encrypt: Bool) throws {
-        guard key.count == 32 else { throw CryptoError.invalidLength(operation: "AES key wrap KEK", length: key.count) }
-        context = try CipherContext(operation: "AES key wrap")
-        let ok = key.withUnsafeBytes { keyBytes in
-            EVP_CipherInit_ex2(
-                context.pointer, FetchedAlgorithms.aes256ECB, keyBytes.bindMemory(to: UInt8.self).baseAddress, nil,
-                encrypt ? 1 : 0, nil)
-        }
-        guard ok == 1, EVP_CIPHER_CTX_set_padding(context.pointer, 0) == 1 else {
-            throw CryptoError.library(operation: "AES key wrap")
-        }
-    }
-
-    /// Encrypts or decrypts one 16-byte block in place. `EVP_Cipher` is the bare block interface: for ECB
-    /// without padding it does what `EVP_CipherUpdate` does, with a fraction of the bookkeeping.
-    func process(_ block: UnsafeMutableRawBufferPointer) throws {
-        let bytes = block.bindMemory(to: UInt8.self).baseAddress
-        guard EVP_Cipher(context.pointer, bytes, bytes, 16) > 0 else {
-            throw CryptoError.library(operation: "AES key wrap")
-        }
     }
 }

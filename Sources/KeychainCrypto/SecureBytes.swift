@@ -1,5 +1,3 @@
-internal import COpenSSL
-
 /// Secret bytes (keys, passwords) in a buffer of their own that is wiped with `OPENSSL_cleanse` when freed.
 ///
 /// Immutable once built, so it can cross threads; its `description` never shows the contents.
@@ -13,7 +11,7 @@ package final class SecureBytes: @unchecked Sendable {  // safe: the buffer is w
         do {
             try initializer(usable)
         } catch {
-            OPENSSL_cleanse(buffer.baseAddress, buffer.count)
+            OpenSSLMemory.cleanse(buffer)
             buffer.deallocate()
             throw error
         }
@@ -36,7 +34,7 @@ package final class SecureBytes: @unchecked Sendable {  // safe: the buffer is w
     package let count: Int
 
     deinit {
-        OPENSSL_cleanse(buffer.baseAddress, buffer.count)
+        OpenSSLMemory.cleanse(buffer)
         buffer.deallocate()
     }
 
@@ -53,7 +51,7 @@ package final class SecureBytes: @unchecked Sendable {  // safe: the buffer is w
         guard count == other.count else { return false }
         return withUnsafeBytes { lhs in
             other.withUnsafeBytes { rhs in
-                count == 0 || CRYPTO_memcmp(lhs.baseAddress, rhs.baseAddress, count) == 0
+                OpenSSLMemory.equal(lhs.baseAddress, rhs.baseAddress, count: count)
             }
         }
     }
@@ -63,8 +61,10 @@ extension SecureBytes: CustomStringConvertible {
     package var description: String { "SecureBytes(\(count) bytes, redacted)" }
 }
 
-/// Wipes a plain array that held a secret before it is released.
+/// Wipes a plain array that held a secret, then empties it. The caller owns the array: a copy that shares its
+/// storage is separated from it first (copy on write), so only the caller's bytes are wiped, never through a
+/// read-only pointer.
 package func wipe(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
+    bytes.withUnsafeMutableBytes { OpenSSLMemory.cleanse($0) }
     bytes.removeAll()
 }

@@ -1,13 +1,8 @@
-internal import COpenSSL
-
 /// Cryptographically secure random bytes from OpenSSL's DRBG, which is seeded by the kernel.
 package enum SystemRandom {
     /// Fills `buffer` with random bytes.
     package static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
-        guard buffer.count > 0 else { return }
-        guard RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(buffer.count)) == 1 else {
-            throw CryptoError.library(operation: "RAND_bytes")
-        }
+        try OpenSSLRandom.fill(buffer)
     }
 
     /// Returns `count` random bytes.

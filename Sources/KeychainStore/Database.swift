@@ -104,8 +104,14 @@ package final class Database {
             try? execute("ROLLBACK")
             throw error
         }
-        // A COMMIT that fails means the snapshot was not what it seemed: say so rather than return it.
-        try execute("COMMIT")
+        // A COMMIT that fails means the snapshot was not what it seemed: say so rather than return it, and end
+        // the transaction (a refused COMMIT leaves it open, and the connection's next BEGIN would fail).
+        do {
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
         return result
     }
 

@@ -27,7 +27,7 @@ extension Database {
     package func migrate(_ migrations: [Migration]) throws {
         let steps = migrations.sorted { $0.version < $1.version }
         guard steps.enumerated().allSatisfy({ $0.offset + 1 == $0.element.version }) else {
-            throw StoreError(code: 1, message: "the schema history must number its steps 1, 2, 3, … without gaps")
+            throw StoreError(.error, message: "the schema history must number its steps 1, 2, 3, … without gaps")
         }
         let newest = steps.last?.version ?? 0
         guard try checkedVersion(newest: newest) < newest else { return }
@@ -67,7 +67,7 @@ extension Database {
         for step in steps where step.version <= current {
             if let recorded = applied[step.version] {
                 guard recorded == step.identifier else {
-                    throw StoreError(code: 1, message: "schema step \(step.version) of this file is \"\(recorded)\", "
+                    throw StoreError(.error, message: "schema step \(step.version) of this file is \"\(recorded)\", "
                         + "not \"\(step.identifier)\": it was written by another version of the program")
                 }
             } else {
@@ -80,7 +80,7 @@ extension Database {
     private func checkedVersion(newest: Int) throws -> Int {
         let current = try userVersion
         guard current <= newest else {
-            throw StoreError(code: 1, message: "database schema \(current) is newer than this program (\(newest))")
+            throw StoreError(.error, message: "database schema \(current) is newer than this program (\(newest))")
         }
         return current
     }

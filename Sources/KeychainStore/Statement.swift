@@ -51,7 +51,7 @@ package final class Statement {
             return false
         default:
             let error = database.error(sqlite3_reset(handle))
-            throw error.code == SQLITE_OK ? database.error(code) : error
+            throw SQLiteResult.ok ~= error.result ? database.error(code) : error
         }
     }
 

@@ -1,31 +1,33 @@
-internal import CSQLite
-
 /// A SQLite failure, converted at the storage boundary. Carries SQLite's code and message, never bound values.
 package struct StoreError: Error, CustomStringConvertible, Sendable {
-    /// SQLite's extended result code.
-    package let code: Int32
+    /// SQLite's (extended) result code, named: match it with `~=` (`case .busy:`), never by number.
+    package let result: SQLiteResult
     /// SQLite's message for the failure (it names tables and constraints, not row contents).
     package let message: String
 
-    package init(code: Int32, message: String) {
-        self.code = code
+    package init(_ result: SQLiteResult, message: String) {
+        self.result = result
         self.message = message
     }
 
-    /// The primary result code (the low byte of the extended one).
-    package var primaryCode: Int32 { code & 0xFF }
-    /// A UNIQUE or PRIMARY KEY constraint refused the write.
-    package var isUniqueViolation: Bool { code == Self.constraintUnique || code == Self.constraintPrimaryKey }
-    /// Another connection held a lock for longer than the busy timeout.
-    package var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
-    /// The file is damaged or not a database.
-    package var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
-    /// The disk (or the file-size limit) is full.
-    package var isDiskFull: Bool { primaryCode == SQLITE_FULL }
+    package init(code: Int32, message: String) {
+        self.init(SQLiteResult(code), message: message)
+    }
 
-    // The extended codes are expression macros, which Swift does not import (sqlite3.h defines them this way).
-    private static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
-    private static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)
+    /// SQLite's extended result code, as a number (for messages).
+    package var code: Int32 { result.code }
+    /// A UNIQUE or PRIMARY KEY constraint refused the write.
+    package var isUniqueViolation: Bool { Self.matches(result, .constraintUnique, .constraintPrimaryKey) }
+    /// Another connection held a lock for longer than the busy timeout.
+    package var isBusy: Bool { Self.matches(result, .busy, .locked) }
+    /// The file is damaged or not a database.
+    package var isCorrupt: Bool { Self.matches(result, .corrupt, .notADatabase) }
+    /// The disk (or the file-size limit) is full.
+    package var isDiskFull: Bool { Self.matches(result, .full) }
+
+    private static func matches(_ result: SQLiteResult, _ patterns: SQLiteResult...) -> Bool {
+        patterns.contains { $0 ~= result }
+    }
 
     package var description: String { "SQLite error \(code): \(message)" }
 }

@@ -1,4 +1,4 @@
-import CPAM
+internal import CPAM
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import CDBus
+internal import CDBus
 
 /// A private connection to a message bus: the system bus, or one at a given address (tests run their own).
 /// Messages are handled by popping them in order, so no callback ever runs on libdbus's behalf.

@@ -1,4 +1,4 @@
-import CDBus
+internal import CDBus
 
 /// One D-Bus message, owned (unreferenced when released).
 public final class BusMessage {

@@ -1,35 +1,27 @@
+internal import KeychainCrypto
+internal import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
 
-/// The system calls of terminal and pipe input, in one place: each retries on `EINTR` and reports failure as
-/// an errno.
+/// Terminal and pipe input and output, through `SystemCalls` (EINTR retried there; failure as an errno).
 public enum PosixIO {
     /// Writes every byte, retrying short writes. - Returns: false when the descriptor refuses them.
     @discardableResult
     public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
+        (try? SystemCalls.writeAll(descriptor, bytes)) != nil
     }
 
     /// Reads one byte. - Returns: 1, or 0 at end of file.
     /// - Throws: `TerminalReadError.io` with the errno.
     public static func read(_ descriptor: Int32, into byte: inout UInt8) throws(TerminalReadError) -> Int {
-        while true {
-            let count = Glibc.read(descriptor, &byte, 1)
-            if count >= 0 { return count }
-            if errno != EINTR { throw .io(errno) }
+        let outcome = withUnsafeMutableBytes(of: &byte) { buffer in
+            Result { () throws(SystemCallError) in try SystemCalls.read(descriptor, into: buffer) }
         }
+        do { return try outcome.get() } catch { throw .io(error.code) }
     }
 
     /// Whether the descriptor is a terminal.
@@ -37,22 +29,17 @@ public enum PosixIO {
 
     /// Opens the controlling terminal for reading and writing. - Returns: nil when there is none.
     public static func openTerminal() -> Int32? {
-        while true {
-            let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-            if descriptor >= 0 { return descriptor }
-            if errno != EINTR { return nil }
-        }
+        try? SystemCalls.open("/dev/tty", O_RDWR | O_NOCTTY)
     }
 
     public static func closeDescriptor(_ descriptor: Int32) {
-        _ = close(descriptor)
+        SystemCalls.close(descriptor)
     }
 
-    /// Overwrites the bytes of an array in place. The storage is wiped directly, without the copy-on-write a
-    /// mutation would make, so every copy that shares it (a new item's data, a parsed command) is wiped too.
+    /// Overwrites the bytes of an array the caller owns, then empties it: KeychainCrypto's one wipe. An array
+    /// whose storage is shared is separated first (copy on write), so only the caller's copy is wiped; a secret
+    /// that must not outlive its use belongs in `SecureBytes`.
     public static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            if let base = buffer.baseAddress { explicit_bzero(UnsafeMutableRawPointer(mutating: base), buffer.count) }
-        }
+        KeychainCrypto.wipe(&bytes)
     }
 }

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import SystemCalls
 
 /// How a system authentication ended (the `keychain-authenticate` helper's exit status).
 public enum SystemAuthenticationOutcome: Sendable, Equatable {
@@ -74,93 +69,12 @@ public enum SystemHelper {
     /// itself), standard output and error captured.
     static func run(_ helper: URL, _ arguments: [String]) -> Run {
         do {
-            return try spawn([helper.path] + arguments)
+            let run = try SystemCalls.run([helper.path] + arguments)
+            return Run(
+                status: run.status, output: String(decoding: run.output, as: UTF8.self),
+                errors: String(decoding: run.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         } catch {
-            return Run(status: 127, output: "", errors: "\(helper.path) could not be started: \(error)")
-        }
-    }
-
-    private struct SpawnError: Error, CustomStringConvertible {
-        let code: Int32
-        var description: String { String(cString: strerror(code)) }
-    }
-
-    private static func spawn(_ arguments: [String]) throws -> Run {
-        let output = try Pipe()
-        let errors = try Pipe()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
-        // The helper starts with no blocked signal and default handlers, whatever the calling thread has: the
-        // user's Control-C must reach it (and its terminal restoration) even from a thread that blocks SIGINT.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var defaults = sigset_t()
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, arguments[0], &actions, &attributes, argv, environ)
-        output.closeWrite()
-        errors.closeWrite()
-        guard spawned == 0 else { throw SpawnError(code: spawned) }
-        // Small outputs: the pipes' buffers hold them, so reading one after the other cannot block the child.
-        let printed = output.readAll()
-        let complained = errors.readAll()
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 {
-            guard errno == EINTR else { throw SpawnError(code: errno) }
-        }
-        // WIFEXITED / WEXITSTATUS by hand: the macros are not imported.
-        let exit = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Run(
-            status: exit, output: printed,
-            errors: complained.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    /// A pipe whose ends no other child inherits.
-    private final class Pipe {
-        let read: Int32
-        private(set) var write: Int32
-
-        init() throws {
-            var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else { throw SpawnError(code: errno) }
-            read = ends[0]
-            write = ends[1]
-            _ = fcntl(read, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(write, F_SETFD, FD_CLOEXEC)
-        }
-
-        deinit {
-            close(read)
-            closeWrite()
-        }
-
-        func closeWrite() {
-            if write >= 0 { close(write) }
-            write = -1
-        }
-
-        func readAll(limit: Int = 65_536) -> String {
-            var captured: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while captured.count < limit {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(read, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { break }
-                captured += chunk[..<count]
-            }
-            return String(decoding: captured, as: UTF8.self)
+            return Run(status: 127, output: "", errors: "\(helper.path) could not be started: \(error.message)")
         }
     }
 }
