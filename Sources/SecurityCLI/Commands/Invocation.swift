@@ -63,6 +63,8 @@ public enum SecurityCommand: Equatable, Sendable {
     /// `biometry ACTION` (not on macOS): drives the simulated biometric sensor.
     case biometry(BiometryCommand)
     case companion(CompanionCommand)  // `companion ACTION` (not on macOS): drives the simulated companion.
+    /// `verify-cert -c FILE …`: evaluates trust in a chain.
+    case verifyCert(VerifyCertCommand)
     /// `-i`: read command lines from standard input, one per line.
     case interactive
 }

@@ -122,6 +122,7 @@ public enum CommandParser {
             }
             return .biometry(action)
         case .companion: return try companionCommand(verb, operands)
+        case .verifyCert: return .verifyCert(try verifyCertCommand(options))
         case .error, .doctor:
             return .help(verb)  // parsed above
         }

@@ -30,7 +30,7 @@ enum MacOSOnlyVerb {
     private static let keysAndCertificates: Set<String> = [
         "create-keypair", "find-key", "add-certificates", "find-certificate", "find-identity", "delete-certificate",
         "delete-identity", "set-identity-preference", "get-identity-preference", "import", "export",
-        "export-smartcard", "verify-cert", "add-trusted-cert", "remove-trusted-cert", "dump-trust-settings",
+        "export-smartcard", "add-trusted-cert", "remove-trusted-cert", "dump-trust-settings",
         "user-trust-settings-enable", "trust-settings-export", "trust-settings-import", "cms", "smartcards",
         "list-smartcards",
     ]

@@ -20,6 +20,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
     case doctor
     case biometry
     case companion
+    case verifyCert = "verify-cert"
 
     /// The one-line description `security help` lists.
     public var summary: String {
@@ -44,6 +45,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .doctor: "Explain what a SecItem call with a JSON dictionary would do, without doing it."
         case .biometry: "Drive the simulated biometric sensor (enroll, match, nomatch, cancel, status...)."
         case .companion: "Drive the simulated companion watch (pair, unpair, approve, deny, cancel, status)."
+        case .verifyCert: "Verify a certificate chain."
         }
     }
 
@@ -67,6 +69,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .biometry, .companion: OptionSpecification(valued: "", flags: "")
         case .backupKeychain, .restoreKeychain: OptionSpecification(valued: "p", flags: "")
         case .error, .doctor: OptionSpecification(valued: "", flags: "")
+        case .verifyCert: OptionSpecification(valued: "cdknprRs", flags: "CLlNq")
         }
     }
 }

@@ -96,6 +96,8 @@ public final class SecurityCommandRunner {
                 return try diagnose(command, keychain: try open(invocation.identity), identity: invocation.identity)
             case .interactive:
                 return runInteractive(invocation)
+            case .verifyCert(let command):
+                return try verifyCertificates(command)
             }
             if format.json, invocation.command.printsNothingOnSuccess { output.writeLine("{\"status\":0}") }
             return ExitCode.success
