@@ -36,9 +36,16 @@ var targets: [Target] = [
         swiftSettings: swift6),
     // The request boundary: Caller, KeychainRequest/KeychainResponse values, the KeychainService protocol and
     // its in-process implementation. The faces and the `security` command talk to a keychain only through it.
-    .target(name: "KeychainRequests", dependencies: ["KeychainCore"], swiftSettings: swift6),
+    // keychaind's wire (docs/keychaind.md): frames, the daemon's own fields and a client socket, no C library,
+    // so that the statically linked faces reach the daemon with it; the requests' typed codec and the daemon
+    // client service live in KeychainRequests.
+    .target(name: "KeychainWire", swiftSettings: swift6),
+    .target(
+        name: "KeychainRequests", dependencies: ["KeychainCore", "KeychainCrypto", "KeychainWire", "TerminalIO"],
+        swiftSettings: swift6),
     .testTarget(
-        name: "KeychainRequestsTests", dependencies: ["KeychainRequests", "KeychainCore"], swiftSettings: swift6),
+        name: "KeychainRequestsTests", dependencies: ["KeychainRequests", "KeychainCore", "KeychainWire"],
+        swiftSettings: swift6),
     .testTarget(name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], swiftSettings: swift6),
     .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"], swiftSettings: swift6),
     .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
@@ -87,7 +94,8 @@ targets += [
     .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI"], swiftSettings: swift6),
     // libFuzzer targets for the decoders of untrusted bytes (scripts/fuzz.sh); a normal build makes a replayer.
     .executableTarget(
-        name: "KeychainFuzz", dependencies: ["KeychainCore", "Security", "SecurityCLI", "KeychainDaemon"],
+        name: "KeychainFuzz",
+        dependencies: ["KeychainCore", "Security", "SecurityCLI", "KeychainDaemon", "KeychainWire", "KeychainRequests"],
         swiftSettings: swift6),
     .executableTarget(
         name: "KeychainBenchmarks",
@@ -132,12 +140,21 @@ targets += [
     .systemLibrary(name: "CDaemonSystem", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .target(name: "DaemonSystem", dependencies: ["CDaemonSystem"], swiftSettings: swift6),
     .target(
-        name: "KeychainDaemon", dependencies: ["DaemonSystem", "KeychainCore", "CryptoKitOpenSSL"],
+        name: "KeychainDaemon",
+        dependencies: [
+            "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire", "KeychainRequests", "KeychainStore",
+            "KeychainCrypto",
+        ],
         swiftSettings: swift6),
     .executableTarget(name: "Keychaind", dependencies: ["KeychainDaemon", "DaemonSystem"], swiftSettings: swift6),
+    // A SecItem client for keychaind's tests (its copies are the tests' different apps); not a product.
+    .executableTarget(name: "KeychainDaemonTestClient", dependencies: ["Security"], swiftSettings: swift6),
     .testTarget(
         name: "KeychainDaemonTests",
-        dependencies: ["KeychainDaemon", "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL"],
+        dependencies: [
+            "KeychainDaemon", "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire", "KeychainRequests",
+            "Security", "KeychainStore",
+        ],
         swiftSettings: swift6),
 ]
 #endif

@@ -33,7 +33,8 @@ public final class Keychain: Sendable {
         do {
             dataProtection = try ProtectionState(
                 home: configuration.home, kdfTarget: configuration.passcodeDerivationTarget,
-                clock: configuration.clock, mayCreateKeybag: { try !opened.holdsRows() })
+                clock: configuration.clock, keysInProcessMemory: configuration.classKeysInProcessMemory,
+                mayCreateKeybag: { try !opened.holdsRows() })
             digester = try IndexDigester(indexKey: dataProtection.indexKey)
         } catch let error as StoreError {
             opened.database.close()

@@ -26,6 +26,9 @@ public struct KeychainConfiguration: Sendable {
     /// Who asks the user for biometry, the passcode or the companion; nil (the default) asks in this process
     /// (``LocalUserPrompter``). A daemon sets one that forwards each prompt to its client.
     package var userPrompter: (any UserPrompter)?
+    /// Keeps unlocked class keys in this process's memory even where the kernel keyring exists: keychaind's
+    /// keys die with it (a daemon restart is a reboot for the lock state), and no other process shares them.
+    package var classKeysInProcessMemory = false
 
     public init(home: URL, identity: CallerIdentity, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.home = home

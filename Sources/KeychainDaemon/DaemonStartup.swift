@@ -19,7 +19,7 @@ package struct DaemonStartup: Sendable {
     private let log: DaemonLog
 
     package init(
-        configuration: DaemonConfiguration, log: DaemonLog, handler: any DaemonHandler = UnimplementedHandler()
+        configuration: DaemonConfiguration, log: DaemonLog, handler: (any DaemonHandler)? = nil
     )
         throws(Failure)
     {
@@ -47,8 +47,9 @@ package struct DaemonStartup: Sendable {
             }
             log.info("running as user \(configuration.user) (uid \(account.uid)) with CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH only")
         }
+        let engine = handler ?? EngineHandler(keychains: UserKeychains(stateDirectory: configuration.stateDirectory))
         server = DaemonServer(
-            listener: listener, limits: configuration.limits, resolver: resolver, handler: handler, log: log)
+            listener: listener, limits: configuration.limits, resolver: resolver, handler: engine, log: log)
     }
 
     /// The policy read again (SIGHUP).

@@ -1,3 +1,4 @@
+import KeychainWire
 import Foundation
 
 /// `keychaind status`: the daemon's status and the caller's identity as the daemon sees it, one `name: value`

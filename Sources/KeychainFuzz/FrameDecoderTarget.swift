@@ -1,3 +1,4 @@
+import KeychainWire
 import KeychainDaemon
 
 /// keychaind's frame decoder, which reads bytes from any local process: the input is a byte stream from a

@@ -1,6 +1,8 @@
 import Foundation
 import KeychainCore
 import KeychainDaemon
+import KeychainRequests
+import KeychainWire
 
 /// The seed inputs of Fuzz/Corpus, written by `KeychainFuzz seeds DIRECTORY`: well-formed examples of each
 /// format, built with the project's own encoders so that the fuzzer starts from inputs that get far.
@@ -16,6 +18,7 @@ enum SeedCorpus {
             "entitlements": entitlements(),
             "command-parser": commandLines(),
             "frame-decoder": frameStreams(),
+            "request-decoder": typedMessages(),
         ]
         for (target, inputs) in seeds.sorted(by: { $0.key < $1.key }) {
             let folder = directory.appendingPathComponent(target, isDirectory: true)
@@ -218,5 +221,39 @@ enum SeedCorpus {
         var oversized = Frame(kind: .ping, requestID: 4).encoded()
         oversized.replaceSubrange(16..<20, with: [0, 0, 0x10, 0])
         return [ping, ping + status, error, oversized, Array(ping.prefix(11))]
+    }
+
+    /// The payloads of keychaind's typed frames: requests of each kind, responses, errors and prompts.
+    private static func typedMessages() -> [[UInt8]] {
+        let context = AuthenticationContextID(bytes: uuid)
+        var query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string("svc"), .account: .string("ann")],
+            accessGroup: "TEAM1.app", synchronizable: .any, limit: .count(3), returns: [.data, .attributes],
+            persistentReference: PersistentReference(itemClass: .genericPassword, uuid: uuid))
+        query.authentication = ReadAuthentication(ui: .fail, operationPrompt: "Sign in")
+        let item = NewItem(
+            itemClass: .internetPassword, attributes: [.server: .string("example.com"), .port: .number(443)],
+            accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: [.userPresence]),
+            data: Array("hunter2".utf8), returns: [.persistentReference])
+        let requests: [KeychainRequest] = [
+            .add(item), .search(query), .update(query, ItemChanges(attributes: [.label: .bool(true)], data: [1])),
+            .delete(ItemQuery(limit: .all)), .createAuthenticationContext,
+            .configureAuthenticationContext(AuthenticationContextSettings(reuseDuration: 5, interactionNotAllowed: false)),
+            .evaluatePolicy(.deviceOwner, reason: "unlock"), .unlock(passcode: Secret([1, 2, 3, 4])),
+            .setPasscode(new: Secret([5]), current: nil), .simulatedBiometry(.script(.match)), .describeService,
+        ]
+        var messages = requests.compactMap { try? RequestCodec.encode($0, context: context) }
+        let result = ItemResult(
+            itemClass: .genericPassword, value: .secret(Secret([7])), attributes: [.account: .string("a")],
+            persistentReference: PersistentReference(itemClass: .genericPassword, uuid: uuid))
+        let responses: [Result<KeychainResponse, any Error>] = [
+            .success(.found(SearchReport(results: [result], leftOut: 1, damaged: 0, explanation: "n"))),
+            .success(.deleted(count: 2)), .failure(KeychainError.itemNotFound.because("none")),
+            .failure(AuthenticationFailure.userCancel),
+        ]
+        messages += responses.compactMap { try? ResponseCodec.encode($0) }
+        messages.append(PromptCodec.encode(.devicePasscode(reason: "Unlock")))
+        messages += [.passcode(SecureBytesBox([1, 2])), .canceled].compactMap { try? PromptCodec.encode($0) }
+        return messages
     }
 }

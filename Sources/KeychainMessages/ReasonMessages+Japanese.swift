@@ -8,9 +8,9 @@ extension ReasonMessages {
         word(" ({0} of {1} keys in use, /proc/key-users)", "（{1} 個中 {0} 個を使用中、/proc/key-users）")
         word("\"{0}\" is not a keychain item class", "\"{0}\" はキーチェーン項目のクラスではありません")
         word(
-            ".privateKeyUsage applies to key items, which are not supported yet; the item was not stored",
-            ".privateKeyUsage は鍵の項目に使うもので、鍵の項目にはまだ対応していません。"
-                + "項目は保存していません")
+            ".privateKeyUsage applies to key items (kSecClassKey), not to items of class {0}; nothing was stored",
+            ".privateKeyUsage は鍵の項目（kSecClassKey）に使うもので、クラス {0} の項目には使えません。"
+                + "何も保存していません")
         word("KEYCHAIN_ENTITLEMENTS: {0}", "KEYCHAIN_ENTITLEMENTS: {0}")
         word(
             "WhenPasscodeSetThisDeviceOnly needs a keychain passcode, and none is set",
@@ -401,11 +401,6 @@ extension ReasonMessages {
             "要求が指定した認証コンテキストをこのキーチェーンは知りません（ここで作られたものではないか、"
                 + "すでに破棄されています）")
         word("the request names no authentication context", "要求に認証コンテキストの指定がありません")
-        word(
-            "{0} with a {1} value (kSecValueRef) is not supported yet: only secret data (kSecValueData) is "
-                + "stored; nothing was changed",
-            "{1}の値（kSecValueRef）を使う{0}にはまだ対応していません。"
-                + "保存できるのは秘密データ（kSecValueData）だけです。何も変更していません")
         word("an update", "更新")
         word("an add", "追加")
         word("key", "鍵")
@@ -422,6 +417,68 @@ extension ReasonMessages {
             "name the function: security doctor add|copy|update|delete, or \"function\" in the JSON",
             "関数を指定してください: security doctor "
                 + "add|copy|update|delete、または JSON の \"function\"")
+        // The administrator's Secure Enclave setting, when it is ignored.
+        word("{0} cannot be examined", "{0} を調べられません")
+        word("{0} cannot be read", "{0} を読み出せません")
+        word("{0} cannot be read: {1}", "{0} を読み出せません: {1}")
+        word("{0} holds more than one word", "{0} に複数の語が書かれています")
+        word("{0} is a symbolic link", "{0} はシンボリックリンクです")
+        word(
+            "{0} names an unknown enclave (\"software\" or \"none\" are known)",
+            "{0} に書かれたエンクレーブは不明です（使えるのは \"software\" と \"none\" です）")
+        word("{0} names no enclave", "{0} にエンクレーブが書かれていません")
+        // Keys and certificates as items.
+        word(
+            "{0} of class {1} with a {2} value: the class holds {3}; nothing was changed",
+            "クラス {1} の{0}に{2}の値が渡されました。このクラスが保持するのは{3}です。何も変更していません")
+        word("secret data (kSecValueData)", "秘密データ（kSecValueData）")
+        word("a key (kSecValueRef with a SecKey)", "鍵（SecKey を渡した kSecValueRef）")
+        word(
+            "a certificate (kSecValueRef with a SecCertificate, or its DER as kSecValueData)",
+            "証明書（SecCertificate を渡した kSecValueRef、または kSecValueData に渡した DER）")
+        word("a certificate item needs {0}, which the certificate's DER gives", "証明書の項目には {0} が必要で、それは証明書の DER から得られます")
+        word(
+            "a key added as kSecValueData needs kSecAttrKeyType and kSecAttrKeyClass to say what it is",
+            "kSecValueData として追加する鍵には、その種類を示す kSecAttrKeyType と kSecAttrKeyClass が必要です")
+        word("a key item lacks its type, class or size (the row is damaged)", "鍵の項目に種類・クラス・サイズのいずれかがありません（行が壊れています）")
+        word(
+            "an item of class {0} needs its value (kSecValueRef); none was given",
+            "クラス {0} の項目には値（kSecValueRef）が必要ですが、渡されていません")
+        word(
+            "an update cannot replace the value of a {0} item yet: delete it and add the new one; nothing was changed",
+            "{0} の項目の値は、まだ更新では置き換えられません。削除してから新しいものを追加してください。"
+                + "何も変更していません")
+        word("kSecValueData is not one DER-encoded X.509 certificate", "kSecValueData が DER 形式の X.509 証明書 1 つではありません")
+        word(
+            "kSecValueData is not the external representation of a key of type {0} and class {1}",
+            "kSecValueData は種類 {0}、クラス {1} の鍵の外部表現ではありません")
+        word(
+            "kSecValueRef must be a SecKey or a SecCertificate, not {0}",
+            "kSecValueRef には {0} ではなく SecKey か SecCertificate を渡してください")
+        word("the certificate's subject or issuer name cannot be normalized", "証明書のサブジェクト名または発行者名を正規化できません")
+        word("the key could not be exported for the keychain", "キーチェーンに保存するために鍵を書き出せませんでした")
+        word("the key's type or class is not a number", "鍵の種類またはクラスが数値ではありません")
+        word(
+            "{0} describes the item's {1} value and cannot be changed by an update",
+            "{0} は項目の{1}の値を表すもので、更新では変更できません")
+        word(
+            "{0} {1} contradicts the key (kSecValueRef), whose {2} is {3}",
+            "{0} {1} は鍵（kSecValueRef）と食い違います。鍵の {2} は {3} です")
+        // keychaind and the messages between it and its clients.
+        word("keychaind at {0} is not available: {1}", "{0} の keychaind を使用できません: {1}")
+        word("the keychain service failed ({0})", "キーチェーンサービスが失敗しました（{0}）")
+        word("a text field of the message is not UTF-8", "メッセージのテキスト欄が UTF-8 ではありません")
+        word(
+            "a value of the request is over 4 GiB, more than a message can carry",
+            "要求の値が 4 GiB を超えていて、メッセージで運べる大きさを超えています")
+        word("the message carries a persistent reference of the wrong form", "メッセージに含まれる永続参照の形式が正しくありません")
+        word("the message carries an unknown LAError code {0}", "メッセージに不明な LAError コード {0} が含まれています")
+        word("the message has {0} bytes after its end", "メッセージの終わりのあとに {0} バイトあります")
+        word("the message has {0} of unknown value {1}", "メッセージの{0}が不明な値 {1} です")
+        word("the message is shorter than its fields say", "メッセージがその欄の示す長さより短くなっています")
+        word("the message names an authentication context of the wrong size", "メッセージが指す認証コンテキストの大きさが正しくありません")
+        word("the message names an unknown {0} ({1} characters)", "メッセージが不明な{0}（{1} 文字）を指しています")
+        word("the message names the attribute {0} twice", "メッセージが属性 {0} を 2 回指定しています")
         return entries
     }()
 }

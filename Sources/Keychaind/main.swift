@@ -44,7 +44,7 @@ do {
         }
         ServiceManager.notifyStopping()
         log.info("stopping (signal \(received))")
-        server.stop()
+        server.shutDown()
         exit(0)
     }
 } catch {

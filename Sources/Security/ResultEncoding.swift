@@ -12,13 +12,14 @@ enum ResultEncoding {
     }
 
     private static func encode(_ result: ItemResult, returns: ReturnOptions) -> AnyObject {
-        if returns == .data { return data(result.data) }
+        if returns == .data { return valueData(result.value) }
         if returns == .persistentReference { return NSData(bytes: result.persistentReference?.bytes ?? [], length: 20) }
         let dictionary = NSMutableDictionary()
         // Apple's server names the class only for kSecReturnRef (it builds the reference from the dictionary);
         // code that turns an attributes result back into a query relies on its absence.
         if returns.contains(.reference) {
             dictionary[constant("class")] = constant(result.itemClass.rawValue)
+            if let object = reference(result) { dictionary[constant("v_Ref")] = object }
         }
         if let attributes = result.attributes {
             let schema = ClassSchema.of(result.itemClass)
@@ -37,8 +38,8 @@ enum ResultEncoding {
         }
         // An item stored without data has no v_Data key (Apple's si-80-empty-data); kSecReturnData alone gives
         // empty data, above. This keychain stores no data and empty data alike.
-        if returns.contains(.data), let secret = result.data, secret.count > 0 {
-            dictionary[constant("v_Data")] = data(secret)
+        if returns.contains(.data), let value = result.value, value.byteCount > 0 {
+            dictionary[constant("v_Data")] = valueData(value)
         }
         if let reference = result.persistentReference {
             dictionary[constant("v_PersistentRef")] = NSData(bytes: reference.bytes, length: reference.bytes.count)
@@ -55,12 +56,14 @@ enum ResultEncoding {
         return NSArray(array: objects)
     }
 
-    /// The reference object of one item: none for a password; a key's or a certificate's value becomes the
-    /// `SecKey` or `SecCertificate` it stands for once those types are built (nothing stores such values yet).
+    /// The reference object of one item: none for a password; a key item's `SecKey`, a certificate item's
+    /// `SecCertificate`.
     private static func reference(_ result: ItemResult) -> AnyObject? {
         switch result.value {
         case .secret?, nil: nil
-        case .key?, .certificate?: nil
+        case .key(let key)?: SecKey(itemValue: key)
+        case .certificate(let certificate)?:
+            SecCertificateCreateWithData(nil, NSData(bytes: certificate.derBytes, length: certificate.derBytes.count))
         }
     }
 
@@ -87,6 +90,16 @@ enum ResultEncoding {
     private static func data(_ secret: Secret?) -> NSData {
         guard let secret else { return NSData() }
         return secret.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
+    }
+
+    /// `kSecReturnData`: a password's secret, a key's external representation, a certificate's DER.
+    private static func valueData(_ value: ItemValue?) -> NSData {
+        switch value {
+        case nil: NSData()
+        case .secret(let secret)?: data(secret)
+        case .key(let key)?: data(key.externalRepresentation)
+        case .certificate(let certificate)?: NSData(bytes: certificate.derBytes, length: certificate.derBytes.count)
+        }
     }
 
     static func object(_ value: AttributeValue) -> AnyObject {

@@ -43,7 +43,7 @@ public final class SecAccessControl: Hashable, @unchecked Sendable {  // safe: i
 }
 
 /// The type identifier of `SecAccessControl`.
-public func SecAccessControlGetTypeID() -> CFTypeID { 0x5EC0_0001 }
+public func SecAccessControlGetTypeID() -> CFTypeID { SecTypeIdentifiers.accessControl }
 
 /// Creates an access control object.
 /// - Parameters:

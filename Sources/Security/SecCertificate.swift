@@ -31,7 +31,7 @@ extension X509Certificate {
 }
 
 /// The type identifier of `SecCertificate`.
-public func SecCertificateGetTypeID() -> CFTypeID { 0x5EC0_0002 }
+public func SecCertificateGetTypeID() -> CFTypeID { SecTypeIdentifiers.certificate }
 
 /// Creates a certificate from its DER encoding.
 /// - Parameters:

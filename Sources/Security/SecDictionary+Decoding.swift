@@ -27,6 +27,11 @@ extension SecDictionary {
             }
             self.itemClass = itemClass
         }
+        // Without kSecClass, a reference object names its class, as in Apple's SecItemAdd.
+        if itemClass == nil, let reference = entries.first(where: { $0.key == "v_Ref" })?.value {
+            if reference is SecKey { itemClass = .key }
+            if reference is SecCertificate { itemClass = .certificate }
+        }
         // Without kSecClass, a persistent reference names the class, and the other keys are read against it (as
         // Apple's query parser does). A mismatch with kSecClass is the engine's to report.
         let schemaClass = itemClass ?? Self.referencedClass(entries)
@@ -104,6 +109,16 @@ extension SecDictionary {
                 throw KeychainError.param.because("kSecValueData must be data (CFData), not \(type(of: value))")
             }
             data = Array(bytes)
+        case .valueRef:
+            if let certificate = value as? SecCertificate {
+                certificateReference = certificate
+                return
+            }
+            guard let key = value as? SecKey else {
+                throw KeychainError.param.because(
+                    "kSecValueRef must be a SecKey or a SecCertificate, not \(type(of: value))")
+            }
+            valueReference = key
         case .valuePersistentRef:
             guard let bytes = value as? Data, let reference = PersistentReference(bytes: Array(bytes)) else {
                 throw KeychainError.param.because("kSecValuePersistentRef is not a persistent reference")

@@ -20,6 +20,10 @@ struct SecDictionary {
     var returns: ReturnOptions = []
     var data: [UInt8]?
     var persistentReference: PersistentReference?
+    /// `kSecValueRef`: a key object.
+    var valueReference: SecKey?
+    /// `kSecValueRef`: a certificate object.
+    var certificateReference: SecCertificate?
     var groups: Set<PropertyGroup> = []
     /// `kSecUseAuthenticationContext`'s context and `kSecUseAuthenticationUI`'s policy.
     var authenticationContext: AuthenticationContextID?
@@ -44,7 +48,7 @@ enum PropertyKey {
     case attribute(AttributeKey)
     case matchLimit, caseInsensitive
     case returnType(ReturnOptions)
-    case valueData, valuePersistentRef
+    case valueData, valuePersistentRef, valueRef
     case accepted(PropertyGroup)  // understood and without effect here (prompts, data protection keychain)
     case ignoredSearch  // accepted by Apple's query parser and never applied by the iOS keychain
     case authenticationUI, authenticationContext, operationPrompt
@@ -60,7 +64,7 @@ enum PropertyKey {
             "accc": .accessControl, "m_Limit": .matchLimit, "m_CaseInsensitive": .caseInsensitive,
             "r_Data": .returnType(.data), "r_Attributes": .returnType(.attributes), "r_Ref": .returnType(.reference),
             "r_PersistentRef": .returnType(.persistentReference), "v_Data": .valueData,
-            "v_PersistentRef": .valuePersistentRef, "v_Ref": .unimplemented(.value),
+            "v_PersistentRef": .valuePersistentRef, "v_Ref": .valueRef,
             // kSecUseDataProtectionKeychain: this keychain always has data-protection semantics.
             "nleg": .accepted(.use), "u_OpPrompt": .operationPrompt, "u_NoAuthUI": .accepted(.use),
             "u_AuthCtx": .authenticationContext, "u_AuthUI": .authenticationUI,
@@ -83,7 +87,7 @@ enum PropertyKey {
         case .accessGroup, .synchronizable, .accessible, .accessControl, .attribute: .attribute
         case .matchLimit, .caseInsensitive, .ignoredSearch: .search
         case .returnType: .returnType
-        case .valueData, .valuePersistentRef: .value
+        case .valueData, .valuePersistentRef, .valueRef: .value
         case .authenticationUI, .authenticationContext, .operationPrompt: .use
         case .accepted(let group), .unimplemented(let group): group
         }

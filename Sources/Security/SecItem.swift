@@ -77,6 +77,12 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
 extension SecDictionary {
     /// The typed query this dictionary describes (its `kSecUseAuthenticationContext` travels apart, by id).
     func query(limit: MatchLimit) -> ItemQuery {
+        // A query by kSecValueRef finds the item of that key: its class, type, size and application label.
+        var attributes = attributes
+        if let valueReference { attributes.merge(valueReference.identifyingAttributes) { given, _ in given } }
+        if let certificateReference, let identifying = try? certificateReference.identifyingAttributes() {
+            attributes.merge(identifying) { given, _ in given }
+        }
         var query = ItemQuery(
             itemClass: itemClass, attributes: attributes, accessGroup: accessGroup,
             synchronizable: synchronizable ?? .no, accessibility: accessibility, limit: limit,

@@ -34,10 +34,23 @@ package enum SecItemRequest {
         noteSynchronizableThisDeviceOnly(
             synchronizable: input.synchronizable == .yes,
             protection: input.accessControl?.accessibility ?? input.accessibility, into: &notes)
-        let item = NewItem(
+        var item = NewItem(
             itemClass: itemClass, attributes: input.attributes, accessGroup: input.accessGroup,
             synchronizable: input.synchronizable == .yes, accessibility: input.accessibility,
             accessControl: input.accessControl, data: input.data, returns: input.engineReturns)
+        if let key = try input.keyToAdd() {
+            item.value = .key(try key.itemValue())
+            // The key's own attributes fill in what the caller did not give, as Apple's SecItemAdd merges them.
+            item.attributes.merge(key.itemAttributes) { given, _ in given }
+        }
+        if let certificate = try input.certificateToAdd() {
+            item.value = .certificate(CertificateValue(derBytes: [UInt8](certificate.x509.der)))
+            // What the DER says wins; only the label and alias may be the caller's own.
+            try item.attributes.merge(certificate.itemAttributeValues()) { _, derived in derived }
+            for name in [AttributeKey.label, .alias] where input.attributes[name] != nil {
+                item.attributes[name] = input.attributes[name]
+            }
+        }
         return (item, input.authenticationContext)
     }
 
@@ -97,14 +110,15 @@ package enum SecItemRequest {
             synchronizable: changes.synchronizable.map { $0 == .yes } ?? (input.synchronizable == .yes),
             protection: changes.accessControl?.accessibility ?? changes.accessibility ?? input.accessibility,
             into: &notes)
-        return (
-            input.query(limit: input.limit ?? .all),
-            ItemChanges(
-                attributes: changes.attributes, accessGroup: changes.accessGroup,
-                synchronizable: changes.synchronizable.map { $0 == .yes }, accessibility: changes.accessibility,
-                accessControl: changes.accessControl, data: changes.data),
-            input.authenticationContext
-        )
+        var itemChanges = ItemChanges(
+            attributes: changes.attributes, accessGroup: changes.accessGroup,
+            synchronizable: changes.synchronizable.map { $0 == .yes }, accessibility: changes.accessibility,
+            accessControl: changes.accessControl, data: changes.data)
+        if let key = changes.valueReference { itemChanges.value = .key(try key.itemValue()) }
+        if let certificate = changes.certificateReference {
+            itemChanges.value = .certificate(CertificateValue(derBytes: [UInt8](certificate.x509.der)))
+        }
+        return (input.query(limit: input.limit ?? .all), itemChanges, input.authenticationContext)
     }
 
     /// `SecItemDelete`'s query: a delete has no limit; return types and kSecValueData are ignored.
@@ -121,6 +135,41 @@ package enum SecItemRequest {
         var itemQuery = input.query(limit: input.limit ?? .all)
         itemQuery.returns = []
         return itemQuery
+    }
+}
+
+extension SecDictionary {
+    /// The key an add stores: its `kSecValueRef`, or for `kSecClassKey` a `kSecValueData` read as the external
+    /// representation of the key its `kSecAttrKeyType` and `kSecAttrKeyClass` name.
+    /// - Throws: errSecParam for data that is not such a key.
+    func keyToAdd() throws -> SecKey? {
+        if let valueReference { return valueReference }
+        guard itemClass == .key, let data else { return nil }
+        guard case .number(let type)? = attributes[.keyType], case .number(let keyClass)? = attributes[.keyClass]
+        else {
+            throw KeychainError.param.because(
+                "a key added as kSecValueData needs kSecAttrKeyType and kSecAttrKeyClass to say what it is")
+        }
+        let value = KeyValue(keyType: String(type), keyClass: String(keyClass), sizeInBits: 0,
+                             externalRepresentation: Secret(data))
+        guard let key = SecKey(itemValue: value) else {
+            throw KeychainError.param.because(
+                "kSecValueData is not the external representation of a key of type \(type) and class \(keyClass)")
+        }
+        return key
+    }
+}
+
+extension SecDictionary {
+    /// The certificate an add stores: its `kSecValueRef`, or for `kSecClassCertificate` a `kSecValueData` read
+    /// as DER. - Throws: errSecParam for data that is not one DER certificate.
+    func certificateToAdd() throws -> SecCertificate? {
+        if let certificateReference { return certificateReference }
+        guard itemClass == .certificate, let data else { return nil }
+        guard let certificate = SecCertificateCreateWithData(nil, Data(data) as NSData) else {
+            throw KeychainError.param.because("kSecValueData is not one DER-encoded X.509 certificate")
+        }
+        return certificate
     }
 }
 

@@ -6,27 +6,35 @@ import KeychainCrypto
 /// - Parameters:
 ///   - parameters: `kSecAttrKeyType` (`kSecAttrKeyTypeECSECPrimeRandom` or `kSecAttrKeyTypeRSA`),
 ///     `kSecAttrKeySizeInBits` (256, 384, 521 for EC, default 256; 1024…4096 in steps of 8 for RSA, default
-///     2048), `kSecPrivateKeyAttrs`/`kSecPublicKeyAttrs`.
-///   - error: receives an `NSOSStatusErrorDomain` error: `errSecParam` for a bad type or size,
-///     `errSecUnimplemented` for `kSecAttrIsPermanent` true or `kSecAttrTokenID` (not supported yet).
+///     2048), `kSecPrivateKeyAttrs`/`kSecPublicKeyAttrs`; `kSecAttrIsPermanent` true stores the key (or both
+///     halves) as key items with the dictionaries' item attributes (tag, label, access control, group).
+///   - error: receives an `NSOSStatusErrorDomain` error: `errSecParam` for a bad type or size, the add's status
+///     (errSecDuplicateItem, …) when a permanent key cannot be stored, `errSecUnimplemented` for
+///     `kSecAttrTokenID` (not supported yet).
 /// - Returns: the private key, or nil on error.
 public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?)
     -> SecKey?
 {
     SecKeyError.reporting(error) {
         let request = try KeyGenerationRequest(parameters)
+        let permanence = try PermanentKeyRequest(parameters)
+        let key: SecKey
         switch request.family {
         case .ec(let curve):
-            guard let key = try? ECKey.generate(curve, compactRepresentable: false) else {
+            guard let made = try? ECKey.generate(curve, compactRepresentable: false) else {
                 throw SecKeyError(errSecInternalComponent, "EC key generation failed")
             }
-            return SecKey(.ec(key))
+            key = SecKey(.ec(made))
         case .rsa(let bits):
-            guard let key = try? RSAKey.generate(bits: bits) else {
+            guard let made = try? RSAKey.generate(bits: bits) else {
                 throw SecKeyError(errSecInternalComponent, "RSA key generation failed")
             }
-            return SecKey(.rsa(key))
+            key = SecKey(.rsa(made))
         }
+        if !permanence.isEmpty {
+            try permanence.store(privateKey: key, publicKey: permanence.publicItem == nil ? nil : SecKeyCopyPublicKey(key))
+        }
+        return key
     }
 }
 

@@ -18,14 +18,6 @@ struct KeyGenerationRequest {
         if parameters[kSecAttrTokenID] != nil {
             throw SecKeyError(errSecUnimplemented, "keys on a token (kSecAttrTokenID) are not supported yet")
         }
-        for scope in [parameters, parameters[kSecPrivateKeyAttrs], parameters[kSecPublicKeyAttrs]] {
-            if let attributes = scope as? NSDictionary,
-                (attributes[kSecAttrIsPermanent] as? NSNumber)?.boolValue == true
-            {
-                throw SecKeyError(
-                    errSecUnimplemented, "keys in the keychain (kSecAttrIsPermanent) are not supported yet")
-            }
-        }
         let typeCode = try Self.integer(type, named: "key type")
         let size = try parameters[kSecAttrKeySizeInBits].map { try Self.integer($0, named: "key size") }
         switch typeCode {

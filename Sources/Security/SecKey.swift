@@ -85,4 +85,4 @@ public final class SecKey: Hashable, CustomStringConvertible, @unchecked Sendabl
 }
 
 /// The type identifier of `SecKey`.
-public func SecKeyGetTypeID() -> CFTypeID { 0x5EC0_0002 }
+public func SecKeyGetTypeID() -> CFTypeID { SecTypeIdentifiers.key }

@@ -25,7 +25,7 @@ public final class SecPolicy: Hashable, CustomStringConvertible, @unchecked Send
 }
 
 /// The type identifier of `SecPolicy`.
-public func SecPolicyGetTypeID() -> CFTypeID { 0x5EC0_0003 }
+public func SecPolicyGetTypeID() -> CFTypeID { SecTypeIdentifiers.policy }
 
 /// The basic X.509 policy: a chain to a trusted anchor, valid signatures, dates and basic constraints.
 /// - Returns: the policy.

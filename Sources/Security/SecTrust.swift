@@ -56,7 +56,7 @@ public final class SecTrust: CustomStringConvertible, Sendable {
 }
 
 /// The type identifier of `SecTrust`.
-public func SecTrustGetTypeID() -> CFTypeID { 0x5EC0_0004 }
+public func SecTrustGetTypeID() -> CFTypeID { SecTypeIdentifiers.trust }
 
 /// Items of a `CFTypeRef` that is either one `T` or an array of them; nil when anything else is in it.
 private func oneOrMany<T>(_ value: CFTypeRef, as type: T.Type) -> [T]? {

@@ -26,6 +26,25 @@ import Testing
         #expect(try keychain.copyMatching(genericQuery([.account: .string("a")], returns: .data)).count == 1)
     }
 
+    @Test func aHomeWrittenBySchemaOneGainsTheKeyTableAndTakesAKey() throws {
+        let home = try homeWrittenBySchemaOne()
+        let keychain = try makeKeychain(home: home)
+        var key = NewItem(itemClass: .key, attributes: [.applicationTag: .data(bytes("tag"))])
+        key.value = .key(KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256, externalRepresentation: Secret([4])))
+        try keychain.add(key)
+        #expect(try keychain.count(ItemQuery(itemClass: .key)) == 1)
+        keychain.close()
+        let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
+        defer { database.close() }
+        #expect(try database.userVersion == 2)
+        #expect(try database.appliedMigrations() == [
+            1: "v1 generic and internet password tables", 2: "v2 key and certificate tables",
+        ])
+        let store = try ItemStore(database: database, tables: ItemTables.all, migrations: SchemaHistory.migrations)
+        #expect(try store.columns(of: "cert").contains("d_pkhh"))
+        #expect(try store.columns(of: "keys").contains("d_atag"))
+    }
+
     @Test func theCommittedFormatOneHomeOpensAtTheCurrentSchema() throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/constrained-items-format-1/keychain.db")
@@ -54,17 +73,17 @@ import Testing
     }
 
     @Test func aStepAppendedLaterReachesAnExistingHome() throws {
-        // What adding key items will look like: a new step at the end of the history.
+        // What the next table will look like: a new step at the end of the history.
         let home = try homeWrittenBySchemaOne()
         _ = try makeKeychain(home: home)
         let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
         defer { database.close() }
         let future = SchemaHistory.migrations + [
-            Migration(version: SchemaHistory.migrations.count + 1, identifier: "test keys table",
-                      sql: "CREATE TABLE keys (rowid INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE);")
+            Migration(version: SchemaHistory.migrations.count + 1, identifier: "test future table",
+                      sql: "CREATE TABLE future (rowid INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE);")
         ]
         _ = try ItemStore(database: database, tables: ItemTables.all, migrations: future)
-        try database.statement("INSERT INTO keys (uuid) VALUES (x'01')").run()
-        #expect(try database.appliedMigrations()[future.count] == "test keys table")
+        try database.statement("INSERT INTO future (uuid) VALUES (x'01')").run()
+        #expect(try database.appliedMigrations()[future.count] == "test future table")
     }
 }

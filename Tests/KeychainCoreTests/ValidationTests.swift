@@ -63,7 +63,7 @@ import Testing
         #expect(try keychain.count(genericQuery([:])) == 0)
     }
 
-    @Test(arguments: [ItemClass.key, .certificate, .identity])
+    @Test(arguments: [ItemClass.identity])
     func unsupportedClassesAreUnimplemented(itemClass: ItemClass) throws {
         let keychain = try makeKeychain()
         #expect(status { try keychain.add(NewItem(itemClass: itemClass, data: [1])) } == -4)
@@ -88,10 +88,10 @@ import Testing
     @Test func accessControlWithoutWhatItNeedsIsRefusedAndNotStored() throws {
         let keychain = try makeKeychain()
         // No passcode (biometry, passcode and watch constraints need one), no application password;
-        // .privateKeyUsage is for key items, which are not implemented yet.
+        // .privateKeyUsage is for key items only.
         let expected: [(AccessControlFlags, Int32)] = [
             (.userPresence, -25293), (.biometryAny, -25293), (.biometryCurrentSet, -25293), (.devicePasscode, -25293),
-            (.companion, -25293), (.privateKeyUsage, -4), (.applicationPassword, -25293),
+            (.companion, -25293), (.privateKeyUsage, -50), (.applicationPassword, -25293),
         ]
         for (flags, code) in expected {
             var item = genericPassword()

@@ -1,3 +1,4 @@
+import KeychainWire
 import DaemonSystem
 import Foundation
 import KeychainDaemon
@@ -34,11 +35,13 @@ final class DaemonProcess {
 
     /// Starts the daemon with `arguments` added to its directories, and waits until it answers.
     /// - Parameter policy: writes the policy files before the start (the directory is passed to it).
+    /// - Parameter directory: the directory of an earlier daemon (stopped with its state kept), to restart it.
     init(
-        _ arguments: [String] = [], environment: [String: String] = [:], policy: (String) -> Void = { _ in }
+        _ arguments: [String] = [], environment: [String: String] = [:], directory reused: String? = nil,
+        policy: (String) -> Void = { _ in }
     ) throws {
         // Short: a socket path must fit in 108 bytes.
-        directory = "/tmp/kd-" + UUID().uuidString.prefix(8).lowercased()
+        directory = reused ?? "/tmp/kd-" + UUID().uuidString.prefix(8).lowercased()
         socketPath = directory + "/run/socket"
         policyDirectory = directory + "/apps.d"
         logPath = directory + "/log"
@@ -46,7 +49,9 @@ final class DaemonProcess {
         chmod(directory, 0o755)
         chmod(policyDirectory, 0o755)
         policy(policyDirectory)
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        if !FileManager.default.fileExists(atPath: logPath) {
+            FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.executable())
         process.arguments =
@@ -59,7 +64,9 @@ final class DaemonProcess {
         inherited["LD_PRELOAD"] = nil
         inherited["NOTIFY_SOCKET"] = notify.path
         process.environment = inherited.merging(environment) { $1 }
-        process.standardError = FileHandle(forWritingAtPath: logPath)
+        let logHandle = FileHandle(forWritingAtPath: logPath)
+        logHandle?.seekToEndOfFile()
+        process.standardError = logHandle
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // Ready when it says so through sd_notify, as systemd learns it (Type=notify).
@@ -74,18 +81,37 @@ final class DaemonProcess {
         }
     }
 
-    deinit { stop() }
-
-    /// The daemon's process id.
-    var pid: Int32 { process.processIdentifier }
-
-    func stop() {
+    deinit {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(atPath: directory)
+        if removesDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
+
+    /// The daemon's process id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// Stops the daemon (SIGTERM) and removes its directory, unless `keepingState` (to start it again there).
+    func stop(keepingState: Bool = false) {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        removesDirectory = !keepingState
+        if removesDirectory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// Kills the daemon with SIGKILL, as a crash would: it cleans nothing up. Its directory stays.
+    func kill() {
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        removesDirectory = false
+    }
+
+    private var removesDirectory = true
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 

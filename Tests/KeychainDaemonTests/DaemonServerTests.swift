@@ -1,3 +1,4 @@
+import KeychainWire
 internal import CryptoKitOpenSSL
 import Foundation
 import KeychainCore
@@ -139,9 +140,9 @@ import Testing
         #expect(daemon.waitForLog("connection closed after 1 s without a request"))
     }
 
-    @Test func aRequestNoHandlerServesIsUnimplemented() throws {
+    @Test func aKindNoHandlerServesIsUnimplemented() throws {
         let daemon = try DaemonProcess()
-        let answer = try daemon.connect().request(FrameKind(rawValue: 0x0100), payload: [1])
+        let answer = try daemon.connect().request(FrameKind(rawValue: 0x0200), payload: [1])
         #expect(answer.errorReply?.status == -4)
     }
 

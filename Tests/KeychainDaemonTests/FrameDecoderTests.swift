@@ -1,3 +1,4 @@
+import KeychainWire
 import Testing
 
 @testable import KeychainDaemon

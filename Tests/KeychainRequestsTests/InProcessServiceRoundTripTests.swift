@@ -48,19 +48,25 @@ import Testing
         }
     }
 
-    @Test func keyAndCertificateValuesAreNotStoredYet() throws {
+    @Test func keyValuesCrossTheBoundaryAndOtherKindsAreRefused() throws {
         try withService { service in
             let client = KeychainClient(service: service)
-            var key = NewItem(itemClass: .genericPassword, attributes: [.account: .string("k")])
-            key.value = .key(
+            let value = ItemValue.key(
                 KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256, externalRepresentation: Secret([4, 1, 2])))
-            #expect(status { try client.add(key) } == SecurityStatus.unimplemented)
-            #expect(status { try client.previewAdd(key) } == SecurityStatus.unimplemented)
+            var misplaced = NewItem(itemClass: .genericPassword, attributes: [.account: .string("k")])
+            misplaced.value = value
+            #expect(status { try client.add(misplaced) } == SecurityStatus.param)
+            #expect(status { try client.previewAdd(misplaced) } == SecurityStatus.param)
+            var key = NewItem(itemClass: .key, attributes: [.applicationTag: .string("k")], returns: .reference)
+            key.value = value
+            let added = try client.add(key)
+            guard case .key(let stored)? = added?.value else { Issue.record("no key value"); return }
+            #expect(stored.externalRepresentation.bytes == [4, 1, 2] && stored.keyType == "73")
             try client.add(password("p"))
             var changes = ItemChanges()
             changes.value = .certificate(CertificateValue(derBytes: [0x30, 0x00]))
             #expect(status { try client.update(query("p", limit: .all), with: changes) }
-                == SecurityStatus.unimplemented)
+                == SecurityStatus.param)
             #expect(try client.copyMatching(query("p", returns: .data)).first?.data?.bytes == Array("s3cret".utf8))
         }
     }

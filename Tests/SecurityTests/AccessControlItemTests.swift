@@ -200,7 +200,7 @@ import Testing
             ]
             #expect(SecItemAdd(query as CFDictionary, nil) == errSecParam)
             query[kSecAttrAccessControl as String] = control(.privateKeyUsage, kSecAttrAccessibleWhenUnlocked)
-            #expect(SecItemAdd(query as CFDictionary, nil) == errSecUnimplemented)
+            #expect(SecItemAdd(query as CFDictionary, nil) == errSecParam)
             #expect(add("u", .biometryAny) == errSecSuccess)
             let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "u"]
             let change: [String: Any] = [kSecAttrLabel as String: "x"]

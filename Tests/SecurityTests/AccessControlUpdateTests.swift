@@ -188,7 +188,7 @@ import Testing
             let keyUsage = SecAccessControlCreateWithFlags(
                 nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .biometryAny], &error)
             #expect(keyUsage != nil && error == nil)
-            #expect(update("a", [kSecAttrAccessControl as String: keyUsage as Any]) == errSecUnimplemented)
+            #expect(update("a", [kSecAttrAccessControl as String: keyUsage as Any]) == errSecParam)
             let stored = try storedControl("a")
             #expect(stored == control(.biometryAny))
         }

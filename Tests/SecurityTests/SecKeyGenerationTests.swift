@@ -58,21 +58,6 @@ import Testing
         }
     }
 
-    @Test func permanentKeysAreNotSupportedYet() {
-        let requests: [[CFString: Any]] = [
-            [kSecAttrKeyType: kSecAttrKeyTypeEC, kSecAttrIsPermanent: true],
-            [kSecAttrKeyType: kSecAttrKeyTypeEC, kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true]],
-            [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecPublicKeyAttrs: [kSecAttrIsPermanent: true]],
-        ]
-        for request in requests {
-            var error: Unmanaged<CFError>?
-            #expect(SecKeyCreateRandomKey(request as CFDictionary, &error) == nil)
-            let failure = error?.takeRetainedValue()
-            #expect(failure?.code == Int(errSecUnimplemented))
-            #expect((failure?.userInfo["NSDescription"] as? String)?.contains("kSecAttrIsPermanent") == true)
-        }
-    }
-
     @Test func sizesGivenAsStringsAreRead() throws {
         var error: Unmanaged<CFError>?
         let key = SecKeyCreateRandomKey(
@@ -163,24 +148,5 @@ import Testing
         #expect(!"\(key)".lowercased().contains(scalarHex))
         #expect("\(key)".contains("ECPrivateKey"))
         #expect(SecKeyCopyPublicKey(try KeyFixtures.publicKey(key)) == (try KeyFixtures.publicKey(key)))
-    }
-}
-
-/// Keys in the keychain come later: every SecItem use of `kSecClassKey` and a `SecKey` as `kSecValueRef`
-/// still answers `errSecUnimplemented`.
-@Suite struct SecKeyItemsNotYetTests {
-    @Test func keyItemsAreUnimplemented() throws {
-        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
-        try withFreshKeychain {
-            #expect(
-                SecItemAdd([kSecClass: kSecClassKey, kSecValueRef: key] as CFDictionary, nil) == errSecUnimplemented)
-            #expect(SecItemAdd([kSecValueRef: key] as CFDictionary, nil) == errSecUnimplemented)
-            var result: AnyObject?
-            let query: [CFString: Any] = [
-                kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("tag".utf8), kSecReturnRef: true,
-            ]
-            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecUnimplemented)
-            #expect(SecItemDelete([kSecClass: kSecClassKey] as CFDictionary) == errSecUnimplemented)
-        }
     }
 }

@@ -33,8 +33,8 @@ import Testing
             var result: AnyObject?
             #expect(SecItemCopyMatching([kSecClass as String: "nope"] as CFDictionary, &result) == errSecNoSuchClass)
             #expect(SecItemCopyMatching([kSecAttrAccount as String: "a"] as CFDictionary, &result) == errSecParam)
-            #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, &result) == errSecUnimplemented)
-            #expect(SecItemAdd([kSecClass as String: kSecClassCertificate] as CFDictionary, nil) == errSecUnimplemented)
+            #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, &result) == errSecItemNotFound)
+            #expect(SecItemAdd([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecUnimplemented)
         }
     }
 

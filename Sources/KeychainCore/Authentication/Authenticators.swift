@@ -43,6 +43,12 @@ public final class Authenticators: Sendable {
     /// The biometric sensor in use: the fingerprint reader when configured, else the simulated sensor.
     var sensor: any BiometricSensor { fingerprintReader ?? biometry }
 
+    /// The prompter that asks in this process, over this keychain's own devices: what a daemon's prompter
+    /// falls back on for the checks it runs itself (the sensor, the companion).
+    package func localPrompter() -> any UserPrompter {
+        LocalUserPrompter(sensor: sensor, companion: companion, passcodePrompt: passcodePrompt, owner: owner)
+    }
+
     /// Which sensor is in use.
     public var usesFingerprintReader: Bool { fingerprintReader != nil }
 

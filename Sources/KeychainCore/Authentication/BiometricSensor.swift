@@ -40,4 +40,18 @@ public struct BiometryStatus: Sendable, Equatable {
     public let answersPrompts: Bool
     /// Identifies the enrolled set (`evaluatedPolicyDomainState`); nil when nothing is enrolled.
     public let domainState: [UInt8]?
+
+    /// Every field as given (a daemon's client rebuilds what the daemon reported).
+    package init(
+        isAvailable: Bool, isEnrolled: Bool, isLockedOut: Bool, failures: Int, script: [BiometricOutcome],
+        answersPrompts: Bool, domainState: [UInt8]?
+    ) {
+        self.isAvailable = isAvailable
+        self.isEnrolled = isEnrolled
+        self.isLockedOut = isLockedOut
+        self.failures = failures
+        self.script = script
+        self.answersPrompts = answersPrompts
+        self.domainState = domainState
+    }
 }

@@ -2,9 +2,12 @@ import KeychainCrypto
 
 /// Secret bytes that cross the public API without exposing `SecureBytes`.
 public struct SecureBytesBox: Sendable, CustomStringConvertible {
-    let secure: SecureBytes
+    package let secure: SecureBytes
 
     /// Copies `bytes` into wiped-on-free memory.
+    /// Takes `secure` as it is (no copy).
+    package init(secure: SecureBytes) { self.secure = secure }
+
     public init(_ bytes: [UInt8]) {
         secure = SecureBytes(bytes)
     }

@@ -107,6 +107,12 @@ public struct CompanionStatus: Sendable, Equatable {
     public let isPaired: Bool
     /// The queued reactions, oldest first.
     public let script: [CompanionOutcome]
+
+    /// Every field as given (a daemon's client rebuilds what the daemon reported).
+    package init(isPaired: Bool, script: [CompanionOutcome]) {
+        self.isPaired = isPaired
+        self.script = script
+    }
 }
 
 /// The simulated companion's state, kept in `companion.json` (0600) in the keychain home so that every process

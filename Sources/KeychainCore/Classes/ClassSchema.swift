@@ -19,6 +19,10 @@ package struct ClassSchema: Sendable {
     package enum ValueKind: Sendable {
         /// Secret bytes (`kSecValueData`): the password classes.
         case secret
+        /// A key (`SecKey`), stored as its external representation, sealed like a password.
+        case key
+        /// A certificate (`SecCertificate`), stored as its DER bytes.
+        case certificate
     }
 
     /// A class whose items a caller may have meant instead, and how its attributes correspond.
@@ -40,6 +44,9 @@ package struct ClassSchema: Sendable {
     package let backsUp: Bool
     /// The class a not-found explanation checks, if any.
     package let relatedClass: RelatedClass?
+    /// Attributes that describe the value itself (a key's class, type and size): set from the value on add,
+    /// never changed by an update, so the stored value can always be rebuilt from them.
+    package let describesValue: Set<AttributeKey>
 
     /// The schema of `itemClass`, or nil for a class this engine does not store yet.
     package static func of(_ itemClass: ItemClass) -> ClassSchema? {
@@ -48,7 +55,7 @@ package struct ClassSchema: Sendable {
 
     /// Every class this engine stores, one file each in `Classes/`: adding a class is adding a descriptor there
     /// (and its table as a new step of `SchemaHistory`).
-    package static let stored: [ClassSchema] = [.genericPassword, .internetPassword]
+    package static let stored: [ClassSchema] = [.genericPassword, .internetPassword, .key, .certificate]
 
     /// Attributes every password class has.
     static let sharedPasswordAttributes: [AttributeKey: AttributeKind] = [
@@ -66,7 +73,8 @@ package struct ClassSchema: Sendable {
 
     init(
         itemClass: ItemClass, attributes: [AttributeKey: AttributeKind], primaryKey: [AttributeKey],
-        readOnly: Set<AttributeKey>, valueKind: ValueKind, backsUp: Bool, relatedClass: RelatedClass? = nil
+        readOnly: Set<AttributeKey>, valueKind: ValueKind, backsUp: Bool, relatedClass: RelatedClass? = nil,
+        describesValue: Set<AttributeKey> = []
     ) {
         self.itemClass = itemClass
         self.attributes = attributes
@@ -75,6 +83,7 @@ package struct ClassSchema: Sendable {
         self.valueKind = valueKind
         self.backsUp = backsUp
         self.relatedClass = relatedClass
+        self.describesValue = describesValue
         indexedAttributes = attributes.filter { $0.value != .date }.keys.sorted()
     }
 }

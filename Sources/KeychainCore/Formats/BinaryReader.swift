@@ -4,37 +4,37 @@
 ///
 /// It reads through a buffer pointer so that decrypted bytes are not copied out of their wiped-on-free storage;
 /// use it within that storage's `withUnsafeBytes`.
-struct BinaryReader {
+package struct BinaryReader {
     private let bytes: UnsafeRawBufferPointer
     private let damaged: KeychainError
     /// How many bytes have been read.
-    private(set) var offset = 0
+    package private(set) var offset = 0
 
     /// - Parameter damaged: what to throw when the input ends early or a length does not fit.
-    init(_ bytes: UnsafeRawBufferPointer, damaged: KeychainError) {
+    package init(_ bytes: UnsafeRawBufferPointer, damaged: KeychainError) {
         self.bytes = bytes
         self.damaged = damaged
     }
 
-    var isAtEnd: Bool { offset == bytes.count }
-    var remaining: Int { bytes.count - offset }
+    package var isAtEnd: Bool { offset == bytes.count }
+    package var remaining: Int { bytes.count - offset }
 
     /// The next `count` bytes.
-    mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
+    package mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
         guard count >= 0, count <= remaining else { throw damaged }
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
     }
 
-    mutating func byte() throws -> UInt8 { try take(1)[0] }
+    package mutating func byte() throws -> UInt8 { try take(1)[0] }
 
     /// The next unsigned integer of `T`'s width, big-endian.
-    mutating func integer<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws -> T {
+    package mutating func integer<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws -> T {
         try take(MemoryLayout<T>.size).reduce(T(0)) { $0 << 8 | T($1) }
     }
 
     /// A field preceded by its length as an unsigned integer of `L`'s width.
-    mutating func lengthPrefixed<L: FixedWidthInteger & UnsignedInteger>(_: L.Type) throws
+    package mutating func lengthPrefixed<L: FixedWidthInteger & UnsignedInteger>(_: L.Type) throws
         -> UnsafeRawBufferPointer
     {
         let length = try integer(L.self)
@@ -43,20 +43,20 @@ struct BinaryReader {
     }
 
     /// Everything not read yet.
-    mutating func rest() -> UnsafeRawBufferPointer {
+    package mutating func rest() -> UnsafeRawBufferPointer {
         defer { offset = bytes.count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset...])
     }
 
     /// Throws unless every byte was read.
-    func expectEnd() throws {
+    package func expectEnd() throws {
         guard isAtEnd else { throw damaged }
     }
 }
 
 extension BinaryReader {
     /// Runs `body` with a reader over `bytes`.
-    static func reading<R>(_ bytes: [UInt8], damaged: KeychainError, _ body: (inout BinaryReader) throws -> R)
+    package static func reading<R>(_ bytes: [UInt8], damaged: KeychainError, _ body: (inout BinaryReader) throws -> R)
         rethrows -> R
     {
         try bytes.withUnsafeBytes { raw in

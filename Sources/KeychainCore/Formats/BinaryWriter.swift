@@ -1,26 +1,26 @@
 /// Writes big-endian fields, for every binary format of the keychain; the counterpart of ``BinaryReader``. A
 /// writer that will hold secrets is made with its final capacity, so growing never leaves unwiped copies behind.
-struct BinaryWriter {
-    private(set) var bytes: [UInt8] = []
+package struct BinaryWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    package mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
-    mutating func append(contentsOf raw: some Sequence<UInt8>) { bytes.append(contentsOf: raw) }
+    package mutating func append(contentsOf raw: some Sequence<UInt8>) { bytes.append(contentsOf: raw) }
 
-    mutating func append(contentsOf raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
+    package mutating func append(contentsOf raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
 
     /// An integer of `T`'s width, big-endian.
-    mutating func append<T: FixedWidthInteger>(integer value: T) {
+    package mutating func append<T: FixedWidthInteger>(integer value: T) {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// A field preceded by its length as an unsigned integer of `L`'s width.
     /// - Throws: `tooLong` when the field's length does not fit in `L`.
-    mutating func appendLengthPrefixed<L: FixedWidthInteger & UnsignedInteger>(
+    package mutating func appendLengthPrefixed<L: FixedWidthInteger & UnsignedInteger>(
         _ field: UnsafeRawBufferPointer, as _: L.Type, tooLong: @autoclosure () -> KeychainError
     ) throws {
         guard let length = L(exactly: field.count) else { throw tooLong() }
@@ -29,7 +29,7 @@ struct BinaryWriter {
     }
 
     /// ``appendLengthPrefixed(_:as:tooLong:)`` for bytes in an array.
-    mutating func appendLengthPrefixed<L: FixedWidthInteger & UnsignedInteger>(
+    package mutating func appendLengthPrefixed<L: FixedWidthInteger & UnsignedInteger>(
         _ field: [UInt8], as type: L.Type, tooLong: @autoclosure () -> KeychainError
     ) throws {
         try field.withUnsafeBytes { try appendLengthPrefixed($0, as: type, tooLong: tooLong()) }

@@ -7,5 +7,5 @@ public enum ItemClass: String, Sendable, CaseIterable {
     case identity = "idnt"
 
     /// Whether this engine stores items of the class yet; the others answer `errSecUnimplemented`.
-    public var isImplemented: Bool { self == .genericPassword || self == .internetPassword }
+    public var isImplemented: Bool { ClassSchema.of(self) != nil }
 }

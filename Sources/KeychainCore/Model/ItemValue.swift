@@ -1,6 +1,6 @@
 /// What an item holds as its value: secret bytes for the password classes, or a key's or a certificate's
-/// external representation. Requests and results carry one; only `.secret` is stored yet (an add or update
-/// with another kind answers errSecUnimplemented).
+/// external representation. Requests and results carry one; each class stores one kind (its descriptor's
+/// `valueKind`).
 public enum ItemValue: Sendable {
     /// Secret bytes (`kSecValueData`), in wiped-on-free memory.
     case secret(Secret)
@@ -15,7 +15,25 @@ public enum ItemValue: Sendable {
         return nil
     }
 
+    /// The number of bytes the value holds.
+    public var byteCount: Int {
+        switch self {
+        case .secret(let secret): secret.count
+        case .key(let key): key.externalRepresentation.count
+        case .certificate(let certificate): certificate.derBytes.count
+        }
+    }
+
     /// The kind's name, for reasons (never the value).
+    /// The kind's name inside a reason, so that it is worded in the reader's language.
+    var kindReason: KeychainError.Reason {
+        switch self {
+        case .secret: KeychainError.Reason("secret")
+        case .key: KeychainError.Reason("key")
+        case .certificate: KeychainError.Reason("certificate")
+        }
+    }
+
     public var kindName: String {
         switch self {
         case .secret: "secret"
@@ -51,19 +69,36 @@ public struct CertificateValue: Sendable, Hashable {
 }
 
 extension ItemValue {
-    /// Refuses a value the engine cannot store yet. - Throws: errSecUnimplemented naming the kind.
-    typealias Reason = KeychainError.Reason
+    /// The bytes an item of this value keeps in its sealed secret column: the secret, the key's external
+    /// representation or the certificate's DER.
+    var storedBytes: [UInt8] {
+        switch self {
+        case .secret(let secret): secret.bytes
+        case .key(let key): key.externalRepresentation.bytes
+        case .certificate(let certificate): certificate.derBytes
+        }
+    }
 
-    static func requireSecret(_ value: ItemValue?, in operation: KeychainError.Reason) throws {
-        guard let value, value.secret == nil else { return }
-        let kind: KeychainError.Reason =
-            switch value {
-            case .secret: Reason("secret")
-            case .key: Reason("key")
-            case .certificate: Reason("certificate")
+    /// Whether this value is of the kind `kind`.
+    func isKind(_ kind: ClassSchema.ValueKind) -> Bool {
+        switch (self, kind) {
+        case (.secret, .secret), (.key, .key), (.certificate, .certificate): true
+        default: false
+        }
+    }
+
+    /// Refuses a value of another kind than the class stores. - Throws: errSecParam naming both kinds.
+    static func check(_ value: ItemValue?, for schema: ClassSchema, in operation: KeychainError.Reason) throws {
+        guard let value, !value.isKind(schema.valueKind) else { return }
+        let wanted: KeychainError.Reason =
+            switch schema.valueKind {
+            case .secret: KeychainError.Reason("secret data (kSecValueData)")
+            case .key: KeychainError.Reason("a key (kSecValueRef with a SecKey)")
+            case .certificate:
+                KeychainError.Reason("a certificate (kSecValueRef with a SecCertificate, or its DER as kSecValueData)")
             }
-        throw KeychainError.unimplemented.because(
-            "\(operation) with a \(kind) value (kSecValueRef) is not supported yet: only secret data "
-                + "(kSecValueData) is stored; nothing was changed")
+        throw KeychainError.param.because(
+            "\(operation) of class \(schema.itemClass.rawValue) with a \(value.kindReason) value: the class holds "
+                + "\(wanted); nothing was changed")
     }
 }

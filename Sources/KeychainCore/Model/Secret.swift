@@ -3,9 +3,9 @@ import KeychainCrypto
 /// A secret read from the keychain, in memory that is wiped when the last reference goes away.
 /// Its `description` never shows the bytes.
 public struct Secret: Sendable, CustomStringConvertible {
-    let storage: SecureBytes
+    package let storage: SecureBytes
 
-    init(_ storage: SecureBytes) { self.storage = storage }
+    package init(_ storage: SecureBytes) { self.storage = storage }
 
     /// Copies `bytes` into wiped-on-free memory.
     public init(_ bytes: [UInt8]) { storage = SecureBytes(bytes) }

@@ -27,7 +27,8 @@ extension Keychain {
         guard !item.returns.isEmpty else { return nil }
         let match = MatchedRow(row: prepared.row, protection: prepared.protection, attributes: prepared.attributes)
         // The caller has just handed over the secret: returning it needs no authentication.
-        return try result(for: match, schema: prepared.schema, returns: item.returns, suppliedSecret: item.data ?? [])
+        return try result(for: match, schema: prepared.schema, returns: item.returns,
+                          suppliedSecret: item.value?.storedBytes ?? [])
     }
 
     /// Adds several items in one transaction: all of them, or, if any is invalid or a duplicate, none.
@@ -68,13 +69,14 @@ extension Keychain {
     /// The checks of an add, shared by the add itself and its dry run.
     func checkedAdd(_ item: NewItem, caller: CallerIdentity) throws -> CheckedAdd {
         let schema = try schema(item.itemClass)
-        try ItemValue.requireSecret(item.value, in: Reason("an add"))
+        try ItemValue.check(item.value, for: schema, in: KeychainError.Reason("an add"))
         try validate(item.attributes, in: schema, writing: true)
-        try validate(data: item.data)
+        try validate(data: item.value?.storedBytes)
         let group = try writeGroup(item.accessGroup, of: caller)
         let protection = try protection(
-            accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable)
-        var attributes = item.attributes
+            accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable,
+            schema: schema)
+        var attributes = try valueAttributes(item, schema: schema)
         for key in schema.primaryKey where attributes[key] == nil {
             attributes[key] = schema.defaultValue(for: key)
         }
@@ -82,6 +84,43 @@ extension Keychain {
         attributes[.synchronizable] = .bool(item.synchronizable)
         return CheckedAdd(schema: schema, protection: protection, attributes: attributes,
                           leftOut: schema.primaryKey.filter { item.attributes[$0] == nil })
+    }
+
+    /// The item's attributes with those that describe its value (a key's class, type and size) taken from the
+    /// value. - Throws: errSecParam when a key or certificate item has no value, or the caller's attributes
+    /// contradict it.
+    private func valueAttributes(_ item: NewItem, schema: ClassSchema) throws -> [AttributeKey: AttributeValue] {
+        var attributes = item.attributes
+        switch (schema.valueKind, item.value) {
+        case (.secret, _): return attributes
+        case (.key, .key(let key)?):
+            guard let type = Int64(key.keyType), let keyClass = Int64(key.keyClass) else {
+                throw KeychainError.param.because("the key's type or class is not a number")
+            }
+            let described: [AttributeKey: AttributeValue] = [
+                .keyClass: .number(keyClass), .keyType: .number(type), .keySizeInBits: .number(Int64(key.sizeInBits)),
+            ]
+            for (attribute, value) in described {
+                if let given = attributes[attribute], given.matchingBytes != value.matchingBytes {
+                    throw KeychainError.param.because(
+                        "\(attribute.rawValue) \(Self.display(given)) contradicts the key (kSecValueRef), whose "
+                            + "\(attribute.rawValue) is \(Self.display(value))")
+                }
+                attributes[attribute] = value
+            }
+            if attributes[.effectiveKeySize] == nil { attributes[.effectiveKeySize] = .number(Int64(key.sizeInBits)) }
+            return attributes
+        case (.certificate, .certificate?):
+            // The face derives every certificate attribute from the DER; the engine only checks they are there.
+            for attribute in schema.primaryKey where attributes[attribute] == nil {
+                throw KeychainError.param.because(
+                    "a certificate item needs \(attribute.rawValue), which the certificate's DER gives")
+            }
+            return attributes
+        default:
+            throw KeychainError.param.because(
+                "an item of class \(schema.itemClass.rawValue) needs its value (kSecValueRef); none was given")
+        }
     }
 
     /// Validates an add and encrypts the new item.
@@ -95,7 +134,7 @@ extension Keychain {
         attributes[.modificationDate] = .date(now)
         let constraints = item.accessControl.flatMap { $0.hasConstraints ? $0 : nil }
         if let constraints { attributes[AccessControlPolicy.attributeKey] = .data(constraints.encoded) }
-        var prepared = try prepare(attributes, secret: item.data ?? [], schema: checked.schema,
+        var prepared = try prepare(attributes, secret: item.value?.storedBytes ?? [], schema: checked.schema,
                                    protection: checked.protection, uuid: try SystemRandom.bytes(16),
                                    constraints: constraints, context: context)
         prepared.leftOut = checked.leftOut

@@ -23,7 +23,7 @@ extension Keychain {
         var (schema, query, groups) = try checkedSearch(query, caller: caller)
         query.authentication = authentication(query.authentication, context: context, caller: caller)
         var columns: RowColumns = [.metadata]
-        if query.returns.contains(.data) { columns.insert(.secret) }
+        if Self.readsValue(query.returns, schema: schema) { columns.insert(.secret) }
         // Rows are read under the store's lock (one SELECT reads one snapshot); decrypting them, and any prompt
         // an item's access control asks for, happen after it is released, so a user taking their time at a
         // prompt never holds up the process's other keychain calls.

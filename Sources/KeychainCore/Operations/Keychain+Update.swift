@@ -106,7 +106,16 @@ extension Keychain {
             throw KeychainError.param.because("an update applies to every match; kSecMatchLimit must be absent or All")
         }
         guard !changes.isEmpty else { throw KeychainError.param.because("the update changes nothing") }
-        try ItemValue.requireSecret(changes.value, in: Reason("an update"))
+        try ItemValue.check(changes.value, for: schema, in: KeychainError.Reason("an update"))
+        if changes.value != nil, schema.valueKind != .secret {
+            throw KeychainError.unimplemented.because(
+                "an update cannot replace the value of a \(schema.itemClass.rawValue) item yet: delete it and add the "
+                    + "new one; nothing was changed")
+        }
+        if let fixed = changes.attributes.keys.sorted().first(where: schema.describesValue.contains) {
+            throw KeychainError.param.because(
+                "\(fixed.rawValue) describes the item's \(schema.valueKind) value and cannot be changed by an update")
+        }
         if query.authentication.ui == .skip {
             throw KeychainError.param.because("kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only")
         }
@@ -149,7 +158,7 @@ extension Keychain {
         let newPolicy = updatedPolicy(oldPolicy, changes: changes)
         let protection = try self.protection(
             accessibility: requested ?? (changes.accessControl == nil ? match.protection : nil),
-            accessControl: changes.accessControl ?? newPolicy, synchronizable: synchronizable)
+            accessControl: changes.accessControl ?? newPolicy, synchronizable: synchronizable, schema: schema)
         attributes[AccessControlPolicy.attributeKey] = newPolicy.map { .data($0.encoded) }
         // An older item format alone needs no new seal of a constrained secret: its envelope is carried over.
         let rewrapping = newPolicy != oldPolicy || protection != match.protection

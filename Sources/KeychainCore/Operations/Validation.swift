@@ -5,8 +5,8 @@ extension Keychain {
     /// The largest single attribute value accepted (1 MiB).
     public static let maximumAttributeSize = 1 << 20
 
-    /// The schema of a class this engine stores. - Throws: `errSecUnimplemented` for keys, certificates and
-    /// identities.
+    /// The schema of a class this engine stores. - Throws: `errSecUnimplemented` for a class without a descriptor
+    /// in `ClassSchema.stored`.
     func schema(_ itemClass: ItemClass?) throws -> ClassSchema {
         guard let itemClass else { throw KeychainError.param.because("the query names no class (kSecClass)") }
         guard let schema = ClassSchema.of(itemClass) else {
@@ -81,9 +81,10 @@ extension Keychain {
 
     /// Apple's rules for protection and sync: an access control's class must agree with kSecAttrAccessible;
     /// a synchronizable item may not carry constraints (SecItem.m). A synchronizable ThisDeviceOnly item is
-    /// stored, as iOS stores it, though Apple's header rules the combination out.
+    /// stored, as iOS stores it, though Apple's header rules the combination out. `.privateKeyUsage` is for key
+    /// items only.
     func protection(
-        accessibility: Accessibility?, accessControl: AccessControlPolicy?, synchronizable: Bool
+        accessibility: Accessibility?, accessControl: AccessControlPolicy?, synchronizable: Bool, schema: ClassSchema
     ) throws -> Accessibility {
         if let accessibility, let accessControl, accessibility != accessControl.accessibility {
             throw KeychainError.param.because("kSecAttrAccessible conflicts with the access control's protection class")
@@ -97,10 +98,10 @@ extension Keychain {
                 throw KeychainError.param.because(
                     "the deprecated Always classes cannot carry access-control constraints (\(protection.rawValue))")
             }
-            // .privateKeyUsage is about key items, which are not implemented yet.
-            if accessControl.flags.contains(.privateKeyUsage) {
-                throw KeychainError.unimplemented.because(
-                    ".privateKeyUsage applies to key items, which are not supported yet; the item was not stored")
+            if accessControl.flags.contains(.privateKeyUsage), schema.valueKind != .key {
+                throw KeychainError.param.because(
+                    ".privateKeyUsage applies to key items (kSecClassKey), not to items of class "
+                        + "\(schema.itemClass.rawValue); nothing was stored")
             }
         }
         if protection == .whenPasscodeSetThisDeviceOnly, try !dataProtection.hasPasscode {

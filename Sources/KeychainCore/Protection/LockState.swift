@@ -24,4 +24,19 @@ public struct KeychainInfo: Sendable {
     public let retryAfterSeconds: Double
     /// Where unlocked class keys live while the keychain is unlocked.
     public let classKeyStore: String
+
+    /// Every field as given (a daemon's client rebuilds what the daemon reported).
+    package init(
+        lockState: LockState, hasPasscode: Bool, gracePeriod: Int, kdfIterations: Int?, kdfMilliseconds: Double?,
+        failedAttempts: Int, retryAfterSeconds: Double, classKeyStore: String
+    ) {
+        self.lockState = lockState
+        self.hasPasscode = hasPasscode
+        self.gracePeriod = gracePeriod
+        self.kdfIterations = kdfIterations
+        self.kdfMilliseconds = kdfMilliseconds
+        self.failedAttempts = failedAttempts
+        self.retryAfterSeconds = retryAfterSeconds
+        self.classKeyStore = classKeyStore
+    }
 }

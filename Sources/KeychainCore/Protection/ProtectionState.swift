@@ -35,7 +35,8 @@ final class ProtectionState: Sendable {
     /// - Parameter mayCreateKeybag: asked only when the keybag file is missing: whether a fresh one may be made
     ///   (not when the database holds items, which only the lost class keys open).
     init(
-        home: URL, kdfTarget: Double, clock: @escaping @Sendable () -> Date, mayCreateKeybag: () throws -> Bool
+        home: URL, kdfTarget: Double, clock: @escaping @Sendable () -> Date, keysInProcessMemory: Bool = false,
+        mayCreateKeybag: () throws -> Bool
     ) throws {
         try SecretFile.createDirectory(home)
         self.home = home
@@ -55,7 +56,7 @@ final class ProtectionState: Sendable {
         indexKey = try KeyDerivation.hkdfSHA256(
             key: deviceKey, salt: Array(KeyHierarchy.derivationSalt.utf8),
             info: Array(KeyHierarchy.attributeIndexKey.utf8))
-        if KernelKeyring.isAvailable {
+        if KernelKeyring.isAvailable && !keysInProcessMemory {
             // Every open gives back the keys of homes deleted since: nothing else would before a restart.
             KeyringKeyStore.dropKeyringsOfDeletedHomes()
             store = KeyringKeyStore(namespace: try KeyringKeyStore.namespace(deviceKey: deviceKey), home: home)

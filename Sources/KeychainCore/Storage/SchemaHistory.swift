@@ -7,6 +7,7 @@ import KeychainStore
 enum SchemaHistory {
     static let migrations: [Migration] = [
         Migration(version: 1, identifier: "v1 generic and internet password tables", sql: v1PasswordTables),
+        Migration(version: 2, identifier: "v2 key and certificate tables", sql: v2KeyAndCertificateTables),
     ]
 
     /// The first release: one table per password class, keyed digests of each searchable attribute.
@@ -40,5 +41,39 @@ enum SchemaHistory {
             d_type BLOB);
         CREATE INDEX inet_d_srvr_d_acct ON inet (d_srvr, d_acct);
         CREATE INDEX inet_d_acct ON inet (d_acct);
+        """
+
+    /// Key and certificate items: the same row shape as the passwords, with a digest column per attribute of
+    /// `Classes/Key.swift` and `Classes/Certificate.swift`. Keys are looked up by application tag or label,
+    /// certificates by issuer and serial or by public-key hash (an identity's join).
+    static let v2KeyAndCertificateTables = """
+        CREATE TABLE keys (
+            rowid INTEGER PRIMARY KEY,
+            uuid BLOB NOT NULL UNIQUE,
+            pkey BLOB NOT NULL UNIQUE,
+            pdmn TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            wrappedkey BLOB NOT NULL,
+            meta BLOB NOT NULL,
+            secret BLOB NOT NULL,
+            d_agrp BLOB, d_sync BLOB, d_alis BLOB, f_alis BLOB, d_asen BLOB, d_atag BLOB, f_atag BLOB, d_bsiz BLOB,
+            d_crtr BLOB, d_decr BLOB, d_drve BLOB, d_encr BLOB, d_esiz BLOB, d_extr BLOB, d_kcls BLOB, d_klbl BLOB,
+            d_labl BLOB, f_labl BLOB, d_modi BLOB, d_next BLOB, d_perm BLOB, d_priv BLOB, d_sens BLOB, d_sign BLOB,
+            d_snrc BLOB, d_type BLOB, d_unwp BLOB, d_vrfy BLOB, d_vyrc BLOB, d_wrap BLOB);
+        CREATE INDEX keys_d_atag ON keys (d_atag);
+        CREATE INDEX keys_d_klbl ON keys (d_klbl);
+        CREATE TABLE cert (
+            rowid INTEGER PRIMARY KEY,
+            uuid BLOB NOT NULL UNIQUE,
+            pkey BLOB NOT NULL UNIQUE,
+            pdmn TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            wrappedkey BLOB NOT NULL,
+            meta BLOB NOT NULL,
+            secret BLOB NOT NULL,
+            d_agrp BLOB, d_sync BLOB, d_alis BLOB, f_alis BLOB, d_cenc BLOB, d_ctyp BLOB, d_issr BLOB, d_labl BLOB,
+            f_labl BLOB, d_pkhh BLOB, d_skid BLOB, d_slnr BLOB, d_subj BLOB);
+        CREATE INDEX cert_d_pkhh ON cert (d_pkhh);
+        CREATE INDEX cert_d_issr_d_slnr ON cert (d_issr, d_slnr);
         """
 }

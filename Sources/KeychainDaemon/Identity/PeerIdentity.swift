@@ -1,3 +1,5 @@
+import KeychainWire
+
 /// Who is at the other end of a connection, as the kernel tells it: never what the client says about itself.
 package struct PeerIdentity: Hashable, Sendable {
     package let uid: UInt32

@@ -1,3 +1,4 @@
+import KeychainWire
 import DaemonSystem
 import Foundation
 import KeychainCore
@@ -48,6 +49,12 @@ package final class DaemonServer: Sendable {
 
     /// Stops accepting; connections already open finish their current request and close when their client does.
     package func stop() { listener.shutDown() }
+
+    /// Stops accepting, then has the handler lock and wipe what it holds (class keys): the daemon exits next.
+    package func shutDown() {
+        listener.shutDown()
+        handler.shutDown()
+    }
 
     /// Replaces the policy (SIGHUP): connections opened afterwards are judged by the new one.
     package func replaceResolver(_ replacement: CallerResolver) {
@@ -123,32 +130,28 @@ package final class DaemonServer: Sendable {
 
     /// Reads frames and answers each until the client leaves, goes quiet too long or breaks the protocol.
     private func converse(_ stream: SocketStream, peer: PeerIdentity, caller: CallerIdentity, who: String) {
-        var decoder = FrameDecoder(payloadLimit: limits.maximumPayload)
+        let connection = DaemonConnection(
+            stream: stream, payloadLimit: limits.maximumPayload, idleSeconds: limits.idleSeconds)
+        defer { handler.connectionClosed(connection, peer: peer) }
         while true {
-            switch stream.read(upTo: 64 * 1024) {
-            case .bytes(let bytes):
-                decoder.append(bytes)
-                do {
-                    while let frame = try decoder.next() {
-                        guard stream.write(answer(frame, peer: peer, caller: caller).encoded()) else { return }
-                    }
-                } catch {
-                    log.warning("\(who): connection closed: \(error)")
-                    return
-                }
-            case .endOfStream:
+            switch connection.next() {
+            case .frame(let frame):
+                guard connection.send(answer(frame, peer: peer, caller: caller, connection: connection)) else { return }
+            case .closed:
                 return
-            case .timedOut:
-                log.info("\(who): connection closed after \(limits.idleSeconds) s without a request")
+            case .idle(let seconds):
+                log.info("\(who): connection closed after \(seconds) s without a request")
                 return
-            case .failed(let code):
-                log.warning("\(who): connection closed: read failed (errno \(code))")
+            case .broken(let reason):
+                log.warning("\(who): connection closed: \(reason)")
                 return
             }
         }
     }
 
-    private func answer(_ frame: Frame, peer: PeerIdentity, caller: CallerIdentity) -> Frame {
+    private func answer(
+        _ frame: Frame, peer: PeerIdentity, caller: CallerIdentity, connection: DaemonConnection
+    ) -> Frame {
         switch frame.kind {
         case .ping:
             return Frame(kind: .pong, requestID: frame.requestID, payload: frame.payload)
@@ -165,7 +168,7 @@ package final class DaemonServer: Sendable {
         default:
             inFlight.add(1, ordering: .relaxed)
             defer { inFlight.subtract(1, ordering: .relaxed) }
-            return handler.respond(to: frame, peer: peer, caller: caller)
+            return handler.respond(to: frame, peer: peer, caller: caller, connection: connection)
         }
     }
 }

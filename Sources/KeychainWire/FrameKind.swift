@@ -18,6 +18,14 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     package static let error = FrameKind(rawValue: 0x007F)
     /// The first kind the daemon passes to its handler.
     package static let firstHandlerKind: UInt16 = 0x0100
+    /// One of the engine's requests (`KeychainRequest` in its typed encoding), answered by ``response``.
+    package static let request = FrameKind(rawValue: 0x0100)
+    /// The answer to a ``request``: a `KeychainResponse` or the error it failed with.
+    package static let response = FrameKind(rawValue: 0x0101)
+    /// A question the daemon asks the client's user while a request runs (the request's id), answered by
+    /// ``promptAnswer``: the client relays what the user typed, the daemon judges it.
+    package static let prompt = FrameKind(rawValue: 0x0102)
+    package static let promptAnswer = FrameKind(rawValue: 0x0103)
 
     /// Whether the daemon answers this kind itself.
     package var isBuiltIn: Bool { rawValue < Self.firstHandlerKind }
@@ -31,6 +39,10 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
         case .identify: "identify"
         case .identity: "identity"
         case .error: "error"
+        case .request: "request"
+        case .response: "response"
+        case .prompt: "prompt"
+        case .promptAnswer: "prompt-answer"
         default: "kind 0x" + String(rawValue, radix: 16)
         }
     }

@@ -1,5 +1,3 @@
-import DaemonSystem
-
 /// A client's connection to keychaind: sends frames and reads the answers. One request at a time.
 package final class DaemonClient {
     /// Why a round trip failed.
@@ -19,25 +17,29 @@ package final class DaemonClient {
         }
     }
 
-    private let stream: SocketStream
+    private let socket: ClientSocket
     private var decoder: FrameDecoder
     private var nextID: UInt64 = 1
 
     package init(socketPath: String, payloadLimit: Int = 16 << 20) throws(Failure) {
         do {
-            stream = SocketStream(descriptor: try UnixConnector.connect(to: socketPath))
+            socket = try ClientSocket(path: socketPath)
         } catch {
             throw .cannotConnect(error.description)
         }
         decoder = FrameDecoder(payloadLimit: payloadLimit)
     }
 
-    deinit { stream.close() }
+    /// A fresh request id, for a frame sent with ``send(_:)``.
+    package func takeRequestID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
 
     /// Sends raw bytes (tests of hostile input).
-    package func send(raw bytes: [UInt8]) -> Bool { stream.write(bytes) }
+    package func send(raw bytes: [UInt8]) -> Bool { socket.write(bytes) }
 
-    package func send(_ frame: Frame) -> Bool { stream.write(frame.encoded()) }
+    package func send(_ frame: Frame) -> Bool { socket.write(frame.encoded()) }
 
     /// The next frame from the daemon.
     package func receive() throws(Failure) -> Frame {
@@ -47,10 +49,8 @@ package final class DaemonClient {
             } catch {
                 throw .malformed(error)
             }
-            switch stream.read(upTo: 64 * 1024) {
-            case .bytes(let bytes): decoder.append(bytes)
-            default: throw .closed
-            }
+            guard let bytes = socket.read(upTo: 64 * 1024) else { throw .closed }
+            decoder.append(bytes)
         }
     }
 

@@ -21,7 +21,8 @@ package struct Frame: Hashable, Sendable {
 
     /// The frame's bytes on the wire.
     package func encoded() -> [UInt8] {
-        var writer = ByteWriter()
+        // Sized at once: a payload may hold a secret, and a grown buffer would leave a copy of it unwiped.
+        var writer = ByteWriter(capacity: Self.headerSize + payload.count)
         writer.raw(Self.magic)
         writer.uint8(Self.version)
         writer.uint8(0)

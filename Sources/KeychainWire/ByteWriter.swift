@@ -4,6 +4,9 @@ package struct ByteWriter {
 
     package init() {}
 
+    /// A writer whose first `capacity` bytes need no reallocation (which would leave copies behind).
+    package init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
     package mutating func uint8(_ value: UInt8) { bytes.append(value) }
     package mutating func uint16(_ value: UInt16) { append(UInt64(value), byteCount: 2) }
     package mutating func uint32(_ value: UInt32) { append(UInt64(value), byteCount: 4) }

@@ -1,0 +1,79 @@
+import KeychainCore
+import KeychainRequests
+import KeychainWire
+
+/// Serves the engine's typed requests: each runs on the keychain of the connection's uid, as the identity the
+/// daemon resolved from the kernel and the policy. Whatever identity or entitlements the client has in its own
+/// process is never sent and never used. Authentication contexts are the uid's keychain's, so an id from another
+/// uid's client is unknown here (errSecParam, -50); those a connection created are forgotten when it closes.
+package final class EngineHandler: DaemonHandler {
+    package let keychains: UserKeychains
+
+    package init(keychains: UserKeychains) {
+        self.keychains = keychains
+    }
+
+    package func respond(to frame: Frame, peer: PeerIdentity, caller: CallerIdentity) -> Frame {
+        ErrorReply(status: ErrorReply.unimplemented, reason: "\(frame.kind) needs its connection")
+            .frame(requestID: frame.requestID)
+    }
+
+    package func respond(
+        to frame: Frame, peer: PeerIdentity, caller: CallerIdentity, connection: DaemonConnection
+    ) -> Frame {
+        guard frame.kind == .request else {
+            return ErrorReply(status: ErrorReply.unimplemented, reason: "\(frame.kind) is not a request keychaind serves")
+                .frame(requestID: frame.requestID)
+        }
+        let outcome: Result<KeychainResponse, any Error>
+        do {
+            let envelope = try RequestCodec.decode(frame.payload)
+            outcome = .success(try perform(envelope, uid: peer.uid, caller: caller, connection: connection, id: frame.requestID))
+        } catch {
+            outcome = .failure(error)
+        }
+        let payload: [UInt8]
+        do {
+            payload = try ResponseCodec.encode(outcome)
+        } catch {
+            payload = (try? ResponseCodec.encode(.failure(error))) ?? []
+        }
+        return Frame(kind: .response, requestID: frame.requestID, payload: payload)
+    }
+
+    package func connectionClosed(_ connection: DaemonConnection, peer: PeerIdentity) {
+        let open = connection.openContexts
+        guard !open.isEmpty, let keychain = try? keychains.keychain(for: peer.uid) else { return }
+        for id in open { keychain.authenticationContexts.forget(id) }
+    }
+
+    package func shutDown() { keychains.closeAll() }
+
+    private func perform(
+        _ envelope: RequestCodec.Envelope, uid: UInt32, caller identity: CallerIdentity, connection: DaemonConnection,
+        id: UInt64
+    ) throws -> KeychainResponse {
+        try Self.refuseUnserved(envelope.request)
+        let service = InProcessKeychainService(try keychains.keychain(for: uid))
+        let caller = Caller(identity: identity, authenticationContext: envelope.context)
+        let response = try DaemonPrompter.$route.withValue(DaemonPrompter.Route(connection: connection, requestID: id)) {
+            try service.perform(envelope.request, as: caller)
+        }
+        switch (envelope.request, response) {
+        case (.createAuthenticationContext, .authenticationContext(let created)): connection.noteContext(created)
+        case (.forgetAuthenticationContext, _): if let forgotten = envelope.context { connection.forgetContext(forgotten) }
+        default: break
+        }
+        return response
+    }
+
+    /// Backups name paths, which the daemon would open with its own rights, not the client's.
+    private static func refuseUnserved(_ request: KeychainRequest) throws {
+        switch request {
+        case .backup, .restore:
+            throw KeychainError.unimplemented.because(
+                "backups are not made through keychaind yet: the daemon would open the path with its own rights")
+        default: break
+        }
+    }
+}

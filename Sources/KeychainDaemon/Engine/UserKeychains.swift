@@ -1,0 +1,71 @@
+import Foundation
+import KeychainCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The keychains keychaind holds: one per client uid, in `<state>/<uid>/` (0700, made on first use), opened once
+/// and kept for the daemon's life. Its class keys live in the daemon's memory only.
+package final class UserKeychains: Sendable {
+    private let stateDirectory: String
+    private let keychains = Mutex<[UInt32: Keychain]>([:])
+    private let passcodeDerivationTarget: Double?
+
+    /// - Parameter passcodeDerivationTarget: seconds one passcode derivation should take (the engine's default
+    ///   when nil; tests make it short).
+    package init(stateDirectory: String, passcodeDerivationTarget: Double? = nil) {
+        self.stateDirectory = stateDirectory
+        self.passcodeDerivationTarget = passcodeDerivationTarget
+    }
+
+    /// The keychain of `uid`, opened on first use.
+    /// - Throws: `KeychainError` when its directory or files cannot be made or opened.
+    package func keychain(for uid: UInt32) throws -> Keychain {
+        try keychains.withLock { open in
+            if let keychain = open[uid] { return keychain }
+            let keychain = try Self.open(home: try userDirectory(uid), passcodeTarget: passcodeDerivationTarget)
+            open[uid] = keychain
+            return keychain
+        }
+    }
+
+    /// Locks every keychain and forgets its class keys (wiped), then closes it: the daemon is about to exit.
+    package func closeAll() {
+        keychains.withLock { open in
+            for keychain in open.values {
+                keychain.simulateRestart()
+                keychain.close()
+            }
+            open = [:]
+        }
+    }
+
+    /// The keychains open now, by uid.
+    package var openKeychains: [UInt32: Keychain] { keychains.withLock { $0 } }
+
+    private func userDirectory(_ uid: UInt32) throws -> URL {
+        let path = stateDirectory + "/" + String(uid)
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw KeychainError.notAvailable.because("keychaind cannot create \(path) (errno \(errno))")
+        }
+        guard chmod(path, 0o700) == 0 else {
+            throw KeychainError.notAvailable.because("keychaind cannot make \(path) 0700 (errno \(errno))")
+        }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    private static func open(home: URL, passcodeTarget: Double?) throws -> Keychain {
+        // The identity here is only the default of convenience calls: every request names its caller.
+        var configuration = KeychainConfiguration(
+            home: home, identity: CallerIdentity(applicationIdentifier: nil, accessGroups: []))
+        configuration.classKeysInProcessMemory = true
+        if let passcodeTarget { configuration.passcodeDerivationTarget = passcodeTarget }
+        let prompter = DaemonPrompter()
+        configuration.userPrompter = prompter
+        let keychain = try Keychain(configuration: configuration)
+        prompter.useLocally(keychain.authenticators.localPrompter())
+        return keychain
+    }
+}

@@ -1,0 +1,64 @@
+import DaemonSystem
+import KeychainCore
+import KeychainWire
+import Synchronization
+
+/// One client's connection, as its handler sees it: the frames still to read, the questions the daemon asks
+/// while a request runs (``exchange(_:)``), and what the connection created that dies with it.
+package final class DaemonConnection: @unchecked Sendable {  // safe: used by its one thread; contexts are locked
+    private let stream: SocketStream
+    private var decoder: FrameDecoder
+    private let contexts = Mutex<Set<AuthenticationContextID>>([])
+
+    private let idleSeconds: Int
+
+    init(stream: SocketStream, payloadLimit: Int, idleSeconds: Int) {
+        self.stream = stream
+        self.idleSeconds = idleSeconds
+        self.decoder = FrameDecoder(payloadLimit: payloadLimit)
+    }
+
+    /// What reading the client gave.
+    enum Next {
+        case frame(Frame)
+        /// The client closed the connection.
+        case closed
+        /// Nothing came for the idle limit.
+        case idle(seconds: Int)
+        /// The client broke the protocol, or the socket failed: why, for the log (never payload bytes).
+        case broken(String)
+    }
+
+    /// The next frame of the client, or why there is none.
+    func next() -> Next {
+        while true {
+            do {
+                if let frame = try decoder.next() { return .frame(frame) }
+            } catch {
+                return .broken(error.description)
+            }
+            switch stream.read(upTo: 64 * 1024) {
+            case .bytes(let bytes): decoder.append(bytes)
+            case .endOfStream: return .closed
+            case .timedOut: return .idle(seconds: idleSeconds)
+            case .failed(let code): return .broken("read failed (errno \(code))")
+            }
+        }
+    }
+
+    func send(_ frame: Frame) -> Bool { stream.write(frame.encoded()) }
+
+    /// Sends a question and waits for the client's next frame: its answer, or nil when it is gone.
+    package func exchange(_ frame: Frame) -> Frame? {
+        guard send(frame), case .frame(let answer) = next() else { return nil }
+        return answer
+    }
+
+    /// Notes a context this connection created: it is forgotten when the connection closes.
+    package func noteContext(_ id: AuthenticationContextID) { _ = contexts.withLock { $0.insert(id) } }
+
+    package func forgetContext(_ id: AuthenticationContextID) { _ = contexts.withLock { $0.remove(id) } }
+
+    /// The contexts still open when the connection closes.
+    package var openContexts: Set<AuthenticationContextID> { contexts.withLock { $0 } }
+}

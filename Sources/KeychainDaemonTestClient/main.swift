@@ -1,0 +1,87 @@
+import Foundation
+import Security
+
+// A client app for keychaind's tests: SecItem calls on the generic passwords of service "shared", through the
+// daemon named by KEYCHAIN_SOCKET. Copies of this file with other bytes are the "other apps" of the tests.
+//
+//   add ACCOUNT SECRET | get ACCOUNT | update ACCOUNT SECRET | delete ACCOUNT | ref ACCOUNT
+//   get-ref HEX | update-ref HEX SECRET | delete-ref HEX | list | storm PREFIX COUNT
+//
+// Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
+// each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised.
+
+/// One line on standard output, written at once (a killed daemon's test reads what was promised so far).
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+func item(_ account: String) -> [String: Any] {
+    [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "shared", kSecAttrAccount as String: account]
+}
+
+func reference(_ hex: String) -> [String: Any] {
+    var bytes: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
+        let byte = UInt8(hex[index..<next], radix: 16)
+    {
+        bytes.append(byte)
+        index = next
+    }
+    return [kSecValuePersistentRef as String: Data(bytes)]
+}
+
+func read(_ query: [String: Any]) {
+    var query = query
+    query[kSecReturnData as String] = true
+    var result: AnyObject?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    say("status=\(status)")
+    if let data = result as? Data { say("data=" + String(decoding: data, as: UTF8.self)) }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch (arguments.first, arguments.count) {
+case ("add", 3):
+    var attributes = item(arguments[1])
+    attributes[kSecValueData as String] = Data(arguments[2].utf8)
+    say("status=\(SecItemAdd(attributes as CFDictionary, nil))")
+case ("get", 2):
+    read(item(arguments[1]))
+case ("update", 3):
+    say("status=\(SecItemUpdate(item(arguments[1]) as CFDictionary, [kSecValueData as String: Data(arguments[2].utf8)] as CFDictionary))")
+case ("delete", 2):
+    say("status=\(SecItemDelete(item(arguments[1]) as CFDictionary))")
+case ("ref", 2):
+    var query = item(arguments[1])
+    query[kSecReturnPersistentRef as String] = true
+    var result: AnyObject?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    say("status=\(status)")
+    if let data = result as? Data { say("ref=" + data.map { String(format: "%02x", $0) }.joined()) }
+case ("get-ref", 2):
+    read(reference(arguments[1]))
+case ("update-ref", 3):
+    say("status=\(SecItemUpdate(reference(arguments[1]) as CFDictionary, [kSecValueData as String: Data(arguments[2].utf8)] as CFDictionary))")
+case ("delete-ref", 2):
+    say("status=\(SecItemDelete(reference(arguments[1]) as CFDictionary))")
+case ("list", 1):
+    var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "shared"]
+    query[kSecMatchLimit as String] = kSecMatchLimitAll
+    query[kSecReturnAttributes as String] = true
+    var result: AnyObject?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    say("status=\(status)")
+    for attributes in (result as? [[String: Any]]) ?? [] {
+        if let account = attributes[kSecAttrAccount as String] as? String { say("account=" + account) }
+    }
+case ("storm", 3):
+    for index in 0..<(Int(arguments[2]) ?? 0) {
+        let account = "\(arguments[1])-\(index)"
+        var attributes = item(account)
+        attributes[kSecValueData as String] = Data(account.utf8)
+        let status = SecItemAdd(attributes as CFDictionary, nil)
+        if status == errSecSuccess { say("acked=\(account)") } else { say("status=\(status)") }
+    }
+default:
+    FileHandle.standardError.write(Data("usage: see the comment at the top of main.swift\n".utf8))
+    exit(64)
+}

@@ -1,0 +1,149 @@
+import KeychainCore
+import KeychainWire
+import Synchronization
+
+/// The service of a process whose keychain is keychaind's (docs/keychaind.md): each request is sent over the
+/// daemon's socket and answered there, as the identity the daemon gives this process. There is no fallback: a
+/// daemon that is not there is `errSecNotAvailable` (-25291) with the reason, and the next request connects
+/// again, so a daemon that comes back is used without restarting the client.
+///
+/// While a request runs the daemon may ask a question (a device passcode): ``prompter`` asks the user and the
+/// reply relays what was typed; the daemon checks it.
+package final class DaemonKeychainService: KeychainService {
+    package let socketPath: String
+    private let prompter: any UserPrompter
+    /// The connection, held for the process's life and replaced when it breaks; one request at a time on it.
+    private let connection = Mutex<DaemonClient?>(nil)
+    private let identity = Mutex<CallerIdentity?>(nil)
+
+    /// - Parameter prompter: who asks this process's user the daemon's questions (default: the controlling
+    ///   terminal).
+    package init(socketPath: String, prompter: (any UserPrompter)? = nil) {
+        self.socketPath = socketPath
+        self.prompter = prompter ?? TerminalPasscodeRelay()
+    }
+
+    /// The identity the daemon gives this process (its `identify` answer); an empty one while the daemon cannot
+    /// be reached. Informational only: requests carry no identity, the daemon uses its own conclusion.
+    package var callerIdentity: CallerIdentity {
+        if let known = identity.withLock({ $0 }) { return known }
+        let asked = try? connection.withLock { held -> CallerIdentity in
+            let client = try connected(&held)
+            let frame = try roundTrip(client, held: &held) { client throws(DaemonClient.Failure) in
+                try client.request(.identify)
+            }
+            let fields = try FieldList.decode(frame.payload)
+            return CallerIdentity(
+                applicationIdentifier: fields["application-identifier"].flatMap { $0.isEmpty ? nil : $0 },
+                accessGroups: (fields["access-groups"] ?? "").split(separator: " ").map(String.init))
+        }
+        if let asked { identity.withLock { $0 = asked } }
+        return asked ?? CallerIdentity(applicationIdentifier: nil, accessGroups: [])
+    }
+
+    package func perform(_ request: KeychainRequest, as caller: Caller) throws -> KeychainResponse {
+        var payload = try RequestCodec.encode(request, context: caller.authenticationContext)
+        defer { Self.wipe(&payload) }
+        return try connection.withLock { held in
+            let client = try connected(&held)
+            let frame = Frame(kind: .request, requestID: client.takeRequestID(), payload: payload)
+            var sent = client.send(frame)
+            var current = client
+            if !sent {
+                // The daemon went away since the last request (a restart, the idle limit): one fresh try. The
+                // request never reached it, so it cannot run twice.
+                held = nil
+                current = try connected(&held)
+                sent = current.send(frame)
+            }
+            guard sent else {
+                held = nil
+                throw unavailable("the connection broke before the request was sent")
+            }
+            return try answer(to: frame.requestID, on: current, held: &held)
+        }
+    }
+
+    /// Reads until the request's answer, answering the daemon's questions on the way.
+    private func answer(to requestID: UInt64, on client: DaemonClient, held: inout DaemonClient?) throws
+        -> KeychainResponse
+    {
+        while true {
+            let frame = try roundTrip(client, held: &held) { client throws(DaemonClient.Failure) in
+                try client.receive()
+            }
+            guard frame.requestID == requestID || frame.kind == .error else {
+                held = nil
+                throw unavailable("keychaind answered another request (#\(frame.requestID))")
+            }
+            switch frame.kind {
+            case .response:
+                return try ResponseCodec.decode(frame.payload)
+            case .prompt:
+                var reply = try PromptCodec.encode(relay(frame.payload))
+                defer { Self.wipe(&reply) }
+                guard client.send(Frame(kind: .promptAnswer, requestID: requestID, payload: reply)) else {
+                    held = nil
+                    throw unavailable("the connection broke while answering a prompt")
+                }
+            case .error:
+                // A refusal (the policy, a limit): the daemon closes the connection after it.
+                held = nil
+                let reply = try? ErrorReply.decode(frame.payload)
+                throw KeychainError(
+                    reply?.status ?? SecurityStatus.notAvailable, reason: reply.map { KeychainError.Reason(verbatim: "keychaind: " + $0.reason) })
+            default:
+                held = nil
+                throw unavailable("keychaind answered with a \(frame.kind) frame")
+            }
+        }
+    }
+
+    /// What this process's user answers to the daemon's question.
+    private func relay(_ payload: [UInt8]) -> PromptCodec.Reply {
+        guard let prompt = try? PromptCodec.decodePrompt(payload) else { return .failed(.systemCancel) }
+        do {
+            switch try prompter.ask(prompt) {
+            case .passcode(let typed): return .passcode(typed)
+            // Only the daemon's own checks count: a local "confirmed" cannot be relayed.
+            case .confirmed: return .failed(.notInteractive)
+            }
+        } catch let failure as AuthenticationFailure {
+            return .failed(failure)
+        } catch {
+            return .failed(.systemCancel)
+        }
+    }
+
+    private func connected(_ held: inout DaemonClient?) throws -> DaemonClient {
+        if let held { return held }
+        do {
+            let client = try DaemonClient(socketPath: socketPath)
+            held = client
+            return client
+        } catch {
+            throw unavailable(error.description)
+        }
+    }
+
+    private func roundTrip(
+        _ client: DaemonClient, held: inout DaemonClient?, _ body: (DaemonClient) throws(DaemonClient.Failure) -> Frame
+    ) throws -> Frame {
+        do {
+            return try body(client)
+        } catch {
+            held = nil
+            throw unavailable(error.description)
+        }
+    }
+
+    private func unavailable(_ reason: String) -> KeychainError {
+        KeychainError.notAvailable.because("keychaind at \(socketPath) is not available: \(reason)")
+    }
+
+    private static func wipe(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { raw in
+            for index in raw.indices { raw[index] = 0 }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import KeychainCore
+import TerminalIO
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Asks the daemon's passcode question at the process's controlling terminal, without echo, and relays the
+/// line typed. Without a terminal the prompt cannot be shown: `LAError.notInteractive`.
+struct TerminalPasscodeRelay: UserPrompter {
+    func ask(_ prompt: UserPrompt) throws -> PromptAnswer {
+        guard case .devicePasscode(let reason) = prompt else { throw AuthenticationFailure.notInteractive }
+        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard terminal >= 0 else { throw AuthenticationFailure.notInteractive }
+        defer { close(terminal) }
+        let question = reason.isEmpty ? "Keychain passcode: " : "\(reason)\nKeychain passcode: "
+        do {
+            var line = try HiddenInput.readLine(terminal, prompt: question)
+            defer { line.withUnsafeMutableBytes { raw in for index in raw.indices { raw[index] = 0 } } }
+            return .passcode(SecureBytesBox(line))
+        } catch {
+            throw AuthenticationFailure.userCancel
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import KeychainCore
+
+/// The engine's values read back from the typed encoding (``WireEncoder``'s order).
+extension WireDecoder {
+    mutating func attributeValue() throws -> AttributeValue {
+        switch try byte() {
+        case 0: return .string(try string())
+        case 1: return .data(try bytes())
+        case 2: return .number(Int64(bitPattern: try uint64()))
+        case 3: return .bool(try bool())
+        case 4: return .date(Date(timeIntervalSinceReferenceDate: try double()))
+        case let tag: throw Self.invalid("an attribute value kind", tag)
+        }
+    }
+
+    /// Attributes; a key named twice is refused (the dictionary would silently keep one).
+    mutating func attributes() throws -> [AttributeKey: AttributeValue] {
+        let count = try count(minimumSize: 5)
+        var attributes: [AttributeKey: AttributeValue] = [:]
+        for _ in 0..<count {
+            let key = AttributeKey(try string())
+            guard attributes.updateValue(try attributeValue(), forKey: key) == nil else {
+                throw KeychainError.decode.because("the message names the attribute \(key) twice")
+            }
+        }
+        return attributes
+    }
+
+    mutating func accessControl() throws -> AccessControlPolicy {
+        let accessibility = try raw(Accessibility.self, "accessibility")
+        guard let flags = UInt(exactly: try uint64()) else { throw Self.damaged }
+        return AccessControlPolicy(accessibility: accessibility, flags: AccessControlFlags(rawValue: flags))
+    }
+
+    mutating func itemValue() throws -> ItemValue {
+        switch try byte() {
+        case 0: return .secret(try secret())
+        case 1:
+            let keyType = try string()
+            let keyClass = try string()
+            let size = try int()
+            return .key(
+                KeyValue(keyType: keyType, keyClass: keyClass, sizeInBits: size, externalRepresentation: try secret()))
+        case 2: return .certificate(CertificateValue(derBytes: try bytes()))
+        case let tag: throw Self.invalid("an item value kind", tag)
+        }
+    }
+
+    mutating func persistentReference() throws -> PersistentReference {
+        guard let reference = PersistentReference(bytes: try bytes()) else {
+            throw KeychainError.decode.because("the message carries a persistent reference of the wrong form")
+        }
+        return reference
+    }
+
+    mutating func query() throws -> ItemQuery {
+        var query = ItemQuery()
+        query.itemClass = try optional { try $0.raw(ItemClass.self, "item class") }
+        query.attributes = try attributes()
+        query.accessGroup = try optional { try $0.string() }
+        switch try byte() {
+        case 0: query.synchronizable = .no
+        case 1: query.synchronizable = .yes
+        case 2: query.synchronizable = .any
+        case let tag: throw Self.invalid("a synchronizable filter", tag)
+        }
+        query.accessibility = try optional { try $0.raw(Accessibility.self, "accessibility") }
+        switch try byte() {
+        case 0: query.limit = .one
+        case 1: query.limit = .all
+        case 2: query.limit = .count(try int())
+        case let tag: throw Self.invalid("a match limit", tag)
+        }
+        query.caseInsensitive = try bool()
+        query.returns = ReturnOptions(rawValue: try byte())
+        query.persistentReference = try optional { try $0.persistentReference() }
+        let ui: AuthenticationUI
+        switch try byte() {
+        case 0: ui = .allow
+        case 1: ui = .fail
+        case 2: ui = .skip
+        case let tag: throw Self.invalid("an authentication UI", tag)
+        }
+        query.authentication = ReadAuthentication(ui: ui, operationPrompt: try optional { try $0.string() })
+        return query
+    }
+
+    mutating func newItem() throws -> NewItem {
+        var item = NewItem(itemClass: try raw(ItemClass.self, "item class"))
+        item.attributes = try attributes()
+        item.accessGroup = try optional { try $0.string() }
+        item.synchronizable = try bool()
+        item.accessibility = try optional { try $0.raw(Accessibility.self, "accessibility") }
+        item.accessControl = try optional { try $0.accessControl() }
+        item.value = try optional { try $0.itemValue() }
+        item.returns = ReturnOptions(rawValue: try byte())
+        return item
+    }
+
+    mutating func changes() throws -> ItemChanges {
+        var changes = ItemChanges()
+        changes.attributes = try attributes()
+        changes.accessGroup = try optional { try $0.string() }
+        changes.synchronizable = try optional { try $0.bool() }
+        changes.accessibility = try optional { try $0.raw(Accessibility.self, "accessibility") }
+        changes.accessControl = try optional { try $0.accessControl() }
+        changes.value = try optional { try $0.itemValue() }
+        return changes
+    }
+
+    mutating func itemResult() throws -> ItemResult {
+        let itemClass = try raw(ItemClass.self, "item class")
+        let value = try optional { try $0.itemValue() }
+        let attributes = try optional { try $0.attributes() }
+        let reference = try optional { try $0.persistentReference() }
+        let accessControl = try optional { try $0.accessControl() }
+        return ItemResult(
+            itemClass: itemClass, value: value, attributes: attributes, persistentReference: reference,
+            accessControl: accessControl)
+    }
+
+    mutating func policy() throws -> AuthenticationPolicy {
+        switch try byte() {
+        case 0: return .biometrics
+        case 1: return .deviceOwner
+        case 2: return .devicePasscode
+        case 3: return .companion
+        case 4: return .biometricsOrCompanion
+        case let tag: throw Self.invalid("an authentication policy", tag)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import KeychainCore
+import KeychainCrypto
+
+/// Reads the typed encoding through the engine's `BinaryReader`: every read checks the bytes left and throws
+/// errSecDecode with a reason, whatever the input; a secret goes from the message straight into wiped memory.
+struct WireDecoder {
+    private var reader: BinaryReader
+
+    /// What a message that ends early or says a length that does not fit is.
+    static let damaged = KeychainError.decode.because("the message is shorter than its fields say")
+
+    /// Runs `body` with a decoder over `bytes`, and requires every byte to be read.
+    static func decode<T>(_ bytes: [UInt8], _ body: (inout WireDecoder) throws -> T) throws -> T {
+        try bytes.withUnsafeBytes { raw in
+            var decoder = WireDecoder(reader: BinaryReader(raw, damaged: damaged))
+            let value = try body(&decoder)
+            guard decoder.reader.isAtEnd else {
+                throw KeychainError.decode.because("the message has \(decoder.reader.remaining) bytes after its end")
+            }
+            return value
+        }
+    }
+
+    private init(reader: BinaryReader) { self.reader = reader }
+
+    mutating func byte() throws -> UInt8 { try reader.byte() }
+
+    mutating func bool() throws -> Bool {
+        switch try reader.byte() {
+        case 0: return false
+        case 1: return true
+        case let other: throw Self.invalid("a flag", other)
+        }
+    }
+
+    mutating func uint32() throws -> UInt32 { try reader.integer(UInt32.self) }
+
+    mutating func int() throws -> Int {
+        let value = Int64(bitPattern: try reader.integer(UInt64.self))
+        guard let integer = Int(exactly: value) else { throw Self.damaged }
+        return integer
+    }
+
+    mutating func int32() throws -> Int32 { Int32(bitPattern: try reader.integer(UInt32.self)) }
+
+    mutating func uint64() throws -> UInt64 { try reader.integer(UInt64.self) }
+
+    mutating func double() throws -> Double { Double(bitPattern: try reader.integer(UInt64.self)) }
+
+    /// A count of elements, each at least `minimumSize` bytes: a count the rest of the message cannot hold is
+    /// refused before anything is allocated for it.
+    mutating func count(minimumSize: Int = 1) throws -> Int {
+        let count = Int(try reader.integer(UInt32.self))
+        guard count <= reader.remaining / max(1, minimumSize) else { throw Self.damaged }
+        return count
+    }
+
+    mutating func bytes() throws -> [UInt8] { Array(try reader.lengthPrefixed(UInt32.self)) }
+
+    mutating func string() throws -> String {
+        guard let text = String(validating: try reader.lengthPrefixed(UInt32.self), as: UTF8.self) else {
+            throw KeychainError.decode.because("a text field of the message is not UTF-8")
+        }
+        return text
+    }
+
+    /// Secret bytes, copied from the message into wiped-on-free memory and nowhere else.
+    mutating func secureBytes() throws -> SecureBytes {
+        let field = try reader.lengthPrefixed(UInt32.self)
+        return SecureBytes(count: field.count) { target in
+            guard let source = field.baseAddress, let destination = target.baseAddress else { return }
+            destination.copyMemory(from: source, byteCount: field.count)
+        }
+    }
+
+    mutating func secret() throws -> Secret { Secret(try secureBytes()) }
+
+    mutating func optional<T>(_ read: (inout WireDecoder) throws -> T) throws -> T? {
+        try bool() ? try read(&self) : nil
+    }
+
+    mutating func array<T>(minimumSize: Int = 1, _ read: (inout WireDecoder) throws -> T) throws -> [T] {
+        let count = try count(minimumSize: minimumSize)
+        var values: [T] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(try read(&self)) }
+        return values
+    }
+
+    /// A value of a raw-string enum; an unknown one is errSecDecode naming what was read.
+    mutating func raw<T: RawRepresentable>(_: T.Type, _ what: String) throws -> T where T.RawValue == String {
+        let text = try string()
+        guard let value = T(rawValue: text) else {
+            throw KeychainError.decode.because("the message names an unknown \(what) (\(text.count) characters)")
+        }
+        return value
+    }
+
+    /// errSecDecode for a tag or flag byte out of range.
+    static func invalid(_ what: String, _ byte: UInt8) -> KeychainError {
+        KeychainError.decode.because("the message has \(what) of unknown value \(byte)")
+    }
+}

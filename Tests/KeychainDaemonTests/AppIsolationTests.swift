@@ -1,0 +1,208 @@
+internal import CryptoKitOpenSSL
+import Foundation
+import KeychainCore
+import KeychainStore
+import Testing
+
+@testable import KeychainDaemon
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Apps told apart by keychaind through SecItem in separate processes: copies of the test client with other bytes,
+/// each named by path and SHA-256 in a policy of its own.
+@Suite(.serialized) struct AppIsolationTests {
+    /// Two apps, A and B, in a private directory, with a daemon whose policy gives each its own group.
+    final class Apps {
+        let directory: String
+        let appA: String
+        let appB: String
+        var daemon: DaemonProcess
+
+        init() throws {
+            directory = "/tmp/kd-apps-" + UUID().uuidString.prefix(8).lowercased()
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            chmod(directory, 0o755)
+            appA = directory + "/app-a"
+            appB = directory + "/app-b"
+            let original = try Data(contentsOf: URL(fileURLWithPath: try Self.clientExecutable()))
+            try Self.install(original + Data("app A".utf8), at: appA)
+            try Self.install(original + Data("app B".utf8), at: appB)
+            let (pathA, pathB) = (appA, appB)
+            let digestA = hexadecimal(try Self.sha256(ofFile: appA))
+            let digestB = hexadecimal(try Self.sha256(ofFile: appB))
+            daemon = try DaemonProcess { policy in
+                PolicyFixtures.write(
+                    [
+                        "Executable": pathA, "SHA256": digestA,
+                        "Entitlements": PolicyFixtures.entitlements(["TEAM.a"], application: "TEAM.a.app"),
+                    ],
+                    named: "a.plist", in: policy)
+                PolicyFixtures.write(
+                    [
+                        "Executable": pathB, "SHA256": digestB,
+                        "Entitlements": PolicyFixtures.entitlements(["TEAM.b"], application: "TEAM.b.app"),
+                    ],
+                    named: "b.plist", in: policy)
+            }
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+        static func install(_ bytes: Data, at path: String) throws {
+            try? FileManager.default.removeItem(atPath: path)
+            try bytes.write(to: URL(fileURLWithPath: path))
+            chmod(path, 0o755)
+        }
+
+        static func sha256(ofFile path: String) throws -> [UInt8] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            var state = SHA256State()
+            data.withUnsafeBytes { state.update($0) }
+            return state.finalizedBytes()
+        }
+
+        static func clientExecutable() throws -> String {
+            let daemon = try DaemonProcess.executable()
+            return URL(fileURLWithPath: daemon).deletingLastPathComponent().appendingPathComponent(
+                "KeychainDaemonTestClient"
+            ).path
+        }
+
+        /// Runs `program` with `arguments` against the daemon; its output's `key=value` lines.
+        func run(_ program: String, _ arguments: String..., environment: [String: String] = [:]) throws -> [String: String] {
+            try runClient(program, arguments, socket: daemon.socketPath, environment: environment).fields
+        }
+    }
+
+    @Test func noAppReadsUpdatesOrDeletesAnotherAppsItems() throws {
+        let apps = try Apps()
+        #expect(try apps.run(apps.appA, "add", "alpha", "secret-a")["status"] == "0")
+        let reference = try #require(try apps.run(apps.appA, "ref", "alpha")["ref"])
+        #expect(try apps.run(apps.appB, "get", "alpha")["status"] == "-25300")
+        #expect(try apps.run(apps.appB, "update", "alpha", "stolen")["status"] == "-25300")
+        #expect(try apps.run(apps.appB, "delete", "alpha")["status"] == "-25300")
+        #expect(try apps.run(apps.appB, "get-ref", reference)["status"] == "-25300")
+        #expect(try apps.run(apps.appB, "update-ref", reference, "stolen")["status"] == "-25300")
+        #expect(try apps.run(apps.appB, "delete-ref", reference)["status"] == "-25300")
+        // B's own item of the same name is B's alone.
+        #expect(try apps.run(apps.appB, "add", "alpha", "secret-b")["status"] == "0")
+        #expect(try apps.run(apps.appB, "get", "alpha")["data"] == "secret-b")
+        #expect(try apps.run(apps.appA, "get", "alpha")["data"] == "secret-a")
+    }
+
+    @Test func anEntitlementsFileNamedByTheClientIsIgnored() throws {
+        let apps = try Apps()
+        #expect(try apps.run(apps.appA, "add", "alpha", "secret-a")["status"] == "0")
+        let claimed = PolicyFixtures.write(
+            PolicyFixtures.entitlements(["TEAM.a"], application: "TEAM.a.app"), named: "claims-a.plist",
+            in: apps.directory)
+        let spoofed = try apps.run(apps.appB, "get", "alpha", environment: ["KEYCHAIN_ENTITLEMENTS": claimed])
+        #expect(spoofed["status"] == "-25300")
+        #expect(spoofed["data"] == nil)
+        #expect(
+            try apps.run(apps.appB, "delete", "alpha", environment: ["KEYCHAIN_ENTITLEMENTS": claimed])["status"]
+                == "-25300")
+        #expect(try apps.run(apps.appA, "get", "alpha")["data"] == "secret-a")
+    }
+
+    @Test func anImpostorGetsOnlyItsPrivateGroup() throws {
+        let apps = try Apps()
+        #expect(try apps.run(apps.appA, "add", "alpha", "secret-a")["status"] == "0")
+        // A copy of A's bytes elsewhere: another path, no rule.
+        let elsewhere = apps.directory + "/copy/app-a"
+        try FileManager.default.createDirectory(atPath: apps.directory + "/copy", withIntermediateDirectories: true)
+        try Apps.install(try Data(contentsOf: URL(fileURLWithPath: apps.appA)), at: elsewhere)
+        #expect(try apps.run(elsewhere, "get", "alpha")["status"] == "-25300")
+        #expect(try apps.run(elsewhere, "add", "mine", "x")["status"] == "0")
+        // Other bytes at A's path: the hash differs.
+        let genuine = try Data(contentsOf: URL(fileURLWithPath: apps.appA))
+        try Apps.install(genuine + Data("impostor".utf8), at: apps.appA)
+        #expect(try apps.run(apps.appA, "get", "alpha")["status"] == "-25300")
+        #expect(try apps.run(apps.appA, "delete", "alpha")["status"] == "-25300")
+        try Apps.install(genuine, at: apps.appA)
+        #expect(try apps.run(apps.appA, "get", "alpha")["data"] == "secret-a")
+        #expect(try apps.run(apps.appA, "get", "mine")["status"] == "-25300")
+    }
+
+    @Test func everyAcknowledgedAddSurvivesAKilledDaemon() throws {
+        let apps = try Apps()
+        for round in 0..<3 {
+            let storms = try (0..<4).map { client in
+                try startClient(
+                    client % 2 == 0 ? apps.appA : apps.appB, ["storm", "r\(round)c\(client)", "400"],
+                    socket: apps.daemon.socketPath)
+            }
+            usleep(useconds_t(300_000 + round * 100_000))
+            apps.daemon.kill()
+            let outputs = storms.map { $0.finish() }
+            apps.daemon = try DaemonProcess(directory: apps.daemon.directory)
+            var acknowledged = 0
+            for (client, output) in outputs.enumerated() {
+                let app = client % 2 == 0 ? apps.appA : apps.appB
+                let accounts = output.split(separator: "\n").compactMap { line in
+                    line.hasPrefix("acked=") ? String(line.dropFirst("acked=".count)) : nil
+                }
+                acknowledged += accounts.count
+                // Clients learn at once that the daemon is gone.
+                if accounts.count < 400 { #expect(output.contains("status=-25291")) }
+                let stored = try runClient(app, ["list"], socket: apps.daemon.socketPath).finish()
+                    .split(separator: "\n").filter { $0.hasPrefix("account=") }.map { String($0.dropFirst(8)) }
+                let missing = Set(accounts).subtracting(stored)
+                #expect(missing.isEmpty, "acknowledged adds lost: \(missing.sorted().prefix(5))")
+            }
+            #expect(acknowledged > 0)
+            let database = try Database(
+                path: apps.daemon.directory + "/state/\(getuid())/keychain.db", busyTimeout: 5000)
+            #expect(try database.integrityCheck() == "ok")
+            database.close()
+        }
+    }
+}
+
+/// A client process started by a test.
+struct StartedClient {
+    let process: Process
+    let output: Pipe
+
+    /// Waits for it to exit; everything it printed.
+    func finish() -> String {
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    var fields: [String: String] {
+        var fields: [String: String] = [:]
+        for line in finish().split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return fields
+    }
+}
+
+func startClient(
+    _ program: String, _ arguments: [String], socket: String, environment: [String: String] = [:]
+) throws -> StartedClient {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    var inherited = ProcessInfo.processInfo.environment
+    inherited["LD_PRELOAD"] = nil
+    inherited["KEYCHAIN_SOCKET"] = socket
+    inherited["KEYCHAIN_HOME"] = "/nonexistent/embedded-must-not-be-used"
+    process.environment = inherited.merging(environment) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return StartedClient(process: process, output: output)
+}
+
+func runClient(
+    _ program: String, _ arguments: [String], socket: String, environment: [String: String] = [:]
+) throws -> StartedClient {
+    try startClient(program, arguments, socket: socket, environment: environment)
+}

@@ -1,0 +1,209 @@
+import Foundation
+import KeychainCore
+import KeychainRequests
+import KeychainWire
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The engine served by keychaind: a client service over its socket runs the same requests, on the keychain of
+/// its uid, as the identity the daemon gives it.
+@Suite(.serialized) struct DaemonEngineTests {
+    static func item(_ account: String, secret: String = "s3cret", accessibility: Accessibility? = nil) -> NewItem {
+        NewItem(
+            itemClass: .genericPassword, attributes: [.service: .string("svc"), .account: .string(account)],
+            accessibility: accessibility, data: Array(secret.utf8))
+    }
+
+    static func query(_ account: String, returns: ReturnOptions = [.data], limit: MatchLimit = .one) -> ItemQuery {
+        ItemQuery.genericPassword(service: "svc", account: account, returns: returns, limit: limit)
+    }
+
+    @Test func itemsRoundTripThroughTheDaemon() throws {
+        let daemon = try DaemonProcess()
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        try client.add(Self.item("ann"))
+        #expect(status { try client.add(Self.item("ann")) } == -25299)
+        #expect(try client.copyMatching(Self.query("ann")).first?.data?.bytes == Array("s3cret".utf8))
+        try client.update(Self.query("ann", returns: [], limit: .all), with: ItemChanges(data: Array("new".utf8)))
+        #expect(try client.copyMatching(Self.query("ann")).first?.data?.bytes == Array("new".utf8))
+        let reference = try #require(
+            try client.copyMatching(Self.query("ann", returns: [.persistentReference])).first?.persistentReference)
+        #expect(try client.copyMatching(ItemQuery(returns: [.data], persistentReference: reference)).count == 1)
+        #expect(try client.delete(Self.query("ann", returns: [], limit: .all)) == 1)
+        #expect(status { _ = try client.copyMatching(Self.query("ann")) } == -25300)
+    }
+
+    @Test func theKeychainLivesInTheStateDirectoryPerUIDOwnerOnly() throws {
+        let daemon = try DaemonProcess()
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        try client.add(Self.item("bob"))
+        let home = daemon.directory + "/state/\(getuid())"
+        var info = stat()
+        #expect(stat(home, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o700)
+        #expect(FileManager.default.fileExists(atPath: home + "/keychain.db"))
+        #expect(try client.describeService().databasePath == home + "/keychain.db")
+    }
+
+    @Test func theIdentityIsTheDaemonsNotTheClients() throws {
+        let daemon = try DaemonProcess()
+        let service = DaemonKeychainService(socketPath: daemon.socketPath)
+        // The caller the client names is ignored: the daemon runs the request as the policy's identity.
+        let forged = Caller(identity: CallerIdentity(applicationIdentifier: "TEAM.other", accessGroups: ["TEAM.other"]))
+        _ = try service.perform(.add(Self.item("carol")), as: forged)
+        let own = try #require(service.callerIdentity.accessGroups.first)
+        #expect(own.hasPrefix("LOCAL."))
+        var query = Self.query("carol", returns: [.attributes])
+        query.accessGroup = "TEAM.other"
+        // Naming a group the daemon did not give is errSecMissingEntitlement, as on Apple's platforms.
+        #expect(status { _ = try service.perform(.search(query), as: forged) } == -34018)
+        guard case .found(let report) = try service.perform(.search(Self.query("carol", returns: [.attributes])), as: forged)
+        else {
+            Issue.record("not found")
+            return
+        }
+        #expect(report.results.first?.attributes?[.accessGroup] == .string(own))
+    }
+
+    @Test func contextsAreTheDaemonsAndUnknownIDsAreRefused() throws {
+        let daemon = try DaemonProcess()
+        let service = DaemonKeychainService(socketPath: daemon.socketPath)
+        guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: service.caller())
+        else {
+            Issue.record("no context")
+            return
+        }
+        #expect(status { _ = try service.perform(.authenticationContextState, as: service.caller(context: id)) } == 0)
+        let forged = try #require(AuthenticationContextID(bytes: Array(repeating: 7, count: 16)))
+        #expect(status { _ = try service.perform(.authenticationContextState, as: service.caller(context: forged)) } == -50)
+    }
+
+    @Test func aDaemonThatIsNotThereIsNotAvailableAndOneThatComesBackIsUsed() throws {
+        var daemon: DaemonProcess? = try DaemonProcess()
+        let socket = try #require(daemon?.socketPath)
+        let directory = try #require(daemon?.directory)
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: socket))
+        try client.add(Self.item("dan"))
+        daemon?.stop(keepingState: true)
+        daemon = nil
+        #expect {
+            try client.add(Self.item("eve"))
+        } throws: { error in
+            let failure = error as? KeychainError
+            return failure?.status == -25291 && failure?.reason?.contains(socket) == true
+        }
+        let again = try DaemonProcess(directory: directory)
+        #expect(try client.copyMatching(Self.query("dan")).count == 1)
+        try client.add(Self.item("eve"))
+        _ = again
+    }
+
+    @Test func aLockedDaemonRefusesClassAToEveryClientAndOneUnlockServesAll() throws {
+        let daemon = try DaemonProcess()
+        let first = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        let second = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        try first.setPasscode(Secret(Array("1234".utf8)))
+        try first.setGracePeriod(0)
+        try first.add(Self.item("fay", accessibility: .whenUnlocked))
+        try first.lock()
+        #expect(try second.info().lockState == .locked)
+        #expect(status { _ = try first.copyMatching(Self.query("fay")) } == -25308)
+        #expect(status { _ = try second.copyMatching(Self.query("fay")) } == -25308)
+        #expect(status { try second.unlock(passcode: Secret(Array("0000".utf8))) } != 0)
+        try second.unlock(passcode: Secret(Array("1234".utf8)))
+        #expect(try first.copyMatching(Self.query("fay")).count == 1)
+    }
+
+    @Test func aRestartedDaemonWantsTheUnlockAgain() throws {
+        var daemon: DaemonProcess? = try DaemonProcess()
+        let directory = try #require(daemon?.directory)
+        let socket = try #require(daemon?.socketPath)
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: socket))
+        try client.setPasscode(Secret(Array("1234".utf8)))
+        try client.add(Self.item("gus", accessibility: .afterFirstUnlock))
+        daemon?.stop(keepingState: true)
+        daemon = nil
+        let again = try DaemonProcess(directory: directory)
+        #expect(try client.info().lockState == .beforeFirstUnlock)
+        #expect(status { _ = try client.copyMatching(Self.query("gus")) } == -25308)
+        try client.unlock(passcode: Secret(Array("1234".utf8)))
+        #expect(try client.copyMatching(Self.query("gus")).count == 1)
+        _ = again
+    }
+}
+
+/// The status a throwing call ends with (0 when it succeeds).
+func status(_ body: () throws -> Void) -> Int32 {
+    do {
+        try body()
+        return 0
+    } catch let error as KeychainError {
+        return error.status
+    } catch let failure as AuthenticationFailure {
+        return Int32(failure.rawValue)
+    } catch {
+        return SecurityStatus.internalComponent
+    }
+}
+
+/// Prompts through the daemon: it forwards the passcode question and judges the answer against its keybag.
+@Suite(.serialized) struct DaemonPromptTests {
+    /// Answers the daemon's passcode question with `typed`, or says "authenticated" when nil.
+    struct Relay: UserPrompter {
+        let typed: String?
+        func ask(_ prompt: UserPrompt) throws -> PromptAnswer {
+            guard case .devicePasscode = prompt else { throw AuthenticationFailure.notInteractive }
+            guard let typed else { return .confirmed }
+            return .passcode(SecureBytesBox(Array(typed.utf8)))
+        }
+    }
+
+    static func constrainedItem() -> NewItem {
+        NewItem(
+            itemClass: .genericPassword, attributes: [.service: .string("svc"), .account: .string("vault")],
+            accessControl: AccessControlPolicy(accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.devicePasscode]),
+            data: Array("gold".utf8))
+    }
+
+    @Test func thePasscodeTypedAtTheClientIsCheckedByTheDaemon() throws {
+        let daemon = try DaemonProcess()
+        let right = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234")))
+        try right.setPasscode(Secret(Array("1234".utf8)))
+        try right.add(Self.constrainedItem())
+        let query = ItemQuery.genericPassword(service: "svc", account: "vault", returns: [.data])
+        #expect(try right.copyMatching(query).first?.data?.bytes == Array("gold".utf8))
+
+        let wrong = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "9999")))
+        #expect(status { _ = try wrong.copyMatching(query) } == -25293)
+        // A client cannot say "authenticated": only a passcode the daemon verifies counts.
+        let claims = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: nil)))
+        #expect(status { _ = try claims.copyMatching(query) } != 0)
+    }
+
+    @Test func anEvaluationOfTheDevicePasscodeIsJudgedByTheDaemon() throws {
+        let daemon = try DaemonProcess()
+        let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234"))
+        try KeychainClient(service: service).setPasscode(Secret(Array("1234".utf8)))
+        guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: service.caller())
+        else {
+            Issue.record("no context")
+            return
+        }
+        let evaluated = try service.perform(.evaluatePolicy(.devicePasscode, reason: "test"), as: service.caller(context: id))
+        guard case .evaluated(let method) = evaluated else {
+            Issue.record("not evaluated")
+            return
+        }
+        #expect(method == .devicePasscode)
+        let liar = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: nil))
+        guard case .authenticationContext(let other) = try liar.perform(.createAuthenticationContext, as: liar.caller())
+        else {
+            Issue.record("no context")
+            return
+        }
+        #expect(status { _ = try liar.perform(.evaluatePolicy(.devicePasscode, reason: "t"), as: liar.caller(context: other)) } == -1004)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Security
+import Testing
+
+/// Certificates as keychain items: added by `kSecValueRef` or their DER as `kSecValueData`, the attributes Apple
+/// derives from the DER, Apple's primary key (type, issuer, serial), `kSecReturnRef` giving a `SecCertificate`.
+@Suite struct CertificateItemTests {
+    private func lookUp(_ query: [CFString: Any]) -> (OSStatus, AnyObject?) {
+        var result: AnyObject?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        return (status, result)
+    }
+
+    @Test func aCertificateIsAddedOnceAndComesBackAsItself() throws {
+        let fixtures = try CertificateFixtures.shared()
+        let leaf = try fixtures.certificate("leaf")
+        try withFreshKeychain {
+            #expect(SecItemAdd([kSecValueRef: leaf] as CFDictionary, nil) == errSecSuccess)
+            // The same certificate twice, even with another label, is a duplicate.
+            let again: [CFString: Any] = [kSecClass: kSecClassCertificate, kSecValueRef: leaf, kSecAttrLabel: "mine"]
+            #expect(SecItemAdd(again as CFDictionary, nil) == errSecDuplicateItem)
+            let asData: [CFString: Any] = [
+                kSecClass: kSecClassCertificate, kSecValueData: SecCertificateCopyData(leaf),
+            ]
+            #expect(SecItemAdd(asData as CFDictionary, nil) == errSecDuplicateItem)
+            let (status, result) = lookUp([kSecClass: kSecClassCertificate, kSecReturnRef: true])
+            #expect(status == errSecSuccess)
+            #expect(result as? SecCertificate == leaf)
+            let (_, data) = lookUp([kSecClass: kSecClassCertificate, kSecReturnData: true])
+            #expect(data as? Data == SecCertificateCopyData(leaf) as Data)
+        }
+    }
+
+    @Test func theAttributesAreDerivedFromTheDER() throws {
+        let fixtures = try CertificateFixtures.shared()
+        let leaf = try fixtures.certificate("leaf")
+        let root = try fixtures.certificate("root")
+        try withFreshKeychain {
+            #expect(SecItemAdd([kSecValueRef: leaf] as CFDictionary, nil) == errSecSuccess)
+            let asData: [CFString: Any] = [kSecClass: kSecClassCertificate, kSecValueData: SecCertificateCopyData(root)]
+            #expect(SecItemAdd(asData as CFDictionary, nil) == errSecSuccess)
+            let (_, found) = lookUp([
+                kSecClass: kSecClassCertificate, kSecAttrLabel: "www.example.test", kSecReturnAttributes: true,
+            ])
+            let attributes = try #require(found as? [String: Any])
+            #expect(attributes[kSecAttrCertificateType as String] as? NSNumber == 3)
+            #expect(attributes[kSecAttrCertificateEncoding as String] as? NSNumber == 3)
+            #expect(attributes[kSecAttrAlias as String] as? String == "ops@example.test")
+            #expect((attributes[kSecAttrIssuer as String] as? Data)?.isEmpty == false)
+            #expect((attributes[kSecAttrSerialNumber as String] as? Data)?.isEmpty == false)
+            #expect((attributes[kSecAttrPublicKeyHash as String] as? Data)?.count == 20)
+            // A query by the reference finds that certificate, and a delete by it removes only it.
+            #expect(lookUp([kSecValueRef: root]).0 == errSecSuccess)
+            #expect(SecItemDelete([kSecValueRef: root] as CFDictionary) == errSecSuccess)
+            #expect(lookUp([kSecClass: kSecClassCertificate, kSecAttrLabel: "Example Test Root"]).0
+                == errSecItemNotFound)
+            #expect(lookUp([kSecClass: kSecClassCertificate, kSecAttrLabel: "www.example.test"]).0 == errSecSuccess)
+        }
+    }
+
+    @Test func dataThatIsNotACertificateIsRefused() throws {
+        try withFreshKeychain {
+            let garbage: [CFString: Any] = [kSecClass: kSecClassCertificate, kSecValueData: Data([0x30, 0x03, 1, 2, 3])]
+            #expect(SecItemAdd(garbage as CFDictionary, nil) == errSecParam)
+            #expect(SecItemAdd([kSecClass: kSecClassCertificate] as CFDictionary, nil) == errSecParam)
+            #expect(lookUp([kSecClass: kSecClassCertificate]).0 == errSecItemNotFound)
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import Security
+import Testing
+
+/// Keys as keychain items through Apple's API: `SecKeyCreateRandomKey` with `kSecAttrIsPermanent`, `SecItemAdd`
+/// with `kSecValueRef`, look-ups by application tag returning a `SecKey`, data and attributes, Apple's primary key.
+@Suite struct SecKeyItemTests {
+    static let tag = Data("com.example.keys.signing".utf8)
+
+    private func lookUp(_ query: [CFString: Any]) -> (OSStatus, AnyObject?) {
+        var result: AnyObject?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        return (status, result)
+    }
+
+    private func sign(_ key: SecKey, _ message: Data) throws -> Data {
+        var error: Unmanaged<CFError>?
+        guard let signature = SecKeyCreateSignature(
+            key, .ecdsaSignatureMessageX962SHA256, message as CFData, &error)
+        else { throw KeyFixtureError.failed(error?.takeRetainedValue()) }
+        return signature as Data
+    }
+
+    private func verifies(_ publicKey: SecKey, _ message: Data, _ signature: Data) -> Bool {
+        SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, message as CFData, signature as CFData, nil)
+    }
+
+    /// What iOS apps do: make a permanent key with a tag once, later find it by the tag and sign.
+    @Test func aPermanentKeyIsFoundByItsTagAndSigns() throws {
+        try withFreshKeychain {
+            var error: Unmanaged<CFError>?
+            let parameters: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256,
+                kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrApplicationTag: Self.tag,
+                                      kSecAttrLabel: "Signing key"] as [CFString: Any],
+            ]
+            let made = try #require(SecKeyCreateRandomKey(parameters as CFDictionary, &error))
+            let publicKey = try KeyFixtures.publicKey(made)
+            let (status, result) = lookUp([
+                kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag,
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecReturnRef: true,
+            ])
+            #expect(status == errSecSuccess)
+            let key = try #require(result as? SecKey)
+            #expect(key == made)
+            let message = Data("request body".utf8)
+            #expect(verifies(publicKey, message, try sign(key, message)))
+            // Only the private key was stored.
+            let (_, all) = lookUp([kSecClass: kSecClassKey, kSecMatchLimit: kSecMatchLimitAll, kSecReturnRef: true])
+            #expect((all as? [SecKey])?.count == 1)
+        }
+    }
+
+    @Test func topLevelPermanenceStoresBothHalves() throws {
+        try withFreshKeychain {
+            var error: Unmanaged<CFError>?
+            let parameters: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits: 2048, kSecAttrIsPermanent: true,
+                kSecAttrApplicationTag: Self.tag,
+            ]
+            let made = try #require(SecKeyCreateRandomKey(parameters as CFDictionary, &error))
+            let (status, result) = lookUp([
+                kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag, kSecAttrKeyClass: kSecAttrKeyClassPublic,
+                kSecReturnRef: true,
+            ])
+            #expect(status == errSecSuccess)
+            #expect(result as? SecKey == SecKeyCopyPublicKey(made))
+            let (_, all) = lookUp([kSecClass: kSecClassKey, kSecMatchLimit: kSecMatchLimitAll, kSecReturnRef: true])
+            #expect((all as? [SecKey])?.count == 2)
+        }
+    }
+
+    @Test func aFailedStoreReturnsNoKeyAndTheAddsStatus() throws {
+        try withFreshKeychain {
+            var error: Unmanaged<CFError>?
+            let parameters: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
+                kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrAccessGroup: "NOT.mine"] as [CFString: Any],
+            ]
+            #expect(SecKeyCreateRandomKey(parameters as CFDictionary, &error) == nil)
+            #expect(KeyFixtures.status(error)?.code == Int(errSecMissingEntitlement))
+            #expect(lookUp([kSecClass: kSecClassKey]).0 == errSecItemNotFound)
+        }
+    }
+
+    @Test func addByValueRefAndApplesPrimaryKey() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        try withFreshKeychain {
+            // kSecValueRef alone names the class.
+            #expect(SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Self.tag] as CFDictionary, nil)
+                == errSecSuccess)
+            let again: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecValueRef: key, kSecAttrApplicationTag: Self.tag,
+                kSecAttrLabel: "another label",
+            ]
+            #expect(SecItemAdd(again as CFDictionary, nil) == errSecDuplicateItem)
+            // Another tag is another item.
+            #expect(SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Data("t2".utf8)] as CFDictionary, nil)
+                == errSecSuccess)
+            // A key added as a password, or a password class with a key, is refused.
+            #expect(SecItemAdd([kSecClass: kSecClassGenericPassword, kSecValueRef: key] as CFDictionary, nil)
+                == errSecParam)
+            #expect(SecItemAdd([kSecValueRef: "not a key"] as CFDictionary, nil) == errSecParam)
+        }
+    }
+
+    @Test func dataAndAttributesAreApples() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 384)
+        let external = try KeyFixtures.external(key)
+        let publicExternal = try KeyFixtures.external(try KeyFixtures.publicKey(key))
+        try withFreshKeychain {
+            #expect(SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Self.tag, kSecAttrLabel: "L"]
+                as CFDictionary, nil) == errSecSuccess)
+            let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag]
+            let (dataStatus, data) = lookUp(query.merging([kSecReturnData: true]) { $1 })
+            #expect(dataStatus == errSecSuccess)
+            #expect(data as? Data == external)
+            let (_, found) = lookUp(query.merging([kSecReturnAttributes: true]) { $1 })
+            let attributes = try #require(found as? [String: Any])
+            #expect(attributes[kSecAttrKeyClass as String] as? NSNumber == 1)
+            #expect(attributes[kSecAttrKeyType as String] as? NSNumber == 73)
+            #expect(attributes[kSecAttrKeySizeInBits as String] as? NSNumber == 384)
+            #expect(attributes[kSecAttrApplicationTag as String] as? Data == Self.tag)
+            #expect(attributes[kSecAttrLabel as String] as? String == "L")
+            #expect(attributes[kSecAttrCanSign as String] as? Bool == true)
+            #expect(attributes[kSecAttrCanVerify as String] as? Bool == false)
+            #expect(attributes[kSecAttrAccessible as String] as? String == kSecAttrAccessibleWhenUnlocked as String)
+            #expect(attributes[kSecAttrAccessGroup as String] as? String == "TEAM1.com.example.app")
+            #expect(attributes[kSecValueData as String] == nil)
+            let label = try #require(attributes[kSecAttrApplicationLabel as String] as? Data)
+            #expect(label.count == 20)
+            // klbl is the SHA-1 of the public key, so a look-up by it finds the key too.
+            let (byLabel, _) = lookUp([kSecClass: kSecClassKey, kSecAttrApplicationLabel: label])
+            #expect(byLabel == errSecSuccess)
+            #expect(!publicExternal.isEmpty)
+            // Reference and attributes together: the dictionary carries the key under v_Ref.
+            let (_, both) = lookUp(query.merging([kSecReturnRef: true, kSecReturnAttributes: true]) { $1 })
+            let dictionary = try #require(both as? [String: Any])
+            #expect(dictionary[kSecValueRef as String] as? SecKey == key)
+            #expect(dictionary[kSecClass as String] as? String == kSecClassKey as String)
+        }
+    }
+
+    @Test func anRSAKeyAddedAsDataComesBackAsAKey() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
+        let external = try KeyFixtures.external(key)
+        try withFreshKeychain {
+            let add: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeyClass: kSecAttrKeyClassPrivate,
+                kSecAttrApplicationTag: Self.tag, kSecValueData: external,
+            ]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+            let (status, result) = lookUp([kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag, kSecReturnRef: true])
+            #expect(status == errSecSuccess)
+            #expect(result as? SecKey == key)
+            let (_, attributes) = lookUp([kSecClass: kSecClassKey, kSecReturnAttributes: true])
+            #expect((attributes as? [String: Any])?[kSecAttrKeySizeInBits as String] as? NSNumber == 2048)
+            var garbage = add
+            garbage[kSecValueData] = Data([1, 2, 3])
+            garbage[kSecAttrApplicationTag] = Data("other".utf8)
+            #expect(SecItemAdd(garbage as CFDictionary, nil) == errSecParam)
+            garbage[kSecValueData] = external
+            garbage[kSecAttrKeyType] = nil
+            #expect(SecItemAdd(garbage as CFDictionary, nil) == errSecParam)
+        }
+    }
+
+    @Test func updateAndDeleteKeyItems() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        try withFreshKeychain {
+            #expect(SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Self.tag] as CFDictionary, nil)
+                == errSecSuccess)
+            let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag]
+            #expect(SecItemUpdate(query as CFDictionary, [kSecAttrLabel: "renamed"] as CFDictionary) == errSecSuccess)
+            let (_, found) = lookUp(query.merging([kSecReturnAttributes: true]) { $1 })
+            #expect((found as? [String: Any])?[kSecAttrLabel as String] as? String == "renamed")
+            #expect(SecItemUpdate(query as CFDictionary, [kSecAttrKeyType: kSecAttrKeyTypeRSA] as CFDictionary)
+                == errSecParam)
+            // A query by kSecValueRef names the key's item.
+            #expect(SecItemDelete([kSecValueRef: key] as CFDictionary) == errSecSuccess)
+            #expect(SecItemDelete(query as CFDictionary) == errSecItemNotFound)
+        }
+    }
+
+    @Test func privateKeyUsageAndProtectionClassesApplyToKeys() throws {
+        try withFreshKeychain {
+            var error: Unmanaged<CFError>?
+            let access = try #require(SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, &error))
+            let parameters: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
+                kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrApplicationTag: Self.tag,
+                                      kSecAttrAccessControl: access] as [CFString: Any],
+            ]
+            #expect(SecKeyCreateRandomKey(parameters as CFDictionary, &error) != nil)
+            let (_, found) = lookUp([kSecClass: kSecClassKey, kSecReturnAttributes: true])
+            #expect((found as? [String: Any])?[kSecAttrAccessible as String] as? String
+                == kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String)
+        }
+    }
+
+    /// A key protected by biometry is released to a look-up only after a match, as a password's secret is.
+    @Test func aBiometryKeyAsksForAMatchWhenLookedUp() async throws {
+        try await withAuthenticatingKeychain { keychain, _ in
+            var error: Unmanaged<CFError>?
+            let access = try #require(SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .biometryAny], &error))
+            let parameters: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
+                kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrApplicationTag: Self.tag,
+                                      kSecAttrAccessControl: access] as [CFString: Any],
+            ]
+            let made = try #require(SecKeyCreateRandomKey(parameters as CFDictionary, &error))
+            let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag, kSecReturnRef: true]
+            try keychain.authenticators.biometry.script(.cancel)
+            #expect(lookUp(query).0 == errSecUserCanceled)
+            try keychain.authenticators.biometry.script(.match)
+            let (status, result) = lookUp(query)
+            #expect(status == errSecSuccess)
+            #expect(result as? SecKey == made)
+            // Attributes alone need no match.
+            #expect(lookUp([kSecClass: kSecClassKey, kSecReturnAttributes: true]).0 == errSecSuccess)
+        }
+    }
+}
