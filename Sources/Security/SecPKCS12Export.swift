@@ -35,9 +35,11 @@ package enum PKCS12Export {
         }
     }
 
-    /// Why a file could not be written: the `OSStatus` and a reason without secrets.
-    package struct Failure: Error, Sendable {
-        package let status: OSStatus
-        package let reason: String
-    }
+    package typealias Failure = PKCS12Failure
+}
+
+/// Why a PKCS#12 file could not be read or written: the `OSStatus` and a reason without secrets.
+package struct PKCS12Failure: Error, Sendable {
+    package let status: OSStatus
+    package let reason: String
 }
