@@ -19,7 +19,7 @@ package struct PKCS12Items {
         do {
             contents = try PKCS12Archive.open(Array(data), passphrase: passphrase)
         } catch {
-            throw PKCS12Failure(status: error.status, reason: error.description)
+            throw PKCS12Failure(status: error.status, detail: error.description)
         }
         var key: SecKey?
         if let bytes = contents.privateKey {
@@ -27,7 +27,7 @@ package struct PKCS12Items {
                 key = try SecKey(pkcs8PrivateKey: bytes)
             } catch {
                 throw PKCS12Failure(
-                    status: errSecDecode, reason: (error as? SecKeyError)?.reason ?? "the private key does not parse")
+                    status: errSecDecode, detail: (error as? SecKeyError)?.reason ?? "the private key does not parse")
             }
         }
         return PKCS12Items(

@@ -21,7 +21,7 @@ package enum PKCS12Export {
         var privateKey: SecureBytes?
         if let key {
             guard let bytes = key.pkcs8PrivateKey else {
-                throw Failure(status: errSecParam, reason: "a PKCS#12 file holds private keys, not public ones")
+                throw Failure(status: errSecParam, detail: "a PKCS#12 file holds private keys, not public ones")
             }
             privateKey = bytes
         }
@@ -31,15 +31,16 @@ package enum PKCS12Export {
                 friendlyName: label, passphrase: passphrase)
             return Data(bytes)
         } catch {
-            throw Failure(status: error.status, reason: error.description)
+            throw Failure(status: error.status, detail: error.description)
         }
     }
 
     package typealias Failure = PKCS12Failure
 }
 
-/// Why a PKCS#12 file could not be read or written: the `OSStatus` and a reason without secrets.
+/// Why a PKCS#12 file could not be read or written: the `OSStatus` and a detail without secrets (plain text, shown
+/// as it is).
 package struct PKCS12Failure: Error, Sendable {
     package let status: OSStatus
-    package let reason: String
+    package let detail: String
 }

@@ -37,7 +37,8 @@ import X509Certificates
         try signsForTheCertificate(key, try fixtures.certificate("mixed"), .rsaSignatureMessagePKCS1v15SHA256)
         #expect(key.pkcs8PrivateKey.map { Data($0.bytes) } == der)
         // The PKCS #8 written here is what OpenSSL reads back as the same key.
-        try Data(try #require(key.pkcs8PrivateKey).bytes).write(to: fixtures.directory.appendingPathComponent("back.p8"))
+        let written = Data(try #require(key.pkcs8PrivateKey).bytes)
+        try written.write(to: fixtures.directory.appendingPathComponent("back.p8"))
         let modulus = try fixtures.output("openssl pkey -inform DER -in back.p8 -noout -text_pub | grep -c Modulus")
         #expect(String(decoding: modulus, as: UTF8.self) == "1\n")
     }
@@ -60,7 +61,8 @@ import X509Certificates
         let ed25519 = Array(try fixtures.output(
             "openssl genpkey -algorithm ed25519 | openssl pkcs8 -topk8 -nocrypt -outform DER"))
         let p224 = Array(try fixtures.output(
-            "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-224 | openssl pkcs8 -topk8 -nocrypt -outform DER"))
+            "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-224"
+                + " | openssl pkcs8 -topk8 -nocrypt -outform DER"))
         var wrongVersion = der
         wrongVersion[5] = 7  // 30 81 87 02 01 00: version 0 becomes 7
         let cases: [[UInt8]] = [

@@ -8,7 +8,8 @@ enum CertificateListing {
     static let certificateClass = "0x80001000"
 
     static func text(keychainPath: String, itemClass: String, attributes: [String: Any]) -> String {
-        var text = "keychain: \"\(TerminalText.escaped(keychainPath))\"\nversion: 512\nclass: \(itemClass)\nattributes:\n"
+        var text = "keychain: \"\(TerminalText.escaped(keychainPath))\"\nversion: 512\n"
+        text += "class: \(itemClass)\nattributes:\n"
         let skipped: Set<String> = [kSecClass as String, kSecValueRef as String, kSecValueData as String]
         for name in attributes.keys.sorted() where !skipped.contains(name) && name.utf8.count == 4 {
             guard let rendered = render(attributes[name]) else { continue }

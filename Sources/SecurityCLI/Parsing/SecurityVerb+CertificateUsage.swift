@@ -4,7 +4,7 @@ extension SecurityVerb {
         switch self {
         case .verifyCert:
             return """
-                Usage: verify-cert [-c certFile] [-r rootCertFile] [-p policy] [-C] [-d date] [-n name] [-s host] [-LlNq]
+                Usage: verify-cert [-c certFile] [-r rootCertFile] [-p policy] [-C] [-d date] [-n name] [-s host] [-LlN]
                     -c certFile     Certificate to verify (PEM or DER). Can be specified multiple times, leaf first.
                     -r rootCertFile Root certificate, the only anchors. Can be specified multiple times.
                     -p policy       Verify policy: basic or ssl; default is basic (ssl when a name is given).

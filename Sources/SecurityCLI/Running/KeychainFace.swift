@@ -84,7 +84,8 @@ struct StoredIdentity {
     {
         var keysByPublicKey: [Data: KeychainFace.Item<SecKey>] = [:]
         for key in keys {
-            if let external = SecKeyCopyPublicKey(key.reference).flatMap({ SecKeyCopyExternalRepresentation($0, nil) }) {
+            let publicKey = SecKeyCopyPublicKey(key.reference)
+            if let external = publicKey.flatMap({ SecKeyCopyExternalRepresentation($0, nil) }) {
                 keysByPublicKey[external as Data] = key
             }
         }

@@ -70,8 +70,8 @@ extension SecurityCommandRunner {
         let face = try face(identity)
         let certificates = try face.certificates(operation: operation).filter { item in
             let certificate = item.reference
-            if let hash = command.hash?.uppercased(),
-                hash != CertificateFingerprint.sha1Hex(certificate), hash != CertificateFingerprint.sha256Hex(certificate)
+            if let hash = command.hash?.uppercased(), hash != CertificateFingerprint.sha1Hex(certificate),
+                hash != CertificateFingerprint.sha256Hex(certificate)
             {
                 return false
             }

@@ -22,7 +22,8 @@ extension SecurityCommandRunner {
         switch command.type {
         case .certs: (certificates, keys) = (allCertificates.map(\.reference), [])
         case .privKeys: (certificates, keys) = ([], allKeys.map(\.reference))
-        case .identities: (certificates, keys) = (identities.map(\.certificate.reference), identities.map(\.key.reference))
+        case .identities:
+            (certificates, keys) = (identities.map(\.certificate.reference), identities.map(\.key.reference))
         case .all: (certificates, keys) = (allCertificates.map(\.reference), allKeys.map(\.reference))
         }
         guard !certificates.isEmpty || !keys.isEmpty else { throw KeychainFace.failure(operation, errSecItemNotFound) }
@@ -61,7 +62,7 @@ extension SecurityCommandRunner {
                     label: pair.map { Self.name($0.certificate) },
                     passphrase: String(decoding: passphrase.bytes, as: UTF8.self)))
             } catch {
-                throw CommandFailure(operation, KeychainError(error.status).because(verbatim: error.reason))
+                throw CommandFailure(operation, KeychainError(error.status).because(verbatim: error.detail))
             }
         }
         defer { PosixIO.wipe(&bytes) }

@@ -45,7 +45,9 @@ extension SecurityCommandRunner {
             try add(face, attributes, kSecClassKey, key, &added, operation)
         }
         for certificate in items.certificates {
-            let attributes: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate]
+            let attributes: [String: Any] = [
+                kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate,
+            ]
             try add(face, attributes, kSecClassCertificate, certificate, &added, operation)
         }
         let identities = items.isIdentity ? 1 : 0
@@ -90,7 +92,8 @@ extension SecurityCommandRunner {
                     items.certificates.append(certificate)
                 case "PRIVATE KEY":
                     guard let key = try? SecKey(pkcs8PrivateKey: SecureBytes(block.der)) else {
-                        throw decodeFailure(operation, "the PRIVATE KEY of \(command.file) is not RSA or EC P-256/384/521")
+                        throw decodeFailure(
+                            operation, "the PRIVATE KEY of \(command.file) is not RSA or EC P-256/384/521")
                     }
                     items.keys.append(key)
                 case "RSA PRIVATE KEY":
@@ -129,7 +132,7 @@ extension SecurityCommandRunner {
             // The passphrase is text to PKCS#12 (OpenSSL turns it into BMPString); Swift strings are not wiped.
             contents = try PKCS12Items.open(Data(bytes), passphrase: String(decoding: passphrase.bytes, as: UTF8.self))
         } catch {
-            throw CommandFailure(operation, KeychainError(error.status).because(verbatim: error.reason))
+            throw CommandFailure(operation, KeychainError(error.status).because(verbatim: error.detail))
         }
         if let key = contents.privateKey {
             guard let certificate = contents.certificate else {
