@@ -84,9 +84,12 @@ targets += [
     .target(
         name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages"],
         swiftSettings: swift6),
+    // CryptoKitOpenSSL: the SHA-1 and SHA-256 fingerprints `find-certificate -Z` and `find-identity` print.
     .target(
         name: "SecurityCLI",
-        dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages", "Security", "TerminalIO"],
+        dependencies: [
+            "KeychainCore", "KeychainRequests", "KeychainMessages", "Security", "TerminalIO", "CryptoKitOpenSSL",
+        ],
         swiftSettings: swift6),
     // PAM lives in its own small process: the static `security` binary cannot load PAM's modules.
     .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),

@@ -30,6 +30,18 @@ public enum UsageMessage: Equatable, Sendable {
     case oneBackupFile
     case nestedInteractive
     case doctorNeedsFileInInteractive
+    /// A value that must be one of a few words (`-p basic|ssl`, `-t certs|privKeys|identities`).
+    case oneOf(option: Character, allowed: [String], value: String)
+    /// `verify-cert -d`: not a date in macOS's form.
+    case verifyDate(String)
+    /// An option the verb cannot run without.
+    case optionRequired(Character)
+    /// `verify-cert -R`: revocation checking is not done here.
+    case revocationChecking
+    /// `add-certificates`, `import`: the file operand is missing or there are several.
+    case oneFileOperand
+    /// `create-keypair`: the name operand.
+    case oneNameOperand
     /// A macOS verb this keychain does not have: why, and the nearest verb that it has (one line, no usage).
     case unsupportedVerb(verb: String, reason: UnsupportedVerbReason, nearest: String)
     /// A keychain named as an operand (one line, no usage).
@@ -83,6 +95,13 @@ public enum UsageMessage: Equatable, Sendable {
         case .oneBackupFile: "name one backup file"
         case .nestedInteractive: "-i cannot be nested"
         case .doctorNeedsFileInInteractive: "doctor needs a FILE in -i (standard input holds the commands)"
+        case .oneOf(let option, let allowed, let value):
+            "-\(option) needs one of \(allowed.joined(separator: ", ")), not \"\(value)\""
+        case .verifyDate(let value): "-d needs a date in GMT as YYYY-MM-DD-hh:mm:ss (time optional), not \"\(value)\""
+        case .optionRequired(let option): "-\(option) is required"
+        case .revocationChecking: "-R: revocation checking (OCSP, CRL) is not supported"
+        case .oneFileOperand: "name the file (add-certificates takes several)"
+        case .oneNameOperand: "name the key pair (its label)"
         case .unsupportedVerb(let verb, let reason, let nearest):
             "\(verb) is not supported: " + Self.english(reason) + "; the nearest command here is `\(nearest)`"
         case .keychainOperand(let name):
@@ -101,8 +120,8 @@ public enum UsageMessage: Equatable, Sendable {
             "this keychain has no access-control or partition lists; which programs read an item is decided by its "
                 + "access group"
         case .keysAndCertificates:
-            "keys, certificates and identities are not stored yet (generic and internet passwords are); they come "
-                + "with their own issue"
+            "identity preferences, smart cards, CMS and trust settings have no counterpart here (certificates, "
+                + "identities and keys have find-certificate, find-identity, import, export, create-keypair)"
         case .macOSService:
             "it is a macOS system service with no counterpart here"
         }
@@ -142,6 +161,14 @@ public enum UsageMessage: Equatable, Sendable {
         case .nestedInteractive: "-i の中で -i は使えません"
         case .doctorNeedsFileInInteractive:
             "-i の中の doctor にはファイルが必要です（標準入力はコマンドを読むために使います）"
+        case .oneOf(let option, let allowed, let value):
+            "-\(option) には \(allowed.joined(separator: ", ")) のいずれかを指定してください（\"\(value)\" は不可）"
+        case .verifyDate(let value):
+            "-d には GMT の日時を YYYY-MM-DD-hh:mm:ss（時刻は省略可）で指定してください（\"\(value)\" は不可）"
+        case .optionRequired(let option): "-\(option) を指定してください"
+        case .revocationChecking: "-R: 失効確認（OCSP、CRL）には対応していません"
+        case .oneFileOperand: "ファイルを指定してください（add-certificates には複数指定できます）"
+        case .oneNameOperand: "鍵ペアの名前（ラベル）を指定してください"
         case .unsupportedVerb(let verb, let reason, let nearest):
             "\(verb) には対応していません。" + Self.japanese(reason) + "。いちばん近いコマンドは `\(nearest)` です"
         case .keychainOperand(let name):
@@ -161,8 +188,8 @@ public enum UsageMessage: Equatable, Sendable {
             "このキーチェーンにはアクセス制御リストもパーティションリストもなく、"
                 + "項目を読めるプログラムはアクセスグループで決まります"
         case .keysAndCertificates:
-            "鍵・証明書・アイデンティティはまだ保存できません"
-                + "（汎用パスワードとインターネットパスワードは保存できます）。これらは別の issue で扱います"
+            "アイデンティティの優先設定・スマートカード・CMS・信頼設定には対応するものがありません"
+                + "（証明書・アイデンティティ・鍵には find-certificate、find-identity、import、export、create-keypair があります）"
         case .macOSService:
             "macOS のシステムサービスで、ここには対応するものがありません"
         }

@@ -69,6 +69,9 @@ import Testing
                 arguments = try ShellWords.split(String(command.dropFirst("security ".count)))
                 // The page's query.json is a query for service "app".
                 arguments = arguments.map { $0 == "query.json" ? Self.file(#"{"class":"genp","svce":"app"}"#) : $0 }
+                // The page's certificate files are made by `openssl` (CertificateFiles).
+                let files = try CertificateFiles.shared()
+                arguments = arguments.map { $0.hasSuffix(".pem") || $0.hasSuffix(".p12") ? files.path($0) : $0 }
             }
             let run = harness.run(arguments)
             let printed = (run.output.isEmpty ? run.errors : run.output).split(separator: "\n").map(String.init)

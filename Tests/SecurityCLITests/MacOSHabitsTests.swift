@@ -52,8 +52,8 @@ import Testing
         ("delete-keychain", "there is one keychain", "delete-generic-password"),
         ("set-key-partition-list", "no access-control or partition lists", "security -G GROUP add-generic-password …"),
         ("set-generic-password-partition-list", "access group", "security -G GROUP add-generic-password …"),
-        ("find-certificate", "keys, certificates and identities are not stored yet", "add-generic-password"),
-        ("import", "come with their own issue", "add-generic-password"),
+        ("set-identity-preference", "identity preferences, smart cards, CMS and trust settings", "find-identity"),
+        ("add-trusted-cert", "have no counterpart here", "find-identity"),
         ("authorizationdb", "macOS system service", "help"),
     ])
     func macOSVerbsGetOneLineWithTheNearestVerb(verb: String, why: String, nearest: String) {

@@ -63,6 +63,22 @@ public enum SecurityCommand: Equatable, Sendable {
     /// `biometry ACTION` (not on macOS): drives the simulated biometric sensor.
     case biometry(BiometryCommand)
     case companion(CompanionCommand)  // `companion ACTION` (not on macOS): drives the simulated companion.
+    /// `verify-cert -c FILE …`: evaluates trust in a chain.
+    case verifyCert(VerifyCertCommand)
+    /// `find-certificate`.
+    case findCertificate(FindCertificateCommand)
+    /// `find-identity`.
+    case findIdentity(FindIdentityCommand)
+    /// `delete-certificate`, `delete-identity`.
+    case deleteCertificate(DeleteCertificateCommand)
+    /// `add-certificates FILE…`.
+    case addCertificates([String])
+    /// `import FILE`.
+    case importItems(ImportCommand)
+    /// `export`.
+    case exportItems(ExportCommand)
+    /// `create-keypair NAME`.
+    case createKeypair(CreateKeypairCommand)
     /// `-i`: read command lines from standard input, one per line.
     case interactive
 }

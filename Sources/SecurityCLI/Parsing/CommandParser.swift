@@ -76,6 +76,7 @@ public enum CommandParser {
         }
         if verb == .error { return .errorMessage(try statusCodes(arguments)) }
         if verb == .doctor { return .doctor(try doctorCommand(arguments)) }
+        if verb.isCertificateVerb { return try certificateCommand(verb, arguments) }
         let (options, operands) = try OptionScanner(specification: verb.options, verb: verb).scan(arguments)
         if !verb.takesFileOperand, let operand = operands.first {
             throw UsageError(.keychainOperand(name: operand), verb: verb)
@@ -122,6 +123,10 @@ public enum CommandParser {
             }
             return .biometry(action)
         case .companion: return try companionCommand(verb, operands)
+        case .verifyCert: return .verifyCert(try verifyCertCommand(options))
+        case .findCertificate, .findIdentity, .deleteCertificate, .deleteIdentity, .addCertificates, .importItems,
+            .exportItems, .createKeypair:
+            return try certificateCommand(verb, arguments)
         case .error, .doctor:
             return .help(verb)  // parsed above
         }

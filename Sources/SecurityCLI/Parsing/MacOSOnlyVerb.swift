@@ -7,7 +7,7 @@ enum MacOSOnlyVerb {
     static func explanation(for name: String) -> (reason: UsageMessage.UnsupportedVerbReason, nearest: String)? {
         if let nearest = oneKeychain[name] { return (.oneKeychain, nearest) }
         if partitionLists.contains(name) { return (.accessGroups, "security -G GROUP add-generic-password …") }
-        if keysAndCertificates.contains(name) { return (.keysAndCertificates, "add-generic-password") }
+        if keysAndCertificates.contains(name) { return (.keysAndCertificates, "find-identity") }
         if macOSServices.contains(name) { return (.macOSService, "help") }
         return nil
     }
@@ -28,11 +28,9 @@ enum MacOSOnlyVerb {
     ]
 
     private static let keysAndCertificates: Set<String> = [
-        "create-keypair", "find-key", "add-certificates", "find-certificate", "find-identity", "delete-certificate",
-        "delete-identity", "set-identity-preference", "get-identity-preference", "import", "export",
-        "export-smartcard", "verify-cert", "add-trusted-cert", "remove-trusted-cert", "dump-trust-settings",
-        "user-trust-settings-enable", "trust-settings-export", "trust-settings-import", "cms", "smartcards",
-        "list-smartcards",
+        "find-key", "set-identity-preference", "get-identity-preference", "export-smartcard", "add-trusted-cert",
+        "remove-trusted-cert", "dump-trust-settings", "user-trust-settings-enable", "trust-settings-export",
+        "trust-settings-import", "cms", "smartcards", "list-smartcards",
     ]
 
     private static let macOSServices: Set<String> = [

@@ -116,6 +116,9 @@ extension SecurityVerb {
                     The simulated sensor LAContext and biometry-protected items use: match, nomatch, cancel and
                     fallback queue the user's reaction to the next prompt; change-enrollment adds a finger.
                 """
+        case .verifyCert, .findCertificate, .findIdentity, .deleteCertificate, .deleteIdentity, .addCertificates,
+            .importItems, .exportItems, .createKeypair:
+            return certificateUsage
         case .companion: return "Usage: companion pair|unpair|approve|deny|cancel|status\n    The simulated watch."
         case .doctor:
             return """

@@ -20,6 +20,15 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
     case doctor
     case biometry
     case companion
+    case verifyCert = "verify-cert"
+    case findCertificate = "find-certificate"
+    case findIdentity = "find-identity"
+    case deleteCertificate = "delete-certificate"
+    case deleteIdentity = "delete-identity"
+    case addCertificates = "add-certificates"
+    case importItems = "import"
+    case exportItems = "export"
+    case createKeypair = "create-keypair"
 
     /// The one-line description `security help` lists.
     public var summary: String {
@@ -44,6 +53,15 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .doctor: "Explain what a SecItem call with a JSON dictionary would do, without doing it."
         case .biometry: "Drive the simulated biometric sensor (enroll, match, nomatch, cancel, status...)."
         case .companion: "Drive the simulated companion watch (pair, unpair, approve, deny, cancel, status)."
+        case .verifyCert: "Verify a certificate chain."
+        case .findCertificate: "Find a certificate item."
+        case .findIdentity: "Find an identity (certificate + private key)."
+        case .deleteCertificate: "Delete a certificate from the keychain."
+        case .deleteIdentity: "Delete an identity (certificate + private key) from the keychain."
+        case .addCertificates: "Add certificates to the keychain."
+        case .importItems: "Import items (certificates, keys, PKCS#12 identities) into the keychain."
+        case .exportItems: "Export items from the keychain (PEM sequence or PKCS#12)."
+        case .createKeypair: "Create an asymmetric key pair."
         }
     }
 
@@ -67,6 +85,14 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .biometry, .companion: OptionSpecification(valued: "", flags: "")
         case .backupKeychain, .restoreKeychain: OptionSpecification(valued: "p", flags: "")
         case .error, .doctor: OptionSpecification(valued: "", flags: "")
+        case .verifyCert: OptionSpecification(valued: "cdknprRs", flags: "CLlNq")
+        case .findCertificate: OptionSpecification(valued: "cek", flags: "ampZ")
+        case .findIdentity: OptionSpecification(valued: "psk", flags: "v")
+        case .deleteCertificate, .deleteIdentity: OptionSpecification(valued: "cZk", flags: "t")
+        case .addCertificates: OptionSpecification(valued: "k", flags: "")
+        case .importItems: OptionSpecification(valued: "kftPT", flags: "wxA")
+        case .exportItems: OptionSpecification(valued: "kftPo", flags: "wpq")
+        case .createKeypair: OptionSpecification(valued: "asfdtkT", flags: "A")
         }
     }
 }

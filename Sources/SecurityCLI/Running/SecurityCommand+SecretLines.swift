@@ -18,6 +18,13 @@ extension SecurityCommand {
             // One line for the new passcode: a line of input is read once, without the terminal's retype.
             let new = command.new == .prompt ? 1 : 0
             return (new + (command.current == .prompt ? 1 : 0), new)
+        case .importItems(let command):
+            // A passphrase is read for a PKCS#12 file; one known by its name or -f (others are found by content).
+            let count = command.passphrase == nil && command.isPKCS12ByName ? 1 : 0
+            return (count, count)
+        case .exportItems(let command):
+            let count = command.passphrase == nil && command.effectiveFormat == .pkcs12 ? 1 : 0
+            return (count, count)
         default:
             return (0, 0)
         }
@@ -44,7 +51,7 @@ extension SecurityVerb {
     var readsSecretLines: Bool {
         switch self {
         case .addGenericPassword, .addInternetPassword, .unlockKeychain, .setKeychainPassword, .backupKeychain,
-            .restoreKeychain:
+            .restoreKeychain, .importItems, .exportItems:
             true
         default: false
         }

@@ -96,6 +96,15 @@ public final class SecurityCommandRunner {
                 return try diagnose(command, keychain: try open(invocation.identity), identity: invocation.identity)
             case .interactive:
                 return runInteractive(invocation)
+            case .verifyCert(let command):
+                return try verifyCertificates(command)
+            case .findCertificate(let command): try findCertificate(command, identity: invocation.identity)
+            case .findIdentity(let command): try findIdentity(command, identity: invocation.identity)
+            case .deleteCertificate(let command): try deleteCertificate(command, identity: invocation.identity)
+            case .addCertificates(let files): return try addCertificates(files, identity: invocation.identity)
+            case .importItems(let command): try importItems(command, identity: invocation.identity)
+            case .exportItems(let command): try exportItems(command, identity: invocation.identity)
+            case .createKeypair(let command): try createKeypair(command, identity: invocation.identity)
             }
             if format.json, invocation.command.printsNothingOnSuccess { output.writeLine("{\"status\":0}") }
             return ExitCode.success

@@ -1,0 +1,116 @@
+import Foundation
+import KeychainCore
+import Security
+
+/// The command's keychain seen through the `Security` face: SecItem calls made as the command's identity, on
+/// the keychain the options chose (`SecurityRuntime.withKeychain`), so the certificate, identity and key verbs
+/// do what an app's calls do.
+struct KeychainFace {
+    let keychain: Keychain
+    /// `-G GROUP` when `KEYCHAIN_ENTITLEMENTS` confines the command: every call names it.
+    let accessGroup: String?
+
+    /// A stored item: its reference object and attributes.
+    struct Item<Reference> {
+        let reference: Reference
+        let attributes: [String: Any]
+
+        var label: String? { attributes[kSecAttrLabel as String] as? String }
+    }
+
+    func run<R>(_ body: () throws -> R) rethrows -> R { try SecurityRuntime.withKeychain(keychain, body) }
+
+    /// `query` with the access group, when one is imposed.
+    func scoped(_ query: [String: Any]) -> [String: Any] {
+        var query = query
+        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        return query
+    }
+
+    /// Every certificate item.
+    func certificates(operation: String) throws(CommandFailure) -> [Item<SecCertificate>] {
+        try items(kSecClassCertificate, [:], operation: operation)
+    }
+
+    /// Every private key item.
+    func privateKeys(operation: String) throws(CommandFailure) -> [Item<SecKey>] {
+        try items(kSecClassKey, [kSecAttrKeyClass as String: kSecAttrKeyClassPrivate], operation: operation)
+    }
+
+    private func items<Reference>(_ itemClass: CFString, _ extra: [String: Any], operation: String)
+        throws(CommandFailure) -> [Item<Reference>]
+    {
+        var query = scoped(extra)
+        query[kSecClass as String] = itemClass
+        query[kSecMatchLimit as String] = kSecMatchLimitAll
+        query[kSecReturnRef as String] = true
+        query[kSecReturnAttributes as String] = true
+        var result: CFTypeRef?
+        let status = run { SecItemCopyMatching(query as CFDictionary, &result) }
+        if status == errSecItemNotFound { return [] }
+        guard status == errSecSuccess else { throw Self.failure(operation, status) }
+        let found = (result as? [[String: Any]]) ?? []
+        return found.compactMap { attributes in
+            (attributes[kSecValueRef as String] as? Reference).map { Item(reference: $0, attributes: attributes) }
+        }
+    }
+
+    /// Adds one item; answers the status (errSecDuplicateItem is the caller's to judge).
+    func add(_ attributes: [String: Any]) -> OSStatus {
+        let attributes = scoped(attributes)
+        return run { SecItemAdd(attributes as CFDictionary, nil) }
+    }
+
+    /// Deletes the item `reference` names.
+    func delete(_ itemClass: CFString, _ reference: AnyObject, operation: String) throws(CommandFailure) {
+        let query = scoped([kSecClass as String: itemClass, kSecValueRef as String: reference])
+        let status = run { SecItemDelete(query as CFDictionary) }
+        guard status == errSecSuccess else { throw Self.failure(operation, status) }
+    }
+
+    static func failure(_ operation: String, _ status: OSStatus) -> CommandFailure {
+        CommandFailure(operation, KeychainError(status))
+    }
+}
+
+/// A private key and the certificate of its public key: an identity.
+struct StoredIdentity {
+    let certificate: KeychainFace.Item<SecCertificate>
+    let key: KeychainFace.Item<SecKey>
+
+    /// Pairs certificates with private keys by public key (Apple's join of `pkhh` and `klbl`).
+    static func pairs(_ certificates: [KeychainFace.Item<SecCertificate>], _ keys: [KeychainFace.Item<SecKey>])
+        -> [StoredIdentity]
+    {
+        var keysByPublicKey: [Data: KeychainFace.Item<SecKey>] = [:]
+        for key in keys {
+            let publicKey = SecKeyCopyPublicKey(key.reference)
+            if let external = publicKey.flatMap({ SecKeyCopyExternalRepresentation($0, nil) }) {
+                keysByPublicKey[external as Data] = key
+            }
+        }
+        return certificates.compactMap { certificate in
+            guard let publicKey = SecCertificateCopyKey(certificate.reference),
+                let external = SecKeyCopyExternalRepresentation(publicKey, nil),
+                let key = keysByPublicKey[external as Data]
+            else { return nil }
+            return StoredIdentity(certificate: certificate, key: key)
+        }
+    }
+}
+
+extension SecurityCommandRunner {
+    /// The face over the keychain the options choose.
+    func face(_ identity: IdentityOptions) throws(CommandFailure) -> KeychainFace {
+        do {
+            let configuration = try source.configuration(for: identity)
+            return KeychainFace(
+                keychain: try Keychain(configuration: configuration),
+                accessGroup: source.confinesIdentity ? identity.accessGroup : nil)
+        } catch let error as KeychainError {
+            throw CommandFailure("SecKeychainCopyDefault", error)
+        } catch {
+            throw CommandFailure("SecKeychainCopyDefault", KeychainError.notAvailable.because(verbatim: "\(error)"))
+        }
+    }
+}

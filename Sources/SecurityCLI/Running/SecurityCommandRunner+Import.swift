@@ -1,0 +1,156 @@
+import Foundation
+import KeychainCore
+import KeychainCrypto
+import Security
+import TerminalIO
+
+extension PasswordPrompt {
+    /// `import`'s prompt for a PKCS#12 file's passphrase.
+    public static let importPassphrase = PasswordPrompt("passphrase of the PKCS#12 file: ")
+    /// `export -f pkcs12`'s prompts.
+    public static let exportPassphrase = PasswordPrompt(
+        "passphrase for the PKCS#12 file: ", confirmation: "retype passphrase for the PKCS#12 file: ")
+}
+
+extension ImportCommand {
+    /// Whether the file is read as PKCS#12 (and a passphrase asked for): `-f pkcs12`, or a `.p12`/`.pfx` name.
+    var isPKCS12ByName: Bool {
+        format == "pkcs12" || file.lowercased().hasSuffix(".p12") || file.lowercased().hasSuffix(".pfx")
+    }
+}
+
+extension SecurityCommandRunner {
+    /// What a file to import holds.
+    private struct ImportedItems {
+        var certificates: [SecCertificate] = []
+        var keys: [SecKey] = []
+        /// The PKCS#12 file's key certificate's friendlyName, which labels its key.
+        var label: String?
+        var isIdentity = false
+    }
+
+    /// `import FILE`: certificates (PEM or DER), private keys (PEM or DER PKCS #8, PEM PKCS #1 RSA) and PKCS#12
+    /// files (key, certificate and chain; asks for the passphrase when `-P` is not given) go in as items, all of
+    /// them or, on a failure, none.
+    func importItems(_ command: ImportCommand, identity: IdentityOptions) throws(CommandFailure) {
+        let operation = "SecKeychainItemImport"
+        var bytes = try CertificateFiles.contents(of: command.file, operation: operation)
+        defer { PosixIO.wipe(&bytes) }
+        let items = try read(bytes, command, operation: operation)
+        let face = try face(identity)
+        var added: [(CFString, AnyObject)] = []
+        for key in items.keys {
+            var attributes: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueRef as String: key]
+            if let label = items.label { attributes[kSecAttrLabel as String] = label }
+            try add(face, attributes, kSecClassKey, key, &added, operation)
+        }
+        for certificate in items.certificates {
+            let attributes: [String: Any] = [
+                kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate,
+            ]
+            try add(face, attributes, kSecClassCertificate, certificate, &added, operation)
+        }
+        let identities = items.isIdentity ? 1 : 0
+        let certificates = items.certificates.count - identities
+        let keys = items.keys.count - identities
+        if format.json {
+            output.writeLine(JSONText.encode(["identities": identities, "certificates": certificates, "keys": keys]))
+            return
+        }
+        if identities > 0 { output.writeLine("1 identity imported.") }
+        if keys > 0 { output.writeLine("\(keys) key\(keys == 1 ? "" : "s") imported.") }
+        if certificates > 0 { output.writeLine("\(certificates) certificate\(certificates == 1 ? "" : "s") imported.") }
+    }
+
+    /// Adds one item; on failure deletes the ones this import added, then fails.
+    private func add(
+        _ face: KeychainFace, _ attributes: [String: Any], _ itemClass: CFString, _ reference: AnyObject,
+        _ added: inout [(CFString, AnyObject)], _ operation: String
+    ) throws(CommandFailure) {
+        let status = face.add(attributes)
+        guard status == errSecSuccess else {
+            for (addedClass, addedReference) in added.reversed() {
+                try? face.delete(addedClass, addedReference, operation: operation)
+            }
+            throw KeychainFace.failure(operation, status)
+        }
+        added.append((itemClass, reference))
+    }
+
+    private func read(_ bytes: [UInt8], _ command: ImportCommand, operation: String) throws(CommandFailure)
+        -> ImportedItems
+    {
+        var items = ImportedItems()
+        if !command.isPKCS12ByName, var pem = PEMBlocks(bytes) {
+            defer { for index in pem.blocks.indices { PosixIO.wipe(&pem.blocks[index].der) } }
+            for block in pem.blocks {
+                switch block.label {
+                case "CERTIFICATE", "X509 CERTIFICATE":
+                    guard let certificate = SecCertificateCreateWithData(nil, Data(block.der) as CFData) else {
+                        throw decodeFailure(operation, "a CERTIFICATE block of \(command.file) does not parse")
+                    }
+                    items.certificates.append(certificate)
+                case "PRIVATE KEY":
+                    guard let key = try? SecKey(pkcs8PrivateKey: SecureBytes(block.der)) else {
+                        throw decodeFailure(
+                            operation, "the PRIVATE KEY of \(command.file) is not RSA or EC P-256/384/521")
+                    }
+                    items.keys.append(key)
+                case "RSA PRIVATE KEY":
+                    let attributes = [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeyClass: kSecAttrKeyClassPrivate]
+                    guard let key = SecKeyCreateWithData(Data(block.der) as CFData, attributes as CFDictionary, nil)
+                    else { throw decodeFailure(operation, "the RSA PRIVATE KEY of \(command.file) does not parse") }
+                    items.keys.append(key)
+                case "ENCRYPTED PRIVATE KEY", "EC PRIVATE KEY":
+                    throw CommandFailure(
+                        operation,
+                        KeychainError.unimplemented.because(
+                            verbatim: "\(block.label) blocks are not read here; convert the key with "
+                                + "`openssl pkcs8 -topk8 -nocrypt`, or import a PKCS#12 file"))
+                default: continue
+                }
+            }
+            guard !items.certificates.isEmpty || !items.keys.isEmpty else {
+                throw decodeFailure(operation, "\(command.file) holds no certificate or key")
+            }
+            return items
+        }
+        if !command.isPKCS12ByName {
+            if let certificate = SecCertificateCreateWithData(nil, Data(bytes) as CFData) {
+                items.certificates = [certificate]
+                return items
+            }
+            if let key = try? SecKey(pkcs8PrivateKey: SecureBytes(bytes)) {
+                items.keys = [key]
+                return items
+            }
+        }
+        let passphrase = try secret(
+            command.passphrase ?? .prompt, prompt: .importPassphrase, option: "-P", operation: operation)
+        let contents: PKCS12Items
+        do {
+            // The passphrase is text to PKCS#12 (OpenSSL turns it into BMPString); Swift strings are not wiped.
+            contents = try PKCS12Items.open(Data(bytes), passphrase: String(decoding: passphrase.bytes, as: UTF8.self))
+        } catch {
+            throw CommandFailure(operation, KeychainError(error.status).because(verbatim: error.detail))
+        }
+        if let key = contents.privateKey {
+            guard let certificate = contents.certificate else {
+                throw decodeFailure(operation, "the PKCS#12 file's key has no certificate")
+            }
+            items.keys = [key]
+            items.certificates = [certificate]
+            items.isIdentity = true
+            items.label = contents.label
+        } else if let certificate = contents.certificate {
+            items.certificates = [certificate]
+        }
+        items.certificates += contents.chain
+        guard !items.certificates.isEmpty else { throw decodeFailure(operation, "the PKCS#12 file is empty") }
+        return items
+    }
+
+    private func decodeFailure(_ operation: String, _ reason: String) -> CommandFailure {
+        CommandFailure(operation, KeychainError.decode.because(verbatim: reason))
+    }
+}
