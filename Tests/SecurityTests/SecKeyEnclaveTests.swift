@@ -173,6 +173,10 @@ struct SecKeyEnclaveTests {
                 let stored = try #require(data as? Data)
                 #expect(stored.prefix(4) == Data("KSWE".utf8))
                 #expect(stored.count != 97)
+                // Apple has no bridge from a SecKey's enclave key to CryptoKit's types: the blob is refused.
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -50)) {
+                    _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: stored)
+                }
                 return try #require(SecKeyCopyPublicKey(key))
             }
         }
