@@ -13,7 +13,8 @@ package protocol SecureEnclaveBackend: Sendable {
     /// (`04 ‖ x ‖ y`), or returns nil when the caller does not take that point; then no key is returned.
     /// - Throws: ``EnclaveError`` with the backend's or the keychain's status.
     func createKey(
-        use: SecureEnclaveKeyUse, authorization: [UInt8], seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?
+        use: SecureEnclaveKeyUse, authorization: [UInt8],
+        seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?
     ) throws -> (any SecureEnclaveKeyHandle)?
 
     /// A key from its stored form, checked as far as it can be without the key's auth value.

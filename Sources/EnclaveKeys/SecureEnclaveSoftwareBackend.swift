@@ -10,7 +10,8 @@ struct SecureEnclaveSoftwareBackend: SecureEnclaveBackend {
     var backing: SecureEnclaveBacking { .software }
 
     func createKey(
-        use: SecureEnclaveKeyUse, authorization: [UInt8], seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?
+        use: SecureEnclaveKeyUse, authorization: [UInt8],
+        seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?
     ) throws -> (any SecureEnclaveKeyHandle)? {
         let key = try translatingErrors { try ECKey.generate(.p256, compactRepresentable: false) }
         guard let access = try seal(key.publicPoint) else { return nil }

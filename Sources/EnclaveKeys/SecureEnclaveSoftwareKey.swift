@@ -70,7 +70,8 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
         do {
             opened = try AESGCM.open(reader.rest, key: wrappingKey, authenticating: header)
         } catch {
-            throw EnclaveError.status(-26275, reason: "the software enclave key was altered or sealed in another keychain home")
+            throw EnclaveError.status(
+                -26275, reason: "the software enclave key was altered or sealed in another keychain home")
         }
         publicPoint = point
         access = SecureEnclaveKey.Access(policy: policy, sealedAuthorization: sealedAuthorization)

@@ -9,7 +9,8 @@ struct SecureEnclaveTPMBackend: SecureEnclaveBackend {
     var backing: SecureEnclaveBacking { .tpm(tcti: connection.tcti) }
 
     func createKey(
-        use: SecureEnclaveKeyUse, authorization: [UInt8], seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?
+        use: SecureEnclaveKeyUse, authorization: [UInt8],
+        seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?
     ) throws -> (any SecureEnclaveKeyHandle)? {
         let blob = try SecureEnclaveBackends.translating(connection) { () throws(TPMError) in
             try connection.createKey(use: use.tpm, authorization: authorization)

@@ -43,7 +43,8 @@ public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMut
             key = SecKey(.rsa(made))
         }
         if !permanence.isEmpty {
-            try permanence.store(privateKey: key, publicKey: permanence.publicItem == nil ? nil : SecKeyCopyPublicKey(key))
+            try permanence.store(
+                privateKey: key, publicKey: permanence.publicItem == nil ? nil : SecKeyCopyPublicKey(key))
         }
         return key
     }

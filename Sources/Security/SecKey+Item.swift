@@ -75,8 +75,10 @@ extension SecKey {
     /// The key an item value holds; nil when the bytes are not a key of the stated type and class.
     convenience init?(itemValue value: KeyValue) {
         if let enclave = try? EnclaveKeyBinding.restoring(value) {
-            guard let publicKey = try? enclave.key.publicPoint.withUnsafeBytes({ try ECKey(curve: .p256, publicPoint: $0) })
-            else { return nil }
+            let point = enclave.key.publicPoint
+            guard let publicKey = try? point.withUnsafeBytes({ try ECKey(curve: .p256, publicPoint: $0) }) else {
+                return nil
+            }
             self.init(enclave: enclave, publicKey: publicKey)
             return
         }

@@ -59,8 +59,8 @@ struct EnclaveKeyBinding: Sendable {
 extension SecKey {
     /// A private key held by the enclave.
     convenience init(enclave: EnclaveKeyBinding) throws {
-        guard let publicKey = try? enclave.key.publicPoint.withUnsafeBytes({ try ECKey(curve: .p256, publicPoint: $0) })
-        else {
+        let point = enclave.key.publicPoint
+        guard let publicKey = try? point.withUnsafeBytes({ try ECKey(curve: .p256, publicPoint: $0) }) else {
             throw SecKeyError(errSecInternalComponent, "the enclave key's public point is not on P-256")
         }
         self.init(enclave: enclave, publicKey: publicKey)

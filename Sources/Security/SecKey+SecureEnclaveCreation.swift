@@ -48,7 +48,8 @@ struct SecureEnclaveKeyRequest {
 
     private static func policy(_ accessControl: Any?, protection: Any?) throws -> AccessControlPolicy {
         guard let accessControl else {
-            let raw = protection.flatMap(SecDictionary.string) ?? (kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String)
+            let fallback = kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String
+            let raw = protection.flatMap(SecDictionary.string) ?? fallback
             guard let accessibility = Accessibility(rawValue: raw) else {
                 throw SecKeyError.param("kSecAttrAccessible is not a protection class: \(raw)")
             }

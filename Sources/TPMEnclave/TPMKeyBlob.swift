@@ -1,8 +1,8 @@
 internal import CTSS2
 
-/// A TPM key as the keychain stores it: `"KTPM" ‖ use (1 signing, 2 ECDH, 3 both) ‖ len ‖ TPM2B_PUBLIC ‖ len ‖ TPM2B_PRIVATE`, both in
-/// the TPM's canonical marshaling. The private area is encrypted and integrity-protected by the TPM's storage
-/// hierarchy: only the TPM that made it can load it, and the key inside never leaves the TPM.
+/// A TPM key as the keychain stores it: `"KTPM" ‖ use (1 signing, 2 ECDH, 3 both) ‖ len ‖ TPM2B_PUBLIC ‖ len ‖
+/// TPM2B_PRIVATE`, both in the TPM's canonical marshaling. The private area is encrypted and integrity-protected
+/// by the TPM's storage hierarchy: only the TPM that made it can load it, and the key inside never leaves the TPM.
 package struct TPMKeyBlob: Sendable {
     private static let magic: [UInt8] = Array("KTPM".utf8)
 
