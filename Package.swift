@@ -78,7 +78,7 @@ targets += [
         name: "Security",
         dependencies: [
             "KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKitOpenSSL", "KeychainCrypto",
-            "X509Certificates",
+            "X509Certificates", "EnclaveKeys",
         ],
         swiftSettings: swift6),
     .target(
@@ -123,10 +123,17 @@ targets += [
     .target(name: "TPMEnclave", dependencies: ["CTSS2"], swiftSettings: swift6),
     // CryptoKit's face over OpenSSL: only CryptoKitOpenSSL imports the C module.
     .target(name: "CryptoKitOpenSSL", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
+    // Secure Enclave keys, below both faces: the backends (TPM 2.0, the administrator's software enclave), their
+    // blob formats and the keychain-sealed auth values. CryptoKit's SecureEnclave and Security's SecKey with
+    // kSecAttrTokenIDSecureEnclave hold the same keys through it.
+    .target(
+        name: "EnclaveKeys",
+        dependencies: ["KeychainCore", "KeychainCrypto", "TPMEnclave", "CryptoKitOpenSSL"],
+        swiftSettings: swift6),
     .target(
         name: "CryptoKit",
         dependencies: [
-            "CryptoKitOpenSSL", "KeychainCrypto", "KeychainCore", "TPMEnclave", "Security", "LocalAuthentication",
+            "CryptoKitOpenSSL", "KeychainCrypto", "KeychainCore", "EnclaveKeys", "Security", "LocalAuthentication",
         ],
         swiftSettings: swift6),
     // The same operations written in C against libcrypto, timed beside CryptoKit's.
@@ -135,7 +142,8 @@ targets += [
         name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline", "Security"],
         swiftSettings: swift6),
     .testTarget(
-        name: "CryptoKitTests", dependencies: ["CryptoKit", "KeychainCore", "Security", "LocalAuthentication"],
+        name: "CryptoKitTests",
+        dependencies: ["CryptoKit", "KeychainCore", "Security", "LocalAuthentication", "EnclaveKeys", "TPMEnclave"],
         swiftSettings: swift6),
     .testTarget(
         name: "SecurityCLITests",

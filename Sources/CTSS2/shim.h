@@ -26,15 +26,20 @@ static inline void kchtpm_primary_template(TPM2B_PUBLIC *template) {
     area->parameters.eccDetail.kdf.scheme = TPM2_ALG_NULL;
 }
 
-// A P-256 key that never leaves the TPM (fixedTPM, fixedParent, generated inside): for signing when `signing`
-// is non-zero, otherwise for ECDH (decrypt).
-static inline void kchtpm_key_template(TPM2B_PUBLIC *template, int signing) {
+// The object attributes of a key's use: 1 signs, 2 agrees on keys (ECDH), 3 both (a SecKey enclave key, whose
+// unrestricted ECC key has no scheme of its own and takes ECDSA per signature).
+static inline TPMA_OBJECT kchtpm_use_attributes(int use) {
+    return ((use & 1) ? TPMA_OBJECT_SIGN_ENCRYPT : 0) | ((use & 2) ? TPMA_OBJECT_DECRYPT : 0);
+}
+
+// A P-256 key that never leaves the TPM (fixedTPM, fixedParent, generated inside), for `use`.
+static inline void kchtpm_key_template(TPM2B_PUBLIC *template, int use) {
     memset(template, 0, sizeof *template);
     TPMT_PUBLIC *area = &template->publicArea;
     area->type = TPM2_ALG_ECC;
     area->nameAlg = TPM2_ALG_SHA256;
     area->objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
-        | TPMA_OBJECT_USERWITHAUTH | (signing ? TPMA_OBJECT_SIGN_ENCRYPT : TPMA_OBJECT_DECRYPT);
+        | TPMA_OBJECT_USERWITHAUTH | kchtpm_use_attributes(use);
     area->parameters.eccDetail.symmetric.algorithm = TPM2_ALG_NULL;
     area->parameters.eccDetail.scheme.scheme = TPM2_ALG_NULL;
     area->parameters.eccDetail.curveID = TPM2_ECC_NIST_P256;
@@ -51,12 +56,14 @@ static inline void kchtpm_ecdsa_sha256(TPMT_SIG_SCHEME *scheme, TPMT_TK_HASHCHEC
     ticket->hierarchy = TPM2_RH_NULL;
 }
 
-// Whether a loaded public area is what kchtpm_key_template makes: ECC P-256, fixed to this TPM, for `signing`.
-static inline int kchtpm_is_enclave_key(const TPM2B_PUBLIC *key, int signing) {
+// Whether a loaded public area is what kchtpm_key_template makes: ECC P-256, fixed to this TPM, for exactly `use`.
+static inline int kchtpm_is_enclave_key(const TPM2B_PUBLIC *key, int use) {
     const TPMT_PUBLIC *area = &key->publicArea;
     TPMA_OBJECT required = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
-        | (signing ? TPMA_OBJECT_SIGN_ENCRYPT : TPMA_OBJECT_DECRYPT);
+        | kchtpm_use_attributes(use);
+    TPMA_OBJECT uses = TPMA_OBJECT_SIGN_ENCRYPT | TPMA_OBJECT_DECRYPT;
     return area->type == TPM2_ALG_ECC && area->parameters.eccDetail.curveID == TPM2_ECC_NIST_P256
-        && (area->objectAttributes & required) == required;
+        && (area->objectAttributes & required) == required
+        && (area->objectAttributes & uses) == kchtpm_use_attributes(use);
 }
 #endif

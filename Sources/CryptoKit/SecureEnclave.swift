@@ -1,8 +1,8 @@
+internal import CryptoKitOpenSSL
+internal import EnclaveKeys
 internal import KeychainCore
-internal import KeychainCrypto
 import LocalAuthentication
 import Security
-internal import TPMEnclave
 
 /// Apple's Secure Enclave keys, kept in the machine's TPM 2.0: created inside it under its storage primary key,
 /// used (signing, ECDH) inside it, and stored by the caller as the TPM's wrapped blob (`dataRepresentation`),
@@ -20,7 +20,7 @@ public enum SecureEnclave {
     public static var isAvailable: Bool { (try? backend()) != nil }
 
     /// What keeps enclave keys in this task now.
-    static var backing: SecureEnclaveBacking { (try? backend())?.backing ?? .none }
+    static var backing: SecureEnclaveBacking { SecureEnclaveBackends.backing }
 
     /// Keys on the P-256 curve.
     public enum P256 {
@@ -30,56 +30,28 @@ public enum SecureEnclave {
         public enum KeyAgreement {}
     }
 
-    /// The backend of this task: the TPM when one answers, else the software enclave when the administrator opted
-    /// in to it.
-    /// - Throws: `CryptoKitError.underlyingCoreCryptoError(error: -4)` (errSecUnimplemented) when there is neither,
-    ///   or the TPM's failure when it answers but refuses the storage primary key and there is no opt-in.
+    /// The backend of this task (EnclaveKeys' `SecureEnclaveBackends.current()`), its failures as CryptoKit's.
     static func backend() throws -> any SecureEnclaveBackend {
+        try translated { try SecureEnclaveBackends.current() }
+    }
+
+    /// Runs an enclave operation, turning its ``EnclaveError`` into CryptoKit's: a status becomes
+    /// `CryptoKitError.underlyingCoreCryptoError` (-4 without an enclave, -50 for bytes that are no key of it,
+    /// the keychain's status, or the TPM's response code); an OpenSSL failure, its own case.
+    static func translated<R>(_ body: () throws -> R) throws -> R {
         do {
-            return SecureEnclaveTPMBackend(connection: try connection())
-        } catch {
-            let setting = SecureEnclaveSetting.current
-            switch setting.read() {
-            case .software:
-                return SecureEnclaveSoftwareBackend()
-            case .off(let reason):
-                if let reason { logIgnoredSetting(reason) }
-                throw error
+            return try body()
+        } catch let error as EnclaveError {
+            switch error {
+            case .status(let status, _): throw CryptoKitError.underlyingCoreCryptoError(error: status)
+            case .backend(let failure): throw failure.publicError
             }
         }
     }
 
-    /// Explains on standard error, when `KEYCHAIN_DEBUG` asks for reasons, why a setting file does not count.
-    private static func logIgnoredSetting(_ reason: String) {
-        let value = ProcessInfo.processInfo.environment["KEYCHAIN_DEBUG"]
-        guard let value, value != "0" else { return }
-        FileHandle.standardError.write(Data("SecureEnclave: software enclave setting ignored: \(reason)\n".utf8))
-    }
-
-    /// The connection to the TPM.
-    /// - Throws: `CryptoKitError.underlyingCoreCryptoError(error: -4)` (errSecUnimplemented, what Apple's Security
-    ///   framework reports for an enclave key where there is none) when no TPM is configured or reachable.
-    static func connection() throws -> TPMConnection {
-        guard let tcti = SecureEnclaveBacking.configuredTCTI() else {
-            throw CryptoKitError.underlyingCoreCryptoError(error: -4)
-        }
-        do {
-            return try TPMConfiguration.connection(tcti)
-        } catch {
-            throw CryptoKitError.underlyingCoreCryptoError(error: error.code)
-        }
-    }
-
-    /// Runs a TPM operation, turning its failures into `CryptoKitError.underlyingCoreCryptoError` with the TSS2
-    /// response code (-50, errSecParam, for a blob this keychain did not write).
-    static func translating<R>(_ connection: TPMConnection, _ body: () throws(TPMError) -> R) throws -> R {
-        do {
-            return try body()
-        } catch {
-            // A transport failure (TCTI layer, 0x000Axxxx) means the TPM went away: reconnect next time.
-            if case .tpm(_, let code) = error, code >> 16 == 0x0A { TPMConfiguration.forget(connection.tcti) }
-            throw CryptoKitError.underlyingCoreCryptoError(error: error.code)
-        }
+    /// The text of a prompt for a use with `context`: its `localizedReason`, or nil for the keychain's default.
+    static func reason(_ context: LAContext?) -> String? {
+        context.map(\.localizedReason).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The engine's access control behind `accessControl`. `SecAccessControl` keeps it to itself, so it is found
@@ -108,27 +80,14 @@ public enum SecureEnclave {
         }
         throw CryptoKitError.underlyingCoreCryptoError(error: -50)
     }
-
-    /// Runs a keychain operation, turning its failures into `CryptoKitError.underlyingCoreCryptoError` with the
-    /// keychain's status: errSecInteractionNotAllowed (-25308) while the key's class is locked, errSecUserCanceled
-    /// (-128) for a canceled prompt, errSecAuthFailed (-25293) for a failed one or a changed enrollment.
-    static func keychainOperation<R>(_ body: () throws -> R) throws -> R {
-        do {
-            return try body()
-        } catch let error as KeychainError {
-            throw CryptoKitError.underlyingCoreCryptoError(error: error.status)
-        } catch let error as CryptoKitError {
-            throw error
-        } catch {
-            throw CryptoKitError.underlyingCoreCryptoError(error: -2070)  // errSecInternalComponent
-        }
-    }
 }
 
 extension SecureEnclave.P256.Signing {
     /// A P-256 signing key inside the TPM (or the administrator's software enclave, where there is no TPM).
     public struct PrivateKey: Sendable {
         private let key: SecureEnclaveKey
+        /// The context whose evaluations a use may reuse (`authenticationContext`).
+        private let context: LAContext?
         /// The corresponding public key.
         public let publicKey: P256.Signing.PublicKey
 
@@ -144,9 +103,13 @@ extension SecureEnclave.P256.Signing {
                 nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, nil)!,
             authenticationContext: LAContext? = nil
         ) throws {
-            key = try SecureEnclaveKey.create(
-                signing: true, compactRepresentable: compactRepresentable, accessControl: accessControl,
-                context: authenticationContext)
+            key = try SecureEnclave.translated {
+                try SecureEnclaveKey.create(
+                    use: .signing, compactRepresentable: compactRepresentable,
+                    policy: { try SecureEnclave.policy(of: accessControl) },
+                    context: authenticationContext?.authenticationContext)
+            }
+            context = authenticationContext
             publicKey = try P256.Signing.PublicKey(x963Representation: key.publicPoint)
         }
 
@@ -156,7 +119,8 @@ extension SecureEnclave.P256.Signing {
         ///   it (another TPM, or this one after its seeds changed), -26275 (errSecDecode) for a software key that was
         ///   altered or made in another home, -50 for bytes that are no key blob of this enclave, -4 without one.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
-            key = try SecureEnclaveKey.restore(dataRepresentation, signing: true, context: authenticationContext)
+            key = try SecureEnclave.translated { try SecureEnclaveKey.restore(dataRepresentation, use: .signing) }
+            context = authenticationContext
             publicKey = try P256.Signing.PublicKey(x963Representation: key.publicPoint)
         }
 
@@ -175,7 +139,10 @@ extension SecureEnclave.P256.Signing {
         public func signature<D: Digest>(for digest: D) throws -> P256.Signing.ECDSASignature {
             let bytes = Array(digest)
             guard bytes.count == 32 else { throw CryptoKitError.incorrectParameterSize }
-            let raw = try key.signature(digest: bytes)
+            let raw = try SecureEnclave.translated {
+                try key.signature(
+                    digest: bytes, context: context?.authenticationContext, reason: SecureEnclave.reason(context))
+            }
             return try P256.Signing.ECDSASignature(rawRepresentation: raw)
         }
 
@@ -190,6 +157,8 @@ extension SecureEnclave.P256.KeyAgreement {
     /// A P-256 key-agreement key inside the TPM (or the administrator's software enclave).
     public struct PrivateKey: Sendable {
         private let key: SecureEnclaveKey
+        /// The context whose evaluations a use may reuse (`authenticationContext`).
+        private let context: LAContext?
         /// The corresponding public key.
         public let publicKey: P256.KeyAgreement.PublicKey
 
@@ -205,16 +174,21 @@ extension SecureEnclave.P256.KeyAgreement {
                 nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, nil)!,
             authenticationContext: LAContext? = nil
         ) throws {
-            key = try SecureEnclaveKey.create(
-                signing: false, compactRepresentable: compactRepresentable, accessControl: accessControl,
-                context: authenticationContext)
+            key = try SecureEnclave.translated {
+                try SecureEnclaveKey.create(
+                    use: .keyAgreement, compactRepresentable: compactRepresentable,
+                    policy: { try SecureEnclave.policy(of: accessControl) },
+                    context: authenticationContext?.authenticationContext)
+            }
+            context = authenticationContext
             publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.publicPoint)
         }
 
         /// Restores a key from its `dataRepresentation`, which only the enclave that made it can load.
         /// - Throws: as ``SecureEnclave/P256/Signing/PrivateKey/init(dataRepresentation:authenticationContext:)``.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
-            key = try SecureEnclaveKey.restore(dataRepresentation, signing: false, context: authenticationContext)
+            key = try SecureEnclave.translated { try SecureEnclaveKey.restore(dataRepresentation, use: .keyAgreement) }
+            context = authenticationContext
             publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.publicPoint)
         }
 
@@ -230,7 +204,12 @@ extension SecureEnclave.P256.KeyAgreement {
         public func sharedSecretFromKeyAgreement(with publicKeyShare: P256.KeyAgreement.PublicKey) throws
             -> SharedSecret
         {
-            SharedSecret(secret: try key.sharedSecret(peerPoint: Array(publicKeyShare.x963Representation)))
+            let secret = try SecureEnclave.translated {
+                try key.sharedSecret(
+                    peerPoint: Array(publicKeyShare.x963Representation), context: context?.authenticationContext,
+                    reason: SecureEnclave.reason(context))
+            }
+            return SharedSecret(secret: secret)
         }
     }
 }

@@ -8,14 +8,25 @@ import KeychainCrypto
 ///     `kSecAttrKeySizeInBits` (256, 384, 521 for EC, default 256; 1024…4096 in steps of 8 for RSA, default
 ///     2048), `kSecPrivateKeyAttrs`/`kSecPublicKeyAttrs`; `kSecAttrIsPermanent` true stores the key (or both
 ///     halves) as key items with the dictionaries' item attributes (tag, label, access control, group).
-///   - error: receives an `NSOSStatusErrorDomain` error: `errSecParam` for a bad type or size, the add's status
-///     (errSecDuplicateItem, …) when a permanent key cannot be stored, `errSecUnimplemented` for
-///     `kSecAttrTokenID` (not supported yet).
+///     With `kSecAttrTokenID: kSecAttrTokenIDSecureEnclave`, an EC P-256 key made in the Secure Enclave backend
+///     (see `SecureEnclaveKeyRequest`); a permanent one is stored as the enclave's blob, never a private scalar.
+///   - error: receives an `NSOSStatusErrorDomain` error: `errSecParam` for a bad type or size, another token, or
+///     no Secure Enclave on this machine; the add's status (errSecDuplicateItem, …) when a permanent key cannot be
+///     stored.
 /// - Returns: the private key, or nil on error.
 public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?)
     -> SecKey?
 {
     SecKeyError.reporting(error) {
+        if let enclave = try SecureEnclaveKeyRequest(parameters) {
+            let permanence = try PermanentKeyRequest(parameters)
+            let key = try enclave.make()
+            if !permanence.isEmpty {
+                try permanence.store(
+                    privateKey: key, publicKey: permanence.publicItem == nil ? nil : SecKeyCopyPublicKey(key))
+            }
+            return key
+        }
         let request = try KeyGenerationRequest(parameters)
         let permanence = try PermanentKeyRequest(parameters)
         let key: SecKey
@@ -32,7 +43,8 @@ public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMut
             key = SecKey(.rsa(made))
         }
         if !permanence.isEmpty {
-            try permanence.store(privateKey: key, publicKey: permanence.publicItem == nil ? nil : SecKeyCopyPublicKey(key))
+            try permanence.store(
+                privateKey: key, publicKey: permanence.publicItem == nil ? nil : SecKeyCopyPublicKey(key))
         }
         return key
     }
@@ -69,6 +81,8 @@ public func SecKeyCreateWithData(
 /// The public key of a key pair, or the key itself when it is public.
 public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
     guard key.isPrivate else { return key }
+    // An enclave key's material is its public key already.
+    if key.enclave != nil { return SecKey(key.material) }
     switch key.material {
     case .ec(let ec): return (try? ec.publicKey).map { SecKey(.ec($0)) }
     case .rsa(let rsa): return (try? rsa.publicKey).map { SecKey(.rsa($0)) }
@@ -81,6 +95,7 @@ public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutab
     -> CFData?
 {
     SecKeyError.reporting(error) {
+        if key.enclave != nil { throw SecKey.enclaveExportRefusal }
         switch key.material {
         case .ec(let ec):
             guard ec.hasPrivateKey else { return Data(ec.publicPoint) as NSData }
@@ -106,6 +121,7 @@ public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutab
 /// The key's attributes as Apple reports them for a key object: class, type, sizes, `klbl` (SHA-1 of the
 /// public key's external representation), the usage flags of its class, and its external representation.
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
+    if let enclave = key.enclave { return key.enclaveAttributes(enclave) }
     guard let external = SecKeyCopyExternalRepresentation(key, nil) else { return nil }
     let publicBytes = key.publicExternalRepresentation
     guard let label = try? publicBytes.withUnsafeBytes({ try DigestAlgorithm.sha1.hash($0) }) else { return nil }

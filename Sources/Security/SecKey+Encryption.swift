@@ -40,6 +40,9 @@ public func SecKeyCreateDecryptedData(
 ) -> CFData? {
     SecKeyError.reporting(error) {
         let plan = try KeyAlgorithmPlan.resolve(algorithm, key: key, operation: .decrypt)
+        if key.enclave != nil {
+            throw SecKeyError(errSecUnimplemented, "ECIES decryption with a Secure Enclave key is not supported yet")
+        }
         switch (plan, key.material) {
         case (.rsaEncryption(let padding), .rsa(let rsa)):
             guard let plaintext = try? (ciphertext as Data).withUnsafeBytes({ try rsa.decrypt($0, padding: padding) })

@@ -15,9 +15,6 @@ struct KeyGenerationRequest {
         guard let type = parameters[kSecAttrKeyType] else {
             throw SecKeyError.param("Key generation failed, error -50: kSecAttrKeyType is missing")
         }
-        if parameters[kSecAttrTokenID] != nil {
-            throw SecKeyError(errSecUnimplemented, "keys on a token (kSecAttrTokenID) are not supported yet")
-        }
         let typeCode = try Self.integer(type, named: "key type")
         let size = try parameters[kSecAttrKeySizeInBits].map { try Self.integer($0, named: "key size") }
         switch typeCode {

@@ -9,6 +9,7 @@ extension SecKey {
     /// The item value: type, class, size and the external representation, in wiped-on-free memory.
     /// - Throws: errSecInternalComponent when the key cannot be exported.
     func itemValue() throws -> KeyValue {
+        if let enclave { return enclave.itemValue }
         var bytes: [UInt8]
         switch material {
         case .ec(let ec):
@@ -50,6 +51,13 @@ extension SecKey {
             .canSignRecover: .bool(false), .canVerifyRecover: .bool(false), .canWrap: .bool(!isPrivate),
             .canUnwrap: .bool(isPrivate),
         ]
+        if enclave != nil {
+            // The private key never leaves the enclave.
+            for (key, value) in [(AttributeKey.isSensitive, true), (.wasAlwaysSensitive, true),
+                                 (.isExtractable, false), (.wasNeverExtractable, true)] {
+                attributes[key] = .bool(value)
+            }
+        }
         if let label = applicationLabel { attributes[.applicationLabel] = .data(label) }
         return attributes
     }
@@ -66,6 +74,14 @@ extension SecKey {
 
     /// The key an item value holds; nil when the bytes are not a key of the stated type and class.
     convenience init?(itemValue value: KeyValue) {
+        if let enclave = try? EnclaveKeyBinding.restoring(value) {
+            let point = enclave.key.publicPoint
+            guard let publicKey = try? point.withUnsafeBytes({ try ECKey(curve: .p256, publicPoint: $0) }) else {
+                return nil
+            }
+            self.init(enclave: enclave, publicKey: publicKey)
+            return
+        }
         var bytes = value.externalRepresentation.bytes
         defer { wipe(&bytes) }
         let material: AsymmetricKey

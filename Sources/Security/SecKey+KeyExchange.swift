@@ -19,8 +19,14 @@ public func SecKeyCopyKeyExchangeResult(
         guard case .ec(let peer) = publicKey.material, peer.curve == ours.curve,
             let peerPublic = try? peer.publicKey
         else { throw SecKeyError.param("ECDHKeyExchange: the public key is not an EC key on the same curve") }
-        guard let secret = try? ours.sharedSecret(with: peerPublic) else {
-            throw SecKeyError(errSecInternalComponent, "ECDHKeyExchange: the key agreement failed")
+        let secret: SecureBytes
+        if let enclave = privateKey.enclave {
+            secret = try enclave.sharedSecret(peerPoint: peerPublic.publicPoint)
+        } else {
+            guard let computed = try? ours.sharedSecret(with: peerPublic) else {
+                throw SecKeyError(errSecInternalComponent, "ECDHKeyExchange: the key agreement failed")
+            }
+            secret = computed
         }
         guard let kdf else { return secret.withUnsafeBytes { Data($0) } as NSData }
         let options = parameters as NSDictionary

@@ -10,6 +10,7 @@ public func SecKeyCreateSignature(
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> CFData? {
     SecKeyError.reporting(error) {
+        if let enclave = key.enclave { return NSData.copying(try key.enclaveSignature(enclave, algorithm, dataToSign)) }
         let plan = try KeyAlgorithmPlan.resolve(algorithm, key: key, operation: .sign)
         let signature: [UInt8]
         switch (plan, key.material) {

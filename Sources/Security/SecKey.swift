@@ -4,17 +4,30 @@ import KeychainCrypto
 
 /// A cryptographic key: an EC key on P-256, P-384 or P-521, or an RSA key; a key pair (private) or a public
 /// key. Made by `SecKeyCreateRandomKey`, `SecKeyCreateWithData` or `SecKeyCopyPublicKey`; immutable.
+///
+/// A private key made with `kSecAttrTokenIDSecureEnclave` holds no private bytes here: `material` is its public
+/// key and `enclave` the key in the enclave backend, which signs and agrees for it.
 public final class SecKey: Hashable, CustomStringConvertible, @unchecked Sendable {  // safe: immutable
     let material: AsymmetricKey
-    /// Whether the key holds its private half.
+    /// Whether the key holds its private half (for an enclave key, in the enclave).
     let isPrivate: Bool
+    /// The enclave's key, for a private key made with `kSecAttrTokenIDSecureEnclave`; nil otherwise.
+    let enclave: EnclaveKeyBinding?
 
     init(_ material: AsymmetricKey) {
         self.material = material
+        enclave = nil
         switch material {
         case .ec(let key): isPrivate = key.hasPrivateKey
         case .rsa(let key): isPrivate = key.hasPrivateKey
         }
+    }
+
+    /// The private key of an enclave key, whose public key is `publicKey`.
+    init(enclave: EnclaveKeyBinding, publicKey: ECKey) {
+        material = .ec(publicKey)
+        self.enclave = enclave
+        isPrivate = true
     }
 
     /// The public key a DER SubjectPublicKeyInfo holds (RSA, or EC on P-256, P-384, P-521); nil for anything

@@ -62,10 +62,16 @@ package final class TPMConnection: Sendable {
     /// - Parameter authorization: the key's auth value (empty: none), which every later use must present.
     /// - Returns: the key's blob (its public area and its private area wrapped by the TPM) and its public point.
     package func createKey(signing: Bool, authorization: [UInt8] = []) throws(TPMError) -> TPMKeyBlob {
+        try createKey(use: signing ? .signing : .keyAgreement, authorization: authorization)
+    }
+
+    /// Creates a P-256 key for `use` inside the TPM under the primary key.
+    /// - Parameter authorization: the key's auth value (empty: none), which every later use must present.
+    package func createKey(use: TPMKeyUse, authorization: [UInt8] = []) throws(TPMError) -> TPMKeyBlob {
         guard authorization.count <= Self.maximumAuthorizationSize else { throw .invalidKeyBlob }
         return try state.withLock { (state: inout State) throws(TPMError) -> TPMKeyBlob in
             var template = TPM2B_PUBLIC()
-            kchtpm_key_template(&template, signing ? 1 : 0)
+            kchtpm_key_template(&template, Int32(use.rawValue))
             var sensitive = TPM2B_SENSITIVE_CREATE()
             sensitive.sensitive.userAuth.size = UInt16(authorization.count)
             withUnsafeMutableBytes(of: &sensitive.sensitive.userAuth.buffer) { $0.copyBytes(from: authorization) }
@@ -82,7 +88,7 @@ package final class TPMConnection: Sendable {
                 Esys_Free(outPublic)
             }
             guard rc == 0, let outPrivate, let outPublic else { throw .tpm(operation: "Create", code: rc) }
-            return try TPMKeyBlob(public: outPublic.pointee, private: outPrivate.pointee, signing: signing)
+            return try TPMKeyBlob(public: outPublic.pointee, private: outPrivate.pointee, use: use)
         }
     }
 
@@ -90,7 +96,7 @@ package final class TPMConnection: Sendable {
     package func sign(digest: [UInt8], with blob: TPMKeyBlob, authorization: [UInt8] = []) throws(TPMError)
         -> [UInt8]
     {
-        guard blob.signing, digest.count == 32 else { throw .invalidKeyBlob }
+        guard blob.use.signs, digest.count == 32 else { throw .invalidKeyBlob }
         return try withLoadedKey(blob, authorization: authorization) {
             (context, key, session) throws(TPMError) -> [UInt8] in
             var input = TPM2B_DIGEST()
@@ -114,7 +120,7 @@ package final class TPMConnection: Sendable {
     package func sharedSecret(
         peerX x: [UInt8], peerY y: [UInt8], with blob: TPMKeyBlob, authorization: [UInt8] = []
     ) throws(TPMError) -> [UInt8] {
-        guard !blob.signing, x.count == 32, y.count == 32 else { throw .invalidKeyBlob }
+        guard blob.use.agrees, x.count == 32, y.count == 32 else { throw .invalidKeyBlob }
         return try withLoadedKey(blob, authorization: authorization) {
             (context, key, session) throws(TPMError) -> [UInt8] in
             var point = TPM2B_ECC_POINT()

@@ -1,28 +1,36 @@
 internal import CTSS2
 
-/// A TPM key as the keychain stores it: `"KTPM" ‖ use (1) ‖ len ‖ TPM2B_PUBLIC ‖ len ‖ TPM2B_PRIVATE`, both in
-/// the TPM's canonical marshaling. The private area is encrypted and integrity-protected by the TPM's storage
-/// hierarchy: only the TPM that made it can load it, and the key inside never leaves the TPM.
+/// A TPM key as the keychain stores it: `"KTPM" ‖ use (1 signing, 2 ECDH, 3 both) ‖ len ‖ TPM2B_PUBLIC ‖ len ‖
+/// TPM2B_PRIVATE`, both in the TPM's canonical marshaling. The private area is encrypted and integrity-protected
+/// by the TPM's storage hierarchy: only the TPM that made it can load it, and the key inside never leaves the TPM.
 package struct TPMKeyBlob: Sendable {
     private static let magic: [UInt8] = Array("KTPM".utf8)
 
-    /// Whether the key signs (else it does ECDH).
-    package let signing: Bool
+    /// What the key does.
+    package let use: TPMKeyUse
+    /// Whether the key signs only (else it does ECDH, or both).
+    package var signing: Bool { use == .signing }
     let publicArea: TPM2B_PUBLIC
     let privateArea: TPM2B_PRIVATE
 
-    init(public publicArea: TPM2B_PUBLIC, private privateArea: TPM2B_PRIVATE, signing: Bool) throws(TPMError) {
+    init(public publicArea: TPM2B_PUBLIC, private privateArea: TPM2B_PRIVATE, use: TPMKeyUse) throws(TPMError) {
         var area = publicArea
-        guard kchtpm_is_enclave_key(&area, signing ? 1 : 0) == 1 else { throw .invalidKeyBlob }
+        guard kchtpm_is_enclave_key(&area, Int32(use.rawValue)) == 1 else { throw .invalidKeyBlob }
         self.publicArea = publicArea
         self.privateArea = privateArea
-        self.signing = signing
+        self.use = use
     }
 
     /// Parses bytes written by ``serialized``.
     /// - Throws: `TPMError.invalidKeyBlob` when they are not a blob for this use.
     package init(serialized bytes: [UInt8], signing: Bool) throws(TPMError) {
-        guard bytes.count > 5, Array(bytes[0..<4]) == Self.magic, bytes[4] == (signing ? 1 : 2) else {
+        try self.init(serialized: bytes, use: signing ? .signing : .keyAgreement)
+    }
+
+    /// Parses bytes written by ``serialized`` for a key of `use`.
+    /// - Throws: `TPMError.invalidKeyBlob` when they are not a blob for this use.
+    package init(serialized bytes: [UInt8], use: TPMKeyUse) throws(TPMError) {
+        guard bytes.count > 5, Array(bytes[0..<4]) == Self.magic, bytes[4] == use.rawValue else {
             throw .invalidKeyBlob
         }
         var publicArea = TPM2B_PUBLIC()
@@ -33,7 +41,7 @@ package struct TPMKeyBlob: Sendable {
                 && Tss2_MU_TPM2B_PRIVATE_Unmarshal(buffer.baseAddress, buffer.count, &offset, &privateArea) == 0
         }
         guard parsed, offset == bytes.count else { throw .invalidKeyBlob }
-        try self.init(public: publicArea, private: privateArea, signing: signing)
+        try self.init(public: publicArea, private: privateArea, use: use)
     }
 
     /// The blob's bytes.
@@ -45,7 +53,7 @@ package struct TPMKeyBlob: Sendable {
         var privateArea = self.privateArea
         buffer.withUnsafeMutableBufferPointer { out in
             for (index, byte) in Self.magic.enumerated() { out[index] = byte }
-            out[4] = signing ? 1 : 2
+            out[4] = use.rawValue
             offset = 5
             _ = Tss2_MU_TPM2B_PUBLIC_Marshal(&publicArea, out.baseAddress, out.count, &offset)
             _ = Tss2_MU_TPM2B_PRIVATE_Marshal(&privateArea, out.baseAddress, out.count, &offset)

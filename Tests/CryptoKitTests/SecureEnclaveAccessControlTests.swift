@@ -5,6 +5,7 @@ import Security
 import Testing
 
 @testable import CryptoKit
+@testable import EnclaveKeys
 @testable import TPMEnclave
 
 /// SecureEnclave keys whose access control asks for the user (the simulated sensor and scripted passcode
@@ -66,7 +67,7 @@ struct CryptoKitSecureEnclaveAccessControlTests {
             let stored = Array(key.dataRepresentation)
             let tpmLength = stored[4..<8].reduce(0) { $0 << 8 | Int($1) }
             let blob = try TPMKeyBlob(serialized: Array(stored[8..<(8 + tpmLength)]), signing: true)
-            let connection = try SecureEnclave.connection()
+            let connection = try SecureEnclaveBackends.connection()
             let digest = Array(SHA256.hash(data: message))
             #expect(throws: TPMError.self) { try connection.sign(digest: digest, with: blob) }
             // Taken out of its envelope and given to the TPM as a plain key, it is still refused.
@@ -80,7 +81,7 @@ struct CryptoKitSecureEnclaveAccessControlTests {
     @Test func keysStoredBeforeAccessControlBoundStillSign() async throws {
         try await inEnclave { _, _ in
             // The earlier stored form: the TPM blob alone, for a key with an empty auth value.
-            let connection = try SecureEnclave.connection()
+            let connection = try SecureEnclaveBackends.connection()
             let blob = try connection.createKey(signing: true)
             let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(blob.serialized))
             #expect(signs(key, message))

@@ -1,6 +1,6 @@
-internal import CryptoKitOpenSSL
-internal import KeychainCore
-internal import KeychainCrypto
+package import CryptoKitOpenSSL
+package import KeychainCore
+package import KeychainCrypto
 
 /// The administrator's software Secure Enclave (``SecureEnclaveSetting``), for machines without a TPM: keys made
 /// by OpenSSL, whose private scalar is stored sealed under the key's auth value and under a key derived from the
@@ -10,22 +10,23 @@ struct SecureEnclaveSoftwareBackend: SecureEnclaveBackend {
     var backing: SecureEnclaveBacking { .software }
 
     func createKey(
-        signing: Bool, authorization: [UInt8], seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?
+        use: SecureEnclaveKeyUse, authorization: [UInt8],
+        seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?
     ) throws -> (any SecureEnclaveKeyHandle)? {
         let key = try translatingErrors { try ECKey.generate(.p256, compactRepresentable: false) }
         guard let access = try seal(key.publicPoint) else { return nil }
         let scalar = try translatingErrors { try key.privateScalar }
         return try SecureEnclaveSoftwareKey(
-            sealing: scalar, signing: signing, publicPoint: key.publicPoint, access: access,
+            sealing: scalar, use: use, publicPoint: key.publicPoint, access: access,
             authorization: authorization, wrappingKey: try Self.wrappingKey())
     }
 
-    func restoreKey(_ bytes: [UInt8], signing: Bool) throws -> any SecureEnclaveKeyHandle {
-        try SecureEnclaveSoftwareKey(serialized: bytes, signing: signing, wrappingKey: try Self.wrappingKey())
+    func restoreKey(_ bytes: [UInt8], use: SecureEnclaveKeyUse) throws -> any SecureEnclaveKeyHandle {
+        try SecureEnclaveSoftwareKey(serialized: bytes, use: use, wrappingKey: try Self.wrappingKey())
     }
 
     /// The task's keychain's wrapping key for software enclave keys.
     private static func wrappingKey() throws -> SecureBytes {
-        try SecureEnclave.keychainOperation { try ProcessKeychain.current().softwareEnclaveWrappingKey() }
+        try SecureEnclaveBackends.keychainOperation { try ProcessKeychain.current().softwareEnclaveWrappingKey() }
     }
 }

@@ -1,5 +1,5 @@
-internal import KeychainCore
-internal import KeychainCrypto
+package import KeychainCore
+package import KeychainCrypto
 internal import TPMEnclave
 
 /// A key inside the TPM: its blob, the connection, and (for keys made since access control binds) the access
@@ -25,14 +25,14 @@ struct SecureEnclaveTPMKey: SecureEnclaveKeyHandle {
     }
 
     func signature(digest: [UInt8], authorization: [UInt8]) throws -> [UInt8] {
-        try SecureEnclave.translating(connection) { () throws(TPMError) in
+        try SecureEnclaveBackends.translating(connection) { () throws(TPMError) in
             try connection.sign(digest: digest, with: blob, authorization: authorization)
         }
     }
 
     func sharedSecret(peerPoint: [UInt8], authorization: [UInt8]) throws -> SecureBytes {
-        guard peerPoint.count == 65 else { throw CryptoKitError.incorrectParameterSize }
-        var secret = try SecureEnclave.translating(connection) { () throws(TPMError) in
+        guard peerPoint.count == 65 else { throw EnclaveError.backend(.incorrectParameterSize) }
+        var secret = try SecureEnclaveBackends.translating(connection) { () throws(TPMError) in
             try connection.sharedSecret(
                 peerX: Array(peerPoint[1...32]), peerY: Array(peerPoint[33...64]), with: blob,
                 authorization: authorization)
@@ -43,14 +43,14 @@ struct SecureEnclaveTPMKey: SecureEnclaveKeyHandle {
 
     /// Splits a stored form into the TPM blob and the access part; bytes without the envelope are taken for a
     /// bare TPM blob (whose own parsing refuses anything else).
-    /// - Throws: `underlyingCoreCryptoError(error: -50)` for a damaged envelope.
+    /// - Throws: ``EnclaveError`` -50 for a damaged envelope.
     static func parse(_ bytes: [UInt8]) throws -> (tpm: [UInt8], access: SecureEnclaveKey.Access?) {
         guard bytes.count > 4, Array(bytes[0..<4]) == magic else { return (bytes, nil) }
         var reader = SecureEnclaveBlobReader(bytes, offset: 4)
         let tpm = try reader.take(Int(try reader.integer(4)))
         let policy = try reader.policy()
         let sealed = reader.rest
-        guard !sealed.isEmpty else { throw CryptoKitError.underlyingCoreCryptoError(error: -50) }
+        guard !sealed.isEmpty else { throw EnclaveError.invalidBlob }
         return (tpm, SecureEnclaveKey.Access(policy: policy, sealedAuthorization: sealed))
     }
 }

@@ -1,10 +1,10 @@
-internal import CryptoKitOpenSSL
-internal import KeychainCore
-internal import KeychainCrypto
+package import CryptoKitOpenSSL
+package import KeychainCore
+package import KeychainCrypto
 
 /// A software enclave key as stored:
 ///
-///     "KSWE" ‖ u8 version (1) ‖ u8 use (1 signing, 2 key agreement) ‖ public point (65)
+///     "KSWE" ‖ u8 version (1) ‖ u8 use (1 signing, 2 key agreement, 3 both) ‖ public point (65)
 ///     ‖ u8 len ‖ protection class ‖ u64 flags ‖ u32 len ‖ sealed auth value ‖ outer box
 ///
 /// The private scalar is sealed twice with AES-256-GCM, both times authenticating everything before the outer box
@@ -17,7 +17,7 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
     let access: SecureEnclaveKey.Access?
     let serialized: [UInt8]
     var isHardwareBacked: Bool { false }
-    private let signing: Bool
+    private let use: SecureEnclaveKeyUse
     /// The authenticated bytes: everything before the outer box.
     private let header: [UInt8]
     /// The scalar sealed under the auth value (out of the outer box, still sealed).
@@ -29,10 +29,10 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
 
     /// Seals a new key's `scalar`.
     init(
-        sealing scalar: SecureBytes, signing: Bool, publicPoint: [UInt8], access: SecureEnclaveKey.Access,
+        sealing scalar: SecureBytes, use: SecureEnclaveKeyUse, publicPoint: [UInt8], access: SecureEnclaveKey.Access,
         authorization: [UInt8], wrappingKey: SecureBytes
     ) throws {
-        var header = Self.magic + [Self.version, signing ? 1 : 2] + publicPoint
+        var header = Self.magic + [Self.version, use.rawValue] + publicPoint
         header += SecureEnclaveBlobReader.encoded(access.policy)
         header += SecureEnclaveBlobReader.bigEndian(UInt64(access.sealedAuthorization.count), bytes: 4)
         header += access.sealedAuthorization
@@ -43,23 +43,23 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
         let outer = try translatingErrors { try AESGCM.seal(inner, key: wrappingKey, authenticating: header) }
         self.publicPoint = publicPoint
         self.access = access
-        self.signing = signing
+        self.use = use
         self.header = header
         innerBox = inner
         serialized = header + outer
     }
 
     /// Parses a stored form and opens its outer box.
-    /// - Throws: `underlyingCoreCryptoError` with -50 (errSecParam) for bytes that are not a software enclave key
+    /// - Throws: ``EnclaveError`` with -50 (errSecParam) for bytes that are not a software enclave key
     ///   for this use (a TPM key among them), -26275 (errSecDecode) for one that was altered or sealed by another
     ///   keychain home.
-    init(serialized bytes: [UInt8], signing: Bool, wrappingKey: SecureBytes) throws {
+    init(serialized bytes: [UInt8], use: SecureEnclaveKeyUse, wrappingKey: SecureBytes) throws {
         var reader = SecureEnclaveBlobReader(bytes)
         guard try reader.take(4) == Self.magic, try reader.take(1) == [Self.version],
-            try reader.take(1) == [signing ? 1 : 2]
+            try reader.take(1) == [use.rawValue]
         else { throw SecureEnclaveBlobReader.invalid }
         let point = try reader.take(Self.pointSize)
-        guard (try? P256.KeyAgreement.PublicKey(x963Representation: point)) != nil else {
+        guard (try? point.withUnsafeBytes({ try ECKey(curve: .p256, publicPoint: $0) })) != nil else {
             throw SecureEnclaveBlobReader.invalid
         }
         let policy = try reader.policy()
@@ -70,24 +70,25 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
         do {
             opened = try AESGCM.open(reader.rest, key: wrappingKey, authenticating: header)
         } catch {
-            throw CryptoKitError.underlyingCoreCryptoError(error: -26275)
+            throw EnclaveError.status(
+                -26275, reason: "the software enclave key was altered or sealed in another keychain home")
         }
         publicPoint = point
         access = SecureEnclaveKey.Access(policy: policy, sealedAuthorization: sealedAuthorization)
-        self.signing = signing
+        self.use = use
         self.header = header
         innerBox = opened.withUnsafeBytes { Array($0) }
         serialized = bytes
     }
 
     func signature(digest: [UInt8], authorization: [UInt8]) throws -> [UInt8] {
-        guard signing, digest.count == 32 else { throw SecureEnclaveBlobReader.invalid }
+        guard use.signs, digest.count == 32 else { throw SecureEnclaveBlobReader.invalid }
         let key = try privateKey(authorization)
         return try translatingErrors { try digest.withUnsafeBytes { try key.signature(forDigest: $0) } }
     }
 
     func sharedSecret(peerPoint: [UInt8], authorization: [UInt8]) throws -> SecureBytes {
-        guard !signing else { throw SecureEnclaveBlobReader.invalid }
+        guard use.agrees else { throw SecureEnclaveBlobReader.invalid }
         let peer = try translatingErrors {
             try peerPoint.withUnsafeBytes { try ECKey(curve: .p256, publicPoint: $0) }
         }
@@ -99,7 +100,7 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
     /// - Throws: -26275 (errSecDecode) when the auth value does not open the inner box, or the scalar is not the
     ///   public point's (neither happens to a key the keychain's seals kept intact).
     private func privateKey(_ authorization: [UInt8]) throws -> ECKey {
-        let damaged = CryptoKitError.underlyingCoreCryptoError(error: -26275)
+        let damaged = EnclaveError.status(-26275, reason: "the software enclave key's seal does not open")
         guard authorization.count == SecureEnclaveKey.authorizationSize else { throw damaged }
         let scalar: SecureBytes
         do {

@@ -1,4 +1,4 @@
-internal import KeychainCore
+package import KeychainCore
 internal import TPMEnclave
 
 /// SecureEnclave keys inside the machine's TPM 2.0: created under its storage primary key, used inside it, stored
@@ -9,22 +9,23 @@ struct SecureEnclaveTPMBackend: SecureEnclaveBackend {
     var backing: SecureEnclaveBacking { .tpm(tcti: connection.tcti) }
 
     func createKey(
-        signing: Bool, authorization: [UInt8], seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?
+        use: SecureEnclaveKeyUse, authorization: [UInt8],
+        seal: (_ publicPoint: [UInt8]) throws -> SecureEnclaveKey.Access?
     ) throws -> (any SecureEnclaveKeyHandle)? {
-        let blob = try SecureEnclave.translating(connection) { () throws(TPMError) in
-            try connection.createKey(signing: signing, authorization: authorization)
+        let blob = try SecureEnclaveBackends.translating(connection) { () throws(TPMError) in
+            try connection.createKey(use: use.tpm, authorization: authorization)
         }
         guard let access = try seal(blob.publicPoint) else { return nil }
         return SecureEnclaveTPMKey(blob: blob, connection: connection, access: access)
     }
 
     /// Parses the stored form and has the TPM load the blob, which fails for another TPM's (or a reset one's).
-    func restoreKey(_ bytes: [UInt8], signing: Bool) throws -> any SecureEnclaveKeyHandle {
+    func restoreKey(_ bytes: [UInt8], use: SecureEnclaveKeyUse) throws -> any SecureEnclaveKeyHandle {
         let (tpmBytes, access) = try SecureEnclaveTPMKey.parse(bytes)
-        let blob = try SecureEnclave.translating(connection) { () throws(TPMError) in
-            try TPMKeyBlob(serialized: tpmBytes, signing: signing)
+        let blob = try SecureEnclaveBackends.translating(connection) { () throws(TPMError) in
+            try TPMKeyBlob(serialized: tpmBytes, use: use.tpm)
         }
-        try SecureEnclave.translating(connection) { () throws(TPMError) in try connection.check(blob) }
+        try SecureEnclaveBackends.translating(connection) { () throws(TPMError) in try connection.check(blob) }
         return SecureEnclaveTPMKey(blob: blob, connection: connection, access: access)
     }
 }

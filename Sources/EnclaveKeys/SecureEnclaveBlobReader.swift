@@ -1,7 +1,7 @@
-internal import KeychainCore
+package import KeychainCore
 
-/// Reads the fields of a SecureEnclave key's stored form; every shortfall is `underlyingCoreCryptoError(-50)`
-/// (errSecParam), what Apple's enclave reports for bytes that are no key of its own.
+/// Reads the fields of a SecureEnclave key's stored form; every shortfall is ``EnclaveError`` -50 (errSecParam),
+/// what Apple's enclave reports for bytes that are no key of its own.
 struct SecureEnclaveBlobReader {
     private let bytes: [UInt8]
     private(set) var offset: Int
@@ -11,7 +11,7 @@ struct SecureEnclaveBlobReader {
         self.offset = offset
     }
 
-    static let invalid = CryptoKitError.underlyingCoreCryptoError(error: -50)
+    static let invalid = EnclaveError.invalidBlob
 
     /// The next `count` bytes.
     mutating func take(_ count: Int) throws -> [UInt8] {

@@ -1,0 +1,80 @@
+import Foundation
+package import KeychainCore
+internal import TPMEnclave
+
+/// Where this task's Secure Enclave keys are made and used, for both faces (CryptoKit's `SecureEnclave` and
+/// Security's `SecKey` with `kSecAttrTokenIDSecureEnclave`): the machine's TPM 2.0 when one answers, else the
+/// software enclave when the administrator opted in to it (``SecureEnclaveSetting``), else nothing.
+package enum SecureEnclaveBackends {
+    /// The backend of this task: the TPM when one answers, else the software enclave when the administrator opted
+    /// in to it.
+    /// - Throws: ``EnclaveError`` with -4 (errSecUnimplemented) when there is neither, or the TPM's failure when
+    ///   it answers but refuses the storage primary key and there is no opt-in.
+    package static func current() throws(EnclaveError) -> any SecureEnclaveBackend {
+        do {
+            return SecureEnclaveTPMBackend(connection: try connection())
+        } catch {
+            let setting = SecureEnclaveSetting.current
+            switch setting.read() {
+            case .software:
+                return SecureEnclaveSoftwareBackend()
+            case .off(let reason):
+                if let reason { logIgnoredSetting(reason) }
+                throw error
+            }
+        }
+    }
+
+    /// What keeps enclave keys in this task now.
+    package static var backing: SecureEnclaveBacking { (try? current())?.backing ?? .none }
+
+    /// Explains on standard error, when `KEYCHAIN_DEBUG` asks for reasons, why a setting file does not count.
+    private static func logIgnoredSetting(_ reason: String) {
+        let value = ProcessInfo.processInfo.environment["KEYCHAIN_DEBUG"]
+        guard let value, value != "0" else { return }
+        FileHandle.standardError.write(Data("SecureEnclave: software enclave setting ignored: \(reason)\n".utf8))
+    }
+
+    /// The connection to the TPM.
+    /// - Throws: ``EnclaveError`` with -4 (errSecUnimplemented, what Apple's Security framework reports for an
+    ///   enclave key where there is none) when no TPM is configured or reachable.
+    static func connection() throws(EnclaveError) -> TPMConnection {
+        guard let tcti = SecureEnclaveBacking.configuredTCTI() else {
+            throw .status(-4, reason: "this machine has no Secure Enclave: no TPM, and no software enclave opt-in")
+        }
+        do {
+            return try TPMConfiguration.connection(tcti)
+        } catch {
+            throw .status(error.code, reason: error.description)
+        }
+    }
+
+    /// Runs a TPM operation, turning its failures into ``EnclaveError`` with the TSS2 response code (-50,
+    /// errSecParam, for a blob this keychain did not write).
+    static func translating<R>(_ connection: TPMConnection, _ body: () throws(TPMError) -> R) throws(EnclaveError)
+        -> R
+    {
+        do {
+            return try body()
+        } catch {
+            // A transport failure (TCTI layer, 0x000Axxxx) means the TPM went away: reconnect next time.
+            if case .tpm(_, let code) = error, code >> 16 == 0x0A { TPMConfiguration.forget(connection.tcti) }
+            throw .status(error.code, reason: error.description)
+        }
+    }
+
+    /// Runs a keychain operation, turning its failures into ``EnclaveError`` with the keychain's status:
+    /// errSecInteractionNotAllowed (-25308) while the key's class is locked, errSecUserCanceled (-128) for a
+    /// canceled prompt, errSecAuthFailed (-25293) for a failed one or a changed enrollment.
+    static func keychainOperation<R>(_ body: () throws -> R) throws(EnclaveError) -> R {
+        do {
+            return try body()
+        } catch let error as KeychainError {
+            throw .status(error.status, reason: error.reason ?? "the keychain refused the key's use")
+        } catch let error as EnclaveError {
+            throw error
+        } catch {
+            throw .status(-2070, reason: "an internal error")  // errSecInternalComponent
+        }
+    }
+}
