@@ -88,7 +88,8 @@ targets += [
     .target(
         name: "SecurityCLI",
         dependencies: [
-            "KeychainCore", "KeychainRequests", "KeychainMessages", "Security", "TerminalIO", "CryptoKitOpenSSL",
+            "KeychainCore", "KeychainCrypto", "KeychainRequests", "KeychainMessages", "Security", "TerminalIO",
+            "CryptoKitOpenSSL",
         ],
         swiftSettings: swift6),
     // PAM lives in its own small process: the static `security` binary cannot load PAM's modules.

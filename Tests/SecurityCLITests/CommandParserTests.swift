@@ -29,7 +29,7 @@ import Testing
                 .comment: .string("note"), .description: .string("kind"), .creator: .number(0x6162_6364),
                 .type: .number(0x7479_7065), .generic: .string("generic"),
             ],
-            password: .commandLine(Array("pw".utf8)), updateIfExists: true)
+            password: .commandLine(CommandLineSecret(utf8: "pw")), updateIfExists: true)
         #expect(parsed == .addPassword(expected))
     }
 
@@ -50,15 +50,18 @@ import Testing
         #expect(
             try command(["add-generic-password", "-w", "-U"])
                 == .addPassword(
-                    AddPasswordCommand(itemClass: .genericPassword, password: .commandLine(Array("-U".utf8)))))
+                    AddPasswordCommand(itemClass: .genericPassword,
+                        password: .commandLine(CommandLineSecret(utf8: "-U")))))
         #expect(
             try command(["add-generic-password", "-wsecret"])
                 == .addPassword(
-                    AddPasswordCommand(itemClass: .genericPassword, password: .commandLine(Array("secret".utf8)))))
+                    AddPasswordCommand(itemClass: .genericPassword,
+                        password: .commandLine(CommandLineSecret(utf8: "secret")))))
         #expect(
             try command(["add-generic-password", "-p", "legacy"])
                 == .addPassword(
-                    AddPasswordCommand(itemClass: .genericPassword, password: .commandLine(Array("legacy".utf8)))))
+                    AddPasswordCommand(itemClass: .genericPassword,
+                        password: .commandLine(CommandLineSecret(utf8: "legacy")))))
         #expect(try command(["add-generic-password"]) == .addPassword(AddPasswordCommand(itemClass: .genericPassword)))
     }
 
@@ -66,7 +69,8 @@ import Testing
         #expect(
             try command(["add-generic-password", "-X", "00ff41"])
                 == .addPassword(
-                    AddPasswordCommand(itemClass: .genericPassword, password: .commandLine([0, 0xFF, 0x41]))))
+                    AddPasswordCommand(itemClass: .genericPassword,
+                        password: .commandLine(CommandLineSecret([0, 0xFF, 0x41])))))
         #expect(usageError(["add-generic-password", "-X", "abc"])?.verb == .addGenericPassword)
         #expect(usageError(["add-generic-password", "-X", "zz"])?.verb == .addGenericPassword)
     }
@@ -149,7 +153,8 @@ import Testing
             try command(["add-internet-password"] + options + ["-U", "-w", "pw"])
                 == .addPassword(
                     AddPasswordCommand(
-                        itemClass: .internetPassword, attributes: attributes, password: .commandLine(Array("pw".utf8)),
+                        itemClass: .internetPassword, attributes: attributes,
+                        password: .commandLine(CommandLineSecret(utf8: "pw")),
                         updateIfExists: true)))
         #expect(
             try command(["find-internet-password"] + options + ["-g"])
@@ -165,7 +170,7 @@ import Testing
                 == .addPassword(
                     AddPasswordCommand(
                         itemClass: .internetPassword, attributes: [.server: .string("h")],
-                        password: .commandLine([0x41]))))
+                        password: .commandLine(CommandLineSecret([0x41])))))
     }
 
     @Test func protocolAndAuthenticationCodes() throws {
@@ -255,5 +260,19 @@ import Testing
             #expect(verb.usage.hasPrefix("Usage: \(verb.rawValue)"))
             #expect(SecurityVerb.overview.contains(verb.rawValue))
         }
+    }
+}
+
+@Suite("Secrets on the command line")
+struct CommandLineSecretTests {
+    @Test func aPasswordFromArgvIsHeldInWipedMemoryAndNeverPrinted() throws {
+        let command = try CommandParser.parse(["add-generic-password", "-a", "a", "-s", "s", "-w", "hunter2"]).command
+        guard case .addPassword(let add) = command, case .commandLine(let given) = add.password else {
+            Issue.record("not an add with a command-line password: \(command)")
+            return
+        }
+        #expect(given.secret.bytes == Array("hunter2".utf8))
+        #expect(!"\(command)".contains("hunter2"))
+        #expect(!String(reflecting: given).contains("hunter2"))
     }
 }

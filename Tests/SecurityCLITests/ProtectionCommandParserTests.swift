@@ -16,7 +16,7 @@ import Testing
         }
     }
 
-    private func secret(_ text: String) -> PasscodeInput { .commandLine(Array(text.utf8)) }
+    private func secret(_ text: String) -> PasscodeInput { .commandLine(CommandLineSecret(utf8: text)) }
 
     @Test func lockKeychainTakesA() throws {
         #expect(try command(["lock-keychain"]) == .lockKeychain)

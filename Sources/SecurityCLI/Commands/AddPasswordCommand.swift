@@ -7,7 +7,7 @@ public enum PasswordInput: Equatable, Sendable {
     /// `-w` as the last argument: ask at the terminal, or read one line from a standard input that is not one.
     case prompt
     /// `-w`/`-p PASSWORD` or `-X HEX` on the command line, visible to other processes.
-    case commandLine([UInt8])
+    case commandLine(CommandLineSecret)
 }
 
 /// `add-generic-password` / `add-internet-password`.

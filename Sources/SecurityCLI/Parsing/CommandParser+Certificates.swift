@@ -69,7 +69,7 @@ extension CommandParser {
             var command = ImportCommand(file: file)
             for option in options {
                 switch option.letter {
-                case "P": command.passphrase = .commandLine(Array((option.value ?? "").utf8))
+                case "P": command.passphrase = .commandLine(CommandLineSecret(utf8: option.value ?? ""))
                 case "t": command.type = option.value
                 case "f": command.format = option.value
                 default: break  // -k (the one keychain), -w, -x, -A, -T: accepted
@@ -96,7 +96,7 @@ extension CommandParser {
                             verb: verb)
                     }
                     command.format = format
-                case "P": command.passphrase = .commandLine(Array(value.utf8))
+                case "P": command.passphrase = .commandLine(CommandLineSecret(utf8: value))
                 case "o": command.outputFile = value
                 default: break  // -p (PEM armour: the pemseq form is PEM), -w, -q
                 }

@@ -84,7 +84,7 @@ extension CommandParser {
 
     /// A secret typed on the command line, as bytes.
     private static func commandLineSecret(_ option: ScannedOption) -> PasscodeInput {
-        .commandLine(Array((option.value ?? "").utf8))
+        .commandLine(CommandLineSecret(utf8: option.value ?? ""))
     }
 }
 

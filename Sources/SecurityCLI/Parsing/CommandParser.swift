@@ -1,5 +1,6 @@
 import KeychainCore
 import KeychainMessages
+import TerminalIO
 
 /// Turns the words after `security` into an `Invocation`, without touching the keychain.
 public enum CommandParser {
@@ -148,12 +149,13 @@ public enum CommandParser {
         for option in options {
             switch (option.letter, verb) {
             case ("w", _), ("p", .addGenericPassword):
-                add.password = option.value.map { .commandLine(Array($0.utf8)) } ?? .prompt
+                add.password = option.value.map { .commandLine(CommandLineSecret(utf8: $0)) } ?? .prompt
             case ("X", _):
-                guard let bytes = option.value.flatMap(hexBytes) else {
+                guard var bytes = option.value.flatMap(hexBytes) else {
                     throw UsageError(.hexPassword, verb: verb)
                 }
-                add.password = .commandLine(bytes)
+                add.password = .commandLine(CommandLineSecret(bytes))
+                PosixIO.wipe(&bytes)
             case ("U", _): add.updateIfExists = true
             case ("A", _): add.ignoredAccessOptions.append("-A")
             case ("T", _): add.ignoredAccessOptions.append("-T " + (option.value ?? ""))

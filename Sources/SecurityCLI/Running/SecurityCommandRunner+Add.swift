@@ -47,9 +47,9 @@ extension SecurityCommandRunner {
         switch command.password {
         case .none:
             return nil
-        case .commandLine(let bytes):
+        case .commandLine(let given):
             note(.commandLinePassword(option: nil))
-            return bytes
+            return given.secret.bytes
         case .prompt:
             secretLinesRead += 1
             do {

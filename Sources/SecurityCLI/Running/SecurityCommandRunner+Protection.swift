@@ -23,7 +23,7 @@ extension SecurityCommandRunner {
             case .prompt where passwords.readsLinesOfInput:
                 secretLinesRead += 1
                 passwords.discardLine()
-            case .commandLine(var given): PosixIO.wipe(&given)
+            // A passcode from the command line is wiped when the command goes.
             default: break
             }
             note(.unlockWithoutPasscode)
@@ -42,8 +42,6 @@ extension SecurityCommandRunner {
         var current: Secret?
         if hasPasscode {
             current = try secret(command.current, prompt: .oldPasscode, option: "-o", operation: operation)
-        } else if case .commandLine(var ignored) = command.current {
-            PosixIO.wipe(&ignored)
         }
         guard let newInput = command.new else {
             guard let current else {
@@ -86,7 +84,7 @@ extension SecurityCommandRunner {
         switch input {
         case .commandLine(let given):
             note(.commandLinePassword(option: option))
-            bytes = given
+            return given.secret
         case .prompt:
             secretLinesRead += 1
             do {
