@@ -156,7 +156,9 @@ package final class DaemonServer: Sendable {
         case .ping:
             return Frame(kind: .pong, requestID: frame.requestID, payload: frame.payload)
         case .status:
-            return Frame(kind: .statusReply, requestID: frame.requestID, payload: status.fields.encoded())
+            var fields = status.fields
+            for extra in handler.statusFields(peer: peer) { fields.append(extra.name, extra.value) }
+            return Frame(kind: .statusReply, requestID: frame.requestID, payload: fields.encoded())
         case .identify:
             var fields = peer.fields
             fields.append("application-identifier", caller.applicationIdentifier ?? "")
