@@ -77,7 +77,7 @@ targets += [
         swiftSettings: swift6),
     .target(
         name: "SecurityCLI",
-        dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages", "Security", "TerminalIO"],
+        dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages", "Security", "TerminalIO", "KeychainWire"],
         swiftSettings: swift6),
     // PAM lives in its own small process: the static `security` binary cannot load PAM's modules.
     .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
