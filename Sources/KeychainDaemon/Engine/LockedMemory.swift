@@ -6,7 +6,7 @@ enum LockedMemory {
     static func lockedKilobytes() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmLck:") {
-            return Int(line.dropFirst("VmLck:".count).split(separator: " ").first ?? "")
+            return Int(line.dropFirst("VmLck:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }
         return nil
     }
