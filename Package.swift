@@ -89,7 +89,7 @@ targets += [
         name: "SecurityCLI",
         dependencies: [
             "KeychainCore", "KeychainCrypto", "KeychainRequests", "KeychainMessages", "Security", "TerminalIO",
-            "CryptoKitOpenSSL",
+            "CryptoKitOpenSSL", "KeychainWire",
         ],
         swiftSettings: swift6),
     // PAM lives in its own small process: the static `security` binary cannot load PAM's modules.

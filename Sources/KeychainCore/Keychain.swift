@@ -20,6 +20,8 @@ public final class Keychain: Sendable {
     package let authenticationContexts = AuthenticationContextRegistry()
     let digester: IndexDigester
     private let store: Mutex<ItemStore?>
+    /// The writer of adds, updates and deletes when ``KeychainConfiguration/groupCommit`` is on.
+    let committer: CommittedWriter?
 
     /// Opens (creating on first use) the keychain described by `configuration`.
     /// - Throws: `KeychainError` with `errSecParam` for settings out of range; `errSecNotAvailable` when the home,
@@ -46,6 +48,13 @@ public final class Keychain: Sendable {
         authenticators = Authenticators(
             protection: dataProtection, clock: configuration.clock, owner: configuration.ownerAuthentication,
             fingerprintReader: configuration.fingerprintReader, prompter: configuration.userPrompter)
+        do {
+            committer = configuration.groupCommit
+                ? try CommittedWriter(Self.openStore(configuration, creatingFile: false)) : nil
+        } catch {
+            opened.database.close()
+            throw error
+        }
         store = Mutex(opened)
         // A crash between removing the passcode and purging its class's items leaves rows nothing can open.
         try purgeItemsOfDestroyedClasses()
@@ -53,10 +62,14 @@ public final class Keychain: Sendable {
         try? upgradeItemFormats()
     }
 
-    private static func openStore(_ configuration: KeychainConfiguration) throws -> ItemStore {
+    /// - Parameter creatingFile: false for a second connection: closing a descriptor of the open database file
+    ///   would drop the POSIX locks the first connection holds on it.
+    private static func openStore(_ configuration: KeychainConfiguration, creatingFile: Bool = true) throws
+        -> ItemStore
+    {
         let path = configuration.home.appendingPathComponent(databaseFileName).path
         // SQLite creates its -wal and -shm files with the database file's mode: make that owner-only first.
-        try SecretFile.createOwnerOnly(configuration.home.appendingPathComponent(databaseFileName))
+        if creatingFile { try SecretFile.createOwnerOnly(configuration.home.appendingPathComponent(databaseFileName)) }
         // Validated to 0…3600 s, so the milliseconds fit.
         let busyMilliseconds = Int32((configuration.databaseBusyTimeout * 1000).rounded(.up))
         do {
@@ -78,6 +91,7 @@ public final class Keychain: Sendable {
 
     /// Closes the database connection; later calls fail with `errSecNotAvailable`.
     public func close() {
+        committer?.close()
         store.withLock { current in
             current?.database.close()
             current = nil
@@ -90,15 +104,24 @@ public final class Keychain: Sendable {
             guard let current else { throw KeychainError.notAvailable.because("the keychain was closed") }
             do {
                 return try body(current)
-            } catch let error as StoreError {
-                throw Self.translate(error, busyTimeout: configuration.databaseBusyTimeout)
-            } catch let error as CryptoError {
-                throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
+            } catch {
+                throw translated(error)
             }
         }
     }
 
-    private static func translate(_ error: StoreError, busyTimeout: Double) -> KeychainError {
+    /// Storage and crypto failures as keychain errors; any other error as it is.
+    func translated(_ error: any Error) -> any Error {
+        if let error = error as? StoreError {
+            return Self.translate(error, busyTimeout: configuration.databaseBusyTimeout)
+        }
+        if let error = error as? CryptoError {
+            return KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
+        }
+        return error
+    }
+
+    static func translate(_ error: StoreError, busyTimeout: Double) -> KeychainError {
         if error.isUniqueViolation { return KeychainError.duplicateItem }
         if error.isCorrupt { return KeychainError.notAvailable.because("the keychain database is damaged") }
         if error.isDiskFull { return KeychainError(SecurityStatus.diskFull).because(verbatim: error.message) }

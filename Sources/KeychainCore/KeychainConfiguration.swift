@@ -29,6 +29,9 @@ public struct KeychainConfiguration: Sendable {
     /// Keeps unlocked class keys in this process's memory even where the kernel keyring exists: keychaind's
     /// keys die with it (a daemon restart is a reboot for the lock state), and no other process shares them.
     package var classKeysInProcessMemory = false
+    /// Runs adds, updates and deletes through a group committer on a second connection: concurrent writers share
+    /// one transaction and one fsync, each in a savepoint of its own (keychaind). Off in embedded mode.
+    package var groupCommit = false
 
     public init(home: URL, identity: CallerIdentity, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.home = home

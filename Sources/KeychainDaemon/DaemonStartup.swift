@@ -48,8 +48,10 @@ package struct DaemonStartup: Sendable {
             log.info("running as user \(configuration.user) (uid \(account.uid)) with CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH only")
         }
         let engine = handler ?? EngineHandler(keychains: UserKeychains(stateDirectory: configuration.stateDirectory))
+        let queued: @Sendable () -> Int = { (engine as? EngineHandler)?.keychains.pendingWrites ?? 0 }
         server = DaemonServer(
-            listener: listener, limits: configuration.limits, resolver: resolver, handler: engine, log: log)
+            listener: listener, limits: configuration.limits, resolver: resolver, handler: engine, log: log,
+            queueDepth: queued)
     }
 
     /// The policy read again (SIGHUP).

@@ -479,6 +479,10 @@ extension ReasonMessages {
         word("the message names an authentication context of the wrong size", "メッセージが指す認証コンテキストの大きさが正しくありません")
         word("the message names an unknown {0} ({1} characters)", "メッセージが不明な{0}（{1} 文字）を指しています")
         word("the message names the attribute {0} twice", "メッセージが属性 {0} を 2 回指定しています")
+        word("no memory can be mapped for the class keys", "クラスキーを置くメモリを割り当てられません")
+        word("the message carries a reason whose parts do not fit together", "メッセージの理由の各部分がかみ合っていません")
+        word("the message carries a reason without text", "メッセージに本文のない理由が含まれています")
+        word("the message nests reasons deeper than {0}", "メッセージの理由の入れ子が {0} 段を超えています")
         return entries
     }()
 }

@@ -35,26 +35,34 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
     }
 
     /// Runs `body` in the next group and returns its result once that group has committed.
+    /// `body` runs on the writer thread while this call waits for it, so it may capture what the caller holds.
     /// - Throws: what `body` threw (its changes are rolled back, no one else's), the commit's error, or
     ///   ``Failure/closed``.
-    package func write<Result: Sendable>(_ body: @escaping @Sendable (Database) throws -> Result) throws -> Result {
-        let outcome = Mutex<Result?>(nil)
-        let write = PendingWrite { database in
-            let value = try body(database)
-            outcome.withLock { $0 = value }
-        }
-        queue.lock()
-        guard !isClosing else {
+    package func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        try withoutActuallyEscaping(body) { body in
+            // safe: the caller waits below until the writer has run `body` and signalled, so `body` and `outcome`
+            // are never used by two threads at once and never after this call returns.
+            let unchecked = UncheckedBox<((Database) throws -> Result)?>(body)
+            // The writer may still hold the queued write after answering; it must not hold `body` then.
+            defer { unchecked.value = nil }
+            let outcome = UncheckedBox<Result?>(nil)
+            let write = PendingWrite { database in
+                guard let run = unchecked.value else { throw Failure.closed }
+                outcome.value = try run(database)
+            }
+            queue.lock()
+            guard !isClosing else {
+                queue.unlock()
+                throw Failure.closed
+            }
+            pending.append(write)
+            queue.signal()
             queue.unlock()
-            throw Failure.closed
+            write.done.wait()
+            if let error = write.error { throw error }
+            guard let value = outcome.value else { throw Failure.closed }
+            return value
         }
-        pending.append(write)
-        queue.signal()
-        queue.unlock()
-        write.done.wait()
-        if let error = write.error { throw error }
-        guard let value = outcome.withLock({ $0 }) else { throw Failure.closed }
-        return value
     }
 
     /// Writes queued and not yet started.
@@ -161,4 +169,11 @@ private final class PendingWrite: @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
 
     init(_ run: @escaping (Database) throws -> Void) { self.run = run }
+}
+
+/// A value handed to the writer thread while its owner waits for the writer to be done with it.
+// safe: used only under the hand-over `write(_:)` makes (the semaphore orders the two threads' accesses)
+private final class UncheckedBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -14,6 +14,14 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Who does the daemon take me for? Answered by ``identity`` (a ``FieldList`` of the peer's identity).
     package static let identify = FrameKind(rawValue: 0x0005)
     package static let identity = FrameKind(rawValue: 0x0006)
+    /// What would the policy make of the executable at this path (UTF-8 payload)? Answered by
+    /// ``executableIdentity`` (a ``FieldList``), as `security apps show PATH` prints it.
+    package static let explainExecutable = FrameKind(rawValue: 0x0007)
+    package static let executableIdentity = FrameKind(rawValue: 0x0008)
+    /// The policy's rules, answered by ``policyRules`` (a ``FieldList``, a `rule` field each), for
+    /// `security apps list`.
+    package static let listPolicy = FrameKind(rawValue: 0x0009)
+    package static let policyRules = FrameKind(rawValue: 0x000A)
     /// A refusal or failure: an OSStatus and a reason (``ErrorReply``).
     package static let error = FrameKind(rawValue: 0x007F)
     /// The first kind the daemon passes to its handler.
@@ -38,6 +46,10 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
         case .statusReply: "status-reply"
         case .identify: "identify"
         case .identity: "identity"
+        case .explainExecutable: "explain-executable"
+        case .executableIdentity: "executable-identity"
+        case .listPolicy: "list-policy"
+        case .policyRules: "policy-rules"
         case .error: "error"
         case .request: "request"
         case .response: "response"

@@ -41,12 +41,10 @@ extension Keychain {
     private func insert(_ items: [PreparedItem]) throws {
         var current: PreparedItem?
         do {
-            try withStore { store in
-                try store.database.writeTransaction {
-                    for item in items {
-                        current = item
-                        try store.insert(item.row, into: item.schema.itemClass.rawValue)
-                    }
+            try writeSection { store in
+                for item in items {
+                    current = item
+                    try store.insert(item.row, into: item.schema.itemClass.rawValue)
                 }
             }
         } catch KeychainError.duplicateItem {

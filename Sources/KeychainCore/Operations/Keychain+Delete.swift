@@ -6,14 +6,12 @@ extension Keychain {
     public func delete(_ query: ItemQuery, as caller: CallerIdentity? = nil) throws -> Int {
         let caller = identity(caller)
         let (schema, query, groups) = try checkedDelete(query, caller: caller)
-        let deleted = try withStore { store in
-            try store.database.writeTransaction {
-                let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all,
-                                               reading: [.metadata], store: store)
-                let check = AttributeMatcher(query, groups: groups)
-                for match in matches { try verify(match, against: check, schema: schema) }
-                return try store.delete(rowids: matches.map(\.row.rowid), from: schema.itemClass.rawValue)
-            }
+        let deleted = try writeSection { store in
+            let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all,
+                                           reading: [.metadata], store: store)
+            let check = AttributeMatcher(query, groups: groups)
+            for match in matches { try verify(match, against: check, schema: schema) }
+            return try store.delete(rowids: matches.map(\.row.rowid), from: schema.itemClass.rawValue)
         }
         guard deleted > 0 else {
             throw KeychainError.itemNotFound.because(notFoundReason(

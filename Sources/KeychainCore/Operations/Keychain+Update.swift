@@ -60,20 +60,18 @@ extension Keychain {
     }
 
     private func applyInTransaction(_ job: UpdateJob, authentication: ReadAuthentication) throws {
-        try withStore { store in
-            try store.database.writeTransaction {
-                let matches = try matches(of: job, store: store)
-                guard !matches.isEmpty else {
-                    throw KeychainError.itemNotFound.because(
-                        notFoundReason(
-                            job.query, schema: job.schema, caller: job.caller,
-                            base: "no item of class \(job.schema.itemClass.rawValue) matches the update's query",
-                            store: store))
-                }
-                for match in matches {
-                    try apply(try plan(job, for: match), job: job, to: match, authentication: authentication,
-                              store: store)
-                }
+        try writeSection { store in
+            let matches = try matches(of: job, store: store)
+            guard !matches.isEmpty else {
+                throw KeychainError.itemNotFound.because(
+                    notFoundReason(
+                        job.query, schema: job.schema, caller: job.caller,
+                        base: "no item of class \(job.schema.itemClass.rawValue) matches the update's query",
+                        store: store))
+            }
+            for match in matches {
+                try apply(try plan(job, for: match), job: job, to: match, authentication: authentication,
+                          store: store)
             }
         }
     }

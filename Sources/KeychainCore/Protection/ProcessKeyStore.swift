@@ -4,9 +4,11 @@ import Synchronization
 
 /// The fallback where the kernel offers no keyring (some containers filter the calls): the same behaviour
 /// within one process, but other processes do not see it. `show-keychain-info` says which store is in use.
+/// Each key lives in locked pages of its own (``LockedKeyMemory``: out of swap and core dumps, wiped when the
+/// class locks, on `clear()` and when the store goes); callers get short-lived copies.
 final class ProcessKeyStore: UnlockedKeyStore {
     private struct State {
-        var keys: [Accessibility: SecureBytes] = [:]
+        var keys: [Accessibility: LockedKeyMemory] = [:]
         var expiry: [Accessibility: Date] = [:]
         var locked = false
     }
@@ -14,8 +16,15 @@ final class ProcessKeyStore: UnlockedKeyStore {
     let name = "process memory (no kernel keyring: lock state is not shared between processes)"
 
     func put(_ keys: [Accessibility: SecureBytes]) throws {
+        var locked: [Accessibility: LockedKeyMemory] = [:]
+        for (protection, key) in keys {
+            guard let memory = LockedKeyMemory(key) else {
+                throw KeychainError.notAvailable.because("no memory can be mapped for the class keys")
+            }
+            locked[protection] = memory
+        }
         state.withLock {
-            $0.keys.merge(keys) { $1 }
+            $0.keys.merge(locked) { $1 }
             $0.expiry = [:]
             $0.locked = false
         }
@@ -27,7 +36,7 @@ final class ProcessKeyStore: UnlockedKeyStore {
                 state.keys[protection] = nil
                 state.expiry[protection] = nil
             }
-            return state.keys[protection]
+            return state.keys[protection]?.key
         }
     }
 

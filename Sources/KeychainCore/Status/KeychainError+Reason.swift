@@ -43,6 +43,13 @@ extension KeychainError {
             arguments = [.statusMessage(status)]
         }
 
+        /// A reason read back from its parts (keychaind's wire): nil unless there is one literal more than there
+        /// are arguments.
+        package init?(parts literals: [String], arguments: [Argument]) {
+            guard literals.count == arguments.count + 1 else { return nil }
+            self.init(literals: literals, arguments: arguments)
+        }
+
         fileprivate init(literals: [String], arguments: [Argument]) {
             self.literals = literals
             self.arguments = arguments

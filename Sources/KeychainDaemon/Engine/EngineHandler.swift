@@ -49,6 +49,20 @@ package final class EngineHandler: DaemonHandler {
 
     package func shutDown() { keychains.closeAll() }
 
+    /// The asker's keychain's lock state (opening it, as its first request would), what its group committer has
+    /// done, and how much of the daemon's memory is locked (the class keys).
+    package func statusFields(peer: PeerIdentity) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        if let keychain = try? keychains.keychain(for: peer.uid) {
+            fields.append(("lock-state", (try? keychain.lockState.rawValue) ?? "unavailable"))
+            let committed = keychain.committedGroups
+            fields.append(("groups-committed", String(committed.groups)))
+            fields.append(("writes-committed", String(committed.writes)))
+        }
+        if let locked = LockedMemory.lockedKilobytes() { fields.append(("locked-memory-kb", String(locked))) }
+        return fields
+    }
+
     private func perform(
         _ envelope: RequestCodec.Envelope, uid: UInt32, caller identity: CallerIdentity, connection: DaemonConnection,
         id: UInt64

@@ -42,6 +42,9 @@ package final class UserKeychains: Sendable {
         }
     }
 
+    /// Writes waiting for a group commit, over every keychain.
+    package var pendingWrites: Int { openKeychains.values.reduce(0) { $0 + $1.pendingWrites } }
+
     /// The keychains open now, by uid.
     package var openKeychains: [UInt32: Keychain] { keychains.withLock { $0 } }
 
@@ -61,6 +64,8 @@ package final class UserKeychains: Sendable {
         var configuration = KeychainConfiguration(
             home: home, identity: CallerIdentity(applicationIdentifier: nil, accessGroups: []))
         configuration.classKeysInProcessMemory = true
+        // Many clients' writes share one transaction and one fsync (docs/keychaind.md, "Group commit").
+        configuration.groupCommit = true
         if let passcodeTarget { configuration.passcodeDerivationTarget = passcodeTarget }
         let prompter = DaemonPrompter()
         configuration.userPrompter = prompter

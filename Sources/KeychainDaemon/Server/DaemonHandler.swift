@@ -16,6 +16,10 @@ package protocol DaemonHandler: Sendable {
 
     /// The daemon stops: locks and wipes what it holds.
     func shutDown()
+
+    /// Fields the handler adds to a `status-reply` for this asker (its keychain's lock state, the writes
+    /// waiting); none by default.
+    func statusFields(peer: PeerIdentity) -> [(name: String, value: String)]
 }
 
 extension DaemonHandler {
@@ -28,6 +32,8 @@ extension DaemonHandler {
     package func connectionClosed(_ connection: DaemonConnection, peer: PeerIdentity) {}
 
     package func shutDown() {}
+
+    package func statusFields(peer: PeerIdentity) -> [(name: String, value: String)] { [] }
 }
 
 /// A handler that serves nothing: every request is errSecUnimplemented.

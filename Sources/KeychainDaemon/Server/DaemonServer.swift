@@ -13,7 +13,7 @@ package final class DaemonServer: Sendable {
 
     private let listener: UnixListener
     private let limits: ConnectionLimits
-    private let resolver: Mutex<CallerResolver>
+    let resolver: Mutex<CallerResolver>
     private let inspector: PeerInspector
     private let handler: any DaemonHandler
     private let log: DaemonLog
@@ -156,12 +156,20 @@ package final class DaemonServer: Sendable {
         case .ping:
             return Frame(kind: .pong, requestID: frame.requestID, payload: frame.payload)
         case .status:
-            return Frame(kind: .statusReply, requestID: frame.requestID, payload: status.fields.encoded())
+            var fields = status.fields
+            for extra in handler.statusFields(peer: peer) { fields.append(extra.name, extra.value) }
+            return Frame(kind: .statusReply, requestID: frame.requestID, payload: fields.encoded())
         case .identify:
             var fields = peer.fields
             fields.append("application-identifier", caller.applicationIdentifier ?? "")
             fields.append("access-groups", caller.accessGroups.joined(separator: " "))
             return Frame(kind: .identity, requestID: frame.requestID, payload: fields.encoded())
+        case .explainExecutable:
+            let path = String(decoding: frame.payload, as: UTF8.self)
+            let fields = explainExecutable(at: path, asker: peer)
+            return Frame(kind: .executableIdentity, requestID: frame.requestID, payload: fields.encoded())
+        case .listPolicy:
+            return Frame(kind: .policyRules, requestID: frame.requestID, payload: policyListing().encoded())
         case let kind where kind.isBuiltIn:
             return ErrorReply(status: ErrorReply.unimplemented, reason: "\(kind) is not a request")
                 .frame(requestID: frame.requestID)

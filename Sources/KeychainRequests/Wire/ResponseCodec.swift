@@ -49,7 +49,7 @@ extension WireEncoder {
                 SecurityStatus.internalComponent, reason: "the keychain service failed (\(type(of: error)))")
         byte(1)
         int32(keychainError.status)
-        optional(keychainError.reason) { $0.string($1) }
+        optional(keychainError.explanation) { $0.reason($1) }
     }
 
     fileprivate mutating func response(_ response: KeychainResponse) {
@@ -63,7 +63,7 @@ extension WireEncoder {
             array(report.results) { $0.itemResult($1) }
             int(report.leftOut)
             int(report.damaged)
-            optional(report.note) { $0.string($1) }
+            optional(report.explanation) { $0.reason($1) }
         case .deleted(let count):
             byte(3)
             int(count)
@@ -126,7 +126,7 @@ extension WireDecoder {
         switch try byte() {
         case 1:
             let status = try int32()
-            return KeychainError(status, reason: try optional { try $0.string() }.map(KeychainError.Reason.init(verbatim:)))
+            return KeychainError(status, reason: try optional { try $0.reason() })
         case 2:
             let code = try int32()
             guard let failure = AuthenticationFailure(rawValue: Int(code)) else {
@@ -148,7 +148,7 @@ extension WireDecoder {
             return .found(
                 SearchReport(
                     results: results, leftOut: leftOut, damaged: damaged,
-                    explanation: try optional { try $0.string() }.map(KeychainError.Reason.init(verbatim:))))
+                    explanation: try optional { try $0.reason() }))
         case 3: return .deleted(count: try int())
         case 4:
             let items = try array(minimumSize: 4) { try $0.attributes() }

@@ -43,6 +43,7 @@ public final class SecurityCommandRunner {
     /// Parses and runs a command line (without the program name).
     /// - Returns: the exit code.
     public func run(arguments: [String]) -> Int32 {
+        if let daemonVerb = runDaemonVerb(arguments) { return daemonVerb }  // keychaind's own verbs (+Daemon)
         let invocation: Invocation
         do {
             invocation = try CommandParser.parse(arguments)

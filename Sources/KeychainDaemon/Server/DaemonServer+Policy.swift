@@ -1,0 +1,73 @@
+import Foundation
+import KeychainCore
+import KeychainWire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The administrator's views of the policy: `security apps list` and `security apps show PATH`.
+extension DaemonServer {
+    /// What the policy makes of the executable at `path` run by the asker's uid, judged by its path and bytes
+    /// alone (rules that also name a unit, a Flatpak app or an AppArmor label need a running process). The daemon
+    /// reads the file only when the asker could: it is the asker's, or readable by everyone; a digest of a file
+    /// the asker may not read would tell them something about it.
+    func explainExecutable(at path: String, asker: PeerIdentity) -> FieldList {
+        guard path.hasPrefix("/"), let resolved = realpath(path, nil) else {
+            return FieldList([("path", path), ("decision", "refused"), ("reason", "no file at that absolute path")])
+        }
+        let real = String(cString: resolved)
+        free(resolved)
+        var status = stat()
+        guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return FieldList([("path", real), ("decision", "refused"), ("reason", "not a regular file")])
+        }
+        guard status.st_uid == asker.uid || status.st_mode & 0o004 != 0 else {
+            return FieldList([
+                ("path", real), ("decision", "refused"), ("reason", "the file is not yours and not readable by all"),
+            ])
+        }
+        guard let digest = ExecutableDigester(cacheLimit: 1).digest(ofExecutableAt: real) else {
+            return FieldList([("path", real), ("decision", "refused"), ("reason", "the file cannot be read")])
+        }
+        let candidate = PeerIdentity(
+            uid: asker.uid, gid: asker.gid, pid: 0, executablePath: real, executableSHA256: digest.sha256,
+            executableFile: digest.file)
+        var fields = FieldList([("exe", real), ("sha256", hexadecimal(digest.sha256))])
+        switch resolver.withLock({ $0 }).resolve(candidate) {
+        case .allowed(let identity, let basis):
+            fields.append("decision", "allowed")
+            fields.append("basis", basis)
+            fields.append("application-identifier", identity.applicationIdentifier ?? "")
+            fields.append("access-groups", identity.accessGroups.joined(separator: " "))
+        case .refused(let reason):
+            fields.append("decision", "refused")
+            fields.append("reason", reason)
+        }
+        return fields
+    }
+
+    /// One `rule` field per policy file that counts, in the order the daemon tries them, then one `problem`
+    /// field per file left out.
+    func policyListing() -> FieldList {
+        let resolver = resolver.withLock { $0 }
+        var fields = FieldList([("unknown-callers", resolver.unknownCallers.rawValue)])
+        for rule in resolver.policy.rules {
+            var selectors: [String] = []
+            if let unit = rule.unit { selectors.append("unit=\(unit)") }
+            if let flatpak = rule.flatpakAppID { selectors.append("flatpak=\(flatpak)") }
+            if let snap = rule.snap { selectors.append("snap=\(snap)") }
+            if let label = rule.securityLabel { selectors.append("label=\(label)") }
+            if let path = rule.executablePath { selectors.append("exe=\(path)") }
+            if let digest = rule.executableSHA256 { selectors.append("sha256=\(hexadecimal(digest))") }
+            let identity = rule.identity
+            let groups = identity.accessGroups.joined(separator: ",")
+            fields.append(
+                "rule",
+                "\(rule.source): \(selectors.joined(separator: " ")) -> application-identifier="
+                    + "\(identity.applicationIdentifier ?? "") access-groups=\(groups)")
+        }
+        for problem in resolver.policy.problems { fields.append("problem", problem) }
+        return fields
+    }
+}
