@@ -453,8 +453,8 @@ extension ReasonMessages {
             "kSecValueData is not the external representation of a key of type {0} and class {1}",
             "kSecValueData は種類 {0}、クラス {1} の鍵の外部表現ではありません")
         word(
-            "kSecValueRef must be a SecKey or a SecCertificate, not {0}",
-            "kSecValueRef には {0} ではなく SecKey か SecCertificate を渡してください")
+            "kSecValueRef must be a SecKey, a SecCertificate or a SecIdentity, not {0}",
+            "kSecValueRef には {0} ではなく SecKey、SecCertificate または SecIdentity を渡してください")
         word("the certificate's subject or issuer name cannot be normalized", "証明書のサブジェクト名または発行者名を正規化できません")
         word("the key could not be exported for the keychain", "キーチェーンに保存するために鍵を書き出せませんでした")
         word("the key's type or class is not a number", "鍵の種類またはクラスが数値ではありません")
