@@ -59,7 +59,8 @@ extension Keychain {
                 for half in halves {
                     do {
                         _ = try store.insert(half.row, into: half.schema.itemClass.rawValue)
-                    } catch KeychainError.duplicateItem {
+                    } catch let error as StoreError where error.isUniqueViolation {
+                        // The statement failed alone; the transaction goes on with the other half.
                         present += 1
                     }
                 }
