@@ -479,6 +479,36 @@ extension ReasonMessages {
         word("the message names an authentication context of the wrong size", "メッセージが指す認証コンテキストの大きさが正しくありません")
         word("the message names an unknown {0} ({1} characters)", "メッセージが不明な{0}（{1} 文字）を指しています")
         word("the message names the attribute {0} twice", "メッセージが属性 {0} を 2 回指定しています")
+        // Identities (kSecClassIdentity, SecIdentity).
+        word("identity", "ID（証明書と秘密鍵の組）")
+        word("an identity (kSecValueRef with a SecIdentity)", "ID（kSecValueRef に SecIdentity）")
+        word("an identity is joined from two items, never read as one", "ID は 2 つの項目を結び付けたもので、1 つの項目としては読み出せません")
+        word(
+            "an item of class {0} is added alone (add), not among others",
+            "クラス {0} の項目はほかの項目とまとめてではなく、単独で（add で）追加してください")
+        word(
+            "dry runs of {0} items are not supported yet; run the operation itself",
+            "{0} の項目の予行はまだ対応していません。操作そのものを実行してください")
+        word(
+            "keychainOrArray must be nil: this keychain searches the caller's access groups, not keychain files",
+            "keychainOrArray は nil にしてください。このキーチェーンはキーチェーンファイルではなく呼び出し元のアクセスグループを検索します")
+        word("the certificate's private key item does not hold a key", "証明書の秘密鍵の項目に鍵が入っていません")
+        word("the certificate's public key is not an EC or RSA key", "証明書の公開鍵が EC 鍵でも RSA 鍵でもありません")
+        word(
+            "the identity's key is not the private key of its certificate (its {0} is not the certificate's {1}); "
+                + "nothing was added",
+            "ID の鍵がその証明書の秘密鍵ではありません（鍵の {0} が証明書の {1} と異なります）。何も追加していません")
+        word(
+            "the {0} is in the keychain already: both its certificate ({1}) and its private key are there",
+            "{0} はすでにキーチェーンにあります。証明書（{1}）と秘密鍵の両方が保存されています")
+        word(
+            "{0} item(s) of class {1} match, but none has a private key item ({2} with {3} equal to its {4}) in the "
+                + "caller's groups that matches too",
+            "クラス {1} の項目が {0} 件一致しましたが、呼び出し元のグループに一致する秘密鍵の項目（{3} がその {4} と等しい {2}）を"
+                + "持つものはありません")
+        word(
+            "{0} matching item(s) are damaged and were skipped; delete them, or restore them from a backup",
+            "一致した {0} 件の項目が壊れているため飛ばしました。削除するか、バックアップから復元してください")
         return entries
     }()
 }
