@@ -217,7 +217,9 @@ import Testing
         try withFreshKeychain {
             addHalves(fixture)
             #expect(add([kSecValueRef: second]) == errSecSuccess)
-            let (_, all) = lookUp([kSecClass: kSecClassIdentity, kSecMatchLimit: kSecMatchLimitAll, kSecReturnRef: true])
+            let (_, all) = lookUp([
+                kSecClass: kSecClassIdentity, kSecMatchLimit: kSecMatchLimitAll, kSecReturnRef: true,
+            ])
             #expect((all as? [Any])?.count == 2)
             let first = SecIdentity(certificate: fixture.certificate, privateKey: fixture.privateKey)
             #expect(SecItemDelete([kSecValueRef: first] as CFDictionary) == errSecSuccess)
@@ -238,8 +240,10 @@ import Testing
             let changes: [CFString: Any] = [kSecAttrLabel: "After", kSecAttrApplicationTag: Data("tag.new".utf8)]
             #expect(SecItemUpdate(query as CFDictionary, changes as CFDictionary) == errSecSuccess)
             #expect(lookUp([kSecClass: kSecClassCertificate, kSecAttrLabel: "After"]).0 == errSecSuccess)
-            #expect(lookUp([kSecClass: kSecClassKey, kSecAttrLabel: "After", kSecAttrApplicationTag: Data("tag.new".utf8)])
-                .0 == errSecSuccess)
+            let renamedKey: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecAttrLabel: "After", kSecAttrApplicationTag: Data("tag.new".utf8),
+            ]
+            #expect(lookUp(renamedKey).0 == errSecSuccess)
             #expect(lookUp([kSecClass: kSecClassIdentity, kSecAttrLabel: "After"]).0 == errSecSuccess)
             #expect(SecItemUpdate(query as CFDictionary, changes as CFDictionary) == errSecItemNotFound)
             // An identity's certificate or key is not replaced by an update.

@@ -141,7 +141,9 @@ extension Keychain {
             return true
         }
         if report.leftOut > 0 || report.damaged > 0 { return true }
-        return report.results.contains { result in result.persistentReference.map { !except.contains($0.uuid) } ?? false }
+        return report.results.contains { result in
+            result.persistentReference.map { !except.contains($0.uuid) } ?? false
+        }
     }
 
     /// Deletes the rows of `schema`'s table with these UUIDs in the caller's groups (inside a transaction).
