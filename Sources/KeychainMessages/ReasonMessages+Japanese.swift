@@ -453,8 +453,8 @@ extension ReasonMessages {
             "kSecValueData is not the external representation of a key of type {0} and class {1}",
             "kSecValueData は種類 {0}、クラス {1} の鍵の外部表現ではありません")
         word(
-            "kSecValueRef must be a SecKey or a SecCertificate, not {0}",
-            "kSecValueRef には {0} ではなく SecKey か SecCertificate を渡してください")
+            "kSecValueRef must be a SecKey, a SecCertificate or a SecIdentity, not {0}",
+            "kSecValueRef には {0} ではなく SecKey、SecCertificate または SecIdentity を渡してください")
         word("the certificate's subject or issuer name cannot be normalized", "証明書のサブジェクト名または発行者名を正規化できません")
         word("the key could not be exported for the keychain", "キーチェーンに保存するために鍵を書き出せませんでした")
         word("the key's type or class is not a number", "鍵の種類またはクラスが数値ではありません")
@@ -483,6 +483,36 @@ extension ReasonMessages {
         word("the message carries a reason whose parts do not fit together", "メッセージの理由の各部分がかみ合っていません")
         word("the message carries a reason without text", "メッセージに本文のない理由が含まれています")
         word("the message nests reasons deeper than {0}", "メッセージの理由の入れ子が {0} 段を超えています")
+        // Identities (kSecClassIdentity, SecIdentity).
+        word("identity", "ID（証明書と秘密鍵の組）")
+        word("an identity (kSecValueRef with a SecIdentity)", "ID（kSecValueRef に SecIdentity）")
+        word("an identity is joined from two items, never read as one", "ID は 2 つの項目を結び付けたもので、1 つの項目としては読み出せません")
+        word(
+            "an item of class {0} is added alone (add), not among others",
+            "クラス {0} の項目はほかの項目とまとめてではなく、単独で（add で）追加してください")
+        word(
+            "dry runs of {0} items are not supported yet; run the operation itself",
+            "{0} の項目の予行はまだ対応していません。操作そのものを実行してください")
+        word(
+            "keychainOrArray must be nil: this keychain searches the caller's access groups, not keychain files",
+            "keychainOrArray は nil にしてください。このキーチェーンはキーチェーンファイルではなく呼び出し元のアクセスグループを検索します")
+        word("the certificate's private key item does not hold a key", "証明書の秘密鍵の項目に鍵が入っていません")
+        word("the certificate's public key is not an EC or RSA key", "証明書の公開鍵が EC 鍵でも RSA 鍵でもありません")
+        word(
+            "the identity's key is not the private key of its certificate (its {0} is not the certificate's {1}); "
+                + "nothing was added",
+            "ID の鍵がその証明書の秘密鍵ではありません（鍵の {0} が証明書の {1} と異なります）。何も追加していません")
+        word(
+            "the {0} is in the keychain already: both its certificate ({1}) and its private key are there",
+            "{0} はすでにキーチェーンにあります。証明書（{1}）と秘密鍵の両方が保存されています")
+        word(
+            "{0} item(s) of class {1} match, but none has a private key item ({2} with {3} equal to its {4}) in the "
+                + "caller's groups that matches too",
+            "クラス {1} の項目が {0} 件一致しましたが、呼び出し元のグループに一致する秘密鍵の項目（{3} がその {4} と等しい {2}）を"
+                + "持つものはありません")
+        word(
+            "{0} matching item(s) are damaged and were skipped; delete them, or restore them from a backup",
+            "一致した {0} 件の項目が壊れているため飛ばしました。削除するか、バックアップから復元してください")
         return entries
     }()
 }

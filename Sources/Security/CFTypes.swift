@@ -62,6 +62,7 @@ public func CFGetTypeID(_ object: CFTypeRef!) -> CFTypeID {
     case is SecCertificate: SecCertificateGetTypeID()
     case is SecPolicy: SecPolicyGetTypeID()
     case is SecTrust: SecTrustGetTypeID()
+    case is SecIdentity: SecIdentityGetTypeID()
     case let number as NSNumber where number.isBoolean: CFBooleanGetTypeID()
     case is NSNumber: CFNumberGetTypeID()
     case is NSString: CFStringGetTypeID()

@@ -57,13 +57,14 @@ enum ResultEncoding {
     }
 
     /// The reference object of one item: none for a password; a key item's `SecKey`, a certificate item's
-    /// `SecCertificate`.
+    /// `SecCertificate`, an identity's `SecIdentity`.
     private static func reference(_ result: ItemResult) -> AnyObject? {
         switch result.value {
         case .secret?, nil: nil
         case .key(let key)?: SecKey(itemValue: key)
         case .certificate(let certificate)?:
             SecCertificateCreateWithData(nil, NSData(bytes: certificate.derBytes, length: certificate.derBytes.count))
+        case .identity(let identity)?: SecIdentity(itemValue: identity)
         }
     }
 
@@ -92,13 +93,15 @@ enum ResultEncoding {
         return secret.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
     }
 
-    /// `kSecReturnData`: a password's secret, a key's external representation, a certificate's DER.
+    /// `kSecReturnData`: a password's secret, a key's external representation, a certificate's DER; for an
+    /// identity its key's, as Apple's join reads the data column of the key's row.
     private static func valueData(_ value: ItemValue?) -> NSData {
         switch value {
         case nil: NSData()
         case .secret(let secret)?: data(secret)
         case .key(let key)?: data(key.externalRepresentation)
         case .certificate(let certificate)?: NSData(bytes: certificate.derBytes, length: certificate.derBytes.count)
+        case .identity(let identity)?: data(identity.key.externalRepresentation)
         }
     }
 

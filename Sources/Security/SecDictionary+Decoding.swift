@@ -31,6 +31,7 @@ extension SecDictionary {
         if itemClass == nil, let reference = entries.first(where: { $0.key == "v_Ref" })?.value {
             if reference is SecKey { itemClass = .key }
             if reference is SecCertificate { itemClass = .certificate }
+            if reference is SecIdentity { itemClass = .identity }
         }
         // Without kSecClass, a persistent reference names the class, and the other keys are read against it (as
         // Apple's query parser does). A mismatch with kSecClass is the engine's to report.
@@ -114,9 +115,13 @@ extension SecDictionary {
                 certificateReference = certificate
                 return
             }
+            if let identity = value as? SecIdentity {
+                identityReference = identity
+                return
+            }
             guard let key = value as? SecKey else {
                 throw KeychainError.param.because(
-                    "kSecValueRef must be a SecKey or a SecCertificate, not \(type(of: value))")
+                    "kSecValueRef must be a SecKey, a SecCertificate or a SecIdentity, not \(type(of: value))")
             }
             valueReference = key
         case .valuePersistentRef:

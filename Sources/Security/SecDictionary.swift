@@ -24,6 +24,8 @@ struct SecDictionary {
     var valueReference: SecKey?
     /// `kSecValueRef`: a certificate object.
     var certificateReference: SecCertificate?
+    /// `kSecValueRef`: an identity object.
+    var identityReference: SecIdentity?
     var groups: Set<PropertyGroup> = []
     /// `kSecUseAuthenticationContext`'s context and `kSecUseAuthenticationUI`'s policy.
     var authenticationContext: AuthenticationContextID?

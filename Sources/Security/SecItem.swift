@@ -83,6 +83,10 @@ extension SecDictionary {
         if let certificateReference, let identifying = try? certificateReference.identifyingAttributes() {
             attributes.merge(identifying) { given, _ in given }
         }
+        // An identity is found by its certificate's primary key.
+        if let identityReference, let identifying = try? identityReference.identifyingAttributes() {
+            attributes.merge(identifying) { given, _ in given }
+        }
         var query = ItemQuery(
             itemClass: itemClass, attributes: attributes, accessGroup: accessGroup,
             synchronizable: synchronizable ?? .no, accessibility: accessibility, limit: limit,

@@ -51,6 +51,10 @@ package enum SecItemRequest {
                 item.attributes[name] = input.attributes[name]
             }
         }
+        if let identity = input.identityReference {
+            // Each half's own attributes travel with it; the engine adds both (Classes/Identity.swift).
+            item.value = .identity(try identity.itemValue())
+        }
         return (item, input.authenticationContext)
     }
 
@@ -118,6 +122,7 @@ package enum SecItemRequest {
         if let certificate = changes.certificateReference {
             itemChanges.value = .certificate(CertificateValue(derBytes: [UInt8](certificate.x509.der)))
         }
+        if let identity = changes.identityReference { itemChanges.value = .identity(try identity.itemValue()) }
         return (input.query(limit: input.limit ?? .all), itemChanges, input.authenticationContext)
     }
 

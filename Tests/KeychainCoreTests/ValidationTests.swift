@@ -63,12 +63,15 @@ import Testing
         #expect(try keychain.count(genericQuery([:])) == 0)
     }
 
-    @Test(arguments: [ItemClass.identity])
-    func unsupportedClassesAreUnimplemented(itemClass: ItemClass) throws {
+    @Test func identitiesAreJoinedNotStored() throws {
         let keychain = try makeKeychain()
-        #expect(status { try keychain.add(NewItem(itemClass: itemClass, data: [1])) } == -4)
-        #expect(status { _ = try keychain.copyMatching(ItemQuery(itemClass: itemClass)) } == -4)
-        #expect(status { try keychain.delete(ItemQuery(itemClass: itemClass, limit: .all)) } == -4)
+        // An identity's value is a certificate and its key, never secret data; without one it is no identity.
+        #expect(status { try keychain.add(NewItem(itemClass: .identity, data: [1])) } == -50)
+        #expect(status { try keychain.add(NewItem(itemClass: .identity)) } == -50)
+        #expect(status { _ = try keychain.copyMatching(ItemQuery(itemClass: .identity)) } == -25300)
+        #expect(status { try keychain.delete(ItemQuery(itemClass: .identity, limit: .all)) } == -25300)
+        // Dry runs read one table's rows; an identity has none.
+        #expect(status { _ = try keychain.previewSearch(ItemQuery(itemClass: .identity)) } == -4)
     }
 
     @Test func whenPasscodeSetWithoutPasscodeIsAuthFailed() throws {

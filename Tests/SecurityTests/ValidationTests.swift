@@ -34,7 +34,8 @@ import Testing
             #expect(SecItemCopyMatching([kSecClass as String: "nope"] as CFDictionary, &result) == errSecNoSuchClass)
             #expect(SecItemCopyMatching([kSecAttrAccount as String: "a"] as CFDictionary, &result) == errSecParam)
             #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, &result) == errSecItemNotFound)
-            #expect(SecItemAdd([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecUnimplemented)
+            // An identity is added by its SecIdentity (kSecValueRef); without one there is nothing to add.
+            #expect(SecItemAdd([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecParam)
         }
     }
 

@@ -23,6 +23,8 @@ package struct ClassSchema: Sendable {
         case key
         /// A certificate (`SecCertificate`), stored as its DER bytes.
         case certificate
+        /// A certificate and its private key (`SecIdentity`): a joined class's value, never stored as one.
+        case identity
     }
 
     /// A class whose items a caller may have meant instead, and how its attributes correspond.
@@ -47,15 +49,20 @@ package struct ClassSchema: Sendable {
     /// Attributes that describe the value itself (a key's class, type and size): set from the value on add,
     /// never changed by an update, so the stored value can always be rebuilt from them.
     package let describesValue: Set<AttributeKey>
+    /// For a class whose items are not stored but made by joining two stored classes (identities), how.
+    package let join: JoinedClasses?
 
-    /// The schema of `itemClass`, or nil for a class this engine does not store yet.
+    /// The schema of `itemClass`, or nil for a class this engine does not know yet.
     package static func of(_ itemClass: ItemClass) -> ClassSchema? {
-        stored.first { $0.itemClass == itemClass }
+        stored.first { $0.itemClass == itemClass } ?? joined.first { $0.itemClass == itemClass }
     }
 
     /// Every class this engine stores, one file each in `Classes/`: adding a class is adding a descriptor there
     /// (and its table as a new step of `SchemaHistory`).
     package static let stored: [ClassSchema] = [.genericPassword, .internetPassword, .key, .certificate]
+
+    /// Classes without a table of their own, whose items join items of two stored classes (`Classes/`).
+    package static let joined: [ClassSchema] = [.identity]
 
     /// Attributes every password class has.
     static let sharedPasswordAttributes: [AttributeKey: AttributeKind] = [
@@ -74,7 +81,7 @@ package struct ClassSchema: Sendable {
     init(
         itemClass: ItemClass, attributes: [AttributeKey: AttributeKind], primaryKey: [AttributeKey],
         readOnly: Set<AttributeKey>, valueKind: ValueKind, backsUp: Bool, relatedClass: RelatedClass? = nil,
-        describesValue: Set<AttributeKey> = []
+        describesValue: Set<AttributeKey> = [], join: JoinedClasses? = nil
     ) {
         self.itemClass = itemClass
         self.attributes = attributes
@@ -84,6 +91,7 @@ package struct ClassSchema: Sendable {
         self.backsUp = backsUp
         self.relatedClass = relatedClass
         self.describesValue = describesValue
+        self.join = join
         indexedAttributes = attributes.filter { $0.value != .date }.keys.sorted()
     }
 }

@@ -8,6 +8,8 @@ public enum ItemValue: Sendable {
     case key(KeyValue)
     /// A certificate (`SecCertificate`) as its DER bytes.
     case certificate(CertificateValue)
+    /// An identity (`SecIdentity`): a certificate and its private key, the value of the joined identity class.
+    case identity(IdentityValue)
 
     /// The secret bytes of a `.secret` value; nil for the other kinds.
     public var secret: Secret? {
@@ -21,6 +23,7 @@ public enum ItemValue: Sendable {
         case .secret(let secret): secret.count
         case .key(let key): key.externalRepresentation.count
         case .certificate(let certificate): certificate.derBytes.count
+        case .identity(let identity): identity.certificate.derBytes.count + identity.key.externalRepresentation.count
         }
     }
 
@@ -31,6 +34,7 @@ public enum ItemValue: Sendable {
         case .secret: KeychainError.Reason("secret")
         case .key: KeychainError.Reason("key")
         case .certificate: KeychainError.Reason("certificate")
+        case .identity: KeychainError.Reason("identity")
         }
     }
 
@@ -39,6 +43,7 @@ public enum ItemValue: Sendable {
         case .secret: "secret"
         case .key: "key"
         case .certificate: "certificate"
+        case .identity: "identity"
         }
     }
 }
@@ -76,13 +81,15 @@ extension ItemValue {
         case .secret(let secret): secret.bytes
         case .key(let key): key.externalRepresentation.bytes
         case .certificate(let certificate): certificate.derBytes
+        // An identity is never stored as one item; its halves are.
+        case .identity: []
         }
     }
 
     /// Whether this value is of the kind `kind`.
     func isKind(_ kind: ClassSchema.ValueKind) -> Bool {
         switch (self, kind) {
-        case (.secret, .secret), (.key, .key), (.certificate, .certificate): true
+        case (.secret, .secret), (.key, .key), (.certificate, .certificate), (.identity, .identity): true
         default: false
         }
     }
@@ -96,6 +103,7 @@ extension ItemValue {
             case .key: KeychainError.Reason("a key (kSecValueRef with a SecKey)")
             case .certificate:
                 KeychainError.Reason("a certificate (kSecValueRef with a SecCertificate, or its DER as kSecValueData)")
+            case .identity: KeychainError.Reason("an identity (kSecValueRef with a SecIdentity)")
             }
         throw KeychainError.param.because(
             "\(operation) of class \(schema.itemClass.rawValue) with a \(value.kindReason) value: the class holds "

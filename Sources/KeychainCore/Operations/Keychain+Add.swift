@@ -22,6 +22,9 @@ extension Keychain {
     public func add(_ item: NewItem, as caller: CallerIdentity? = nil, context: AuthenticationContext? = nil) throws
         -> ItemResult?
     {
+        if let schema = ClassSchema.of(item.itemClass), let join = schema.join {
+            return try addJoined(item, schema: schema, join: join, caller: identity(caller), context: context)
+        }
         let prepared = try prepare(item, caller: identity(caller), context: context)
         try insert([prepared])
         guard !item.returns.isEmpty else { return nil }
@@ -91,6 +94,9 @@ extension Keychain {
         var attributes = item.attributes
         switch (schema.valueKind, item.value) {
         case (.secret, _): return attributes
+        case (.identity, _):
+            throw KeychainError.unimplemented.because(
+                "an item of class \(schema.itemClass.rawValue) is added alone (add), not among others")
         case (.key, .key(let key)?):
             guard let type = Int64(key.keyType), let keyClass = Int64(key.keyClass) else {
                 throw KeychainError.param.because("the key's type or class is not a number")
@@ -122,7 +128,7 @@ extension Keychain {
     }
 
     /// Validates an add and encrypts the new item.
-    private func prepare(_ item: NewItem, caller: CallerIdentity, context: AuthenticationContext?) throws
+    func prepare(_ item: NewItem, caller: CallerIdentity, context: AuthenticationContext?) throws
         -> PreparedItem
     {
         let checked = try checkedAdd(item, caller: caller)

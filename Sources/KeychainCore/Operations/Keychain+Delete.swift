@@ -6,6 +6,7 @@ extension Keychain {
     public func delete(_ query: ItemQuery, as caller: CallerIdentity? = nil) throws -> Int {
         let caller = identity(caller)
         let (schema, query, groups) = try checkedDelete(query, caller: caller)
+        if let join = schema.join { return try deleteJoined(query, schema: schema, join: join, caller: caller) }
         let deleted = try writeSection { store in
             let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all,
                                            reading: [.metadata], store: store)

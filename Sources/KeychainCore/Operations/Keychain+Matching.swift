@@ -161,6 +161,9 @@ extension Keychain {
         switch schema.valueKind {
         case .secret: return .secret(bytes)
         case .certificate: return .certificate(CertificateValue(derBytes: bytes.bytes))
+        case .identity:
+            throw KeychainError(
+                SecurityStatus.internalComponent, reason: "an identity is joined from two items, never read as one")
         case .key:
             guard case .number(let type)? = attributes[.keyType], case .number(let keyClass)? = attributes[.keyClass],
                 case .number(let bits)? = attributes[.keySizeInBits]

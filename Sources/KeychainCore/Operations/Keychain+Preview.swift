@@ -7,6 +7,7 @@ extension Keychain {
     /// - Throws: what ``add(_:)`` would throw, with the same explanations (`errSecDuplicateItem` names the
     ///   existing item's primary key and what the add left out).
     public func previewAdd(_ item: NewItem, as caller: CallerIdentity? = nil) throws {
+        try refuseDryRun(of: ClassSchema.of(item.itemClass))
         let checked = try checkedAdd(item, caller: identity(caller))
         _ = try classKey(checked.protection)  // an add seals under the class key: a locked class cannot take new items
         // Equal digests on every key column are an equal primary-key digest.
@@ -30,6 +31,7 @@ extension Keychain {
     public func previewSearch(_ query: ItemQuery, as caller: CallerIdentity? = nil) throws -> OperationPreview {
         let caller = identity(caller)
         let (schema, query, groups) = try checkedSearch(query, caller: caller)
+        try refuseDryRun(of: schema)
         return try preview(
             query, schema: schema, groups: groups, caller: caller, limit: query.limit, base: "the query")
     }
@@ -41,6 +43,7 @@ extension Keychain {
     {
         let caller = identity(caller)
         let (schema, query, groups, _) = try checkedUpdate(query, with: changes, caller: caller)
+        try refuseDryRun(of: schema)
         let found = try preview(
             query, schema: schema, groups: groups, caller: caller, limit: .all, base: "the update's query")
         try predictCollision(found.items, changes: changes, schema: schema)
@@ -80,6 +83,7 @@ extension Keychain {
     public func previewDelete(_ query: ItemQuery, as caller: CallerIdentity? = nil) throws -> OperationPreview {
         let caller = identity(caller)
         let (schema, query, groups) = try checkedDelete(query, caller: caller)
+        try refuseDryRun(of: schema)
         return try preview(
             query, schema: schema, groups: groups, caller: caller, limit: .all, base: "the delete's query")
     }

@@ -21,6 +21,9 @@ extension Keychain {
     {
         let caller = identity(caller)
         var (schema, query, groups) = try checkedSearch(query, caller: caller)
+        if let join = schema.join {
+            return try searchJoined(query, schema: schema, join: join, caller: caller, context: context)
+        }
         query.authentication = authentication(query.authentication, context: context, caller: caller)
         var columns: RowColumns = [.metadata]
         if Self.readsValue(query.returns, schema: schema) { columns.insert(.secret) }

@@ -19,6 +19,9 @@ extension Keychain {
     ) throws {
         let caller = identity(caller)
         let (schema, query, groups, newGroup) = try checkedUpdate(query, with: changes, caller: caller)
+        if let join = schema.join {
+            return try updateJoined(query, with: changes, schema: schema, join: join, caller: caller, context: context)
+        }
         let job = UpdateJob(
             changes: changes, query: query, schema: schema, groups: groups, caller: caller,
             check: AttributeMatcher(query, groups: groups),

@@ -43,6 +43,12 @@ extension WireDecoder {
             return .key(
                 KeyValue(keyType: keyType, keyClass: keyClass, sizeInBits: size, externalRepresentation: try secret()))
         case 2: return .certificate(CertificateValue(derBytes: try bytes()))
+        case 3:
+            let certificate = CertificateValue(derBytes: try bytes())
+            guard case .key(let key) = try itemValue() else { throw Self.invalid("an identity's key kind", 3) }
+            return .identity(
+                IdentityValue(certificate: certificate, key: key, certificateAttributes: try attributes(),
+                              keyAttributes: try attributes()))
         case let tag: throw Self.invalid("an item value kind", tag)
         }
     }

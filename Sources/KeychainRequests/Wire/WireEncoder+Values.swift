@@ -49,6 +49,12 @@ extension WireEncoder {
         case .certificate(let certificate):
             byte(2)
             bytes(certificate.derBytes)
+        case .identity(let identity):
+            byte(3)
+            bytes(identity.certificate.derBytes)
+            itemValue(.key(identity.key))
+            attributes(identity.certificateAttributes)
+            attributes(identity.keyAttributes)
         }
     }
 

@@ -22,15 +22,16 @@ import Testing
         #expect(status == errSecSuccess)
         let item = try #require(items.first)
         #expect(items.count == 1)
-        let identity = item[kSecImportItemIdentity as String] as! SecIdentity
+        let identity = try #require(item[kSecImportItemIdentity as String] as? SecIdentity)
         var certificate: SecCertificate?
         #expect(SecIdentityCopyCertificate(identity, &certificate) == errSecSuccess)
         #expect(certificate.map { SecCertificateCopyData($0) as Data } == (try fixtures.data("leaf.der")))
         var key: SecKey?
         #expect(SecIdentityCopyPrivateKey(identity, &key) == errSecSuccess)
         let message = Data("mutual TLS".utf8) as CFData
+        let privateKey = try #require(key)
         let signature = try #require(
-            SecKeyCreateSignature(try #require(key), .ecdsaSignatureMessageX962SHA256, message, nil))
+            SecKeyCreateSignature(privateKey, .ecdsaSignatureMessageX962SHA256, message, nil))
         let publicKey = try #require(SecCertificateCopyKey(try fixtures.certificate("leaf")))
         #expect(SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, message, signature, nil))
 

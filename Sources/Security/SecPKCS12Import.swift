@@ -1,12 +1,7 @@
 import Foundation
 import X509Certificates
 
-// SecPKCS12Import, kept out of the build until `SecIdentity` exists: move this file to
-// Sources/Security/SecPKCS12Import.swift then. `SecKey(pkcs8PrivateKey:)` exists (SecKey+PKCS8.swift); the
-// identity initializer is assumed (rename here to what the identity work provides):
-//   SecIdentity(certificate: SecCertificate, privateKey: SecKey)
-// Parsing, the passphrase and error statuses are PKCS12Archive's (Sources/X509Certificates), already tested;
-// Tests/SecurityTests/PKCS12ImportTests.swift.txt beside this file holds the tests to move with it.
+// SecPKCS12Import: the identities and certificates of a PKCS#12 file, parsed by PKCS12Archive (X509Certificates).
 
 /// `SecPKCS12Import` option: the passphrase (a string).
 nonisolated(unsafe) public let kSecImportExportPassphrase: CFString = SecConstant("passphrase")
