@@ -479,6 +479,9 @@ extension ReasonMessages {
         word("the message names an authentication context of the wrong size", "メッセージが指す認証コンテキストの大きさが正しくありません")
         word("the message names an unknown {0} ({1} characters)", "メッセージが不明な{0}（{1} 文字）を指しています")
         word("the message names the attribute {0} twice", "メッセージが属性 {0} を 2 回指定しています")
+        word(
+            "a key of a token (kSecAttrTokenID) is bound to this device and cannot be synchronizable",
+            "トークンの鍵（kSecAttrTokenID）はこのデバイスに結び付いていて、同期する項目にはできません")
         return entries
     }()
 }
