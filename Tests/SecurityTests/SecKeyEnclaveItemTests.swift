@@ -103,3 +103,38 @@ struct SecKeyEnclaveItemTests {
         }
     }
 }
+
+extension SecKeyEnclaveItemTests {
+    /// A key item made under one TPM, opened with another (or the same one after a reset, a fresh state): the
+    /// blob cannot be loaded: the item is still listed, and no key that signs comes out of it.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/swtpm"), "swtpm is not installed"))
+    func aKeyOfAnotherTPMIsStillListedButGivesNoUsableKey() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("se-reset-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let first = try EnclaveTestTPM()
+        try SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
+            try SecKeyEnclaveTests.open(home) {
+                _ = try #require(SecKeyEnclaveTests.create(Self.permanentParameters()).key)
+            }
+        }
+        let second = try EnclaveTestTPM()
+        try SecureEnclaveBacking.$tctiOverride.withValue(second.tcti) {
+            try SecKeyEnclaveTests.open(home) {
+                // The item is still there, with its token ID…
+                var query = Self.tagQuery
+                query[kSecReturnAttributes as String] = true
+                var result: AnyObject?
+                #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
+                #expect((result as? [String: Any])?[kSecAttrTokenID as String] as? String == "com.apple.setoken")
+                // …but no usable key comes out of it: this TPM cannot load the blob.
+                query[kSecReturnAttributes as String] = nil
+                query[kSecReturnRef as String] = true
+                result = nil
+                _ = SecItemCopyMatching(query as CFDictionary, &result)
+                if let key = result.map({ $0 as! SecKey }) {
+                    #expect(SecKeyEnclaveTests.sign(key, Data("m".utf8)).signature == nil)
+                }
+            }
+        }
+    }
+}
