@@ -513,6 +513,9 @@ extension ReasonMessages {
         word(
             "{0} matching item(s) are damaged and were skipped; delete them, or restore them from a backup",
             "一致した {0} 件の項目が壊れているため飛ばしました。削除するか、バックアップから復元してください")
+        word(
+            "a key of a token (kSecAttrTokenID) is bound to this device and cannot be synchronizable",
+            "トークンの鍵（kSecAttrTokenID）はこのデバイスに結び付いていて、同期する項目にはできません")
         return entries
     }()
 }

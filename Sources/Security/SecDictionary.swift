@@ -71,7 +71,6 @@ enum PropertyKey {
             "nleg": .accepted(.use), "u_OpPrompt": .operationPrompt, "u_NoAuthUI": .accepted(.use),
             "u_AuthCtx": .authenticationContext, "u_AuthUI": .authenticationUI,
             "u_ItemList": .unimplemented(.use), "u_Keychain": .unimplemented(.use),
-            "tkid": .unimplemented(.attribute),
             "m_DiacriticInsensitive": .ignoredSearch, "m_WidthInsensitive": .ignoredSearch,
         ]
         for search in [

@@ -95,7 +95,7 @@ public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutab
     -> CFData?
 {
     SecKeyError.reporting(error) {
-        if key.enclave != nil { throw SecKey.enclaveExportRefusal }
+        if key.enclave != nil { throw key.enclaveExportRefusal() }
         switch key.material {
         case .ec(let ec):
             guard ec.hasPrivateKey else { return Data(ec.publicPoint) as NSData }

@@ -40,9 +40,6 @@ public func SecKeyCreateDecryptedData(
 ) -> CFData? {
     SecKeyError.reporting(error) {
         let plan = try KeyAlgorithmPlan.resolve(algorithm, key: key, operation: .decrypt)
-        if key.enclave != nil {
-            throw SecKeyError(errSecUnimplemented, "ECIES decryption with a Secure Enclave key is not supported yet")
-        }
         switch (plan, key.material) {
         case (.rsaEncryption(let padding), .rsa(let rsa)):
             guard let plaintext = try? (ciphertext as Data).withUnsafeBytes({ try rsa.decrypt($0, padding: padding) })
@@ -52,7 +49,14 @@ public func SecKeyCreateDecryptedData(
             return try RSAWithAESGCM(key: rsa, digest: digest).open(ciphertext).withUnsafeBytes { NSData.copying($0) }
         case (.ecies(_, let variableIV, let digest), .ec(let ec)):
             let ecies = ECIES(curve: ec.curve, variableIV: variableIV, digest: digest)
-            return try ecies.open(ciphertext as Data, with: ec).withUnsafeBytes { Data($0) } as NSData
+            let plaintext: SecureBytes
+            if let enclave = key.enclave {
+                // The ECDH step runs in the enclave, after what the key's access control asks for.
+                plaintext = try ecies.open(ciphertext as Data) { try enclave.sharedSecret(peerPoint: $0.publicPoint) }
+            } else {
+                plaintext = try ecies.open(ciphertext as Data, with: ec)
+            }
+            return plaintext.withUnsafeBytes { Data($0) } as NSData
         default:
             throw SecKeyError.param("\(algorithm.rawValue): algorithm not supported by the key \(key)")
         }

@@ -52,11 +52,12 @@ extension SecKey {
             .canUnwrap: .bool(isPrivate),
         ]
         if enclave != nil {
-            // The private key never leaves the enclave.
+            // The private key never leaves the enclave; its token ID keeps the item on this device.
             for (key, value) in [(AttributeKey.isSensitive, true), (.wasAlwaysSensitive, true),
                                  (.isExtractable, false), (.wasNeverExtractable, true)] {
                 attributes[key] = .bool(value)
             }
+            attributes[.tokenID] = .string(kSecAttrTokenIDSecureEnclave as String)
         }
         if let label = applicationLabel { attributes[.applicationLabel] = .data(label) }
         return attributes

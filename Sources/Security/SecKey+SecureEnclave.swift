@@ -66,9 +66,13 @@ extension SecKey {
         self.init(enclave: enclave, publicKey: publicKey)
     }
 
-    /// Why a private enclave key cannot be exported, as Apple's token keys answer.
-    static var enclaveExportRefusal: SecKeyError {
-        SecKeyError.param("the private key of a Secure Enclave key (com.apple.setoken) cannot be exported")
+    /// Why a private enclave key cannot be exported: errSecUnimplemented (-4), as Apple's `SecKey.m` answers for
+    /// a token key, whose key class has no export (Security's `SecCTKKey.m`).
+    func enclaveExportRefusal() -> SecKeyError {
+        let address = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
+        return SecKeyError(
+            errSecUnimplemented,
+            "export not implemented for key <SecKeyRef:('\(kSecAttrTokenIDSecureEnclave)') 0x\(address)>")
     }
 
     /// ECDSA with an enclave key for `algorithm`: SHA-256 messages or 32-byte digests, X9.62 (DER) or RFC 4754.

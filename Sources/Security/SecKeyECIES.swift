@@ -48,6 +48,18 @@ struct ECIES {
 
     /// The plaintext of `blob` for the private key `recipient`.
     func open(_ blob: Data, with recipient: ECKey) throws -> SecureBytes {
+        try open(blob) { ephemeral in
+            guard let secret = try? recipient.sharedSecret(with: ephemeral) else {
+                throw SecKeyError.param("ECIES: the ephemeral public key is not a point on the curve")
+            }
+            return secret
+        }
+    }
+
+    /// The plaintext of `blob`, with `agree` computing the ECDH shared secret of the recipient's private key and
+    /// the blob's ephemeral public key (a point checked to be on the curve): in OpenSSL for a key in the process,
+    /// in the enclave for an enclave key. Its errors (a canceled prompt…) pass through unchanged.
+    func open(_ blob: Data, agreeing agree: (_ ephemeral: ECKey) throws -> SecureBytes) throws -> SecureBytes {
         let pointByteCount = 1 + 2 * curve.coordinateByteCount
         guard blob.count >= pointByteCount else {
             throw SecKeyError.param("ECIES: too small input packet for ECIES decrypt")
@@ -55,9 +67,9 @@ struct ECIES {
         let bytes = [UInt8](blob)
         let ephemeralPoint = Array(bytes[0..<pointByteCount])
         guard ephemeralPoint[0] == 0x04,
-            let ephemeral = try? ephemeralPoint.withUnsafeBytes({ try ECKey(curve: curve, publicPoint: $0) }),
-            let secret = try? recipient.sharedSecret(with: ephemeral)
+            let ephemeral = try? ephemeralPoint.withUnsafeBytes({ try ECKey(curve: curve, publicPoint: $0) })
         else { throw SecKeyError.param("ECIES: the ephemeral public key is not a point on the curve") }
+        let secret = try agree(ephemeral)
         let body = bytes[pointByteCount...]
         guard body.count >= Self.tagByteCount else { throw SecKeyError.param("ECIES: Input data too short") }
         let ciphertext = Array(body.dropLast(Self.tagByteCount))

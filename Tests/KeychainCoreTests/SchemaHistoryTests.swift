@@ -36,13 +36,42 @@ import Testing
         keychain.close()
         let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
         defer { database.close() }
-        #expect(try database.userVersion == 2)
-        #expect(try database.appliedMigrations() == [
-            1: "v1 generic and internet password tables", 2: "v2 key and certificate tables",
-        ])
+        #expect(try database.userVersion == SchemaHistory.migrations.count)
+        #expect(try database.appliedMigrations()[2] == "v2 key and certificate tables")
         let store = try ItemStore(database: database, tables: ItemTables.all, migrations: SchemaHistory.migrations)
         #expect(try store.columns(of: "cert").contains("d_pkhh"))
         #expect(try store.columns(of: "keys").contains("d_atag"))
+    }
+
+    /// A home as schema v2 left it: the password, key and certificate tables, and the record of both steps.
+    private func homeWrittenBySchemaTwo() throws -> URL {
+        let home = temporaryHome()
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
+        defer { database.close() }
+        _ = try ItemStore(database: database, tables: [], migrations: Array(SchemaHistory.migrations.prefix(2)))
+        #expect(try database.userVersion == 2)
+        let columns = try database.statement("PRAGMA table_info(keys)").rows().compactMap { $0[1].textValue }
+        #expect(columns.contains("d_atag") && !columns.contains("d_tkid"))
+        return home
+    }
+
+    @Test func aHomeWrittenBySchemaTwoGainsTheTokenIDOfKeys() throws {
+        let home = try homeWrittenBySchemaTwo()
+        let keychain = try makeKeychain(home: home)
+        var key = NewItem(itemClass: .key, attributes: [.applicationTag: .data(bytes("tag")),
+                                                        .tokenID: .string("com.apple.setoken")])
+        key.value = .key(KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256, externalRepresentation: Secret([4])))
+        try keychain.add(key)
+        let byToken = ItemQuery(itemClass: .key, attributes: [.tokenID: .string("com.apple.setoken")])
+        #expect(try keychain.count(byToken) == 1)
+        keychain.close()
+        let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
+        defer { database.close() }
+        #expect(try database.userVersion == 3)
+        #expect(try database.appliedMigrations()[3] == "v3 token ID of keys")
+        let store = try ItemStore(database: database, tables: ItemTables.all, migrations: SchemaHistory.migrations)
+        #expect(try store.columns(of: "keys").contains("d_tkid"))
     }
 
     @Test func theCommittedFormatOneHomeOpensAtTheCurrentSchema() throws {

@@ -82,7 +82,7 @@ struct SecKeyEnclaveTests {
             var error: Unmanaged<CFError>?
             #expect(SecKeyCopyExternalRepresentation(key, &error) == nil)
             let failure = try #require(error?.takeRetainedValue())
-            #expect(CFErrorGetCode(failure) == Int(errSecParam))
+            #expect(CFErrorGetCode(failure) == Int(errSecUnimplemented))
             #expect(CFErrorGetDomain(failure) as String == "NSOSStatusErrorDomain")
             // The public key exports as any P-256 public key.
             let publicKey = try #require(SecKeyCopyPublicKey(key))

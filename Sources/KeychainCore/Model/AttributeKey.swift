@@ -53,6 +53,9 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     public static let canVerifyRecover = AttributeKey("vyrc")
     public static let canWrap = AttributeKey("wrap")
     public static let canUnwrap = AttributeKey("unwp")
+    /// `kSecAttrTokenID`: the token that holds the key (`com.apple.setoken`, the Secure Enclave); its value is
+    /// bound to this machine's enclave.
+    public static let tokenID = AttributeKey("tkid")
 
     // Certificates (`kSecClassCertificate`).
     public static let certificateType = AttributeKey("ctyp")

@@ -83,6 +83,7 @@ extension Keychain {
         }
         attributes[.accessGroup] = .string(group)
         attributes[.synchronizable] = .bool(item.synchronizable)
+        try checkStaysOnDevice(attributes)
         return CheckedAdd(schema: schema, protection: protection, attributes: attributes,
                           leftOut: schema.primaryKey.filter { item.attributes[$0] == nil })
     }

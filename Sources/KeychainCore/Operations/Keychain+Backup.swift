@@ -84,11 +84,13 @@ extension Keychain {
 
     /// Whether an item may leave the device: only items of a class that backs up, in the migratable protection
     /// classes, without access-control constraints (Apple: ThisDeviceOnly items "will not be included in a
-    /// backup" and never migrate to a new device).
+    /// backup" and never migrate to a new device), and not of a token (`tkid`: a Secure Enclave key's value is
+    /// bound to this machine's enclave; Apple's backup skips every item with a token ID, SecItemDb.c).
     private static func leavesDevice(
         _ schema: ClassSchema, _ protection: Accessibility, _ attributes: [AttributeKey: AttributeValue]?
     ) -> Bool {
         schema.backsUp && !protection.isThisDeviceOnly && attributes?[accessControlAttribute] == nil
+            && attributes?[.tokenID] == nil
     }
 
     private func checkBackupPassword(_ password: Secret) throws {

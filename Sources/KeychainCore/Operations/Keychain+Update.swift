@@ -154,6 +154,7 @@ extension Keychain {
         if let newGroup { attributes[.accessGroup] = .string(newGroup) }
         if let sync = changes.synchronizable { attributes[.synchronizable] = .bool(sync) }
         attributes[.modificationDate] = .date(job.now)
+        try checkStaysOnDevice(attributes)
         let synchronizable = attributes[.synchronizable] == .bool(true)
         let requested = changes.accessibility ?? changes.accessControl?.accessibility
         let newPolicy = updatedPolicy(oldPolicy, changes: changes)

@@ -110,4 +110,12 @@ extension Keychain {
         }
         return protection
     }
+
+    /// A token's item (`tkid`: a Secure Enclave key, bound to this machine's enclave) is never synchronizable, on
+    /// an add or by an update. `attributes` are the item's whole attributes, its sync flag included.
+    func checkStaysOnDevice(_ attributes: [AttributeKey: AttributeValue]) throws {
+        guard attributes[.tokenID] != nil, attributes[.synchronizable] == .bool(true) else { return }
+        throw KeychainError.param.because(
+            "a key of a token (kSecAttrTokenID) is bound to this device and cannot be synchronizable")
+    }
 }

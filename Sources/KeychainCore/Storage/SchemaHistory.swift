@@ -8,6 +8,7 @@ enum SchemaHistory {
     static let migrations: [Migration] = [
         Migration(version: 1, identifier: "v1 generic and internet password tables", sql: v1PasswordTables),
         Migration(version: 2, identifier: "v2 key and certificate tables", sql: v2KeyAndCertificateTables),
+        Migration(version: 3, identifier: "v3 token ID of keys", sql: v3KeyTokenID),
     ]
 
     /// The first release: one table per password class, keyed digests of each searchable attribute.
@@ -75,5 +76,12 @@ enum SchemaHistory {
             f_labl BLOB, d_pkhh BLOB, d_skid BLOB, d_slnr BLOB, d_subj BLOB);
         CREATE INDEX cert_d_pkhh ON cert (d_pkhh);
         CREATE INDEX cert_d_issr_d_slnr ON cert (d_issr, d_slnr);
+        """
+
+    /// The token of a key item (`tkid`, `kSecAttrTokenID`: the Secure Enclave's keys), searchable like the key's
+    /// other attributes. Rows written before this step have none (NULL digests), as their keys had none.
+    static let v3KeyTokenID = """
+        ALTER TABLE keys ADD COLUMN d_tkid BLOB;
+        ALTER TABLE keys ADD COLUMN f_tkid BLOB;
         """
 }
