@@ -42,6 +42,10 @@ public enum CommandMessage: Equatable, Sendable {
     case interactiveStoppedAfterPasswordLines
     /// `-i` stopped because password lines of unknown number may follow a failed command.
     case interactiveStoppedForUnknownPasswordLines
+    /// `biometry` changing the simulated sensor while the keychain uses the fingerprint reader.
+    case simulatedSensorUnused
+    /// `verify-cert` when the evaluation failed without an error of its own (after `Cert Verify Result: `).
+    case certificateNotTrusted
 
     /// The message in `language`, without the `security: ` prefix.
     public func text(in language: MessageLanguage) -> String {
@@ -100,6 +104,11 @@ public enum CommandMessage: Equatable, Sendable {
         case .interactiveStoppedForUnknownPasswordLines:
             "-i stopped: password lines may follow the failed command, and they are never read as commands; "
                 + "nothing after it was read"
+        case .simulatedSensorUnused:
+            "note: this keychain uses the fingerprint reader (fprintd); the simulated sensor this changes is used "
+                + "only with KEYCHAIN_AUTHENTICATION=simulated"
+        case .certificateNotTrusted:
+            "the certificate is not trusted"
         }
     }
 
@@ -155,6 +164,11 @@ public enum CommandMessage: Equatable, Sendable {
         case .interactiveStoppedForUnknownPasswordLines:
             "-i を中止しました: 失敗したコマンドのあとにパスワード行が続いているかもしれず、"
                 + "パスワード行はコマンドとして読まないため、それ以降は読んでいません"
+        case .simulatedSensorUnused:
+            "注意: このキーチェーンは指紋リーダー（fprintd）を使っています。ここで変える模擬センサーが使われるのは "
+                + "KEYCHAIN_AUTHENTICATION=simulated のときだけです"
+        case .certificateNotTrusted:
+            "証明書は信頼されていません"
         }
     }
 }

@@ -37,5 +37,8 @@ public enum ReasonMessages {
     /// The Japanese wordings by template; a template worded twice keeps its first wording (a test keeps the
     /// catalog free of such repeats).
     static let japanese = [String: String](
-        japaneseEntries.map { ($0.english, $0.japanese) }, uniquingKeysWith: { first, _ in first })
+        japaneseWordings.map { ($0.english, $0.japanese) }, uniquingKeysWith: { first, _ in first })
+
+    /// Every Japanese wording: the engine's, then the Security face's and the `security` command's.
+    static var japaneseWordings: [(english: String, japanese: String)] { japaneseEntries + japaneseFaceEntries }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainMessages
 
 /// Flags for `SecAccessControlCreateWithFlags`, with Apple's bit values.
 public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
@@ -56,17 +57,17 @@ public func SecAccessControlCreateWithFlags(
     _ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecAccessControl? {
-    func fail(_ reason: String) -> SecAccessControl? {
+    func fail(_ reason: KeychainError.Reason) -> SecAccessControl? {
         let nsError = NSError(domain: "NSOSStatusErrorDomain", code: Int(errSecParam),
-                              userInfo: [NSLocalizedDescriptionKey: reason])
+                              userInfo: [NSLocalizedDescriptionKey: reason.text(in: .current)])
         error?.pointee = Unmanaged.passRetained(nsError)
         return nil
     }
     guard let raw = protection as? String, let accessibility = Accessibility(rawValue: raw) else {
-        return fail("the protection is not a kSecAttrAccessible value")
+        return fail(KeychainError.Reason("the protection is not a kSecAttrAccessible value"))
     }
     if flags.contains(.or) && flags.contains(.and) {
-        return fail("the flags combine .or and .and")
+        return fail(KeychainError.Reason("the flags combine .or and .and"))
     }
     return SecAccessControl(policy: AccessControlPolicy(accessibility: accessibility, flags: AccessControlFlags(rawValue: flags.rawValue)))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import X509Certificates
 
 /// What a PKCS#12 file holds, as the face's objects: for `security import`, which stores the key and the
@@ -19,7 +20,7 @@ package struct PKCS12Items {
         do {
             contents = try PKCS12Archive.open(Array(data), passphrase: passphrase)
         } catch {
-            throw PKCS12Failure(status: error.status, detail: error.description)
+            throw PKCS12Failure(status: error.status, detail: KeychainError.Reason(verbatim: error.description))
         }
         var key: SecKey?
         if let bytes = contents.privateKey {
@@ -27,7 +28,9 @@ package struct PKCS12Items {
                 key = try SecKey(pkcs8PrivateKey: bytes)
             } catch {
                 throw PKCS12Failure(
-                    status: errSecDecode, detail: (error as? SecKeyError)?.reason ?? "the private key does not parse")
+                    status: errSecDecode,
+                    detail: (error as? SecKeyError).map { KeychainError.Reason(verbatim: $0.reason) }
+                        ?? KeychainError.Reason("the private key does not parse"))
             }
         }
         return PKCS12Items(

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import KeychainCrypto
 import X509Certificates
 
@@ -31,16 +32,16 @@ package enum PKCS12Export {
                 friendlyName: label, passphrase: passphrase)
             return Data(bytes)
         } catch {
-            throw Failure(status: error.status, detail: error.description)
+            throw Failure(status: error.status, detail: KeychainError.Reason(verbatim: error.description))
         }
     }
 
     package typealias Failure = PKCS12Failure
 }
 
-/// Why a PKCS#12 file could not be read or written: the `OSStatus` and a detail without secrets (plain text, shown
-/// as it is).
+/// Why a PKCS#12 file could not be read or written: the `OSStatus` and a detail without secrets (ours translated,
+/// the certificate library's shown as it is).
 package struct PKCS12Failure: Error, Sendable {
     package let status: OSStatus
-    package let detail: String
+    package let detail: KeychainError.Reason
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Finds the reason templates written in Swift sources, as `KeychainError.Reason` records them: every string
-/// literal given to `because(`, `Reason(`, `reason:` or `base:`, literals joined by `+` read as one (as
-/// `Reason.+` joins them), with `{0}`, `{1}`, … for the interpolations. Comments and other string literals are
-/// skipped, so a trigger word inside them does not count.
+/// literal given to `because(`, `Reason(`, `reason:`, `base:`, `because:` or `detail:`, literals joined by `+`
+/// read as one (as `Reason.+` joins them), with `{0}`, `{1}`, … for the interpolations. Comments and other
+/// string literals are skipped, so a trigger word inside them does not count.
 struct ReasonTemplateScanner {
     private let characters: [Character]
 
@@ -58,9 +58,10 @@ struct ReasonTemplateScanner {
         return nil
     }
 
-    /// The index after `reason:` or `base:`.
+    /// The index after `reason:`, `base:`, `because:` or `detail:`.
     private func labelTrigger(at index: Int) -> Int? {
-        for word in ["reason:", "base:"] where starts(with: word, at: index) && isWordStart(index) {
+        let labels = ["reason:", "base:", "because:", "detail:"]
+        for word in labels where starts(with: word, at: index) && isWordStart(index) {
             return index + word.count
         }
         return nil

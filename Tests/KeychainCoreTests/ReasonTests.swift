@@ -110,11 +110,15 @@ import Testing
         #expect(japanese.hasSuffix("このエラーで項目を削除しないでください。項目は無事で、ロック解除後にまた読み出せます"))
     }
 
-    /// Every template the engine, its request boundary and the Security face write has a Japanese wording, found by reading the
-    /// sources, so a new reason without a translation fails here.
+    /// The modules whose reasons are scanned: the engine, its request boundary, the Security and
+    /// LocalAuthentication faces and the `security` command.
+    private static let modules = ["KeychainCore", "KeychainRequests", "Security", "LocalAuthentication", "SecurityCLI"]
+
+    /// Every template the scanned modules write has a Japanese wording, found by reading the sources, so a new
+    /// reason without a translation fails here.
     @Test func everyReasonTemplateOfTheSourcesHasAJapaneseWording() throws {
         var templates: Set<String> = []
-        for module in ["KeychainCore", "KeychainRequests", "Security"] {
+        for module in Self.modules {
             let directory = Self.repository.appendingPathComponent("Sources").appendingPathComponent(module)
             templates.formUnion(try ReasonTemplateScanner.templates(under: directory))
         }
@@ -130,7 +134,7 @@ import Testing
     /// The catalog holds no stale or repeated templates, and each wording places every argument of its template.
     @Test func theJapaneseCatalogMatchesTheTemplates() throws {
         var written: Set<String> = []
-        for module in ["KeychainCore", "KeychainRequests", "Security", "SecurityCLI"] {
+        for module in Self.modules {
             let directory = Self.repository.appendingPathComponent("Sources").appendingPathComponent(module)
             written.formUnion(try ReasonTemplateScanner.templates(under: directory))
         }
@@ -138,7 +142,7 @@ import Testing
             !written.contains(template) && template.contains { $0.isLetter }
         }
         #expect(stale.isEmpty, "catalog entries no source writes: \(stale.sorted())")
-        #expect(ReasonMessages.japaneseEntries.count == ReasonMessages.japanese.count)
+        #expect(ReasonMessages.japaneseWordings.count == ReasonMessages.japanese.count)
         let marker = /\{[0-9]+\}/
         for (english, japanese) in ReasonMessages.japanese {
             let expected = english.matches(of: marker).map { String($0.output) }.sorted()

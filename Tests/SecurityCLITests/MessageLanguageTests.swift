@@ -83,6 +83,7 @@ import Testing
             .addWithUpdate, .lockOnSleepIgnored, .gracePeriodUnchanged(seconds: 10), .leaksIgnored,
             .noPasswordEntered, .passwordsDiffer, .passwordUnreadable(errno: 5), .skippedPasswordLines(count: 1),
             .interactiveStoppedAfterPasswordLines, .interactiveStoppedForUnknownPasswordLines,
+            .simulatedSensorUnused, .certificateNotTrusted,
         ]
         let usageMessages: [UsageMessage] = [
             .illegalOption("-- Z"), .missingArgument("-- a"), .fourCharacterCode(option: "c", value: "x"),

@@ -47,4 +47,31 @@ import Testing
                 == true)
         }
     }
+
+    /// The reason for keys a SecItem function does not take is built from translated pieces: the function, the
+    /// group, and the groups it takes.
+    @Test func aKeyTheFunctionDoesNotTakeIsExplainedInJapanese() throws {
+        let error = try #require(throws: KeychainError.self) {
+            _ = try SecItemRequest.add(
+                [kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitOne] as NSDictionary)
+        }
+        #expect(error.status == errSecParam)
+        #expect(error.reason == "SecItemAdd does not take search (kSecMatch…) properties (m_Limit); SecItemAdd takes "
+            + "item class (kSecClass), attribute (kSecAttr…), return type (kSecReturn…), value (kSecValue…), "
+            + "kSecUse… properties")
+        #expect(error.localizedReason(in: .japanese)
+            == "SecItemAdd は 検索（kSecMatch…） のプロパティを受け付けません（m_Limit）。SecItemAdd が受け付けるのは "
+                + "項目クラス（kSecClass）、属性（kSecAttr…）、戻り値の型（kSecReturn…）、値（kSecValue…）、kSecUse… "
+                + "のプロパティです")
+        let update = try #require(throws: KeychainError.self) {
+            _ = try SecItemRequest.update(
+                [kSecClass: kSecClassGenericPassword] as NSDictionary,
+                [kSecClass: kSecClassInternetPassword] as NSDictionary)
+        }
+        #expect(update.status == errSecNoSuchAttr)
+        #expect(update.localizedReason(in: .japanese)?.hasPrefix(
+            "SecItemUpdate の attributesToUpdate は 項目クラス（kSecClass） のプロパティを受け付けません（class）。"
+                + "更新で項目のクラスを変えることはできません。SecItemUpdate の attributesToUpdate が受け付けるのは ")
+            == true)
+    }
 }

@@ -17,7 +17,7 @@ enum CertificateFiles {
             return [certificate]
         }
         throw CommandFailure(
-            operation, KeychainError.decode.because(verbatim: "\(path) holds no certificate (PEM or DER)"))
+            operation, KeychainError.decode.because("\(path) holds no certificate (PEM or DER)"))
     }
 
     /// The bytes of a file, or errSecIO naming it.
@@ -25,8 +25,10 @@ enum CertificateFiles {
         do {
             return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "it cannot be read"
-            throw CommandFailure(operation, KeychainError.io.because(verbatim: "cannot read \(path): \(reason)"))
+            // Foundation's failure reason is the system's text, shown as it is.
+            let reason = (error as NSError).localizedFailureReason.map(KeychainError.Reason.init(verbatim:))
+                ?? KeychainError.Reason("it cannot be read")
+            throw CommandFailure(operation, KeychainError.io.because("cannot read \(path): \(reason)"))
         }
     }
 }

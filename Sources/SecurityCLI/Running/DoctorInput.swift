@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import Security
 
 /// The JSON a `security doctor` reads, turned into the dictionaries a SecItem function receives: keys and
@@ -40,12 +41,12 @@ struct DoctorInput {
     /// - Throws: a message when the bytes are not a JSON object of the expected shape.
     init(json bytes: Data) throws(DoctorInputError) {
         guard case .object(let top)? = try? JSONDecoder().decode(Value.self, from: bytes) else {
-            throw DoctorInputError("the input is not a JSON object")
+            throw DoctorInputError(because: "the input is not a JSON object")
         }
         var body = top
         if case .string(let name)? = top["function"] {
             guard let named = CommandParser.doctorFunction(name) else {
-                throw DoctorInputError("\"function\": \"\(name)\" is not add, copy, update or delete")
+                throw DoctorInputError(because: "\"function\": \"\(name)\" is not add, copy, update or delete")
             }
             function = named
             body["function"] = nil
@@ -88,6 +89,6 @@ struct DoctorInput {
 
 /// Why a doctor's input could not be read.
 struct DoctorInputError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
+    let message: KeychainError.Reason
+    init(because message: KeychainError.Reason) { self.message = message }
 }

@@ -7,7 +7,7 @@ extension SecurityCommandRunner {
     /// says how many went in and how many stay on this machine. The password is asked for twice.
     func backupKeychain(_ command: BackupFileCommand, keychain: KeychainClient) throws(CommandFailure) {
         let operation = "backup-keychain"
-        try refuseWhenConfined(operation, "reads the items of every access group")
+        try refuseWhenConfined(operation, KeychainError.Reason("reads the items of every access group"))
         let password = try secret(command.password, prompt: .newBackup, option: "-p", operation: operation)
         let url = URL(fileURLWithPath: command.file)
         let summary = try perform(operation) { try keychain.backup(to: url.path, password: password) }
@@ -27,7 +27,7 @@ extension SecurityCommandRunner {
     /// file, an item that exists already), none.
     func restoreKeychain(_ command: BackupFileCommand, keychain: KeychainClient) throws(CommandFailure) {
         let operation = "restore-keychain"
-        try refuseWhenConfined(operation, "writes items into every access group")
+        try refuseWhenConfined(operation, KeychainError.Reason("writes items into every access group"))
         let password = try secret(command.password, prompt: .existingBackup, option: "-p", operation: operation)
         let url = URL(fileURLWithPath: command.file)
         let summary = try perform(operation) { try keychain.restore(from: url.path, password: password) }
@@ -39,7 +39,7 @@ extension SecurityCommandRunner {
 
     /// A backup or restore acts on every access group, which no identity confined by `KEYCHAIN_ENTITLEMENTS`
     /// may: refused before anything is read or written.
-    private func refuseWhenConfined(_ operation: String, _ what: String) throws(CommandFailure) {
+    private func refuseWhenConfined(_ operation: String, _ what: KeychainError.Reason) throws(CommandFailure) {
         guard source.confinesIdentity else { return }
         throw CommandFailure(
             operation,

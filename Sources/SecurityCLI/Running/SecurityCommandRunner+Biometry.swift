@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainMessages
 import KeychainRequests
 
 extension SecurityCommandRunner {
@@ -7,9 +8,7 @@ extension SecurityCommandRunner {
         let operation = "biometry \(command.rawValue)"
         let service = try perform(operation) { try keychain.describeService() }
         if command != .status, service.usesFingerprintReader {
-            errors.writeLine(
-                "security: note: this keychain uses the fingerprint reader (fprintd); the simulated sensor this "
-                    + "changes is used only with KEYCHAIN_AUTHENTICATION=simulated")
+            errors.writeLine("security: " + CommandMessage.simulatedSensorUnused.text(in: language))
         }
         switch command {
         case .enroll: try perform(operation) { try keychain.simulatedBiometry(.enroll) }

@@ -92,7 +92,7 @@ extension SecurityCommandRunner {
             throw CommandFailure(
                 operation,
                 KeychainError.duplicateItem.because(
-                    verbatim: "\(chosen.count) certificates match; name one by its hash with -Z (find-certificate -Z "
+                    "\(chosen.count) certificates match; name one by its hash with -Z (find-certificate -Z "
                         + "prints them)"))
         }
         try face.delete(kSecClassCertificate, item.reference, operation: operation)

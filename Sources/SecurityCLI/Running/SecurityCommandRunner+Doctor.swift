@@ -16,7 +16,7 @@ extension SecurityCommandRunner {
         do {
             input = try DoctorInput(json: try readDoctorJSON(command.file))
         } catch let error as DoctorInputError {
-            throw CommandFailure("doctor", KeychainError.decode.because(verbatim: error.message))
+            throw CommandFailure("doctor", KeychainError.decode.because(error.message))
         } catch {
             throw CommandFailure("doctor", KeychainError.io.because("\(error)"))
         }

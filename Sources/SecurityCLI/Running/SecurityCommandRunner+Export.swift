@@ -42,7 +42,7 @@ extension SecurityCommandRunner {
                 throw CommandFailure(
                     operation,
                     KeychainError.unimplemented.because(
-                        verbatim: "\(keys.count) private keys: a PKCS#12 file written here holds one identity; "
+                        "\(keys.count) private keys: a PKCS#12 file written here holds one identity; "
                             + "delete or export the others apart"))
             }
             let key = keys.first
@@ -51,7 +51,7 @@ extension SecurityCommandRunner {
                 throw CommandFailure(
                     operation,
                     KeychainError.param.because(
-                        verbatim: "the private key has no certificate in the keychain; export it with -f pemseq"))
+                        "the private key has no certificate in the keychain; export it with -f pemseq"))
             }
             let passphrase = try secret(
                 command.passphrase ?? .prompt, prompt: .exportPassphrase, option: "-P", operation: operation)
@@ -62,7 +62,7 @@ extension SecurityCommandRunner {
                     label: pair.map { Self.name($0.certificate) },
                     passphrase: String(decoding: passphrase.bytes, as: UTF8.self)))
             } catch {
-                throw CommandFailure(operation, KeychainError(error.status).because(verbatim: error.detail))
+                throw CommandFailure(operation, KeychainError(error.status).because(error.detail))
             }
         }
         defer { PosixIO.wipe(&bytes) }
@@ -84,12 +84,12 @@ extension SecurityCommandRunner {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw CommandFailure(operation, KeychainError.io.because(verbatim: "cannot create \(path): \(reason)"))
+            throw CommandFailure(operation, KeychainError.io.because("cannot create \(path): \(reason)"))
         }
         defer { close(descriptor) }
         let written = bytes.withUnsafeBytes { PosixIO.writeAll(descriptor, $0) }
         guard written else {
-            throw CommandFailure(operation, KeychainError.io.because(verbatim: "cannot write \(path)"))
+            throw CommandFailure(operation, KeychainError.io.because("cannot write \(path)"))
         }
     }
 
@@ -108,8 +108,10 @@ extension SecurityCommandRunner {
         guard let key = face.run({ SecKeyCreateRandomKey(parameters as CFDictionary, &error) }) else {
             let failure = error?.takeRetainedValue()
             let status = OSStatus(truncatingIfNeeded: failure?.code ?? Int(errSecParam))
-            throw CommandFailure(
-                operation, KeychainError(status).because(verbatim: failure?.localizedDescription ?? "no key"))
+            // The key's own error text is shown as it is.
+            let reason = failure.map { KeychainError.Reason(verbatim: $0.localizedDescription) }
+                ?? KeychainError.Reason("no key")
+            throw CommandFailure(operation, KeychainError(status).because(reason))
         }
         if format.json {
             let publicKey = SecKeyCopyPublicKey(key).flatMap { SecKeyCopyExternalRepresentation($0, nil) } as Data?

@@ -87,31 +87,34 @@ extension SecurityCommandRunner {
                 switch block.label {
                 case "CERTIFICATE", "X509 CERTIFICATE":
                     guard let certificate = SecCertificateCreateWithData(nil, Data(block.der) as CFData) else {
-                        throw decodeFailure(operation, "a CERTIFICATE block of \(command.file) does not parse")
+                        throw decodeFailure(
+                            operation, because: "a CERTIFICATE block of \(command.file) does not parse")
                     }
                     items.certificates.append(certificate)
                 case "PRIVATE KEY":
                     guard let key = try? SecKey(pkcs8PrivateKey: SecureBytes(block.der)) else {
                         throw decodeFailure(
-                            operation, "the PRIVATE KEY of \(command.file) is not RSA or EC P-256/384/521")
+                            operation, because: "the PRIVATE KEY of \(command.file) is not RSA or EC P-256/384/521")
                     }
                     items.keys.append(key)
                 case "RSA PRIVATE KEY":
                     let attributes = [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeyClass: kSecAttrKeyClassPrivate]
                     guard let key = SecKeyCreateWithData(Data(block.der) as CFData, attributes as CFDictionary, nil)
-                    else { throw decodeFailure(operation, "the RSA PRIVATE KEY of \(command.file) does not parse") }
+                    else {
+                        throw decodeFailure(operation, because: "the RSA PRIVATE KEY of \(command.file) does not parse")
+                    }
                     items.keys.append(key)
                 case "ENCRYPTED PRIVATE KEY", "EC PRIVATE KEY":
                     throw CommandFailure(
                         operation,
                         KeychainError.unimplemented.because(
-                            verbatim: "\(block.label) blocks are not read here; convert the key with "
+                            "\(block.label) blocks are not read here; convert the key with "
                                 + "`openssl pkcs8 -topk8 -nocrypt`, or import a PKCS#12 file"))
                 default: continue
                 }
             }
             guard !items.certificates.isEmpty || !items.keys.isEmpty else {
-                throw decodeFailure(operation, "\(command.file) holds no certificate or key")
+                throw decodeFailure(operation, because: "\(command.file) holds no certificate or key")
             }
             return items
         }
@@ -132,11 +135,11 @@ extension SecurityCommandRunner {
             // The passphrase is text to PKCS#12 (OpenSSL turns it into BMPString); Swift strings are not wiped.
             contents = try PKCS12Items.open(Data(bytes), passphrase: String(decoding: passphrase.bytes, as: UTF8.self))
         } catch {
-            throw CommandFailure(operation, KeychainError(error.status).because(verbatim: error.detail))
+            throw CommandFailure(operation, KeychainError(error.status).because(error.detail))
         }
         if let key = contents.privateKey {
             guard let certificate = contents.certificate else {
-                throw decodeFailure(operation, "the PKCS#12 file's key has no certificate")
+                throw decodeFailure(operation, because: "the PKCS#12 file's key has no certificate")
             }
             items.keys = [key]
             items.certificates = [certificate]
@@ -146,11 +149,13 @@ extension SecurityCommandRunner {
             items.certificates = [certificate]
         }
         items.certificates += contents.chain
-        guard !items.certificates.isEmpty else { throw decodeFailure(operation, "the PKCS#12 file is empty") }
+        guard !items.certificates.isEmpty else {
+            throw decodeFailure(operation, because: "the PKCS#12 file is empty")
+        }
         return items
     }
 
-    private func decodeFailure(_ operation: String, _ reason: String) -> CommandFailure {
-        CommandFailure(operation, KeychainError.decode.because(verbatim: reason))
+    private func decodeFailure(_ operation: String, because reason: KeychainError.Reason) -> CommandFailure {
+        CommandFailure(operation, KeychainError.decode.because(reason))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainMessages
 import Security
 
 extension SecurityCommandRunner {
@@ -21,7 +22,7 @@ extension SecurityCommandRunner {
         var created: SecTrust?
         let status = SecTrustCreateWithCertificates(certificates as CFArray, policy, &created)
         guard status == errSecSuccess, let trust = created else {
-            throw CommandFailure(operation, KeychainError(status).because(verbatim: "the trust could not be created"))
+            throw CommandFailure(operation, KeychainError(status).because("the trust could not be created"))
         }
         if !anchors.isEmpty { _ = SecTrustSetAnchorCertificates(trust, anchors as CFArray) }
         if let date = command.date { _ = SecTrustSetVerifyDate(trust, date as CFDate) }
@@ -35,13 +36,15 @@ extension SecurityCommandRunner {
             return ExitCode.success
         }
         let error = failure
-        let description = error?.localizedDescription ?? "the certificate is not trusted"
+        // The trust error's text is shown as it is; JSON is English, as for every failure.
+        let description = error?.localizedDescription ?? CommandMessage.certificateNotTrusted.text(in: language)
+        let englishDescription = error?.localizedDescription ?? CommandMessage.certificateNotTrusted.text(in: .english)
         let details = (error?.userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription
         errors.writeLine("Cert Verify Result: \(description)")
         if let details, !format.quiet { errors.writeLine(details) }
         if format.json {
             var object: [String: Any] = [
-                "operation": operation, "status": error?.code ?? Int(errSecNotTrusted), "message": description,
+                "operation": operation, "status": error?.code ?? Int(errSecNotTrusted), "message": englishDescription,
             ]
             if let details { object["reason"] = details }
             output.writeLine(JSONText.encode(["trusted": false, "error": object]))

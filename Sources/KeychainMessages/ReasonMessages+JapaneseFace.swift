@@ -1,0 +1,84 @@
+/// The Japanese wording of the reasons the Security face and the `security` command write themselves (the
+/// engine's are in `japaneseEntries`), by English template: this project's own translations.
+extension ReasonMessages {
+    static let japaneseFaceEntries: [(english: String, japanese: String)] = {
+        var entries: [(english: String, japanese: String)] = []
+        func word(_ english: String, _ japanese: String) { entries.append((english, japanese)) }
+        // The SecItem functions: keys a function does not take, and the property groups it does.
+        word("{0}; {1}; {2}", "{0}。{1}。{2}")
+        word("SecItemUpdate's query", "SecItemUpdate のクエリ")
+        word("SecItemUpdate's attributesToUpdate", "SecItemUpdate の attributesToUpdate")
+        word("{0} takes {1} properties", "{0} が受け付けるのは {1} のプロパティです")
+        word("{0} does not take {1} properties ({2})", "{0} は {1} のプロパティを受け付けません（{2}）")
+        word("item class (kSecClass)", "項目クラス（kSecClass）")
+        word("attribute (kSecAttr…)", "属性（kSecAttr…）")
+        word("search (kSecMatch…)", "検索（kSecMatch…）")
+        word("return type (kSecReturn…)", "戻り値の型（kSecReturn…）")
+        word("value (kSecValue…)", "値（kSecValue…）")
+        word("an add cannot name an existing item", "追加で既存の項目を指定することはできません")
+        word("kSecClass is missing", "kSecClass がありません")
+        word(
+            "kSecAttrSynchronizableAny is for queries, not for adding an item",
+            "kSecAttrSynchronizableAny は検索に使うもので、項目の追加には使えません")
+        word(
+            "kSecAttrSynchronizableAny is for queries, not for updating an item",
+            "kSecAttrSynchronizableAny は検索に使うもので、項目の更新には使えません")
+        word(
+            "kSecUseAuthenticationUISkip is for SecItemCopyMatching only",
+            "kSecUseAuthenticationUISkip を使えるのは SecItemCopyMatching だけです")
+        word("an update cannot change an item's class", "更新で項目のクラスを変えることはできません")
+        word("of the values, only kSecValueData", "値のうち受け付けるのは kSecValueData だけです")
+        // SecAccessControl and PKCS #12.
+        word("the protection is not a kSecAttrAccessible value", "保護クラスが kSecAttrAccessible の値ではありません")
+        word("the flags combine .or and .and", "フラグに .or と .and が両方含まれています")
+        word(
+            "a PKCS#12 file holds private keys, not public ones",
+            "PKCS#12 ファイルに入れられるのは秘密鍵で、公開鍵は入れられません")
+        word("the private key does not parse", "秘密鍵を解析できません")
+        // The `security` command: certificate and key files.
+        word("{0} holds no certificate (PEM or DER)", "{0} には証明書（PEM または DER）がありません")
+        word("it cannot be read", "読み取れません")
+        word("cannot read {0}: {1}", "{0} を読み取れません: {1}")
+        word("cannot create {0}: {1}", "{0} を作成できません: {1}")
+        word("cannot write {0}", "{0} に書き込めません")
+        word(
+            "{0} private keys: a PKCS#12 file written here holds one identity; delete or export the others apart",
+            "秘密鍵が {0} 個あります。ここで書き出す PKCS#12 ファイルに入るアイデンティティは 1 つだけです。"
+                + "ほかの鍵は削除するか、別に書き出してください")
+        word(
+            "the private key has no certificate in the keychain; export it with -f pemseq",
+            "この秘密鍵の証明書がキーチェーンにありません。-f pemseq で書き出してください")
+        word("no key", "鍵を作成できませんでした")
+        word(
+            "{0} certificates match; name one by its hash with -Z (find-certificate -Z prints them)",
+            "一致する証明書が {0} 件あります。-Z でハッシュを指定して 1 つにしてください"
+                + "（ハッシュは find-certificate -Z で表示できます）")
+        word("the trust could not be created", "信頼オブジェクト（SecTrust）を作成できませんでした")
+        word(
+            "{0} blocks are not read here; convert the key with `openssl pkcs8 -topk8 -nocrypt`, or import a "
+                + "PKCS#12 file",
+            "{0} ブロックはここでは読み込めません。`openssl pkcs8 -topk8 -nocrypt` で鍵を変換するか、"
+                + "PKCS#12 ファイルを読み込んでください")
+        word("a CERTIFICATE block of {0} does not parse", "{0} の CERTIFICATE ブロックを解析できません")
+        word(
+            "the PRIVATE KEY of {0} is not RSA or EC P-256/384/521",
+            "{0} の PRIVATE KEY は RSA でも EC P-256/384/521 でもありません")
+        word("the RSA PRIVATE KEY of {0} does not parse", "{0} の RSA PRIVATE KEY を解析できません")
+        word("{0} holds no certificate or key", "{0} には証明書も鍵もありません")
+        word("the PKCS#12 file's key has no certificate", "PKCS#12 ファイルの鍵に証明書がありません")
+        word("the PKCS#12 file is empty", "PKCS#12 ファイルが空です")
+        // The `security` command: identity, backups and doctor.
+        word(
+            "{0} {1}, and KEYCHAIN_ENTITLEMENTS confines this command to its identity's groups; run it without "
+                + "KEYCHAIN_ENTITLEMENTS",
+            "{0} は{1}ため、KEYCHAIN_ENTITLEMENTS でアイデンティティのグループに限られたこのコマンドでは"
+                + "実行できません。KEYCHAIN_ENTITLEMENTS を外して実行してください")
+        word("reads the items of every access group", "すべてのアクセスグループの項目を読む")
+        word("writes items into every access group", "すべてのアクセスグループに項目を書き込む")
+        word("the input is not a JSON object", "入力が JSON オブジェクトではありません")
+        word(
+            "\"function\": \"{0}\" is not add, copy, update or delete",
+            "\"function\": \"{0}\" は add、copy、update、delete のどれでもありません")
+        return entries
+    }()
+}
