@@ -152,6 +152,17 @@ import Testing
         #expect(exported.output.components(separatedBy: "-----BEGIN PRIVATE KEY-----").count == 2)
     }
 
+    @Test func dumpKeychainListsKeysAndCertificatesButNeverTheirData() throws {
+        #expect(harness.run(["create-keypair", "-a", "ecc", "dump key"]).exitCode == 0)
+        #expect(harness.run(["add-certificates", files.path("leaf.pem")]).exitCode == 0)
+        let dumped = harness.run(["dump-keychain", "-d"])
+        #expect(dumped.exitCode == 0)
+        #expect(dumped.output.contains("class: \"keys\""))
+        #expect(dumped.output.contains("class: \"cert\""))
+        #expect(dumped.output.contains("\"labl\"<blob>=\"dump key\""))
+        #expect(!dumped.output.contains("data:"))
+    }
+
     @Test(arguments: [
         (["import"], "security: name the file"),
         (["export", "-t", "keys"], "security: -t needs one of certs, privKeys, identities, all, not \"keys\""),

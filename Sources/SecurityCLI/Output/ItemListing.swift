@@ -76,12 +76,31 @@ struct ItemListing {
     func attributesText(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue]) -> String {
         var text = "keychain: \"\(TerminalText.escaped(keychainPath))\"\nversion: 512\n"
         text += "class: \"\(itemClass.rawValue)\"\nattributes:\n"
-        let lines = itemClass == .internetPassword ? Self.internetPasswordLines : Self.genericPasswordLines
+        let lines: [Line]
+        switch itemClass {
+        case .genericPassword: lines = Self.genericPasswordLines
+        case .internetPassword: lines = Self.internetPasswordLines
+        default: lines = Self.presentLines(attributes)
+        }
         for line in lines {
             let value = line.key.flatMap { attributes[$0] }
             text += "    \(line.name)<\(line.format.rawValue)>=\(Self.render(value, as: line.format))\n"
         }
         return text
+    }
+
+    /// Keys and certificates: the attributes the item has, by four-letter name (macOS prints its file
+    /// keychains' numbered key attributes, which this keychain does not have).
+    private static func presentLines(_ attributes: [AttributeKey: AttributeValue]) -> [Line] {
+        attributes.keys.sorted { $0.rawValue < $1.rawValue }.map { key in
+            let format: Format =
+                switch attributes[key] {
+                case .date: .timedate
+                case .number, .bool: .sint32
+                default: .blob
+                }
+            return Line(name: "\"\(key.rawValue)\"", format: format, key: key)
+        }
     }
 
     private static func render(_ value: AttributeValue?, as format: Format) -> String {

@@ -4,8 +4,9 @@ import KeychainMessages
 import TerminalIO
 
 extension SecurityCommandRunner {
-    /// `dump-keychain`: every item the caller can see (generic passwords, then internet passwords, each in the
-    /// order they were added); with `-d`, each followed by `data:` and its secret.
+    /// `dump-keychain`: every item the caller can see (generic passwords, internet passwords, certificates, then
+    /// keys, each in the order they were added); with `-d`, each password followed by `data:` and its secret (a
+    /// key's or certificate's data is never printed: `security export` writes them to a file).
     func dumpKeychain(_ command: DumpKeychainCommand, keychain: KeychainClient, identity: IdentityOptions)
         throws(CommandFailure)
     {
@@ -13,10 +14,11 @@ extension SecurityCommandRunner {
         let printer = listing(keychain)
         var damagedNotes: [CommandMessage] = []
         var listed = 0
-        for itemClass in [ItemClass.genericPassword, .internetPassword] {
+        for itemClass in [ItemClass.genericPassword, .internetPassword, .certificate, .key] {
+            let isPassword = itemClass == .genericPassword || itemClass == .internetPassword
             let query = ItemQuery(
                 itemClass: itemClass, accessGroup: identity.accessGroup, synchronizable: .any,
-                limit: .all, returns: returns)
+                limit: .all, returns: isPassword ? returns : [.attributes])
             let items: [ItemResult]
             do {
                 let report = try perform("SecKeychainSearchCopyNext") { try keychain.search(query) }
@@ -32,7 +34,7 @@ extension SecurityCommandRunner {
             listed += items.count
             for item in items where format.json {
                 var object = JSONText.item(item.itemClass, item.attributes ?? [:])
-                if command.includeSecrets {
+                if command.includeSecrets && isPassword {
                     var printed: [UInt8] = []
                     Self.appendPasswordOnly(item.data?.bytes ?? [], to: &printed)
                     object["data"] = String(decoding: printed, as: UTF8.self)
@@ -42,7 +44,7 @@ extension SecurityCommandRunner {
             }
             for item in items where !format.json {
                 output.write(printer.attributesText(itemClass: item.itemClass, attributes: item.attributes ?? [:]))
-                if command.includeSecrets {
+                if command.includeSecrets && isPassword {
                     output.writeLine("data:")
                     writeSecret(item.data, to: output, format: BufferFormatter.appendFormatted)
                 }
