@@ -1,16 +1,16 @@
 import KeychainCrypto
 
 /// Secret bytes that cross the public API without exposing `SecureBytes`.
-public struct SecureBytesBox: Sendable, CustomStringConvertible {
+package struct SecureBytesBox: Sendable, CustomStringConvertible {
     package let secure: SecureBytes
 
     /// Copies `bytes` into wiped-on-free memory.
     /// Takes `secure` as it is (no copy).
     package init(secure: SecureBytes) { self.secure = secure }
 
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         secure = SecureBytes(bytes)
     }
 
-    public var description: String { "<redacted>" }
+    package var description: String { "<redacted>" }
 }
