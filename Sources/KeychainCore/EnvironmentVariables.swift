@@ -5,14 +5,14 @@ import SystemCalls
 /// The process's own are read with `getenv`, so opening a keychain never copies the whole environment into a
 /// dictionary (that alone cost a `security` lookup a tenth of a millisecond). Tests and the command line pass a
 /// dictionary instead.
-package struct EnvironmentVariables: Sendable {
+public struct EnvironmentVariables: Sendable {
     private let lookup: @Sendable (String) -> String?
 
     /// This process's environment.
-    package static let process = EnvironmentVariables { SystemCalls.environmentValue($0) }
+    public static let process = EnvironmentVariables { SystemCalls.environmentValue($0) }
 
     /// An environment given as a dictionary.
-    package init(_ variables: [String: String]) {
+    public init(_ variables: [String: String]) {
         lookup = { variables[$0] }
     }
 
@@ -21,19 +21,19 @@ package struct EnvironmentVariables: Sendable {
     }
 
     /// The value of `name`; an empty value counts as unset, as the keychain's variables are documented.
-    package subscript(name: String) -> String? {
+    public subscript(name: String) -> String? {
         lookup(name).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The same environment with `name` unset.
-    package func removing(_ name: String) -> EnvironmentVariables {
+    public func removing(_ name: String) -> EnvironmentVariables {
         let lookup = self.lookup
         return EnvironmentVariables { $0 == name ? nil : lookup($0) }
     }
 }
 
 extension EnvironmentVariables: ExpressibleByDictionaryLiteral {
-    package init(dictionaryLiteral elements: (String, String)...) {
+    public init(dictionaryLiteral elements: (String, String)...) {
         self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
