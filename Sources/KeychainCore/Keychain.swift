@@ -10,7 +10,7 @@ import Synchronization
 /// SQLite's locking and the primary-key constraint keep them consistent.
 public final class Keychain: Sendable {
     /// The database file inside the keychain home.
-    public static let databaseFileName = "keychain.db"
+    package static let databaseFileName = "keychain.db"
 
     public let configuration: KeychainConfiguration
     let dataProtection: ProtectionState

@@ -19,10 +19,10 @@ public struct KeychainConfiguration: Sendable {
     /// Who answers a device-owner prompt that no test or demo scripted: the system, through PAM at the
     /// user's terminal, or nobody (nil: the prompt is dismissed, errSecUserCanceled). Nil unless set;
     /// ``fromEnvironment(_:)`` sets it when the `keychain-authenticate` helper is installed.
-    public var ownerAuthentication: SystemOwnerAuthentication?
+    package var ownerAuthentication: SystemOwnerAuthentication?
     /// The machine's fingerprint reader (fprintd), which then replaces the simulated sensor; nil unless set.
     /// ``fromEnvironment(_:)`` sets it when fprintd is installed and the helper is found.
-    public var fingerprintReader: SystemFingerprintReader?
+    package var fingerprintReader: SystemFingerprintReader?
     /// Who asks the user for biometry, the passcode or the companion; nil (the default) asks in this process
     /// (``LocalUserPrompter``). A daemon sets one that forwards each prompt to its client.
     package var userPrompter: (any UserPrompter)?
@@ -44,7 +44,7 @@ public struct KeychainConfiguration: Sendable {
     /// device-owner prompts through PAM when `keychain-authenticate` is found (unless
     /// `KEYCHAIN_AUTHENTICATION=simulated`).
     /// - Throws: `errSecMissingEntitlement` when `KEYCHAIN_ENTITLEMENTS` names a file that cannot be read.
-    public static func fromEnvironment(_ environment: EnvironmentVariables = .process) throws -> KeychainConfiguration {
+    package static func fromEnvironment(_ environment: EnvironmentVariables = .process) throws -> KeychainConfiguration {
         let home: URL
         if let explicit = environment["KEYCHAIN_HOME"] {
             home = URL(fileURLWithPath: explicit, isDirectory: true)

@@ -12,7 +12,7 @@ public final class Authenticators: Sendable {
     /// The simulated companion device behind `.watch` (its state is shared through the keychain home).
     public let companion: SimulatedCompanion
     /// The system's device-owner authentication, for prompts without a script; nil when there is none.
-    public let owner: SystemOwnerAuthentication?
+    package let owner: SystemOwnerAuthentication?
     /// The machine's fingerprint reader, which replaces the simulated sensor when the configuration has one.
     let fingerprintReader: FingerprintReaderBiometry?
     /// Who asks the user: the configuration's, else ``LocalUserPrompter`` over the devices above.
@@ -50,7 +50,7 @@ public final class Authenticators: Sendable {
     }
 
     /// Which sensor is in use.
-    public var usesFingerprintReader: Bool { fingerprintReader != nil }
+    package var usesFingerprintReader: Bool { fingerprintReader != nil }
 
     /// The state of the sensor in use.
     public func sensorStatus() throws -> BiometryStatus {

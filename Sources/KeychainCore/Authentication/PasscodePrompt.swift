@@ -5,7 +5,7 @@ import Synchronization
 /// Held in memory by one open keychain only (a passcode is never written to a script file).
 public final class PasscodePrompt: Sendable {
     /// One reaction at the prompt.
-    public enum Entry: Sendable {
+    package enum Entry: Sendable {
         /// The user types `passcode`.
         case enter(SecureBytesBox)
         /// The user taps Cancel.

@@ -2,15 +2,15 @@ import Foundation
 
 /// A fingerprint reader of this machine, driven by fprintd: the `keychain-authenticate` helper lists the
 /// fingers fprintd has enrolled for the user and verifies a finger, talking to fprintd over D-Bus.
-public struct SystemFingerprintReader: Sendable, Equatable {
+package struct SystemFingerprintReader: Sendable, Equatable {
     /// The helper executable.
-    public var helper: URL
+    package var helper: URL
     /// The address of the bus fprintd is on; nil for the system bus (tests run their own).
-    public var bus: String?
+    package var bus: String?
     /// The terminal the prompt is shown at (and where Enter cancels).
-    public var terminal: String
+    package var terminal: String
 
-    public init(helper: URL, bus: String? = nil, terminal: String = "/dev/tty") {
+    package init(helper: URL, bus: String? = nil, terminal: String = "/dev/tty") {
         self.helper = helper
         self.bus = bus
         self.terminal = terminal
@@ -18,7 +18,7 @@ public struct SystemFingerprintReader: Sendable, Equatable {
 
     /// The reader of this machine when fprintd is installed (or `KEYCHAIN_FPRINTD_BUS` names a bus) and the
     /// helper is found. - Returns: nil otherwise.
-    public static func locate(_ environment: EnvironmentVariables) -> SystemFingerprintReader? {
+    package static func locate(_ environment: EnvironmentVariables) -> SystemFingerprintReader? {
         let bus = environment["KEYCHAIN_FPRINTD_BUS"]
         guard bus != nil || SystemAuthenticationBackEnds.fprintdIsInstalled,
             let helper = SystemHelper.locate(environment)
@@ -27,9 +27,9 @@ public struct SystemFingerprintReader: Sendable, Equatable {
     }
 
     /// What fprintd reports: the reader and the fingers enrolled on it for the user.
-    public struct Enrollment: Sendable, Equatable {
-        public let device: String
-        public let fingers: [String]
+    package struct Enrollment: Sendable, Equatable {
+        package let device: String
+        package let fingers: [String]
     }
 
     /// The reader's enrollment now. - Returns: nil when there is no reader; throws when fprintd cannot be asked.

@@ -2,7 +2,7 @@ import Foundation
 import SystemCalls
 
 /// How a system authentication ended (the `keychain-authenticate` helper's exit status).
-public enum SystemAuthenticationOutcome: Sendable, Equatable {
+package enum SystemAuthenticationOutcome: Sendable, Equatable {
     case authenticated
     case notAuthenticated
     case canceled
@@ -30,13 +30,13 @@ extension SystemAuthenticationOutcome {
 }
 
 /// The `keychain-authenticate` helper: where it is, and one run of it.
-public enum SystemHelper {
+package enum SystemHelper {
     /// The helper's file name.
-    public static let name = "keychain-authenticate"
+    package static let name = "keychain-authenticate"
 
     /// The helper of this installation: `KEYCHAIN_AUTHENTICATE` (a path), else `keychain-authenticate` beside the
     /// running executable, else on `PATH`. - Returns: nil when there is none.
-    public static func locate(_ environment: EnvironmentVariables) -> URL? {
+    package static func locate(_ environment: EnvironmentVariables) -> URL? {
         let manager = FileManager.default
         var candidates: [String] = []
         if let explicit = environment["KEYCHAIN_AUTHENTICATE"] { candidates.append(explicit) }

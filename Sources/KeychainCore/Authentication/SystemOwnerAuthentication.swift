@@ -7,17 +7,17 @@ import Foundation
 ///
 /// PAM runs in the helper, not here, because PAM loads its modules as shared libraries and the release
 /// `security` is a static executable; the helper also keeps PAM's modules out of the keychain's process.
-public struct SystemOwnerAuthentication: Sendable, Equatable {
+package struct SystemOwnerAuthentication: Sendable, Equatable {
     /// The helper executable.
-    public var helper: URL
+    package var helper: URL
     /// The PAM service whose stack decides.
-    public var service: String
+    package var service: String
     /// The terminal the user answers at.
-    public var terminal: String
+    package var terminal: String
     /// A directory of PAM service files to use instead of `/etc/pam.d` (tests, packagers).
-    public var serviceDirectory: String?
+    package var serviceDirectory: String?
 
-    public init(helper: URL, service: String = "keychain", terminal: String = "/dev/tty",
+    package init(helper: URL, service: String = "keychain", terminal: String = "/dev/tty",
                 serviceDirectory: String? = nil) {
         self.helper = helper
         self.service = service
@@ -26,12 +26,12 @@ public struct SystemOwnerAuthentication: Sendable, Equatable {
     }
 
     /// The helper of this installation (see ``SystemHelper/locate(_:)``). - Returns: nil when there is none.
-    public static func locate(_ environment: EnvironmentVariables) -> SystemOwnerAuthentication? {
+    package static func locate(_ environment: EnvironmentVariables) -> SystemOwnerAuthentication? {
         SystemHelper.locate(environment).map { SystemOwnerAuthentication(helper: $0) }
     }
 
     /// Asks the user, showing `reason` first, and waits for the answer.
-    public func authenticate(reason: String) -> SystemAuthenticationOutcome {
+    package func authenticate(reason: String) -> SystemAuthenticationOutcome {
         var arguments = ["--service", service, "--terminal", terminal]
         if !reason.isEmpty { arguments += ["--reason", reason] }
         if let serviceDirectory { arguments += ["--pam-directory", serviceDirectory] }

@@ -1,3 +1,5 @@
+import KeychainCrypto
+
 /// Something the keychain asks the user.
 package enum UserPrompt: Sendable, Hashable {
     /// A biometric match, showing `reason` where the sensor has a place for it.
@@ -48,4 +50,19 @@ package struct LocalUserPrompter: UserPrompter {
         }
         return .confirmed
     }
+}
+
+/// Secret bytes that cross the public API without exposing `SecureBytes`.
+package struct SecureBytesBox: Sendable, CustomStringConvertible {
+    package let secure: SecureBytes
+
+    /// Copies `bytes` into wiped-on-free memory.
+    /// Takes `secure` as it is (no copy).
+    package init(secure: SecureBytes) { self.secure = secure }
+
+    package init(_ bytes: [UInt8]) {
+        secure = SecureBytes(bytes)
+    }
+
+    package var description: String { "<redacted>" }
 }

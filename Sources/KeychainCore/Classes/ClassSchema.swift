@@ -1,17 +1,3 @@
-/// The kind of value an attribute holds.
-package enum AttributeKind: Sendable {
-    /// Text; Apple also accepts data here and keeps the type it was given.
-    case text
-    /// Raw bytes.
-    case data
-    /// An integer (`CFNumber`), including FourCharCodes.
-    case number
-    /// A Boolean.
-    case boolean
-    /// A date set by the engine.
-    case date
-}
-
 /// Everything an item class is, in one place: its attributes and their kinds, its primary key, what its value
 /// is, whether its items may leave the device in a backup, and the class a not-found explanation points to.
 package struct ClassSchema: Sendable {

@@ -1,9 +1,9 @@
 /// Checks shared by the four operations: classes, attributes, sizes and access groups.
 extension Keychain {
     /// The largest secret accepted (16 MiB): far above any credential, below anything that strains memory.
-    public static let maximumDataSize = 16 << 20
+    package static let maximumDataSize = 16 << 20
     /// The largest single attribute value accepted (1 MiB).
-    public static let maximumAttributeSize = 1 << 20
+    package static let maximumAttributeSize = 1 << 20
 
     /// The schema of a class this engine stores. - Throws: `errSecUnimplemented` for a class without a descriptor
     /// in `ClassSchema.stored`.

@@ -1,0 +1,88 @@
+import KeychainStore
+
+/// A row that matched a query, with what was decrypted on the way.
+struct MatchedRow: Sendable {
+    var row: StoredRow
+    var protection: Accessibility
+    var attributes: [AttributeKey: AttributeValue]?
+}
+
+extension Keychain {
+    /// The rows of `schema`'s table that match `query` within `groups`, in insertion order, at most `limit`.
+    /// Equality on attributes is decided by SQLite on keyed digests; dates, which have no digest column, are
+    /// compared after decrypting the candidates' attributes.
+    func matchingRows(
+        _ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, reading columns: RowColumns,
+        store: ItemStore
+    ) throws -> [MatchedRow] {
+        var filter = RowFilter()
+        filter.digestsAnyOf.append(
+            (
+                ItemTables.digestColumn(.accessGroup),
+                try groups.map { try digester.recurringDigest(.accessGroup, .string($0)) }
+            ))
+        switch query.synchronizable {
+        case .no:
+            filter.digestsAnyOf.append(
+                (
+                    ItemTables.digestColumn(.synchronizable),
+                    [try digester.recurringDigest(.synchronizable, .bool(false))]
+                ))
+        case .yes:
+            filter.digestsAnyOf.append(
+                (ItemTables.digestColumn(.synchronizable), [try digester.recurringDigest(.synchronizable, .bool(true))])
+            )
+        case .any: break
+        }
+        var dateConditions: [(AttributeKey, AttributeValue)] = []
+        // A fixed column order keeps the statement shape, and so the prepared statement, the same per query kind.
+        for (key, value) in query.attributes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let kind = schema.attributes[key]
+            if kind == .date {
+                dateConditions.append((key, value))
+            } else if query.caseInsensitive, kind == .text, let folded = try digester.foldedDigest(key, value) {
+                filter.digestsAnyOf.append((ItemTables.foldedColumn(key), [folded]))
+            } else {
+                filter.digestsAnyOf.append((ItemTables.digestColumn(key), [try digester.digest(key, value)]))
+            }
+        }
+        filter.protection = query.accessibility?.rawValue
+        filter.uuid = query.persistentReference?.uuid
+        let wanted: Int? =
+            switch limit {
+            case .one: 1
+            case .count(let count): count
+            case .all: nil
+            }
+        var columns = columns
+        if dateConditions.isEmpty { filter.limit = wanted } else { columns.insert(.metadata) }
+
+        var matches: [MatchedRow] = []
+        for row in try store.select(from: schema.itemClass.rawValue, where: filter, reading: columns) {
+            guard let protection = Accessibility(rawValue: row.protection) else {
+                throw KeychainError.decode.because("an item has an unknown protection class")
+            }
+            var match = MatchedRow(row: row, protection: protection, attributes: nil)
+            if !dateConditions.isEmpty {
+                let attributes = try openAttributes(of: match, schema: schema)
+                guard dateConditions.allSatisfy({ attributes[$0.0] == $0.1 }) else { continue }
+                match.attributes = attributes
+            }
+            matches.append(match)
+            if let wanted, matches.count >= wanted { break }
+        }
+        return matches
+    }
+
+    func sealer(for row: StoredRow, schema: ClassSchema, protection: Accessibility) -> ItemSealer {
+        ItemSealer(table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection, version: row.version)
+    }
+
+    /// Decrypts a matched row's attributes.
+    func openAttributes(of match: MatchedRow, schema: ClassSchema) throws -> [AttributeKey: AttributeValue] {
+        if let attributes = match.attributes { return attributes }
+        let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
+        let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
+        return try sealer.openAttributes(match.row.metadata, itemKey: itemKey)
+    }
+}

@@ -1,0 +1,92 @@
+import KeychainStore
+
+/// The result builder: what a caller gets back for a matched row (attributes, the typed value, the persistent
+/// reference), with the row checked against its own decrypted attributes on the way.
+extension Keychain {
+    /// Builds what the caller asked to have returned for one matched row. With a `check`, the row's decrypted
+    /// attributes must satisfy the query too: lookups compare digests in SQL, and digests are not bound to
+    /// the row, so a row whose digest columns were swapped with another's must not hand out its secret.
+    /// - Throws: `errSecDecode` for such a row; `errSecInteractionNotAllowed` when its class is unavailable.
+    /// - Parameters:
+    ///   - authentication: how a constrained item's secret may be authenticated for.
+    ///   - suppliedSecret: the secret the caller just added, returned as is for a constrained item.
+    func result(
+        for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, check: AttributeMatcher? = nil,
+        authentication: ReadAuthentication = ReadAuthentication(), suppliedSecret: [UInt8]? = nil
+    ) throws -> ItemResult {
+        let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
+        let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
+        // Even a search that returns no contents reveals the item; it needs the class to be available.
+        let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
+        // A key's or certificate's reference object is made from its value; a password has none.
+        let readsValue = Self.readsValue(returns, schema: schema)
+        var attributes: [AttributeKey: AttributeValue]? = match.attributes
+        if attributes == nil, returns.contains(.attributes) {
+            attributes = try sealer.openAttributes(match.row.metadata, itemKey: itemKey)
+        } else if attributes == nil, let check {
+            let wanted = check.keys + (readsValue ? [AccessControlPolicy.attributeKey] + schema.describesValue : [])
+            attributes = try sealer.openAttributes(match.row.metadata, itemKey: itemKey, only: wanted)
+        }
+        if let check, let attributes, !check.holds(for: attributes, schema: schema, protection: match.protection) {
+            throw KeychainError.decode.because("an item's index does not match its contents (the row is damaged)")
+        }
+        var returned: [AttributeKey: AttributeValue]? = nil
+        if returns.contains(.attributes), var opened = attributes {
+            opened[.accessible] = .string(match.protection.rawValue)
+            returned = opened
+        }
+        if readsValue, attributes == nil {
+            attributes = try sealer.openAttributes(
+                match.row.metadata, itemKey: itemKey, only: [AccessControlPolicy.attributeKey] + schema.describesValue)
+        }
+        // The access control is decoded here, once, and reaches the caller typed.
+        let policy = try attributes.flatMap(storedPolicy)
+        var data: Secret?
+        if readsValue {
+            if let policy {
+                if let suppliedSecret {
+                    data = Secret(suppliedSecret)
+                } else {
+                    data = Secret(
+                        try openConstrained(
+                            match.row.secret, policy: policy, sealer: sealer, itemKey: itemKey,
+                            authentication: authentication))
+                }
+            } else {
+                data = Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey))
+            }
+        }
+        let value = try data.map { try Self.itemValue($0, schema: schema, attributes: attributes ?? [:]) }
+        var result = ItemResult(
+            itemClass: schema.itemClass, value: value, attributes: returned,
+            persistentReference: returns.contains(.persistentReference) ? reference : nil)
+        if returned != nil { result.accessControl = policy }
+        return result
+    }
+
+    /// Whether a result needs the item's value: for `.data`, and for `.reference` of a class whose reference
+    /// object is made from it (keys, certificates).
+    static func readsValue(_ returns: ReturnOptions, schema: ClassSchema) -> Bool {
+        returns.contains(.data) || (returns.contains(.reference) && schema.valueKind != .secret)
+    }
+
+    /// The typed value of an item from its decrypted secret column and the attributes that describe it.
+    /// - Throws: errSecDecode when a key item's describing attributes are missing (the row is damaged).
+    static func itemValue(_ bytes: Secret, schema: ClassSchema, attributes: [AttributeKey: AttributeValue]) throws
+        -> ItemValue
+    {
+        switch schema.valueKind {
+        case .secret: return .secret(bytes)
+        case .certificate: return .certificate(CertificateValue(derBytes: bytes.bytes))
+        case .identity:
+            throw KeychainError(
+                SecurityStatus.internalComponent, reason: "an identity is joined from two items, never read as one")
+        case .key:
+            guard case .number(let type)? = attributes[.keyType], case .number(let keyClass)? = attributes[.keyClass],
+                case .number(let bits)? = attributes[.keySizeInBits]
+            else { throw KeychainError.decode.because("a key item lacks its type, class or size (the row is damaged)") }
+            return .key(KeyValue(keyType: String(type), keyClass: String(keyClass), sizeInBits: Int(bits),
+                                 externalRepresentation: bytes))
+        }
+    }
+}
