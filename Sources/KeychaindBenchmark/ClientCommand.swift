@@ -11,7 +11,10 @@ enum ClientCommand {
     static let secret = Data("correct horse battery staple 123".utf8)
 
     static func query(_ account: String) -> [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "bench", kSecAttrAccount as String: account]
+        [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "bench",
+            kSecAttrAccount as String: account,
+        ]
     }
 
     static func add(_ account: String) -> OSStatus {
