@@ -174,7 +174,11 @@ targets += [
             "Security", "KeychainStore",
         ],
         swiftSettings: swift6),
+    // keychaind's benchmark (scripts/daemon-benchmark.sh): a driver that starts the daemon and its own copies as
+    // client processes; SecItem through the daemon against in process and the floor of keychain-benchmarks.
+    .executableTarget(name: "KeychaindBenchmark", dependencies: ["Security"], swiftSettings: swift6),
 ]
+products += [.executable(name: "keychaind-benchmark", targets: ["KeychaindBenchmark"])]
 #endif
 
 

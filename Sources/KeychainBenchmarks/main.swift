@@ -8,6 +8,8 @@ import Security
 // (one floor insert, one engine call, one SecItem call, and again), so that all of them meet the same disk.
 // Run with `swift run -c release keychain-benchmarks [durable-ops] [lookups] [large-item-count]`.
 
+FloorOnly.runIfAsked()
+
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let durableOps = arguments.count > 0 ? arguments[0] : 300
 let lookups = arguments.count > 1 ? arguments[1] : 20_000

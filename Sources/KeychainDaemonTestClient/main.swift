@@ -5,10 +5,12 @@ import Security
 // daemon named by KEYCHAIN_SOCKET. Copies of this file with other bytes are the "other apps" of the tests.
 //
 //   add ACCOUNT SECRET | get ACCOUNT | update ACCOUNT SECRET | delete ACCOUNT | ref ACCOUNT
-//   get-ref HEX | update-ref HEX SECRET | delete-ref HEX | list | storm PREFIX COUNT
+//   get-ref HEX | update-ref HEX SECRET | delete-ref HEX | list | storm PREFIX COUNT | open PATH
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
-// each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised.
+// each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised; `open`
+// (no daemon) tries to open a file for reading and prints `opened=1` or `errno=N`, so a test run as another uid learns
+// what that uid may read.
 
 /// One line on standard output, written at once (a killed daemon's test reads what was promised so far).
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -80,6 +82,14 @@ case ("storm", 3):
         attributes[kSecValueData as String] = Data(account.utf8)
         let status = SecItemAdd(attributes as CFDictionary, nil)
         if status == errSecSuccess { say("acked=\(account)") } else { say("status=\(status)") }
+    }
+case ("open", 2):
+    let descriptor = open(arguments[1], O_RDONLY)
+    if descriptor >= 0 {
+        close(descriptor)
+        say("opened=1")
+    } else {
+        say("errno=\(errno)")
     }
 default:
     FileHandle.standardError.write(Data("usage: see the comment at the top of main.swift\n".utf8))

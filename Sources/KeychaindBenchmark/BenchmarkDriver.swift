@@ -1,0 +1,129 @@
+import Foundation
+
+/// Runs the benchmark's four measures in one run, on one disk (the temporary directory), and prints the table.
+struct BenchmarkDriver {
+    let settings: BenchmarkSettings
+
+    /// Instant the clients of a run start together: late enough for all of them to have started and connected.
+    private func startInstant() -> UInt64 { MonotonicClock.now() + 3_000_000_000 }
+
+    func run() throws {
+        let directory = URL(fileURLWithPath: try selfExecutable()).deletingLastPathComponent().path
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kd-bench-" + UUID().uuidString.prefix(8).lowercased()
+        ).path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let daemon = try DaemonUnderTest(executable: directory + "/keychaind", directory: work)
+        defer { daemon.stop() }
+
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT"] { environment[name] = nil }
+        var embedded = environment
+        embedded["KEYCHAIN_SOCKET"] = nil
+        embedded["KEYCHAIN_HOME"] = work + "/in-process"
+        environment["KEYCHAIN_SOCKET"] = daemon.socketPath
+        environment["KEYCHAIN_HOME"] = "/nonexistent/in-process-must-not-be-used"
+        let viaDaemon = ClientFleet(executable: try selfExecutable(), environment: environment)
+        let inProcess = ClientFleet(executable: try selfExecutable(), environment: embedded)
+        let clients = settings.clients
+        let table = ResultTable()
+        print("keychaind benchmark: \(MachineDescription.current(directory: work))")
+        print("")
+
+        // (a) Durable adds: one client, then all at once, between two runs of the floor on the same disk.
+        let floorBefore = try floor(directory: directory, work: work)
+        let single = try viaDaemon.run([["adds", "one", String(settings.addsPerClient), String(startInstant())]])
+        let start = String(startInstant())
+        let many = try viaDaemon.run(
+            (0..<clients).map { ["adds", "a\($0)", String(settings.addsPerClient), start] })
+        let floorAfter = try floor(directory: directory, work: work)
+        let floorRate = max(floorBefore, floorAfter)
+        table.row("floor: SQLite + OpenSSL, 1 writer, durable", String(format: "%.0f adds/s", floorRate))
+        table.note(String(format: "(before %.0f, after %.0f; the higher is the floor)", floorBefore, floorAfter))
+        table.row("keychaind, 1 client, durable adds", String(format: "%.0f adds/s", single.opsPerSecond))
+        table.row(
+            "(a) keychaind, \(clients) clients, durable adds", String(format: "%.0f adds/s", many.opsPerSecond),
+            ratio: many.opsPerSecond / floorRate, target: "≥ 5× floor", met: many.opsPerSecond >= 5 * floorRate)
+        table.failures(single.failures + many.failures)
+
+        // (b) One lookup round trip through the daemon against SecItemCopyMatching in process, same item.
+        _ = try inProcess.run([["adds", "rt", "1", String(startInstant())]])
+        _ = try viaDaemon.run([["adds", "rt", "1", String(startInstant())]])
+        let local = try inProcess.run([["lookups", "rt", "1", String(settings.roundTrips), String(startInstant())]])
+        let remote = try viaDaemon.run([["lookups", "rt", "1", String(settings.roundTrips), String(startInstant())]])
+        table.row("in-process SecItemCopyMatching (1 item)", String(format: "%.1f µs", local.microsecondsPerOp))
+        table.row(
+            "(b) same lookup through keychaind", String(format: "%.1f µs", remote.microsecondsPerOp),
+            ratio: remote.microsecondsPerOp / local.microsecondsPerOp, target: "≤ 2× in-process",
+            met: remote.microsecondsPerOp <= 2 * local.microsecondsPerOp)
+        table.failures(local.failures + remote.failures)
+
+        // (c) Aggregate lookups from all clients, over the items of (a).
+        let stored = clients * settings.addsPerClient + 1
+        let lookups = try lookupStorm(viaDaemon, accounts: settings.addsPerClient) {}
+        table.row(
+            "(c) \(clients) clients, lookups (\(stored) items)", String(format: "%.0f lookups/s", lookups.opsPerSecond),
+            target: "≥ 20k/s", met: lookups.opsPerSecond >= 20_000)
+        table.failures(lookups.failures)
+
+        // (d) Fill to the item count (or as far as the time allows), then look up with all clients connected.
+        var items = stored
+        if settings.items > items {
+            let perClient = (settings.items - items + clients - 1) / clients
+            let fillStart = startInstant()
+            let deadline = String(fillStart + UInt64(settings.fillSeconds) * 1_000_000_000)
+            let fill = try viaDaemon.run(
+                (0..<clients).map { ["adds", "f\($0)", String(perClient), String(fillStart), deadline] })
+            items += fill.ops
+            table.row(
+                "fill: \(clients) clients, durable adds", String(format: "%.0f adds/s", fill.opsPerSecond))
+            table.note(String(format: "(%d adds in %.1f s)", fill.ops, fill.seconds))
+            table.failures(fill.failures)
+        }
+        var peak = 0
+        let large = try lookupStorm(viaDaemon, accounts: settings.addsPerClient) {
+            peak = max(peak, daemon.residentKilobytes)
+        }
+        table.row(
+            "(c) \(clients) clients, lookups (\(items) items)", String(format: "%.0f lookups/s", large.opsPerSecond),
+            target: "≥ 20k/s", met: large.opsPerSecond >= 20_000)
+        table.failures(large.failures)
+        table.row(
+            "(d) keychaind RSS, \(items) items, \(clients) clients",
+            String(format: "%.1f MiB", Double(peak) / 1024), target: "reported")
+        table.print()
+    }
+
+    private func lookupStorm(
+        _ fleet: ClientFleet, accounts: Int, sample: () -> Void
+    ) throws -> ClientFleet.Outcome {
+        let start = String(startInstant())
+        return try fleet.run(
+            (0..<settings.clients).map {
+                ["lookups", "a\($0)", String(accounts), String(settings.lookupsPerClient), start]
+            }, sample: sample)
+    }
+
+    /// The floor's durable adds per second, from `keychain-benchmarks floor`, in `work` (the same disk).
+    private func floor(directory: String, work: String) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: directory + "/keychain-benchmarks")
+        process.arguments = ["floor", String(settings.floorOps)]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": work]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let prefix = "floor-adds-per-second="
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+            let rate = Double(line.dropFirst(prefix.count))
+        else { throw BenchmarkError("keychain-benchmarks floor printed no figure: \(text)") }
+        return rate
+    }
+
+    private func selfExecutable() throws -> String {
+        try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    }
+}

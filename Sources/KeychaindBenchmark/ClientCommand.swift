@@ -1,0 +1,70 @@
+import Foundation
+import Security
+
+/// What one client process of the benchmark does: SecItem calls on generic passwords of service "bench", through
+/// the daemon when `KEYCHAIN_SOCKET` is set, else in process. Each prints `ops=`, `failures=`, `start=` and `end=`
+/// (monotonic nanoseconds) lines for the driver.
+///
+///     client adds PREFIX COUNT START_NS [DEADLINE_NS]   durable adds of PREFIX-0 …, from START_NS, until DEADLINE_NS
+///     client lookups PREFIX ACCOUNTS COUNT START_NS     COUNT lookups returning data of PREFIX-(i mod ACCOUNTS)
+enum ClientCommand {
+    static let secret = Data("correct horse battery staple 123".utf8)
+
+    static func query(_ account: String) -> [String: Any] {
+        [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "bench",
+            kSecAttrAccount as String: account,
+        ]
+    }
+
+    static func add(_ account: String) -> OSStatus {
+        var attributes = query(account)
+        attributes[kSecValueData as String] = secret
+        return SecItemAdd(attributes as CFDictionary, nil)
+    }
+
+    static func lookup(_ account: String) -> Bool {
+        var search = query(account)
+        search[kSecReturnData as String] = true
+        var result: AnyObject?
+        return SecItemCopyMatching(search as CFDictionary, &result) == errSecSuccess
+            && (result as? Data)?.count == secret.count
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        switch (arguments.first, arguments.count) {
+        case ("adds", 4), ("adds", 5):
+            guard let count = Int(arguments[2]), let start = UInt64(arguments[3]) else { return 64 }
+            let deadline = arguments.count == 5 ? UInt64(arguments[4]) ?? .max : .max
+            // The connection is made before the start, as a long-lived client has it.
+            _ = lookup("warm-up")
+            MonotonicClock.wait(until: start)
+            var (ops, failures) = (0, 0)
+            for index in 0..<count {
+                if MonotonicClock.now() >= deadline { break }
+                if add("\(arguments[1])-\(index)") == errSecSuccess { ops += 1 } else { failures += 1 }
+            }
+            report(ops: ops, failures: failures, start: start)
+        case ("lookups", 5):
+            guard let accounts = Int(arguments[2]), accounts > 0, let count = Int(arguments[3]),
+                let start = UInt64(arguments[4])
+            else { return 64 }
+            _ = lookup("\(arguments[1])-0")
+            MonotonicClock.wait(until: start)
+            var (ops, failures) = (0, 0)
+            for index in 0..<count {
+                if lookup("\(arguments[1])-\(index % accounts)") { ops += 1 } else { failures += 1 }
+            }
+            report(ops: ops, failures: failures, start: start)
+        default:
+            FileHandle.standardError.write(Data("usage: see ClientCommand.swift\n".utf8))
+            return 64
+        }
+        return 0
+    }
+
+    static func report(ops: Int, failures: Int, start: UInt64) {
+        let end = MonotonicClock.now()
+        print("ops=\(ops)\nfailures=\(failures)\nstart=\(start)\nend=\(end)")
+    }
+}

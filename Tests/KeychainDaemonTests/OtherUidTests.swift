@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A client of another uid, run with `setpriv` as a system user the test creates: the same app (same path, same
+/// bytes, same policy rule) of two uids shares nothing, and the daemon's files are closed to the other uid.
+@Suite(.serialized) struct OtherUidTests {
+    /// The system user the tests drop to, created when absent.
+    static let userName = "keychaind-test"
+
+    /// The uid and gid of the test user, made with `useradd` if it does not exist yet.
+    static func testUser() throws -> (uid: uid_t, gid: gid_t) {
+        if let entry = getpwnam(userName) { return (entry.pointee.pw_uid, entry.pointee.pw_gid) }
+        let useradd = Process()
+        useradd.executableURL = URL(fileURLWithPath: "/usr/sbin/useradd")
+        useradd.arguments = ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", userName]
+        useradd.standardOutput = FileHandle.nullDevice
+        useradd.standardError = FileHandle.nullDevice
+        try useradd.run()
+        useradd.waitUntilExit()
+        // Another test run may have made it in the meantime: its entry is what counts.
+        guard let entry = getpwnam(userName) else {
+            throw DaemonTestError("useradd could not create \(userName) (status \(useradd.terminationStatus))")
+        }
+        return (entry.pointee.pw_uid, entry.pointee.pw_gid)
+    }
+
+    /// Runs `program` as the test user through `setpriv` (no supplementary groups); its `key=value` lines.
+    static func runAs(
+        _ user: (uid: uid_t, gid: gid_t), _ program: String, _ arguments: String..., socket: String
+    ) throws -> [String: String] {
+        try runClient(
+            "/usr/bin/setpriv",
+            ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", program] + arguments, socket: socket
+        ).fields
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root: it creates a system user and drops to it with setpriv"))
+    func aClientOfAnotherUidSeesNoneOfRootsItemsAndNoneOfItsFiles() throws {
+        let user = try Self.testUser()
+        #expect(user.uid != 0)
+        let apps = try AppIsolationTests.Apps()
+        let socket = apps.daemon.socketPath
+        #expect(try apps.run(apps.appA, "add", "root-only", "secret-root")["status"] == "0")
+
+        // The other uid runs the very same app, which the policy gives the same group: still nothing of root's.
+        #expect(try Self.runAs(user, apps.appA, "get", "root-only", socket: socket)["status"] == "-25300")
+        #expect(try Self.runAs(user, apps.appA, "delete", "root-only", socket: socket)["status"] == "-25300")
+        #expect(try Self.runAs(user, apps.appA, "update", "root-only", "x", socket: socket)["status"] == "-25300")
+        let reference = try #require(try apps.run(apps.appA, "ref", "root-only")["ref"])
+        #expect(try Self.runAs(user, apps.appA, "get-ref", reference, socket: socket)["status"] == "-25300")
+        #expect(try Self.runAs(user, apps.appA, "delete-ref", reference, socket: socket)["status"] == "-25300")
+
+        // Its own items, even one of the same name, are its own; root sees none of them.
+        #expect(try Self.runAs(user, apps.appA, "add", "user-only", "secret-user", socket: socket)["status"] == "0")
+        #expect(try Self.runAs(user, apps.appA, "add", "root-only", "mine", socket: socket)["status"] == "0")
+        #expect(try Self.runAs(user, apps.appA, "get", "root-only", socket: socket)["data"] == "mine")
+        #expect(try apps.run(apps.appA, "get", "user-only")["status"] == "-25300")
+        #expect(try apps.run(apps.appA, "get", "root-only")["data"] == "secret-root")
+        let rootList = try runClient(apps.appA, ["list"], socket: socket).finish()
+        #expect(rootList.contains("account=root-only") && !rootList.contains("account=user-only"))
+
+        // Its keychain lives in <state>/<its uid>/, beside root's, both the daemon's alone.
+        let state = apps.daemon.directory + "/state"
+        let rootHome = state + "/0"
+        let userHome = state + "/\(user.uid)"
+        for home in [rootHome, userHome] {
+            var status = stat()
+            #expect(stat(home, &status) == 0, "\(home) missing")
+            #expect(status.st_mode & 0o777 == 0o700)
+            #expect(status.st_uid != user.uid)
+            #expect(FileManager.default.fileExists(atPath: home + "/keychain.db"))
+        }
+
+        // Every file of root's keychain, and the directories above it, are closed to the other uid.
+        let files = try FileManager.default.contentsOfDirectory(atPath: rootHome).map { rootHome + "/" + $0 }
+        #expect(files.contains(rootHome + "/keychain.db"))
+        for path in [state, rootHome, userHome, userHome + "/keychain.db"] + files {
+            #expect(
+                try Self.runAs(user, apps.appA, "open", path, socket: socket)["errno"] == String(EACCES),
+                "\(path) was not refused")
+        }
+        // The check can fail: root itself opens them.
+        #expect(try apps.run(apps.appA, "open", rootHome + "/keychain.db")["opened"] != nil)
+    }
+}
