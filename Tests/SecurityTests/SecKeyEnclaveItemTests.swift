@@ -130,7 +130,7 @@ extension SecKeyEnclaveItemTests {
                 #expect((result as? [String: Any])?[kSecAttrTokenID as String] as? String == "com.apple.setoken")
                 // …and a search returns a key for it, whose uses fail: this TPM cannot load the blob.
                 let key = try #require(Self.foundKey())
-                try Self.expectUnusable(key, publicKey: publicKey, hardware: true)
+                try Self.expectUnusable(key, publicKey: publicKey, hardware: true, detail: "TPM Load failed: 0x1df")
             }
         }
     }
@@ -162,7 +162,8 @@ extension SecKeyEnclaveItemTests {
                                        externalRepresentation: Secret(Array(storedForm))))
             try keychain.add(item)
             let key = try #require(Self.foundKey())
-            try Self.expectUnusable(key, publicKey: publicKey, hardware: false)
+            try Self.expectUnusable(
+                key, publicKey: publicKey, hardware: false, detail: "sealed in another keychain home")
         }
     }
 
@@ -177,8 +178,8 @@ extension SecKeyEnclaveItemTests {
     }
 
     /// A found key whose enclave key cannot be loaded: its public key and attributes are there; signing, ECIES
-    /// decryption and key exchange fail with errSecDecode (-26275), each time.
-    static func expectUnusable(_ key: SecKey, publicKey: SecKey, hardware: Bool) throws {
+    /// decryption and key exchange fail with errSecDecode (-26275), each time, saying why (`detail`).
+    static func expectUnusable(_ key: SecKey, publicKey: SecKey, hardware: Bool, detail: String) throws {
         #expect(SecKeyCopyPublicKey(key) == publicKey)
         let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
         #expect(attributes[kSecAttrTokenID as String] as? String == kSecAttrTokenIDSecureEnclave as String)
@@ -187,13 +188,13 @@ extension SecKeyEnclaveItemTests {
             var error: Unmanaged<CFError>?
             #expect(SecKeyCreateSignature(
                 key, .ecdsaSignatureMessageX962SHA256, Data("m".utf8) as CFData, &error) == nil)
-            try expectDecodeFailure(error)
+            try expectDecodeFailure(error, detail)
         }
         let algorithm = SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA256AESGCM
         let ciphertext = try #require(SecKeyCreateEncryptedData(publicKey, algorithm, Data("m".utf8) as CFData, nil))
         var error: Unmanaged<CFError>?
         #expect(SecKeyCreateDecryptedData(key, algorithm, ciphertext, &error) == nil)
-        try expectDecodeFailure(error)
+        try expectDecodeFailure(error, detail)
         let peer = try #require(SecKeyCreateRandomKey(
             [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256]
                 as CFDictionary, nil))
@@ -201,14 +202,15 @@ extension SecKeyEnclaveItemTests {
         error = nil
         #expect(SecKeyCopyKeyExchangeResult(key, .ecdhKeyExchangeStandard, peerPublic, [:] as CFDictionary, &error)
             == nil)
-        try expectDecodeFailure(error)
+        try expectDecodeFailure(error, detail)
     }
 
-    static func expectDecodeFailure(_ error: Unmanaged<CFError>?) throws {
+    static func expectDecodeFailure(_ error: Unmanaged<CFError>?, _ detail: String) throws {
         let failure = try #require(error?.takeRetainedValue())
         #expect(CFErrorGetCode(failure) == Int(errSecDecode))
         #expect(CFErrorGetDomain(failure) as String == "NSOSStatusErrorDomain")
         let description = CFErrorCopyDescription(failure) as String? ?? ""
         #expect(description.contains("cannot load the key"), "\(description)")
+        #expect(description.contains(detail), "\(description)")
     }
 }
