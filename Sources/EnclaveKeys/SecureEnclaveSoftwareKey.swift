@@ -81,6 +81,16 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
         serialized = bytes
     }
 
+    /// The public point a stored form's header carries, read without the wrapping key; nil for bytes that are
+    /// no software enclave key for `use`, or whose point is not on P-256.
+    static func publicPoint(inStoredForm bytes: [UInt8], use: SecureEnclaveKeyUse) -> [UInt8]? {
+        var reader = SecureEnclaveBlobReader(bytes)
+        guard (try? reader.take(6)) == magic + [version, use.rawValue], let point = try? reader.take(pointSize),
+            (try? point.withUnsafeBytes({ try ECKey(curve: .p256, publicPoint: $0) })) != nil
+        else { return nil }
+        return point
+    }
+
     func signature(digest: [UInt8], authorization: [UInt8]) throws -> [UInt8] {
         guard use.signs, digest.count == 32 else { throw SecureEnclaveBlobReader.invalid }
         let key = try privateKey(authorization)

@@ -61,7 +61,7 @@ enum ResultEncoding {
     private static func reference(_ result: ItemResult) -> AnyObject? {
         switch result.value {
         case .secret?, nil: nil
-        case .key(let key)?: SecKey(itemValue: key)
+        case .key(let key)?: SecKey(foundItemValue: key)
         case .certificate(let certificate)?:
             SecCertificateCreateWithData(nil, NSData(bytes: certificate.derBytes, length: certificate.derBytes.count))
         case .identity(let identity)?: SecIdentity(itemValue: identity)

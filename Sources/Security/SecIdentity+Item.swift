@@ -22,7 +22,7 @@ extension SecIdentity {
     convenience init?(itemValue value: IdentityValue) {
         let der = value.certificate.derBytes
         guard let certificate = SecCertificateCreateWithData(nil, NSData(bytes: der, length: der.count)),
-            let privateKey = SecKey(itemValue: value.key)
+            let privateKey = SecKey(foundItemValue: value.key)
         else { return nil }
         self.init(certificate: certificate, privateKey: privateKey)
     }

@@ -73,13 +73,27 @@ extension SecKey {
         itemAttributes.filter { [.keyClass, .keyType, .keySizeInBits, .applicationLabel].contains($0.key) }
     }
 
-    /// The key an item value holds; nil when the bytes are not a key of the stated type and class.
+    /// The key a found item's value holds: as ``init(itemValue:)``, except that an enclave key is loaded by the
+    /// enclave at its first use, so that an item this enclave cannot load still gives a key (whose uses fail with
+    /// errSecDecode), as Apple's keychain does.
+    convenience init?(foundItemValue value: KeyValue) {
+        guard let enclave = EnclaveKeyBinding.deferred(value) else {
+            self.init(itemValue: value)
+            return
+        }
+        guard let publicKey = Self.publicKey(of: enclave) else { return nil }
+        self.init(enclave: enclave, publicKey: publicKey)
+    }
+
+    private static func publicKey(of enclave: EnclaveKeyBinding) -> ECKey? {
+        try? enclave.publicPoint.withUnsafeBytes { try ECKey(curve: .p256, publicPoint: $0) }
+    }
+
+    /// The key an item value holds, an enclave key loaded by this machine's enclave now (what an add checks); nil
+    /// when the bytes are not a key of the stated type and class.
     convenience init?(itemValue value: KeyValue) {
         if let enclave = try? EnclaveKeyBinding.restoring(value) {
-            let point = enclave.key.publicPoint
-            guard let publicKey = try? point.withUnsafeBytes({ try ECKey(curve: .p256, publicPoint: $0) }) else {
-                return nil
-            }
+            guard let publicKey = Self.publicKey(of: enclave) else { return nil }
             self.init(enclave: enclave, publicKey: publicKey)
             return
         }

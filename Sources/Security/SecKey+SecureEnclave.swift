@@ -7,43 +7,68 @@ import KeychainCrypto
 /// A `SecKey`'s private key in the Secure Enclave backend (EnclaveKeys: the TPM 2.0, or the administrator's
 /// software enclave), with the authentication context its uses may reuse. The private key never exists here:
 /// signing and ECDH run in the backend, after the keychain opens the key's auth value under its access control.
+/// A key found by a search is loaded by the enclave at its first use (``SecKeyEnclaveLoader``).
 struct EnclaveKeyBinding: Sendable {
-    let key: SecureEnclaveKey
+    private let loader: SecKeyEnclaveLoader
     /// The context of `kSecUseAuthenticationContext` when the key was made; nil for a key found by a search,
     /// whose uses ask as the access control says.
     let context: AuthenticationContext?
 
+    /// A key the enclave holds.
+    init(key: SecureEnclaveKey, context: AuthenticationContext?) {
+        loader = SecKeyEnclaveLoader(key: key)
+        self.context = context
+    }
+
+    private init(loader: SecKeyEnclaveLoader) {
+        self.loader = loader
+        context = nil
+    }
+
     /// ECDSA over a SHA-256 digest in the enclave: `r ‖ s`.
     /// - Throws: ``SecKeyError`` with the enclave's or the keychain's status (-128 canceled, -25293 failed or a
-    ///   changed enrollment, -25308 locked or interaction not allowed).
+    ///   changed enrollment, -25308 locked or interaction not allowed, -26275 a key this enclave cannot load).
     func signature(digest: [UInt8]) throws -> [UInt8] {
-        try Self.reporting { try key.signature(digest: digest, context: context, reason: nil) }
+        let key = try loader.key()
+        return try Self.reporting { try key.signature(digest: digest, context: context, reason: nil) }
     }
 
     /// ECDH with `peerPoint` in the enclave: the shared x coordinate.
     func sharedSecret(peerPoint: [UInt8]) throws -> SecureBytes {
-        try Self.reporting { try key.sharedSecret(peerPoint: peerPoint, context: context, reason: nil) }
+        let key = try loader.key()
+        return try Self.reporting { try key.sharedSecret(peerPoint: peerPoint, context: context, reason: nil) }
     }
 
+    /// The public point, `04 ‖ x ‖ y`, known without loading the key.
+    var publicPoint: [UInt8] { loader.publicPoint }
+
     /// Whether the private key is in hardware (a TPM); false for the software enclave.
-    var isHardwareBacked: Bool { key.isHardwareBacked }
+    var isHardwareBacked: Bool { loader.isHardwareBacked }
 
     /// The key item's value: the enclave's stored form (never a private scalar) as the external representation.
     var itemValue: KeyValue {
-        KeyValue(
-            keyType: "73", keyClass: "1", sizeInBits: 256,
-            externalRepresentation: Secret(Array(key.dataRepresentation)))
+        KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256, externalRepresentation: Secret(loader.storedForm))
     }
 
-    /// The key a key item's value holds, when it is an enclave key's stored form; nil for any other value.
+    /// The key a key item's value holds, when it is an enclave key's stored form, loaded now (what an add
+    /// checks); nil for any other value.
     /// - Throws: ``SecKeyError`` when it is one but this machine's enclave cannot load it (no enclave, another TPM).
     static func restoring(_ value: KeyValue) throws -> EnclaveKeyBinding? {
+        guard let binding = deferred(value) else { return nil }
+        _ = try binding.loader.key()
+        return binding
+    }
+
+    /// The key a found key item's value holds, when it is an enclave key's stored form, loaded at its first use;
+    /// nil for any other value, and for a stored form whose public key cannot be read.
+    static func deferred(_ value: KeyValue) -> EnclaveKeyBinding? {
         guard value.keyClass == "1", value.keyType == "73" else { return nil }
         var bytes = value.externalRepresentation.bytes
         defer { wipe(&bytes) }
-        guard SecureEnclaveKey.isStoredForm(bytes) else { return nil }
-        let key = try reporting { try SecureEnclaveKey.restore(Data(bytes), use: .general) }
-        return EnclaveKeyBinding(key: key, context: nil)
+        guard SecureEnclaveKey.isStoredForm(bytes), let loader = SecKeyEnclaveLoader(storedForm: bytes) else {
+            return nil
+        }
+        return EnclaveKeyBinding(loader: loader)
     }
 
     /// Runs an enclave operation, turning its failure into a ``SecKeyError`` with its status.
@@ -59,7 +84,7 @@ struct EnclaveKeyBinding: Sendable {
 extension SecKey {
     /// A private key held by the enclave.
     convenience init(enclave: EnclaveKeyBinding) throws {
-        let point = enclave.key.publicPoint
+        let point = enclave.publicPoint
         guard let publicKey = try? point.withUnsafeBytes({ try ECKey(curve: .p256, publicPoint: $0) }) else {
             throw SecKeyError(errSecInternalComponent, "the enclave key's public point is not on P-256")
         }

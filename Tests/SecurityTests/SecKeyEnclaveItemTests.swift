@@ -106,15 +106,17 @@ struct SecKeyEnclaveItemTests {
 
 extension SecKeyEnclaveItemTests {
     /// A key item made under one TPM, opened with another (or the same one after a reset, a fresh state): the
-    /// blob cannot be loaded: the item is still listed, and no key that signs comes out of it.
+    /// blob cannot be loaded. As on Apple, the item is still listed and a search returns a key for it, with its
+    /// public key and attributes; each use that needs the enclave fails with errSecDecode, never a crash.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/swtpm"), "swtpm is not installed"))
     func aKeyOfAnotherTPMIsStillListedButGivesNoUsableKey() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("se-reset-\(UUID())")
         defer { try? FileManager.default.removeItem(at: home) }
         let first = try EnclaveTestTPM()
-        try SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
+        let publicKey = try SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
             try SecKeyEnclaveTests.open(home) {
-                _ = try #require(SecKeyEnclaveTests.create(Self.permanentParameters()).key)
+                let key = try #require(SecKeyEnclaveTests.create(Self.permanentParameters()).key)
+                return try #require(SecKeyCopyPublicKey(key))
             }
         }
         let second = try EnclaveTestTPM()
@@ -126,15 +128,89 @@ extension SecKeyEnclaveItemTests {
                 var result: AnyObject?
                 #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
                 #expect((result as? [String: Any])?[kSecAttrTokenID as String] as? String == "com.apple.setoken")
-                // …but no usable key comes out of it: this TPM cannot load the blob.
-                query[kSecReturnAttributes as String] = nil
-                query[kSecReturnRef as String] = true
-                result = nil
-                _ = SecItemCopyMatching(query as CFDictionary, &result)
-                if let key = result.map({ $0 as! SecKey }) {
-                    #expect(SecKeyEnclaveTests.sign(key, Data("m".utf8)).signature == nil)
-                }
+                // …and a search returns a key for it, whose uses fail: this TPM cannot load the blob.
+                let key = try #require(Self.foundKey())
+                try Self.expectUnusable(key, publicKey: publicKey, hardware: true, detail: "TPM Load failed: 0x1df")
             }
         }
+    }
+
+    /// A software enclave key item whose key was sealed under another keychain home's device key: found as a key
+    /// whose uses fail with errSecDecode, as a key of another TPM.
+    @Test func aSoftwareKeyOfAnotherHomeIsListedButGivesNoUsableKey() async throws {
+        let otherHome = FileManager.default.temporaryDirectory.appendingPathComponent("se-home-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: otherHome) }
+        let setting = try EnclaveSettingFile()
+        let (storedForm, publicKey) = try setting.use {
+            try SecKeyEnclaveTests.open(otherHome) {
+                let key = try #require(SecKeyEnclaveTests.create(Self.permanentParameters()).key)
+                var query = Self.tagQuery
+                query[kSecReturnData as String] = true
+                var result: AnyObject?
+                #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
+                return (try #require(result as? Data), try #require(SecKeyCopyPublicKey(key)))
+            }
+        }
+        try await SecKeyEnclaveTests().inSoftwareEnclave { keychain, _ in
+            // The item as a restore of the other home's database would bring it (its key does not leave in a
+            // backup, and an add of bytes this enclave cannot load is refused).
+            var item = NewItem(itemClass: .key, attributes: [
+                .applicationTag: .data(Array(Self.tag.utf8)), .keyClass: .number(1), .keyType: .number(73),
+                .keySizeInBits: .number(256), .tokenID: .string(kSecAttrTokenIDSecureEnclave as String),
+            ])
+            item.value = .key(KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256,
+                                       externalRepresentation: Secret(Array(storedForm))))
+            try keychain.add(item)
+            let key = try #require(Self.foundKey())
+            try Self.expectUnusable(
+                key, publicKey: publicKey, hardware: false, detail: "sealed in another keychain home")
+        }
+    }
+
+    /// The key `kSecReturnRef` gives for the tagged item, after checking the search succeeds.
+    static func foundKey() -> SecKey? {
+        var query = tagQuery
+        query[kSecReturnRef as String] = true
+        var result: AnyObject?
+        #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
+        guard let result, CFGetTypeID(result) == SecKeyGetTypeID() else { return nil }
+        return (result as! SecKey)
+    }
+
+    /// A found key whose enclave key cannot be loaded: its public key and attributes are there; signing, ECIES
+    /// decryption and key exchange fail with errSecDecode (-26275), each time, saying why (`detail`).
+    static func expectUnusable(_ key: SecKey, publicKey: SecKey, hardware: Bool, detail: String) throws {
+        #expect(SecKeyCopyPublicKey(key) == publicKey)
+        let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
+        #expect(attributes[kSecAttrTokenID as String] as? String == kSecAttrTokenIDSecureEnclave as String)
+        #expect(attributes[kSecAttrIsHardwareBackedLinux as String] as? Bool == hardware)
+        for _ in 0..<2 {
+            var error: Unmanaged<CFError>?
+            #expect(SecKeyCreateSignature(
+                key, .ecdsaSignatureMessageX962SHA256, Data("m".utf8) as CFData, &error) == nil)
+            try expectDecodeFailure(error, detail)
+        }
+        let algorithm = SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA256AESGCM
+        let ciphertext = try #require(SecKeyCreateEncryptedData(publicKey, algorithm, Data("m".utf8) as CFData, nil))
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCreateDecryptedData(key, algorithm, ciphertext, &error) == nil)
+        try expectDecodeFailure(error, detail)
+        let peer = try #require(SecKeyCreateRandomKey(
+            [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256]
+                as CFDictionary, nil))
+        let peerPublic = try #require(SecKeyCopyPublicKey(peer))
+        error = nil
+        #expect(SecKeyCopyKeyExchangeResult(key, .ecdhKeyExchangeStandard, peerPublic, [:] as CFDictionary, &error)
+            == nil)
+        try expectDecodeFailure(error, detail)
+    }
+
+    static func expectDecodeFailure(_ error: Unmanaged<CFError>?, _ detail: String) throws {
+        let failure = try #require(error?.takeRetainedValue())
+        #expect(CFErrorGetCode(failure) == Int(errSecDecode))
+        #expect(CFErrorGetDomain(failure) as String == "NSOSStatusErrorDomain")
+        let description = CFErrorCopyDescription(failure) as String? ?? ""
+        #expect(description.contains("cannot load the key"), "\(description)")
+        #expect(description.contains(detail), "\(description)")
     }
 }
