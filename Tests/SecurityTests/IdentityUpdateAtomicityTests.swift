@@ -30,6 +30,33 @@ import Testing
         }
     }
 
+    /// Two identities' keys would end with one primary key: each half alone is fine, and the second key's
+    /// write fails after the first identity's halves were written.
+    @Test func twoKeyHalvesThatCollideLeaveBothIdentitiesUnchanged() throws {
+        let one = try IdentityFixture.make(commonName: "One")
+        let two = try IdentityFixture.make(commonName: "Two")
+        try withFreshKeychain {
+            for fixture in [one, two] {
+                let key: [CFString: Any] = [
+                    kSecClass: kSecClassKey, kSecValueRef: fixture.privateKey,
+                    kSecAttrApplicationTag: Data("tag.one".utf8),
+                ]
+                #expect(SecItemAdd(key as CFDictionary, nil) == errSecSuccess)
+                #expect(SecItemAdd([kSecValueRef: fixture.certificate] as CFDictionary, nil) == errSecSuccess)
+            }
+            let changes: [CFString: Any] = [kSecAttrLabel: "After", kSecAttrApplicationLabel: Data("same".utf8)]
+            #expect(SecItemUpdate([kSecClass: kSecClassIdentity] as CFDictionary, changes as CFDictionary)
+                == errSecDuplicateItem)
+            #expect(status([kSecClass: kSecClassCertificate, kSecAttrLabel: "One"]) == errSecSuccess)
+            #expect(status([kSecClass: kSecClassCertificate, kSecAttrLabel: "Two"]) == errSecSuccess)
+            #expect(status([kSecClass: kSecClassCertificate, kSecAttrLabel: "After"]) == errSecItemNotFound)
+            let renamedKey: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationLabel: Data("same".utf8)]
+            #expect(status(renamedKey) == errSecItemNotFound)
+            #expect(status([kSecClass: kSecClassIdentity, kSecAttrLabel: "One"]) == errSecSuccess)
+            #expect(status([kSecClass: kSecClassIdentity, kSecAttrLabel: "Two"]) == errSecSuccess)
+        }
+    }
+
     /// The key half needs the user (its access control is re-sealed) and the user cancels: the certificate,
     /// which needs no one, keeps its protection class.
     @Test func aCanceledKeyHalfLeavesTheCertificateUnchanged() async throws {
