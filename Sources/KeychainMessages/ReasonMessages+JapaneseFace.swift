@@ -28,6 +28,18 @@ extension ReasonMessages {
             "kSecUseAuthenticationUISkip を使えるのは SecItemCopyMatching だけです")
         word("an update cannot change an item's class", "更新で項目のクラスを変えることはできません")
         word("of the values, only kSecValueData", "値のうち受け付けるのは kSecValueData だけです")
+        // What KEYCHAIN_DEBUG notes about a SecItem call that goes ahead.
+        word(
+            "kSecValueData in the query is ignored: a query never matches on an item's data",
+            "クエリの kSecValueData は無視します: 検索は項目のデータでは照合しません")
+        word(
+            "{0} is ignored, as by the iOS keychain: strings match exactly",
+            "{0} は iOS のキーチェーンと同じく無視します: 文字列は完全に一致するものだけを照合します")
+        word(
+            "kSecAttrSynchronizable with the ThisDeviceOnly ({0}) class: stored as iOS stores it, but Apple's "
+                + "documentation rules the combination out, and the item never leaves this machine",
+            "kSecAttrSynchronizable と ThisDeviceOnly の保護クラス（{0}）の組み合わせです: iOS と同じく保存しますが、"
+                + "Apple のドキュメントはこの組み合わせを認めておらず、項目がこのマシンの外に出ることはありません")
         // SecAccessControl and PKCS #12.
         word("the protection is not a kSecAttrAccessible value", "保護クラスが kSecAttrAccessible の値ではありません")
         word("the flags combine .or and .and", "フラグに .or と .and が両方含まれています")

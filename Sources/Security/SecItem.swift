@@ -13,9 +13,9 @@ import KeychainRequests
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemAdd") { keychain in
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         var (item, context) = try SecItemRequest.add(attributes, notes: &notes)
-        for note in notes { SecurityRuntime.log("SecItemAdd", note) }
+        SecurityRuntime.log("SecItemAdd", notes: notes)
         let returns = item.returns
         if result == nil { item.returns = [] }
         let added = try keychain.using(context).add(item)
@@ -35,9 +35,9 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemCopyMatching") { keychain in
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         let (itemQuery, context) = try SecItemRequest.copyMatching(query, notes: &notes)
-        for note in notes { SecurityRuntime.log("SecItemCopyMatching", note) }
+        SecurityRuntime.log("SecItemCopyMatching", notes: notes)
         let report = try keychain.using(context).search(itemQuery)
         if let note = report.explanation { SecurityRuntime.log("SecItemCopyMatching", note.text(in: .current)) }
         if let result {
@@ -54,9 +54,9 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, `errSecDuplicateItem`, or another `errSec…` code.
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     SecurityRuntime.perform("SecItemUpdate") { keychain in
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         let request = try SecItemRequest.update(query, attributesToUpdate, notes: &notes)
-        for note in notes { SecurityRuntime.log("SecItemUpdate", note) }
+        SecurityRuntime.log("SecItemUpdate", notes: notes)
         try keychain.using(request.context).update(request.query, with: request.changes)
     }
 }
@@ -67,9 +67,9 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another `errSec…` code.
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecurityRuntime.perform("SecItemDelete") { keychain in
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         let itemQuery = try SecItemRequest.delete(query, notes: &notes)
-        for note in notes { SecurityRuntime.log("SecItemDelete", note) }
+        SecurityRuntime.log("SecItemDelete", notes: notes)
         try keychain.delete(itemQuery)
     }
 }

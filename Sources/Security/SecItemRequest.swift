@@ -7,13 +7,13 @@ import KeychainCore
 package enum SecItemRequest {
     /// `SecItemAdd`'s item. - Throws: `KeychainError` as `SecItemAdd` reports it.
     package static func add(_ attributes: NSDictionary) throws -> NewItem {
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         return try add(attributes, notes: &notes).item
     }
 
     /// `SecItemAdd`'s item and the id of its `kSecUseAuthenticationContext`, with what `KEYCHAIN_DEBUG` should
     /// say about it added to `notes`.
-    package static func add(_ attributes: NSDictionary, notes: inout [String]) throws
+    package static func add(_ attributes: NSDictionary, notes: inout [KeychainError.Reason]) throws
         -> (item: NewItem, context: AuthenticationContextID?)
     {
         let function = SecItemFunction.add
@@ -60,13 +60,13 @@ package enum SecItemRequest {
 
     /// `SecItemCopyMatching`'s query (its limit defaults to one). - Throws: `KeychainError`.
     package static func copyMatching(_ query: NSDictionary) throws -> ItemQuery {
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         return try copyMatching(query, notes: &notes).query
     }
 
     /// `SecItemCopyMatching`'s query and the id of its `kSecUseAuthenticationContext`, with what
     /// `KEYCHAIN_DEBUG` should say about it added to `notes`.
-    package static func copyMatching(_ query: NSDictionary, notes: inout [String]) throws
+    package static func copyMatching(_ query: NSDictionary, notes: inout [KeychainError.Reason]) throws
         -> (query: ItemQuery, context: AuthenticationContextID?)
     {
         let input = try SecDictionary(decoding: query)
@@ -78,14 +78,15 @@ package enum SecItemRequest {
     package static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary) throws
         -> (query: ItemQuery, changes: ItemChanges)
     {
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         let request = try update(query, attributesToUpdate, notes: &notes)
         return (request.query, request.changes)
     }
 
     /// `SecItemUpdate`'s query and changes, with what `KEYCHAIN_DEBUG` should say about them added to `notes`.
-    package static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary, notes: inout [String])
-        throws -> (query: ItemQuery, changes: ItemChanges, context: AuthenticationContextID?)
+    package static func update(
+        _ query: NSDictionary, _ attributesToUpdate: NSDictionary, notes: inout [KeychainError.Reason]
+    ) throws -> (query: ItemQuery, changes: ItemChanges, context: AuthenticationContextID?)
     {
         let input = try SecDictionary(decoding: query)
         if input.groups.contains(.returnType) {
@@ -129,12 +130,12 @@ package enum SecItemRequest {
     /// `SecItemDelete`'s query: a delete has no limit; return types and kSecValueData are ignored.
     /// - Throws: `KeychainError`.
     package static func delete(_ query: NSDictionary) throws -> ItemQuery {
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         return try delete(query, notes: &notes)
     }
 
     /// `SecItemDelete`'s query, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
-    package static func delete(_ query: NSDictionary, notes: inout [String]) throws -> ItemQuery {
+    package static func delete(_ query: NSDictionary, notes: inout [KeychainError.Reason]) throws -> ItemQuery {
         let input = try SecDictionary(decoding: query)
         input.noteIgnoredKeys(&notes)
         var itemQuery = input.query(limit: input.limit ?? .all)
@@ -181,24 +182,25 @@ extension SecDictionary {
 /// iOS stores a synchronizable item with a ThisDeviceOnly class (sync = 1, pdmn aku, …) although Apple's header
 /// says the two may not be combined: code that relies on it is warned.
 private func noteSynchronizableThisDeviceOnly(
-    synchronizable: Bool, protection: Accessibility?, into notes: inout [String]
+    synchronizable: Bool, protection: Accessibility?, into notes: inout [KeychainError.Reason]
 ) {
     guard synchronizable, let protection, protection.isThisDeviceOnly else { return }
-    notes.append(
+    notes.append(KeychainError.Reason(
         "kSecAttrSynchronizable with the ThisDeviceOnly (\(protection.rawValue)) class: stored as iOS stores it, but "
-            + "Apple's documentation rules the combination out, and the item never leaves this machine")
+            + "Apple's documentation rules the combination out, and the item never leaves this machine"))
 }
 
 extension SecDictionary {
     /// Apple's query parser keeps a query's kSecValueData (it must be data) and only an add reads it: apps update
     /// with the old password in the query, or reuse their add dictionary as the query.
     /// Also names the search keys iOS takes and never applies.
-    func noteIgnoredKeys(_ notes: inout [String]) {
+    func noteIgnoredKeys(_ notes: inout [KeychainError.Reason]) {
         if data != nil {
-            notes.append("kSecValueData in the query is ignored: a query never matches on an item's data")
+            notes.append(KeychainError.Reason(
+                "kSecValueData in the query is ignored: a query never matches on an item's data"))
         }
         for key in ignoredKeys.sorted() {
-            notes.append("\(key) is ignored, as by the iOS keychain: strings match exactly")
+            notes.append(KeychainError.Reason("\(key) is ignored, as by the iOS keychain: strings match exactly"))
         }
     }
 }

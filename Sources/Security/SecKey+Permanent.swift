@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainMessages
 
 /// `kSecAttrIsPermanent` in `SecKeyCreateRandomKey`: the key (or both halves) stored as key items. True at the top
 /// level stores both keys; in `kSecPrivateKeyAttrs` or `kSecPublicKeyAttrs` it decides for that key. Each item
@@ -64,9 +65,9 @@ extension PermanentKeyRequest {
             for (dictionary, key) in [(privateItem, privateKey), (publicItem, publicKey)] {
                 guard var dictionary, let key else { continue }
                 dictionary[kSecValueRef as String] = key
-                var notes: [String] = []
+                var notes: [KeychainError.Reason] = []
                 var (item, context) = try SecItemRequest.add(dictionary as NSDictionary, notes: &notes)
-                for note in notes { SecurityRuntime.log("SecKeyCreateRandomKey", note) }
+                SecurityRuntime.log("SecKeyCreateRandomKey", notes: notes)
                 item.returns = .persistentReference
                 if let reference = try client.using(context).add(item)?.persistentReference {
                     added.append(reference)
@@ -76,7 +77,7 @@ extension PermanentKeyRequest {
             for reference in added {
                 _ = try? SecurityRuntime.current().delete(ItemQuery(persistentReference: reference))
             }
-            SecurityRuntime.log("SecKeyCreateRandomKey", error.reason ?? "")
+            SecurityRuntime.log("SecKeyCreateRandomKey", error.localizedReason(in: .current) ?? "")
             throw SecKeyError(error.status, "the key could not be stored in the keychain: \(error.reason ?? "")")
         }
     }

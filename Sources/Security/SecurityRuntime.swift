@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainMessages
 import KeychainRequests
 
 /// Which keychain the SecItem functions use. By default, one per process, built once from the environment
@@ -46,6 +47,22 @@ public enum SecurityRuntime {
     static func log(_ function: String, _ message: String) {
         guard logsReasons else { return }
         FileHandle.standardError.write(Data("\(function): \(message)\n".utf8))
+    }
+
+    /// Writes a call's notes (keys it ignored, combinations it warns of) when `KEYCHAIN_DEBUG` asks for it, in the
+    /// locale's language as a failure's reason is.
+    static func log(_ function: String, notes: [KeychainError.Reason]) {
+        guard logsReasons else { return }
+        for line in noteLines(function, notes, in: .current) {
+            FileHandle.standardError.write(Data("\(line)\n".utf8))
+        }
+    }
+
+    /// The lines `log(_:notes:)` writes for `notes` in `language`.
+    static func noteLines(_ function: String, _ notes: [KeychainError.Reason], in language: MessageLanguage)
+        -> [String]
+    {
+        notes.map { "\(function): \($0.text(in: language))" }
     }
 
     /// Runs one SecItem call: maps `KeychainError` to its status and, when enabled, logs the reason.

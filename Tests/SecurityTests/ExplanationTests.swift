@@ -51,11 +51,11 @@ import Testing
 
     /// kSecValueData in a query is accepted and ignored, as on iOS; the debug log says so (issue 11).
     @Test func copyWithValueDataIsIgnoredAndSaysSo() throws {
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         _ = try SecItemRequest.copyMatching(
             [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: Data("pw".utf8)] as NSDictionary,
             notes: &notes)
-        #expect(notes == ["kSecValueData in the query is ignored: a query never matches on an item's data"])
+        #expect(notes.map(\.english) == ["kSecValueData in the query is ignored: a query never matches on an item's data"])
         let error = failure {
             _ = try SecItemRequest.copyMatching(
                 [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: "pw"] as NSDictionary)

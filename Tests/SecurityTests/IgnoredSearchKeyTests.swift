@@ -17,9 +17,9 @@ import Testing
             #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecSuccess)
             query[kSecAttrService as String] = "cafe"
             #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecItemNotFound)
-            var notes: [String] = []
+            var notes: [KeychainError.Reason] = []
             _ = try SecItemRequest.copyMatching(query as NSDictionary, notes: &notes)
-            #expect(notes == ["\(key) is ignored, as by the iOS keychain: strings match exactly"])
+            #expect(notes.map(\.english) == ["\(key) is ignored, as by the iOS keychain: strings match exactly"])
             let add = query.merging([kSecValueData as String: Data("pw".utf8)]) { $1 }
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecParam)
         }

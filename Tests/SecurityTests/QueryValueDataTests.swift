@@ -64,15 +64,15 @@ import Testing
 
     @Test func debugNotesSayTheDataWasIgnored() throws {
         let query = item.merging([kSecValueData as String: Data("pw".utf8)]) { $1 } as NSDictionary
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         _ = try SecItemRequest.copyMatching(query, notes: &notes)
-        #expect(notes == ["kSecValueData in the query is ignored: a query never matches on an item's data"])
+        #expect(notes.map(\.english) == ["kSecValueData in the query is ignored: a query never matches on an item's data"])
         notes = []
         _ = try SecItemRequest.update(query, [kSecAttrLabel as String: "x"] as NSDictionary, notes: &notes)
-        #expect(notes.count == 1 && notes[0].hasPrefix("kSecValueData in the query is ignored"))
+        #expect(notes.count == 1 && notes[0].english.hasPrefix("kSecValueData in the query is ignored"))
         notes = []
         _ = try SecItemRequest.delete(query, notes: &notes)
-        #expect(notes.count == 1 && notes[0].hasPrefix("kSecValueData in the query is ignored"))
+        #expect(notes.count == 1 && notes[0].english.hasPrefix("kSecValueData in the query is ignored"))
         notes = []
         _ = try SecItemRequest.copyMatching(item as NSDictionary, notes: &notes)
         #expect(notes.isEmpty)

@@ -70,14 +70,14 @@ import Testing
     }
 
     @Test func debugNoteWarnsOfTheCombination() throws {
-        var notes: [String] = []
+        var notes: [KeychainError.Reason] = []
         let add = item.merging([
             kSecAttrSynchronizable as String: true,
             kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
         ]) { $1 }
         _ = try SecItemRequest.add(add as NSDictionary, notes: &notes)
         #expect(notes.count == 1)
-        #expect(notes.first?.contains("ThisDeviceOnly (aku)") == true)
+        #expect(notes.first?.english.contains("ThisDeviceOnly (aku)") == true)
         notes = []
         _ = try SecItemRequest.add(item as NSDictionary, notes: &notes)
         #expect(notes.isEmpty)
@@ -85,6 +85,6 @@ import Testing
         let query = item.merging([kSecAttrSynchronizable as String: true]) { $1 }
         let change = [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]
         _ = try SecItemRequest.update(query as NSDictionary, change as NSDictionary, notes: &notes)
-        #expect(notes.first?.contains("ThisDeviceOnly (cku)") == true)
+        #expect(notes.first?.english.contains("ThisDeviceOnly (cku)") == true)
     }
 }

@@ -160,8 +160,9 @@ extension Keychain {
 
     /// Applies an update to both halves of every joined item that matches, as Apple's `SecItemUpdate` of an
     /// identity updates its certificate and then its key. Each attribute goes to the halves whose class has
-    /// it; the access control to the key. Every half's update is checked (collisions included) before any is
-    /// applied.
+    /// it; the access control to the key. Every half is written in one write section (its own transaction, or
+    /// a savepoint in the daemon's group commit): a half that fails (a collision, a canceled prompt) leaves
+    /// every other half as it was.
     func updateJoined(
         _ query: ItemQuery, with changes: ItemChanges, schema: ClassSchema, join: JoinedClasses,
         caller: CallerIdentity, context: AuthenticationContext?
@@ -176,7 +177,7 @@ extension Keychain {
         primaryChanges.accessibility = changes.accessibility ?? changes.accessControl?.accessibility
         var partnerChanges = changes
         partnerChanges.attributes = changes.attributes.filter { schemas.partner.attributes[$0.key] != nil }
-        var steps: [(ItemQuery, ItemChanges)] = []
+        var steps: [(query: ItemQuery, changes: ItemChanges)] = []
         for item in outcome.items {
             for (half, halfChanges) in [(item.primary, primaryChanges), (item.partner, partnerChanges)]
             where !halfChanges.isEmpty {
@@ -187,8 +188,7 @@ extension Keychain {
                 steps.append((halfQuery, halfChanges))
             }
         }
-        for (halfQuery, halfChanges) in steps { _ = try previewUpdate(halfQuery, with: halfChanges, as: caller) }
-        for (halfQuery, halfChanges) in steps { try update(halfQuery, with: halfChanges, as: caller, context: context) }
+        try updateTogether(steps, caller: caller, context: context)
     }
 
     /// Dry runs look at one table's rows; a joined class has none. - Throws: errSecUnimplemented for it.

@@ -26,19 +26,40 @@ extension Keychain {
             changes: changes, query: query, schema: schema, groups: groups, caller: caller,
             check: AttributeMatcher(query, groups: groups),
             newGroup: newGroup, now: configuration.clock())
+        try apply([job], context: context)
+    }
+
+    /// Several updates of stored classes' items in one write section, all or nothing: the halves of a joined
+    /// item (`updateJoined`). Each is checked as ``update(_:with:as:context:)`` checks it; the first step's
+    /// query says how its authentication may prompt.
+    func updateTogether(
+        _ steps: [(query: ItemQuery, changes: ItemChanges)], caller: CallerIdentity, context: AuthenticationContext?
+    ) throws {
+        let now = configuration.clock()
+        let jobs = try steps.map { step in
+            let (schema, query, groups, newGroup) = try checkedUpdate(step.query, with: step.changes, caller: caller)
+            return UpdateJob(
+                changes: step.changes, query: query, schema: schema, groups: groups, caller: caller,
+                check: AttributeMatcher(query, groups: groups), newGroup: newGroup, now: now)
+        }
+        try apply(jobs, context: context)
+    }
+
+    private func apply(_ jobs: [UpdateJob], context: AuthenticationContext?) throws {
+        guard let first = jobs.first else { return }
         // One context for every match: an authentication for the first one covers the others.
         let authentication = self.authentication(
-            query.authentication, context: context ?? AuthenticationContext(), caller: caller)
+            first.query.authentication, context: context ?? AuthenticationContext(), caller: first.caller)
         // A user taking their time at a prompt must hold up no other call of this process and no writer of
         // another: the update runs with prompts deferred, and if one is needed its transaction is rolled back,
         // the prompts are asked outside the store's lock, and the update runs again, finding them in the context.
         var deferring = authentication
         deferring.defersPrompts = true
         do {
-            try applyInTransaction(job, authentication: deferring)
+            try applyInTransaction(jobs, authentication: deferring)
         } catch is PromptDeferred {
-            try authenticateAhead(job, authentication: authentication)
-            try applyInTransaction(job, authentication: authentication)
+            for job in jobs { try authenticateAhead(job, authentication: authentication) }
+            try applyInTransaction(jobs, authentication: authentication)
         }
     }
 
@@ -62,19 +83,21 @@ extension Keychain {
             store: store)
     }
 
-    private func applyInTransaction(_ job: UpdateJob, authentication: ReadAuthentication) throws {
+    private func applyInTransaction(_ jobs: [UpdateJob], authentication: ReadAuthentication) throws {
         try writeSection { store in
-            let matches = try matches(of: job, store: store)
-            guard !matches.isEmpty else {
-                throw KeychainError.itemNotFound.because(
-                    notFoundReason(
-                        job.query, schema: job.schema, caller: job.caller,
-                        base: "no item of class \(job.schema.itemClass.rawValue) matches the update's query",
-                        store: store))
-            }
-            for match in matches {
-                try apply(try plan(job, for: match), job: job, to: match, authentication: authentication,
-                          store: store)
+            for job in jobs {
+                let matches = try matches(of: job, store: store)
+                guard !matches.isEmpty else {
+                    throw KeychainError.itemNotFound.because(
+                        notFoundReason(
+                            job.query, schema: job.schema, caller: job.caller,
+                            base: "no item of class \(job.schema.itemClass.rawValue) matches the update's query",
+                            store: store))
+                }
+                for match in matches {
+                    try apply(try plan(job, for: match), job: job, to: match, authentication: authentication,
+                              store: store)
+                }
             }
         }
     }
