@@ -116,7 +116,7 @@ targets += [
         // CryptoKit's hashes and AES-GCM rebuild ECIES blobs step by step in the SecKey tests.
         dependencies: [
             "Security", "LocalAuthentication", "KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKit",
-            "X509Certificates",
+            "X509Certificates", "EnclaveKeys",
         ],
         swiftSettings: swift6),
     // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.

@@ -49,6 +49,12 @@ package enum SecureEnclaveBackends {
         }
     }
 
+    /// Drops the process's connection to the TPM at `tcti`, so that a TPM about to go away (a test's `swtpm`)
+    /// is not left for the exit handler to flush over a dead socket.
+    package static func forgetConnection(to tcti: String) {
+        TPMConfiguration.forget(tcti)
+    }
+
     /// Runs a TPM operation, turning its failures into ``EnclaveError`` with the TSS2 response code (-50,
     /// errSecParam, for a blob this keychain did not write).
     static func translating<R>(_ connection: TPMConnection, _ body: () throws(TPMError) -> R) throws(EnclaveError)

@@ -1,3 +1,4 @@
+import EnclaveKeys
 import Foundation
 
 #if canImport(Glibc)
@@ -56,6 +57,7 @@ final class SoftwareTPM {
     /// Stops the process (the state directory stays, so `start()` brings back the same TPM).
     func stop() {
         guard let process else { return }
+        SecureEnclaveBackends.forgetConnection(to: tcti)
         // swtpm may not act on SIGTERM while a client is connected: give it a moment, then SIGKILL (its state
         // is written when it changes, not at exit).
         if process.isRunning {

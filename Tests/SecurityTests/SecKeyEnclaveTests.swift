@@ -1,4 +1,5 @@
 import CryptoKit
+import EnclaveKeys
 import Foundation
 import KeychainCore
 import LocalAuthentication
@@ -336,6 +337,7 @@ final class EnclaveTestTPM {
     }
 
     deinit {
+        SecureEnclaveBackends.forgetConnection(to: tcti)
         if let process, process.isRunning {
             process.terminate()
             for _ in 0..<50 where process.isRunning { usleep(10_000) }
