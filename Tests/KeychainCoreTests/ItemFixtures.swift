@@ -52,4 +52,3 @@ extension Keychain {
         do { return try copyMatching(query).count } catch KeychainError.itemNotFound { return 0 }
     }
 }
-

@@ -22,7 +22,6 @@ func withService<R>(
     return try body(InProcessKeychainService(keychain))
 }
 
-
 /// A caller of its own, whose one group is `group`.
 func caller(_ group: String, context: AuthenticationContextID? = nil) -> Caller {
     Caller(
