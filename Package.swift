@@ -50,16 +50,24 @@ var targets: [Target] = [
         name: "KeychainRequests", dependencies: ["KeychainCore", "KeychainCrypto", "KeychainWire", "TerminalIO"],
         swiftSettings: swift6),
     .testTarget(
-        name: "KeychainRequestsTests", dependencies: ["KeychainRequests", "KeychainCore", "KeychainWire"],
+        name: "KeychainRequestsTests",
+        dependencies: ["KeychainRequests", "KeychainCore", "KeychainWire", "KeychainTestSupport"],
         swiftSettings: swift6),
     // Known-answer vectors (RFC 4231, RFC 5869, GCM, RFC 3394, RFC 7914) are files in Vectors/, read by a runner.
     .testTarget(
         name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], resources: [.copy("Vectors")],
         swiftSettings: swift6),
     .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"], swiftSettings: swift6),
-    .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainMessages"], swiftSettings: swift6),
+    .testTarget(
+        name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainMessages", "KeychainTestSupport"],
+        swiftSettings: swift6),
     // A child process for KeychainCoreTests' crash and race tests; deliberately not a product.
     .executableTarget(name: "KeychainTestChild", dependencies: ["KeychainCore"], swiftSettings: swift6),
+    // Fixtures more than one test target needs: running a child program to its end, the OSStatus a throwing call
+    // ends with. A library of the tests only; not a product.
+    .target(
+        name: "KeychainTestSupport", dependencies: ["KeychainCore"], path: "Tests/KeychainTestSupport",
+        swiftSettings: swift6),
 ]
 
 #if os(Linux)
@@ -116,7 +124,7 @@ targets += [
         // CryptoKit's hashes and AES-GCM rebuild ECIES blobs step by step in the SecKey tests.
         dependencies: [
             "Security", "LocalAuthentication", "KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKit",
-            "X509Certificates", "EnclaveKeys",
+            "X509Certificates", "EnclaveKeys", "KeychainTestSupport",
         ],
         swiftSettings: swift6),
     // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.
@@ -144,11 +152,16 @@ targets += [
         swiftSettings: swift6),
     .testTarget(
         name: "CryptoKitTests",
-        dependencies: ["CryptoKit", "KeychainCore", "Security", "LocalAuthentication", "EnclaveKeys", "TPMEnclave"],
+        dependencies: [
+            "CryptoKit", "KeychainCore", "Security", "LocalAuthentication", "EnclaveKeys", "TPMEnclave",
+            "KeychainTestSupport",
+        ],
         swiftSettings: swift6),
     .testTarget(
         name: "SecurityCLITests",
-        dependencies: ["SecurityCLI", "KeychainCore", "KeychainMessages", "KeychainStore", "TerminalIO"],
+        dependencies: [
+            "SecurityCLI", "KeychainCore", "KeychainMessages", "KeychainStore", "TerminalIO", "KeychainTestSupport",
+        ],
         swiftSettings: swift6),
 ]
 // keychaind (docs/keychaind.md): the daemon's library and executable, and DaemonSystem, the one module that
@@ -171,7 +184,7 @@ targets += [
         name: "KeychainDaemonTests",
         dependencies: [
             "KeychainDaemon", "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire", "KeychainRequests",
-            "Security", "KeychainStore",
+            "Security", "KeychainStore", "KeychainTestSupport",
         ],
         swiftSettings: swift6),
     // keychaind's benchmark (scripts/daemon-benchmark.sh): a driver that starts the daemon and its own copies as
@@ -179,6 +192,10 @@ targets += [
     .executableTarget(name: "KeychaindBenchmark", dependencies: ["Security"], swiftSettings: swift6),
 ]
 products += [.executable(name: "keychaind-benchmark", targets: ["KeychaindBenchmark"])]
+// The tests' software TPM lets go of its connection (EnclaveKeys, Linux only) before it stops.
+for target in targets where target.name == "KeychainTestSupport" {
+    target.dependencies.append("EnclaveKeys")
+}
 #endif
 
 

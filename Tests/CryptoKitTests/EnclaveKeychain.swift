@@ -1,27 +1,16 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import Security
-import Synchronization
-
-/// A clock the enclave tests move by hand.
-final class EnclaveTestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSinceReferenceDate: 800_000_000))
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(_ seconds: Double) {
-        current.withLock { $0 += seconds }
-    }
-}
 
 /// Runs `body` with a fresh keychain installed for this task (so SecureEnclave keys and `LAContext` use it):
 /// passcode "1234" unless `passcode` is nil, the simulated sensor enrolled unless `enrolled` is false, a clock
 /// moved by hand, and no system prompt (an unscripted passcode prompt is a cancel).
 func withEnclaveKeychain<R>(
-    passcode: String? = "1234", enrolled: Bool = true, _ body: (Keychain, EnclaveTestClock) async throws -> R
+    passcode: String? = "1234", enrolled: Bool = true, _ body: (Keychain, TestClock) async throws -> R
 ) async throws -> R {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("enclave-test-\(UUID().uuidString)")
-    let clock = EnclaveTestClock()
+    let clock = TestClock()
     var configuration = KeychainConfiguration(
         home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]),
         clock: { clock.now })
@@ -38,10 +27,10 @@ func withEnclaveKeychain<R>(
 
 /// ``withEnclaveKeychain(passcode:enrolled:_:)`` for synchronous tests.
 func withEnclaveKeychain<R>(
-    passcode: String? = "1234", enrolled: Bool = true, _ body: (Keychain, EnclaveTestClock) throws -> R
+    passcode: String? = "1234", enrolled: Bool = true, _ body: (Keychain, TestClock) throws -> R
 ) throws -> R {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("enclave-test-\(UUID().uuidString)")
-    let clock = EnclaveTestClock()
+    let clock = TestClock()
     var configuration = KeychainConfiguration(
         home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]),
         clock: { clock.now })

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import LocalAuthentication
 import Security
 import Testing
@@ -34,7 +35,7 @@ struct CryptoKitSecureEnclaveAccessControlTests {
 
     /// Runs `body` with a fresh swtpm and a fresh keychain.
     func inEnclave(
-        passcode: String? = "1234", enrolled: Bool = true, _ body: (Keychain, EnclaveTestClock) async throws -> Void
+        passcode: String? = "1234", enrolled: Bool = true, _ body: (Keychain, TestClock) async throws -> Void
     ) async throws {
         let tpm = try SoftwareTPM()
         try await SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
@@ -107,7 +108,7 @@ struct CryptoKitSecureEnclaveAccessControlTests {
             let bare = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
             #expect(Self.status { _ = try bare.signature(for: message) } == -128)
             // After the reuse duration, the context's key asks again.
-            clock.advance(11)
+            clock.advance(by: 11)
             try biometry.script(.cancel)
             #expect(Self.status { _ = try key.signature(for: message) } == -128)
             context.interactionNotAllowed = true

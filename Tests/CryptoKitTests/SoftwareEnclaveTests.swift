@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import LocalAuthentication
 import Security
 import Testing
@@ -355,7 +356,7 @@ import Testing
                 #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
                 let bare = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
                 #expect(Self.status { _ = try bare.signature(for: message) } == -128)
-                clock.advance(11)
+                clock.advance(by: 11)
                 context.interactionNotAllowed = true
                 #expect(Self.status { _ = try key.signature(for: message) } == -25308)
             }

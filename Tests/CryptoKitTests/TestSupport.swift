@@ -1,5 +1,6 @@
 import CryptoKit
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// Bytes from hexadecimal text (spaces ignored).
@@ -43,36 +44,13 @@ final class OpenSSLCommand {
     /// The contents of `name`.
     func read(_ name: String) throws -> Data { try Data(contentsOf: directory.appendingPathComponent(name)) }
 
-    /// Runs `openssl arguments…`; returns standard output, or throws with standard error on a non-zero exit.
+    /// Runs `openssl arguments…`; returns standard output.
+    /// - Throws: `ChildProcess.Failure`, with standard error, on a non-zero exit.
     @discardableResult
     func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw OpenSSLCommandFailure(
-                arguments: arguments, status: process.terminationStatus,
-                message: String(decoding: err, as: UTF8.self))
-        }
-        return out
+        try ChildProcess.checked(URL(fileURLWithPath: "/usr/bin/env"), ["openssl"] + arguments, in: directory)
     }
 
     /// Whether `openssl arguments…` exits with 0.
     func succeeds(_ arguments: [String]) -> Bool { (try? run(arguments)) != nil }
-}
-
-struct OpenSSLCommandFailure: Error, CustomStringConvertible {
-    let arguments: [String]
-    let status: Int32
-    let message: String
-    var description: String { "openssl \(arguments.joined(separator: " ")) exited \(status): \(message)" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 @testable import KeychainCore
 
@@ -19,17 +20,6 @@ import Testing
 
     private func backupURL() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("keychain-backup-\(UUID().uuidString)")
-    }
-
-    private func status(_ body: () throws -> Void) -> Int32 {
-        do {
-            try body()
-            return 0
-        } catch let error as KeychainError {
-            return error.status
-        } catch {
-            return -1
-        }
     }
 
     private func total(_ keychain: Keychain) throws -> Int {

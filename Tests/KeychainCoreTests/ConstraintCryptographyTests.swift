@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCrypto
 import KeychainStore
+import KeychainTestSupport
 import Testing
 
 @testable import KeychainCore

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 @testable import KeychainCore
 
@@ -7,18 +8,10 @@ import Testing
 @Suite struct CrossProcessLockTests {
     /// Runs `KeychainTestChild read` on `home` for `account` and returns the status it prints.
     private func childRead(_ home: URL, _ account: String) throws -> Int32 {
-        let process = Process()
-        process.executableURL = try TestChild.executable()
-        process.arguments = ["read", home.path, protectionTestGroup, account]
-        process.environment = ProcessInfo.processInfo.environment.merging(["KEYCHAIN_TEST_FAST_KDF": "1"]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, let code = Int32(text) else {
-            throw ChildError("child read \(account) exited \(process.terminationStatus), printed \"\(text)\"")
+        let run = try TestChild.read(home, account)
+        let text = run.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard run.status == 0, let code = Int32(text) else {
+            throw ChildError("child read \(account) exited \(run.status), printed \"\(text)\"")
         }
         return code
     }

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCrypto
+import KeychainTestSupport
 import Testing
 
 @testable import KeychainCore

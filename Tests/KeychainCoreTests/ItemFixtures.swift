@@ -52,17 +52,3 @@ extension Keychain {
         do { return try copyMatching(query).count } catch KeychainError.itemNotFound { return 0 }
     }
 }
-
-/// A clock that tests move by hand.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ start: Date = Date(timeIntervalSinceReferenceDate: 700_000_000)) { current = start }
-
-    var now: Date { lock.withLock { current } }
-
-    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
-
-    var function: @Sendable () -> Date { { [self] in now } }
-}

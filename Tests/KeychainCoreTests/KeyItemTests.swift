@@ -1,5 +1,6 @@
 import Foundation
 import KeychainStore
+import KeychainTestSupport
 import Testing
 
 @testable import KeychainCore

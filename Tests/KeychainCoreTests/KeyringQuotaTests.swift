@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 @testable import KeychainCore
 #if canImport(Glibc)
@@ -26,15 +27,9 @@ import Glibc
     @Test(.enabled(if: canBecomeSpareUID && kernelKeyringIsAvailable, "needs root (to become another uid), keyrings"))
     func anUnlockAtTheQuotaSaysWhyAndDeletedHomesGiveTheirKeysBack() throws {
         let uid = Self.spareUID
-        let process = Process()
-        process.executableURL = try TestChild.executable()
-        process.arguments = ["quota", "\(uid)"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(printed)")
+        let run = try ChildProcess.run(try TestChild.executable(), ["quota", "\(uid)"])
+        let printed = run.outputText
+        #expect(run.status == 0, "\(printed)")
         var lines: [String: String] = [:]
         for line in printed.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)

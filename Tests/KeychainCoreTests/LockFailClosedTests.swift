@@ -1,5 +1,6 @@
 import Foundation
 import KernelKeyring
+import KeychainTestSupport
 import Testing
 @testable import KeychainCore
 

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainStore
+import KeychainTestSupport
 import Testing
 @testable import KeychainCore
 
@@ -32,16 +33,8 @@ let protectionTestIdentity = CallerIdentity(
         let (home, path) = try homeWithItem()
         let (printed, seconds) = try whileAnotherConnectionWrites(path) {
             let started = Date()
-            let process = Process()
-            process.executableURL = try TestChild.executable()
-            process.arguments = ["read", home.path, protectionTestGroup, "alice"]
-            process.environment = ProcessInfo.processInfo.environment.merging(["KEYCHAIN_TEST_FAST_KDF": "1"]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let printed = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (String(decoding: printed, as: UTF8.self), Date().timeIntervalSince(started))
+            let printed = try TestChild.read(home, "alice").outputText
+            return (printed, Date().timeIntervalSince(started))
         }
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         #expect(seconds < 5)

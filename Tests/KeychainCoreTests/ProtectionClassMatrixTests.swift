@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 @testable import KeychainCore
 

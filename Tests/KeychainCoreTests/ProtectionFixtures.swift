@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 @testable import KeychainCore
 
 /// The passcode the data protection tests set.
@@ -22,18 +23,6 @@ let kernelKeyringIsAvailable: Bool = {
     defer { try? FileManager.default.removeItem(at: home) }
     return (try? fastKDFKeychain(home: home).info().classKeyStore) == "kernel keyring"
 }()
-
-/// The status `body` ends with: 0 on success, else the `KeychainError`'s OSStatus (1 for any other error).
-func status(_ body: () throws -> Void) -> Int32 {
-    do {
-        try body()
-        return SecurityStatus.success
-    } catch let error as KeychainError {
-        return error.status
-    } catch {
-        return 1
-    }
-}
 
 extension Keychain {
     /// Adds a generic password whose account and secret are both `account`.

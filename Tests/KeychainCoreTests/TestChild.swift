@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +32,13 @@ enum TestChild {
         }
         throw ChildError("\(executableName) not found beside \(starts.map(\.path)); build with --build-tests "
             + "or set KEYCHAIN_TEST_CHILD")
+    }
+
+    /// Runs `read HOME GROUP ACCOUNT` to its end with the fast key derivation: it prints the read's status.
+    static func read(_ home: URL, _ account: String) throws -> ChildProcess.Outcome {
+        let environment = ProcessInfo.processInfo.environment.merging(["KEYCHAIN_TEST_FAST_KDF": "1"]) { $1 }
+        return try ChildProcess.run(
+            try executable(), ["read", home.path, protectionTestGroup, account], environment: environment)
     }
 
     /// Starts the helper with `arguments`, its stdin and stdout connected as given.

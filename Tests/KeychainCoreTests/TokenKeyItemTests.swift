@@ -1,5 +1,6 @@
 import Foundation
 import KeychainStore
+import KeychainTestSupport
 import Testing
 
 @testable import KeychainCore
@@ -21,17 +22,6 @@ import Testing
         item.value = .key(KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256,
                                    externalRepresentation: Secret(bytes("KSWE an enclave's stored form"))))
         return item
-    }
-
-    private func status(_ body: () throws -> Void) -> Int32 {
-        do {
-            try body()
-            return 0
-        } catch let error as KeychainError {
-            return error.status
-        } catch {
-            return -1
-        }
     }
 
     @Test func aTokenKeyIsFoundByItsTokenIDAndReturnsIt() throws {

@@ -1,21 +1,11 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 @testable import KeychainCore
 
 /// Invalid requests get Apple's status and change nothing: foreign attributes, wrong types, read-only
 /// attributes, unsupported classes and protection, oversized values.
 @Suite struct ValidationTests {
-    private func status(_ body: () throws -> Void) -> Int32? {
-        do {
-            try body()
-            return 0
-        } catch let error as KeychainError {
-            return error.status
-        } catch {
-            return nil
-        }
-    }
-
     @Test func attributeOfAnotherClassIsNoSuchAttrInEveryOperation() throws {
         let keychain = try makeKeychain()
         try keychain.add(genericPassword())

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainRequests
+import KeychainTestSupport
 import KeychainWire
 import Testing
 
@@ -132,20 +133,6 @@ import Testing
         try client.unlock(passcode: Secret(Array("1234".utf8)))
         #expect(try client.copyMatching(Self.query("gus")).count == 1)
         _ = again
-    }
-}
-
-/// The status a throwing call ends with (0 when it succeeds).
-func status(_ body: () throws -> Void) -> Int32 {
-    do {
-        try body()
-        return 0
-    } catch let error as KeychainError {
-        return error.status
-    } catch let failure as AuthenticationFailure {
-        return Int32(failure.rawValue)
-    } catch {
-        return SecurityStatus.internalComponent
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import KeychainCore
 import KeychainRequests
 import KeychainStore
+import KeychainTestSupport
 import KeychainWire
 import Synchronization
 import Testing

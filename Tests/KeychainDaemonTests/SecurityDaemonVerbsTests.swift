@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,23 +15,12 @@ import Testing
     {
         let program = URL(fileURLWithPath: try DaemonProcess.executable()).deletingLastPathComponent()
             .appendingPathComponent("security").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LD_PRELOAD"] = nil
         environment["KEYCHAIN_SOCKET"] = socket
         environment["KEYCHAIN_HOME"] = "/nonexistent/embedded-must-not-be-used"
-        process.environment = environment
-        let (output, errors) = (Pipe(), Pipe())
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complained = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: printed, as: UTF8.self),
-                String(decoding: complained, as: UTF8.self))
+        let run = try ChildProcess.run(URL(fileURLWithPath: program), arguments, environment: environment)
+        return (run.status, run.outputText, run.errorText)
     }
 
     static func fields(_ text: String) -> [String: String] {
@@ -98,14 +88,6 @@ import Testing
     }
 
     static func shell(_ command: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command]).outputText
     }
 }

@@ -1,5 +1,6 @@
 import KeychainCore
 import KeychainRequests
+import KeychainTestSupport
 import Testing
 
 @Suite struct AuthenticationContextRegistryTests {

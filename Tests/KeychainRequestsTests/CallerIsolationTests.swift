@@ -1,5 +1,6 @@
 import KeychainCore
 import KeychainRequests
+import KeychainTestSupport
 import Testing
 
 /// One keychain serving two callers, as a daemon does: each sees only its own groups.

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainRequests
+import KeychainTestSupport
 import Synchronization
 import Testing
 

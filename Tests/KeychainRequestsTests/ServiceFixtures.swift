@@ -22,18 +22,6 @@ func withService<R>(
     return try body(InProcessKeychainService(keychain))
 }
 
-/// The status a throwing call ends with (0 when it succeeds).
-func status(_ body: () throws -> Void) -> Int32 {
-    do {
-        try body()
-        return 0
-    } catch let error as KeychainError {
-        return error.status
-    } catch {
-        return SecurityStatus.internalComponent
-    }
-}
-
 /// A caller of its own, whose one group is `group`.
 func caller(_ group: String, context: AuthenticationContextID? = nil) -> Caller {
     Caller(

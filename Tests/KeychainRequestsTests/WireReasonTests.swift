@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainMessages
+import KeychainTestSupport
 import Testing
 
 @testable import KeychainRequests
@@ -72,17 +73,6 @@ import Testing
         let tooDeep = try failure { $0.reason(deep) }
         for bytes in [noLiterals, badTag, tooDeep] {
             #expect(status { _ = try ResponseCodec.decode(bytes) } == -26275)
-        }
-    }
-
-    func status(_ body: () throws -> Void) -> Int32 {
-        do {
-            try body()
-            return 0
-        } catch let error as KeychainError {
-            return error.status
-        } catch {
-            return -1
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 
 /// Certificates, keys and PKCS#12 files made by the `openssl` command once per test process, for the
 /// certificate verbs: a root, an intermediate, a leaf for www.example.test, an expired leaf, an RSA identity,
@@ -14,7 +15,7 @@ final class CertificateFiles: Sendable {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("certificate-files-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Self.shell(Self.script, in: directory)
+        try ChildProcess.shell(Self.script, in: directory)
     }
 
     /// The path of a fixture file.
@@ -25,31 +26,7 @@ final class CertificateFiles: Sendable {
 
     /// Runs a shell command in the fixture directory; its standard output.
     @discardableResult
-    func shell(_ command: String) throws -> Data { try Self.shell(command, in: directory) }
-
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    @discardableResult
-    static func shell(_ script: String, in directory: URL) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-ec", script]
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let produced = output.fileHandleForReading.readDataToEndOfFile()
-        let complaints = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: String(decoding: complaints, as: UTF8.self))
-        }
-        return produced
-    }
+    func shell(_ command: String) throws -> Data { try ChildProcess.shell(command, in: directory) }
 
     private static let script = #"""
     cat > ext.cnf <<'CNF'

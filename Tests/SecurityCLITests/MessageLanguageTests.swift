@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainMessages
+import KeychainTestSupport
 import Testing
 
 @testable import SecurityCLI
@@ -118,17 +119,10 @@ import Testing
 
     @Test func theSecurityProgramReadsTheLocaleOfItsProcess() throws {
         let program = try #require(Self.securityProgram())
-        let process = Process()
-        process.executableURL = program
-        process.arguments = ["error", "-25300"]
-        process.environment = ["LANG": "ja_JP.UTF-8", "PATH": "/usr/bin:/bin"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(String(decoding: output, as: UTF8.self)
+        let run = try ChildProcess.run(
+            program, ["error", "-25300"], environment: ["LANG": "ja_JP.UTF-8", "PATH": "/usr/bin:/bin"])
+        #expect(run.status == 0)
+        #expect(run.outputText
             == "Error: 0xFFFF9D2C -25300 指定した項目がキーチェーンに見つかりません。\n")
     }
 

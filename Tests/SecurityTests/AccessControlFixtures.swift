@@ -1,20 +1,9 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import LocalAuthentication
 import Security
-import Synchronization
 import Testing
-
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSinceReferenceDate: 800_000_000))
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(_ seconds: Double) {
-        current.withLock { $0 += seconds }
-    }
-}
 
 /// Runs `body` with a fresh keychain installed for this task: passcode "1234" (unless `passcode` is nil, with
 /// a 2 ms derivation), the simulated sensor enrolled (unless `enrolled` is false), a hand-moved clock, and

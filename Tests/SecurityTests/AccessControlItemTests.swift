@@ -111,9 +111,9 @@ import Testing
                                                      localizedReason: "Authenticate to access credentials"))
             // Within the reuse duration: no second prompt (nothing is scripted, so a prompt would cancel).
             #expect(read("biometric-secret", context: context) == (errSecSuccess, "token"))
-            clock.advance(9)
+            clock.advance(by: 9)
             #expect(read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0 == errSecSuccess)
-            clock.advance(2)
+            clock.advance(by: 2)
             #expect(read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0
                 == errSecInteractionNotAllowed)
             try keychain.authenticators.biometry.script(.match)

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Security
 
 /// Certificates, keys and PKCS#12 files made with the `openssl` command into a temporary directory, once per test
@@ -16,7 +17,7 @@ final class CertificateFixtures: Sendable {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("certificate-fixtures-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Self.run(script: Self.script, in: directory)
+        try ChildProcess.shell(Self.script, in: directory)
     }
 
     /// The bytes of a fixture file.
@@ -31,30 +32,10 @@ final class CertificateFixtures: Sendable {
         return certificate
     }
 
-    /// Runs `arguments` through the shell in the fixture directory and returns its standard output.
-    func output(_ command: String) throws -> Data { try Self.run(script: command, in: directory) }
+    /// Runs `command` through the shell in the fixture directory and returns its standard output.
+    func output(_ command: String) throws -> Data { try ChildProcess.shell(command, in: directory) }
 
     enum FixtureError: Error { case failed(String) }
-
-    @discardableResult
-    private static func run(script: String, in directory: URL) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-ec", script]
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let produced = output.fileHandleForReading.readDataToEndOfFile()
-        let complaints = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw FixtureError.failed(String(decoding: complaints, as: UTF8.self))
-        }
-        return produced
-    }
 
     private static let script = #"""
     ec() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1.key"; }

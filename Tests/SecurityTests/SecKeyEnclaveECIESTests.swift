@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import Security
 import Testing
 
@@ -87,7 +88,7 @@ struct SecKeyEnclaveECIESTests {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/swtpm"), "swtpm is not installed"))
     func aBlobForATPMKeyDecrypts() async throws {
-        let tpm = try EnclaveTestTPM()
+        let tpm = try SoftwareTPM()
         try await SecKeyEnclaveTests().withEnclaveTestKeychain {
             try await SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
                 let key = try #require(SecKeyEnclaveTests.create(SecKeyEnclaveTests.parameters()).key)

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import Security
 import Testing
 
@@ -112,14 +113,14 @@ extension SecKeyEnclaveItemTests {
     func aKeyOfAnotherTPMIsStillListedButGivesNoUsableKey() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("se-reset-\(UUID())")
         defer { try? FileManager.default.removeItem(at: home) }
-        let first = try EnclaveTestTPM()
+        let first = try SoftwareTPM()
         let publicKey = try SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
             try SecKeyEnclaveTests.open(home) {
                 let key = try #require(SecKeyEnclaveTests.create(Self.permanentParameters()).key)
                 return try #require(SecKeyCopyPublicKey(key))
             }
         }
-        let second = try EnclaveTestTPM()
+        let second = try SoftwareTPM()
         try SecureEnclaveBacking.$tctiOverride.withValue(second.tcti) {
             try SecKeyEnclaveTests.open(home) {
                 // The item is still there, with its token ID…

@@ -2,6 +2,7 @@ import CryptoKit
 import EnclaveKeys
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import LocalAuthentication
 import Security
 import Testing
@@ -231,7 +232,7 @@ struct SecKeyEnclaveTests {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/swtpm"), "swtpm is not installed"))
     func aTPMKeySignsAndSaysItIsHardware() async throws {
-        let tpm = try EnclaveTestTPM()
+        let tpm = try SoftwareTPM()
         try await withEnclaveTestKeychain {
             try await SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
                 let key = try #require(Self.create(Self.parameters()).key)
@@ -301,69 +302,5 @@ final class EnclaveSettingFile {
         try SecureEnclaveBacking.$tctiOverride.withValue("") {
             try SecureEnclaveSetting.$override.withValue(setting) { try body() }
         }
-    }
-}
-
-/// `swtpm` on a local TCP port with a fresh state, for the TPM backend (as CryptoKitTests' `SoftwareTPM`).
-final class EnclaveTestTPM {
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("sekey-swtpm-\(UUID())")
-    private var process: Process?
-    private(set) var port = 0
-    var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
-
-    init() throws {
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        for _ in 0..<20 {
-            let candidate = Int.random(in: 20_000..<60_000)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/swtpm")
-            process.arguments = [
-                "socket", "--tpm2", "--tpmstate", "dir=\(state.path)",
-                "--server", "type=tcp,port=\(candidate),bindaddr=127.0.0.1",
-                "--ctrl", "type=tcp,port=\(candidate + 1),bindaddr=127.0.0.1", "--flags", "not-need-init,startup-clear",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            if Self.listens(candidate, process) {
-                self.process = process
-                port = candidate
-                return
-            }
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
-        throw CocoaError(.featureUnsupported)
-    }
-
-    deinit {
-        SecureEnclaveBackends.forgetConnection(to: tcti)
-        if let process, process.isRunning {
-            process.terminate()
-            for _ in 0..<50 where process.isRunning { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: state)
-    }
-
-    private static func listens(_ port: Int, _ process: Process) -> Bool {
-        for _ in 0..<200 {
-            guard process.isRunning else { return false }
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            close(descriptor)
-            if connected == 0 { return true }
-            usleep(10_000)
-        }
-        return false
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Security
 import Testing
 
@@ -70,15 +71,7 @@ struct OpenSSLCommand {
     /// Runs `openssl arguments…`; returns its standard output and exit status.
     @discardableResult
     func run(_ arguments: [String]) throws -> (output: Data, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (data, process.terminationStatus)
+        let run = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/openssl"), arguments)
+        return (run.output, run.status)
     }
 }

@@ -6,20 +6,20 @@ import Foundation
 #endif
 
 /// A `swtpm` process (Debian's software TPM 2.0) with a state directory of its own, serving the TPM command
-/// protocol on a local TCP port, for SecureEnclave's TPM back end.
-final class SoftwareTPM {
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/swtpm") }
+/// protocol on a local TCP port, for the Secure Enclave's TPM back end (CryptoKit's and SecKey's tests).
+package final class SoftwareTPM {
+    package static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/swtpm") }
 
-    let stateDirectory: URL
-    private(set) var port: Int = 0
+    package let stateDirectory: URL
+    package private(set) var port: Int = 0
     private var process: Process?
 
     /// The TCTI configuration that reaches this TPM.
-    var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
+    package var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
 
     /// Starts a TPM with a fresh state (new seeds).
-    init() throws {
-        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("cryptokit-swtpm-\(UUID())")
+    package init() throws {
+        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-tests-swtpm-\(UUID())")
         try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
         try start()
     }
@@ -30,7 +30,7 @@ final class SoftwareTPM {
     }
 
     /// Starts `swtpm` on a free port pair (server, control) over the same state directory.
-    func start() throws {
+    package func start() throws {
         for _ in 0..<20 {
             let candidate = Int.random(in: 20_000..<60_000)
             let process = Process()
@@ -55,7 +55,7 @@ final class SoftwareTPM {
     }
 
     /// Stops the process (the state directory stays, so `start()` brings back the same TPM).
-    func stop() {
+    package func stop() {
         guard let process else { return }
         SecureEnclaveBackends.forgetConnection(to: tcti)
         // swtpm may not act on SIGTERM while a client is connected: give it a moment, then SIGKILL (its state
