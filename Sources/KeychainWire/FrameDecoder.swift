@@ -35,9 +35,7 @@ package struct FrameDecoder {
     package mutating func receive(upTo limit: Int, _ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
         let limit = max(1, limit)
         makeRoom(for: limit)
-        let count = buffer.withUnsafeMutableBytes { raw in
-            read(UnsafeMutableRawBufferPointer(rebasing: raw[end..<(end + limit)]))
-        }
+        let count = buffer.withUnsafeMutableBytes { read(UnsafeMutableRawBufferPointer(rebasing: $0[end..<(end + limit)])) }
         if count > 0 { end += min(count, limit) }
         return count
     }
