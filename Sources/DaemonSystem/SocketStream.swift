@@ -39,28 +39,6 @@ package struct SocketStream: Sendable {
         }
     }
 
-    /// The outcome of one ``receive(into:)``.
-    package enum Received: Equatable, Sendable {
-        case count(Int)
-        case endOfStream
-        case timedOut
-        case failed(Int32)
-    }
-
-    /// Reads what is there into `buffer`, waiting for at least one byte (no array made per read).
-    package func receive(into buffer: UnsafeMutableRawBufferPointer) -> Received {
-        while true {
-            let count = Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0)
-            if count > 0 { return .count(count) }
-            if count == 0 { return .endOfStream }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .timedOut
-            default: return .failed(errno)
-            }
-        }
-    }
-
     /// Writes all of `bytes`; false when the peer is gone or the write timed out.
     package func write(_ bytes: [UInt8]) -> Bool {
         var offset = 0

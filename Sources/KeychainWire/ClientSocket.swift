@@ -50,17 +50,6 @@ package final class ClientSocket: @unchecked Sendable {  // safe: the descriptor
         }
     }
 
-    /// Reads what arrived into `buffer`, waiting for at least one byte: how many came, or 0 when the daemon
-    /// closed the connection or it broke.
-    package func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        while true {
-            let count = Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0)
-            if count > 0 { return count }
-            if count < 0 && errno == EINTR { continue }
-            return 0
-        }
-    }
-
     /// Writes all of `bytes`; false when the daemon is gone.
     package func write(_ bytes: [UInt8]) -> Bool {
         var offset = 0

@@ -49,8 +49,8 @@ package final class DaemonClient {
             } catch {
                 throw .malformed(error)
             }
-            // Straight into the decoder's buffer: no array made per read.
-            guard decoder.receive(upTo: 64 * 1024, { socket.receive(into: $0) }) > 0 else { throw .closed }
+            guard let bytes = socket.read(upTo: 64 * 1024) else { throw .closed }
+            decoder.append(bytes)
         }
     }
 

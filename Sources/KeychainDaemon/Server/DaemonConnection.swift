@@ -37,15 +37,8 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
             } catch {
                 return .broken(error.description)
             }
-            // Straight into the decoder's buffer: no array made per read.
-            var outcome = SocketStream.Received.endOfStream
-            _ = decoder.receive(upTo: 64 * 1024) { room in
-                outcome = stream.receive(into: room)
-                if case .count(let count) = outcome { return count }
-                return 0
-            }
-            switch outcome {
-            case .count: continue
+            switch stream.read(upTo: 64 * 1024) {
+            case .bytes(let bytes): decoder.append(bytes)
             case .endOfStream: return .closed
             case .timedOut: return .idle(seconds: idleSeconds)
             case .failed(let code): return .broken("read failed (errno \(code))")
