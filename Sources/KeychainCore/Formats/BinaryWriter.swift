@@ -1,34 +1,50 @@
 /// Writes big-endian fields, for every binary format of the keychain; the counterpart of ``BinaryReader``. A
 /// writer that will hold secrets is made with its final capacity, so growing never leaves unwiped copies behind.
+///
+/// Its appends are inlinable, for the same reason as the reader's: the wire encoder calls them per field.
 package struct BinaryWriter {
-    package private(set) var bytes: [UInt8] = []
+    @usableFromInline var storage: [UInt8] = []
 
+    @inlinable
     package init(capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        storage.reserveCapacity(capacity)
     }
 
-    package mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    @inlinable package var bytes: [UInt8] { storage }
 
-    package mutating func append(contentsOf raw: some Sequence<UInt8>) { bytes.append(contentsOf: raw) }
+    @inlinable package mutating func append(_ byte: UInt8) { storage.append(byte) }
 
-    package mutating func append(contentsOf raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
+    @inlinable
+    package mutating func append(contentsOf raw: some Sequence<UInt8>) { storage.append(contentsOf: raw) }
+
+    @inlinable
+    package mutating func append(contentsOf raw: UnsafeRawBufferPointer) { storage.append(contentsOf: raw) }
+
+    /// `count` zero bytes, in one step (placeholders that are filled in later).
+    @inlinable
+    package mutating func appendZeros(_ count: Int) {
+        storage.append(contentsOf: repeatElement(0, count: count))
+    }
 
     /// An integer of `T`'s width, big-endian.
+    @inlinable
     package mutating func append<T: FixedWidthInteger>(integer value: T) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bigEndian) { storage.append(contentsOf: $0) }
     }
 
     /// A field preceded by its length as an unsigned integer of `L`'s width.
     /// - Throws: `tooLong` when the field's length does not fit in `L`.
+    @inlinable
     package mutating func appendLengthPrefixed<L: FixedWidthInteger & UnsignedInteger>(
         _ field: UnsafeRawBufferPointer, as _: L.Type, tooLong: @autoclosure () -> KeychainError
     ) throws {
         guard let length = L(exactly: field.count) else { throw tooLong() }
         append(integer: length)
-        bytes.append(contentsOf: field)
+        storage.append(contentsOf: field)
     }
 
     /// ``appendLengthPrefixed(_:as:tooLong:)`` for bytes in an array.
+    @inlinable
     package mutating func appendLengthPrefixed<L: FixedWidthInteger & UnsignedInteger>(
         _ field: [UInt8], as type: L.Type, tooLong: @autoclosure () -> KeychainError
     ) throws {

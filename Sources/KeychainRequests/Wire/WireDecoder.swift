@@ -33,24 +33,24 @@ struct WireDecoder {
         }
     }
 
-    mutating func uint32() throws -> UInt32 { try reader.integer(UInt32.self) }
+    mutating func uint32() throws -> UInt32 { try reader.uint32() }
 
     mutating func int() throws -> Int {
-        let value = Int64(bitPattern: try reader.integer(UInt64.self))
+        let value = Int64(bitPattern: try reader.uint64())
         guard let integer = Int(exactly: value) else { throw Self.damaged }
         return integer
     }
 
-    mutating func int32() throws -> Int32 { Int32(bitPattern: try reader.integer(UInt32.self)) }
+    mutating func int32() throws -> Int32 { Int32(bitPattern: try reader.uint32()) }
 
-    mutating func uint64() throws -> UInt64 { try reader.integer(UInt64.self) }
+    mutating func uint64() throws -> UInt64 { try reader.uint64() }
 
-    mutating func double() throws -> Double { Double(bitPattern: try reader.integer(UInt64.self)) }
+    mutating func double() throws -> Double { Double(bitPattern: try reader.uint64()) }
 
     /// A count of elements, each at least `minimumSize` bytes: a count the rest of the message cannot hold is
     /// refused before anything is allocated for it.
     mutating func count(minimumSize: Int = 1) throws -> Int {
-        let count = Int(try reader.integer(UInt32.self))
+        let count = Int(try reader.uint32())
         guard count <= reader.remaining / max(1, minimumSize) else { throw Self.damaged }
         return count
     }

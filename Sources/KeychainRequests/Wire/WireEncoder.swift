@@ -4,7 +4,8 @@ import KeychainCore
 /// Secrets are written last, into the buffer at its final size, so that no grown and abandoned buffer keeps a
 /// copy of one; the caller wipes the bytes once they are sent.
 struct WireEncoder {
-    private var writer = BinaryWriter()
+    /// Sized for a typical request or answer at once, so that small messages are not regrown field by field.
+    private var writer = BinaryWriter(capacity: 512)
     private var secrets: [(offset: Int, secret: Secret)] = []
     /// A field over 4 GiB, which a 32-bit length cannot say; ``finished()`` refuses the whole message.
     private var overflowed = false
@@ -39,13 +40,20 @@ struct WireEncoder {
         writer.append(contentsOf: value)
     }
 
-    mutating func string(_ value: String) { bytes(Array(value.utf8)) }
+    /// A string's UTF-8 bytes, straight from its storage (no array made for them).
+    mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            count(utf8.count)
+            writer.append(contentsOf: UnsafeRawBufferPointer(utf8))
+        }
+    }
 
     /// A secret's length now, its bytes at ``finished()``: zeros stand in for them until then.
     mutating func secret(_ value: Secret) {
         count(value.count)
         secrets.append((writer.bytes.count, value))
-        writer.append(contentsOf: repeatElement(0, count: value.count))
+        writer.appendZeros(value.count)
     }
 
     /// A presence byte, then the value when there is one.
