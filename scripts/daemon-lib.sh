@@ -1,8 +1,12 @@
 # Shared by daemon-load.sh and daemon-faults.sh (sourced): a release keychaind in a temporary directory of its own,
 # and the test client, KeychainDaemonTestClient, as the client processes.
 
-# Builds keychaind and the test client (release); sets BIN.
+# Builds keychaind and the test client (release); sets BIN. KEYCHAIND_BIN=DIR uses the ones already in DIR.
 build_daemon_and_client() {
+    if [ -n "${KEYCHAIND_BIN:-}" ]; then
+        BIN="$KEYCHAIND_BIN"
+        return
+    fi
     swift build -c release --product keychaind >/dev/null
     swift build -c release --product KeychainDaemonTestClient >/dev/null
     BIN="$(swift build -c release --show-bin-path)"

@@ -55,7 +55,7 @@ percentiles() { # label, then latencies (µs) on standard input
 
 seconds=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
 status=$("$BIN/keychaind" status --socket "$SOCKET" 2>/dev/null || true)
-echo "keychaind load: $CLIENTS clients × $OPS calls (70 % lookups), release build, $(nproc) cores"
+echo "keychaind load: $CLIENTS clients × $OPS calls (70 % lookups), $(nproc) cores, binaries in $BIN"
 echo "calls: $ops in $seconds s = $(awk -v n="$ops" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }') calls/s"
 echo "wrong answers: $wrong   errSecNotAvailable: $busy   'database is locked' in the log: $locked"
 cat "$WORK"/latency* | awk '{ print $2 }' | percentiles all
