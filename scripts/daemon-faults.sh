@@ -63,14 +63,21 @@ for ((round = 1; round <= ROUNDS; round++)); do
     wait "$DAEMON_PID" 2>/dev/null || true
     sleep "$DOWN"
     # What was promised before the kill: complete lines only.
-    for ((i = 0; i < CLIENTS; i++)); do grep '^acked=' "$WORK/out$i" | sed 's/^acked=//'; done | sort -u >"$WORK/acked"
+    for ((i = 0; i < CLIENTS; i++)); do grep '^acked=' "$WORK/out$i" | sed 's/^acked=//' | sort -u >"$WORK/acked$i"; done
     every_client_has 10 down "$round" || fail "a client was not answered errSecNotAvailable while the daemon was down"
     start_daemon
     every_client_has 30 back "$round" || fail "a client was not served again after the restart"
-    client list | sed -n 's/^account=//p' | sort -u >"$WORK/stored"
-    acked=$(wc -l <"$WORK/acked")
-    missing=$(comm -23 "$WORK/acked" "$WORK/stored" | wc -l)
-    [ "$missing" -eq 0 ] || fail "$missing acknowledged adds missing, e.g. $(comm -23 "$WORK/acked" "$WORK/stored" | head -3 | tr '\n' ' ')"
+    acked=0
+    for ((i = 0; i < CLIENTS; i++)); do
+        # Each client's items are of its own service: one listing per client keeps each answer small.
+        client list-service "s$i" >"$WORK/list"
+        grep -q '^status=0$' "$WORK/list" || fail "listing client $i's items: $(grep '^status=' "$WORK/list")"
+        sed -n 's/^account=//p' "$WORK/list" | sort -u >"$WORK/stored"
+        acked=$((acked + $(wc -l <"$WORK/acked$i")))
+        missing=$(comm -23 "$WORK/acked$i" "$WORK/stored" | wc -l)
+        [ "$missing" -eq 0 ] || fail "client $i: $missing acknowledged adds missing," \
+            "e.g. $(comm -23 "$WORK/acked$i" "$WORK/stored" | head -3 | tr '\n' ' ')"
+    done
     integrity=$(sqlite3 -cmd '.timeout 5000' "$DATABASE" 'PRAGMA integrity_check;')
     [ "$integrity" = "ok" ] || fail "integrity_check: $integrity"
     others=$(cat "$WORK"/out* | grep -c '^status=' || true)

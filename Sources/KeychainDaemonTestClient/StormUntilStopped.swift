@@ -5,7 +5,8 @@ import Security
     import Glibc
 #endif
 
-/// The `storm-until` verb: adds `PREFIX-0`, `PREFIX-1`, … (the account as its value) one after another until the
+/// The `storm-until` verb: adds `PREFIX-0`, `PREFIX-1`, … (the account as its value, PREFIX as the service, so that
+/// `list-service PREFIX` lists one client's items, not everyone's) one after another until the
 /// stop file exists, through the same process and its one `Security` client all along, whatever happens to the
 /// daemon. Prints `acked=ACCOUNT` after each add the daemon acknowledged, `down=ACCOUNT` when an add fails with
 /// errSecNotAvailable after a success (the daemon went away), `back=ACCOUNT` on the first success after that (it
@@ -19,6 +20,7 @@ func stormUntilStopped(prefix: String, stopPath: String) {
         let account = "\(prefix)-\(index)"
         index += 1
         var attributes = item(account)
+        attributes[kSecAttrService as String] = prefix
         attributes[kSecValueData as String] = Data(account.utf8)
         let status = SecItemAdd(attributes as CFDictionary, nil)
         switch status {

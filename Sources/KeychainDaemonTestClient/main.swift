@@ -6,7 +6,7 @@ import Security
 //
 //   add ACCOUNT SECRET | get ACCOUNT | update ACCOUNT SECRET | delete ACCOUNT | ref ACCOUNT
 //   get-ref HEX | update-ref HEX SECRET | delete-ref HEX | list | storm PREFIX COUNT | open PATH
-//   load NAME COUNT [LATENCY-FILE [GO-FILE]] (MixedLoad.swift) | storm-until PREFIX STOP-FILE (StormUntilStopped.swift)
+//   list-service SERVICE | load NAME COUNT [LATENCY-FILE [GO-FILE]] (MixedLoad.swift) | storm-until PREFIX STOP-FILE (StormUntilStopped.swift)
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
 // each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised; `open`
@@ -66,8 +66,9 @@ case ("update-ref", 3):
     say("status=\(SecItemUpdate(reference(arguments[1]) as CFDictionary, [kSecValueData as String: Data(arguments[2].utf8)] as CFDictionary))")
 case ("delete-ref", 2):
     say("status=\(SecItemDelete(reference(arguments[1]) as CFDictionary))")
-case ("list", 1):
-    var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "shared"]
+case ("list", 1), ("list-service", 2):
+    let service = arguments.count > 1 ? arguments[1] : "shared"
+    var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service]
     query[kSecMatchLimit as String] = kSecMatchLimitAll
     query[kSecReturnAttributes as String] = true
     var result: AnyObject?

@@ -85,8 +85,13 @@ import Testing
                 #expect(client.values("status").isEmpty, "client \(index): \(client.values("status").prefix(3))")
                 #expect(client.process.isRunning)
             }
-            let stored = try runClient(program, ["list"], socket: daemon.socketPath).finish()
-                .split(separator: "\n").filter { $0.hasPrefix("account=") }.map { String($0.dropFirst(8)) }
+            var stored: Set<String> = []
+            for client in 0..<clients.count {
+                let listing = try runClient(program, ["list-service", "s\(client)"], socket: daemon.socketPath)
+                stored.formUnion(
+                    listing.finish().split(separator: "\n").filter { $0.hasPrefix("account=") }
+                        .map { String($0.dropFirst(8)) })
+            }
             let missing = acknowledged.subtracting(stored)
             #expect(!acknowledged.isEmpty)
             #expect(missing.isEmpty, "round \(round): acknowledged adds lost: \(missing.sorted().prefix(5))")
