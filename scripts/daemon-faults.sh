@@ -8,6 +8,7 @@
 #   - `PRAGMA integrity_check` of the database is ok;
 #   - every client is served again by the new daemon without restarting (`back=` lines), and no add failed with
 #     any other status.
+# The clients pause while a round is checked (a pause file), so the keychain grows only during the storms.
 # Prints a line per round and a summary; exits 1 at the first round that fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ cleanup() {
 trap cleanup EXIT
 start_daemon
 for ((i = 0; i < CLIENTS; i++)); do
-    client storm-until "s$i" "$WORK/stop" >"$WORK/out$i" &
+    client storm-until "s$i" "$WORK/stop" "$WORK/pause" >"$WORK/out$i" &
     pids+=($!)
 done
 
@@ -63,10 +64,13 @@ for ((round = 1; round <= ROUNDS; round++)); do
     wait "$DAEMON_PID" 2>/dev/null || true
     sleep "$DOWN"
     # What was promised before the kill: complete lines only.
-    for ((i = 0; i < CLIENTS; i++)); do grep '^acked=' "$WORK/out$i" | sed 's/^acked=//' | sort -u >"$WORK/acked$i"; done
+    for ((i = 0; i < CLIENTS; i++)); do
+        grep '^acked=' "$WORK/out$i" | sed 's/^acked=//' | sort -u >"$WORK/acked$i"
+    done
     every_client_has 10 down "$round" || fail "a client was not answered errSecNotAvailable while the daemon was down"
     start_daemon
     every_client_has 30 back "$round" || fail "a client was not served again after the restart"
+    touch "$WORK/pause"
     acked=0
     for ((i = 0; i < CLIENTS; i++)); do
         # Each client's items are of its own service: one listing per client keeps each answer small.
@@ -81,8 +85,10 @@ for ((round = 1; round <= ROUNDS; round++)); do
     integrity=$(sqlite3 -cmd '.timeout 5000' "$DATABASE" 'PRAGMA integrity_check;')
     [ "$integrity" = "ok" ] || fail "integrity_check: $integrity"
     others=$(cat "$WORK"/out* | grep -c '^status=' || true)
-    [ "$others" -eq 0 ] || fail "adds failed with other statuses: $(cat "$WORK"/out* | grep '^status=' | head -3 | tr '\n' ' ')"
+    [ "$others" -eq 0 ] ||
+        fail "adds failed with other statuses: $(cat "$WORK"/out* | grep '^status=' | head -3 | tr '\n' ' ')"
     total_checked=$acked
+    rm -f "$WORK/pause"
     echo "round $round: acknowledged before the kill $acked, missing 0, integrity ok," \
         "$CLIENTS/$CLIENTS clients saw -25291 and were served again"
 done

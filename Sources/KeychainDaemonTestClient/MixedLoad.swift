@@ -5,15 +5,15 @@ import Security
     import Glibc
 #endif
 
-/// The `load` verb: COUNT mixed SecItem calls on this client's own items (accounts `NAME-k0` … `NAME-k19` of
-/// service "shared"), 70 % lookups, the rest adds, updates and deletes, each answer checked against what the client
-/// last wrote: a lookup returns exactly the value last written or errSecItemNotFound after a delete, an add of a
-/// present item is errSecDuplicateItem, an update or delete of an absent one errSecItemNotFound, every other write
-/// succeeds. Prints `wrong=…` for each answer that is not the expected one (at most 20), then `ops=`, `wrong=`,
-/// `busy=` (answers errSecNotAvailable, the status a busy database would reach a caller with), `start-ns=` and
-/// `end-ns=` (CLOCK_MONOTONIC, comparable between processes). With a latency file, writes each call's latency in
-/// microseconds, one a line (`r N` for a lookup, `w N` for a write). With a go file, makes one untimed call, prints `ready=1`, and starts when the file
-/// exists, so that many clients start together.
+/// The `load` verb: COUNT mixed SecItem calls on this client's own items (accounts `NAME-k0` … `NAME-k19` of service
+/// "shared"), 70 % lookups, the rest adds, updates and deletes, each answer checked against what the client last wrote:
+/// a lookup returns exactly the value last written or errSecItemNotFound after a delete, an add of a present item is
+/// errSecDuplicateItem, an update or delete of an absent one errSecItemNotFound, every other write succeeds. Prints
+/// `wrong=…` for each answer that is not the expected one (at most 20), then `ops=`, `wrong=`, `busy=` (answers
+/// errSecNotAvailable, the status a busy database would reach a caller with), `start-ns=` and `end-ns=`
+/// (CLOCK_MONOTONIC, comparable between processes). With a latency file, writes each call's latency in microseconds,
+/// one a line (`r N` for a lookup, `w N` for a write). With a go file, makes one untimed call, prints `ready=1`, and
+/// starts when the file exists, so that many clients start together.
 struct MixedLoad {
     let name: String
     let count: Int
@@ -50,7 +50,8 @@ struct MixedLoad {
         }
         let end = monotonicNanoseconds()
         if let latencyPath {
-            let text = latencies.map { ($0.lookup ? "r " : "w ") + String($0.microseconds) }.joined(separator: "\n") + "\n"
+            let lines = latencies.map { ($0.lookup ? "r " : "w ") + String($0.microseconds) }
+            let text = lines.joined(separator: "\n") + "\n"
             FileManager.default.createFile(atPath: latencyPath, contents: Data(text.utf8))
         }
         say("ops=\(count)")

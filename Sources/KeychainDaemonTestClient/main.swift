@@ -6,7 +6,8 @@ import Security
 //
 //   add ACCOUNT SECRET | get ACCOUNT | update ACCOUNT SECRET | delete ACCOUNT | ref ACCOUNT
 //   get-ref HEX | update-ref HEX SECRET | delete-ref HEX | list | storm PREFIX COUNT | open PATH
-//   list-service SERVICE | load NAME COUNT [LATENCY-FILE [GO-FILE]] (MixedLoad.swift) | storm-until PREFIX STOP-FILE (StormUntilStopped.swift)
+//   list-service SERVICE | load NAME COUNT [LATENCY-FILE [GO-FILE]] (MixedLoad.swift)
+//   storm-until PREFIX STOP-FILE [PAUSE-FILE] (StormUntilStopped.swift)
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
 // each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised; `open`
@@ -90,8 +91,8 @@ case ("load", 3...5):
         name: arguments[1], count: Int(arguments[2]) ?? 0, latencyPath: arguments.count > 3 ? arguments[3] : nil,
         goPath: arguments.count > 4 ? arguments[4] : nil)
     load.run()
-case ("storm-until", 3):
-    stormUntilStopped(prefix: arguments[1], stopPath: arguments[2])
+case ("storm-until", 3...4):
+    stormUntilStopped(prefix: arguments[1], stopPath: arguments[2], pausePath: arguments.count > 3 ? arguments[3] : nil)
 case ("open", 2):
     let descriptor = open(arguments[1], O_RDONLY)
     if descriptor >= 0 {
