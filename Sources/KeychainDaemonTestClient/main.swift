@@ -6,6 +6,8 @@ import Security
 //
 //   add ACCOUNT SECRET | get ACCOUNT | update ACCOUNT SECRET | delete ACCOUNT | ref ACCOUNT
 //   get-ref HEX | update-ref HEX SECRET | delete-ref HEX | list | storm PREFIX COUNT | open PATH
+//   list-service SERVICE | load NAME COUNT [LATENCY-FILE [GO-FILE]] (MixedLoad.swift)
+//   storm-until PREFIX STOP-FILE [PAUSE-FILE] (StormUntilStopped.swift)
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
 // each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised; `open`
@@ -65,8 +67,9 @@ case ("update-ref", 3):
     say("status=\(SecItemUpdate(reference(arguments[1]) as CFDictionary, [kSecValueData as String: Data(arguments[2].utf8)] as CFDictionary))")
 case ("delete-ref", 2):
     say("status=\(SecItemDelete(reference(arguments[1]) as CFDictionary))")
-case ("list", 1):
-    var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "shared"]
+case ("list", 1), ("list-service", 2):
+    let service = arguments.count > 1 ? arguments[1] : "shared"
+    var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service]
     query[kSecMatchLimit as String] = kSecMatchLimitAll
     query[kSecReturnAttributes as String] = true
     var result: AnyObject?
@@ -83,6 +86,13 @@ case ("storm", 3):
         let status = SecItemAdd(attributes as CFDictionary, nil)
         if status == errSecSuccess { say("acked=\(account)") } else { say("status=\(status)") }
     }
+case ("load", 3...5):
+    var load = MixedLoad(
+        name: arguments[1], count: Int(arguments[2]) ?? 0, latencyPath: arguments.count > 3 ? arguments[3] : nil,
+        goPath: arguments.count > 4 ? arguments[4] : nil)
+    load.run()
+case ("storm-until", 3...4):
+    stormUntilStopped(prefix: arguments[1], stopPath: arguments[2], pausePath: arguments.count > 3 ? arguments[3] : nil)
 case ("open", 2):
     let descriptor = open(arguments[1], O_RDONLY)
     if descriptor >= 0 {
