@@ -71,133 +71,136 @@ var targets: [Target] = [
 ]
 
 #if os(Linux)
-products += [
-    .library(name: "Security", targets: ["Security"]),
-    .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
-    .executable(name: "keychain-authenticate", targets: ["KeychainAuthenticate"]),
-    .library(name: "CryptoKit", targets: ["CryptoKit"]),
-    .executable(name: "cryptokit-benchmarks", targets: ["CryptoKitBenchmarks"]),
-]
-targets += [
-    // Certificates, trust and PKCS#12 over OpenSSL: only X509Certificates imports the C module for them.
-    .target(name: "X509Certificates", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
-    // Security's keys (SecKey) run on CryptoKit's OpenSSL backend, which holds the EC and RSA key code.
-    .target(
-        name: "Security",
-        dependencies: [
-            "KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKitOpenSSL", "KeychainCrypto",
-            "X509Certificates", "EnclaveKeys",
-        ],
-        swiftSettings: swift6),
-    .target(
-        name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages"],
-        swiftSettings: swift6),
-    // CryptoKitOpenSSL: the SHA-1 and SHA-256 fingerprints `find-certificate -Z` and `find-identity` print.
-    .target(
-        name: "SecurityCLI",
-        dependencies: [
-            "KeychainCore", "KeychainCrypto", "KeychainRequests", "KeychainMessages", "Security", "TerminalIO",
-            "CryptoKitOpenSSL", "KeychainWire",
-        ],
-        swiftSettings: swift6),
-    // PAM lives in its own small process: the static `security` binary cannot load PAM's modules.
-    .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
-    .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-    .target(name: "SystemBus", dependencies: ["CDBus"], swiftSettings: swift6),
-    .target(name: "PAMSession", dependencies: ["CPAM"], swiftSettings: swift6),
-    .executableTarget(
-        name: "KeychainAuthenticate", dependencies: ["PAMSession", "SystemBus", "TerminalIO"], swiftSettings: swift6),
-    // A stand-in fprintd on a private bus, for tests of the fingerprint back end.
-    .executableTarget(name: "KeychainTestFprintd", dependencies: ["SystemBus"], swiftSettings: swift6),
-    .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI"], swiftSettings: swift6),
-    // libFuzzer targets for the decoders of untrusted bytes (scripts/fuzz.sh); a normal build makes a replayer.
-    .executableTarget(
-        name: "KeychainFuzz",
-        dependencies: ["KeychainCore", "Security", "SecurityCLI", "KeychainDaemon", "KeychainWire", "KeychainRequests"],
-        swiftSettings: swift6),
-    .executableTarget(
-        name: "KeychainBenchmarks",
-        dependencies: ["Security", "KeychainCore", "KeychainCrypto", "KeychainStore", "CSQLite", "COpenSSL"],
-        swiftSettings: swift6),
-    .testTarget(
-        name: "SecurityTests",
-        // CryptoKit's hashes and AES-GCM rebuild ECIES blobs step by step in the SecKey tests.
-        dependencies: [
-            "Security", "LocalAuthentication", "KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKit",
-            "X509Certificates", "EnclaveKeys", "KeychainTestSupport",
-        ],
-        swiftSettings: swift6),
-    // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.
-    .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
-    .target(name: "TPMEnclave", dependencies: ["CTSS2"], swiftSettings: swift6),
-    // CryptoKit's face over OpenSSL: only CryptoKitOpenSSL imports the C module.
-    .target(name: "CryptoKitOpenSSL", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
-    // Secure Enclave keys, below both faces: the backends (TPM 2.0, the administrator's software enclave), their
-    // blob formats and the keychain-sealed auth values. CryptoKit's SecureEnclave and Security's SecKey with
-    // kSecAttrTokenIDSecureEnclave hold the same keys through it.
-    .target(
-        name: "EnclaveKeys",
-        dependencies: ["KeychainCore", "KeychainCrypto", "TPMEnclave", "CryptoKitOpenSSL"],
-        swiftSettings: swift6),
-    .target(
-        name: "CryptoKit",
-        dependencies: [
-            "CryptoKitOpenSSL", "KeychainCrypto", "KeychainCore", "EnclaveKeys", "Security", "LocalAuthentication",
-        ],
-        swiftSettings: swift6),
-    // The same operations written in C against libcrypto, timed beside CryptoKit's.
-    .target(name: "CryptoKitBenchmarkBaseline", dependencies: ["COpenSSL"]),
-    .executableTarget(
-        name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline", "Security"],
-        swiftSettings: swift6),
-    .testTarget(
-        name: "CryptoKitTests",
-        dependencies: [
-            "CryptoKit", "KeychainCore", "Security", "LocalAuthentication", "EnclaveKeys", "TPMEnclave",
-            "KeychainTestSupport",
-        ],
-        swiftSettings: swift6),
-    .testTarget(
-        name: "SecurityCLITests",
-        dependencies: [
-            "SecurityCLI", "KeychainCore", "KeychainMessages", "KeychainStore", "TerminalIO", "KeychainTestSupport",
-        ],
-        swiftSettings: swift6),
-]
-// keychaind (docs/keychaind.md): the daemon's library and executable, and DaemonSystem, the one module that
-// asks the kernel (peer credentials, pidfds, capabilities) and libsystemd (socket activation, readiness) for it.
-products += [.executable(name: "keychaind", targets: ["Keychaind"])]
-targets += [
-    .systemLibrary(name: "CDaemonSystem", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-    .target(name: "DaemonSystem", dependencies: ["CDaemonSystem"], swiftSettings: swift6),
-    .target(
-        name: "KeychainDaemon",
-        dependencies: [
-            "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire", "KeychainRequests", "KeychainStore",
-            "KeychainCrypto",
-        ],
-        swiftSettings: swift6),
-    .executableTarget(name: "Keychaind", dependencies: ["KeychainDaemon", "DaemonSystem"], swiftSettings: swift6),
-    // A SecItem client for keychaind's tests (its copies are the tests' different apps); not a product.
-    .executableTarget(name: "KeychainDaemonTestClient", dependencies: ["Security"], swiftSettings: swift6),
-    .testTarget(
-        name: "KeychainDaemonTests",
-        dependencies: [
-            "KeychainDaemon", "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire", "KeychainRequests",
-            "Security", "KeychainStore", "KeychainTestSupport",
-        ],
-        swiftSettings: swift6),
-    // keychaind's benchmark (scripts/daemon-benchmark.sh): a driver that starts the daemon and its own copies as
-    // client processes; SecItem through the daemon against in process and the floor of keychain-benchmarks.
-    .executableTarget(name: "KeychaindBenchmark", dependencies: ["Security"], swiftSettings: swift6),
-]
-products += [.executable(name: "keychaind-benchmark", targets: ["KeychaindBenchmark"])]
-// The tests' software TPM lets go of its connection (EnclaveKeys, Linux only) before it stops.
-for target in targets where target.name == "KeychainTestSupport" {
-    target.dependencies.append("EnclaveKeys")
-}
+    products += [
+        .library(name: "Security", targets: ["Security"]),
+        .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        .executable(name: "keychain-authenticate", targets: ["KeychainAuthenticate"]),
+        .library(name: "CryptoKit", targets: ["CryptoKit"]),
+        .executable(name: "cryptokit-benchmarks", targets: ["CryptoKitBenchmarks"]),
+    ]
+    targets += [
+        // Certificates, trust and PKCS#12 over OpenSSL: only X509Certificates imports the C module for them.
+        .target(name: "X509Certificates", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
+        // Security's keys (SecKey) run on CryptoKit's OpenSSL backend, which holds the EC and RSA key code.
+        .target(
+            name: "Security",
+            dependencies: [
+                "KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKitOpenSSL", "KeychainCrypto",
+                "X509Certificates", "EnclaveKeys",
+            ],
+            swiftSettings: swift6),
+        .target(
+            name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages"],
+            swiftSettings: swift6),
+        // CryptoKitOpenSSL: the SHA-1 and SHA-256 fingerprints `find-certificate -Z` and `find-identity` print.
+        .target(
+            name: "SecurityCLI",
+            dependencies: [
+                "KeychainCore", "KeychainCrypto", "KeychainRequests", "KeychainMessages", "Security", "TerminalIO",
+                "CryptoKitOpenSSL", "KeychainWire",
+            ],
+            swiftSettings: swift6),
+        // PAM lives in its own small process: the static `security` binary cannot load PAM's modules.
+        .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "SystemBus", dependencies: ["CDBus"], swiftSettings: swift6),
+        .target(name: "PAMSession", dependencies: ["CPAM"], swiftSettings: swift6),
+        .executableTarget(
+            name: "KeychainAuthenticate", dependencies: ["PAMSession", "SystemBus", "TerminalIO"], swiftSettings: swift6
+        ),
+        // A stand-in fprintd on a private bus, for tests of the fingerprint back end.
+        .executableTarget(name: "KeychainTestFprintd", dependencies: ["SystemBus"], swiftSettings: swift6),
+        .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI"], swiftSettings: swift6),
+        // libFuzzer targets for the decoders of untrusted bytes (scripts/fuzz.sh); a normal build makes a replayer.
+        .executableTarget(
+            name: "KeychainFuzz",
+            dependencies: [
+                "KeychainCore", "Security", "SecurityCLI", "KeychainDaemon", "KeychainWire", "KeychainRequests",
+            ],
+            swiftSettings: swift6),
+        .executableTarget(
+            name: "KeychainBenchmarks",
+            dependencies: ["Security", "KeychainCore", "KeychainCrypto", "KeychainStore", "CSQLite", "COpenSSL"],
+            swiftSettings: swift6),
+        .testTarget(
+            name: "SecurityTests",
+            // CryptoKit's hashes and AES-GCM rebuild ECIES blobs step by step in the SecKey tests.
+            dependencies: [
+                "Security", "LocalAuthentication", "KeychainCore", "KeychainRequests", "KeychainMessages", "CryptoKit",
+                "X509Certificates", "EnclaveKeys", "KeychainTestSupport",
+            ],
+            swiftSettings: swift6),
+        // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.
+        .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
+        .target(name: "TPMEnclave", dependencies: ["CTSS2"], swiftSettings: swift6),
+        // CryptoKit's face over OpenSSL: only CryptoKitOpenSSL imports the C module.
+        .target(name: "CryptoKitOpenSSL", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
+        // Secure Enclave keys, below both faces: the backends (TPM 2.0, the administrator's software enclave), their
+        // blob formats and the keychain-sealed auth values. CryptoKit's SecureEnclave and Security's SecKey with
+        // kSecAttrTokenIDSecureEnclave hold the same keys through it.
+        .target(
+            name: "EnclaveKeys",
+            dependencies: ["KeychainCore", "KeychainCrypto", "TPMEnclave", "CryptoKitOpenSSL"],
+            swiftSettings: swift6),
+        .target(
+            name: "CryptoKit",
+            dependencies: [
+                "CryptoKitOpenSSL", "KeychainCrypto", "KeychainCore", "EnclaveKeys", "Security", "LocalAuthentication",
+            ],
+            swiftSettings: swift6),
+        // The same operations written in C against libcrypto, timed beside CryptoKit's.
+        .target(name: "CryptoKitBenchmarkBaseline", dependencies: ["COpenSSL"]),
+        .executableTarget(
+            name: "CryptoKitBenchmarks", dependencies: ["CryptoKit", "CryptoKitBenchmarkBaseline", "Security"],
+            swiftSettings: swift6),
+        .testTarget(
+            name: "CryptoKitTests",
+            dependencies: [
+                "CryptoKit", "KeychainCore", "Security", "LocalAuthentication", "EnclaveKeys", "TPMEnclave",
+                "KeychainTestSupport",
+            ],
+            swiftSettings: swift6),
+        .testTarget(
+            name: "SecurityCLITests",
+            dependencies: [
+                "SecurityCLI", "KeychainCore", "KeychainMessages", "KeychainStore", "TerminalIO", "KeychainTestSupport",
+            ],
+            swiftSettings: swift6),
+    ]
+    // keychaind (docs/keychaind.md): the daemon's library and executable, and DaemonSystem, the one module that
+    // asks the kernel (peer credentials, pidfds, capabilities) and libsystemd (socket activation, readiness) for it.
+    products += [.executable(name: "keychaind", targets: ["Keychaind"])]
+    targets += [
+        .systemLibrary(name: "CDaemonSystem", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "DaemonSystem", dependencies: ["CDaemonSystem"], swiftSettings: swift6),
+        .target(
+            name: "KeychainDaemon",
+            dependencies: [
+                "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire", "KeychainRequests", "KeychainStore",
+                "KeychainCrypto",
+            ],
+            swiftSettings: swift6),
+        .executableTarget(name: "Keychaind", dependencies: ["KeychainDaemon", "DaemonSystem"], swiftSettings: swift6),
+        // A SecItem client for keychaind's tests (its copies are the tests' different apps); not a product.
+        .executableTarget(name: "KeychainDaemonTestClient", dependencies: ["Security"], swiftSettings: swift6),
+        .testTarget(
+            name: "KeychainDaemonTests",
+            dependencies: [
+                "KeychainDaemon", "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire",
+                "KeychainRequests",
+                "Security", "KeychainStore", "KeychainTestSupport",
+            ],
+            swiftSettings: swift6),
+        // keychaind's benchmark (scripts/daemon-benchmark.sh): a driver that starts the daemon and its own copies as
+        // client processes; SecItem through the daemon against in process and the floor of keychain-benchmarks.
+        .executableTarget(name: "KeychaindBenchmark", dependencies: ["Security"], swiftSettings: swift6),
+    ]
+    products += [.executable(name: "keychaind-benchmark", targets: ["KeychaindBenchmark"])]
+    // The tests' software TPM lets go of its connection (EnclaveKeys, Linux only) before it stops.
+    for target in targets where target.name == "KeychainTestSupport" {
+        target.dependencies.append("EnclaveKeys")
+    }
 #endif
-
 
 let package = Package(
     name: "KeychainServices",

@@ -54,20 +54,26 @@ let keychainLintLinkerSettings: [LinkerSetting] = [
     .linkedLibrary("SwiftParser"),
 ]
 
-let lintTargets: [Target] = keychainLintHost == nil ? [] : [
-    .target(
-        name: "KeychainLint",
-        swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
-    .executableTarget(
-        name: "KeychainLintTool", dependencies: ["KeychainLint"],
-        swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
-    .testTarget(
-        name: "KeychainLintTests", dependencies: ["KeychainLint"],
-        swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
-]
-let lintProducts: [Product] = keychainLintHost == nil ? [] : [
-    .executable(name: "keychain-lint", targets: ["KeychainLintTool"]),
-]
+let lintTargets: [Target] =
+    keychainLintHost == nil
+    ? []
+    : [
+        .target(
+            name: "KeychainLint",
+            swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
+        .executableTarget(
+            name: "KeychainLintTool", dependencies: ["KeychainLint"],
+            swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
+        .testTarget(
+            name: "KeychainLintTests", dependencies: ["KeychainLint"],
+            swiftSettings: keychainLintSwiftSettings, linkerSettings: keychainLintLinkerSettings),
+    ]
+let lintProducts: [Product] =
+    keychainLintHost == nil
+    ? []
+    : [
+        .executable(name: "keychain-lint", targets: ["KeychainLintTool"])
+    ]
 
 let package = Package(
     name: "keychain-lint",

@@ -1,5 +1,5 @@
-import Foundation
 package import CryptoKitOpenSSL
+import Foundation
 package import KeychainCore
 package import KeychainCrypto
 

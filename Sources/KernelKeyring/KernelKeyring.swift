@@ -1,7 +1,8 @@
 internal import CKeyutils
 internal import SystemCalls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Secrets held by the Linux kernel in keyrings (`add_key(2)`, `keyctl(2)`): visible to every process of the user

@@ -22,7 +22,7 @@ struct Fprintd {
     func defaultDevice() throws(BusError) -> String? {
         do {
             return try bus.call(Self.service, Self.managerPath, Self.managerInterface, "GetDefaultDevice").first?.string
-        } catch where error.name == Self.noDevice {
+        } catch  where error.name == Self.noDevice {
             return nil
         }
     }
@@ -33,7 +33,7 @@ struct Fprintd {
             let reply = try bus.call(Self.service, device, Self.deviceInterface, "ListEnrolledFingers", [.string(user)])
             guard case .strings(let fingers)? = reply.first else { return [] }
             return fingers
-        } catch where error.name == Self.noEnrolledPrints {
+        } catch  where error.name == Self.noEnrolledPrints {
             return []
         }
     }

@@ -38,16 +38,19 @@ enum AccessControlBenchmark {
         for (name, _) in flags {
             let constrained = try measure(keychain, name, lookups: lookups, context: context, secret: secret)
             report(constrained)
-            print(String(format: "  %@ / plain: %.2f× (bound: 2×)", name,
-                         constrained.microsecondsPerOp / plain.microsecondsPerOp))
+            print(
+                String(
+                    format: "  %@ / plain: %.2f× (bound: 2×)", name,
+                    constrained.microsecondsPerOp / plain.microsecondsPerOp))
         }
     }
 
     private static func item(_ service: String, _ index: Int, secret: [UInt8], flags: AccessControlFlags?) -> NewItem {
-        NewItem(itemClass: .genericPassword,
-                attributes: [.service: .string(service), .account: .string("acct\(index)")],
-                accessControl: flags.map { AccessControlPolicy(accessibility: .whenUnlockedThisDeviceOnly, flags: $0) },
-                data: secret)
+        NewItem(
+            itemClass: .genericPassword,
+            attributes: [.service: .string(service), .account: .string("acct\(index)")],
+            accessControl: flags.map { AccessControlPolicy(accessibility: .whenUnlockedThisDeviceOnly, flags: $0) },
+            data: secret)
     }
 
     private static func measure(

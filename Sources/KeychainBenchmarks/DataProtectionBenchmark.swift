@@ -7,9 +7,10 @@ enum DataProtectionBenchmark {
     static func run(largeCount: Int, lookups: Int, makeItem: (Int) -> NewItem) throws {
         let passcode = Secret(Array("correct horse".utf8))
         for count in [10, largeCount] {
-            let keychain = try Keychain(configuration: KeychainConfiguration(
-                home: scratchDirectory("protection-\(count)"),
-                identity: CallerIdentity(applicationIdentifier: "BENCH.app", accessGroups: ["BENCH.app"])))
+            let keychain = try Keychain(
+                configuration: KeychainConfiguration(
+                    home: scratchDirectory("protection-\(count)"),
+                    identity: CallerIdentity(applicationIdentifier: "BENCH.app", accessGroups: ["BENCH.app"])))
             defer { keychain.simulateRestart() }
             var next = 0
             while next < count {
@@ -29,11 +30,12 @@ enum DataProtectionBenchmark {
             }
             let protectedReads = try readRate(keychain, count: count, lookups: lookups)
             let kdf = try keychain.info().kdfMilliseconds ?? 0
-            print(String(
-                format: "%7d items: lock %7.3f ms, unlock %7.1f ms (KDF %.1f ms); reads %6.0f/s without passcode, "
-                    + "%6.0f/s unlocked with passcode",
-                count, lockTime / Double(rounds) * 1000, unlockTime / Double(rounds) * 1000, kdf, plainReads,
-                protectedReads))
+            print(
+                String(
+                    format: "%7d items: lock %7.3f ms, unlock %7.1f ms (KDF %.1f ms); reads %6.0f/s without passcode, "
+                        + "%6.0f/s unlocked with passcode",
+                    count, lockTime / Double(rounds) * 1000, unlockTime / Double(rounds) * 1000, kdf, plainReads,
+                    protectedReads))
             keychain.close()
         }
     }

@@ -34,8 +34,9 @@ enum KeyItemBenchmark {
                 }
             }
             let both = try Measurement.run("lookup by tag + one signature", count: lookups) { index in
-                guard SecKeyCreateSignature(
-                    try key(tag(index % keyCount)), .ecdsaSignatureMessageX962SHA256, message, nil) != nil
+                guard
+                    SecKeyCreateSignature(
+                        try key(tag(index % keyCount)), .ecdsaSignatureMessageX962SHA256, message, nil) != nil
                 else { throw KeychainError.param.because("the benchmark's signature failed") }
             }
             report(lookup)

@@ -49,7 +49,8 @@ public final class Keychain: Sendable {
             protection: dataProtection, clock: configuration.clock, owner: configuration.ownerAuthentication,
             fingerprintReader: configuration.fingerprintReader, prompter: configuration.userPrompter)
         do {
-            committer = configuration.groupCommit
+            committer =
+                configuration.groupCommit
                 ? try CommittedWriter(Self.openStore(configuration, creatingFile: false)) : nil
         } catch {
             opened.database.close()

@@ -44,7 +44,8 @@ public struct KeychainConfiguration: Sendable {
     /// device-owner prompts through PAM when `keychain-authenticate` is found (unless
     /// `KEYCHAIN_AUTHENTICATION=simulated`).
     /// - Throws: `errSecMissingEntitlement` when `KEYCHAIN_ENTITLEMENTS` names a file that cannot be read.
-    package static func fromEnvironment(_ environment: EnvironmentVariables = .process) throws -> KeychainConfiguration {
+    package static func fromEnvironment(_ environment: EnvironmentVariables = .process) throws -> KeychainConfiguration
+    {
         let home: URL
         if let explicit = environment["KEYCHAIN_HOME"] {
             home = URL(fileURLWithPath: explicit, isDirectory: true)
@@ -52,7 +53,8 @@ public struct KeychainConfiguration: Sendable {
             home = URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("keychain", isDirectory: true)
         } else {
             // XDG's default data dir is $HOME/.local/share: the HOME of the environment given, like the rest.
-            let user = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let user =
+                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? FileManager.default.homeDirectoryForCurrentUser
             home = user.appendingPathComponent(".local/share/keychain", isDirectory: true)
         }
@@ -66,8 +68,9 @@ public struct KeychainConfiguration: Sendable {
                     "KEYCHAIN_ENTITLEMENTS: \(error.explanation ?? KeychainError.Reason(statusMessage: error.status))")
             }
         } else {
-            identity = .localProgram(bundleIdentifier: Self.bundleIdentifierBesideExecutable(),
-                                     executableName: Self.executableName())
+            identity = .localProgram(
+                bundleIdentifier: Self.bundleIdentifierBesideExecutable(),
+                executableName: Self.executableName())
         }
         var configuration = KeychainConfiguration(home: home, identity: identity)
         // KEYCHAIN_AUTHENTICATION=simulated keeps every prompt scripted, as in tests and demos.

@@ -45,7 +45,9 @@ package struct DaemonStartup: Sendable {
             } catch {
                 throw Failure(description: "cannot switch to user \(configuration.user): \(error)")
             }
-            log.info("running as user \(configuration.user) (uid \(account.uid)) with CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH only")
+            log.info(
+                "running as user \(configuration.user) (uid \(account.uid)) with CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH only"
+            )
         }
         let engine = handler ?? EngineHandler(keychains: UserKeychains(stateDirectory: configuration.stateDirectory))
         let queued: @Sendable () -> Int = { (engine as? EngineHandler)?.keychains.pendingWrites ?? 0 }

@@ -1,5 +1,5 @@
-import KeychainWire
 import Foundation
+import KeychainWire
 
 /// `keychaind status`: the daemon's status and the caller's identity as the daemon sees it, one `name: value`
 /// line each. A daemon that is not there, or refuses the caller, is a line on standard error and exit status 1.

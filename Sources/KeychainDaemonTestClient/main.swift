@@ -18,7 +18,10 @@ import Security
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
 func item(_ account: String) -> [String: Any] {
-    [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "shared", kSecAttrAccount as String: account]
+    [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "shared",
+        kSecAttrAccount as String: account,
+    ]
 }
 
 func reference(_ hex: String) -> [String: Any] {
@@ -51,7 +54,9 @@ case ("add", 3):
 case ("get", 2):
     read(item(arguments[1]))
 case ("update", 3):
-    say("status=\(SecItemUpdate(item(arguments[1]) as CFDictionary, [kSecValueData as String: Data(arguments[2].utf8)] as CFDictionary))")
+    say(
+        "status=\(SecItemUpdate(item(arguments[1]) as CFDictionary, [kSecValueData as String: Data(arguments[2].utf8)] as CFDictionary))"
+    )
 case ("delete", 2):
     say("status=\(SecItemDelete(item(arguments[1]) as CFDictionary))")
 case ("ref", 2):
@@ -64,7 +69,9 @@ case ("ref", 2):
 case ("get-ref", 2):
     read(reference(arguments[1]))
 case ("update-ref", 3):
-    say("status=\(SecItemUpdate(reference(arguments[1]) as CFDictionary, [kSecValueData as String: Data(arguments[2].utf8)] as CFDictionary))")
+    say(
+        "status=\(SecItemUpdate(reference(arguments[1]) as CFDictionary, [kSecValueData as String: Data(arguments[2].utf8)] as CFDictionary))"
+    )
 case ("delete-ref", 2):
     say("status=\(SecItemDelete(reference(arguments[1]) as CFDictionary))")
 case ("list", 1), ("list-service", 2):

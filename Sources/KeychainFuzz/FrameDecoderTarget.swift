@@ -1,5 +1,5 @@
-import KeychainWire
 import KeychainDaemon
+import KeychainWire
 
 /// keychaind's frame decoder, which reads bytes from any local process: the input is a byte stream from a
 /// client. Decoding must never trap; every frame decoded must encode to exactly the bytes it came from; and the

@@ -52,7 +52,8 @@ enum KeybagFuzzing {
     /// Replaces `url` with `bytes`, owner-only, as a new file (the keychain notices a replaced keybag).
     static func write(_ bytes: [UInt8], to url: URL) {
         let temporary = url.appendingPathExtension("new")
-        guard FileManager.default.createFile(
+        guard
+            FileManager.default.createFile(
                 atPath: temporary.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]),
             rename(temporary.path, url.path) == 0
         else { fatalError("cannot write \(url.path)") }

@@ -21,22 +21,22 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 }
 
 #if FUZZING
-/// libFuzzer's driver, for a `main` of our own.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runLibFuzzerDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
+    /// libFuzzer's driver, for a `main` of our own.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    private func runLibFuzzerDriver(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
 
-/// In a debug build SwiftPM links an executable's entry point as `<module>_main` and makes `main` an alias of
-/// it; this hands control to libFuzzer's driver then (in a release build libFuzzer's own `main` is used).
-@_cdecl("KeychainFuzz_main")
-func keychainFuzzMain(
-    _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return runLibFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
-}
+    /// In a debug build SwiftPM links an executable's entry point as `<module>_main` and makes `main` an alias of
+    /// it; this hands control to libFuzzer's driver then (in a release build libFuzzer's own `main` is used).
+    @_cdecl("KeychainFuzz_main")
+    func keychainFuzzMain(
+        _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    ) -> Int32 {
+        var count = argc
+        var arguments = argv
+        return runLibFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
+    }
 #endif

@@ -12,7 +12,8 @@ extension FuzzTarget {
             return
         }
         fuzzCheck(reference.bytes == bytes, "a persistent reference does not round-trip")
-        let query = ItemQuery(limit: .all, returns: [.attributes, .persistentReference], persistentReference: reference)
+        let query = ItemQuery(
+            limit: .all, returns: [.attributes, .persistentReference], persistentReference: reference)
         if let found = try? FuzzKeychain.shared.copyMatching(query) {
             fuzzCheck(found.allSatisfy { $0.persistentReference == reference }, "a lookup found another item")
         }

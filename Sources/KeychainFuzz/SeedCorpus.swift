@@ -42,7 +42,12 @@ enum SeedCorpus {
     // MARK: - SecItem dictionaries, in the encoding SecItemFuzzing.dictionary reads
 
     private enum Entry {
-        case string(String), text(String), data([UInt8]), number(Int64), bool(Bool), date(Double)
+        case string(String)
+        case text(String)
+        case data([UInt8])
+        case number(Int64)
+        case bool(Bool)
+        case date(Double)
         case accessControl(String, UInt64)
     }
 
@@ -69,22 +74,28 @@ enum SeedCorpus {
     }
 
     private static func secItemDictionaries() -> [[UInt8]] {
-        let copy: UInt8 = 0, add: UInt8 = 1, update: UInt8 = 2, delete: UInt8 = 3
+        let copy: UInt8 = 0
+        let add: UInt8 = 1
+        let update: UInt8 = 2
+        let delete: UInt8 = 3
         return [
             [copy] + dictionary([("class", .string("genp")), ("svce", .string("seed")), ("r_Data", .bool(true))]),
-            [copy] + dictionary([
-                ("class", .string("inet")), ("m_Limit", .string("m_LimitAll")), ("r_Attributes", .bool(true)),
-                ("r_PersistentRef", .bool(true)),
-            ]),
+            [copy]
+                + dictionary([
+                    ("class", .string("inet")), ("m_Limit", .string("m_LimitAll")), ("r_Attributes", .bool(true)),
+                    ("r_PersistentRef", .bool(true)),
+                ]),
             [copy] + dictionary([("class", .string("genp")), ("cdat", .date(0)), ("m_Limit", .number(5))]),
-            [add] + dictionary([
-                ("class", .string("genp")), ("svce", .text("new")), ("acct", .text("x")),
-                ("v_Data", .data(Array("secret".utf8))), ("pdmn", .string("ck")),
-            ]),
-            [add] + dictionary([
-                ("class", .string("genp")), ("svce", .text("guarded")), ("accc", .accessControl("ak", 1)),
-                ("v_Data", .data(Array("secret".utf8))),
-            ]),
+            [add]
+                + dictionary([
+                    ("class", .string("genp")), ("svce", .text("new")), ("acct", .text("x")),
+                    ("v_Data", .data(Array("secret".utf8))), ("pdmn", .string("ck")),
+                ]),
+            [add]
+                + dictionary([
+                    ("class", .string("genp")), ("svce", .text("guarded")), ("accc", .accessControl("ak", 1)),
+                    ("v_Data", .data(Array("secret".utf8))),
+                ]),
             [update] + dictionary([("class", .string("genp")), ("svce", .string("seed"))])
                 + dictionary([("labl", .text("changed")), ("v_Data", .data([1, 2, 3]))]),
             [delete] + dictionary([("class", .string("inet")), ("srvr", .string("example.com"))]),
@@ -116,7 +127,8 @@ enum SeedCorpus {
             [UInt8(factors.count)] + factors.flatMap { Array($0.utf8) } + [UInt8(salt.count)] + salt
                 + bigEndian(iterations) + bigEndian(UInt16(wrapped.count)) + wrapped
         }
-        let json = Array("""
+        let json = Array(
+            """
             {"alternatives":[{"factors":["ba"],"salt":"\(Data(salt).base64EncodedString())","iterations":0,\
             "wrapped":"\(Data(wrapped).base64EncodedString())"}]}
             """.utf8)
@@ -190,7 +202,8 @@ enum SeedCorpus {
             "application-identifier": "TEAM123456.com.example.app",
             "keychain-access-groups": ["TEAM123456.com.example.shared", "TEAM123456.com.example.app"],
         ]
-        let binary = (try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0))
+        let binary =
+            (try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0))
             ?? Data()
         return [
             Array(xml.utf8), Array(binary),
@@ -216,7 +229,8 @@ enum SeedCorpus {
         let ping = Frame(kind: .ping, requestID: 1, payload: [1, 2, 3]).encoded()
         let status = Frame(
             kind: .statusReply, requestID: 2,
-            payload: FieldList([("version", "0.1.0"), ("clients", "2")]).encoded()).encoded()
+            payload: FieldList([("version", "0.1.0"), ("clients", "2")]).encoded()
+        ).encoded()
         let error = ErrorReply(status: -34018, reason: "refused").frame(requestID: 3).encoded()
         var oversized = Frame(kind: .ping, requestID: 4).encoded()
         oversized.replaceSubrange(16..<20, with: [0, 0, 0x10, 0])
@@ -238,7 +252,8 @@ enum SeedCorpus {
         let requests: [KeychainRequest] = [
             .add(item), .search(query), .update(query, ItemChanges(attributes: [.label: .bool(true)], data: [1])),
             .delete(ItemQuery(limit: .all)), .createAuthenticationContext,
-            .configureAuthenticationContext(AuthenticationContextSettings(reuseDuration: 5, interactionNotAllowed: false)),
+            .configureAuthenticationContext(
+                AuthenticationContextSettings(reuseDuration: 5, interactionNotAllowed: false)),
             .evaluatePolicy(.deviceOwner, reason: "unlock"), .unlock(passcode: Secret([1, 2, 3, 4])),
             .setPasscode(new: Secret([5]), current: nil), .simulatedBiometry(.script(.match)), .describeService,
         ]

@@ -1,7 +1,8 @@
 internal import CSQLite
 import Dispatch
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One SQLite connection in WAL mode with full sync, so a committed transaction survives a crash or power cut.

@@ -46,13 +46,16 @@ extension Database {
 
     /// The identifiers of the applied steps, by version.
     package func appliedMigrations() throws -> [Int: String] {
-        let exists = try statement(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(Self.migrationsTable)'"
-        ).rows().first?.first?.integerValue ?? 0
+        let exists =
+            try statement(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(Self.migrationsTable)'"
+            ).rows().first?.first?.integerValue ?? 0
         guard exists > 0 else { return [:] }
         var applied: [Int: String] = [:]
         for row in try statement("SELECT version, identifier FROM \(Self.migrationsTable)").rows() {
-            if let version = row[0].integerValue, let identifier = row[1].textValue { applied[Int(version)] = identifier }
+            if let version = row[0].integerValue, let identifier = row[1].textValue {
+                applied[Int(version)] = identifier
+            }
         }
         return applied
     }
@@ -62,13 +65,16 @@ extension Database {
     /// file was written by another history, which this code must not build on.
     private func recordHistory(upTo current: Int, of steps: [Migration]) throws {
         try execute(
-            "CREATE TABLE IF NOT EXISTS \(Self.migrationsTable) (version INTEGER PRIMARY KEY, identifier TEXT NOT NULL)")
+            "CREATE TABLE IF NOT EXISTS \(Self.migrationsTable) (version INTEGER PRIMARY KEY, identifier TEXT NOT NULL)"
+        )
         let applied = try appliedMigrations()
         for step in steps where step.version <= current {
             if let recorded = applied[step.version] {
                 guard recorded == step.identifier else {
-                    throw StoreError(.error, message: "schema step \(step.version) of this file is \"\(recorded)\", "
-                        + "not \"\(step.identifier)\": it was written by another version of the program")
+                    throw StoreError(
+                        .error,
+                        message: "schema step \(step.version) of this file is \"\(recorded)\", "
+                            + "not \"\(step.identifier)\": it was written by another version of the program")
                 }
             } else {
                 try statement("INSERT INTO \(Self.migrationsTable) (version, identifier) VALUES (?, ?)")

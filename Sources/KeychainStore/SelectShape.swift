@@ -48,8 +48,9 @@ struct SelectShape: Hashable {
         var conditions: [String] = []
         if byUUID { conditions.append("uuid = ?") }
         for (column, count) in zip(digestColumns, valueCounts) {
-            conditions.append(count == 1
-                ? "\(column) = ?" : "\(column) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
+            conditions.append(
+                count == 1
+                    ? "\(column) = ?" : "\(column) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
         }
         if byProtection { conditions.append("pdmn = ?") }
         if byVersion { conditions.append("version < ?") }

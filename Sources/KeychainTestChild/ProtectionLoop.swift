@@ -33,10 +33,11 @@ struct ProtectionLoop {
         for index in 0..<1_000_000 where getppid() == parent {
             let account = "\(prefix)-\(index)"
             step("add \(account) v1:\(account)") {
-                try keychain.add(NewItem(
-                    itemClass: .genericPassword,
-                    attributes: [.service: .string(Self.service), .account: .string(account)],
-                    accessibility: .whenUnlocked, data: Array("v1:\(account)".utf8)))
+                try keychain.add(
+                    NewItem(
+                        itemClass: .genericPassword,
+                        attributes: [.service: .string(Self.service), .account: .string(account)],
+                        accessibility: .whenUnlocked, data: Array("v1:\(account)".utf8)))
             }
             step("update \(account) v2:\(account)") {
                 try keychain.update(Self.query(account), with: ItemChanges(data: Array("v2:\(account)".utf8)))
@@ -55,11 +56,13 @@ struct ProtectionLoop {
             step("lock") { try keychain.lock() }
             let file = work.appendingPathComponent("\(account).backup")
             var backedUp = 0
+            // swift-format-ignore: OnlyOneTrailingClosureArgument
             step("backup \(file.path)", acknowledging: { "\(backedUp)" }) {
                 backedUp = try keychain.backup(to: file, password: Self.backupPassword).itemCount
             }
             let restoredHome = work.appendingPathComponent("\(account)-restored", isDirectory: true)
             var restored = 0
+            // swift-format-ignore: OnlyOneTrailingClosureArgument
             step("restore \(file.path) \(restoredHome.path)", acknowledging: { "\(restored)" }) {
                 var target = configuration
                 target.home = restoredHome

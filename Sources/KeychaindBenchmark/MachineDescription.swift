@@ -4,11 +4,13 @@ import Foundation
 enum MachineDescription {
     static func current(directory: String) -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
             ?? "unknown processor"
         let memory = ProcessInfo.processInfo.physicalMemory / (1 << 20)
-        let kernel = (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?
+        let kernel =
+            (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
         let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
         // The mount holding `directory`: the longest mount point above it.

@@ -45,8 +45,9 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
 
     /// The context's state as the registry holds it.
     private var state: AuthenticationContextState {
-        if let binding, case .authenticationContextState(let state)? = try? binding.service.perform(
-            .authenticationContextState, as: binding.caller)
+        if let binding,
+            case .authenticationContextState(let state)? = try? binding.service.perform(
+                .authenticationContextState, as: binding.caller)
         {
             return state
         }

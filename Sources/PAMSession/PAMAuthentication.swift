@@ -64,8 +64,9 @@ private final class ConversationState {
 
     /// The answers to `messages`, in memory PAM takes over and frees; nil after a cancel or an unknown style.
     func answer(_ messages: [(style: Int32, text: String)]) -> UnsafeMutablePointer<pam_response>? {
-        guard let replies = calloc(messages.count, MemoryLayout<pam_response>.stride)?
-            .assumingMemoryBound(to: pam_response.self)
+        guard
+            let replies = calloc(messages.count, MemoryLayout<pam_response>.stride)?
+                .assumingMemoryBound(to: pam_response.self)
         else { return nil }
         for (index, message) in messages.enumerated() {
             switch message.style {
@@ -107,18 +108,20 @@ private final class ConversationState {
 }
 
 /// PAM's callback: its questions go to the conversation state behind the application pointer.
-private let converse: @convention(c) (
-    Int32, UnsafeMutablePointer<UnsafePointer<pam_message>?>?, UnsafeMutablePointer<UnsafeMutablePointer<pam_response>?>?,
-    UnsafeMutableRawPointer?
-) -> Int32 = { count, messages, responses, application in
-    guard count > 0, let messages, let responses, let application else { return PAM_CONV_ERR }
-    let session = Unmanaged<ConversationState>.fromOpaque(application).takeUnretainedValue()
-    var asked: [(style: Int32, text: String)] = []
-    for index in 0..<Int(count) {
-        guard let message = messages[index]?.pointee else { return PAM_CONV_ERR }
-        asked.append((message.msg_style, message.msg.map { String(cString: $0) } ?? ""))
+private let converse:
+    @convention(c) (
+        Int32, UnsafeMutablePointer<UnsafePointer<pam_message>?>?,
+        UnsafeMutablePointer<UnsafeMutablePointer<pam_response>?>?,
+        UnsafeMutableRawPointer?
+    ) -> Int32 = { count, messages, responses, application in
+        guard count > 0, let messages, let responses, let application else { return PAM_CONV_ERR }
+        let session = Unmanaged<ConversationState>.fromOpaque(application).takeUnretainedValue()
+        var asked: [(style: Int32, text: String)] = []
+        for index in 0..<Int(count) {
+            guard let message = messages[index]?.pointee else { return PAM_CONV_ERR }
+            asked.append((message.msg_style, message.msg.map { String(cString: $0) } ?? ""))
+        }
+        guard let replies = session.answer(asked) else { return PAM_CONV_ERR }
+        responses.pointee = replies
+        return PAM_SUCCESS
     }
-    guard let replies = session.answer(asked) else { return PAM_CONV_ERR }
-    responses.pointee = replies
-    return PAM_SUCCESS
-}

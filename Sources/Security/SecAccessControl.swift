@@ -14,9 +14,11 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
     @available(*, deprecated, renamed: "biometryAny")
     public static let touchIDAny = SecAccessControlCreateFlags(rawValue: AccessControlFlags.biometryAny.rawValue)
     /// The biometry enrolled now; invalidated when enrollment changes.
-    public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: AccessControlFlags.biometryCurrentSet.rawValue)
+    public static let biometryCurrentSet = SecAccessControlCreateFlags(
+        rawValue: AccessControlFlags.biometryCurrentSet.rawValue)
     @available(*, deprecated, renamed: "biometryCurrentSet")
-    public static let touchIDCurrentSet = SecAccessControlCreateFlags(rawValue: AccessControlFlags.biometryCurrentSet.rawValue)
+    public static let touchIDCurrentSet = SecAccessControlCreateFlags(
+        rawValue: AccessControlFlags.biometryCurrentSet.rawValue)
     /// The device passcode.
     public static let devicePasscode = SecAccessControlCreateFlags(rawValue: AccessControlFlags.devicePasscode.rawValue)
     /// A paired watch.
@@ -28,9 +30,11 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
     /// Every constraint is required.
     public static let and = SecAccessControlCreateFlags(rawValue: AccessControlFlags.and.rawValue)
     /// The private key may be used only inside its token.
-    public static let privateKeyUsage = SecAccessControlCreateFlags(rawValue: AccessControlFlags.privateKeyUsage.rawValue)
+    public static let privateKeyUsage = SecAccessControlCreateFlags(
+        rawValue: AccessControlFlags.privateKeyUsage.rawValue)
     /// An application-provided password is part of the item's protection.
-    public static let applicationPassword = SecAccessControlCreateFlags(rawValue: AccessControlFlags.applicationPassword.rawValue)
+    public static let applicationPassword = SecAccessControlCreateFlags(
+        rawValue: AccessControlFlags.applicationPassword.rawValue)
 }
 
 /// An access control object: a protection class and the constraints on using the item.
@@ -58,8 +62,9 @@ public func SecAccessControlCreateWithFlags(
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecAccessControl? {
     func fail(_ reason: KeychainError.Reason) -> SecAccessControl? {
-        let nsError = NSError(domain: "NSOSStatusErrorDomain", code: Int(errSecParam),
-                              userInfo: [NSLocalizedDescriptionKey: reason.text(in: .current)])
+        let nsError = NSError(
+            domain: "NSOSStatusErrorDomain", code: Int(errSecParam),
+            userInfo: [NSLocalizedDescriptionKey: reason.text(in: .current)])
         error?.pointee = Unmanaged.passRetained(nsError)
         return nil
     }
@@ -69,5 +74,6 @@ public func SecAccessControlCreateWithFlags(
     if flags.contains(.or) && flags.contains(.and) {
         return fail(KeychainError.Reason("the flags combine .or and .and"))
     }
-    return SecAccessControl(policy: AccessControlPolicy(accessibility: accessibility, flags: AccessControlFlags(rawValue: flags.rawValue)))
+    return SecAccessControl(
+        policy: AccessControlPolicy(accessibility: accessibility, flags: AccessControlFlags(rawValue: flags.rawValue)))
 }

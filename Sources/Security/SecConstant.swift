@@ -11,6 +11,7 @@ func SecConstant(_ raw: String) -> CFString { NSString(string: raw) }
 // process that links Security (the same scope it has on Apple platforms). A subclass scoped to the constants
 // would do the same for them alone, but Foundation on Linux bridges a subclass to String about 25 times more
 // slowly (1.7 µs against 0.07 µs a key), a cost every `kSec… as String` in a client would pay.
+// swift-format-ignore: AvoidRetroactiveConformances
 extension NSString: @retroactive _HasCustomAnyHashableRepresentation {
     public func _toCustomAnyHashable() -> AnyHashable? {
         AnyHashable(String._unconditionallyBridgeFromObjectiveC(self))

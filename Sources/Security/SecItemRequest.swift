@@ -86,8 +86,7 @@ package enum SecItemRequest {
     /// `SecItemUpdate`'s query and changes, with what `KEYCHAIN_DEBUG` should say about them added to `notes`.
     package static func update(
         _ query: NSDictionary, _ attributesToUpdate: NSDictionary, notes: inout [KeychainError.Reason]
-    ) throws -> (query: ItemQuery, changes: ItemChanges, context: AuthenticationContextID?)
-    {
+    ) throws -> (query: ItemQuery, changes: ItemChanges, context: AuthenticationContextID?) {
         let input = try SecDictionary(decoding: query)
         if input.groups.contains(.returnType) {
             throw SecItemFunction.updateQuery.misplaced(.returnType, keys: input.keysByGroup[.returnType] ?? [])
@@ -156,8 +155,9 @@ extension SecDictionary {
             throw KeychainError.param.because(
                 "a key added as kSecValueData needs kSecAttrKeyType and kSecAttrKeyClass to say what it is")
         }
-        let value = KeyValue(keyType: String(type), keyClass: String(keyClass), sizeInBits: 0,
-                             externalRepresentation: Secret(data))
+        let value = KeyValue(
+            keyType: String(type), keyClass: String(keyClass), sizeInBits: 0,
+            externalRepresentation: Secret(data))
         guard let key = SecKey(itemValue: value) else {
             throw KeychainError.param.because(
                 "kSecValueData is not the external representation of a key of type \(type) and class \(keyClass)")
@@ -185,9 +185,10 @@ private func noteSynchronizableThisDeviceOnly(
     synchronizable: Bool, protection: Accessibility?, into notes: inout [KeychainError.Reason]
 ) {
     guard synchronizable, let protection, protection.isThisDeviceOnly else { return }
-    notes.append(KeychainError.Reason(
-        "kSecAttrSynchronizable with the ThisDeviceOnly (\(protection.rawValue)) class: stored as iOS stores it, but "
-            + "Apple's documentation rules the combination out, and the item never leaves this machine"))
+    notes.append(
+        KeychainError.Reason(
+            "kSecAttrSynchronizable with the ThisDeviceOnly (\(protection.rawValue)) class: stored as iOS stores it, but "
+                + "Apple's documentation rules the combination out, and the item never leaves this machine"))
 }
 
 extension SecDictionary {
@@ -196,8 +197,9 @@ extension SecDictionary {
     /// Also names the search keys iOS takes and never applies.
     func noteIgnoredKeys(_ notes: inout [KeychainError.Reason]) {
         if data != nil {
-            notes.append(KeychainError.Reason(
-                "kSecValueData in the query is ignored: a query never matches on an item's data"))
+            notes.append(
+                KeychainError.Reason(
+                    "kSecValueData in the query is ignored: a query never matches on an item's data"))
         }
         for key in ignoredKeys.sorted() {
             notes.append(KeychainError.Reason("\(key) is ignored, as by the iOS keychain: strings match exactly"))

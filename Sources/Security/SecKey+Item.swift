@@ -53,8 +53,10 @@ extension SecKey {
         ]
         if enclave != nil {
             // The private key never leaves the enclave; its token ID keeps the item on this device.
-            for (key, value) in [(AttributeKey.isSensitive, true), (.wasAlwaysSensitive, true),
-                                 (.isExtractable, false), (.wasNeverExtractable, true)] {
+            for (key, value) in [
+                (AttributeKey.isSensitive, true), (.wasAlwaysSensitive, true),
+                (.isExtractable, false), (.wasNeverExtractable, true),
+            ] {
                 attributes[key] = .bool(value)
             }
             attributes[.tokenID] = .string(kSecAttrTokenIDSecureEnclave as String)
@@ -101,10 +103,18 @@ extension SecKey {
         defer { wipe(&bytes) }
         let material: AsymmetricKey
         switch (value.keyClass, value.keyType) {
-        case ("0", "42"): guard let key = try? KeyImport.rsaPublic(bytes) else { return nil }; material = .rsa(key)
-        case ("1", "42"): guard let key = try? KeyImport.rsaPrivate(bytes) else { return nil }; material = .rsa(key)
-        case ("0", "73"): guard let key = try? KeyImport.ecPublic(bytes) else { return nil }; material = .ec(key)
-        case ("1", "73"): guard let key = try? KeyImport.ecPrivate(bytes) else { return nil }; material = .ec(key)
+        case ("0", "42"):
+            guard let key = try? KeyImport.rsaPublic(bytes) else { return nil }
+            material = .rsa(key)
+        case ("1", "42"):
+            guard let key = try? KeyImport.rsaPrivate(bytes) else { return nil }
+            material = .rsa(key)
+        case ("0", "73"):
+            guard let key = try? KeyImport.ecPublic(bytes) else { return nil }
+            material = .ec(key)
+        case ("1", "73"):
+            guard let key = try? KeyImport.ecPrivate(bytes) else { return nil }
+            material = .ec(key)
         default: return nil
         }
         self.init(material)

@@ -19,9 +19,11 @@ struct PermanentKeyRequest {
         let privateAttributes = try Self.dictionary(parameters[kSecPrivateKeyAttrs], "kSecPrivateKeyAttrs")
         let publicAttributes = try Self.dictionary(parameters[kSecPublicKeyAttrs], "kSecPublicKeyAttrs")
         let everywhere = try Self.permanent(parameters)
-        privateItem = try Self.permanent(privateAttributes) ?? everywhere ?? false
+        privateItem =
+            try Self.permanent(privateAttributes) ?? everywhere ?? false
             ? Self.item(parameters, privateAttributes) : nil
-        publicItem = try Self.permanent(publicAttributes) ?? everywhere ?? false
+        publicItem =
+            try Self.permanent(publicAttributes) ?? everywhere ?? false
             ? Self.item(parameters, publicAttributes) : nil
     }
 

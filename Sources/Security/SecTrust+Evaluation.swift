@@ -26,7 +26,8 @@ struct TrustEvaluation {
         do {
             let result = try ChainVerifier.verify(request)
             chain = result.chain.map { built in known.first { $0.x509 == built } ?? SecCertificate(x509: built) }
-            failures = result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
+            failures =
+                result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
                 + Self.policyFailures(of: leaf, under: settings.policies)
         } catch {
             chain = [leaf]
@@ -46,7 +47,8 @@ struct TrustEvaluation {
             {
                 failures.append(SecTrustFailure(index: 0, check: .extendedKeyUsage))
             }
-            let exchange = CertificateExtensions.digitalSignature | CertificateExtensions.keyEncipherment
+            let exchange =
+                CertificateExtensions.digitalSignature | CertificateExtensions.keyEncipherment
                 | CertificateExtensions.keyAgreement
             if server, let usage = extensions.keyUsage, usage & exchange == 0 {
                 failures.append(SecTrustFailure(index: 0, check: .keyUsage))
@@ -60,9 +62,11 @@ struct TrustEvaluation {
     /// Apple's error: the most important kind of failure (the one nearest the leaf among equals) names the code
     /// and the short description; the underlying error lists each certificate's failures.
     var error: NSError? {
-        guard let decisive = failures.min(by: { lhs, rhs in
-            lhs.check.kind != rhs.check.kind ? lhs.check.kind < rhs.check.kind : lhs.index < rhs.index
-        }) else { return nil }
+        guard
+            let decisive = failures.min(by: { lhs, rhs in
+                lhs.check.kind != rhs.check.kind ? lhs.check.kind < rhs.check.kind : lhs.index < rhs.index
+            })
+        else { return nil }
         let status = decisive.check.status
         let summary = chain.indices.contains(decisive.index) ? chain[decisive.index].subjectSummary : nil
         let short = summary.map { decisive.check.kind.sentence(about: $0) } ?? SecurityStatus.message(for: status)

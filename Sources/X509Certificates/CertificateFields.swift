@@ -39,7 +39,8 @@ struct CertificateFields {
         subjectAttributes = Self.attributes(of: subjectName)
         let alternativeNames = Self.alternativeNames(of: certificate)
         dnsNames = alternativeNames.dns
-        emailAddresses = alternativeNames.email
+        emailAddresses =
+            alternativeNames.email
             + subjectAttributes.filter { $0.kind == .emailAddress }.map(\.value)
         subjectKeyIdentifier = OpenSSLEncoding.bytes(of: X509_get0_subject_key_id(certificate))
 

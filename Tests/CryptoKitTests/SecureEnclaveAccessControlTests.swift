@@ -131,8 +131,9 @@ struct CryptoKitSecureEnclaveAccessControlTests {
             let restored = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: current.dataRepresentation)
             #expect(Self.status { _ = try restored.signature(for: message) } == -25293)
             // A biometryAny key survives the change.
-            #expect(try any.sharedSecretFromKeyAgreement(with: peer.publicKey)
-                == peer.sharedSecretFromKeyAgreement(with: any.publicKey))
+            #expect(
+                try any.sharedSecretFromKeyAgreement(with: peer.publicKey)
+                    == peer.sharedSecretFromKeyAgreement(with: any.publicKey))
         }
     }
 
@@ -237,14 +238,16 @@ struct CryptoKitSecureEnclaveAccessControlTests {
                 nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .privateKeyUsage, nil)!
             #expect(Self.status { _ = try SecureEnclave.P256.Signing.PrivateKey(accessControl: plain) } == -25293)
             // Biometry and the passcode need a passcode too.
-            #expect(Self.status {
-                _ = try SecureEnclave.P256.Signing.PrivateKey(accessControl: Self.access(.devicePasscode))
-            } == -25293)
+            #expect(
+                Self.status {
+                    _ = try SecureEnclave.P256.Signing.PrivateKey(accessControl: Self.access(.devicePasscode))
+                } == -25293)
             // Constraints on the Always classes are refused, as the keychain refuses them.
-            #expect(Self.status {
-                _ = try SecureEnclave.P256.Signing.PrivateKey(
-                    accessControl: Self.access(.userPresence, kSecAttrAccessibleAlwaysThisDeviceOnly))
-            } == -50)
+            #expect(
+                Self.status {
+                    _ = try SecureEnclave.P256.Signing.PrivateKey(
+                        accessControl: Self.access(.userPresence, kSecAttrAccessibleAlwaysThisDeviceOnly))
+                } == -50)
         }
     }
 

@@ -114,8 +114,9 @@ struct CryptoKitSecureEnclaveTPMTests {
                 let agreement = try SecureEnclave.P256.KeyAgreement.PrivateKey(accessControl: userPresence)
                 let peer = P256.KeyAgreement.PrivateKey()
                 try keychain.authenticators.biometry.script(.match)
-                #expect(try agreement.sharedSecretFromKeyAgreement(with: peer.publicKey)
-                    == peer.sharedSecretFromKeyAgreement(with: agreement.publicKey))
+                #expect(
+                    try agreement.sharedSecretFromKeyAgreement(with: peer.publicKey)
+                        == peer.sharedSecretFromKeyAgreement(with: agreement.publicKey))
             }
         }
     }

@@ -178,9 +178,10 @@ import Testing
                     dataRepresentation: key.dataRepresentation)
                 #expect(try restored.sharedSecretFromKeyAgreement(with: peer.publicKey) == theirs)
                 // A signing key's stored form is not a key-agreement key, and the other way round.
-                #expect(Self.status {
-                    _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
-                } == -50)
+                #expect(
+                    Self.status {
+                        _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
+                    } == -50)
             }
         }
     }
@@ -205,8 +206,9 @@ import Testing
                 try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
             }
             try ReopenableKeychainHome().withOpen { _ in
-                #expect(Self.status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: stored) }
-                    == -26275)
+                #expect(
+                    Self.status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: stored) }
+                        == -26275)
             }
         }
     }
@@ -230,21 +232,25 @@ import Testing
                 var point = stored
                 point[6 + 64] ^= 1  // the y coordinate's last byte: no longer on the curve
                 for altered in [unconstrained, lastByte, sealedAuthorization] {
-                    #expect(Self.status {
-                        _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(altered))
-                    } == -26275)
+                    #expect(
+                        Self.status {
+                            _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(altered))
+                        } == -26275)
                 }
-                #expect(Self.status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(point)) }
-                    == -50)
+                #expect(
+                    Self.status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(point)) }
+                        == -50)
                 for truncated in [Array(stored.prefix(3)), Array(stored.prefix(40)), Array(stored.dropLast(20)), []] {
-                    #expect(Self.status {
-                        _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(truncated))
-                    } != nil)
+                    #expect(
+                        Self.status {
+                            _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(truncated))
+                        } != nil)
                 }
                 var newer = stored
                 newer[4] = 2
-                #expect(Self.status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(newer)) }
-                    == -50)
+                #expect(
+                    Self.status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(newer)) }
+                        == -50)
             }
         }
     }
@@ -256,8 +262,9 @@ import Testing
                 let envelope = Data("KTPA".utf8) + Data([0, 0, 0, 4]) + Data("KTPM".utf8) + Data(count: 40)
                 let bare = Data("KTPM".utf8) + Data([1]) + Data(count: 60)
                 for stored in [envelope, bare, P256.Signing.PrivateKey().rawRepresentation] {
-                    #expect(Self.status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: stored) }
-                        == -50)
+                    #expect(
+                        Self.status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: stored) }
+                            == -50)
                 }
             }
         }
@@ -276,14 +283,17 @@ import Testing
                     #expect(SecureEnclave.backing.description == "TPM 2.0 (\(tpm.tcti))")
                     let hardware = try SecureEnclave.P256.Signing.PrivateKey()
                     #expect(hardware.isHardwareBacked)
-                    #expect(Self.status {
-                        _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: software.dataRepresentation)
-                    } == -50)
+                    #expect(
+                        Self.status {
+                            _ = try SecureEnclave.P256.Signing.PrivateKey(
+                                dataRepresentation: software.dataRepresentation)
+                        } == -50)
                     let stored = hardware.dataRepresentation
                     try withSoftwareEnclave {
-                        #expect(Self.status {
-                            _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: stored)
-                        } == -50)
+                        #expect(
+                            Self.status {
+                                _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: stored)
+                            } == -50)
                     }
                     withExtendedLifetime(optIn) {}
                 }
@@ -322,8 +332,9 @@ import Testing
                 #expect(Self.status { _ = try key.signature(for: message) } == -25293)
                 #expect(Self.status { _ = try restored.signature(for: message) } == -25293)
                 // A biometryAny key survives the change.
-                #expect(try any.sharedSecretFromKeyAgreement(with: peer.publicKey)
-                    == peer.sharedSecretFromKeyAgreement(with: any.publicKey))
+                #expect(
+                    try any.sharedSecretFromKeyAgreement(with: peer.publicKey)
+                        == peer.sharedSecretFromKeyAgreement(with: any.publicKey))
             }
         }
     }

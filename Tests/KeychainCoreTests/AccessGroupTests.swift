@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// Access groups scope every call: the default group for adds, searches across the caller's groups,
@@ -83,8 +84,9 @@ import Testing
         let home = temporaryHome()
         let mine = try makeKeychain(groups: ["TEAM1.mine", "TEAM1.shared"], home: home)
         let theirs = try makeKeychain(groups: ["TEAM2.theirs", "TEAM1.shared"], home: home)
-        let reference = try #require(try mine.add(genericPassword(secret: "mine", returns: .persistentReference))?
-            .persistentReference)
+        let reference = try #require(
+            try mine.add(genericPassword(secret: "mine", returns: .persistentReference))?
+                .persistentReference)
         let all = genericQuery([:], limit: .all)
         #expect(throws: KeychainError.itemNotFound) { try theirs.copyMatching(genericQuery([:])) }
         #expect(throws: KeychainError.itemNotFound) {

@@ -9,17 +9,23 @@ import Testing
         .synchronizable: .bool(true),
     ]
 
-    private func matcher(_ attributes: [AttributeKey: AttributeValue], caseInsensitive: Bool = false,
-                         sync: SynchronizableFilter = .any, groups: [String] = ["G1"]) -> AttributeMatcher {
-        AttributeMatcher(ItemQuery(itemClass: .genericPassword, attributes: attributes, synchronizable: sync,
-                                   caseInsensitive: caseInsensitive), groups: groups)
+    private func matcher(
+        _ attributes: [AttributeKey: AttributeValue], caseInsensitive: Bool = false,
+        sync: SynchronizableFilter = .any, groups: [String] = ["G1"]
+    ) -> AttributeMatcher {
+        AttributeMatcher(
+            ItemQuery(
+                itemClass: .genericPassword, attributes: attributes, synchronizable: sync,
+                caseInsensitive: caseInsensitive), groups: groups)
     }
 
     @Test func holdsExactlyWhenThereIsNoMismatch() {
         let cases: [(AttributeMatcher, [AttributeMatcher.Mismatch])] = [
             (matcher([.account: .string("Alice")]), []),
-            (matcher([.account: .string("alice")]),
-             [.differs(.account, actual: .string("Alice"), wanted: .string("alice"), onlyInCase: true)]),
+            (
+                matcher([.account: .string("alice")]),
+                [.differs(.account, actual: .string("Alice"), wanted: .string("alice"), onlyInCase: true)]
+            ),
             (matcher([.account: .string("alice")], caseInsensitive: true), []),
             (matcher([.label: .string("L")]), [.absent(.label, wanted: .string("L"))]),
             (matcher([:], sync: .no), [.synchronizable(itemIsSynchronizable: true)]),
@@ -41,8 +47,9 @@ import Testing
         var query = ItemQuery(itemClass: .genericPassword, synchronizable: .any)
         query.accessibility = .afterFirstUnlock
         let matcher = AttributeMatcher(query, groups: ["G1"])
-        #expect(matcher.mismatches(item, schema: .genericPassword, protection: .whenUnlocked)
-            == [.accessibility(item: "ak", wanted: "ck")])
+        #expect(
+            matcher.mismatches(item, schema: .genericPassword, protection: .whenUnlocked)
+                == [.accessibility(item: "ak", wanted: "ck")])
         #expect(matcher.holds(for: item, schema: .genericPassword, protection: .afterFirstUnlock))
     }
 }

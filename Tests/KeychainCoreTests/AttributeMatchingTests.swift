@@ -1,14 +1,16 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// How values compare and come back: stored type kept, string equals data with the same bytes, case folding.
 @Suite struct AttributeMatchingTests {
     @Test func accountStoredAsDataComesBackAsData() throws {
         let keychain = try makeKeychain()
-        try keychain.add(NewItem(
-            itemClass: .genericPassword,
-            attributes: [.service: .string("s"), .account: .data(bytes("alice")), .label: .data([0xFF, 0x00])]))
+        try keychain.add(
+            NewItem(
+                itemClass: .genericPassword,
+                attributes: [.service: .string("s"), .account: .data(bytes("alice")), .label: .data([0xFF, 0x00])]))
         let attributes = try keychain.attributes(genericQuery([.service: .string("s")]))
         #expect(attributes[.account] == .data(bytes("alice")))
         #expect(attributes[.label] == .data([0xFF, 0x00]))
@@ -17,12 +19,16 @@ import Testing
 
     @Test func numbersAndBooleansComeBackWithTheirTypes() throws {
         let keychain = try makeKeychain()
-        try keychain.add(NewItem(
-            itemClass: .internetPassword,
-            attributes: [.server: .string("example.com"), .port: .number(8443), .isInvisible: .bool(true),
-                         .creator: .number(0x6170_706C)]))
-        let attributes = try #require(try keychain.copyMatching(
-            ItemQuery(itemClass: .internetPassword, returns: .attributes))[0].attributes)
+        try keychain.add(
+            NewItem(
+                itemClass: .internetPassword,
+                attributes: [
+                    .server: .string("example.com"), .port: .number(8443), .isInvisible: .bool(true),
+                    .creator: .number(0x6170_706C),
+                ]))
+        let attributes = try #require(
+            try keychain.copyMatching(
+                ItemQuery(itemClass: .internetPassword, returns: .attributes))[0].attributes)
         #expect(attributes[.port] == .number(8443))
         #expect(attributes[.isInvisible] == .bool(true))
         #expect(attributes[.creator] == .number(0x6170_706C))
@@ -31,9 +37,10 @@ import Testing
 
     @Test func stringQueryMatchesDataWithTheSameBytesAndBack() throws {
         let keychain = try makeKeychain()
-        try keychain.add(NewItem(
-            itemClass: .genericPassword, attributes: [.service: .string("s"), .account: .data(bytes("alice"))],
-            data: bytes("one")))
+        try keychain.add(
+            NewItem(
+                itemClass: .genericPassword, attributes: [.service: .string("s"), .account: .data(bytes("alice"))],
+                data: bytes("one")))
         try keychain.add(genericPassword(service: "t", account: "bob", secret: "two"))
         #expect(try keychain.secret(genericQuery([.account: .string("alice")])) == "one")
         #expect(try keychain.secret(genericQuery([.account: .data(bytes("bob"))])) == "two")

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// Encrypted backup and restore: migratable items come back whole in another home; ThisDeviceOnly items never
@@ -10,8 +11,10 @@ import Testing
     private let passcode = Secret(Array("1234".utf8))
     private static let groups = ["TEAM1.com.example.app", "TEAM1.com.example.other"]
 
-    private func keychain(home: URL = temporaryHome(), clock: @escaping @Sendable () -> Date = { Date() },
-                          groups: [String] = BackupTests.groups) throws -> Keychain {
+    private func keychain(
+        home: URL = temporaryHome(), clock: @escaping @Sendable () -> Date = { Date() },
+        groups: [String] = BackupTests.groups
+    ) throws -> Keychain {
         var configuration = KeychainConfiguration(
             home: home, identity: CallerIdentity(applicationIdentifier: groups[0], accessGroups: groups), clock: clock)
         configuration.passcodeDerivationTarget = 0.002
@@ -34,8 +37,10 @@ import Testing
     private func populatedSource(clock: TestClock) throws -> (Keychain, [Accessibility: PersistentReference]) {
         let source = try keychain(clock: clock.function)
         var references: [Accessibility: PersistentReference] = [:]
-        let classes: [Accessibility] = [.whenUnlocked, .afterFirstUnlock, .always, .whenUnlockedThisDeviceOnly,
-                                        .afterFirstUnlockThisDeviceOnly, .alwaysThisDeviceOnly]
+        let classes: [Accessibility] = [
+            .whenUnlocked, .afterFirstUnlock, .always, .whenUnlockedThisDeviceOnly,
+            .afterFirstUnlockThisDeviceOnly, .alwaysThisDeviceOnly,
+        ]
         for protection in classes {
             let item = genericPassword(
                 service: "svc", account: "acct-\(protection.rawValue)", secret: "secret-\(protection.rawValue)",
@@ -44,15 +49,19 @@ import Testing
             references[protection] = try source.add(item)?.persistentReference
             clock.advance(by: 60)
         }
-        try source.add(NewItem(
-            itemClass: .internetPassword,
-            attributes: [.server: .string("example.com"), .account: .data([0xFF, 0x00, 0x41]), .port: .number(443),
-                         .isInvisible: .bool(true)],
-            accessGroup: Self.groups[1], synchronizable: true, accessibility: .afterFirstUnlock,
-            data: bytes("inet-secret")))
+        try source.add(
+            NewItem(
+                itemClass: .internetPassword,
+                attributes: [
+                    .server: .string("example.com"), .account: .data([0xFF, 0x00, 0x41]), .port: .number(443),
+                    .isInvisible: .bool(true),
+                ],
+                accessGroup: Self.groups[1], synchronizable: true, accessibility: .afterFirstUnlock,
+                data: bytes("inet-secret")))
         clock.advance(by: 3600)
-        try source.update(genericQuery([.account: .string("acct-ck")], limit: .all),
-                          with: ItemChanges(data: bytes("secret-ck2")))
+        try source.update(
+            genericQuery([.account: .string("acct-ck")], limit: .all),
+            with: ItemChanges(data: bytes("secret-ck2")))
         return (source, references)
     }
 
@@ -68,8 +77,9 @@ import Testing
 
         // Another home has another device key; a caller with one group restores both groups' items.
         let targetHome = temporaryHome()
-        let target = try keychain(home: targetHome, clock: { Date(timeIntervalSinceReferenceDate: 1) },
-                                  groups: [Self.groups[0]])
+        let target = try keychain(
+            home: targetHome, clock: { Date(timeIntervalSinceReferenceDate: 1) },
+            groups: [Self.groups[0]])
         #expect(try target.restore(from: url, password: password) == written)
         let everyGroup = try keychain(home: targetHome)
         #expect(try total(everyGroup) == 4)
@@ -83,14 +93,16 @@ import Testing
             #expect(after[.generic] == .data([1, 2, 3]))
             let reference = try #require(references[protection])
             let found = try everyGroup.copyMatching(ItemQuery(returns: .data, persistentReference: reference))
-            #expect(found.first?.data.map { String(decoding: $0.bytes, as: UTF8.self) }
+            #expect(
+                found.first?.data.map { String(decoding: $0.bytes, as: UTF8.self) }
                     == (protection == .afterFirstUnlock ? "secret-ck2" : "secret-\(protection.rawValue)"))
         }
         let updated = try everyGroup.attributes(genericQuery([.account: .string("acct-ck")]))
         #expect(updated[.modificationDate] != updated[.creationDate])
 
-        let inetQuery = ItemQuery(itemClass: .internetPassword, attributes: [.account: .data([0xFF, 0x00, 0x41])],
-                                  accessGroup: Self.groups[1], synchronizable: .yes, returns: [.attributes, .data])
+        let inetQuery = ItemQuery(
+            itemClass: .internetPassword, attributes: [.account: .data([0xFF, 0x00, 0x41])],
+            accessGroup: Self.groups[1], synchronizable: .yes, returns: [.attributes, .data])
         let inet = try #require(try everyGroup.copyMatching(inetQuery).first)
         #expect(inet.attributes?[.account] == .data([0xFF, 0x00, 0x41]))
         #expect(inet.attributes?[.port] == .number(443) && inet.attributes?[.isInvisible] == .bool(true))
@@ -110,8 +122,10 @@ import Testing
         let (source, _) = try populatedSource(clock: TestClock())
         try source.setPasscode(passcode)
         defer { source.simulateRestart() }
-        try source.add(genericPassword(account: "acct-akpu", secret: "secret-akpu",
-                                       accessibility: .whenPasscodeSetThisDeviceOnly))
+        try source.add(
+            genericPassword(
+                account: "acct-akpu", secret: "secret-akpu",
+                accessibility: .whenPasscodeSetThisDeviceOnly))
         let url = backupURL()
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(try source.backup(to: url, password: password) == BackupSummary(itemCount: 4, excludedCount: 4))
@@ -141,7 +155,8 @@ import Testing
         _ = try source.backup(to: url, password: password)
         let target = try keychain()
         try target.add(genericPassword(account: "already-here"))
-        #expect(status { _ = try target.restore(from: url, password: Secret(Array("wrong".utf8))) }
+        #expect(
+            status { _ = try target.restore(from: url, password: Secret(Array("wrong".utf8))) }
                 == SecurityStatus.authFailed)
         #expect(try total(target) == 1)
     }
@@ -158,8 +173,10 @@ import Testing
             ("truncated by one byte", good.dropLast()), ("header only", good.prefix(BackupArchive.headerSize)),
             ("half", good.prefix(good.count / 2)), ("empty", Data()), ("garbage", Data(repeating: 0x5A, count: 512)),
         ]
-        for offset in [0, 9, 12, 20, 40, BackupArchive.headerSize - 1, BackupArchive.headerSize + 3,
-                       good.count / 2, good.count - 1] {
+        for offset in [
+            0, 9, 12, 20, 40, BackupArchive.headerSize - 1, BackupArchive.headerSize + 3,
+            good.count / 2, good.count - 1,
+        ] {
             var flipped = good
             flipped[offset] ^= 0x01
             variants.append(("byte \(offset) flipped", flipped))
@@ -193,8 +210,9 @@ import Testing
         let other = try keychain()
         _ = try other.restore(from: url, password: password)
         for name in ["ak", "ck", "dk"] {
-            try other.update(genericQuery([.account: .string("acct-\(name)")], limit: .all),
-                             with: ItemChanges(attributes: [.account: .string("renamed-\(name)")]))
+            try other.update(
+                genericQuery([.account: .string("acct-\(name)")], limit: .all),
+                with: ItemChanges(attributes: [.account: .string("renamed-\(name)")]))
         }
         try other.delete(ItemQuery(itemClass: .internetPassword, synchronizable: .any, limit: .all))
         do {
@@ -242,7 +260,8 @@ import Testing
         try target.setPasscode(passcode)
         try target.setGracePeriod(0)
         try target.lock()
-        #expect(status { _ = try target.restore(from: url, password: password) }
+        #expect(
+            status { _ = try target.restore(from: url, password: password) }
                 == SecurityStatus.interactionNotAllowed)
         try target.unlock(passcode: passcode)
         #expect(try total(target) == 0)

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// Reading a caller's identity from an Apple `.entitlements` property list.
 @Suite struct CallerIdentityTests {
     private func plist(_ body: String) -> Data {
-        Data("""
+        Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
             <plist version="1.0">
@@ -17,48 +19,55 @@ import Testing
     }
 
     @Test func groupsComeInAppleOrderWithPrefixesExpanded() throws {
-        let identity = try CallerIdentity.entitlements(plist("""
-            <key>application-identifier</key>
-            <string>ABCDE12345.com.example.app</string>
-            <key>com.apple.developer.team-identifier</key>
-            <string>ABCDE12345</string>
-            <key>keychain-access-groups</key>
-            <array>
-                <string>$(AppIdentifierPrefix)com.example.shared</string>
-                <string>$(TeamIdentifierPrefix)com.example.other</string>
-            </array>
-            <key>com.apple.security.application-groups</key>
-            <array>
-                <string>group.com.example</string>
-            </array>
-            """))
+        let identity = try CallerIdentity.entitlements(
+            plist(
+                """
+                <key>application-identifier</key>
+                <string>ABCDE12345.com.example.app</string>
+                <key>com.apple.developer.team-identifier</key>
+                <string>ABCDE12345</string>
+                <key>keychain-access-groups</key>
+                <array>
+                    <string>$(AppIdentifierPrefix)com.example.shared</string>
+                    <string>$(TeamIdentifierPrefix)com.example.other</string>
+                </array>
+                <key>com.apple.security.application-groups</key>
+                <array>
+                    <string>group.com.example</string>
+                </array>
+                """))
         #expect(identity.applicationIdentifier == "ABCDE12345.com.example.app")
-        #expect(identity.accessGroups == [
-            "ABCDE12345.com.example.shared", "ABCDE12345.com.example.other", "ABCDE12345.com.example.app",
-            "group.com.example",
-        ])
+        #expect(
+            identity.accessGroups == [
+                "ABCDE12345.com.example.shared", "ABCDE12345.com.example.other", "ABCDE12345.com.example.app",
+                "group.com.example",
+            ])
     }
 
     @Test func teamComesFromTheApplicationIdentifierWhenNotGiven() throws {
-        let identity = try CallerIdentity.entitlements(plist("""
-            <key>application-identifier</key>
-            <string>TEAM999.com.example.app</string>
-            <key>keychain-access-groups</key>
-            <array><string>$(AppIdentifierPrefix)com.example.app</string></array>
-            """))
+        let identity = try CallerIdentity.entitlements(
+            plist(
+                """
+                <key>application-identifier</key>
+                <string>TEAM999.com.example.app</string>
+                <key>keychain-access-groups</key>
+                <array><string>$(AppIdentifierPrefix)com.example.app</string></array>
+                """))
         #expect(identity.accessGroups == ["TEAM999.com.example.app"])
     }
 
     @Test func applicationIdentifierAndAppGroupsWithPrefixVariablesAreExpanded() throws {
         // Xcode projects write the application identifier and macOS application groups with these variables.
-        let identity = try CallerIdentity.entitlements(plist("""
-            <key>application-identifier</key>
-            <string>$(AppIdentifierPrefix)com.example.app</string>
-            <key>com.apple.developer.team-identifier</key>
-            <string>ABCDE12345</string>
-            <key>com.apple.security.application-groups</key>
-            <array><string>$(TeamIdentifierPrefix)com.example.group</string></array>
-            """))
+        let identity = try CallerIdentity.entitlements(
+            plist(
+                """
+                <key>application-identifier</key>
+                <string>$(AppIdentifierPrefix)com.example.app</string>
+                <key>com.apple.developer.team-identifier</key>
+                <string>ABCDE12345</string>
+                <key>com.apple.security.application-groups</key>
+                <array><string>$(TeamIdentifierPrefix)com.example.group</string></array>
+                """))
         #expect(identity.applicationIdentifier == "ABCDE12345.com.example.app")
         #expect(identity.accessGroups == ["ABCDE12345.com.example.app", "ABCDE12345.com.example.group"])
     }
@@ -73,10 +82,12 @@ import Testing
         let directory = temporaryHome()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("App.entitlements")
-        try plist("""
+        try plist(
+            """
             <key>keychain-access-groups</key>
             <array><string>TEAM1.from.file</string></array>
-            """).write(to: file)
+            """
+        ).write(to: file)
         #expect(try CallerIdentity.entitlements(at: file).accessGroups == ["TEAM1.from.file"])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// The production failures of issue 4, item 6: the background read of a WhenUnlocked token while locked, the
@@ -56,8 +57,11 @@ import Testing
         try keychain.update(accountQuery("token"), with: ItemChanges(accessibility: .afterFirstUnlock))
 
         try keychain.lock()
-        let after = try #require(try keychain.copyMatching(ItemQuery(
-            returns: [.data, .attributes, .persistentReference], persistentReference: reference)).first)
+        let after = try #require(
+            try keychain.copyMatching(
+                ItemQuery(
+                    returns: [.data, .attributes, .persistentReference], persistentReference: reference)
+            ).first)
         #expect(after.data.map { String(decoding: $0.bytes, as: UTF8.self) } == "token")
         #expect(after.persistentReference == reference)
         #expect(after.attributes?[.accessible] == .string("ck"))
@@ -94,4 +98,3 @@ import Testing
         #expect(relaunched.readStatus("token") == SecurityStatus.itemNotFound)
     }
 }
-

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// Two processes adding the same primary key at the same moment: exactly one succeeds, the other gets
@@ -31,7 +32,8 @@ import Testing
             if first != "ready" {
                 child.process.waitUntilExit()
                 let stderr = String(decoding: child.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                Issue.record("""
+                Issue.record(
+                    """
                     child said \(String(describing: first)) instead of ready; exit status \
                     \(child.process.terminationStatus): \(stderr)
                     """)
@@ -56,8 +58,10 @@ import Testing
         children.removeAll()
 
         let keychain = try makeKeychain(groups: [Self.group], home: home)
-        let items = try keychain.copyMatching(genericQuery([.service: .string("race")], limit: .all,
-                                                           returns: [.attributes, .data]))
+        let items = try keychain.copyMatching(
+            genericQuery(
+                [.service: .string("race")], limit: .all,
+                returns: [.attributes, .data]))
         #expect(items.count == rounds)
         #expect(Set(items.compactMap { $0.attributes?[.account] }).count == rounds)
         for item in items {

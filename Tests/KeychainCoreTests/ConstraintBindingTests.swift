@@ -22,8 +22,9 @@ import Testing
         _ keychain: Keychain, _ account: String, _ accessibility: Accessibility, flags: AccessControlFlags = [],
         applicationPassword: String? = nil
     ) throws {
-        var item = NewItem(itemClass: .genericPassword, attributes: [.account: .string(account)],
-                           data: Array("secret-\(account)".utf8))
+        var item = NewItem(
+            itemClass: .genericPassword, attributes: [.account: .string(account)],
+            data: Array("secret-\(account)".utf8))
         if flags.isEmpty {
             item.accessibility = accessibility
         } else {
@@ -176,9 +177,10 @@ import Testing
         let keychain = try preparedKeychain()
         defer { keychain.simulateRestart() }
         try add(keychain, "app-password", .whenUnlocked, flags: .applicationPassword, applicationPassword: "pw")
-        let row = try #require(try keychain.withStore { store in
-            try store.select(from: "genp", where: RowFilter(), reading: [.secret]).first
-        })
+        let row = try #require(
+            try keychain.withStore { store in
+                try store.select(from: "genp", where: RowFilter(), reading: [.secret]).first
+            })
         let schema = try keychain.schema(.genericPassword)
         let sealer = keychain.sealer(for: row, schema: schema, protection: .whenUnlocked)
         let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: try keychain.classKey(.whenUnlocked))

@@ -21,8 +21,10 @@ import Testing
         let query = ItemQuery(itemClass: .genericPassword, limit: .all)
         let schema = try keychain.schema(.genericPassword)
         let rows = try keychain.withStore { store in
-            try keychain.matchingRows(query, schema: schema, groups: [protectionTestGroup], limit: .all,
-                                      reading: [.metadata, .secret], store: store).map(\.row)
+            try keychain.matchingRows(
+                query, schema: schema, groups: [protectionTestGroup], limit: .all,
+                reading: [.metadata, .secret], store: store
+            ).map(\.row)
         }
         return try #require(rows.first)
     }
@@ -31,8 +33,10 @@ import Testing
         let keychain = try keychainWithPasscode()
         defer { keychain.simulateRestart() }
         let policy = AccessControlPolicy(accessibility: .whenUnlocked, flags: .biometryCurrentSet)
-        try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")],
-                                 accessControl: policy, data: Array("secret".utf8)))
+        try keychain.add(
+            NewItem(
+                itemClass: .genericPassword, attributes: [.account: .string("a")],
+                accessControl: policy, data: Array("secret".utf8)))
         let row = try storedRow(keychain)
         let sealer = ItemSealer(table: "genp", uuid: row.uuid, protection: .whenUnlocked, version: row.version)
         let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: try keychain.classKey(.whenUnlocked))
@@ -46,9 +50,10 @@ import Testing
         func open(with key: SecureBytes) -> Bool {
             var material: [UInt8] = []
             key.withUnsafeBytes { material += $0 }
-            guard let kek = try? KeyDerivation.hkdfSHA256(
-                key: SecureBytes(material), salt: Array(before.salt),
-                info: Array("keychain constraint v1 bc".utf8)),
+            guard
+                let kek = try? KeyDerivation.hkdfSHA256(
+                    key: SecureBytes(material), salt: Array(before.salt),
+                    info: Array("keychain constraint v1 bc".utf8)),
                 let secretKey = try? AESKeyWrap.unwrap(Array(before.wrapped), kek: kek)
             else { return false }
             return (try? AESGCM.open(sealed, key: secretKey, authenticating: associated)) != nil
@@ -73,16 +78,22 @@ import Testing
         }
         // And the item's own key, which the class key unwraps, does not open the secret either.
         #expect((try? AESGCM.open(sealed, key: itemKey, authenticating: associated)) == nil)
-        #expect(!String(decoding: try Data(contentsOf: keychain.configuration.home.appendingPathComponent(
-            "biometry.json")), as: UTF8.self).contains(before.wrapped.base64EncodedString()))
+        #expect(
+            !String(
+                decoding: try Data(
+                    contentsOf: keychain.configuration.home.appendingPathComponent(
+                        "biometry.json")), as: UTF8.self
+            ).contains(before.wrapped.base64EncodedString()))
     }
 
     @Test func backupsLeaveConstrainedItemsOut() throws {
         let keychain = try keychainWithPasscode()
         defer { keychain.simulateRestart() }
-        try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")],
-                                 accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: .biometryAny),
-                                 data: Array("secret".utf8)))
+        try keychain.add(
+            NewItem(
+                itemClass: .genericPassword, attributes: [.account: .string("a")],
+                accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: .biometryAny),
+                data: Array("secret".utf8)))
         try keychain.addToken("plain", .whenUnlocked)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ac-\(UUID().uuidString).backup")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -94,9 +105,10 @@ import Testing
         let keychain = try fastKDFKeychain()
         let context = AuthenticationContext()
         context.setApplicationPassword(Array("pw".utf8))
-        let item = NewItem(itemClass: .genericPassword, attributes: [.account: .string("a")],
-                           accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: .applicationPassword),
-                           data: Array("secret".utf8))
+        let item = NewItem(
+            itemClass: .genericPassword, attributes: [.account: .string("a")],
+            accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: .applicationPassword),
+            data: Array("secret".utf8))
         try keychain.add(item, context: context)
         let query = accountQuery("a", returns: .data)
         #expect(status { _ = try keychain.copyMatching(query) } == SecurityStatus.authFailed)

@@ -6,10 +6,12 @@ import Testing
 /// The key envelope of constrained items: written in the compact format 2, format 1 (JSON) still read.
 @Suite struct ConstraintEnvelopeFormatTests {
     private let envelope = ConstraintEnvelope(alternatives: [
-        .init(factors: [.biometryAny], salt: Data(repeating: 1, count: 16), iterations: 10_000,
-              wrapped: Data(repeating: 2, count: 40)),
-        .init(factors: [.applicationPassword, .companion, .devicePasscode], salt: Data(repeating: 3, count: 16),
-              iterations: 7, wrapped: Data(repeating: 4, count: 40)),
+        .init(
+            factors: [.biometryAny], salt: Data(repeating: 1, count: 16), iterations: 10_000,
+            wrapped: Data(repeating: 2, count: 40)),
+        .init(
+            factors: [.applicationPassword, .companion, .devicePasscode], salt: Data(repeating: 3, count: 16),
+            iterations: 7, wrapped: Data(repeating: 4, count: 40)),
     ])
     private let sealed: [UInt8] = Array(repeating: 9, count: 44)
 

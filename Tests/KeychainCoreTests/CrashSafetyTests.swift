@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A process killed with SIGKILL in the middle of adds loses nothing whose add had returned success, and
@@ -57,8 +59,10 @@ import Glibc
                 #expect(secret == "secret:\(account)", "round \(round): \(account) lost or damaged")
             }
             // Every stored item opens: nothing half written, at most one unconfirmed add per kill.
-            let all = try keychain.copyMatching(genericQuery([.service: .string("crash")], limit: .all,
-                                                             returns: [.data, .attributes]))
+            let all = try keychain.copyMatching(
+                genericQuery(
+                    [.service: .string("crash")], limit: .all,
+                    returns: [.data, .attributes]))
             #expect(all.count >= confirmed.count && all.count <= confirmed.count + round + 1)
             for item in all {
                 guard case .string(let account) = item.attributes?[.account] else {

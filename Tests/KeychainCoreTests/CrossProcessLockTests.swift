@@ -1,6 +1,7 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// The lock state is device-wide: another process sees a lock, an unlock and a restart at once, because the

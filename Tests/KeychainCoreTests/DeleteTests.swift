@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// SecItemDelete removes every match; a limit other than All is a parameter error.

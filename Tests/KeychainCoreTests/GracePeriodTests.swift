@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import KeychainCore
 import KeychainCrypto
+import Testing
+
+@testable import KeychainCore
 
 /// After a lock, class A stays available for the grace period, then goes; class C stays.
 @Suite struct GracePeriodTests {
@@ -59,8 +60,10 @@ import KeychainCrypto
 
     @Test func theProcessMemoryStoreHonoursTheGracePeriodToo() throws {
         let store = ProcessKeyStore()
-        try store.put([.whenUnlocked: SecureBytes(Array(repeating: 1, count: 32)),
-                       .afterFirstUnlock: SecureBytes(Array(repeating: 2, count: 32))])
+        try store.put([
+            .whenUnlocked: SecureBytes(Array(repeating: 1, count: 32)),
+            .afterFirstUnlock: SecureBytes(Array(repeating: 2, count: 32)),
+        ])
         try store.lock(classAExpiresAfter: 1)
         #expect(try store.get(.whenUnlocked) != nil)
         Thread.sleep(forTimeInterval: 1.05)

@@ -17,8 +17,17 @@ import Testing
         for key in [AttributeKey.creationDate, .modificationDate] {
             let query = genericQuery([key: .date(Date(timeIntervalSinceReferenceDate: seconds))])
             #expect(status { _ = try keychain.copyMatching(query) } == SecurityStatus.param)
-            #expect(status { try keychain.delete(genericQuery([key: .date(Date(timeIntervalSinceReferenceDate:
-                seconds))], limit: .all)) } == SecurityStatus.param)
+            #expect(
+                status {
+                    try keychain.delete(
+                        genericQuery(
+                            [
+                                key: .date(
+                                    Date(
+                                        timeIntervalSinceReferenceDate:
+                                            seconds))
+                            ], limit: .all))
+                } == SecurityStatus.param)
         }
     }
 
@@ -36,13 +45,17 @@ import Testing
         let date = AttributeValue.date(Date(timeIntervalSinceReferenceDate: seconds))
         let entry = BackupEntry(
             itemClass: .genericPassword, uuid: Array(repeating: 7, count: 16), protection: .afterFirstUnlock,
-            attributes: [.account: .string("a"), .service: .string("s"), .accessGroup: .string("TEAM1.com.example.app"),
-                         .synchronizable: .bool(false), .creationDate: date, .modificationDate: .date(Date())],
+            attributes: [
+                .account: .string("a"), .service: .string("s"), .accessGroup: .string("TEAM1.com.example.app"),
+                .synchronizable: .bool(false), .creationDate: date, .modificationDate: .date(Date()),
+            ],
             secret: SecureBytes(Array("x".utf8)))
         let good = BackupEntry(
             itemClass: .genericPassword, uuid: Array(repeating: 8, count: 16), protection: .afterFirstUnlock,
-            attributes: [.account: .string("b"), .service: .string("s"), .accessGroup: .string("TEAM1.com.example.app"),
-                         .synchronizable: .bool(false), .creationDate: .date(Date()), .modificationDate: .date(Date())],
+            attributes: [
+                .account: .string("b"), .service: .string("s"), .accessGroup: .string("TEAM1.com.example.app"),
+                .synchronizable: .bool(false), .creationDate: .date(Date()), .modificationDate: .date(Date()),
+            ],
             secret: SecureBytes(Array("y".utf8)))
         let password = SecureBytes(Array("pw".utf8))
         let file = try BackupArchive.seal(BackupContents(entries: [good, entry]), password: password, iterations: 1000)
@@ -51,10 +64,12 @@ import Testing
         try Data(file).write(to: url)
 
         let keychain = try makeKeychain()
-        #expect(status { _ = try keychain.restore(from: url, password: Secret(Array("pw".utf8))) }
-            == SecurityStatus.decode)
-        #expect(status { _ = try keychain.copyMatching(genericQuery([:], limit: .all)) }
-            == SecurityStatus.itemNotFound)
+        #expect(
+            status { _ = try keychain.restore(from: url, password: Secret(Array("pw".utf8))) }
+                == SecurityStatus.decode)
+        #expect(
+            status { _ = try keychain.copyMatching(genericQuery([:], limit: .all)) }
+                == SecurityStatus.itemNotFound)
     }
 
     @Test func explanationsPrintAnImpossibleStoredDateWithoutTrapping() {

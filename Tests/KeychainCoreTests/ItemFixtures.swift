@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import KeychainCore
 
 /// The UTF-8 bytes of `text`.

@@ -20,8 +20,10 @@ import Testing
             attributes: [.applicationTag: .data(bytes(tag)), .applicationLabel: .data(applicationLabel)],
             accessibility: accessibility, returns: returns)
         if let label { item.attributes[.label] = .string(label) }
-        item.value = .key(KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256,
-                                   externalRepresentation: Secret(Self.privateBytes)))
+        item.value = .key(
+            KeyValue(
+                keyType: "73", keyClass: "1", sizeInBits: 256,
+                externalRepresentation: Secret(Self.privateBytes)))
         return item
     }
 
@@ -35,7 +37,10 @@ import Testing
         let keychain = try makeKeychain()
         try keychain.add(keyItem())
         let found = try #require(try keychain.copyMatching(tagQuery(returns: [.data, .attributes])).first)
-        guard case .key(let value)? = found.value else { Issue.record("no key value"); return }
+        guard case .key(let value)? = found.value else {
+            Issue.record("no key value")
+            return
+        }
         #expect(value.externalRepresentation.bytes == Self.privateBytes)
         #expect(value.keyType == "73" && value.keyClass == "1" && value.sizeInBits == 256)
         let attributes = try #require(found.attributes)
@@ -51,7 +56,10 @@ import Testing
         let keychain = try makeKeychain()
         try keychain.add(keyItem())
         let found = try #require(try keychain.copyMatching(tagQuery(returns: .reference)).first)
-        guard case .key(let value)? = found.value else { Issue.record("no key value"); return }
+        guard case .key(let value)? = found.value else {
+            Issue.record("no key value")
+            return
+        }
         #expect(value.externalRepresentation.bytes == Self.privateBytes)
     }
 
@@ -86,9 +94,10 @@ import Testing
         try keychain.add(keyItem(label: "old"))
         try keychain.update(tagQuery(limit: .all), with: ItemChanges(attributes: [.label: .string("new")]))
         #expect(try keychain.attributes(tagQuery())[.label] == .string("new"))
-        #expect(status {
-            try keychain.update(tagQuery(limit: .all), with: ItemChanges(attributes: [.keyClass: .number(0)]))
-        } == SecurityStatus.param)
+        #expect(
+            status {
+                try keychain.update(tagQuery(limit: .all), with: ItemChanges(attributes: [.keyClass: .number(0)]))
+            } == SecurityStatus.param)
         var replacing = ItemChanges()
         replacing.value = keyItem().value
         #expect(status { try keychain.update(tagQuery(limit: .all), with: replacing) } == SecurityStatus.unimplemented)
@@ -115,8 +124,9 @@ import Testing
         try keychain.add(keyItem(accessibility: .whenUnlocked))
         try keychain.add(keyItem(tag: "always", accessibility: .always))
         try keychain.lock()
-        #expect(status { _ = try keychain.copyMatching(tagQuery(returns: .reference)) }
-            == SecurityStatus.interactionNotAllowed)
+        #expect(
+            status { _ = try keychain.copyMatching(tagQuery(returns: .reference)) }
+                == SecurityStatus.interactionNotAllowed)
         #expect(try keychain.copyMatching(tagQuery("always", returns: .reference)).count == 1)
         try keychain.unlock(passcode: testPasscode)
         #expect(try keychain.copyMatching(tagQuery(returns: .reference)).count == 1)
@@ -136,8 +146,14 @@ import Testing
         let target = try fastKDFKeychain()
         _ = try target.restore(from: url, password: password)
         let restored = try target.copyMatching(tagQuery("migratable", returns: .data))
-        #expect(restored.first.flatMap { if case .key(let key)? = $0.value { key.externalRepresentation.bytes } else {
-            nil } } == Self.privateBytes)
+        #expect(
+            restored.first.flatMap {
+                if case .key(let key)? = $0.value {
+                    key.externalRepresentation.bytes
+                } else {
+                    nil
+                }
+            } == Self.privateBytes)
         #expect(try target.count(tagQuery("device")) == 0)
     }
 }

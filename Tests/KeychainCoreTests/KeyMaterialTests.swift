@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCrypto
 import Testing
+
 @testable import KeychainCore
 
 /// The keychain's files alone open nothing of classes A and C: they need the device key and the passcode
@@ -44,8 +45,9 @@ import Testing
     private func passcodeKey(_ document: KeybagDocument, deviceKey: SecureBytes) throws -> SecureBytes {
         let record = try #require(document.passcode)
         let salt = try #require(Data(base64Encoded: record.salt))
-        return try PasscodeKDF.derive(passcode: testPasscode.storage, salt: Array(salt), iterations: record.iterations,
-                                      deviceKey: deviceKey)
+        return try PasscodeKDF.derive(
+            passcode: testPasscode.storage, salt: Array(salt), iterations: record.iterations,
+            deviceKey: deviceKey)
     }
 
     @Test func filesWithoutTheDeviceKeyOpenNothingEvenWithThePasscode() throws {
@@ -80,8 +82,9 @@ import Testing
 
         #expect(try copied.lockState == .beforeFirstUnlock)
         for protection in Self.classesAC {
-            #expect(copied.readStatus(protection.rawValue) == SecurityStatus.interactionNotAllowed,
-                    "\(protection.rawValue)")
+            #expect(
+                copied.readStatus(protection.rawValue) == SecurityStatus.interactionNotAllowed,
+                "\(protection.rawValue)")
         }
         // The deprecated Always classes need only the device key, by design.
         #expect(copied.readStatus("dk") == SecurityStatus.success)

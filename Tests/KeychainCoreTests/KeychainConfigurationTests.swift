@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// `KeychainConfiguration.fromEnvironment`: where the keychain lives and who the process is.

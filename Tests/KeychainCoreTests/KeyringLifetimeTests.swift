@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCrypto
 import Testing
+
 @testable import KeychainCore
 
 /// Unlocked class keys are kept per keychain home and go when the home goes: when its passcode is removed, on a

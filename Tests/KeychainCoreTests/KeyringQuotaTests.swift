@@ -1,9 +1,11 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// At the kernel's per-user key quota (200 keys for a user other than root), an unlock fails with a reason that

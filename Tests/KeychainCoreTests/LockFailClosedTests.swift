@@ -2,6 +2,7 @@ import Foundation
 import KernelKeyring
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// Settings are checked where they come in, and a lock fails closed: a value the kernel cannot count, or a keybag

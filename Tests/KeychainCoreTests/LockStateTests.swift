@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// Passcode, lock states and protection classes, as on a device with a passcode.
@@ -14,14 +15,18 @@ import Testing
     }
 
     private func add(_ keychain: Keychain, _ account: String, _ protection: Accessibility) throws {
-        try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.account: .string(account)],
-                                 accessibility: protection, data: Array(account.utf8)))
+        try keychain.add(
+            NewItem(
+                itemClass: .genericPassword, attributes: [.account: .string(account)],
+                accessibility: protection, data: Array(account.utf8)))
     }
 
     private func read(_ keychain: Keychain, _ account: String) -> Int32 {
         do {
-            _ = try keychain.copyMatching(ItemQuery(itemClass: .genericPassword, attributes: [.account: .string(account)],
-                                                    returns: .data))
+            _ = try keychain.copyMatching(
+                ItemQuery(
+                    itemClass: .genericPassword, attributes: [.account: .string(account)],
+                    returns: .data))
             return 0
         } catch let error as KeychainError {
             return error.status

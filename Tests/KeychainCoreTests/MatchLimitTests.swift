@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// kSecMatchLimit in a search: default one, a count, all in insertion order, zero → not found.
@@ -19,8 +20,9 @@ import Testing
 
     @Test func defaultLimitIsOneAndItIsTheFirstAdded() throws {
         let keychain = try keychainWithFourItems()
-        let results = try keychain.copyMatching(ItemQuery(
-            itemClass: .genericPassword, attributes: [.service: .string("s")], returns: .attributes))
+        let results = try keychain.copyMatching(
+            ItemQuery(
+                itemClass: .genericPassword, attributes: [.service: .string("s")], returns: .attributes))
         #expect(accounts(results) == [.string("c")])
     }
 

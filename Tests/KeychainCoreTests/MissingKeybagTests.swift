@@ -1,6 +1,7 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// A keybag that disappears next to a database with items must not be replaced by a fresh one: new class keys

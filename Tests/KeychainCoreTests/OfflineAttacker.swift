@@ -18,8 +18,9 @@ struct OfflineAttacker {
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         // The write-ahead log holds the latest writes; the shared-memory index is rebuilt from it.
         for name in try FileManager.default.contentsOfDirectory(atPath: home.path) where !name.hasSuffix("-shm") {
-            try FileManager.default.copyItem(at: home.appendingPathComponent(name),
-                                             to: copy.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: home.appendingPathComponent(name),
+                to: copy.appendingPathComponent(name))
         }
         keychain = try fastKDFKeychain(home: copy)
     }
@@ -51,8 +52,10 @@ struct OfflineAttacker {
             let attributes = try sealer.openAttributes(row.metadata, itemKey: itemKey)
             guard case .string(let account)? = attributes[.account] else { return nil }
             if (try? sealer.openSecret(row.secret, itemKey: itemKey)) != nil { return account }
-            let envelopeColumn = (try? keychain.constrainedEnvelopeColumn(row.secret, sealer: sealer,
-                                                                            itemKey: itemKey)) ?? row.secret
+            let envelopeColumn =
+                (try? keychain.constrainedEnvelopeColumn(
+                    row.secret, sealer: sealer,
+                    itemKey: itemKey)) ?? row.secret
             return try opensEnvelope(envelopeColumn) ? account : nil
         }
         // No class key: only an envelope stored in the clear could still give the secret's key away. The account
@@ -81,14 +84,19 @@ struct OfflineAttacker {
                             password: SecureBytes(Array(password.utf8)), salt: Array(alternative.salt),
                             iterations: alternative.iterations)
                     }
-                    guard let key else { complete = false; break }
+                    guard let key else {
+                        complete = false
+                        break
+                    }
                     key.withUnsafeBytes { material += $0 }
                 }
                 guard complete else { continue }
-                let info = Array(KeyHierarchy.constraintAlternativePrefix.utf8)
+                let info =
+                    Array(KeyHierarchy.constraintAlternativePrefix.utf8)
                     + Array(alternative.factors.map(\.rawValue).joined(separator: ",").utf8)
-                guard let kek = try? KeyDerivation.hkdfSHA256(
-                    key: SecureBytes(material), salt: Array(alternative.salt), info: info)
+                guard
+                    let kek = try? KeyDerivation.hkdfSHA256(
+                        key: SecureBytes(material), salt: Array(alternative.salt), info: info)
                 else { continue }
                 if (try? AESKeyWrap.unwrap(Array(alternative.wrapped), kek: kek)) != nil { return true }
             }

@@ -2,6 +2,7 @@ import Foundation
 import KeychainStore
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// Opening a keychain takes no write lock, so a process whose first call is a read does not queue behind another

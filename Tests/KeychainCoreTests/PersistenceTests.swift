@@ -1,6 +1,7 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// A keychain home keeps its items across opens, with key files only its owner can read.
@@ -10,8 +11,13 @@ import Testing
         let home = temporaryHome()
         let keychain = try makeKeychain(home: home, clock: clock.function)
         try keychain.add(genericPassword(account: "a", secret: "first", extra: [.label: .data([1, 2])]))
-        try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.server: .string("example.com"),
-                                                                          .port: .number(22)], data: bytes("inet")))
+        try keychain.add(
+            NewItem(
+                itemClass: .internetPassword,
+                attributes: [
+                    .server: .string("example.com"),
+                    .port: .number(22),
+                ], data: bytes("inet")))
         let reference = try keychain.copyMatching(genericQuery([:], returns: .persistentReference))[0]
             .persistentReference
         keychain.close()
@@ -22,8 +28,10 @@ import Testing
         #expect(item.attributes?[.label] == .data([1, 2]))
         #expect(item.attributes?[.creationDate] == .date(clock.now))
         #expect(item.persistentReference == reference)
-        let inet = try reopened.copyMatching(ItemQuery(itemClass: .internetPassword, attributes: [.port: .number(22)],
-                                                       returns: .data))
+        let inet = try reopened.copyMatching(
+            ItemQuery(
+                itemClass: .internetPassword, attributes: [.port: .number(22)],
+                returns: .data))
         #expect(inet[0].data?.bytes == bytes("inet"))
         #expect(throws: KeychainError.duplicateItem) { try reopened.add(genericPassword(account: "a")) }
         #expect(try reopened.integrityCheck() == "ok")

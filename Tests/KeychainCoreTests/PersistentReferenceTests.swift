@@ -1,6 +1,7 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// Persistent references: 20 bytes (class name + item UUID), stable across updates, usable without a class.
@@ -52,11 +53,15 @@ import Testing
         let keychain = try makeKeychain(clock: clock.function)
         let reference = try reference(of: genericPassword(account: "before"), in: keychain)
         clock.advance(by: 60)
-        try keychain.update(genericQuery([.account: .string("before")], limit: .all),
-                            with: ItemChanges(attributes: [.account: .string("after"), .label: .string("L")],
-                                              accessibility: .afterFirstUnlock, data: bytes("new")))
-        let found = try keychain.copyMatching(ItemQuery(returns: [.data, .attributes, .persistentReference],
-                                                        persistentReference: reference))
+        try keychain.update(
+            genericQuery([.account: .string("before")], limit: .all),
+            with: ItemChanges(
+                attributes: [.account: .string("after"), .label: .string("L")],
+                accessibility: .afterFirstUnlock, data: bytes("new")))
+        let found = try keychain.copyMatching(
+            ItemQuery(
+                returns: [.data, .attributes, .persistentReference],
+                persistentReference: reference))
         #expect(found[0].persistentReference == reference)
         #expect(found[0].attributes?[.account] == .string("after"))
         #expect(found[0].data?.bytes == bytes("new"))
@@ -72,8 +77,10 @@ import Testing
         let matching = ItemQuery(attributes: [.account: .string("account")], persistentReference: reference)
         #expect(try keychain.copyMatching(matching).count == 1)
         #expect(throws: KeychainError.itemNotFound) {
-            try keychain.copyMatching(ItemQuery(attributes: [.account: .string("other")],
-                                                persistentReference: reference))
+            try keychain.copyMatching(
+                ItemQuery(
+                    attributes: [.account: .string("other")],
+                    persistentReference: reference))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// No secret and no attribute value reaches the disk in plaintext: every file of the home is searched.
@@ -39,26 +40,36 @@ import Testing
     @Test func noSecretOrAttributeIsStoredInPlaintext() throws {
         let home = temporaryHome()
         let keychain = try makeKeychain(home: home)
-        try keychain.add(NewItem(
-            itemClass: .genericPassword,
-            attributes: [.service: .string(Self.needles[2]), .account: .string(Self.needles[1]),
-                         .label: .string(Self.needles[3]), .comment: .data(bytes(Self.needles[4]))],
-            data: bytes(Self.needles[0])))
-        try keychain.add(NewItem(
-            itemClass: .internetPassword,
-            attributes: [.server: .string(Self.needles[5]), .path: .string(Self.needles[6]),
-                         .account: .data(bytes(Self.needles[1]))],
-            accessibility: .afterFirstUnlockThisDeviceOnly, data: bytes(Self.needles[0])))
+        try keychain.add(
+            NewItem(
+                itemClass: .genericPassword,
+                attributes: [
+                    .service: .string(Self.needles[2]), .account: .string(Self.needles[1]),
+                    .label: .string(Self.needles[3]), .comment: .data(bytes(Self.needles[4])),
+                ],
+                data: bytes(Self.needles[0])))
+        try keychain.add(
+            NewItem(
+                itemClass: .internetPassword,
+                attributes: [
+                    .server: .string(Self.needles[5]), .path: .string(Self.needles[6]),
+                    .account: .data(bytes(Self.needles[1])),
+                ],
+                accessibility: .afterFirstUnlockThisDeviceOnly, data: bytes(Self.needles[0])))
         try keychain.update(
             ItemQuery(itemClass: .internetPassword, limit: .all), with: ItemChanges(data: bytes(Self.needles[7])))
         // Case-insensitive lookups exercise the folded digests too.
-        _ = try keychain.copyMatching(genericQuery([.account: .string(Self.needles[1].uppercased())],
-                                                   returns: .data, caseInsensitive: true))
+        _ = try keychain.copyMatching(
+            genericQuery(
+                [.account: .string(Self.needles[1].uppercased())],
+                returns: .data, caseInsensitive: true))
         // While open, the write-ahead log holds the recent pages.
-        try expectNoNeedle(in: home, expectedFiles: [
-            Keychain.databaseFileName, Keychain.databaseFileName + "-wal", Keychain.databaseFileName + "-shm",
-            "keybag", "device.key",
-        ])
+        try expectNoNeedle(
+            in: home,
+            expectedFiles: [
+                Keychain.databaseFileName, Keychain.databaseFileName + "-wal", Keychain.databaseFileName + "-shm",
+                "keybag", "device.key",
+            ])
         keychain.close()
         try expectNoNeedle(in: home, expectedFiles: [Keychain.databaseFileName, "keybag", "device.key"])
         // The search itself works: the needles are what a plaintext store would contain.

@@ -67,11 +67,13 @@ import Testing
         }
         // Both items onto one new key collides too; a label change does not.
         #expect(throws: KeychainError.duplicateItem) {
-            try keychain.previewUpdate(genericQuery([.service: .string("svc")], limit: .all),
-                                       with: ItemChanges(attributes: [.account: .string("c")]))
+            try keychain.previewUpdate(
+                genericQuery([.service: .string("svc")], limit: .all),
+                with: ItemChanges(attributes: [.account: .string("c")]))
         }
-        let relabel = try keychain.previewUpdate(genericQuery([.service: .string("svc")], limit: .all),
-                                                 with: ItemChanges(attributes: [.label: .string("L")]))
+        let relabel = try keychain.previewUpdate(
+            genericQuery([.service: .string("svc")], limit: .all),
+            with: ItemChanges(attributes: [.label: .string("L")]))
         #expect(relabel.items.count == 2)
     }
 
@@ -83,7 +85,8 @@ import Testing
         query.authentication = ReadAuthentication(ui: .skip)
         #expect(status { _ = try keychain.previewDelete(query) } == SecurityStatus.param)
         #expect(status { _ = try keychain.delete(query) } == SecurityStatus.param)
-        #expect(status { _ = try keychain.previewDelete(genericQuery([.service: .string("svc")], limit: .one)) }
-            == SecurityStatus.param)
+        #expect(
+            status { _ = try keychain.previewDelete(genericQuery([.service: .string("svc")], limit: .one)) }
+                == SecurityStatus.param)
     }
 }

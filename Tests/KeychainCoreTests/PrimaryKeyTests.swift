@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// Which attributes make two items the same item, per class (DESIGN.md "Item model and query semantics").
@@ -13,8 +14,9 @@ import Testing
     private func internetPassword(_ attributes: [AttributeKey: AttributeValue], accessibility: Accessibility? = nil)
         -> NewItem
     {
-        NewItem(itemClass: .internetPassword, attributes: attributes, accessibility: accessibility,
-                data: bytes("pw"))
+        NewItem(
+            itemClass: .internetPassword, attributes: attributes, accessibility: accessibility,
+            data: bytes("pw"))
     }
 
     @Test func genericPasswordsDifferingOnlyInLabelCommentOrGenericAreDuplicates() throws {
@@ -82,8 +84,9 @@ import Testing
             try keychain.add(genericPassword(service: "s", account: ""))
         }
         #expect(throws: KeychainError.duplicateItem) {
-            try keychain.add(NewItem(
-                itemClass: .genericPassword, attributes: [.service: .string("s"), .account: .data([])]))
+            try keychain.add(
+                NewItem(
+                    itemClass: .genericPassword, attributes: [.service: .string("s"), .account: .data([])]))
         }
         #expect(try keychain.secret(genericQuery([.service: .string("s"), .account: .string("")])) == "x")
     }
@@ -100,13 +103,15 @@ import Testing
         let keychain = try makeKeychain()
         try keychain.add(internetPassword([.server: .string("example.com"), .account: .string("a")]))
         #expect(throws: KeychainError.duplicateItem) {
-            try keychain.add(internetPassword([
-                .server: .string("example.com"), .account: .string("a"), .port: .number(0), .path: .string(""),
-                .securityDomain: .string(""), .protocol: .string(""), .authenticationType: .string(""),
-            ]))
+            try keychain.add(
+                internetPassword([
+                    .server: .string("example.com"), .account: .string("a"), .port: .number(0), .path: .string(""),
+                    .securityDomain: .string(""), .protocol: .string(""), .authenticationType: .string(""),
+                ]))
         }
-        let found = try keychain.copyMatching(ItemQuery(
-            itemClass: .internetPassword, attributes: [.server: .string("example.com"), .port: .number(0)]))
+        let found = try keychain.copyMatching(
+            ItemQuery(
+                itemClass: .internetPassword, attributes: [.server: .string("example.com"), .port: .number(0)]))
         #expect(found.count == 1)
     }
 
@@ -137,8 +142,9 @@ import Testing
 
     @Test func stringAndDataWithSameBytesAreTheSameKey() throws {
         let keychain = try makeKeychain()
-        try keychain.add(NewItem(
-            itemClass: .genericPassword, attributes: [.service: .string("s"), .account: .data(bytes("alice"))]))
+        try keychain.add(
+            NewItem(
+                itemClass: .genericPassword, attributes: [.service: .string("s"), .account: .data(bytes("alice"))]))
         #expect(throws: KeychainError.duplicateItem) {
             try keychain.add(genericPassword(service: "s", account: "alice"))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// Every protection class × lock state × operation, with the exact status an iOS device returns (issue 4).
@@ -37,50 +38,50 @@ import Testing
     static let expected: [State: [Accessibility: [Int32]]] = [
         .noPasscode: [
             //                                 add   read  attrs update delete
-            .whenUnlocked:                    [ok,   ok,   ok,   ok,   ok],
-            .whenUnlockedThisDeviceOnly:      [ok,   ok,   ok,   ok,   ok],
-            .whenPasscodeSetThisDeviceOnly:   [auth, none, none, none, none],
-            .afterFirstUnlock:                [ok,   ok,   ok,   ok,   ok],
-            .afterFirstUnlockThisDeviceOnly:  [ok,   ok,   ok,   ok,   ok],
-            .always:                          [ok,   ok,   ok,   ok,   ok],
-            .alwaysThisDeviceOnly:            [ok,   ok,   ok,   ok,   ok],
+            .whenUnlocked: [ok, ok, ok, ok, ok],
+            .whenUnlockedThisDeviceOnly: [ok, ok, ok, ok, ok],
+            .whenPasscodeSetThisDeviceOnly: [auth, none, none, none, none],
+            .afterFirstUnlock: [ok, ok, ok, ok, ok],
+            .afterFirstUnlockThisDeviceOnly: [ok, ok, ok, ok, ok],
+            .always: [ok, ok, ok, ok, ok],
+            .alwaysThisDeviceOnly: [ok, ok, ok, ok, ok],
         ],
         .unlocked: [
-            .whenUnlocked:                    [ok,   ok,   ok,   ok,   ok],
-            .whenUnlockedThisDeviceOnly:      [ok,   ok,   ok,   ok,   ok],
-            .whenPasscodeSetThisDeviceOnly:   [ok,   ok,   ok,   ok,   ok],
-            .afterFirstUnlock:                [ok,   ok,   ok,   ok,   ok],
-            .afterFirstUnlockThisDeviceOnly:  [ok,   ok,   ok,   ok,   ok],
-            .always:                          [ok,   ok,   ok,   ok,   ok],
-            .alwaysThisDeviceOnly:            [ok,   ok,   ok,   ok,   ok],
+            .whenUnlocked: [ok, ok, ok, ok, ok],
+            .whenUnlockedThisDeviceOnly: [ok, ok, ok, ok, ok],
+            .whenPasscodeSetThisDeviceOnly: [ok, ok, ok, ok, ok],
+            .afterFirstUnlock: [ok, ok, ok, ok, ok],
+            .afterFirstUnlockThisDeviceOnly: [ok, ok, ok, ok, ok],
+            .always: [ok, ok, ok, ok, ok],
+            .alwaysThisDeviceOnly: [ok, ok, ok, ok, ok],
         ],
         .locked: [
-            .whenUnlocked:                    [nai,  nai,  nai,  nai,  ok],
-            .whenUnlockedThisDeviceOnly:      [nai,  nai,  nai,  nai,  ok],
-            .whenPasscodeSetThisDeviceOnly:   [nai,  nai,  nai,  nai,  ok],
-            .afterFirstUnlock:                [ok,   ok,   ok,   ok,   ok],
-            .afterFirstUnlockThisDeviceOnly:  [ok,   ok,   ok,   ok,   ok],
-            .always:                          [ok,   ok,   ok,   ok,   ok],
-            .alwaysThisDeviceOnly:            [ok,   ok,   ok,   ok,   ok],
+            .whenUnlocked: [nai, nai, nai, nai, ok],
+            .whenUnlockedThisDeviceOnly: [nai, nai, nai, nai, ok],
+            .whenPasscodeSetThisDeviceOnly: [nai, nai, nai, nai, ok],
+            .afterFirstUnlock: [ok, ok, ok, ok, ok],
+            .afterFirstUnlockThisDeviceOnly: [ok, ok, ok, ok, ok],
+            .always: [ok, ok, ok, ok, ok],
+            .alwaysThisDeviceOnly: [ok, ok, ok, ok, ok],
         ],
         .beforeFirstUnlock: [
-            .whenUnlocked:                    [nai,  nai,  nai,  nai,  ok],
-            .whenUnlockedThisDeviceOnly:      [nai,  nai,  nai,  nai,  ok],
-            .whenPasscodeSetThisDeviceOnly:   [nai,  nai,  nai,  nai,  ok],
-            .afterFirstUnlock:                [nai,  nai,  nai,  nai,  ok],
-            .afterFirstUnlockThisDeviceOnly:  [nai,  nai,  nai,  nai,  ok],
-            .always:                          [ok,   ok,   ok,   ok,   ok],
-            .alwaysThisDeviceOnly:            [ok,   ok,   ok,   ok,   ok],
+            .whenUnlocked: [nai, nai, nai, nai, ok],
+            .whenUnlockedThisDeviceOnly: [nai, nai, nai, nai, ok],
+            .whenPasscodeSetThisDeviceOnly: [nai, nai, nai, nai, ok],
+            .afterFirstUnlock: [nai, nai, nai, nai, ok],
+            .afterFirstUnlockThisDeviceOnly: [nai, nai, nai, nai, ok],
+            .always: [ok, ok, ok, ok, ok],
+            .alwaysThisDeviceOnly: [ok, ok, ok, ok, ok],
         ],
         // The akpu class key is destroyed with the passcode and its items purged; nothing else is lost.
         .passcodeRemoved: [
-            .whenUnlocked:                    [ok,   ok,   ok,   ok,   ok],
-            .whenUnlockedThisDeviceOnly:      [ok,   ok,   ok,   ok,   ok],
-            .whenPasscodeSetThisDeviceOnly:   [auth, none, none, none, none],
-            .afterFirstUnlock:                [ok,   ok,   ok,   ok,   ok],
-            .afterFirstUnlockThisDeviceOnly:  [ok,   ok,   ok,   ok,   ok],
-            .always:                          [ok,   ok,   ok,   ok,   ok],
-            .alwaysThisDeviceOnly:            [ok,   ok,   ok,   ok,   ok],
+            .whenUnlocked: [ok, ok, ok, ok, ok],
+            .whenUnlockedThisDeviceOnly: [ok, ok, ok, ok, ok],
+            .whenPasscodeSetThisDeviceOnly: [auth, none, none, none, none],
+            .afterFirstUnlock: [ok, ok, ok, ok, ok],
+            .afterFirstUnlockThisDeviceOnly: [ok, ok, ok, ok, ok],
+            .always: [ok, ok, ok, ok, ok],
+            .alwaysThisDeviceOnly: [ok, ok, ok, ok, ok],
         ],
     ]
 

@@ -1,9 +1,11 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A process killed with SIGKILL at any point of a passcode change, a lock or unlock, a backup, a restore, an

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainTestSupport
+
 @testable import KeychainCore
 
 /// The passcode the data protection tests set.
@@ -27,8 +28,10 @@ let kernelKeyringIsAvailable: Bool = {
 extension Keychain {
     /// Adds a generic password whose account and secret are both `account`.
     func addToken(_ account: String, _ protection: Accessibility) throws {
-        try add(NewItem(itemClass: .genericPassword, attributes: [.account: .string(account)],
-                        accessibility: protection, data: Array(account.utf8)))
+        try add(
+            NewItem(
+                itemClass: .genericPassword, attributes: [.account: .string(account)],
+                accessibility: protection, data: Array(account.utf8)))
     }
 
     /// The status of reading the secret of the generic password `account`.
@@ -45,6 +48,7 @@ extension Keychain {
 
 /// A query for the generic password `account` (limit `.all`, as update and delete need).
 func accountQuery(_ account: String, returns: ReturnOptions = []) -> ItemQuery {
-    ItemQuery(itemClass: .genericPassword, attributes: [.account: .string(account)],
-              limit: returns.isEmpty ? .all : .one, returns: returns)
+    ItemQuery(
+        itemClass: .genericPassword, attributes: [.account: .string(account)],
+        limit: returns.isEmpty ? .all : .one, returns: returns)
 }

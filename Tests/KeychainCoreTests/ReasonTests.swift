@@ -19,7 +19,8 @@ import Testing
         #expect(reason.english == "acct is larger than 4096 bytes")
         #expect(reason.text(in: .japanese) == "acct が 4096 バイトを超えています")
         // A literal split across lines has the template of the whole.
-        let split: Reason = "the keychain database is busy: another process has held its write lock for more than "
+        let split: Reason =
+            "the keychain database is busy: another process has held its write lock for more than "
             + "\(2.5) s; nothing is damaged and nothing was changed, try again"
         #expect(split.template.hasSuffix("more than {0} s; nothing is damaged and nothing was changed, try again"))
         #expect(split.text(in: .japanese).contains("2.5 秒を超えて"))
@@ -30,8 +31,9 @@ import Testing
         #expect(untranslated.text(in: .japanese) == "a reason no catalog words, about agrp")
         let nested: Reason = "outer text no catalog words: \(Reason("the keychain database is damaged"))"
         #expect(nested.text(in: .japanese) == "outer text no catalog words: キーチェーンのデータベースが壊れています")
-        #expect(Reason(verbatim: "the keychain database is damaged").text(in: .japanese)
-            == "the keychain database is damaged")
+        #expect(
+            Reason(verbatim: "the keychain database is damaged").text(in: .japanese)
+                == "the keychain database is damaged")
     }
 
     @Test func composedReasonsTranslatePieceByPiece() {
@@ -39,12 +41,15 @@ import Testing
             "no item of class \("genp") in the caller's groups matches the query",
             "\(3) more nearby item(s) not shown",
         ])
-        #expect(joined.english == "no item of class genp in the caller's groups matches the query; "
-            + "3 more nearby item(s) not shown")
-        #expect(joined.text(in: .japanese) == "呼び出し元のグループに、クエリに一致するクラス genp の項目はありません。"
-            + "ほかに近い項目が 3 件あります（表示していません）")
-        #expect(AuthenticationFailure.biometryLockout.keychainError.localizedReason(in: .japanese)
-            == "項目にはユーザ認証が必要ですが、認証に失敗しました: 失敗が続いたため生体認証がロックされています")
+        #expect(
+            joined.english == "no item of class genp in the caller's groups matches the query; "
+                + "3 more nearby item(s) not shown")
+        #expect(
+            joined.text(in: .japanese) == "呼び出し元のグループに、クエリに一致するクラス genp の項目はありません。"
+                + "ほかに近い項目が 3 件あります（表示していません）")
+        #expect(
+            AuthenticationFailure.biometryLockout.keychainError.localizedReason(in: .japanese)
+                == "項目にはユーザ認証が必要ですが、認証に失敗しました: 失敗が続いたため生体認証がロックされています")
         let status = Reason("KEYCHAIN_ENTITLEMENTS: \(Reason(statusMessage: SecurityStatus.param))")
         #expect(status.english == "KEYCHAIN_ENTITLEMENTS: One or more parameters passed to a function were not valid.")
         #expect(status.text(in: .japanese) == "KEYCHAIN_ENTITLEMENTS: 関数に渡したパラメータに無効なものがあります。")
@@ -55,8 +60,9 @@ import Testing
         #expect(error.reason == "the update changes nothing")
         #expect(error.localizedReason(in: .english) == "the update changes nothing")
         #expect(error.localizedReason(in: .japanese) == "この更新では何も変わりません")
-        #expect("\(error)" == "One or more parameters passed to a function were not valid. (OSStatus -50): "
-            + "the update changes nothing")
+        #expect(
+            "\(error)" == "One or more parameters passed to a function were not valid. (OSStatus -50): "
+                + "the update changes nothing")
         #expect(KeychainError.param.reason == nil && KeychainError.param.localizedReason(in: .japanese) == nil)
         // Errors compare by status, as `#expect(throws:)` and `catch` patterns rely on; the reasons differ.
         #expect(error == KeychainError.param)
@@ -93,17 +99,20 @@ import Testing
         defer { keychain.simulateRestart() }
         try keychain.setPasscode(Secret(Array("1234".utf8)))
         try keychain.setGracePeriod(0)
-        try keychain.add(NewItem(
-            itemClass: .genericPassword, attributes: [.account: .string("a")], accessibility: .whenUnlocked,
-            data: Array("x".utf8)))
+        try keychain.add(
+            NewItem(
+                itemClass: .genericPassword, attributes: [.account: .string("a")], accessibility: .whenUnlocked,
+                data: Array("x".utf8)))
         try keychain.lock()
         let error = try #require(throws: KeychainError.self) {
-            try keychain.copyMatching(ItemQuery(
-                itemClass: .genericPassword, attributes: [.account: .string("a")], returns: .data))
+            try keychain.copyMatching(
+                ItemQuery(
+                    itemClass: .genericPassword, attributes: [.account: .string("a")], returns: .data))
         }
         #expect(error.status == SecurityStatus.interactionNotAllowed)
-        #expect(error.reason?.contains("the keychain is locked; items of class ak (available only while unlocked)")
-            == true)
+        #expect(
+            error.reason?.contains("the keychain is locked; items of class ak (available only while unlocked)")
+                == true)
         let japanese = try #require(error.localizedReason(in: .japanese))
         #expect(japanese.contains("キーチェーンはロック中です。保護クラス ak（ロック解除中だけ使用可）の項目は"))
         #expect(japanese.contains("対処: バックグラウンドやロック中に読む項目には kSecAttrAccessibleAfterFirstUnlock"))

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// Every kSecReturn… combination fills exactly the parts asked for, in a search and in an add.
@@ -11,8 +12,9 @@ import Testing
     private func expectExactly(_ returns: ReturnOptions, in result: ItemResult, secret: String) {
         #expect((result.data != nil) == returns.contains(.data), "data for \(returns.rawValue)")
         #expect((result.attributes != nil) == returns.contains(.attributes), "attributes for \(returns.rawValue)")
-        #expect((result.persistentReference != nil) == returns.contains(.persistentReference),
-                "persistent reference for \(returns.rawValue)")
+        #expect(
+            (result.persistentReference != nil) == returns.contains(.persistentReference),
+            "persistent reference for \(returns.rawValue)")
         if let data = result.data { #expect(data.bytes == bytes(secret)) }
         if let attributes = result.attributes { #expect(attributes[.account] == .string("alice")) }
         if let reference = result.persistentReference { #expect(reference.bytes.count == 20) }
@@ -31,8 +33,10 @@ import Testing
     @Test(arguments: combinations)
     func addReturnsExactlyTheRequestedParts(returns: ReturnOptions) throws {
         let keychain = try makeKeychain()
-        let result = try keychain.add(genericPassword(service: "s", account: "alice", secret: "open sesame",
-                                                      returns: returns))
+        let result = try keychain.add(
+            genericPassword(
+                service: "s", account: "alice", secret: "open sesame",
+                returns: returns))
         if returns.isEmpty {
             #expect(result == nil)
         } else {

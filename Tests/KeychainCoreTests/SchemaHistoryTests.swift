@@ -21,8 +21,10 @@ import Testing
     @Test func aHomeWrittenBySchemaOneOpensAndWorks() throws {
         let keychain = try makeKeychain(home: try homeWrittenBySchemaOne())
         try keychain.add(genericPassword(account: "a"))
-        try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.server: .string("example.com")],
-                                 data: Array("pw".utf8)))
+        try keychain.add(
+            NewItem(
+                itemClass: .internetPassword, attributes: [.server: .string("example.com")],
+                data: Array("pw".utf8)))
         #expect(try keychain.copyMatching(genericQuery([.account: .string("a")], returns: .data)).count == 1)
     }
 
@@ -59,8 +61,12 @@ import Testing
     @Test func aHomeWrittenBySchemaTwoGainsTheTokenIDOfKeys() throws {
         let home = try homeWrittenBySchemaTwo()
         let keychain = try makeKeychain(home: home)
-        var key = NewItem(itemClass: .key, attributes: [.applicationTag: .data(bytes("tag")),
-                                                        .tokenID: .string("com.apple.setoken")])
+        var key = NewItem(
+            itemClass: .key,
+            attributes: [
+                .applicationTag: .data(bytes("tag")),
+                .tokenID: .string("com.apple.setoken"),
+            ])
         key.value = .key(KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256, externalRepresentation: Secret([4])))
         try keychain.add(key)
         let byToken = ItemQuery(itemClass: .key, attributes: [.tokenID: .string("com.apple.setoken")])
@@ -107,10 +113,12 @@ import Testing
         _ = try makeKeychain(home: home)
         let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
         defer { database.close() }
-        let future = SchemaHistory.migrations + [
-            Migration(version: SchemaHistory.migrations.count + 1, identifier: "test future table",
-                      sql: "CREATE TABLE future (rowid INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE);")
-        ]
+        let future =
+            SchemaHistory.migrations + [
+                Migration(
+                    version: SchemaHistory.migrations.count + 1, identifier: "test future table",
+                    sql: "CREATE TABLE future (rowid INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE);")
+            ]
         _ = try ItemStore(database: database, tables: ItemTables.all, migrations: future)
         try database.statement("INSERT INTO future (uuid) VALUES (x'01')").run()
         #expect(try database.appliedMigrations()[future.count] == "test future table")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainCore
 
 /// kSecAttrSynchronizable: absent means "not synchronizable"; Any means both (Apple's header and server).
@@ -61,8 +62,9 @@ import Testing
     @Test func makingSynchronizableItemThisDeviceOnlyIsAllowed() throws {
         let keychain = try makeKeychain()
         try keychain.add(genericPassword(synchronizable: true))
-        try keychain.update(genericQuery([:], limit: .all, synchronizable: .yes),
-                            with: ItemChanges(accessibility: .afterFirstUnlockThisDeviceOnly))
+        try keychain.update(
+            genericQuery([:], limit: .all, synchronizable: .yes),
+            with: ItemChanges(accessibility: .afterFirstUnlockThisDeviceOnly))
         let found = try keychain.copyMatching(genericQuery([:], returns: .attributes, synchronizable: .yes))
         #expect(found.first?.attributes?[.accessible] == .string("cku"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainStore
 import Testing
+
 @testable import KeychainCore
 
 /// Rows altered on disk fail to open with errSecDecode; they never yield another item's data.
@@ -9,10 +10,14 @@ import Testing
     private func homeWithTwoItems() throws -> URL {
         let home = temporaryHome()
         let keychain = try makeKeychain(home: home)
-        try keychain.add(genericPassword(service: "s", account: "alice", secret: "alice-secret",
-                                         extra: [.label: .string("Alice")]))
-        try keychain.add(genericPassword(service: "s", account: "bob", secret: "bob-secret",
-                                         extra: [.label: .string("Bob")]))
+        try keychain.add(
+            genericPassword(
+                service: "s", account: "alice", secret: "alice-secret",
+                extra: [.label: .string("Alice")]))
+        try keychain.add(
+            genericPassword(
+                service: "s", account: "bob", secret: "bob-secret",
+                extra: [.label: .string("Bob")]))
         keychain.close()
         return home
     }
@@ -123,8 +128,9 @@ import Testing
         try expectDecodeError(home, returns: .persistentReference)
         let keychain = try makeKeychain(home: home)
         let error = #expect(throws: KeychainError.self) {
-            try keychain.update(genericQuery([.account: .string("alice")], limit: .all),
-                                with: ItemChanges(data: Array("stolen".utf8)))
+            try keychain.update(
+                genericQuery([.account: .string("alice")], limit: .all),
+                with: ItemChanges(data: Array("stolen".utf8)))
         }
         #expect(error?.status == -26275)
     }

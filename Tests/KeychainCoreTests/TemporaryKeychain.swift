@@ -1,5 +1,6 @@
 import Foundation
 import KernelKeyring
+
 @testable import KeychainCore
 
 /// One directory for every temporary home of this test process, removed when the process exits (tests leave
@@ -24,6 +25,8 @@ func makeKeychain(
     groups: [String] = ["TEAM1.com.example.app"], home: URL = temporaryHome(),
     clock: @escaping @Sendable () -> Date = { Date() }
 ) throws -> Keychain {
-    try Keychain(configuration: KeychainConfiguration(
-        home: home, identity: CallerIdentity(applicationIdentifier: groups.first, accessGroups: groups), clock: clock))
+    try Keychain(
+        configuration: KeychainConfiguration(
+            home: home, identity: CallerIdentity(applicationIdentifier: groups.first, accessGroups: groups),
+            clock: clock))
 }

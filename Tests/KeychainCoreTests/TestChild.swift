@@ -1,8 +1,9 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `KeychainTestChild` helper executable, built beside the test bundle.
@@ -30,8 +31,9 @@ enum TestChild {
                 directory.deleteLastPathComponent()
             }
         }
-        throw ChildError("\(executableName) not found beside \(starts.map(\.path)); build with --build-tests "
-            + "or set KEYCHAIN_TEST_CHILD")
+        throw ChildError(
+            "\(executableName) not found beside \(starts.map(\.path)); build with --build-tests "
+                + "or set KEYCHAIN_TEST_CHILD")
     }
 
     /// Runs `read HOME GROUP ACCOUNT` to its end with the fast key derivation: it prints the read's status.

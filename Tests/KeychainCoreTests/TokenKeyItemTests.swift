@@ -17,10 +17,14 @@ import Testing
     ) -> NewItem {
         var item = NewItem(
             itemClass: .key,
-            attributes: [.applicationTag: .data(bytes(tag)), .applicationLabel: .data([7, 7, 7]), .tokenID: Self.token],
+            attributes: [
+                .applicationTag: .data(bytes(tag)), .applicationLabel: .data([7, 7, 7]), .tokenID: Self.token,
+            ],
             synchronizable: synchronizable, accessibility: accessibility)
-        item.value = .key(KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256,
-                                   externalRepresentation: Secret(bytes("KSWE an enclave's stored form"))))
+        item.value = .key(
+            KeyValue(
+                keyType: "73", keyClass: "1", sizeInBits: 256,
+                externalRepresentation: Secret(bytes("KSWE an enclave's stored form"))))
         return item
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// SecItemUpdate: every match, all or nothing, dates, protection changes and its parameter errors.
@@ -47,8 +48,9 @@ import Testing
         try keychain.add(genericPassword(service: "s", account: "b", secret: "secret-b"))
         clock.advance(by: 5)
         let error = #expect(throws: KeychainError.self) {
-            try keychain.update(genericQuery([.service: .string("s")], limit: .all),
-                                with: ItemChanges(attributes: [.account: .string("c")], data: bytes("changed")))
+            try keychain.update(
+                genericQuery([.service: .string("s")], limit: .all),
+                with: ItemChanges(attributes: [.account: .string("c")], data: bytes("changed")))
         }
         #expect(error?.status == -25299)
         let items = try keychain.copyMatching(genericQuery([:], limit: .all, returns: [.data, .attributes]))
@@ -62,8 +64,9 @@ import Testing
         try keychain.add(genericPassword(account: "a", secret: "one"))
         try keychain.add(genericPassword(account: "b", secret: "two"))
         #expect(throws: KeychainError.duplicateItem) {
-            try keychain.update(genericQuery([.account: .string("a")], limit: .all),
-                                with: ItemChanges(attributes: [.account: .string("b")]))
+            try keychain.update(
+                genericQuery([.account: .string("a")], limit: .all),
+                with: ItemChanges(attributes: [.account: .string("b")]))
         }
         #expect(try keychain.secret(genericQuery([.account: .string("a")])) == "one")
         #expect(try keychain.secret(genericQuery([.account: .string("b")])) == "two")
@@ -72,8 +75,9 @@ import Testing
     @Test func updateKeepingTheSamePrimaryKeySucceeds() throws {
         let keychain = try makeKeychain()
         try keychain.add(genericPassword(service: "s", account: "a"))
-        try keychain.update(genericQuery([:], limit: .all),
-                            with: ItemChanges(attributes: [.account: .string("a"), .service: .data(bytes("s"))]))
+        try keychain.update(
+            genericQuery([:], limit: .all),
+            with: ItemChanges(attributes: [.account: .string("a"), .service: .data(bytes("s"))]))
         #expect(try keychain.attributes(genericQuery([:]))[.service] == .data(bytes("s")))
     }
 
@@ -120,8 +124,9 @@ import Testing
         let keychain = try makeKeychain()
         try keychain.add(genericPassword())
         #expect(throws: KeychainError.param) {
-            try keychain.update(genericQuery([:], limit: .all),
-                                with: ItemChanges(attributes: [.creationDate: .date(Date(timeIntervalSince1970: 0))]))
+            try keychain.update(
+                genericQuery([:], limit: .all),
+                with: ItemChanges(attributes: [.creationDate: .date(Date(timeIntervalSince1970: 0))]))
         }
     }
 
@@ -136,8 +141,9 @@ import Testing
     @Test func changingAccessibilityReencryptsAndReadsBack() throws {
         let keychain = try makeKeychain()
         try keychain.add(genericPassword(secret: "keep me", accessibility: .whenUnlocked))
-        try keychain.update(genericQuery([:], limit: .all),
-                            with: ItemChanges(accessibility: .afterFirstUnlockThisDeviceOnly))
+        try keychain.update(
+            genericQuery([:], limit: .all),
+            with: ItemChanges(accessibility: .afterFirstUnlockThisDeviceOnly))
         let item = try keychain.copyMatching(genericQuery([:], returns: [.data, .attributes]))[0]
         #expect(item.data?.bytes == bytes("keep me"))
         #expect(item.attributes?[.accessible] == .string("cku"))
@@ -160,8 +166,10 @@ import Testing
 
     @Test func updateKeepsTypesOfUntouchedAttributes() throws {
         let keychain = try makeKeychain()
-        try keychain.add(NewItem(itemClass: .genericPassword,
-                                 attributes: [.service: .string("s"), .account: .data(bytes("raw"))]))
+        try keychain.add(
+            NewItem(
+                itemClass: .genericPassword,
+                attributes: [.service: .string("s"), .account: .data(bytes("raw"))]))
         try keychain.update(genericQuery([:], limit: .all), with: ItemChanges(attributes: [.label: .string("L")]))
         #expect(try keychain.attributes(genericQuery([:]))[.account] == .data(bytes("raw")))
     }

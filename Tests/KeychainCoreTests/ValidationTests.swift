@@ -1,6 +1,7 @@
 import Foundation
 import KeychainTestSupport
 import Testing
+
 @testable import KeychainCore
 
 /// Invalid requests get Apple's status and change nothing: foreign attributes, wrong types, read-only
@@ -12,16 +13,19 @@ import Testing
         let foreign: [AttributeKey: AttributeValue] = [.server: .string("example.com")]
         #expect(status { try keychain.add(genericPassword(account: "x", extra: foreign)) } == -25303)
         #expect(status { _ = try keychain.copyMatching(genericQuery(foreign)) } == -25303)
-        #expect(status {
-            try keychain.update(genericQuery(foreign, limit: .all), with: ItemChanges(data: [1]))
-        } == -25303)
+        #expect(
+            status {
+                try keychain.update(genericQuery(foreign, limit: .all), with: ItemChanges(data: [1]))
+            } == -25303)
         #expect(status { try keychain.delete(genericQuery(foreign, limit: .all)) } == -25303)
-        #expect(status {
-            try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.service: .string("s")]))
-        } == -25303)
-        #expect(status {
-            try keychain.add(NewItem(itemClass: .genericPassword, attributes: [AttributeKey("zzzz"): .string("s")]))
-        } == -25303)
+        #expect(
+            status {
+                try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.service: .string("s")]))
+            } == -25303)
+        #expect(
+            status {
+                try keychain.add(NewItem(itemClass: .genericPassword, attributes: [AttributeKey("zzzz"): .string("s")]))
+            } == -25303)
         #expect(try keychain.count(genericQuery([:])) == 1)
     }
 
@@ -32,17 +36,20 @@ import Testing
             [.isInvisible: .string("yes")],
         ]
         for attributes in wrong {
-            #expect(status { try keychain.add(NewItem(itemClass: .genericPassword, attributes: attributes)) } == -50,
-                    "add \(attributes)")
+            #expect(
+                status { try keychain.add(NewItem(itemClass: .genericPassword, attributes: attributes)) } == -50,
+                "add \(attributes)")
             #expect(status { _ = try keychain.copyMatching(genericQuery(attributes)) } == -50, "query \(attributes)")
         }
-        #expect(status {
-            try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.port: .date(Date())]))
-        } == -50)
+        #expect(
+            status {
+                try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.port: .date(Date())]))
+            } == -50)
         // As securityd, a number attribute keeps a string it is given (iOS takes kSecAttrPort: "").
-        #expect(status {
-            try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.port: .string("")]))
-        } == 0)
+        #expect(
+            status {
+                try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.port: .string("")]))
+            } == 0)
         #expect(try keychain.count(genericQuery([:])) == 0)
     }
 
@@ -72,10 +79,11 @@ import Testing
         #expect(error?.status == -25293)
         #expect(try keychain.count(genericQuery([:])) == 0)
         try keychain.add(genericPassword())
-        #expect(status {
-            try keychain.update(
-                genericQuery([:], limit: .all), with: ItemChanges(accessibility: .whenPasscodeSetThisDeviceOnly))
-        } == -25293)
+        #expect(
+            status {
+                try keychain.update(
+                    genericQuery([:], limit: .all), with: ItemChanges(accessibility: .whenPasscodeSetThisDeviceOnly))
+            } == -25293)
     }
 
     @Test func accessControlWithoutWhatItNeedsIsRefusedAndNotStored() throws {
@@ -127,9 +135,10 @@ import Testing
         item.data = [UInt8](repeating: 0x41, count: Keychain.maximumDataSize + 1)
         #expect(status { try keychain.add(item) } == -50)
         try keychain.add(genericPassword())
-        #expect(status {
-            try keychain.update(genericQuery([:], limit: .all), with: ItemChanges(data: item.data))
-        } == -50)
+        #expect(
+            status {
+                try keychain.update(genericQuery([:], limit: .all), with: ItemChanges(data: item.data))
+            } == -50)
         #expect(try keychain.secret(genericQuery([:])) == "secret")
     }
 
@@ -151,9 +160,11 @@ import Testing
         #expect(status { try keychain.add(genericPassword(extra: [.generic: .data(hugeData)])) } == -50)
         #expect(status { _ = try keychain.copyMatching(genericQuery([.account: .string(huge)])) } == -50)
         try keychain.add(genericPassword())
-        #expect(status {
-            try keychain.update(genericQuery([:], limit: .all), with: ItemChanges(attributes: [.label: .string(huge)]))
-        } == -50)
+        #expect(
+            status {
+                try keychain.update(
+                    genericQuery([:], limit: .all), with: ItemChanges(attributes: [.label: .string(huge)]))
+            } == -50)
         #expect(try keychain.count(genericQuery([:])) == 1)
     }
 

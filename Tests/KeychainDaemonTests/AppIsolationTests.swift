@@ -71,7 +71,9 @@ import Testing
         }
 
         /// Runs `program` with `arguments` against the daemon; its output's `key=value` lines.
-        func run(_ program: String, _ arguments: String..., environment: [String: String] = [:]) throws -> [String: String] {
+        func run(_ program: String, _ arguments: String..., environment: [String: String] = [:]) throws -> [String:
+            String]
+        {
             try runClient(program, arguments, socket: daemon.socketPath, environment: environment).fields
         }
     }

@@ -61,7 +61,9 @@ import Testing
         query.accessGroup = "TEAM.other"
         // Naming a group the daemon did not give is errSecMissingEntitlement, as on Apple's platforms.
         #expect(status { _ = try service.perform(.search(query), as: forged) } == -34018)
-        guard case .found(let report) = try service.perform(.search(Self.query("carol", returns: [.attributes])), as: forged)
+        guard
+            case .found(let report) = try service.perform(
+                .search(Self.query("carol", returns: [.attributes])), as: forged)
         else {
             Issue.record("not found")
             return
@@ -72,14 +74,17 @@ import Testing
     @Test func contextsAreTheDaemonsAndUnknownIDsAreRefused() throws {
         let daemon = try DaemonProcess()
         let service = DaemonKeychainService(socketPath: daemon.socketPath)
-        guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: service.caller())
+        guard
+            case .authenticationContext(let id) = try service.perform(
+                .createAuthenticationContext, as: service.caller())
         else {
             Issue.record("no context")
             return
         }
         #expect(status { _ = try service.perform(.authenticationContextState, as: service.caller(context: id)) } == 0)
         let forged = try #require(AuthenticationContextID(bytes: Array(repeating: 7, count: 16)))
-        #expect(status { _ = try service.perform(.authenticationContextState, as: service.caller(context: forged)) } == -50)
+        #expect(
+            status { _ = try service.perform(.authenticationContextState, as: service.caller(context: forged)) } == -50)
     }
 
     @Test func aDaemonThatIsNotThereIsNotAvailableAndOneThatComesBackIsUsed() throws {
@@ -157,16 +162,19 @@ import Testing
 
     @Test func thePasscodeTypedAtTheClientIsCheckedByTheDaemon() throws {
         let daemon = try DaemonProcess()
-        let right = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234")))
+        let right = KeychainClient(
+            service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234")))
         try right.setPasscode(Secret(Array("1234".utf8)))
         try right.add(Self.constrainedItem())
         let query = ItemQuery.genericPassword(service: "svc", account: "vault", returns: [.data])
         #expect(try right.copyMatching(query).first?.data?.bytes == Array("gold".utf8))
 
-        let wrong = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "9999")))
+        let wrong = KeychainClient(
+            service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "9999")))
         #expect(status { _ = try wrong.copyMatching(query) } == -25293)
         // A client cannot say "authenticated": only a passcode the daemon verifies counts.
-        let claims = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: nil)))
+        let claims = KeychainClient(
+            service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: nil)))
         #expect(status { _ = try claims.copyMatching(query) } != 0)
     }
 
@@ -174,12 +182,15 @@ import Testing
         let daemon = try DaemonProcess()
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234"))
         try KeychainClient(service: service).setPasscode(Secret(Array("1234".utf8)))
-        guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: service.caller())
+        guard
+            case .authenticationContext(let id) = try service.perform(
+                .createAuthenticationContext, as: service.caller())
         else {
             Issue.record("no context")
             return
         }
-        let evaluated = try service.perform(.evaluatePolicy(.devicePasscode, reason: "test"), as: service.caller(context: id))
+        let evaluated = try service.perform(
+            .evaluatePolicy(.devicePasscode, reason: "test"), as: service.caller(context: id))
         guard case .evaluated(let method) = evaluated else {
             Issue.record("not evaluated")
             return
@@ -191,6 +202,9 @@ import Testing
             Issue.record("no context")
             return
         }
-        #expect(status { _ = try liar.perform(.evaluatePolicy(.devicePasscode, reason: "t"), as: liar.caller(context: other)) } == -1004)
+        #expect(
+            status {
+                _ = try liar.perform(.evaluatePolicy(.devicePasscode, reason: "t"), as: liar.caller(context: other))
+            } == -1004)
     }
 }

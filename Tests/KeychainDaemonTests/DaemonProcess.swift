@@ -1,7 +1,7 @@
-import KeychainWire
 import DaemonSystem
 import Foundation
 import KeychainDaemon
+import KeychainWire
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
-import KeychainWire
 internal import CryptoKitOpenSSL
 import Foundation
 import KeychainCore
+import KeychainWire
 import Testing
 
 @testable import KeychainDaemon

@@ -88,8 +88,9 @@ import Testing
         }
         for (index, result) in outcomes.withLock({ $0 }) { #expect(result == (index < 8 ? 0 : -25300)) }
         for index in 0..<8 {
-            #expect(try setup.copyMatching(DaemonEngineTests.query("u\(index)")).first?.data?.bytes
-                == Array("new\(index)".utf8))
+            #expect(
+                try setup.copyMatching(DaemonEngineTests.query("u\(index)")).first?.data?.bytes
+                    == Array("new\(index)".utf8))
         }
     }
 

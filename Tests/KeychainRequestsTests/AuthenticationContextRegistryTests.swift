@@ -39,20 +39,26 @@ import Testing
         try withService { service in
             let forged = try #require(AuthenticationContextID(bytes: Array(repeating: 9, count: 16)))
             let stranger = service.caller(context: forged)
-            #expect(status { _ = try service.perform(.search(query("a", returns: .data)), as: stranger) }
-                == SecurityStatus.param)
+            #expect(
+                status { _ = try service.perform(.search(query("a", returns: .data)), as: stranger) }
+                    == SecurityStatus.param)
             #expect(status { _ = try service.perform(.add(password("a")), as: stranger) } == SecurityStatus.param)
             // Nothing was added by the refused request.
-            #expect(status { _ = try service.perform(.search(query("a")), as: service.caller()) }
-                == SecurityStatus.itemNotFound)
+            #expect(
+                status { _ = try service.perform(.search(query("a")), as: service.caller()) }
+                    == SecurityStatus.itemNotFound)
         }
     }
 
     @Test func serviceAnswersAnEvaluationOnAForgottenContextAsAnInvalidatedOne() throws {
         try withService { service in
-            guard case .authenticationContext(let id) = try service.perform(
-                .createAuthenticationContext, as: service.caller())
-            else { Issue.record("no id"); return }
+            guard
+                case .authenticationContext(let id) = try service.perform(
+                    .createAuthenticationContext, as: service.caller())
+            else {
+                Issue.record("no id")
+                return
+            }
             let owner = service.caller(context: id)
             _ = try service.perform(.forgetAuthenticationContext, as: owner)
             #expect(throws: AuthenticationFailure.invalidContext) {

@@ -18,8 +18,9 @@ import Testing
             #expect(aliceSees.first?.data?.bytes == Array("alice-secret".utf8))
             #expect(aliceSees.first?.attributes?[.accessGroup] == .string("TEAM.alice"))
             #expect(status { _ = try alice.copyMatching(query("bob-only")) } == SecurityStatus.itemNotFound)
-            #expect(status { try alice.update(query("bob-only", limit: .all), with: ItemChanges(data: [1])) }
-                == SecurityStatus.itemNotFound)
+            #expect(
+                status { try alice.update(query("bob-only", limit: .all), with: ItemChanges(data: [1])) }
+                    == SecurityStatus.itemNotFound)
             #expect(status { try alice.delete(query("bob-only", limit: .all)) } == SecurityStatus.itemNotFound)
             var named = query("bob-only")
             named.accessGroup = "TEAM.bob"
@@ -41,8 +42,9 @@ import Testing
             let other = CallerIdentity(applicationIdentifier: "X.other", accessGroups: ["X.other"])
             try keychain.add(password("a"), as: other)
             #expect(status { _ = try keychain.copyMatching(query("a")) } == SecurityStatus.itemNotFound)
-            #expect(try keychain.copyMatching(query("a", returns: .attributes), as: other).first?
-                .attributes?[.accessGroup] == .string("X.other"))
+            #expect(
+                try keychain.copyMatching(query("a", returns: .attributes), as: other).first?
+                    .attributes?[.accessGroup] == .string("X.other"))
         }
     }
 }

@@ -10,10 +10,11 @@ import Testing
     @Test func anIdentityAddRoundTrips() throws {
         let key = KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256, externalRepresentation: Secret([4, 1, 2, 3]))
         var item = NewItem(itemClass: .identity, attributes: [.label: .string("mine")])
-        item.value = .identity(IdentityValue(
-            certificate: CertificateValue(derBytes: [0x30, 0x03, 1, 2, 3]), key: key,
-            certificateAttributes: [.publicKeyHash: .data([9, 9]), .label: .string("CN")],
-            keyAttributes: [.applicationLabel: .data([9, 9]), .keyClass: .number(1)]))
+        item.value = .identity(
+            IdentityValue(
+                certificate: CertificateValue(derBytes: [0x30, 0x03, 1, 2, 3]), key: key,
+                certificateAttributes: [.publicKeyHash: .data([9, 9]), .label: .string("CN")],
+                keyAttributes: [.applicationLabel: .data([9, 9]), .keyClass: .number(1)]))
         let bytes = try RequestCodec.encode(.add(item), context: nil)
         let decoded = try RequestCodec.decode(bytes)
         guard case .add(let back) = decoded.request, case .identity(let identity)? = back.value else {

@@ -11,39 +11,55 @@ import Testing
         try withService { service in
             let me = service.caller()
             guard case .done = try service.perform(.previewAdd(password("a")), as: me) else {
-                Issue.record("previewAdd"); return
+                Issue.record("previewAdd")
+                return
             }
             var add = password("a")
             add.returns = .persistentReference
             guard case .added(let added?) = try service.perform(.add(add), as: me) else {
-                Issue.record("add"); return
+                Issue.record("add")
+                return
             }
             #expect(added.persistentReference != nil)
-            #expect(status { _ = try service.perform(.previewAdd(password("a")), as: me) }
-                == SecurityStatus.duplicateItem)
+            #expect(
+                status { _ = try service.perform(.previewAdd(password("a")), as: me) }
+                    == SecurityStatus.duplicateItem)
             guard case .found(let report) = try service.perform(.search(query("a", returns: .data)), as: me),
                 case .secret(let secret)? = report.results.first?.value
-            else { Issue.record("search"); return }
+            else {
+                Issue.record("search")
+                return
+            }
             #expect(secret.bytes == Array("s3cret".utf8))
             guard case .preview(let found) = try service.perform(.previewSearch(query("a")), as: me) else {
-                Issue.record("previewSearch"); return
+                Issue.record("previewSearch")
+                return
             }
             #expect(found.items.count == 1)
             let changes = ItemChanges(data: Array("new".utf8))
-            guard case .preview(let toChange) = try service.perform(
-                .previewUpdate(query("a", limit: .all), changes), as: me)
-            else { Issue.record("previewUpdate"); return }
+            guard
+                case .preview(let toChange) = try service.perform(
+                    .previewUpdate(query("a", limit: .all), changes), as: me)
+            else {
+                Issue.record("previewUpdate")
+                return
+            }
             #expect(toChange.items.count == 1)
             guard case .done = try service.perform(.update(query("a", limit: .all), changes), as: me) else {
-                Issue.record("update"); return
+                Issue.record("update")
+                return
             }
             let client = KeychainClient(service: service)
             #expect(try client.copyMatching(query("a", returns: .data)).first?.data?.bytes == Array("new".utf8))
             guard case .preview(let toDelete) = try service.perform(.previewDelete(query("a", limit: .all)), as: me)
-            else { Issue.record("previewDelete"); return }
+            else {
+                Issue.record("previewDelete")
+                return
+            }
             #expect(toDelete.items.count == 1)
             guard case .deleted(let count) = try service.perform(.delete(query("a", limit: .all)), as: me) else {
-                Issue.record("delete"); return
+                Issue.record("delete")
+                return
             }
             #expect(count == 1)
         }
@@ -61,13 +77,17 @@ import Testing
             var key = NewItem(itemClass: .key, attributes: [.applicationTag: .string("k")], returns: .reference)
             key.value = value
             let added = try client.add(key)
-            guard case .key(let stored)? = added?.value else { Issue.record("no key value"); return }
+            guard case .key(let stored)? = added?.value else {
+                Issue.record("no key value")
+                return
+            }
             #expect(stored.externalRepresentation.bytes == [4, 1, 2] && stored.keyType == "73")
             try client.add(password("p"))
             var changes = ItemChanges()
             changes.value = .certificate(CertificateValue(derBytes: [0x30, 0x00]))
-            #expect(status { try client.update(query("p", limit: .all), with: changes) }
-                == SecurityStatus.param)
+            #expect(
+                status { try client.update(query("p", limit: .all), with: changes) }
+                    == SecurityStatus.param)
             #expect(try client.copyMatching(query("p", returns: .data)).first?.data?.bytes == Array("s3cret".utf8))
         }
     }
@@ -105,24 +125,36 @@ import Testing
         try withService { service in
             let client = KeychainClient(service: service)
             try client.setPasscode(Secret(Array("1234".utf8)))
-            guard case .authenticationContext(let id) = try service.perform(
-                .createAuthenticationContext, as: service.caller())
-            else { Issue.record("create"); return }
+            guard
+                case .authenticationContext(let id) = try service.perform(
+                    .createAuthenticationContext, as: service.caller())
+            else {
+                Issue.record("create")
+                return
+            }
             let mine = service.caller(context: id)
             _ = try service.perform(
                 .configureAuthenticationContext(AuthenticationContextSettings(reuseDuration: 30)), as: mine)
             _ = try service.perform(.setApplicationPassword(Secret(Array("pw".utf8))), as: mine)
-            guard case .authenticationContextState(let state) = try service.perform(
-                .authenticationContextState, as: mine)
-            else { Issue.record("state"); return }
+            guard
+                case .authenticationContextState(let state) = try service.perform(
+                    .authenticationContextState, as: mine)
+            else {
+                Issue.record("state")
+                return
+            }
             #expect(state.reuseDuration == 30)
             #expect(state.hasApplicationPassword)
             #expect(!state.isInvalidated)
             _ = try service.perform(.canEvaluatePolicy(.devicePasscode), as: mine)
             service.keychain.authenticators.passcodePrompt.enter("1234")
-            guard case .evaluated(let method) = try service.perform(
-                .evaluatePolicy(.devicePasscode, reason: "test"), as: mine)
-            else { Issue.record("evaluate"); return }
+            guard
+                case .evaluated(let method) = try service.perform(
+                    .evaluatePolicy(.devicePasscode, reason: "test"), as: mine)
+            else {
+                Issue.record("evaluate")
+                return
+            }
             #expect(method == .devicePasscode)
             _ = try service.perform(.invalidateAuthenticationContext, as: mine)
             #expect(throws: AuthenticationFailure.invalidContext) {
@@ -135,9 +167,13 @@ import Testing
 
     @Test func anApplicationPasswordReachesTheItemThroughTheCallersContextId() throws {
         try withService { service in
-            guard case .authenticationContext(let id) = try service.perform(
-                .createAuthenticationContext, as: service.caller())
-            else { Issue.record("create"); return }
+            guard
+                case .authenticationContext(let id) = try service.perform(
+                    .createAuthenticationContext, as: service.caller())
+            else {
+                Issue.record("create")
+                return
+            }
             let withContext = KeychainClient(service: service, caller: service.caller(context: id))
             _ = try service.perform(.setApplicationPassword(Secret(Array("pw".utf8))), as: withContext.caller)
             var item = password("ap")
@@ -145,8 +181,9 @@ import Testing
             try withContext.add(item)
             let without = KeychainClient(service: service)
             #expect(status { _ = try without.copyMatching(query("ap", returns: .data)) } == SecurityStatus.authFailed)
-            #expect(try withContext.copyMatching(query("ap", returns: .data)).first?.data?.bytes
-                == Array("s3cret".utf8))
+            #expect(
+                try withContext.copyMatching(query("ap", returns: .data)).first?.data?.bytes
+                    == Array("s3cret".utf8))
         }
     }
 

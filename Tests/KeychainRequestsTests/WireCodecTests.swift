@@ -28,7 +28,8 @@ import Testing
         var item = NewItem(
             itemClass: .genericPassword, attributes: [.service: .string("svc"), .account: .string("ann")],
             accessGroup: "TEAM1.app", synchronizable: true, accessibility: .whenUnlocked,
-            accessControl: AccessControlPolicy(accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.or, .userPresence]),
+            accessControl: AccessControlPolicy(
+                accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.or, .userPresence]),
             data: Array("hunter2".utf8), returns: [.attributes])
         item.returns = [.attributes, .data]
         return item
@@ -37,7 +38,8 @@ import Testing
     static var fullChanges: ItemChanges {
         ItemChanges(
             attributes: [.label: .string("new")], accessGroup: "TEAM1.other", synchronizable: false,
-            accessibility: .always, accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: [.biometryAny]),
+            accessibility: .always,
+            accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: [.biometryAny]),
             data: [1, 2, 3])
     }
 
@@ -54,7 +56,8 @@ import Testing
             .update(fullQuery, fullChanges), .delete(fullQuery), .previewAdd(fullItem), .previewSearch(fullQuery),
             .previewUpdate(fullQuery, ItemChanges()), .previewDelete(ItemQuery(limit: .all)),
             .createAuthenticationContext, .forgetAuthenticationContext,
-            .configureAuthenticationContext(AuthenticationContextSettings(reuseDuration: 30, interactionNotAllowed: true)),
+            .configureAuthenticationContext(
+                AuthenticationContextSettings(reuseDuration: 30, interactionNotAllowed: true)),
             .configureAuthenticationContext(AuthenticationContextSettings()),
             .setApplicationPassword(Secret([1, 2])), .setApplicationPassword(nil), .invalidateAuthenticationContext,
             .authenticationContextState, .canEvaluatePolicy(.biometricsOrCompanion),
@@ -73,7 +76,8 @@ import Testing
     static var allResponses: [KeychainResponse] {
         [
             .done, .added(nil), .added(fullResult),
-            .found(SearchReport(results: [fullResult, fullResult], leftOut: 2, damaged: 1, explanation: "two left out")),
+            .found(
+                SearchReport(results: [fullResult, fullResult], leftOut: 2, damaged: 1, explanation: "two left out")),
             .found(SearchReport(results: [], leftOut: 0, damaged: 0, explanation: nil)), .deleted(count: 12),
             .preview(OperationPreview(items: [[.account: .string("x")], [:]], unavailable: 3)),
             .authenticationContext(AuthenticationContextID(bytes: Array(repeating: 4, count: 16))!),
@@ -120,7 +124,8 @@ import Testing
     }
 
     @Test func decodedValuesAreTheOnesSent() throws {
-        let envelope = try RequestCodec.decode(try RequestCodec.encode(.update(Self.fullQuery, Self.fullChanges), context: nil))
+        let envelope = try RequestCodec.decode(
+            try RequestCodec.encode(.update(Self.fullQuery, Self.fullChanges), context: nil))
         guard case .update(let query, let changes) = envelope.request else {
             Issue.record("not an update")
             return
@@ -137,7 +142,8 @@ import Testing
         #expect(changes.synchronizable == false)
         #expect(changes.accessControl == AccessControlPolicy(accessibility: .whenUnlocked, flags: [.biometryAny]))
 
-        let unlock = try RequestCodec.decode(try RequestCodec.encode(.unlock(passcode: Secret([1, 2, 3, 4])), context: nil))
+        let unlock = try RequestCodec.decode(
+            try RequestCodec.encode(.unlock(passcode: Secret([1, 2, 3, 4])), context: nil))
         guard case .unlock(let passcode) = unlock.request else {
             Issue.record("not an unlock")
             return
@@ -199,7 +205,8 @@ import Testing
     }
 
     @Test func aSecretIsNeverInTheDescriptionOfADecodedRequest() throws {
-        let envelope = try RequestCodec.decode(try RequestCodec.encode(.unlock(passcode: Secret(Array("s3cr3t".utf8))), context: nil))
+        let envelope = try RequestCodec.decode(
+            try RequestCodec.encode(.unlock(passcode: Secret(Array("s3cr3t".utf8))), context: nil))
         #expect(!String(describing: envelope.request).contains("s3cr3t"))
     }
 
@@ -207,7 +214,10 @@ import Testing
         for prompt in [UserPrompt.biometry(reason: "r"), .companion, .devicePasscode(reason: "Unlock")] {
             #expect(try PromptCodec.decodePrompt(PromptCodec.encode(prompt)) == prompt)
         }
-        guard case .passcode(let box) = try PromptCodec.decodeAnswer(try PromptCodec.encode(.passcode(SecureBytesBox([4, 2])))) else {
+        guard
+            case .passcode(let box) = try PromptCodec.decodeAnswer(
+                try PromptCodec.encode(.passcode(SecureBytesBox([4, 2]))))
+        else {
             Issue.record("not a passcode")
             return
         }

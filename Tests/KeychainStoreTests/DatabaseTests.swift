@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainStore
 
 /// One directory for this test process's databases, removed when the process exits.

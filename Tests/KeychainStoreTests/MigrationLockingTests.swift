@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KeychainStore
 
 /// Migrations read the schema version first and take the write lock only when a step is due.

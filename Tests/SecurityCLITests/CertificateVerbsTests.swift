@@ -41,8 +41,9 @@ import Testing
 
         let found = harness.run(["find-certificate", "-c", "WWW.example", "-Z"])
         #expect(found.exitCode == 0)
-        #expect(found.output.hasPrefix(
-            "SHA-256 hash: \(try fingerprint("leaf.pem", "sha256"))\nSHA-1 hash: \(leaf)\nkeychain: \""))
+        #expect(
+            found.output.hasPrefix(
+                "SHA-256 hash: \(try fingerprint("leaf.pem", "sha256"))\nSHA-1 hash: \(leaf)\nkeychain: \""))
         #expect(found.output.contains("class: 0x80001000\nattributes:\n"))
         #expect(found.output.contains("\"labl\"<blob>=\"www.example.test\""))
     }
@@ -122,9 +123,10 @@ import Testing
             try json(String($0))
         }
         #expect(all.count == 3)
-        #expect(Set(all.compactMap { $0["sha1"] as? String }) == [
-            try fingerprint("leaf.pem"), try fingerprint("intermediate.pem"), try fingerprint("root.pem"),
-        ])
+        #expect(
+            Set(all.compactMap { $0["sha1"] as? String }) == [
+                try fingerprint("leaf.pem"), try fingerprint("intermediate.pem"), try fingerprint("root.pem"),
+            ])
 
         #expect(harness.run(["delete-certificate", "-c", "Example Test Root"]).exitCode == 0)
         #expect(harness.run(["delete-certificate", "-c", "Example Test Root"]).exitCode == 44)

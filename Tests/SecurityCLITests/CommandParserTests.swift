@@ -50,17 +50,20 @@ import Testing
         #expect(
             try command(["add-generic-password", "-w", "-U"])
                 == .addPassword(
-                    AddPasswordCommand(itemClass: .genericPassword,
+                    AddPasswordCommand(
+                        itemClass: .genericPassword,
                         password: .commandLine(CommandLineSecret(utf8: "-U")))))
         #expect(
             try command(["add-generic-password", "-wsecret"])
                 == .addPassword(
-                    AddPasswordCommand(itemClass: .genericPassword,
+                    AddPasswordCommand(
+                        itemClass: .genericPassword,
                         password: .commandLine(CommandLineSecret(utf8: "secret")))))
         #expect(
             try command(["add-generic-password", "-p", "legacy"])
                 == .addPassword(
-                    AddPasswordCommand(itemClass: .genericPassword,
+                    AddPasswordCommand(
+                        itemClass: .genericPassword,
                         password: .commandLine(CommandLineSecret(utf8: "legacy")))))
         #expect(try command(["add-generic-password"]) == .addPassword(AddPasswordCommand(itemClass: .genericPassword)))
     }
@@ -69,7 +72,8 @@ import Testing
         #expect(
             try command(["add-generic-password", "-X", "00ff41"])
                 == .addPassword(
-                    AddPasswordCommand(itemClass: .genericPassword,
+                    AddPasswordCommand(
+                        itemClass: .genericPassword,
                         password: .commandLine(CommandLineSecret([0, 0xFF, 0x41])))))
         #expect(usageError(["add-generic-password", "-X", "abc"])?.verb == .addGenericPassword)
         #expect(usageError(["add-generic-password", "-X", "zz"])?.verb == .addGenericPassword)

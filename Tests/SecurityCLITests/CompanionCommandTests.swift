@@ -1,7 +1,8 @@
 import Foundation
 import KeychainCore
-@testable import SecurityCLI
 import Testing
+
+@testable import SecurityCLI
 
 @Suite struct CompanionCommandTests {
     @Test func parsesEveryAction() throws {

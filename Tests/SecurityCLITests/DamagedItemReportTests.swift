@@ -12,8 +12,9 @@ import Testing
     private func harnessWithOneDamagedItem() throws -> CommandHarness {
         let harness = CommandHarness()
         for account in ["alice", "bob", "carol"] {
-            #expect(harness.run(["add-generic-password", "-a", account, "-s", "s", "-w", "pw-\(account)"]).exitCode
-                == 0)
+            #expect(
+                harness.run(["add-generic-password", "-a", account, "-s", "s", "-w", "pw-\(account)"]).exitCode
+                    == 0)
         }
         let database = try Database(path: harness.keychainPath)
         defer { database.close() }

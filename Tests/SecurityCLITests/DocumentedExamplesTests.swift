@@ -92,7 +92,8 @@ import Testing
         let harness = Self.pageKeychain()
         #expect(harness.run(["find-generic-password", "-s", "none"]).exitCode == 44)
         #expect(harness.run(["add-generic-password", "-s", "app", "-w", "y"]).exitCode == 45)
-        let entitlements = Self.file("""
+        let entitlements = Self.file(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>keychain-access-groups</key><array><string>TEAM1.a</string></array>\
             </dict></plist>
@@ -102,28 +103,33 @@ import Testing
 
         #expect(page.contains("(45 for a\ncollision, 44 for not found, 206 for errSecParam"))
         let limit = Self.file(#"{"class":"genp","svce":"app","m_Limit":true}"#)
-        #expect(harness.run(["doctor", "add", Self.file(#"{"class":"genp","svce":"app","v_Data":"x"}"#)]).exitCode
-            == 45)
+        #expect(
+            harness.run(["doctor", "add", Self.file(#"{"class":"genp","svce":"app","v_Data":"x"}"#)]).exitCode
+                == 45)
         #expect(harness.run(["doctor", "copy", Self.file(#"{"class":"genp","svce":"none"}"#)]).exitCode == 44)
         #expect(harness.run(["doctor", "copy", limit]).exitCode == 206)
 
         #expect(page.contains("`security: OSStatus -25300, exit code 44`"))
-        #expect(harness.run(["-v", "find-generic-password", "-s", "none"]).errors
-            .hasSuffix("security: OSStatus -25300, exit code 44\n"))
+        #expect(
+            harness.run(["-v", "find-generic-password", "-s", "none"]).errors
+                .hasSuffix("security: OSStatus -25300, exit code 44\n"))
         let errorLine = "Error: 0xFFFF9D2C -25300 The specified item could not be found in the keychain."
         #expect(page.contains("prints `\(errorLine)`"))
         #expect(harness.run(["error", "-25300"]).output == errorLine + "\n")
-        #expect(page.contains(
-            "A command line\n  that cannot be run prints the problem and the verb's usage, and exits with 64."))
+        #expect(
+            page.contains(
+                "A command line\n  that cannot be run prints the problem and the verb's usage, and exits with 64."))
         #expect(harness.run(["find-generic-password", "-Z"]).exitCode == 64)
     }
 
     @Test func theStatedDefaultsAndLimitsAreThePrograms() throws {
         let page = Self.page
         let harness = Self.pageKeychain()
-        #expect(page.contains(
-            "(default 10 s; 0 locks them at once). The keychain accepts 0 to 86400 (one day; more is\n"
-            + "  `errSecParam` with the range, exit 206); a value beyond macOS's 32-bit lock interval (4294967295)"))
+        #expect(
+            page.contains(
+                "(default 10 s; 0 locks them at once). The keychain accepts 0 to 86400 (one day; more is\n"
+                    + "  `errSecParam` with the range, exit 206); a value beyond macOS's 32-bit lock interval (4294967295)"
+            ))
         #expect(try harness.info()["gracePeriodSeconds"] as? Int == 10)
         #expect(harness.run(["set-keychain-settings", "-t", "86400"]).exitCode == 0)
         #expect(harness.run(["set-keychain-settings", "-t", "86401"]).exitCode == 206)
@@ -135,12 +141,14 @@ import Testing
         defer { harness.restart() }
         #expect(harness.run(["set-keychain-password"], standardInput: "1234\n").exitCode == 0)
         #expect(harness.run(["unlock-keychain"], standardInput: "4321\n").exitCode == 51)
-        #expect(page.contains("the lock state is one of `no passcode`, `before first unlock`, `unlocked`, `locked`")
-            || page.contains("The lock state is one of `no passcode`, `before first unlock`, `unlocked`, `locked`"))
+        #expect(
+            page.contains("the lock state is one of `no passcode`, `before first unlock`, `unlocked`, `locked`")
+                || page.contains("The lock state is one of `no passcode`, `before first unlock`, `unlocked`, `locked`"))
         #expect(try harness.info()["lockState"] as? String == "unlocked")
         let info = harness.run(["show-keychain-info"])
-        #expect(info.output.hasPrefix(
-            "Keychain \"\(harness.keychainPath)\" timeout=86400s\n    lock state: unlocked\n"))
+        #expect(
+            info.output.hasPrefix(
+                "Keychain \"\(harness.keychainPath)\" timeout=86400s\n    lock state: unlocked\n"))
     }
 
     /// A temporary file holding `text`.

@@ -28,14 +28,16 @@ import Testing
         let harness = CommandHarness()
         let english = harness.run(["verify-cert", "-c", file.url.path])
         #expect(english.exitCode == ExitCode.forStatus(SecurityStatus.decode))
-        #expect(english.errors.hasSuffix(
-            "\nsecurity: \(file.url.path) holds no certificate (PEM or DER)\n"))
+        #expect(
+            english.errors.hasSuffix(
+                "\nsecurity: \(file.url.path) holds no certificate (PEM or DER)\n"))
         harness.language = .japanese
         let japanese = harness.run(["verify-cert", "-c", file.url.path])
         #expect(japanese.exitCode == english.exitCode)
         #expect(japanese.errors.hasPrefix("security: SecTrustEvaluateWithError: "))
-        #expect(japanese.errors.hasSuffix(
-            "\nsecurity: \(file.url.path) には証明書（PEM または DER）がありません\n"))
+        #expect(
+            japanese.errors.hasSuffix(
+                "\nsecurity: \(file.url.path) には証明書（PEM または DER）がありません\n"))
     }
 
     @Test func anUnreadKeyBlockOfImportIsExplainedInJapanese() throws {
@@ -45,8 +47,10 @@ import Testing
         harness.language = .japanese
         let run = harness.run(["import", file.url.path])
         #expect(run.exitCode == ExitCode.forStatus(SecurityStatus.unimplemented))
-        #expect(run.errors.contains("\nsecurity: EC PRIVATE KEY ブロックはここでは読み込めません。"
-            + "`openssl pkcs8 -topk8 -nocrypt` で鍵を変換するか、PKCS#12 ファイルを読み込んでください\n"))
+        #expect(
+            run.errors.contains(
+                "\nsecurity: EC PRIVATE KEY ブロックはここでは読み込めません。"
+                    + "`openssl pkcs8 -topk8 -nocrypt` で鍵を変換するか、PKCS#12 ファイルを読み込んでください\n"))
         // JSON is for programs: its reason stays English.
         let json = harness.run(["--json", "import", file.url.path])
         #expect(json.output.contains("\"reason\":\"EC PRIVATE KEY blocks are not read here"))
@@ -78,15 +82,17 @@ import Testing
         }
         let english = run(["backup-keychain", "-p", "pw", backup], in: .english)
         #expect(english.exitCode == ExitCode.forStatus(SecurityStatus.missingEntitlement))
-        #expect(english.errors.hasSuffix(
-            "\nsecurity: backup-keychain reads the items of every access group, and KEYCHAIN_ENTITLEMENTS confines "
-                + "this command to its identity's groups; run it without KEYCHAIN_ENTITLEMENTS\n"))
+        #expect(
+            english.errors.hasSuffix(
+                "\nsecurity: backup-keychain reads the items of every access group, and KEYCHAIN_ENTITLEMENTS confines "
+                    + "this command to its identity's groups; run it without KEYCHAIN_ENTITLEMENTS\n"))
         let japanese = run(["backup-keychain", "-p", "pw", backup], in: .japanese)
         #expect(japanese.exitCode == english.exitCode)
-        #expect(japanese.errors.hasSuffix(
-            "\nsecurity: backup-keychain はすべてのアクセスグループの項目を読むため、KEYCHAIN_ENTITLEMENTS で"
-                + "アイデンティティのグループに限られたこのコマンドでは実行できません。"
-                + "KEYCHAIN_ENTITLEMENTS を外して実行してください\n"))
+        #expect(
+            japanese.errors.hasSuffix(
+                "\nsecurity: backup-keychain はすべてのアクセスグループの項目を読むため、KEYCHAIN_ENTITLEMENTS で"
+                    + "アイデンティティのグループに限られたこのコマンドでは実行できません。"
+                    + "KEYCHAIN_ENTITLEMENTS を外して実行してください\n"))
         let restore = run(["restore-keychain", "-p", "pw", backup], in: .japanese)
         #expect(restore.exitCode == english.exitCode)
         #expect(restore.errors.contains("restore-keychain はすべてのアクセスグループに項目を書き込むため、"))

@@ -74,8 +74,9 @@ import Testing
         ] {
             let run = harness.run(arguments)
             #expect(run.exitCode == 64, "\(arguments)")
-            #expect(run.errors == "security: naming a keychain (\"\(arguments.last!)\") is not supported: there is "
-                + "one keychain, the one in KEYCHAIN_HOME; leave the name out\n")
+            #expect(
+                run.errors == "security: naming a keychain (\"\(arguments.last!)\") is not supported: there is "
+                    + "one keychain, the one in KEYCHAIN_HOME; leave the name out\n")
         }
         let unknown = harness.run(["bogus"])
         #expect(unknown.exitCode == 64)
@@ -133,12 +134,14 @@ import Testing
         let narrowed = harness.run(["-G", "LOCAL.TokenApp", "find-generic-password", "-s", "com.example.api"])
         #expect(narrowed.exitCode == 44)
         #expect(narrowed.errors.contains("security: searched as LOCAL.TokenApp (access groups: LOCAL.TokenApp)\n"))
-        #expect(harness.run(["-q", "find-generic-password", "-s", "x"]).errors
-            == SecurityCommandRunnerTests.notFound)
+        #expect(
+            harness.run(["-q", "find-generic-password", "-s", "x"]).errors
+                == SecurityCommandRunnerTests.notFound)
         let doctor = harness.run(["doctor", "copy", Self.queryFile(#"{"class":"genp","svce":"none"}"#)])
         #expect(doctor.exitCode == 44)
-        #expect(doctor.output.contains(
-            "    searched as TEAM1.com.example.app (access groups: TEAM1.com.example.app)\n"))
+        #expect(
+            doctor.output.contains(
+                "    searched as TEAM1.com.example.app (access groups: TEAM1.com.example.app)\n"))
         #expect(harness.run(["delete-generic-password", "-s", "x"]).errors.contains("searched as "))
     }
 

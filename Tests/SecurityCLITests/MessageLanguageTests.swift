@@ -30,16 +30,19 @@ import Testing
         harness.language = .japanese
         let find = harness.run(["find-generic-password", "-s", "missing"])
         #expect(find.exitCode == 44)
-        #expect(find.errors.hasPrefix(
-            "security: SecKeychainSearchCopyNext: 指定した項目がキーチェーンに見つかりません。\n"))
+        #expect(
+            find.errors.hasPrefix(
+                "security: SecKeychainSearchCopyNext: 指定した項目がキーチェーンに見つかりません。\n"))
         #expect(find.errors.contains("security: TEAM1.com.example.app として検索しました"))
 
         let error = harness.run(["error", "-25300", "-34018"])
-        #expect(error.output == "Error: 0xFFFF9D2C -25300 指定した項目がキーチェーンに見つかりません。\n"
-            + "Error: 0xFFFF7B1E -34018 必要なエンタイトルメントがありません。\n")
+        #expect(
+            error.output == "Error: 0xFFFF9D2C -25300 指定した項目がキーチェーンに見つかりません。\n"
+                + "Error: 0xFFFF7B1E -34018 必要なエンタイトルメントがありません。\n")
         // JSON is for programs: English, whatever the locale.
-        #expect(harness.run(["--json", "error", "-25300"]).output.contains(
-            "The specified item could not be found in the keychain."))
+        #expect(
+            harness.run(["--json", "error", "-25300"]).output.contains(
+                "The specified item could not be found in the keychain."))
         let json = harness.run(["--json", "find-generic-password", "-s", "missing"])
         #expect(json.output.contains("\"message\":\"The specified item could not be found in the keychain.\""))
 
@@ -61,8 +64,9 @@ import Testing
         harness.language = .english
         let english = harness.run(["add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"])
         #expect(english.exitCode == 45)
-        #expect(english.errors.contains(
-            "\nsecurity: an item with the same primary key exists (acct=\"acct\", svce=\"svc\""))
+        #expect(
+            english.errors.contains(
+                "\nsecurity: an item with the same primary key exists (acct=\"acct\", svce=\"svc\""))
         // JSON is for programs: the reason stays English.
         harness.language = .japanese
         let json = harness.run(["--json", "add-generic-password", "-s", "svc", "-a", "acct", "-w", "pw"])
@@ -99,7 +103,8 @@ import Testing
             .unsupportedVerb(verb: "v", reason: .macOSService, nearest: "help"),
             .keychainOperand(name: "x"), .unknownCommand("x"),
         ]
-        let texts = commandMessages.map { ($0.text(in: .english), $0.text(in: .japanese)) }
+        let texts =
+            commandMessages.map { ($0.text(in: .english), $0.text(in: .japanese)) }
             + usageMessages.map { ($0.text(in: .english), $0.text(in: .japanese)) }
         var seen = Set<String>()
         for (english, japanese) in texts {
@@ -122,8 +127,9 @@ import Testing
         let run = try ChildProcess.run(
             program, ["error", "-25300"], environment: ["LANG": "ja_JP.UTF-8", "PATH": "/usr/bin:/bin"])
         #expect(run.status == 0)
-        #expect(run.outputText
-            == "Error: 0xFFFF9D2C -25300 指定した項目がキーチェーンに見つかりません。\n")
+        #expect(
+            run.outputText
+                == "Error: 0xFFFF9D2C -25300 指定した項目がキーチェーンに見つかりません。\n")
     }
 
     /// The `security` executable built beside this test runner (`swift build --build-tests` builds both).

@@ -66,11 +66,14 @@ import Testing
         #expect(find.exitCode == 44)
         #expect(find.output.isEmpty)
         #expect(find.errors.hasPrefix(Self.notFound))
-        #expect(find.errors.contains("security: no item of class genp in the caller's groups matches the query; "
-            + "no item of this class in the caller's groups shares any of the query's key values\n"))
+        #expect(
+            find.errors.contains(
+                "security: no item of class genp in the caller's groups matches the query; "
+                    + "no item of this class in the caller's groups shares any of the query's key values\n"))
         // Then who the search ran as, and how to act as the app that stored the item.
-        #expect(find.errors.contains(
-            "security: searched as TEAM1.com.example.app (access groups: TEAM1.com.example.app)\n"))
+        #expect(
+            find.errors.contains(
+                "security: searched as TEAM1.com.example.app (access groups: TEAM1.com.example.app)\n"))
         #expect(find.errors.hasSuffix("or `security --entitlements App.entitlements VERB …`\n"))
         #expect(harness.run(["find-generic-password", "-s", "missing", "-w"]).exitCode == 44)
         #expect(harness.run(["delete-generic-password", "-s", "missing"]).exitCode == 44)
@@ -83,7 +86,8 @@ import Testing
         let again = harness.run(
             ["add-generic-password", "-a", "alice", "-s", "svc", "-l", "other", "-w"], password: "two")
         #expect(again.exitCode == 45)
-        let message = "security: SecKeychainItemCreateFromContent (<default>): "
+        let message =
+            "security: SecKeychainItemCreateFromContent (<default>): "
             + "The specified item already exists in the keychain.\n"
         #expect(again.errors.hasPrefix(message))
         #expect(again.errors.contains("-U"))
@@ -157,10 +161,11 @@ import Testing
         let dump = harness.run(["dump-keychain", "-d"])
         #expect(dump.exitCode == 0)
         #expect(dump.output.isEmpty)
-        #expect(dump.errors.hasPrefix(
-            "security: dump-keychain: no items in the groups this command can see\n"
-                + "security: searched as TEAM1.com.example.app (access groups: TEAM1.com.example.app)\n"
-                + "security: an app's items are in the app's groups: act as the app with `security -G "))
+        #expect(
+            dump.errors.hasPrefix(
+                "security: dump-keychain: no items in the groups this command can see\n"
+                    + "security: searched as TEAM1.com.example.app (access groups: TEAM1.com.example.app)\n"
+                    + "security: an app's items are in the app's groups: act as the app with `security -G "))
         #expect(harness.run(["-q", "dump-keychain"]).errors.isEmpty)
         _ = harness.run(["add-generic-password", "-a", "alice", "-s", "svc", "-w"], password: "pw")
         #expect(harness.run(["dump-keychain"]).errors.isEmpty)

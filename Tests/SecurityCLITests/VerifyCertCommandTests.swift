@@ -26,8 +26,10 @@ import Testing
         #expect(verify("leaf.pem", ["-p", "ssl", "-s", "www.example.test"]).exitCode == 0)
         #expect(verify("leaf.pem", ["-p", "ssl", "-n", "WWW.example.test."]).exitCode == 0)
         #expect(verify("leaf.pem", ["-q"]).output.isEmpty)
-        let quiet = harness.run(["-q", "verify-cert", "-c", files.path("leaf.der"), "-c", files.path("chain.pem"),
-            "-r", files.path("root.pem")])
+        let quiet = harness.run([
+            "-q", "verify-cert", "-c", files.path("leaf.der"), "-c", files.path("chain.pem"),
+            "-r", files.path("root.pem"),
+        ])
         #expect(quiet.exitCode == 0 && quiet.output.isEmpty && quiet.errors.isEmpty)
     }
 
@@ -35,11 +37,12 @@ import Testing
         let run = verify("leaf.pem", ["-p", "ssl", "-s", "other.example.test"])
         #expect(run.exitCode == 1)
         #expect(run.output.isEmpty)
-        #expect(run.errors == """
-            Cert Verify Result: “www.example.test” certificate name does not match input
-            Certificate 0 “www.example.test” has errors: SSL hostname does not match name(s) in certificate;
+        #expect(
+            run.errors == """
+                Cert Verify Result: “www.example.test” certificate name does not match input
+                Certificate 0 “www.example.test” has errors: SSL hostname does not match name(s) in certificate;
 
-            """)
+                """)
         // A host name alone means the SSL policy.
         #expect(verify("leaf.pem", ["-s", "other.example.test"]).exitCode == 1)
         // The basic policy checks no name.

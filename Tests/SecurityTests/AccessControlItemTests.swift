@@ -6,14 +6,18 @@ import Testing
 
 /// Items with access-control constraints through the SecItem functions, against the simulated authenticators.
 @Suite struct AccessControlItemTests {
-    private func control(_ flags: SecAccessControlCreateFlags,
-                         _ protection: CFString = kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) -> SecAccessControl {
+    private func control(
+        _ flags: SecAccessControlCreateFlags,
+        _ protection: CFString = kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
+    ) -> SecAccessControl {
         var error: Unmanaged<CFError>?
         return SecAccessControlCreateWithFlags(nil, protection, flags, &error)!
     }
 
-    private func add(_ account: String, _ flags: SecAccessControlCreateFlags, context: LAContext? = nil,
-                     extra: [String: Any] = [:]) -> OSStatus {
+    private func add(
+        _ account: String, _ flags: SecAccessControlCreateFlags, context: LAContext? = nil,
+        extra: [String: Any] = [:]
+    ) -> OSStatus {
         var query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.auth",
             kSecAttrAccount as String: account, kSecAttrAccessControl as String: control(flags),
@@ -80,8 +84,9 @@ import Testing
     @Test func seedPatternEvaluateThenQueryWithTheContext() async throws {
         try await withAuthenticatingKeychain { keychain, clock in
             var error: Unmanaged<CFError>?
-            guard let accessControl = SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, &error)
+            guard
+                let accessControl = SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, &error)
             else {
                 Issue.record("no access control")
                 return
@@ -107,21 +112,25 @@ import Testing
             @unknown default: break
             }
             try keychain.authenticators.biometry.script(.match)
-            #expect(try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics,
-                                                     localizedReason: "Authenticate to access credentials"))
+            #expect(
+                try await context.evaluatePolicy(
+                    .deviceOwnerAuthenticationWithBiometrics,
+                    localizedReason: "Authenticate to access credentials"))
             // Within the reuse duration: no second prompt (nothing is scripted, so a prompt would cancel).
             #expect(read("biometric-secret", context: context) == (errSecSuccess, "token"))
             clock.advance(by: 9)
             #expect(read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0 == errSecSuccess)
             clock.advance(by: 2)
-            #expect(read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0
-                == errSecInteractionNotAllowed)
+            #expect(
+                read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0
+                    == errSecInteractionNotAllowed)
             try keychain.authenticators.biometry.script(.match)
             #expect(read("biometric-secret", context: context).0 == errSecSuccess)  // prompts, renews the context
             #expect(read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0 == errSecSuccess)
             context.invalidate()
-            #expect(read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0
-                == errSecInteractionNotAllowed)
+            #expect(
+                read("biometric-secret", context: context, ui: kSecUseAuthenticationUIFail).0
+                    == errSecInteractionNotAllowed)
         }
     }
 
@@ -189,11 +198,13 @@ import Testing
     @Test func validationFollowsApple() async throws {
         try await withAuthenticatingKeychain { _, _ in
             var error: Unmanaged<CFError>?
-            #expect(SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenUnlocked, [.biometryAny, .or, .and, .devicePasscode], &error) == nil)
+            #expect(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenUnlocked, [.biometryAny, .or, .and, .devicePasscode], &error) == nil)
             #expect(add("s", .biometryAny, extra: [kSecAttrSynchronizable as String: true]) == errSecParam)
-            #expect(add("c", .biometryAny, extra: [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked])
-                == errSecParam)
+            #expect(
+                add("c", .biometryAny, extra: [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked])
+                    == errSecParam)
             var query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "d",
                 kSecAttrAccessControl as String: control(.biometryAny, kSecAttrAccessibleAlways),

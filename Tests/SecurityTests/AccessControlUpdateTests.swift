@@ -7,8 +7,10 @@ import Testing
 /// `SecItemUpdate` of items with access-control constraints: attributes alone need no authentication; a new
 /// secret, a new access control or a new class need the old policy's authentication, all or nothing.
 @Suite struct AccessControlUpdateTests {
-    private func control(_ flags: SecAccessControlCreateFlags,
-                         _ protection: CFString = kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) -> SecAccessControl {
+    private func control(
+        _ flags: SecAccessControlCreateFlags,
+        _ protection: CFString = kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
+    ) -> SecAccessControl {
         var error: Unmanaged<CFError>?
         return SecAccessControlCreateWithFlags(nil, protection, flags, &error)!
     }
@@ -23,10 +25,14 @@ import Testing
         return SecItemAdd(query as CFDictionary, nil)
     }
 
-    private func update(_ account: String?, _ changes: [String: Any], context: LAContext? = nil,
-                        ui: CFString? = nil) -> OSStatus {
-        var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
-                                    kSecAttrService as String: "com.app.upd"]
+    private func update(
+        _ account: String?, _ changes: [String: Any], context: LAContext? = nil,
+        ui: CFString? = nil
+    ) -> OSStatus {
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "com.app.upd",
+        ]
         if let account { query[kSecAttrAccount as String] = account }
         if let context { query[kSecUseAuthenticationContext as String] = context }
         if let ui { query[kSecUseAuthenticationUI as String] = ui }
@@ -122,8 +128,9 @@ import Testing
             #expect(read("a") == (errSecSuccess, "secret-a"))
             // A different class keeps the flags and re-seals under the new class.
             try biometry.script(.match)
-            #expect(update("a", [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly])
-                == errSecSuccess)
+            #expect(
+                update("a", [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly])
+                    == errSecSuccess)
             #expect(try storedControl("a") == control(.biometryAny, kSecAttrAccessibleWhenUnlockedThisDeviceOnly))
             try biometry.script(.match)
             #expect(read("a") == (errSecSuccess, "secret-a"))
@@ -143,8 +150,9 @@ import Testing
             try keychain.authenticators.biometry.script(.match)
             #expect(update("plain", release) == errSecSuccess)
             #expect(try storedControl("plain") == nil)
-            #expect(try attributes("plain")[kSecAttrAccessible as String] as? String
-                == kSecAttrAccessibleWhenUnlocked as String)
+            #expect(
+                try attributes("plain")[kSecAttrAccessible as String] as? String
+                    == kSecAttrAccessibleWhenUnlocked as String)
             #expect(read("plain", ui: kSecUseAuthenticationUIFail) == (errSecSuccess, "secret-plain"))
         }
     }

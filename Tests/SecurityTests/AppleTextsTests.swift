@@ -64,12 +64,14 @@ import Testing
                 let text = SecurityStatusText.message(for: status, in: language)
                 #expect(!text.hasPrefix("OSStatus"), "\(status) \(language)")
             }
-            #expect(SecurityStatusText.message(for: status, in: .japanese)
-                != SecurityStatusText.message(for: status, in: .english))
+            #expect(
+                SecurityStatusText.message(for: status, in: .japanese)
+                    != SecurityStatusText.message(for: status, in: .english))
         }
         #expect(SecurityStatusText.message(for: errSecWrPerm, in: .english) == "Write permissions error.")
-        #expect(SecurityStatusText.message(for: errSecItemNotFound, in: .japanese)
-            == "指定した項目がキーチェーンに見つかりません。")
+        #expect(
+            SecurityStatusText.message(for: errSecItemNotFound, in: .japanese)
+                == "指定した項目がキーチェーンに見つかりません。")
         #expect(SecurityStatusText.message(for: -12345, in: .japanese) == "OSStatus -12345")
         let current = SecurityStatusText.message(for: errSecItemNotFound, in: .current)
         #expect(SecCopyErrorMessageString(errSecItemNotFound, nil) as String? == current)
@@ -80,10 +82,12 @@ import Testing
     @Test func keychainDebugLinesCarryTheStatusTextInTheLocalesLanguage() {
         let error = KeychainError.duplicateItem.because("an item with the same primary key exists")
         #expect(SecurityStatusText.debugLine(for: error, in: .english) == "\(error)")
-        #expect(SecurityStatusText.debugLine(for: error, in: .japanese)
-            == "指定した項目はすでにキーチェーンにあります。 (OSStatus -25299): "
+        #expect(
+            SecurityStatusText.debugLine(for: error, in: .japanese)
+                == "指定した項目はすでにキーチェーンにあります。 (OSStatus -25299): "
                 + "an item with the same primary key exists")
-        #expect(SecurityStatusText.debugLine(for: KeychainError.itemNotFound, in: .japanese)
-            == "指定した項目がキーチェーンに見つかりません。 (OSStatus -25300)")
+        #expect(
+            SecurityStatusText.debugLine(for: KeychainError.itemNotFound, in: .japanese)
+                == "指定した項目がキーチェーンに見つかりません。 (OSStatus -25300)")
     }
 }

@@ -38,118 +38,118 @@ final class CertificateFixtures: Sendable {
     enum FixtureError: Error { case failed(String) }
 
     private static let script = #"""
-    ec() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1.key"; }
-    sign() { # name issuer days extfile-section
-        openssl x509 -req -in "$1.csr" -CA "$2.pem" -CAkey "$2.key" -CAcreateserial -days "$3" \
-            -extfile ext.cnf -extensions "$4" -out "$1.pem"
-    }
-    der() { openssl x509 -in "$1.pem" -outform DER -out "$1.der"; }
-    cat > ext.cnf <<'CNF'
-    [root]
-    basicConstraints = critical, CA:true
-    keyUsage = critical, keyCertSign, cRLSign
-    subjectKeyIdentifier = hash
-    [intermediate]
-    basicConstraints = critical, CA:true, pathlen:0
-    keyUsage = critical, keyCertSign, cRLSign
-    subjectKeyIdentifier = hash
-    authorityKeyIdentifier = keyid
-    [notca]
-    basicConstraints = critical, CA:false
-    subjectKeyIdentifier = hash
-    [leaf]
-    basicConstraints = CA:false
-    keyUsage = critical, digitalSignature
-    extendedKeyUsage = serverAuth
-    subjectAltName = DNS:www.example.test, DNS:api.example.test, IP:192.0.2.7, email:ops@example.test
-    subjectKeyIdentifier = hash
-    [wild]
-    basicConstraints = CA:false
-    extendedKeyUsage = serverAuth
-    subjectAltName = DNS:*.wild.example.test, DNS:f*.part.example.test
-    [badusage]
-    basicConstraints = CA:false
-    keyUsage = critical, nonRepudiation
-    extendedKeyUsage = serverAuth
-    subjectAltName = DNS:www.example.test
-    [critical]
-    basicConstraints = CA:false
-    extendedKeyUsage = serverAuth
-    subjectAltName = DNS:www.example.test
-    1.3.6.1.4.1.55555.1 = critical, ASN1:NULL
-    [client]
-    basicConstraints = CA:false
-    keyUsage = critical, digitalSignature
-    extendedKeyUsage = clientAuth
-    subjectAltName = DNS:www.example.test
-    CNF
-    cat > ca.cnf <<'CNF'
-    [ca]
-    default_ca = test
-    [test]
-    database = index.txt
-    new_certs_dir = .
-    serial = ca.serial
-    default_md = sha256
-    policy = anything
-    [anything]
-    commonName = supplied
-    CNF
-    : > index.txt
-    echo 1000 > ca.serial
+        ec() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1.key"; }
+        sign() { # name issuer days extfile-section
+            openssl x509 -req -in "$1.csr" -CA "$2.pem" -CAkey "$2.key" -CAcreateserial -days "$3" \
+                -extfile ext.cnf -extensions "$4" -out "$1.pem"
+        }
+        der() { openssl x509 -in "$1.pem" -outform DER -out "$1.der"; }
+        cat > ext.cnf <<'CNF'
+        [root]
+        basicConstraints = critical, CA:true
+        keyUsage = critical, keyCertSign, cRLSign
+        subjectKeyIdentifier = hash
+        [intermediate]
+        basicConstraints = critical, CA:true, pathlen:0
+        keyUsage = critical, keyCertSign, cRLSign
+        subjectKeyIdentifier = hash
+        authorityKeyIdentifier = keyid
+        [notca]
+        basicConstraints = critical, CA:false
+        subjectKeyIdentifier = hash
+        [leaf]
+        basicConstraints = CA:false
+        keyUsage = critical, digitalSignature
+        extendedKeyUsage = serverAuth
+        subjectAltName = DNS:www.example.test, DNS:api.example.test, IP:192.0.2.7, email:ops@example.test
+        subjectKeyIdentifier = hash
+        [wild]
+        basicConstraints = CA:false
+        extendedKeyUsage = serverAuth
+        subjectAltName = DNS:*.wild.example.test, DNS:f*.part.example.test
+        [badusage]
+        basicConstraints = CA:false
+        keyUsage = critical, nonRepudiation
+        extendedKeyUsage = serverAuth
+        subjectAltName = DNS:www.example.test
+        [critical]
+        basicConstraints = CA:false
+        extendedKeyUsage = serverAuth
+        subjectAltName = DNS:www.example.test
+        1.3.6.1.4.1.55555.1 = critical, ASN1:NULL
+        [client]
+        basicConstraints = CA:false
+        keyUsage = critical, digitalSignature
+        extendedKeyUsage = clientAuth
+        subjectAltName = DNS:www.example.test
+        CNF
+        cat > ca.cnf <<'CNF'
+        [ca]
+        default_ca = test
+        [test]
+        database = index.txt
+        new_certs_dir = .
+        serial = ca.serial
+        default_md = sha256
+        policy = anything
+        [anything]
+        commonName = supplied
+        CNF
+        : > index.txt
+        echo 1000 > ca.serial
 
-    ec root
-    openssl req -x509 -new -key root.key -subj "/O=Example Test/CN=Example Test Root" -days 3650 \
-        -addext "basicConstraints=critical,CA:true" -addext "keyUsage=critical,keyCertSign,cRLSign" -out root.pem
-    ec intermediate
-    openssl req -new -key intermediate.key -subj "/O=Example Test/CN=Example Test Intermediate" -out intermediate.csr
-    sign intermediate root 3650 intermediate
-    ec leaf
-    openssl req -new -key leaf.key -subj "/O=Example Org/CN=www.example.test" -out leaf.csr
-    sign leaf intermediate 365 leaf
-    openssl req -new -key leaf.key -subj "/CN=expired.example.test" -out expired.csr
-    openssl ca -batch -config ca.cnf -cert intermediate.pem -keyfile intermediate.key -in expired.csr \
-        -startdate 20200101000000Z -enddate 20210101000000Z -extfile ext.cnf -extensions leaf -notext \
-        -out expired.pem 2>/dev/null
-    openssl req -new -key leaf.key -subj "/CN=client.example.test" -out client.csr
-    sign client intermediate 365 client
-    openssl req -new -key leaf.key -subj "/CN=wildcard" -out wild.csr
-    sign wild intermediate 365 wild
-    openssl req -new -key leaf.key -subj "/CN=badusage.example.test" -out badusage.csr
-    sign badusage intermediate 365 badusage
-    openssl req -new -key leaf.key -subj "/CN=critical.example.test" -out critical.csr
-    sign critical intermediate 365 critical
-    # A CA under the intermediate, whose pathlen:0 forbids it, and a leaf under that CA.
-    ec sub
-    openssl req -new -key sub.key -subj "/CN=Too Deep CA" -out sub.csr
-    sign sub intermediate 3650 root
-    openssl req -new -key leaf.key -subj "/CN=deep.example.test" -out deep.csr
-    sign deep sub 365 leaf
-    ec notca
-    openssl req -new -key notca.key -subj "/CN=Not A CA" -out notca.csr
-    sign notca root 3650 notca
-    openssl req -new -key leaf.key -subj "/CN=under.example.test" -out under.csr
-    sign under notca 365 leaf
-    for name in root intermediate leaf expired client wild badusage critical sub deep notca under; do der "$name"; done
-    cat intermediate.pem root.pem > chain.pem
+        ec root
+        openssl req -x509 -new -key root.key -subj "/O=Example Test/CN=Example Test Root" -days 3650 \
+            -addext "basicConstraints=critical,CA:true" -addext "keyUsage=critical,keyCertSign,cRLSign" -out root.pem
+        ec intermediate
+        openssl req -new -key intermediate.key -subj "/O=Example Test/CN=Example Test Intermediate" -out intermediate.csr
+        sign intermediate root 3650 intermediate
+        ec leaf
+        openssl req -new -key leaf.key -subj "/O=Example Org/CN=www.example.test" -out leaf.csr
+        sign leaf intermediate 365 leaf
+        openssl req -new -key leaf.key -subj "/CN=expired.example.test" -out expired.csr
+        openssl ca -batch -config ca.cnf -cert intermediate.pem -keyfile intermediate.key -in expired.csr \
+            -startdate 20200101000000Z -enddate 20210101000000Z -extfile ext.cnf -extensions leaf -notext \
+            -out expired.pem 2>/dev/null
+        openssl req -new -key leaf.key -subj "/CN=client.example.test" -out client.csr
+        sign client intermediate 365 client
+        openssl req -new -key leaf.key -subj "/CN=wildcard" -out wild.csr
+        sign wild intermediate 365 wild
+        openssl req -new -key leaf.key -subj "/CN=badusage.example.test" -out badusage.csr
+        sign badusage intermediate 365 badusage
+        openssl req -new -key leaf.key -subj "/CN=critical.example.test" -out critical.csr
+        sign critical intermediate 365 critical
+        # A CA under the intermediate, whose pathlen:0 forbids it, and a leaf under that CA.
+        ec sub
+        openssl req -new -key sub.key -subj "/CN=Too Deep CA" -out sub.csr
+        sign sub intermediate 3650 root
+        openssl req -new -key leaf.key -subj "/CN=deep.example.test" -out deep.csr
+        sign deep sub 365 leaf
+        ec notca
+        openssl req -new -key notca.key -subj "/CN=Not A CA" -out notca.csr
+        sign notca root 3650 notca
+        openssl req -new -key leaf.key -subj "/CN=under.example.test" -out under.csr
+        sign under notca 365 leaf
+        for name in root intermediate leaf expired client wild badusage critical sub deep notca under; do der "$name"; done
+        cat intermediate.pem root.pem > chain.pem
 
-    # Parsing: PrintableString values to normalize, an RSA key, a chosen serial number, e-mail addresses.
-    header='[req]\ndistinguished_name = dn\nprompt = no\nstring_mask = nombstr\n[dn]\nC = JP\n'
-    printf "$header"'O = "  Example   org  "\nOU = "dev_ops  team"\nCN = "mixed  Case "\n' > mixed.cnf
-    openssl req -x509 -newkey rsa:2048 -nodes -keyout mixed.key -config mixed.cnf -days 30 -set_serial 0x00ff0102 \
-        -out mixed.pem 2>/dev/null
-    printf "$header"'O = "EXAMPLE ORG"\nOU = "dev_ops  team"\nCN = "MIXED CASE"\n' > folded.cnf
-    openssl req -x509 -new -key mixed.key -config folded.cnf -days 30 -out folded.pem
-    openssl req -x509 -new -key leaf.key -subj "/O=Mail Only/emailAddress=first@example.test" -days 30 \
-        -addext "subjectAltName=email:san@example.test" -out mail.pem
-    openssl req -x509 -new -key leaf.key -subj "/O=Org Only/OU=Unit Only" -days 30 -out unit.pem
-    for name in mixed folded mail unit; do der "$name"; done
+        # Parsing: PrintableString values to normalize, an RSA key, a chosen serial number, e-mail addresses.
+        header='[req]\ndistinguished_name = dn\nprompt = no\nstring_mask = nombstr\n[dn]\nC = JP\n'
+        printf "$header"'O = "  Example   org  "\nOU = "dev_ops  team"\nCN = "mixed  Case "\n' > mixed.cnf
+        openssl req -x509 -newkey rsa:2048 -nodes -keyout mixed.key -config mixed.cnf -days 30 -set_serial 0x00ff0102 \
+            -out mixed.pem 2>/dev/null
+        printf "$header"'O = "EXAMPLE ORG"\nOU = "dev_ops  team"\nCN = "MIXED CASE"\n' > folded.cnf
+        openssl req -x509 -new -key mixed.key -config folded.cnf -days 30 -out folded.pem
+        openssl req -x509 -new -key leaf.key -subj "/O=Mail Only/emailAddress=first@example.test" -days 30 \
+            -addext "subjectAltName=email:san@example.test" -out mail.pem
+        openssl req -x509 -new -key leaf.key -subj "/O=Org Only/OU=Unit Only" -days 30 -out unit.pem
+        for name in mixed folded mail unit; do der "$name"; done
 
-    # PKCS#12: OpenSSL 3's default (PBES2, AES-256-CBC) and the legacy RC2/3DES format.
-    openssl pkcs12 -export -inkey leaf.key -in leaf.pem -certfile chain.pem -name "My Identity" \
-        -passout pass:correct-horse -out default.p12
-    openssl pkcs12 -export -legacy -inkey leaf.key -in leaf.pem -certfile chain.pem -name "My Identity" \
-        -passout pass:correct-horse -out legacy.p12
-    openssl pkcs8 -topk8 -nocrypt -in leaf.key -outform DER -out leaf.pkcs8
-    """#
+        # PKCS#12: OpenSSL 3's default (PBES2, AES-256-CBC) and the legacy RC2/3DES format.
+        openssl pkcs12 -export -inkey leaf.key -in leaf.pem -certfile chain.pem -name "My Identity" \
+            -passout pass:correct-horse -out default.p12
+        openssl pkcs12 -export -legacy -inkey leaf.key -in leaf.pem -certfile chain.pem -name "My Identity" \
+            -passout pass:correct-horse -out legacy.p12
+        openssl pkcs8 -topk8 -nocrypt -in leaf.key -outform DER -out leaf.pkcs8
+        """#
 }

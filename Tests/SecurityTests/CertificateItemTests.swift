@@ -37,7 +37,9 @@ import Testing
         let root = try fixtures.certificate("root")
         try withFreshKeychain {
             #expect(SecItemAdd([kSecValueRef: leaf] as CFDictionary, nil) == errSecSuccess)
-            let asData: [CFString: Any] = [kSecClass: kSecClassCertificate, kSecValueData: SecCertificateCopyData(root)]
+            let asData: [CFString: Any] = [
+                kSecClass: kSecClassCertificate, kSecValueData: SecCertificateCopyData(root),
+            ]
             #expect(SecItemAdd(asData as CFDictionary, nil) == errSecSuccess)
             let (_, found) = lookUp([
                 kSecClass: kSecClassCertificate, kSecAttrLabel: "www.example.test", kSecReturnAttributes: true,
@@ -52,15 +54,18 @@ import Testing
             // A query by the reference finds that certificate, and a delete by it removes only it.
             #expect(lookUp([kSecValueRef: root]).0 == errSecSuccess)
             #expect(SecItemDelete([kSecValueRef: root] as CFDictionary) == errSecSuccess)
-            #expect(lookUp([kSecClass: kSecClassCertificate, kSecAttrLabel: "Example Test Root"]).0
-                == errSecItemNotFound)
+            #expect(
+                lookUp([kSecClass: kSecClassCertificate, kSecAttrLabel: "Example Test Root"]).0
+                    == errSecItemNotFound)
             #expect(lookUp([kSecClass: kSecClassCertificate, kSecAttrLabel: "www.example.test"]).0 == errSecSuccess)
         }
     }
 
     @Test func dataThatIsNotACertificateIsRefused() throws {
         try withFreshKeychain {
-            let garbage: [CFString: Any] = [kSecClass: kSecClassCertificate, kSecValueData: Data([0x30, 0x03, 1, 2, 3])]
+            let garbage: [CFString: Any] = [
+                kSecClass: kSecClassCertificate, kSecValueData: Data([0x30, 0x03, 1, 2, 3]),
+            ]
             #expect(SecItemAdd(garbage as CFDictionary, nil) == errSecParam)
             #expect(SecItemAdd([kSecClass: kSecClassCertificate] as CFDictionary, nil) == errSecParam)
             #expect(lookUp([kSecClass: kSecClassCertificate]).0 == errSecItemNotFound)

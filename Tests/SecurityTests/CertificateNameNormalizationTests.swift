@@ -43,15 +43,16 @@ import X509Certificates
         #expect(original.normalizedSequence == expected.der)
     }
 
-    @Test(arguments: [
-        [],  // nothing
-        [0x30, 0x02, 0x31, 0x00],  // an empty relative name
-        [0x30, 0x80, 0x00, 0x00],  // an indefinite length
-        [0x30, 0x00, 0x00],  // a trailing byte
-        [0x30, 0x05, 0x31, 0x03, 0x30, 0x01, 0x06],  // an attribute without a value
-        [0x30, 0x81, 0x05, 0x31, 0x03, 0x30, 0x01, 0x06],  // a long form for a short length
-        [0x31, 0x00],  // not a SEQUENCE
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [],  // nothing
+            [0x30, 0x02, 0x31, 0x00],  // an empty relative name
+            [0x30, 0x80, 0x00, 0x00],  // an indefinite length
+            [0x30, 0x00, 0x00],  // a trailing byte
+            [0x30, 0x05, 0x31, 0x03, 0x30, 0x01, 0x06],  // an attribute without a value
+            [0x30, 0x81, 0x05, 0x31, 0x03, 0x30, 0x01, 0x06],  // a long form for a short length
+            [0x31, 0x00],  // not a SEQUENCE
+        ] as [[UInt8]])
     func malformedNamesGiveNil(der: [UInt8]) {
         #expect(DistinguishedName(der: der).normalizedSequence == nil)
     }

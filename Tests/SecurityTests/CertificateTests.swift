@@ -90,8 +90,9 @@ import X509Certificates
         #expect(attributes.issuer == (issuer as Data).dropFirst(2))
         var error: Unmanaged<CFError>?
         #expect(attributes.serialNumber == SecCertificateCopySerialNumberData(leaf, &error) as Data?)
-        let keyID = String(decoding: try fixtures.output(
-            "openssl x509 -in leaf.pem -noout -ext subjectKeyIdentifier | tail -1 | tr -d ' :\\n'"), as: UTF8.self)
+        let keyID = String(
+            decoding: try fixtures.output(
+                "openssl x509 -in leaf.pem -noout -ext subjectKeyIdentifier | tail -1 | tr -d ' :\\n'"), as: UTF8.self)
         #expect(attributes.subjectKeyID.map(hex) == keyID.uppercased())
         let pointHash = try fixtures.output(
             "openssl x509 -in leaf.pem -pubkey -noout | openssl pkey -pubin -outform DER | tail -c 65"

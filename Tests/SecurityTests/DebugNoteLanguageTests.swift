@@ -15,14 +15,21 @@ import Testing
         ]
         var notes: [KeychainError.Reason] = []
         _ = try SecItemRequest.copyMatching(query as NSDictionary, notes: &notes)
-        #expect(notes.map(\.english)
-            == ["m_DiacriticInsensitive is ignored, as by the iOS keychain: strings match exactly"])
-        #expect(SecurityRuntime.noteLines("SecItemCopyMatching", notes, in: .japanese)
-            == ["SecItemCopyMatching: m_DiacriticInsensitive は iOS のキーチェーンと同じく無視します: "
-                + "文字列は完全に一致するものだけを照合します"])
-        #expect(SecurityRuntime.noteLines("SecItemCopyMatching", notes, in: .english)
-            == ["SecItemCopyMatching: m_DiacriticInsensitive is ignored, as by the iOS keychain: "
-                + "strings match exactly"])
+        #expect(
+            notes.map(\.english)
+                == ["m_DiacriticInsensitive is ignored, as by the iOS keychain: strings match exactly"])
+        #expect(
+            SecurityRuntime.noteLines("SecItemCopyMatching", notes, in: .japanese)
+                == [
+                    "SecItemCopyMatching: m_DiacriticInsensitive は iOS のキーチェーンと同じく無視します: "
+                        + "文字列は完全に一致するものだけを照合します"
+                ])
+        #expect(
+            SecurityRuntime.noteLines("SecItemCopyMatching", notes, in: .english)
+                == [
+                    "SecItemCopyMatching: m_DiacriticInsensitive is ignored, as by the iOS keychain: "
+                        + "strings match exactly"
+                ])
     }
 
     @Test func aQuerysValueDataNoteIsJapanese() throws {
@@ -46,10 +53,11 @@ import Testing
         ]
         var notes: [KeychainError.Reason] = []
         _ = try SecItemRequest.add(add as NSDictionary, notes: &notes)
-        #expect(notes.map(\.english) == [
-            "kSecAttrSynchronizable with the ThisDeviceOnly (aku) class: stored as iOS stores it, but Apple's "
-                + "documentation rules the combination out, and the item never leaves this machine",
-        ])
+        #expect(
+            notes.map(\.english) == [
+                "kSecAttrSynchronizable with the ThisDeviceOnly (aku) class: stored as iOS stores it, but Apple's "
+                    + "documentation rules the combination out, and the item never leaves this machine"
+            ])
         let japanese = try #require(notes.first?.text(in: .japanese))
         #expect(japanese.hasPrefix("kSecAttrSynchronizable と ThisDeviceOnly の保護クラス（aku）の組み合わせです"))
     }

@@ -55,7 +55,8 @@ import Testing
         _ = try SecItemRequest.copyMatching(
             [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: Data("pw".utf8)] as NSDictionary,
             notes: &notes)
-        #expect(notes.map(\.english) == ["kSecValueData in the query is ignored: a query never matches on an item's data"])
+        #expect(
+            notes.map(\.english) == ["kSecValueData in the query is ignored: a query never matches on an item's data"])
         let error = failure {
             _ = try SecItemRequest.copyMatching(
                 [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: "pw"] as NSDictionary)

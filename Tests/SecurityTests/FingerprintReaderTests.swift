@@ -41,11 +41,13 @@ import Testing
             let enrolled = try #require(context.evaluatedPolicyDomainState)
 
             try fprintd.enroll([])
-            #expect(canEvaluate(context, .deviceOwnerAuthenticationWithBiometrics) == LAError.biometryNotEnrolled.rawValue)
+            #expect(
+                canEvaluate(context, .deviceOwnerAuthenticationWithBiometrics) == LAError.biometryNotEnrolled.rawValue)
             #expect(context.evaluatedPolicyDomainState == nil)
 
             try fprintd.setReaderPresent(false)
-            #expect(canEvaluate(context, .deviceOwnerAuthenticationWithBiometrics) == LAError.biometryNotAvailable.rawValue)
+            #expect(
+                canEvaluate(context, .deviceOwnerAuthenticationWithBiometrics) == LAError.biometryNotAvailable.rawValue)
             #expect(context.biometryType == .none)
 
             try fprintd.setReaderPresent(true)
@@ -109,7 +111,8 @@ import Testing
         try await withReader(fprintd) { _ in
             fprintd.stopService()
             let context = LAContext()
-            #expect(canEvaluate(context, .deviceOwnerAuthenticationWithBiometrics) == LAError.biometryNotAvailable.rawValue)
+            #expect(
+                canEvaluate(context, .deviceOwnerAuthenticationWithBiometrics) == LAError.biometryNotAvailable.rawValue)
         }
     }
 }

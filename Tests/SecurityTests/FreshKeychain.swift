@@ -5,8 +5,9 @@ import Security
 /// Runs `body` with a fresh keychain of its own installed for this test's task.
 func withFreshKeychain<R>(groups: [String] = ["TEAM1.com.example.app"], _ body: () throws -> R) throws -> R {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("security-test-\(UUID().uuidString)")
-    let keychain = try Keychain(configuration: KeychainConfiguration(
-        home: home, identity: CallerIdentity(applicationIdentifier: groups.first, accessGroups: groups)))
+    let keychain = try Keychain(
+        configuration: KeychainConfiguration(
+            home: home, identity: CallerIdentity(applicationIdentifier: groups.first, accessGroups: groups)))
     defer {
         keychain.close()
         try? FileManager.default.removeItem(at: home)

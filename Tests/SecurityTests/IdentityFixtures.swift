@@ -13,7 +13,8 @@ struct IdentityFixture {
     /// A new key and a self-signed certificate for it with the common name `commonName`.
     static func make(commonName: String) throws -> IdentityFixture {
         let stem = "identity-\(UUID().uuidString)"
-        let sec1 = try CertificateFixtures.shared().output("""
+        let sec1 = try CertificateFixtures.shared().output(
+            """
             openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout \(stem).key \
                 -subj "/CN=\(commonName)" -days 30 -outform DER -out \(stem).der 2>/dev/null
             openssl ec -in \(stem).key -outform DER 2>/dev/null
@@ -26,7 +27,8 @@ struct IdentityFixture {
     /// Another self-signed certificate for this fixture's key.
     func anotherCertificate(commonName: String) throws -> SecCertificate {
         let name = "\(stem)-\(UUID().uuidString)"
-        _ = try CertificateFixtures.shared().output("""
+        _ = try CertificateFixtures.shared().output(
+            """
             openssl req -x509 -new -key \(stem).key -subj "/CN=\(commonName)" -days 30 -outform DER \
                 -out \(name).der 2>/dev/null
             """)

@@ -16,9 +16,12 @@ import Testing
     private func add(_ attributes: [CFString: Any]) -> OSStatus { SecItemAdd(attributes as CFDictionary, nil) }
 
     private func addHalves(_ fixture: IdentityFixture, tag: String = "tag.one") {
-        #expect(add([kSecClass: kSecClassKey, kSecValueRef: fixture.privateKey,
-                     kSecAttrApplicationTag: Data(tag.utf8)])
-            == errSecSuccess)
+        #expect(
+            add([
+                kSecClass: kSecClassKey, kSecValueRef: fixture.privateKey,
+                kSecAttrApplicationTag: Data(tag.utf8),
+            ])
+                == errSecSuccess)
         #expect(add([kSecValueRef: fixture.certificate]) == errSecSuccess)
     }
 
@@ -78,17 +81,20 @@ import Testing
             addHalves(two, tag: "tag.two")
             // kSecAttrLabel is the certificate's; kSecAttrApplicationTag the key's.
             let byLabel = lookUp([kSecClass: kSecClassIdentity, kSecAttrLabel: "Identity Two", kSecReturnRef: true])
-            #expect((byLabel.1 as? SecIdentity).map { identity in
-                var certificate: SecCertificate?
-                _ = SecIdentityCopyCertificate(identity, &certificate)
-                return certificate == two.certificate
-            } == true)
-            #expect(lookUp([kSecClass: kSecClassIdentity, kSecAttrApplicationTag: Data("tag.one".utf8)]).0
-                == errSecSuccess)
-            #expect(lookUp([
-                kSecClass: kSecClassIdentity, kSecAttrApplicationTag: Data("tag.one".utf8),
-                kSecAttrLabel: "Identity Two",
-            ]).0 == errSecItemNotFound)
+            #expect(
+                (byLabel.1 as? SecIdentity).map { identity in
+                    var certificate: SecCertificate?
+                    _ = SecIdentityCopyCertificate(identity, &certificate)
+                    return certificate == two.certificate
+                } == true)
+            #expect(
+                lookUp([kSecClass: kSecClassIdentity, kSecAttrApplicationTag: Data("tag.one".utf8)]).0
+                    == errSecSuccess)
+            #expect(
+                lookUp([
+                    kSecClass: kSecClassIdentity, kSecAttrApplicationTag: Data("tag.one".utf8),
+                    kSecAttrLabel: "Identity Two",
+                ]).0 == errSecItemNotFound)
             let all = lookUp([kSecClass: kSecClassIdentity, kSecMatchLimit: kSecMatchLimitAll, kSecReturnRef: true])
             #expect((all.1 as? [Any])?.compactMap { $0 as? SecIdentity }.count == 2)
             // The attributes: the certificate's over the key's, without the class, as Apple's server returns them.
@@ -98,10 +104,12 @@ import Testing
             let attributes = try #require(found as? [String: Any])
             #expect(attributes[kSecAttrLabel as String] as? String == "Identity One")
             #expect((attributes[kSecAttrPublicKeyHash as String] as? Data)?.count == 20)
-            #expect(attributes[kSecAttrPublicKeyHash as String] as? Data
-                == attributes[kSecAttrApplicationLabel as String] as? Data)
-            #expect(attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String
-                || attributes[kSecAttrKeyClass as String] as? NSNumber == 1)
+            #expect(
+                attributes[kSecAttrPublicKeyHash as String] as? Data
+                    == attributes[kSecAttrApplicationLabel as String] as? Data)
+            #expect(
+                attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String
+                    || attributes[kSecAttrKeyClass as String] as? NSNumber == 1)
             #expect(attributes[kSecAttrApplicationTag as String] as? Data == Data("tag.one".utf8))
             #expect(attributes[kSecClass as String] == nil)
             #expect(attributes[kSecAttrAccessGroup as String] as? String == "TEAM1.com.example.app")
@@ -127,16 +135,18 @@ import Testing
         let fixture = try IdentityFixture.make(commonName: "Split")
         let groups = ["TEAM1.com.example.app", "TEAM1.com.example.other"]
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("identity-\(UUID().uuidString)")
-        let keychain = try Keychain(configuration: KeychainConfiguration(
-            home: home, identity: CallerIdentity(applicationIdentifier: groups[0], accessGroups: groups)))
+        let keychain = try Keychain(
+            configuration: KeychainConfiguration(
+                home: home, identity: CallerIdentity(applicationIdentifier: groups[0], accessGroups: groups)))
         defer {
             keychain.close()
             try? FileManager.default.removeItem(at: home)
         }
         SecurityRuntime.withKeychain(keychain) {
             #expect(add([kSecValueRef: fixture.certificate, kSecAttrAccessGroup: groups[0]]) == errSecSuccess)
-            #expect(add([kSecClass: kSecClassKey, kSecValueRef: fixture.privateKey, kSecAttrAccessGroup: groups[1]])
-                == errSecSuccess)
+            #expect(
+                add([kSecClass: kSecClassKey, kSecValueRef: fixture.privateKey, kSecAttrAccessGroup: groups[1]])
+                    == errSecSuccess)
             // The caller holds both groups: the identity is theirs.
             #expect(lookUp([kSecClass: kSecClassIdentity]).0 == errSecSuccess)
             // Within one group, the certificate has no key.
@@ -181,8 +191,9 @@ import Testing
         try withFreshKeychain {
             #expect(add([kSecValueRef: identity]) == errSecSuccess)
             #expect(add([kSecValueRef: identity]) == errSecDuplicateItem)
-            #expect(add([kSecClass: kSecClassIdentity, kSecValueRef: identity, kSecAttrLabel: "again"])
-                == errSecDuplicateItem)
+            #expect(
+                add([kSecClass: kSecClassIdentity, kSecValueRef: identity, kSecAttrLabel: "again"])
+                    == errSecDuplicateItem)
             // As Apple's SecItemAdd does, a half already stored is kept and the other added.
             #expect(SecItemDelete([kSecValueRef: fixture.certificate] as CFDictionary) == errSecSuccess)
             #expect(lookUp([kSecClass: kSecClassIdentity]).0 == errSecItemNotFound)
@@ -202,8 +213,9 @@ import Testing
             #expect(add([kSecValueRef: mismatched]) == errSecParam)
             // A half refused (no passcode for WhenPasscodeSet) leaves the other out too.
             let identity = SecIdentity(certificate: one.certificate, privateKey: one.privateKey)
-            #expect(add([kSecValueRef: identity, kSecAttrAccessible: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly])
-                == errSecAuthFailed)
+            #expect(
+                add([kSecValueRef: identity, kSecAttrAccessible: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly])
+                    == errSecAuthFailed)
             // An attribute neither half has.
             #expect(add([kSecValueRef: identity, kSecAttrService: "svc"]) == errSecNoSuchAttr)
             #expect(lookUp([kSecClass: kSecClassCertificate]).0 == errSecItemNotFound)
@@ -226,8 +238,9 @@ import Testing
             #expect(lookUp([kSecValueRef: fixture.certificate]).0 == errSecItemNotFound)
             #expect(lookUp([kSecClass: kSecClassKey]).0 == errSecSuccess)
             #expect(lookUp([kSecClass: kSecClassIdentity, kSecAttrLabel: "Second"]).0 == errSecSuccess)
-            #expect(SecItemDelete([kSecClass: kSecClassIdentity, kSecAttrLabel: "Second"] as CFDictionary)
-                == errSecSuccess)
+            #expect(
+                SecItemDelete([kSecClass: kSecClassIdentity, kSecAttrLabel: "Second"] as CFDictionary)
+                    == errSecSuccess)
             #expect(lookUp([kSecClass: kSecClassKey]).0 == errSecItemNotFound)
         }
     }
@@ -249,8 +262,10 @@ import Testing
             // An identity's certificate or key is not replaced by an update.
             let other = try IdentityFixture.make(commonName: "Other")
             let replacement = SecIdentity(certificate: other.certificate, privateKey: other.privateKey)
-            #expect(SecItemUpdate([kSecClass: kSecClassIdentity] as CFDictionary,
-                                  [kSecValueRef: replacement] as CFDictionary) == errSecUnimplemented)
+            #expect(
+                SecItemUpdate(
+                    [kSecClass: kSecClassIdentity] as CFDictionary,
+                    [kSecValueRef: replacement] as CFDictionary) == errSecUnimplemented)
         }
     }
 }

@@ -45,8 +45,9 @@ import Testing
                 #expect(SecItemAdd([kSecValueRef: fixture.certificate] as CFDictionary, nil) == errSecSuccess)
             }
             let changes: [CFString: Any] = [kSecAttrLabel: "After", kSecAttrApplicationLabel: Data("same".utf8)]
-            #expect(SecItemUpdate([kSecClass: kSecClassIdentity] as CFDictionary, changes as CFDictionary)
-                == errSecDuplicateItem)
+            #expect(
+                SecItemUpdate([kSecClass: kSecClassIdentity] as CFDictionary, changes as CFDictionary)
+                    == errSecDuplicateItem)
             #expect(status([kSecClass: kSecClassCertificate, kSecAttrLabel: "One"]) == errSecSuccess)
             #expect(status([kSecClass: kSecClassCertificate, kSecAttrLabel: "Two"]) == errSecSuccess)
             #expect(status([kSecClass: kSecClassCertificate, kSecAttrLabel: "After"]) == errSecItemNotFound)
@@ -63,8 +64,9 @@ import Testing
         let fixture = try IdentityFixture.make(commonName: "Guarded")
         try await withAuthenticatingKeychain { keychain, _ in
             var error: Unmanaged<CFError>?
-            let guarded = try #require(SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryAny, &error))
+            let guarded = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryAny, &error))
             let identity = SecIdentity(certificate: fixture.certificate, privateKey: fixture.privateKey)
             let add: [CFString: Any] = [kSecValueRef: identity, kSecAttrAccessControl: guarded]
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
@@ -73,12 +75,14 @@ import Testing
             ]
             #expect(status(certificate) == errSecSuccess)
 
-            let relaxed = try #require(SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, .devicePasscode, &error))
+            let relaxed = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, .devicePasscode, &error))
             try keychain.authenticators.biometry.script(.cancel)
             let changes: [CFString: Any] = [kSecAttrAccessControl: relaxed]
-            #expect(SecItemUpdate([kSecClass: kSecClassIdentity] as CFDictionary, changes as CFDictionary)
-                == errSecUserCanceled)
+            #expect(
+                SecItemUpdate([kSecClass: kSecClassIdentity] as CFDictionary, changes as CFDictionary)
+                    == errSecUserCanceled)
             #expect(status(certificate) == errSecSuccess)
             let moved = certificate.merging([kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]) {
                 $1
@@ -87,8 +91,9 @@ import Testing
 
             // With the user's consent, both halves move.
             try keychain.authenticators.biometry.script(.match)
-            #expect(SecItemUpdate([kSecClass: kSecClassIdentity] as CFDictionary, changes as CFDictionary)
-                == errSecSuccess)
+            #expect(
+                SecItemUpdate([kSecClass: kSecClassIdentity] as CFDictionary, changes as CFDictionary)
+                    == errSecSuccess)
             #expect(status(moved) == errSecSuccess)
             let movedKey: [CFString: Any] = [
                 kSecClass: kSecClassKey, kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,

@@ -15,18 +15,26 @@ import Testing
         let rsa = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("plaintext-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        let keychain = try Keychain(configuration: KeychainConfiguration(
-            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"])))
+        let keychain = try Keychain(
+            configuration: KeychainConfiguration(
+                home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"])))
         defer { keychain.close() }
         try SecurityRuntime.withKeychain(keychain) {
-            #expect(SecItemAdd([kSecValueRef: ec, kSecAttrApplicationTag: Data("ec-tag-needle".utf8)]
-                as CFDictionary, nil) == errSecSuccess)
-            #expect(SecItemAdd([kSecValueRef: rsa, kSecAttrLabel: "rsa-label-needle"] as CFDictionary, nil)
-                == errSecSuccess)
+            #expect(
+                SecItemAdd(
+                    [kSecValueRef: ec, kSecAttrApplicationTag: Data("ec-tag-needle".utf8)]
+                        as CFDictionary, nil) == errSecSuccess)
+            #expect(
+                SecItemAdd([kSecValueRef: rsa, kSecAttrLabel: "rsa-label-needle"] as CFDictionary, nil)
+                    == errSecSuccess)
             #expect(SecItemAdd([kSecValueRef: leaf] as CFDictionary, nil) == errSecSuccess)
             var result: AnyObject?
-            #expect(SecItemCopyMatching([kSecClass: kSecClassKey, kSecAttrLabel: "RSA-LABEL-NEEDLE",
-                                         kSecMatchCaseInsensitive: true] as CFDictionary, &result) == errSecSuccess)
+            #expect(
+                SecItemCopyMatching(
+                    [
+                        kSecClass: kSecClassKey, kSecAttrLabel: "RSA-LABEL-NEEDLE",
+                        kSecMatchCaseInsensitive: true,
+                    ] as CFDictionary, &result) == errSecSuccess)
         }
         let ecExternal = try KeyFixtures.external(ec)
         let rsaExternal = try KeyFixtures.external(rsa)

@@ -17,7 +17,8 @@ import Testing
         #expect(error?.code == LAError.Code.passcodeNotSet.rawValue)
         #expect(context.biometryType == .touchID)
         context.touchIDAuthenticationAllowableReuseDuration = 10_000
-        #expect(context.touchIDAuthenticationAllowableReuseDuration == LATouchIDAuthenticationMaximumAllowableReuseDuration)
+        #expect(
+            context.touchIDAuthenticationAllowableReuseDuration == LATouchIDAuthenticationMaximumAllowableReuseDuration)
         do {
             _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "test")
             Issue.record("evaluation succeeded without biometry")

@@ -50,9 +50,12 @@ import Testing
 
     @Test func genericPasswordsTakeZeroAndOneToo() throws {
         try withFreshKeychain {
-            #expect(addPassword(service: "svc", account: "me", secret: "pw", extra: [
-                kSecAttrCreator as String: 1, kSecAttrType as String: 0,
-            ]) == errSecSuccess)
+            #expect(
+                addPassword(
+                    service: "svc", account: "me", secret: "pw",
+                    extra: [
+                        kSecAttrCreator as String: 1, kSecAttrType as String: 0,
+                    ]) == errSecSuccess)
             let query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrCreator as String: 1,
                 kSecAttrType as String: 0,

@@ -31,14 +31,17 @@ import X509Certificates
             as: UTF8.self)
         #expect(info.contains("PBES2, PBKDF2, AES-256-CBC"))
         #expect(info.contains("MAC: sha256"))
-        let key = try fixtures.output("openssl pkcs12 -in \(file) -passin 'pass:s3cret pass' -nocerts -nodes"
-            + " | openssl pkcs8 -topk8 -nocrypt -outform DER")
+        let key = try fixtures.output(
+            "openssl pkcs12 -in \(file) -passin 'pass:s3cret pass' -nocerts -nodes"
+                + " | openssl pkcs8 -topk8 -nocrypt -outform DER")
         #expect(key == (try fixtures.data("leaf.pkcs8")))
-        let leaf = try fixtures.output("openssl pkcs12 -in \(file) -passin 'pass:s3cret pass' -clcerts -nokeys"
-            + " | openssl x509 -outform DER")
+        let leaf = try fixtures.output(
+            "openssl pkcs12 -in \(file) -passin 'pass:s3cret pass' -clcerts -nokeys"
+                + " | openssl x509 -outform DER")
         #expect(leaf == (try fixtures.data("leaf.der")))
-        let names = String(decoding: try fixtures.output(
-            "openssl pkcs12 -in \(file) -passin 'pass:s3cret pass' -nokeys -cacerts | grep -c 'BEGIN CERTIFICATE'"),
+        let names = String(
+            decoding: try fixtures.output(
+                "openssl pkcs12 -in \(file) -passin 'pass:s3cret pass' -nokeys -cacerts | grep -c 'BEGIN CERTIFICATE'"),
             as: UTF8.self)
         #expect(names == "2\n")
 

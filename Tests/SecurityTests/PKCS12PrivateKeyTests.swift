@@ -25,10 +25,11 @@ import X509Certificates
         let key = try SecKey(pkcs8PrivateKey: SecureBytes(der))
         try signsForTheCertificate(key, try fixtures.certificate("leaf"), .ecdsaSignatureMessageX962SHA256)
         #expect(key.pkcs8PrivateKey.map { Data($0.bytes) } == der)
-        #expect(SecKeyCopyPublicKey(key).flatMap { SecKeyCopyExternalRepresentation($0, nil) } as Data?
-            == SecCertificateCopyKey(try fixtures.certificate("leaf")).flatMap {
-                SecKeyCopyExternalRepresentation($0, nil)
-            } as Data?)
+        #expect(
+            SecKeyCopyPublicKey(key).flatMap { SecKeyCopyExternalRepresentation($0, nil) } as Data?
+                == SecCertificateCopyKey(try fixtures.certificate("leaf")).flatMap {
+                    SecKeyCopyExternalRepresentation($0, nil)
+                } as Data?)
     }
 
     @Test func anRSAKeyFromOpenSSLsPKCS8SignsForItsCertificate() throws {
@@ -58,11 +59,13 @@ import X509Certificates
 
     @Test func otherBytesAndOtherAlgorithmsAreErrSecDecode() throws {
         let der = Array(try fixtures.data("leaf.pkcs8"))
-        let ed25519 = Array(try fixtures.output(
-            "openssl genpkey -algorithm ed25519 | openssl pkcs8 -topk8 -nocrypt -outform DER"))
-        let p224 = Array(try fixtures.output(
-            "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-224"
-                + " | openssl pkcs8 -topk8 -nocrypt -outform DER"))
+        let ed25519 = Array(
+            try fixtures.output(
+                "openssl genpkey -algorithm ed25519 | openssl pkcs8 -topk8 -nocrypt -outform DER"))
+        let p224 = Array(
+            try fixtures.output(
+                "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-224"
+                    + " | openssl pkcs8 -topk8 -nocrypt -outform DER"))
         var wrongVersion = der
         wrongVersion[5] = 7  // 30 81 87 02 01 00: version 0 becomes 7
         let cases: [[UInt8]] = [

@@ -111,9 +111,11 @@ import Testing
             ]
             for extra in matching {
                 var found: AnyObject?
-                let copy = query(reference, kind, namesClass: namesClass, extra.merging([
-                    kSecReturnData as String: true
-                ]) { $1 })
+                let copy = query(
+                    reference, kind, namesClass: namesClass,
+                    extra.merging([
+                        kSecReturnData as String: true
+                    ]) { $1 })
                 #expect(SecItemCopyMatching(copy as CFDictionary, &found) == errSecSuccess, "\(extra)")
                 #expect(found as? Data == Data("pw".utf8))
             }
@@ -125,8 +127,9 @@ import Testing
             }
             let delete = query(reference, kind, namesClass: namesClass, [kSecAttrCreator as String: 7])
             #expect(SecItemDelete(delete as CFDictionary) == errSecSuccess)
-            #expect(SecItemCopyMatching(query(reference, kind, namesClass: false) as CFDictionary, nil)
-                == errSecItemNotFound)
+            #expect(
+                SecItemCopyMatching(query(reference, kind, namesClass: false) as CFDictionary, nil)
+                    == errSecItemNotFound)
         }
     }
 }

@@ -30,7 +30,8 @@ final class PrivateFprintd {
         bus = daemon
         for _ in 0..<250 where address.isEmpty {
             usleep(20_000)
-            address = (try? String(contentsOf: addressFile, encoding: .utf8))?
+            address =
+                (try? String(contentsOf: addressFile, encoding: .utf8))?
                 .split(separator: "\n").first.map(String.init) ?? ""
         }
         guard !address.isEmpty else { throw POSIXError(.ETIMEDOUT) }
@@ -106,7 +107,8 @@ final class PrivateFprintd {
 
     private static func executable() throws -> URL {
         let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let candidate = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("KeychainTestFprintd")
+        let candidate = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(
+            "KeychainTestFprintd")
         guard FileManager.default.isExecutableFile(atPath: candidate.path) else { throw POSIXError(.ENOENT) }
         return candidate
     }

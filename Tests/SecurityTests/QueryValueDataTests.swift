@@ -66,7 +66,8 @@ import Testing
         let query = item.merging([kSecValueData as String: Data("pw".utf8)]) { $1 } as NSDictionary
         var notes: [KeychainError.Reason] = []
         _ = try SecItemRequest.copyMatching(query, notes: &notes)
-        #expect(notes.map(\.english) == ["kSecValueData in the query is ignored: a query never matches on an item's data"])
+        #expect(
+            notes.map(\.english) == ["kSecValueData in the query is ignored: a query never matches on an item's data"])
         notes = []
         _ = try SecItemRequest.update(query, [kSecAttrLabel as String: "x"] as NSDictionary, notes: &notes)
         #expect(notes.count == 1 && notes[0].english.hasPrefix("kSecValueData in the query is ignored"))

@@ -25,14 +25,18 @@ import Testing
             #expect(SecItemAdd(attributes as CFDictionary, nil) == errSecDuplicateItem)
             let error = try addFailure(attributes)
             let japanese = SecurityStatusText.debugLine(for: error, in: .japanese)
-            #expect(japanese.hasPrefix("指定した項目はすでにキーチェーンにあります。 (OSStatus -25299): "
-                + "同じ主キーの項目がすでにあります（acct=\"acct\", svce=\"svc\""))
+            #expect(
+                japanese.hasPrefix(
+                    "指定した項目はすでにキーチェーンにあります。 (OSStatus -25299): "
+                        + "同じ主キーの項目がすでにあります（acct=\"acct\", svce=\"svc\""))
             #expect(japanese.hasSuffix("変更するには SecItemUpdate を使ってください"))
             #expect(!japanese.contains("hunter2"))
             let english = SecurityStatusText.debugLine(for: error, in: .english)
             #expect(english == "\(error)")
-            #expect(english.hasPrefix("The specified item already exists in the keychain. (OSStatus -25299): "
-                + "an item with the same primary key exists (acct=\"acct\", svce=\"svc\""))
+            #expect(
+                english.hasPrefix(
+                    "The specified item already exists in the keychain. (OSStatus -25299): "
+                        + "an item with the same primary key exists (acct=\"acct\", svce=\"svc\""))
         }
     }
 
@@ -43,8 +47,9 @@ import Testing
             ])
             #expect(error.status == errSecParam)
             #expect(error.reason?.hasPrefix("kSecValueData must be data (CFData), not ") == true)
-            #expect(error.localizedReason(in: .japanese)?.hasPrefix("kSecValueData はデータ（CFData）にしてください（")
-                == true)
+            #expect(
+                error.localizedReason(in: .japanese)?.hasPrefix("kSecValueData はデータ（CFData）にしてください（")
+                    == true)
         }
     }
 
@@ -56,11 +61,13 @@ import Testing
                 [kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitOne] as NSDictionary)
         }
         #expect(error.status == errSecParam)
-        #expect(error.reason == "SecItemAdd does not take search (kSecMatch…) properties (m_Limit); SecItemAdd takes "
-            + "item class (kSecClass), attribute (kSecAttr…), return type (kSecReturn…), value (kSecValue…), "
-            + "kSecUse… properties")
-        #expect(error.localizedReason(in: .japanese)
-            == "SecItemAdd は 検索（kSecMatch…） のプロパティを受け付けません（m_Limit）。SecItemAdd が受け付けるのは "
+        #expect(
+            error.reason == "SecItemAdd does not take search (kSecMatch…) properties (m_Limit); SecItemAdd takes "
+                + "item class (kSecClass), attribute (kSecAttr…), return type (kSecReturn…), value (kSecValue…), "
+                + "kSecUse… properties")
+        #expect(
+            error.localizedReason(in: .japanese)
+                == "SecItemAdd は 検索（kSecMatch…） のプロパティを受け付けません（m_Limit）。SecItemAdd が受け付けるのは "
                 + "項目クラス（kSecClass）、属性（kSecAttr…）、戻り値の型（kSecReturn…）、値（kSecValue…）、kSecUse… "
                 + "のプロパティです")
         let update = try #require(throws: KeychainError.self) {
@@ -69,9 +76,10 @@ import Testing
                 [kSecClass: kSecClassInternetPassword] as NSDictionary)
         }
         #expect(update.status == errSecNoSuchAttr)
-        #expect(update.localizedReason(in: .japanese)?.hasPrefix(
-            "SecItemUpdate の attributesToUpdate は 項目クラス（kSecClass） のプロパティを受け付けません（class）。"
-                + "更新で項目のクラスを変えることはできません。SecItemUpdate の attributesToUpdate が受け付けるのは ")
-            == true)
+        #expect(
+            update.localizedReason(in: .japanese)?.hasPrefix(
+                "SecItemUpdate の attributesToUpdate は 項目クラス（kSecClass） のプロパティを受け付けません（class）。"
+                    + "更新で項目のクラスを変えることはできません。SecItemUpdate の attributesToUpdate が受け付けるのは ")
+                == true)
     }
 }

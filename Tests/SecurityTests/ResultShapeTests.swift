@@ -46,7 +46,9 @@ import Testing
     @Test func limitAllGivesAnArrayInInsertionOrder() throws {
         try withFreshKeychain {
             for name in ["c", "a", "b"] { addPassword(service: "svc", account: name, secret: name) }
-            let (status, result) = copy([kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll])
+            let (status, result) = copy([
+                kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
+            ])
             #expect(status == errSecSuccess)
             let items = try #require(result as? [[String: Any]])
             #expect(items.map { $0[kSecAttrAccount as String] as? String } == ["c", "a", "b"])
@@ -71,7 +73,9 @@ import Testing
             let update = SecItemUpdate(base as CFDictionary, [kSecAttrLabel as String: "renamed"] as CFDictionary)
             #expect(update == errSecSuccess)
             var found: AnyObject?
-            let byReference: [String: Any] = [kSecValuePersistentRef as String: reference, kSecReturnData as String: true]
+            let byReference: [String: Any] = [
+                kSecValuePersistentRef as String: reference, kSecReturnData as String: true,
+            ]
             #expect(SecItemCopyMatching(byReference as CFDictionary, &found) == errSecSuccess)
             #expect(found as? Data == Data("s".utf8))
             // Other attributes narrow the match further, as in Apple's query parser.

@@ -6,7 +6,8 @@ import Testing
 @Suite struct SecItemCallShapesTests {
     @Test func saveReadUpdateDelete() throws {
         try withFreshKeychain {
-            #expect(addPassword(service: "com.example.app", account: "user@example.com", secret: "secret") == errSecSuccess)
+            #expect(
+                addPassword(service: "com.example.app", account: "user@example.com", secret: "secret") == errSecSuccess)
 
             let readQuery: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
@@ -93,7 +94,8 @@ import Testing
                 kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc",
                 kSecAttrAccount as String: "acct",
             ]
-            let status = SecItemUpdate(query as CFDictionary, [kSecValueData as String: Data("two".utf8)] as CFDictionary)
+            let status = SecItemUpdate(
+                query as CFDictionary, [kSecValueData as String: Data("two".utf8)] as CFDictionary)
             #expect(status == errSecSuccess)
             #expect(read(service: "svc", account: "acct") == Data("two".utf8))
         }
@@ -111,23 +113,30 @@ import Testing
             ]
             var result: AnyObject?
             #expect(SecItemCopyMatching(copyQuery as CFDictionary, &result) == errSecItemNotFound)
-            let status = addPassword(service: "com.app.auth", account: "user-token", secret: "u",
-                                     extra: [kSecAttrLabel as String: "auth-token"])
+            let status = addPassword(
+                service: "com.app.auth", account: "user-token", secret: "u",
+                extra: [kSecAttrLabel as String: "auth-token"])
             #expect(status == errSecDuplicateItem)
         }
     }
 
     @Test func errorMessagesMatchApple() {
         #expect(SecCopyErrorMessageString(errSecSuccess, nil) as? String == "No error.")
-        #expect(SecCopyErrorMessageString(errSecItemNotFound, nil) as? String
-            == "The specified item could not be found in the keychain.")
-        #expect(SecCopyErrorMessageString(errSecDuplicateItem, nil) as? String
-            == "The specified item already exists in the keychain.")
-        #expect(SecCopyErrorMessageString(errSecInteractionNotAllowed, nil) as? String == "User interaction is not allowed.")
-        #expect(SecCopyErrorMessageString(errSecMissingEntitlement, nil) as? String
-            == "A required entitlement isn't present.")
-        #expect(SecCopyErrorMessageString(errSecParam, nil) as? String
-            == "One or more parameters passed to a function were not valid.")
+        #expect(
+            SecCopyErrorMessageString(errSecItemNotFound, nil) as? String
+                == "The specified item could not be found in the keychain.")
+        #expect(
+            SecCopyErrorMessageString(errSecDuplicateItem, nil) as? String
+                == "The specified item already exists in the keychain.")
+        #expect(
+            SecCopyErrorMessageString(errSecInteractionNotAllowed, nil) as? String == "User interaction is not allowed."
+        )
+        #expect(
+            SecCopyErrorMessageString(errSecMissingEntitlement, nil) as? String
+                == "A required entitlement isn't present.")
+        #expect(
+            SecCopyErrorMessageString(errSecParam, nil) as? String
+                == "One or more parameters passed to a function were not valid.")
         #expect(SecCopyErrorMessageString(12345, nil) as? String == "OSStatus 12345")
     }
 

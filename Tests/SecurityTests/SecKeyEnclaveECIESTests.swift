@@ -92,8 +92,10 @@ struct SecKeyEnclaveECIESTests {
         try await SecKeyEnclaveTests().withEnclaveTestKeychain {
             try await SecureEnclaveBacking.$tctiOverride.withValue(tpm.tcti) {
                 let key = try #require(SecKeyEnclaveTests.create(SecKeyEnclaveTests.parameters()).key)
-                for algorithm in [SecKeyAlgorithm.eciesEncryptionCofactorX963SHA256AESGCM,
-                                  .eciesEncryptionStandardVariableIVX963SHA256AESGCM] {
+                for algorithm in [
+                    SecKeyAlgorithm.eciesEncryptionCofactorX963SHA256AESGCM,
+                    .eciesEncryptionStandardVariableIVX963SHA256AESGCM,
+                ] {
                     let blob = try Self.encrypt(key, algorithm, plaintext)
                     let (opened, status) = Self.decrypt(key, algorithm, blob)
                     #expect(status == nil)

@@ -33,11 +33,16 @@ struct SecKeyEnclaveItemTests {
             let attributes = try #require(result as? [String: Any])
             #expect(attributes[kSecAttrTokenID as String] as? String == kSecAttrTokenIDSecureEnclave as String)
             // A software key item has no token ID, so a query by the enclave's token does not find it.
-            let software = try #require(SecKeyCreateRandomKey(
-                [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom] as CFDictionary, nil))
-            #expect(SecItemAdd([kSecValueRef as String: software,
-                                kSecAttrApplicationTag as String: Data("com.example.software".utf8)] as CFDictionary,
-                               nil) == errSecSuccess)
+            let software = try #require(
+                SecKeyCreateRandomKey(
+                    [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom] as CFDictionary, nil))
+            #expect(
+                SecItemAdd(
+                    [
+                        kSecValueRef as String: software,
+                        kSecAttrApplicationTag as String: Data("com.example.software".utf8),
+                    ] as CFDictionary,
+                    nil) == errSecSuccess)
             let byToken: [String: Any] = [
                 kSecClass as String: kSecClassKey, kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
                 kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
@@ -155,12 +160,16 @@ extension SecKeyEnclaveItemTests {
         try await SecKeyEnclaveTests().inSoftwareEnclave { keychain, _ in
             // The item as a restore of the other home's database would bring it (its key does not leave in a
             // backup, and an add of bytes this enclave cannot load is refused).
-            var item = NewItem(itemClass: .key, attributes: [
-                .applicationTag: .data(Array(Self.tag.utf8)), .keyClass: .number(1), .keyType: .number(73),
-                .keySizeInBits: .number(256), .tokenID: .string(kSecAttrTokenIDSecureEnclave as String),
-            ])
-            item.value = .key(KeyValue(keyType: "73", keyClass: "1", sizeInBits: 256,
-                                       externalRepresentation: Secret(Array(storedForm))))
+            var item = NewItem(
+                itemClass: .key,
+                attributes: [
+                    .applicationTag: .data(Array(Self.tag.utf8)), .keyClass: .number(1), .keyType: .number(73),
+                    .keySizeInBits: .number(256), .tokenID: .string(kSecAttrTokenIDSecureEnclave as String),
+                ])
+            item.value = .key(
+                KeyValue(
+                    keyType: "73", keyClass: "1", sizeInBits: 256,
+                    externalRepresentation: Secret(Array(storedForm))))
             try keychain.add(item)
             let key = try #require(Self.foundKey())
             try Self.expectUnusable(
@@ -187,8 +196,9 @@ extension SecKeyEnclaveItemTests {
         #expect(attributes[kSecAttrIsHardwareBackedLinux as String] as? Bool == hardware)
         for _ in 0..<2 {
             var error: Unmanaged<CFError>?
-            #expect(SecKeyCreateSignature(
-                key, .ecdsaSignatureMessageX962SHA256, Data("m".utf8) as CFData, &error) == nil)
+            #expect(
+                SecKeyCreateSignature(
+                    key, .ecdsaSignatureMessageX962SHA256, Data("m".utf8) as CFData, &error) == nil)
             try expectDecodeFailure(error, detail)
         }
         let algorithm = SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA256AESGCM
@@ -196,13 +206,15 @@ extension SecKeyEnclaveItemTests {
         var error: Unmanaged<CFError>?
         #expect(SecKeyCreateDecryptedData(key, algorithm, ciphertext, &error) == nil)
         try expectDecodeFailure(error, detail)
-        let peer = try #require(SecKeyCreateRandomKey(
-            [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256]
-                as CFDictionary, nil))
+        let peer = try #require(
+            SecKeyCreateRandomKey(
+                [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256]
+                    as CFDictionary, nil))
         let peerPublic = try #require(SecKeyCopyPublicKey(peer))
         error = nil
-        #expect(SecKeyCopyKeyExchangeResult(key, .ecdhKeyExchangeStandard, peerPublic, [:] as CFDictionary, &error)
-            == nil)
+        #expect(
+            SecKeyCopyKeyExchangeResult(key, .ecdhKeyExchangeStandard, peerPublic, [:] as CFDictionary, &error)
+                == nil)
         try expectDecodeFailure(error, detail)
     }
 

@@ -22,7 +22,7 @@ struct SecKeyEnclaveTests {
     ) -> [String: Any] {
         var privateAttributes: [String: Any] = [
             kSecAttrAccessControl as String: SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil) as Any,
+                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil) as Any
         ]
         if let tag {
             privateAttributes[kSecAttrIsPermanent as String] = true
@@ -53,8 +53,10 @@ struct SecKeyEnclaveTests {
         return (signature, error.map { CFErrorGetCode($0.takeRetainedValue()) })
     }
 
-    static func verifies(_ key: SecKey, _ data: Data, _ signature: Data,
-                         _ algorithm: SecKeyAlgorithm = .ecdsaSignatureMessageX962SHA256) -> Bool {
+    static func verifies(
+        _ key: SecKey, _ data: Data, _ signature: Data,
+        _ algorithm: SecKeyAlgorithm = .ecdsaSignatureMessageX962SHA256
+    ) -> Bool {
         guard let publicKey = SecKeyCopyPublicKey(key) else { return false }
         return SecKeyVerifySignature(publicKey, algorithm, data as CFData, signature as CFData, nil)
     }
@@ -127,8 +129,11 @@ struct SecKeyEnclaveTests {
 
     @Test func otherKeyTypesAndSizesAreRefused() async throws {
         try await inSoftwareEnclave { _, _ in
-            let rsa = Self.create(Self.parameters(extra: [kSecAttrKeyType as String: kSecAttrKeyTypeRSA,
-                                                          kSecAttrKeySizeInBits as String: 2048]))
+            let rsa = Self.create(
+                Self.parameters(extra: [
+                    kSecAttrKeyType as String: kSecAttrKeyTypeRSA,
+                    kSecAttrKeySizeInBits as String: 2048,
+                ]))
             #expect(rsa.key == nil && rsa.status == Int(errSecParam))
             let p384 = Self.create(Self.parameters(extra: [kSecAttrKeySizeInBits as String: 384]))
             #expect(p384.key == nil && p384.status == Int(errSecParam))
@@ -190,8 +195,9 @@ struct SecKeyEnclaveTests {
                 let found = try #require(result.map { $0 as! SecKey })
                 #expect(SecKeyCopyExternalRepresentation(found, nil) == nil)
                 let signature = try #require(Self.sign(found, message).signature)
-                #expect(SecKeyVerifySignature(
-                    publicKey, .ecdsaSignatureMessageX962SHA256, message as CFData, signature as CFData, nil))
+                #expect(
+                    SecKeyVerifySignature(
+                        publicKey, .ecdsaSignatureMessageX962SHA256, message as CFData, signature as CFData, nil))
             }
         }
     }
@@ -241,8 +247,9 @@ struct SecKeyEnclaveTests {
                 let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
                 #expect(attributes[kSecAttrIsHardwareBackedLinux as String] as? Bool == true)
                 #expect(SecKeyCopyExternalRepresentation(key, nil) == nil)
-                let peer = try #require(SecKeyCreateRandomKey(
-                    [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom] as CFDictionary, nil))
+                let peer = try #require(
+                    SecKeyCreateRandomKey(
+                        [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom] as CFDictionary, nil))
                 let ours = SecKeyCopyKeyExchangeResult(
                     key, .ecdhKeyExchangeStandard, try #require(SecKeyCopyPublicKey(peer)), [:] as CFDictionary, nil)
                 let theirs = SecKeyCopyKeyExchangeResult(

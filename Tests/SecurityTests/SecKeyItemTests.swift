@@ -15,8 +15,9 @@ import Testing
 
     private func sign(_ key: SecKey, _ message: Data) throws -> Data {
         var error: Unmanaged<CFError>?
-        guard let signature = SecKeyCreateSignature(
-            key, .ecdsaSignatureMessageX962SHA256, message as CFData, &error)
+        guard
+            let signature = SecKeyCreateSignature(
+                key, .ecdsaSignatureMessageX962SHA256, message as CFData, &error)
         else { throw KeyFixtureError.failed(error?.takeRetainedValue()) }
         return signature as Data
     }
@@ -31,8 +32,10 @@ import Testing
             var error: Unmanaged<CFError>?
             let parameters: [CFString: Any] = [
                 kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256,
-                kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrApplicationTag: Self.tag,
-                                      kSecAttrLabel: "Signing key"] as [CFString: Any],
+                kSecPrivateKeyAttrs: [
+                    kSecAttrIsPermanent: true, kSecAttrApplicationTag: Self.tag,
+                    kSecAttrLabel: "Signing key",
+                ] as [CFString: Any],
             ]
             let made = try #require(SecKeyCreateRandomKey(parameters as CFDictionary, &error))
             let publicKey = try KeyFixtures.publicKey(made)
@@ -87,19 +90,22 @@ import Testing
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         try withFreshKeychain {
             // kSecValueRef alone names the class.
-            #expect(SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Self.tag] as CFDictionary, nil)
-                == errSecSuccess)
+            #expect(
+                SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Self.tag] as CFDictionary, nil)
+                    == errSecSuccess)
             let again: [CFString: Any] = [
                 kSecClass: kSecClassKey, kSecValueRef: key, kSecAttrApplicationTag: Self.tag,
                 kSecAttrLabel: "another label",
             ]
             #expect(SecItemAdd(again as CFDictionary, nil) == errSecDuplicateItem)
             // Another tag is another item.
-            #expect(SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Data("t2".utf8)] as CFDictionary, nil)
-                == errSecSuccess)
+            #expect(
+                SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Data("t2".utf8)] as CFDictionary, nil)
+                    == errSecSuccess)
             // A key added as a password, or a password class with a key, is refused.
-            #expect(SecItemAdd([kSecClass: kSecClassGenericPassword, kSecValueRef: key] as CFDictionary, nil)
-                == errSecParam)
+            #expect(
+                SecItemAdd([kSecClass: kSecClassGenericPassword, kSecValueRef: key] as CFDictionary, nil)
+                    == errSecParam)
             #expect(SecItemAdd([kSecValueRef: "not a key"] as CFDictionary, nil) == errSecParam)
         }
     }
@@ -109,8 +115,10 @@ import Testing
         let external = try KeyFixtures.external(key)
         let publicExternal = try KeyFixtures.external(try KeyFixtures.publicKey(key))
         try withFreshKeychain {
-            #expect(SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Self.tag, kSecAttrLabel: "L"]
-                as CFDictionary, nil) == errSecSuccess)
+            #expect(
+                SecItemAdd(
+                    [kSecValueRef: key, kSecAttrApplicationTag: Self.tag, kSecAttrLabel: "L"]
+                        as CFDictionary, nil) == errSecSuccess)
             let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag]
             let (dataStatus, data) = lookUp(query.merging([kSecReturnData: true]) { $1 })
             #expect(dataStatus == errSecSuccess)
@@ -150,7 +158,9 @@ import Testing
                 kSecAttrApplicationTag: Self.tag, kSecValueData: external,
             ]
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
-            let (status, result) = lookUp([kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag, kSecReturnRef: true])
+            let (status, result) = lookUp([
+                kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag, kSecReturnRef: true,
+            ])
             #expect(status == errSecSuccess)
             #expect(result as? SecKey == key)
             let (_, attributes) = lookUp([kSecClass: kSecClassKey, kSecReturnAttributes: true])
@@ -168,14 +178,16 @@ import Testing
     @Test func updateAndDeleteKeyItems() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         try withFreshKeychain {
-            #expect(SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Self.tag] as CFDictionary, nil)
-                == errSecSuccess)
+            #expect(
+                SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Self.tag] as CFDictionary, nil)
+                    == errSecSuccess)
             let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag]
             #expect(SecItemUpdate(query as CFDictionary, [kSecAttrLabel: "renamed"] as CFDictionary) == errSecSuccess)
             let (_, found) = lookUp(query.merging([kSecReturnAttributes: true]) { $1 })
             #expect((found as? [String: Any])?[kSecAttrLabel as String] as? String == "renamed")
-            #expect(SecItemUpdate(query as CFDictionary, [kSecAttrKeyType: kSecAttrKeyTypeRSA] as CFDictionary)
-                == errSecParam)
+            #expect(
+                SecItemUpdate(query as CFDictionary, [kSecAttrKeyType: kSecAttrKeyTypeRSA] as CFDictionary)
+                    == errSecParam)
             // A query by kSecValueRef names the key's item.
             #expect(SecItemDelete([kSecValueRef: key] as CFDictionary) == errSecSuccess)
             #expect(SecItemDelete(query as CFDictionary) == errSecItemNotFound)
@@ -185,17 +197,21 @@ import Testing
     @Test func privateKeyUsageAndProtectionClassesApplyToKeys() throws {
         try withFreshKeychain {
             var error: Unmanaged<CFError>?
-            let access = try #require(SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, &error))
+            let access = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, &error))
             let parameters: [CFString: Any] = [
                 kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
-                kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrApplicationTag: Self.tag,
-                                      kSecAttrAccessControl: access] as [CFString: Any],
+                kSecPrivateKeyAttrs: [
+                    kSecAttrIsPermanent: true, kSecAttrApplicationTag: Self.tag,
+                    kSecAttrAccessControl: access,
+                ] as [CFString: Any],
             ]
             #expect(SecKeyCreateRandomKey(parameters as CFDictionary, &error) != nil)
             let (_, found) = lookUp([kSecClass: kSecClassKey, kSecReturnAttributes: true])
-            #expect((found as? [String: Any])?[kSecAttrAccessible as String] as? String
-                == kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String)
+            #expect(
+                (found as? [String: Any])?[kSecAttrAccessible as String] as? String
+                    == kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String)
         }
     }
 
@@ -203,15 +219,20 @@ import Testing
     @Test func aBiometryKeyAsksForAMatchWhenLookedUp() async throws {
         try await withAuthenticatingKeychain { keychain, _ in
             var error: Unmanaged<CFError>?
-            let access = try #require(SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .biometryAny], &error))
+            let access = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .biometryAny], &error))
             let parameters: [CFString: Any] = [
                 kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
-                kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrApplicationTag: Self.tag,
-                                      kSecAttrAccessControl: access] as [CFString: Any],
+                kSecPrivateKeyAttrs: [
+                    kSecAttrIsPermanent: true, kSecAttrApplicationTag: Self.tag,
+                    kSecAttrAccessControl: access,
+                ] as [CFString: Any],
             ]
             let made = try #require(SecKeyCreateRandomKey(parameters as CFDictionary, &error))
-            let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag, kSecReturnRef: true]
+            let query: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag, kSecReturnRef: true,
+            ]
             try keychain.authenticators.biometry.script(.cancel)
             #expect(lookUp(query).0 == errSecUserCanceled)
             try keychain.authenticators.biometry.script(.match)

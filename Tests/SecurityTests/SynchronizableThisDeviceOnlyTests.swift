@@ -60,8 +60,9 @@ import Testing
     @Test func constraintsOnASynchronizableItemStayParam() throws {
         try withFreshKeychain {
             var error: Unmanaged<CFError>?
-            let constrained = try #require(SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, &error))
+            let constrained = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, &error))
             let add = item.merging([
                 kSecAttrSynchronizable as String: true, kSecAttrAccessControl as String: constrained,
             ]) { $1 }

@@ -62,8 +62,9 @@ import Testing
         defer { pam.remove() }
         let user = try TerminalUser()
         try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: user.path)) { _, _ in
-            #expect(addPassword("token", service: "com.app.owner", secret: "the-token", flags: .devicePasscode)
-                == errSecSuccess)
+            #expect(
+                addPassword("token", service: "com.app.owner", secret: "the-token", flags: .devicePasscode)
+                    == errSecSuccess)
             let prompt = [kSecUseOperationPrompt as String: "Sign in to the test service"]
             user.answer([password, "not it", nil])
             #expect(readPassword("token", service: "com.app.owner", extra: prompt) == (errSecSuccess, "the-token"))
@@ -108,8 +109,9 @@ import Testing
         defer { pam.remove() }
         let user = try TerminalUser()
         try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: user.path)) { keychain, _ in
-            #expect(addPassword("protected", service: "com.app.owner", secret: "protected", flags: .devicePasscode)
-                == errSecSuccess)
+            #expect(
+                addPassword("protected", service: "com.app.owner", secret: "protected", flags: .devicePasscode)
+                    == errSecSuccess)
             #expect(addPassword("plain", service: "com.app.owner", secret: "plain", flags: nil) == errSecSuccess)
             func query(_ account: String) -> ItemQuery {
                 ItemQuery(
@@ -139,8 +141,9 @@ import Testing
         defer { pam.remove() }
         let user = try TerminalUser()
         try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: user.path)) { keychain, _ in
-            #expect(addPassword("rotated", service: "com.app.owner", secret: "old", flags: .devicePasscode)
-                == errSecSuccess)
+            #expect(
+                addPassword("rotated", service: "com.app.owner", secret: "old", flags: .devicePasscode)
+                    == errSecSuccess)
 
             // A second prompt would get Control-D and cancel the update.
             user.answer([password, nil], delay: 3)
@@ -161,9 +164,11 @@ import Testing
             usleep(300_000)
             // Another writer while the user is still typing.
             let started = Date()
-            try keychain.add(NewItem(
-                itemClass: .genericPassword,
-                attributes: [.service: .string("com.app.owner"), .account: .string("other")], data: Array("x".utf8)))
+            try keychain.add(
+                NewItem(
+                    itemClass: .genericPassword,
+                    attributes: [.service: .string("com.app.owner"), .account: .string("other")], data: Array("x".utf8))
+            )
             #expect(Date().timeIntervalSince(started) < 2, "the add waited for the update's prompt")
             #expect(updated.wait(timeout: .now() + 20) == .success)
             #expect(status.withLock { $0 } == errSecSuccess)

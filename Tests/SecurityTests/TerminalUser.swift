@@ -41,7 +41,10 @@ final class TerminalUser: Sendable {
                 var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
                 guard poll(&poller, 1, 50) > 0, poller.revents & Int16(POLLIN) != 0 else { continue }
                 let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
-                guard count > 0 else { usleep(10_000); continue }
+                guard count > 0 else {
+                    usleep(10_000)
+                    continue
+                }
                 shown.withLock { $0 += buffer[..<count] }
                 sinceAnswer += buffer[..<count]
                 guard String(decoding: sinceAnswer, as: UTF8.self).hasSuffix(prompt) else { continue }
@@ -83,7 +86,8 @@ struct PAMServiceFixture {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pam-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let check = directory.appendingPathComponent("check-password")
-        try "#!/bin/sh\nread -r typed\n[ \"$typed\" = '\(password)' ]\n".write(to: check, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nread -r typed\n[ \"$typed\" = '\(password)' ]\n".write(
+            to: check, atomically: true, encoding: .utf8)
         chmod(check.path, 0o700)
         // As Debian's common-auth: success skips the deny; anything else falls through to it.
         let stack = """

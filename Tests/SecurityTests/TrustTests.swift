@@ -17,8 +17,9 @@ import Testing
         #expect(SecTrustCreateWithCertificates(certificates as CFArray, policy, &trust) == errSecSuccess)
         let created = try #require(trust)
         if let anchors {
-            #expect(SecTrustSetAnchorCertificates(created, try anchors.map(fixtures.certificate) as CFArray)
-                == errSecSuccess)
+            #expect(
+                SecTrustSetAnchorCertificates(created, try anchors.map(fixtures.certificate) as CFArray)
+                    == errSecSuccess)
         }
         return created
     }
@@ -67,8 +68,9 @@ import Testing
         #expect(error?.domain == "NSOSStatusErrorDomain")
         #expect(error?.code == Int(errSecCertificateExpired))
         #expect(error?.localizedDescription == "“expired.example.test” certificate is expired")
-        #expect(detail(error)
-            == "Certificate 0 “expired.example.test” has errors: Certificate is not temporally valid;")
+        #expect(
+            detail(error)
+                == "Certificate 0 “expired.example.test” has errors: Certificate is not temporally valid;")
     }
 
     @Test func theVerifyDateDecidesValidity() throws {
@@ -88,14 +90,17 @@ import Testing
     }
 
     @Test func aWrongHostFailsWithErrSecHostNameMismatch() throws {
-        let (trusted, error) = evaluate(try trust(["leaf", "intermediate"],
-            policy: SecPolicyCreateSSL(true, "evil.example.test" as CFString)))
+        let (trusted, error) = evaluate(
+            try trust(
+                ["leaf", "intermediate"],
+                policy: SecPolicyCreateSSL(true, "evil.example.test" as CFString)))
         #expect(!trusted)
         #expect(error?.code == Int(errSecHostNameMismatch))
         #expect(error?.localizedDescription == "“www.example.test” certificate name does not match input")
         #expect(detail(error)?.contains("SSL hostname does not match name(s) in certificate") == true)
         // The common name alone never matches: Apple reads host names from the alternative names only.
-        let other = try trust(["expired", "intermediate"],
+        let other = try trust(
+            ["expired", "intermediate"],
             policy: SecPolicyCreateSSL(true, "expired.example.test" as CFString))
         #expect(evaluate(other).error?.code == Int(errSecHostNameMismatch))
     }
@@ -112,8 +117,9 @@ import Testing
     @Test func aKeyUsageWithoutATLSUseFailsWithErrSecInvalidKeyUsageForPolicy() throws {
         let error = evaluate(try trust(["badusage", "intermediate"])).error
         #expect(error?.code == Int(errSecInvalidKeyUsageForPolicy))
-        #expect(error?.localizedDescription
-            == "“badusage.example.test” certificate is not permitted for this usage")
+        #expect(
+            error?.localizedDescription
+                == "“badusage.example.test” certificate is not permitted for this usage")
         #expect(evaluate(try trust(["badusage", "intermediate"], policy: SecPolicyCreateBasicX509())).trusted)
     }
 
@@ -148,8 +154,9 @@ import Testing
     @Test func aClientCertificateIsNotAServerCertificate() throws {
         let server = evaluate(try trust(["client", "intermediate"]))
         #expect(server.error?.code == Int(errSecInvalidExtendedKeyUsage))
-        #expect(server.error?.localizedDescription
-            == "“client.example.test” certificate is not permitted for this usage")
+        #expect(
+            server.error?.localizedDescription
+                == "“client.example.test” certificate is not permitted for this usage")
         let client = try trust(["client", "intermediate"], policy: SecPolicyCreateSSL(false, nil))
         #expect(evaluate(client).trusted)
         let serverAsClient = try trust(["leaf", "intermediate"], policy: SecPolicyCreateSSL(false, nil))
@@ -158,15 +165,18 @@ import Testing
 
     @Test func theMostImportantFailureDecides() throws {
         // Trust outranks the host name, which outranks expiry.
-        let untrusted = try trust(["leaf", "intermediate", "root"],
+        let untrusted = try trust(
+            ["leaf", "intermediate", "root"],
             policy: SecPolicyCreateSSL(true, "evil.example.test" as CFString), anchors: nil)
         #expect(evaluate(untrusted).error?.code == Int(errSecNotTrusted))
-        let expiredAndWrongHost = try trust(["expired", "intermediate"],
+        let expiredAndWrongHost = try trust(
+            ["expired", "intermediate"],
             policy: SecPolicyCreateSSL(true, "evil.example.test" as CFString))
         let error = evaluate(expiredAndWrongHost).error
         #expect(error?.code == Int(errSecHostNameMismatch))
-        #expect(detail(error) == "Certificate 0 “expired.example.test” has errors: "
-            + "SSL hostname does not match name(s) in certificate, Certificate is not temporally valid;")
+        #expect(
+            detail(error) == "Certificate 0 “expired.example.test” has errors: "
+                + "SSL hostname does not match name(s) in certificate, Certificate is not temporally valid;")
     }
 
     @Test func onlyTheCustomAnchorsAreTrustedUntilTheSystemIsAddedBack() throws {
@@ -261,16 +271,20 @@ import Testing
     }
 
     @Test func trustStatusesHaveApplesMessages() {
-        #expect(SecCopyErrorMessageString(errSecHostNameMismatch, nil) as String?
-            == "A host name mismatch has occurred.")
-        #expect(SecCopyErrorMessageString(errSecCertificateExpired, nil) as String?
-            == "An expired certificate was detected.")
-        #expect(SecCopyErrorMessageString(errSecCreateChainFailed, nil) as String?
-            == "One or more certificates required to validate this certificate cannot be found.")
-        for status in [errSecNoBasicConstraints, errSecNoBasicConstraintsCA, errSecInvalidKeyUsageForPolicy,
+        #expect(
+            SecCopyErrorMessageString(errSecHostNameMismatch, nil) as String?
+                == "A host name mismatch has occurred.")
+        #expect(
+            SecCopyErrorMessageString(errSecCertificateExpired, nil) as String?
+                == "An expired certificate was detected.")
+        #expect(
+            SecCopyErrorMessageString(errSecCreateChainFailed, nil) as String?
+                == "One or more certificates required to validate this certificate cannot be found.")
+        for status in [
+            errSecNoBasicConstraints, errSecNoBasicConstraintsCA, errSecInvalidKeyUsageForPolicy,
             errSecInvalidExtendedKeyUsage, errSecPathLengthConstraintExceeded, errSecUnknownCriticalExtensionFlag,
-            errSecCertificateNotValidYet, -26276]
-        {
+            errSecCertificateNotValidYet, -26276,
+        ] {
             #expect((SecCopyErrorMessageString(status, nil) as String?)?.hasPrefix("OSStatus") == false)
         }
     }

@@ -5,8 +5,9 @@ import Testing
 @Suite("Type identifiers")
 struct TypeIdentifierTests {
     @Test func everySecurityTypeHasItsOwnIdentifier() throws {
-        let key = try #require(SecKeyCreateRandomKey(
-            [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256] as CFDictionary, nil))
+        let key = try #require(
+            SecKeyCreateRandomKey(
+                [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256] as CFDictionary, nil))
         let identifiers: [CFTypeID] = [
             SecAccessControlGetTypeID(), SecCertificateGetTypeID(), SecPolicyGetTypeID(), SecTrustGetTypeID(),
             SecKeyGetTypeID(), CFStringGetTypeID(), CFDataGetTypeID(), CFNumberGetTypeID(), CFBooleanGetTypeID(),

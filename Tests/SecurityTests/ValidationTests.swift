@@ -33,7 +33,8 @@ import Testing
             var result: AnyObject?
             #expect(SecItemCopyMatching([kSecClass as String: "nope"] as CFDictionary, &result) == errSecNoSuchClass)
             #expect(SecItemCopyMatching([kSecAttrAccount as String: "a"] as CFDictionary, &result) == errSecParam)
-            #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, &result) == errSecItemNotFound)
+            #expect(
+                SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, &result) == errSecItemNotFound)
             // An identity is added by its SecIdentity (kSecValueRef); without one there is nothing to add.
             #expect(SecItemAdd([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecParam)
         }
@@ -43,14 +44,21 @@ import Testing
         try withFreshKeychain {
             #expect(add([kSecValueData as String: Data("s".utf8)]) == errSecSuccess)
             let change = [kSecAttrLabel as String: "l"] as CFDictionary
-            #expect(SecItemUpdate(genp.merging([kSecReturnData as String: true]) { $1 } as CFDictionary, change) == errSecParam)
-            #expect(SecItemUpdate(genp.merging([kSecMatchLimit as String: kSecMatchLimitOne]) { $1 } as CFDictionary, change)
-                == errSecParam)
-            #expect(SecItemUpdate(genp.merging([kSecMatchLimit as String: kSecMatchLimitAll]) { $1 } as CFDictionary, change)
-                == errSecSuccess)
+            #expect(
+                SecItemUpdate(genp.merging([kSecReturnData as String: true]) { $1 } as CFDictionary, change)
+                    == errSecParam)
+            #expect(
+                SecItemUpdate(
+                    genp.merging([kSecMatchLimit as String: kSecMatchLimitOne]) { $1 } as CFDictionary, change)
+                    == errSecParam)
+            #expect(
+                SecItemUpdate(
+                    genp.merging([kSecMatchLimit as String: kSecMatchLimitAll]) { $1 } as CFDictionary, change)
+                    == errSecSuccess)
             #expect(SecItemUpdate(genp as CFDictionary, genp as CFDictionary) == errSecNoSuchAttr)
-            #expect(SecItemDelete(genp.merging([kSecMatchLimit as String: kSecMatchLimitOne]) { $1 } as CFDictionary)
-                == errSecParam)
+            #expect(
+                SecItemDelete(genp.merging([kSecMatchLimit as String: kSecMatchLimitOne]) { $1 } as CFDictionary)
+                    == errSecParam)
             // A delete ignores the return and value properties of a reused query, as on a device.
             let reused = genp.merging([kSecReturnData as String: true, kSecValueData as String: Data("s".utf8)]) { $1 }
             #expect(SecItemDelete(reused as CFDictionary) == errSecSuccess)
@@ -59,7 +67,9 @@ import Testing
 
     @Test func dataProtectionKeychainFlagIsAccepted() throws {
         try withFreshKeychain {
-            #expect(add([kSecUseDataProtectionKeychain as String: true, kSecValueData as String: Data([1])]) == errSecSuccess)
+            #expect(
+                add([kSecUseDataProtectionKeychain as String: true, kSecValueData as String: Data([1])])
+                    == errSecSuccess)
         }
     }
 
@@ -76,18 +86,27 @@ import Testing
     @Test func accessControlValidationComesFirst() throws {
         try withFreshKeychain {
             var error: Unmanaged<CFError>?
-            let biometric = try #require(SecAccessControlCreateWithFlags(
-                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, &error))
+            let biometric = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, &error))
             // No keychain passcode: as on a device without one, constraints cannot be added.
             #expect(add([kSecAttrAccessControl as String: biometric]) == errSecAuthFailed)
-            let synced = try #require(SecAccessControlCreateWithFlags(
-                kCFAllocatorDefault, kSecAttrAccessibleWhenUnlocked, .userPresence, &error))
-            #expect(add([kSecAttrAccessControl as String: synced, kSecAttrSynchronizable as String: true]) == errSecParam)
-            #expect(add([kSecAttrAccessControl as String: synced,
-                         kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]) == errSecParam)
+            let synced = try #require(
+                SecAccessControlCreateWithFlags(
+                    kCFAllocatorDefault, kSecAttrAccessibleWhenUnlocked, .userPresence, &error))
+            #expect(
+                add([kSecAttrAccessControl as String: synced, kSecAttrSynchronizable as String: true]) == errSecParam)
+            #expect(
+                add([
+                    kSecAttrAccessControl as String: synced,
+                    kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+                ]) == errSecParam)
             // iOS stores this one (issue 11).
-            #expect(add([kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                         kSecAttrSynchronizable as String: true]) == errSecSuccess)
+            #expect(
+                add([
+                    kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                    kSecAttrSynchronizable as String: true,
+                ]) == errSecSuccess)
             let plain = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil))
             #expect(add([kSecAttrAccessControl as String: plain]) == errSecSuccess)
             #expect(plain == SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil))
@@ -106,16 +125,21 @@ import Testing
             #expect(SecItemAdd(many as CFDictionary, nil) == errSecNoSuchAttr)
             #expect(add([kSecReturnData as String: "yes"]) == errSecParam)
             var result: AnyObject?
-            #expect(SecItemCopyMatching(genp.merging([kSecMatchLimit as String: "lots"]) { $1 } as CFDictionary, &result)
-                == errSecParam)
-            #expect(SecItemCopyMatching(genp.merging([kSecMatchLimit as String: -3]) { $1 } as CFDictionary, &result)
-                == errSecParam)
-            #expect(SecItemCopyMatching(genp.merging([kSecValuePersistentRef as String: Data([1, 2])]) { $1 } as CFDictionary,
-                                        &result) == errSecParam)
+            #expect(
+                SecItemCopyMatching(genp.merging([kSecMatchLimit as String: "lots"]) { $1 } as CFDictionary, &result)
+                    == errSecParam)
+            #expect(
+                SecItemCopyMatching(genp.merging([kSecMatchLimit as String: -3]) { $1 } as CFDictionary, &result)
+                    == errSecParam)
+            #expect(
+                SecItemCopyMatching(
+                    genp.merging([kSecValuePersistentRef as String: Data([1, 2])]) { $1 } as CFDictionary,
+                    &result) == errSecParam)
             let numericKeys = NSDictionary(dictionary: [NSNumber(value: 1): "x"])
             #expect(SecItemCopyMatching(numericKeys, &result) == errSecParam)
-            #expect(SecItemCopyMatching(genp.merging([kSecMatchPolicy as String: "p"]) { $1 } as CFDictionary, &result)
-                == errSecUnimplemented)
+            #expect(
+                SecItemCopyMatching(genp.merging([kSecMatchPolicy as String: "p"]) { $1 } as CFDictionary, &result)
+                    == errSecUnimplemented)
         }
     }
 
@@ -124,7 +148,8 @@ import Testing
             #expect(add([kSecAttrSynchronizable as String: true]) == errSecSuccess)
             #expect(add([kSecAttrSynchronizable as String: false]) == errSecSuccess)
             var result: AnyObject?
-            let all = genp.merging([kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true]) { $1 }
+            let all = genp.merging([kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true])
+            { $1 }
             #expect(SecItemCopyMatching(all as CFDictionary, &result) == errSecSuccess)
             #expect((result as? [Any])?.count == 1)
             let any = all.merging([kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]) { $1 }

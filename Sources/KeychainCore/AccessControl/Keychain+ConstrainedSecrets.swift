@@ -23,11 +23,13 @@ extension Keychain {
         for factors in policy.alternatives {
             let salt = try SystemRandom.bytes(16)
             do {
-                let key = try alternativeKey(factors, salt: salt, iterations: iterations, context: context,
-                                             creating: true)
-                alternatives.append(ConstraintEnvelope.Alternative(
-                    factors: factors, salt: Data(salt), iterations: iterations,
-                    wrapped: Data(try AESKeyWrap.wrap(secretKey, kek: key))))
+                let key = try alternativeKey(
+                    factors, salt: salt, iterations: iterations, context: context,
+                    creating: true)
+                alternatives.append(
+                    ConstraintEnvelope.Alternative(
+                        factors: factors, salt: Data(salt), iterations: iterations,
+                        wrapped: Data(try AESKeyWrap.wrap(secretKey, kek: key))))
             } catch let error as KeychainError {
                 firstFailure = firstFailure ?? error
             }
@@ -118,9 +120,11 @@ extension Keychain {
     ) throws -> SecureBytes? {
         for alternative in envelope.alternatives
         where try satisfied(alternative.factors, context: context, sensor: sensor) {
-            guard let key = try? alternativeKey(alternative.factors, salt: Array(alternative.salt),
-                                                iterations: alternative.iterations, context: context, creating: false,
-                                                sensor: sensor),
+            guard
+                let key = try? alternativeKey(
+                    alternative.factors, salt: Array(alternative.salt),
+                    iterations: alternative.iterations, context: context, creating: false,
+                    sensor: sensor),
                 let secretKey = try? AESKeyWrap.unwrap(Array(alternative.wrapped), kek: key)
             else { continue }  // e.g. biometryCurrentSet after an enrollment change: gone for good
             return secretKey
@@ -135,7 +139,8 @@ extension Keychain {
             if factor == .applicationPassword {
                 guard context.hasApplicationPassword else { return false }
             } else if let method = factor.method {
-                let holds = method == .biometry
+                let holds =
+                    method == .biometry
                     ? context.holds(.biometry, now: configuration.clock(), domainState: sensor.domainState)
                     : try authenticators.holds(method, in: context)
                 guard holds else { return false }
@@ -158,11 +163,13 @@ extension Keychain {
         let passcode = usable.contains { $0.factors.contains(.devicePasscode) }
         let companion = usable.contains { $0.factors.contains(.companion) }
         var choices: [AuthenticationPolicy] =
-            biometry && passcode ? [.deviceOwner, .devicePasscode]
+            biometry && passcode
+            ? [.deviceOwner, .devicePasscode]
             : biometry ? [.biometrics] : passcode ? [.devicePasscode] : []
         if companion {
             // Biometry or the watch, asked together; then each alone, for `.and` of the two.
-            choices = choices == [.biometrics]
+            choices =
+                choices == [.biometrics]
                 ? [.biometricsOrCompanion, .companion, .biometrics] : choices + [.companion]
         }
         return choices.first { !tried.contains($0) }
@@ -173,8 +180,9 @@ extension Keychain {
             return Reason(
                 "the item needs its application password (LAContext.setCredential(_:type: .applicationPassword))")
         }
-        return Reason("no constraint of the item's access control opens it now (a biometryCurrentSet item cannot be "
-            + "read after the enrolled biometry changed)")
+        return Reason(
+            "no constraint of the item's access control opens it now (a biometryCurrentSet item cannot be "
+                + "read after the enrolled biometry changed)")
     }
 
     /// The key of one alternative: every factor's key, combined with HKDF.
@@ -212,7 +220,8 @@ extension Keychain {
         if creating, factors.contains(where: { $0.method != nil }), try !dataProtection.hasPasscode {
             throw KeychainError.authFailed.because("biometry and passcode constraints need a keychain passcode")
         }
-        let info = Array(KeyHierarchy.constraintAlternativePrefix.utf8)
+        let info =
+            Array(KeyHierarchy.constraintAlternativePrefix.utf8)
             + Array(factors.map(\.rawValue).joined(separator: ",").utf8)
         return try KeyDerivation.hkdfSHA256(key: SecureBytes(material), salt: salt, info: info)
     }

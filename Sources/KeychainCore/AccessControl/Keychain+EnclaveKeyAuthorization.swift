@@ -60,7 +60,8 @@ extension Keychain {
     }
 
     private static func enclaveSealer(_ policy: AccessControlPolicy, binding: [UInt8]) -> ItemSealer {
-        ItemSealer(table: enclaveAuthorizationTable, uuid: binding + policy.encoded, protection: policy.accessibility,
-                   version: ItemSealer.formatVersion)
+        ItemSealer(
+            table: enclaveAuthorizationTable, uuid: binding + policy.encoded, protection: policy.accessibility,
+            version: ItemSealer.formatVersion)
     }
 }

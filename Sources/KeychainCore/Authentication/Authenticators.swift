@@ -20,8 +20,10 @@ public final class Authenticators: Sendable {
     private let protection: ProtectionState
     private let clock: @Sendable () -> Date
 
-    init(protection: ProtectionState, clock: @escaping @Sendable () -> Date, owner: SystemOwnerAuthentication?,
-         fingerprintReader reader: SystemFingerprintReader?, prompter: (any UserPrompter)?) {
+    init(
+        protection: ProtectionState, clock: @escaping @Sendable () -> Date, owner: SystemOwnerAuthentication?,
+        fingerprintReader reader: SystemFingerprintReader?, prompter: (any UserPrompter)?
+    ) {
         self.protection = protection
         self.clock = clock
         self.owner = owner
@@ -35,9 +37,11 @@ public final class Authenticators: Sendable {
         let companion = SimulatedCompanion(home: protection.home, deviceKey: protection.deviceKey)
         self.passcodePrompt = passcodePrompt
         self.companion = companion
-        self.prompter = prompter ?? LocalUserPrompter(
-            sensor: fingerprintReader ?? simulated, companion: companion, passcodePrompt: passcodePrompt,
-            owner: owner)
+        self.prompter =
+            prompter
+            ?? LocalUserPrompter(
+                sensor: fingerprintReader ?? simulated, companion: companion, passcodePrompt: passcodePrompt,
+                owner: owner)
     }
 
     /// The biometric sensor in use: the fingerprint reader when configured, else the simulated sensor.

@@ -40,7 +40,9 @@ package enum SystemHelper {
         let manager = FileManager.default
         var candidates: [String] = []
         if let explicit = environment["KEYCHAIN_AUTHENTICATE"] { candidates.append(explicit) }
-        if let directory = RunningExecutable.directory { candidates.append(directory.appendingPathComponent(name).path) }
+        if let directory = RunningExecutable.directory {
+            candidates.append(directory.appendingPathComponent(name).path)
+        }
         for directory in (environment["PATH"] ?? "").split(separator: ":") {
             candidates.append(String(directory) + "/" + name)
         }

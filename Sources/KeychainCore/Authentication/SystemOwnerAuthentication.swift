@@ -17,8 +17,10 @@ package struct SystemOwnerAuthentication: Sendable, Equatable {
     /// A directory of PAM service files to use instead of `/etc/pam.d` (tests, packagers).
     package var serviceDirectory: String?
 
-    package init(helper: URL, service: String = "keychain", terminal: String = "/dev/tty",
-                serviceDirectory: String? = nil) {
+    package init(
+        helper: URL, service: String = "keychain", terminal: String = "/dev/tty",
+        serviceDirectory: String? = nil
+    ) {
         self.helper = helper
         self.service = service
         self.terminal = terminal

@@ -11,6 +11,8 @@ extension ClassSchema {
         primaryKey: [.certificateType, .issuer, .serialNumber],
         readOnly: [.creationDate, .modificationDate],
         valueKind: .certificate, backsUp: true,
-        describesValue: [.certificateType, .certificateEncoding, .subject, .issuer, .serialNumber, .subjectKeyID,
-                         .publicKeyHash])
+        describesValue: [
+            .certificateType, .certificateEncoding, .subject, .issuer, .serialNumber, .subjectKeyID,
+            .publicKeyHash,
+        ])
 }

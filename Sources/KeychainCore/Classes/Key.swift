@@ -2,7 +2,7 @@ extension ClassSchema {
     /// `kSecClassKey` (`keys`): a private, public or symmetric key, its value the key's external representation.
     /// Apple's keys table keys on the class, application label and tag, creator, type and sizes with the group and
     /// sync (its start and end dates, which iOS offers no way to set, are always their default here). A key of a token
-/// (`tkid`, the Secure Enclave) is bound to this machine: it never leaves in a backup and is never synchronizable.
+    /// (`tkid`, the Secure Enclave) is bound to this machine: it never leaves in a backup and is never synchronizable.
     static let key = ClassSchema(
         itemClass: .key,
         attributes: [
@@ -14,8 +14,10 @@ extension ClassSchema {
             .canVerify: .boolean, .canSignRecover: .boolean, .canVerifyRecover: .boolean, .canWrap: .boolean,
             .canUnwrap: .boolean, .tokenID: .text, .creationDate: .date, .modificationDate: .date,
         ],
-        primaryKey: [.keyClass, .applicationLabel, .applicationTag, .creator, .keyType, .keySizeInBits,
-                     .effectiveKeySize],
+        primaryKey: [
+            .keyClass, .applicationLabel, .applicationTag, .creator, .keyType, .keySizeInBits,
+            .effectiveKeySize,
+        ],
         readOnly: [.creationDate, .modificationDate],
         valueKind: .key, backsUp: true,
         describesValue: [.keyClass, .keyType, .keySizeInBits, .tokenID])

@@ -71,8 +71,9 @@ extension Keychain {
         if unavailable > 0 {
             let state = Self.lockStateName((try? dataProtection.lockState()) ?? .locked)
             notes.append(
-                Reason("\(unavailable) nearby item(s) could not be examined: their protection class is not available "
-                    + "now (the keychain is \(state))"))
+                Reason(
+                    "\(unavailable) nearby item(s) could not be examined: their protection class is not available "
+                        + "now (the keychain is \(state))"))
         }
         if let other = try otherClassNote(query, schema: schema, groups: groups, store: store) {
             notes.append(other)
@@ -100,7 +101,8 @@ extension Keychain {
         }
         let within = (
             column: ItemTables.digestColumn(.accessGroup),
-            values: try groups.map { try digester.recurringDigest(.accessGroup, .string($0)) })
+            values: try groups.map { try digester.recurringDigest(.accessGroup, .string($0)) }
+        )
         return try store.selectNearby(
             from: schema.itemClass.rawValue, within: within, anyOf: anyOf, limit: Self.explanationCandidateLimit)
     }
@@ -121,22 +123,26 @@ extension Keychain {
         case .absent(let key, let wanted):
             return Reason("\(key) is not set on the item (the query asks for \(display(wanted)))")
         case .differs(let key, let actual, let wanted, onlyInCase: true):
-            return Reason("\(key) differs only in case (the item has \(display(actual)), the query "
-                + "\(display(wanted))): set kSecMatchCaseInsensitive or fix the case")
+            return Reason(
+                "\(key) differs only in case (the item has \(display(actual)), the query "
+                    + "\(display(wanted))): set kSecMatchCaseInsensitive or fix the case")
         case .differs(let key, let actual, let wanted, onlyInCase: false):
             return Reason(
                 "\(key) value differs (the item has \(display(actual)), the query \(display(wanted)))")
         case .synchronizable(itemIsSynchronizable: true):
-            return Reason("synchronizable filter: the item is synchronizable (sync=true), and a query without "
-                + "kSecAttrSynchronizable matches only non-synchronizable items: add kSecAttrSynchronizable: "
-                + "kSecAttrSynchronizableAny")
+            return Reason(
+                "synchronizable filter: the item is synchronizable (sync=true), and a query without "
+                    + "kSecAttrSynchronizable matches only non-synchronizable items: add kSecAttrSynchronizable: "
+                    + "kSecAttrSynchronizableAny")
         case .synchronizable(itemIsSynchronizable: false):
-            return Reason("synchronizable filter: the item is not synchronizable, and the query asks for "
-                + "kSecAttrSynchronizable: true: use kSecAttrSynchronizableAny")
+            return Reason(
+                "synchronizable filter: the item is not synchronizable, and the query asks for "
+                    + "kSecAttrSynchronizable: true: use kSecAttrSynchronizableAny")
         case .accessGroup(let group):
             let named = query.accessGroup ?? ""
-            return Reason("access group: the item is in \"\(group)\", another of the caller's groups, and the query "
-                + "names \"\(named)\", which has no such item: name \"\(group)\" or leave kSecAttrAccessGroup out")
+            return Reason(
+                "access group: the item is in \"\(group)\", another of the caller's groups, and the query "
+                    + "names \"\(named)\", which has no such item: name \"\(group)\" or leave kSecAttrAccessGroup out")
         case .accessibility(let actual, let wanted):
             return Reason("kSecAttrAccessible: the item is \(actual), the query asks for \(wanted)")
         }
@@ -163,8 +169,9 @@ extension Keychain {
         let renamed = renames.filter { query.attributes[$0.key] != nil }
             .map { Reason(" (\($0.value.rawValue) for \($0.key.rawValue))") }
             .reduce(Reason("")) { Reason("\($0)\($1)") }
-        return Reason("class: an item of class \(other.itemClass.rawValue) in the caller's groups has the query's "
-            + "attributes\(renamed), but the query asks for class \(schema.itemClass.rawValue)")
+        return Reason(
+            "class: an item of class \(other.itemClass.rawValue) in the caller's groups has the query's "
+                + "attributes\(renamed), but the query asks for class \(schema.itemClass.rawValue)")
     }
 
     // MARK: - errSecDuplicateItem
@@ -183,11 +190,14 @@ extension Keychain {
         }
         let list = names.dropFirst().reduce(names[0]) { Reason("\($0), \($1)") }
         return leftOut.count == 1
-            ? Reason("an item with the same primary key exists (\(key)); the add left out \(list), so it collides "
-                + "with any item stored without it: give it a value, or use SecItemUpdate to change the existing item")
-            : Reason("an item with the same primary key exists (\(key)); the add left out \(list), so it collides "
-                + "with any item stored without them: give them a value, or use SecItemUpdate to change the existing "
-                + "item")
+            ? Reason(
+                "an item with the same primary key exists (\(key)); the add left out \(list), so it collides "
+                    + "with any item stored without it: give it a value, or use SecItemUpdate to change the existing item"
+            )
+            : Reason(
+                "an item with the same primary key exists (\(key)); the add left out \(list), so it collides "
+                    + "with any item stored without them: give them a value, or use SecItemUpdate to change the existing "
+                    + "item")
     }
 
     // MARK: - errSecInteractionNotAllowed
@@ -199,8 +209,9 @@ extension Keychain {
         case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly:
             return Reason("fix: retry after the first unlock since the restart; \(keep)")
         default:
-            return Reason("fix: an item read in the background or while locked needs "
-                + "kSecAttrAccessibleAfterFirstUnlock (move it there with SecItemUpdate while unlocked); \(keep)")
+            return Reason(
+                "fix: an item read in the background or while locked needs "
+                    + "kSecAttrAccessibleAfterFirstUnlock (move it there with SecItemUpdate while unlocked); \(keep)")
         }
     }
 
@@ -219,9 +230,10 @@ extension Keychain {
     /// The reason a call naming `named` fails: the group asked for and the caller's groups.
     static func missingGroupReason(_ named: String, groups: [String]) -> KeychainError.Reason {
         let list = groups.map { "\"\($0)\"" }.joined(separator: ", ")
-        return Reason("the call names access group \"\(named)\", which is not among the caller's groups [\(list)]; "
-            + "check that \"\(named)\" is in the entitlements' keychain-access-groups (with the team prefix), "
-            + "or leave kSecAttrAccessGroup out to use \"\(groups.first ?? "")\"")
+        return Reason(
+            "the call names access group \"\(named)\", which is not among the caller's groups [\(list)]; "
+                + "check that \"\(named)\" is in the entitlements' keychain-access-groups (with the team prefix), "
+                + "or leave kSecAttrAccessGroup out to use \"\(groups.first ?? "")\"")
     }
 
     // MARK: - errSecNoSuchAttr
@@ -229,7 +241,8 @@ extension Keychain {
     /// The reason an attribute is refused for a class: the attribute and those the class has.
     static func noSuchAttributeReason(_ key: AttributeKey, schema: ClassSchema) -> KeychainError.Reason {
         let accepted = (schema.attributes.keys.map(\.rawValue) + ["agrp", "pdmn", "sync"]).sorted()
-        return Reason("\(key.rawValue) is not an attribute of class \(schema.itemClass.rawValue); "
-            + "its attributes are \(accepted.joined(separator: ", "))")
+        return Reason(
+            "\(key.rawValue) is not an attribute of class \(schema.itemClass.rawValue); "
+                + "its attributes are \(accepted.joined(separator: ", "))")
     }
 }

@@ -46,7 +46,8 @@ public struct CallerIdentity: Sendable, Hashable {
             throw KeychainError.param.because("\(source) is not a property list dictionary")
         }
         let rawApplicationIdentifier = plist["application-identifier"] as? String
-        let team = (plist["com.apple.developer.team-identifier"] as? String)
+        let team =
+            (plist["com.apple.developer.team-identifier"] as? String)
             ?? rawApplicationIdentifier.flatMap {
                 $0.hasPrefix("$(") ? nil : $0.split(separator: ".").first.map(String.init)
             }

@@ -60,7 +60,8 @@ struct AttributeMatcher {
                 continue
             }
             if actual.matchingBytes == wanted.matchingBytes { continue }
-            let sameFolded = schema.attributes[key] == .text && actual.foldedBytes != nil
+            let sameFolded =
+                schema.attributes[key] == .text && actual.foldedBytes != nil
                 && actual.foldedBytes == wanted.foldedBytes
             if sameFolded && caseInsensitive { continue }
             found.append(.differs(key, actual: actual, wanted: wanted, onlyInCase: sameFolded))

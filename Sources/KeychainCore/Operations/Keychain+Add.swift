@@ -30,8 +30,9 @@ extension Keychain {
         guard !item.returns.isEmpty else { return nil }
         let match = MatchedRow(row: prepared.row, protection: prepared.protection, attributes: prepared.attributes)
         // The caller has just handed over the secret: returning it needs no authentication.
-        return try result(for: match, schema: prepared.schema, returns: item.returns,
-                          suppliedSecret: item.value?.storedBytes ?? [])
+        return try result(
+            for: match, schema: prepared.schema, returns: item.returns,
+            suppliedSecret: item.value?.storedBytes ?? [])
     }
 
     /// Adds several items in one transaction: all of them, or, if any is invalid or a duplicate, none.
@@ -84,8 +85,9 @@ extension Keychain {
         attributes[.accessGroup] = .string(group)
         attributes[.synchronizable] = .bool(item.synchronizable)
         try checkStaysOnDevice(attributes)
-        return CheckedAdd(schema: schema, protection: protection, attributes: attributes,
-                          leftOut: schema.primaryKey.filter { item.attributes[$0] == nil })
+        return CheckedAdd(
+            schema: schema, protection: protection, attributes: attributes,
+            leftOut: schema.primaryKey.filter { item.attributes[$0] == nil })
     }
 
     /// The item's attributes with those that describe its value (a key's class, type and size) taken from the
@@ -139,9 +141,10 @@ extension Keychain {
         attributes[.modificationDate] = .date(now)
         let constraints = item.accessControl.flatMap { $0.hasConstraints ? $0 : nil }
         if let constraints { attributes[AccessControlPolicy.attributeKey] = .data(constraints.encoded) }
-        var prepared = try prepare(attributes, secret: item.value?.storedBytes ?? [], schema: checked.schema,
-                                   protection: checked.protection, uuid: try SystemRandom.bytes(16),
-                                   constraints: constraints, context: context)
+        var prepared = try prepare(
+            attributes, secret: item.value?.storedBytes ?? [], schema: checked.schema,
+            protection: checked.protection, uuid: try SystemRandom.bytes(16),
+            constraints: constraints, context: context)
         prepared.leftOut = checked.leftOut
         return prepared
     }
@@ -153,11 +156,13 @@ extension Keychain {
         uuid: [UInt8], constraints: AccessControlPolicy? = nil, context: AuthenticationContext? = nil
     ) throws -> PreparedItem {
         let index = try indexRow(attributes, schema: schema)
-        let sealer = ItemSealer(table: schema.itemClass.rawValue, uuid: uuid, protection: protection,
-                                version: ItemSealer.formatVersion)
+        let sealer = ItemSealer(
+            table: schema.itemClass.rawValue, uuid: uuid, protection: protection,
+            version: ItemSealer.formatVersion)
         let itemKey = try SystemRandom.key()
-        let sealed = try sealer.seal(attributes: attributes, secret: constraints == nil ? secret : [],
-                                     itemKey: itemKey, classKey: try classKey(protection))
+        let sealed = try sealer.seal(
+            attributes: attributes, secret: constraints == nil ? secret : [],
+            itemKey: itemKey, classKey: try classKey(protection))
         // A constrained secret is sealed under a key of its own, which only the constraint keys unwrap.
         let sealedSecret = try constraints.map {
             try sealConstrained(secret, policy: $0, sealer: sealer, itemKey: itemKey, context: context)

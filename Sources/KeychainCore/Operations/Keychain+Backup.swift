@@ -177,8 +177,9 @@ extension Keychain {
         }
         var secret = entry.secret.bytes
         defer { wipe(&secret) }
-        return try prepare(entry.attributes, secret: secret, schema: schema, protection: entry.protection,
-                           uuid: entry.uuid)
+        return try prepare(
+            entry.attributes, secret: secret, schema: schema, protection: entry.protection,
+            uuid: entry.uuid)
     }
 
     /// Inserts the restored items in one write transaction: all of them or, on any collision, none.
@@ -192,11 +193,15 @@ extension Keychain {
                     } catch let error as StoreError where error.isUniqueViolation {
                         let sameUUID = try store.select(
                             from: table, where: RowFilter(uuid: item.row.uuid, limit: 1), reading: [])
-                        throw KeychainError.duplicateItem.because(sameUUID.isEmpty
-                            ? Reason("an item with the same primary key exists "
-                                + "(\(describePrimaryKey(item.attributes, schema: item.schema))); nothing was restored")
-                            : Reason("an item with the same persistent reference exists (was this backup restored "
-                                + "before?); nothing was restored"))
+                        throw KeychainError.duplicateItem.because(
+                            sameUUID.isEmpty
+                                ? Reason(
+                                    "an item with the same primary key exists "
+                                        + "(\(describePrimaryKey(item.attributes, schema: item.schema))); nothing was restored"
+                                )
+                                : Reason(
+                                    "an item with the same persistent reference exists (was this backup restored "
+                                        + "before?); nothing was restored"))
                     }
                 }
             }

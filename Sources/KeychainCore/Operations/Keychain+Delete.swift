@@ -8,16 +8,18 @@ extension Keychain {
         let (schema, query, groups) = try checkedDelete(query, caller: caller)
         if let join = schema.join { return try deleteJoined(query, schema: schema, join: join, caller: caller) }
         let deleted = try writeSection { store in
-            let matches = try matchingRows(query, schema: schema, groups: groups, limit: .all,
-                                           reading: [.metadata], store: store)
+            let matches = try matchingRows(
+                query, schema: schema, groups: groups, limit: .all,
+                reading: [.metadata], store: store)
             let check = AttributeMatcher(query, groups: groups)
             for match in matches { try verify(match, against: check, schema: schema) }
             return try store.delete(rowids: matches.map(\.row.rowid), from: schema.itemClass.rawValue)
         }
         guard deleted > 0 else {
-            throw KeychainError.itemNotFound.because(notFoundReason(
-                query, schema: schema, caller: caller,
-                base: "no item of class \(schema.itemClass.rawValue) matches the delete's query"))
+            throw KeychainError.itemNotFound.because(
+                notFoundReason(
+                    query, schema: schema, caller: caller,
+                    base: "no item of class \(schema.itemClass.rawValue) matches the delete's query"))
         }
         return deleted
     }

@@ -111,12 +111,14 @@ extension Keychain {
         let base: KeychainError.Reason =
             "no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query"
         guard outcome.unpaired > 0 else { return KeychainError.itemNotFound.because(base) }
-        return KeychainError.itemNotFound.because(.joined([
-            base,
-            Reason("\(outcome.unpaired) item(s) of class \(join.primary.rawValue) match, but none has a private key "
-                + "item (\(join.partner.rawValue) with \(join.partnerAttribute.rawValue) equal to its "
-                + "\(join.primaryAttribute.rawValue)) in the caller's groups that matches too"),
-        ]))
+        return KeychainError.itemNotFound.because(
+            .joined([
+                base,
+                Reason(
+                    "\(outcome.unpaired) item(s) of class \(join.primary.rawValue) match, but none has a private key "
+                        + "item (\(join.partner.rawValue) with \(join.partnerAttribute.rawValue) equal to its "
+                        + "\(join.primaryAttribute.rawValue)) in the caller's groups that matches too"),
+            ]))
     }
 
     /// One joined item as the caller asked for it: its value made of both halves; the partner's attributes

@@ -14,9 +14,11 @@ extension Keychain {
         for schema in ClassSchema.stored {
             let table = schema.itemClass.rawValue
             let waiting = try withStore { try $0.select(from: table, where: older, reading: []) }
-            guard waiting.contains(where: { row in
-                Accessibility(rawValue: row.protection).map { (try? classKey($0)) != nil } ?? false
-            }) else { continue }
+            guard
+                waiting.contains(where: { row in
+                    Accessibility(rawValue: row.protection).map { (try? classKey($0)) != nil } ?? false
+                })
+            else { continue }
             try withStore { store in
                 try store.database.writeTransaction {
                     // Read again inside the transaction: another process may have rewritten them meanwhile.
@@ -52,7 +54,8 @@ extension Keychain {
             upgraded.digests = index.digests
             upgraded.wrappedKey = sealed.wrappedKey
             upgraded.metadata = sealed.metadata
-            upgraded.secret = constrained
+            upgraded.secret =
+                constrained
                 ? try carriedOverEnvelope(row.secret, from: old, to: new, itemKey: itemKey) : sealed.secret
             return upgraded
         } catch KeychainError.decode {

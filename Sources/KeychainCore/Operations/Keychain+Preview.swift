@@ -63,8 +63,9 @@ extension Keychain {
             for key in schema.primaryKey { if let value = changes.attributes[key] { new[key] = value } }
             if let group = changes.accessGroup { new[.accessGroup] = .string(group) }
             if let sync = changes.synchronizable { new[.synchronizable] = .bool(sync) }
-            let reason = Reason("the update would give an item the primary key of another "
-                + "(\(describePrimaryKey(new, schema: schema))); nothing would be changed")
+            let reason = Reason(
+                "the update would give an item the primary key of another "
+                    + "(\(describePrimaryKey(new, schema: schema))); nothing would be changed")
             guard newKeys.insert(new).inserted else { throw KeychainError.duplicateItem.because(reason) }
             guard new != old, case .string(let group)? = new[.accessGroup] else { continue }
             let sameKey = ItemQuery(
@@ -97,8 +98,10 @@ extension Keychain {
         return try withStore { store in
             var items: [[AttributeKey: AttributeValue]] = []
             var unavailable = 0
-            for match in try matchingRows(query, schema: schema, groups: groups, limit: limit, reading: [.metadata],
-                                          store: store) {
+            for match in try matchingRows(
+                query, schema: schema, groups: groups, limit: limit, reading: [.metadata],
+                store: store)
+            {
                 let attributes: [AttributeKey: AttributeValue]
                 do {
                     attributes = try openAttributes(of: match, schema: schema)
@@ -112,10 +115,11 @@ extension Keychain {
                 items.append(key)
             }
             guard !items.isEmpty || unavailable > 0 else {
-                throw KeychainError.itemNotFound.because(notFoundReason(
-                    query, schema: schema, caller: caller,
-                    base: "no item of class \(schema.itemClass.rawValue) in the caller's groups matches \(base)",
-                    store: store))
+                throw KeychainError.itemNotFound.because(
+                    notFoundReason(
+                        query, schema: schema, caller: caller,
+                        base: "no item of class \(schema.itemClass.rawValue) in the caller's groups matches \(base)",
+                        store: store))
             }
             return OperationPreview(items: items, unavailable: unavailable)
         }

@@ -42,8 +42,9 @@ extension Keychain {
             let more = try withStore { store in
                 try matchingRows(query, schema: schema, groups: groups, limit: .all, reading: columns, store: store)
             }
-            try collect(more.filter { !seen.contains($0.row.uuid) }, query: query, schema: schema, check: check,
-                        into: &outcome)
+            try collect(
+                more.filter { !seen.contains($0.row.uuid) }, query: query, schema: schema, check: check,
+                into: &outcome)
         }
         if outcome.results.isEmpty, let reason = outcome.firstLockedReason {
             throw KeychainError.interactionNotAllowed.because(
@@ -53,14 +54,17 @@ extension Keychain {
             throw KeychainError.decode.because(outcome.damagedNote(schema))
         }
         guard !outcome.results.isEmpty else {
-            throw KeychainError.itemNotFound.because(notFoundReason(
-                query, schema: schema, caller: caller,
-                base: "no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query"))
+            throw KeychainError.itemNotFound.because(
+                notFoundReason(
+                    query, schema: schema, caller: caller,
+                    base: "no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query"))
         }
         var notes: [KeychainError.Reason] = []
         if outcome.lockedOut > 0 {
-            notes.append(Reason("\(outcome.lockedOut) matching item(s) were left out because their class is not "
-                + "available: \(outcome.firstLockedReason ?? "")"))
+            notes.append(
+                Reason(
+                    "\(outcome.lockedOut) matching item(s) were left out because their class is not "
+                        + "available: \(outcome.firstLockedReason ?? "")"))
         }
         if outcome.damaged > 0 { notes.append(outcome.damagedNote(schema)) }
         return SearchReport(
@@ -80,9 +84,10 @@ extension Keychain {
         /// Which items are damaged (their persistent-reference UUIDs: nothing of their contents is readable).
         func damagedNote(_ schema: ClassSchema) -> KeychainError.Reason {
             let shown = damagedUUIDs.prefix(5).map(\.hexadecimal)
-            return Reason("\(damaged) matching item(s) of class \(schema.itemClass.rawValue) are damaged and were "
-                + "skipped (UUID \(shown.joined(separator: ", "))\(damaged > 5 ? ", …" : "")); delete them, or "
-                + "restore them from a backup")
+            return Reason(
+                "\(damaged) matching item(s) of class \(schema.itemClass.rawValue) are damaged and were "
+                    + "skipped (UUID \(shown.joined(separator: ", "))\(damaged > 5 ? ", …" : "")); delete them, or "
+                    + "restore them from a backup")
         }
 
         func isFull(_ limit: MatchLimit) -> Bool {
@@ -102,8 +107,10 @@ extension Keychain {
     ) throws {
         for match in rows where !outcome.isFull(query.limit) {
             do {
-                outcome.results.append(try result(for: match, schema: schema, returns: query.returns, check: check,
-                                                  authentication: query.authentication))
+                outcome.results.append(
+                    try result(
+                        for: match, schema: schema, returns: query.returns, check: check,
+                        authentication: query.authentication))
             } catch is ConstraintSkip {
                 continue
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {

@@ -95,8 +95,9 @@ extension Keychain {
                             store: store))
                 }
                 for match in matches {
-                    try apply(try plan(job, for: match), job: job, to: match, authentication: authentication,
-                              store: store)
+                    try apply(
+                        try plan(job, for: match), job: job, to: match, authentication: authentication,
+                        store: store)
                 }
             }
         }

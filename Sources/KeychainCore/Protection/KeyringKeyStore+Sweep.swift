@@ -36,7 +36,8 @@ extension KeyringKeyStore {
 
     /// The error for a full key quota: what is full, why, and how to make room.
     static func quotaError(_ failure: KernelKeyring.Failure) -> KeychainError {
-        let usage = KernelKeyring.userQuota()
+        let usage =
+            KernelKeyring.userQuota()
             .map { KeychainError.Reason(" (\($0.keys) of \($0.limit) keys in use, /proc/key-users)") } ?? ""
         return KeychainError.notAvailable.because(
             "the kernel's key quota for this user is full\(usage), so the class keys cannot be kept: every keychain "

@@ -44,7 +44,9 @@ final class ProcessKeyStore: UnlockedKeyStore {
         state.withLock { state in
             guard !state.locked else { return }
             for protection in Accessibility.classA {
-                if seconds <= 0 { state.keys[protection] = nil } else {
+                if seconds <= 0 {
+                    state.keys[protection] = nil
+                } else {
                     state.expiry[protection] = Date().addingTimeInterval(Double(seconds))
                 }
             }

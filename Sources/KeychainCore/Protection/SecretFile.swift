@@ -13,7 +13,7 @@ enum SecretFile {
         let descriptor: Int32
         do throws(SystemCallError) {
             descriptor = try SystemCalls.open(url.path, O_RDONLY)
-        } catch where error.code == ENOENT {
+        } catch  where error.code == ENOENT {
             return nil
         } catch {
             throw failure(error, url)
@@ -31,7 +31,7 @@ enum SecretFile {
         defer { try? SystemCalls.unlink(temporary) }
         do throws(SystemCallError) {
             try SystemCalls.link(temporary, to: url.path)
-        } catch where error.code == EEXIST {
+        } catch  where error.code == EEXIST {
             return false
         } catch {
             throw failure(error, url)

@@ -85,8 +85,10 @@ extension Keychain {
             guard case .number(let type)? = attributes[.keyType], case .number(let keyClass)? = attributes[.keyClass],
                 case .number(let bits)? = attributes[.keySizeInBits]
             else { throw KeychainError.decode.because("a key item lacks its type, class or size (the row is damaged)") }
-            return .key(KeyValue(keyType: String(type), keyClass: String(keyClass), sizeInBits: Int(bits),
-                                 externalRepresentation: bytes))
+            return .key(
+                KeyValue(
+                    keyType: String(type), keyClass: String(keyClass), sizeInBits: Int(bits),
+                    externalRepresentation: bytes))
         }
     }
 }

@@ -4,7 +4,11 @@ import Foundation
 /// Layout: repeated `name:u16-len tag:u8 value:u32-len`, big-endian (``BinaryWriter``).
 enum AttributeCodec {
     private enum Tag: UInt8 {
-        case string = 0x73, data = 0x64, number = 0x6E, bool = 0x62, date = 0x74
+        case string = 0x73
+        case data = 0x64
+        case number = 0x6E
+        case bool = 0x62
+        case date = 0x74
     }
 
     private static var malformed: KeychainError { KeychainError.decode.because("item attributes are malformed") }

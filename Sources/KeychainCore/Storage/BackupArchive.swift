@@ -109,9 +109,11 @@ enum BackupArchive {
         init(password: SecureBytes, salt: [UInt8], iterations: Int) throws {
             let stretched = try KeyDerivation.pbkdf2SHA256(password: password, salt: salt, iterations: iterations)
             let domain = Array(KeyHierarchy.backupSalt.utf8)
-            payload = try KeyDerivation.hkdfSHA256(key: stretched, salt: domain, info: Array(KeyHierarchy.backupPayloadKey.utf8))
+            payload = try KeyDerivation.hkdfSHA256(
+                key: stretched, salt: domain, info: Array(KeyHierarchy.backupPayloadKey.utf8))
             check = try HMACSHA256(
-                key: try KeyDerivation.hkdfSHA256(key: stretched, salt: domain, info: Array(KeyHierarchy.backupPasswordCheck.utf8)))
+                key: try KeyDerivation.hkdfSHA256(
+                    key: stretched, salt: domain, info: Array(KeyHierarchy.backupPasswordCheck.utf8)))
         }
     }
 
@@ -124,10 +126,12 @@ enum BackupArchive {
         var encoded = try contents.entries.map { try AttributeCodec.encode($0.attributes) }
         defer { for index in encoded.indices { wipe(&encoded[index]) } }
         // One allocation: growing would leave copies of secrets in freed memory that nothing wipes.
-        var writer = BinaryWriter(capacity: 8 + zip(contents.entries, encoded).reduce(0) { total, pair in
-            total + 3 + pair.0.itemClass.rawValue.utf8.count + pair.0.uuid.count
-                + pair.0.protection.rawValue.utf8.count + 8 + pair.1.count + pair.0.secret.count
-        })
+        var writer = BinaryWriter(
+            capacity: 8
+                + zip(contents.entries, encoded).reduce(0) { total, pair in
+                    total + 3 + pair.0.itemClass.rawValue.utf8.count + pair.0.uuid.count
+                        + pair.0.protection.rawValue.utf8.count + 8 + pair.1.count + pair.0.secret.count
+                })
         let tooLong = KeychainError.param.because("an item is too large for a backup")
         guard let excluded = UInt32(exactly: contents.excludedCount),
             let count = UInt32(exactly: contents.entries.count)
@@ -158,8 +162,9 @@ enum BackupArchive {
             else { throw KeychainError.decode.because("the backup holds a malformed item") }
             let attributes = try AttributeCodec.decode(try reader.lengthPrefixed(UInt32.self))
             let secret = SecureBytes(try reader.lengthPrefixed(UInt32.self))
-            contents.entries.append(BackupEntry(
-                itemClass: itemClass, uuid: uuid, protection: protection, attributes: attributes, secret: secret))
+            contents.entries.append(
+                BackupEntry(
+                    itemClass: itemClass, uuid: uuid, protection: protection, attributes: attributes, secret: secret))
         }
         try reader.expectEnd()
         return contents

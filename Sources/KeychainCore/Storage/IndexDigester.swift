@@ -39,13 +39,15 @@ final class IndexDigester: Sendable {
 
     /// The digest stored in the column of `key` for `value`.
     func digest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8] {
-        try mac(domain: KeyHierarchy.DigestDomain.column.rawValue, key).authenticate(message: value.matchingBytes, truncatedTo: Self.columnDigestSize)
+        try mac(domain: KeyHierarchy.DigestDomain.column.rawValue, key).authenticate(
+            message: value.matchingBytes, truncatedTo: Self.columnDigestSize)
     }
 
     /// The digest of the case-folded value, for case-insensitive matching; nil when the value is not text.
     func foldedDigest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8]? {
         guard let folded = value.foldedBytes else { return nil }
-        return try mac(domain: KeyHierarchy.DigestDomain.folded.rawValue, key).authenticate(message: folded, truncatedTo: Self.columnDigestSize)
+        return try mac(domain: KeyHierarchy.DigestDomain.folded.rawValue, key).authenticate(
+            message: folded, truncatedTo: Self.columnDigestSize)
     }
 
     /// A digest remembered across calls, for the few values that recur (groups, the sync flag).

@@ -22,13 +22,16 @@ package final class EngineHandler: DaemonHandler {
         to frame: Frame, peer: PeerIdentity, caller: CallerIdentity, connection: DaemonConnection
     ) -> Frame {
         guard frame.kind == .request else {
-            return ErrorReply(status: ErrorReply.unimplemented, reason: "\(frame.kind) is not a request keychaind serves")
-                .frame(requestID: frame.requestID)
+            return ErrorReply(
+                status: ErrorReply.unimplemented, reason: "\(frame.kind) is not a request keychaind serves"
+            )
+            .frame(requestID: frame.requestID)
         }
         let outcome: Result<KeychainResponse, any Error>
         do {
             let envelope = try RequestCodec.decode(frame.payload)
-            outcome = .success(try perform(envelope, uid: peer.uid, caller: caller, connection: connection, id: frame.requestID))
+            outcome = .success(
+                try perform(envelope, uid: peer.uid, caller: caller, connection: connection, id: frame.requestID))
         } catch {
             outcome = .failure(error)
         }
@@ -70,12 +73,14 @@ package final class EngineHandler: DaemonHandler {
         try Self.refuseUnserved(envelope.request)
         let service = InProcessKeychainService(try keychains.keychain(for: uid))
         let caller = Caller(identity: identity, authenticationContext: envelope.context)
-        let response = try DaemonPrompter.$route.withValue(DaemonPrompter.Route(connection: connection, requestID: id)) {
+        let response = try DaemonPrompter.$route.withValue(DaemonPrompter.Route(connection: connection, requestID: id))
+        {
             try service.perform(envelope.request, as: caller)
         }
         switch (envelope.request, response) {
         case (.createAuthenticationContext, .authenticationContext(let created)): connection.noteContext(created)
-        case (.forgetAuthenticationContext, _): if let forgotten = envelope.context { connection.forgetContext(forgotten) }
+        case (.forgetAuthenticationContext, _):
+            if let forgotten = envelope.context { connection.forgetContext(forgotten) }
         default: break
         }
         return response

@@ -1,7 +1,7 @@
-import KeychainWire
 import DaemonSystem
 import Foundation
 import KeychainCore
+import KeychainWire
 import Synchronization
 
 /// The daemon's accept loop and connections. One thread per connection, doing blocking reads with the idle

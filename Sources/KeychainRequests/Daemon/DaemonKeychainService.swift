@@ -91,7 +91,8 @@ package final class DaemonKeychainService: KeychainService {
                 held = nil
                 let reply = try? ErrorReply.decode(frame.payload)
                 throw KeychainError(
-                    reply?.status ?? SecurityStatus.notAvailable, reason: reply.map { KeychainError.Reason(verbatim: "keychaind: " + $0.reason) })
+                    reply?.status ?? SecurityStatus.notAvailable,
+                    reason: reply.map { KeychainError.Reason(verbatim: "keychaind: " + $0.reason) })
             default:
                 held = nil
                 throw unavailable("keychaind answered with a \(frame.kind) frame")

@@ -47,8 +47,9 @@ extension WireDecoder {
             let certificate = CertificateValue(derBytes: try bytes())
             guard case .key(let key) = try itemValue() else { throw Self.invalid("an identity's key kind", 3) }
             return .identity(
-                IdentityValue(certificate: certificate, key: key, certificateAttributes: try attributes(),
-                              keyAttributes: try attributes()))
+                IdentityValue(
+                    certificate: certificate, key: key, certificateAttributes: try attributes(),
+                    keyAttributes: try attributes()))
         case let tag: throw Self.invalid("an item value kind", tag)
         }
     }

@@ -21,8 +21,6 @@ struct WireDecoder {
         }
     }
 
-    private init(reader: BinaryReader) { self.reader = reader }
-
     mutating func byte() throws -> UInt8 { try reader.byte() }
 
     mutating func bool() throws -> Bool {

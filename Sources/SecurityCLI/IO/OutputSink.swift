@@ -1,7 +1,8 @@
+import TerminalIO
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import TerminalIO
 
 /// Where the command writes: standard output, standard error, or a buffer in tests.
 public protocol OutputSink: AnyObject {

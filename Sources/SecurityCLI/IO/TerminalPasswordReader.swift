@@ -1,7 +1,8 @@
+import TerminalIO
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import TerminalIO
 
 /// Asks for a new item's password at the controlling terminal, twice and without echo, as macOS's
 /// `security add-generic-password … -w` does. The terminal's settings are restored afterwards, and also when

@@ -46,7 +46,8 @@ enum CertificateListing {
             case let number as NSNumber: object[name] = number
             case let text as String: object[name] = text
             case let data as Data:
-                object[name] = String(validating: Array(data), as: UTF8.self)
+                object[name] =
+                    String(validating: Array(data), as: UTF8.self)
                     ?? ("0x" + data.map { String(format: "%02x", $0) }.joined())
             case let date as Date: object[name] = DateText.iso8601(date)
             default: continue

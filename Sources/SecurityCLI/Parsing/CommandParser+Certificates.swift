@@ -50,7 +50,8 @@ extension CommandParser {
                     let value = option.value ?? ""
                     guard let policy = FindIdentityCommand.Policy(rawValue: value) else {
                         throw UsageError(
-                            .oneOf(option: "p", allowed: FindIdentityCommand.Policy.allCases.map(\.rawValue),
+                            .oneOf(
+                                option: "p", allowed: FindIdentityCommand.Policy.allCases.map(\.rawValue),
                                 value: value), verb: verb)
                     }
                     command.policy = policy
@@ -111,7 +112,8 @@ extension CommandParser {
                 case "a":
                     guard let algorithm = CreateKeypairCommand.Algorithm(rawValue: value) else {
                         throw UsageError(
-                            .oneOf(option: "a", allowed: CreateKeypairCommand.Algorithm.allCases.map(\.rawValue),
+                            .oneOf(
+                                option: "a", allowed: CreateKeypairCommand.Algorithm.allCases.map(\.rawValue),
                                 value: value), verb: verb)
                     }
                     command.algorithm = algorithm

@@ -1,4 +1,5 @@
 import KeychainMessages
+
 extension CommandParser {
     /// `companion ACTION`: exactly one action.
     static func companionCommand(_ verb: SecurityVerb, _ operands: [String]) throws(UsageError) -> SecurityCommand {

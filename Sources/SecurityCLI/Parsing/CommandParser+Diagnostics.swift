@@ -1,4 +1,5 @@
 import KeychainMessages
+
 /// The operands of `error` and `doctor`, which take no options: `error -25300` is a code, not an option.
 extension CommandParser {
     /// `error CODE...`: decimal (`-25300`) or hexadecimal (`0xFFFF9D2C`) status codes.

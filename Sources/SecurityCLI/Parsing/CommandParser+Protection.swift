@@ -1,4 +1,5 @@
 import KeychainMessages
+
 /// The data protection verbs: lock, unlock, passcode, settings, info, restart, backup and restore.
 extension CommandParser {
     /// Builds a protection verb's command from its scanned options and operands (only the backup verbs take

@@ -38,7 +38,8 @@ extension CommandParser {
     static func verifyDate(_ text: String) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3 || parts.count == 4 else { return nil }
-        let time = parts.count == 4 ? parts[3].split(separator: ":", omittingEmptySubsequences: false) : ["0", "0", "0"]
+        let time =
+            parts.count == 4 ? parts[3].split(separator: ":", omittingEmptySubsequences: false) : ["0", "0", "0"]
         guard time.count == 3 else { return nil }
         let numbers = (parts[0..<3] + time).map { part in
             !part.isEmpty && part.allSatisfy { ("0"..."9").contains($0) } ? Int(part) : nil

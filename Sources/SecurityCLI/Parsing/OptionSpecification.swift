@@ -1,4 +1,5 @@
 import KeychainMessages
+
 /// The single-letter options of one verb, as a `getopt` option string would declare them.
 struct OptionSpecification: Sendable {
     /// Options that take a value (`-a alice` or `-aalice`).

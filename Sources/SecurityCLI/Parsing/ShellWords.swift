@@ -1,4 +1,5 @@
 import KeychainMessages
+
 /// Splits one line of `security -i` input into words as a shell would, without expanding anything:
 /// whitespace separates words; '…' quotes literally; "…" quotes with `\"` and `\\` escapes; a backslash
 /// outside quotes escapes the next character; `#` at the start of a word begins a comment.

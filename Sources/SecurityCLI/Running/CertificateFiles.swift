@@ -26,7 +26,8 @@ enum CertificateFiles {
             return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             // Foundation's failure reason is the system's text, shown as it is.
-            let reason = (error as NSError).localizedFailureReason.map(KeychainError.Reason.init(verbatim:))
+            let reason =
+                (error as NSError).localizedFailureReason.map(KeychainError.Reason.init(verbatim:))
                 ?? KeychainError.Reason("it cannot be read")
             throw CommandFailure(operation, KeychainError.io.because("cannot read \(path): \(reason)"))
         }

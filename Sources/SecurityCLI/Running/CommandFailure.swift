@@ -48,11 +48,12 @@ struct CommandFailure: Error {
             lines += notes.map { "security: " + $0.text(in: language) }
             return lines
         case .password(let error):
-            let message: CommandMessage = switch error {
-            case .canceled: .noPasswordEntered
-            case .mismatch: .passwordsDiffer
-            case .io(let number): .passwordUnreadable(errno: number)
-            }
+            let message: CommandMessage =
+                switch error {
+                case .canceled: .noPasswordEntered
+                case .mismatch: .passwordsDiffer
+                case .io(let number): .passwordUnreadable(errno: number)
+                }
             return ["security: \(operation): " + message.text(in: language)]
         }
     }

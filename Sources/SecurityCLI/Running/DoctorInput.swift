@@ -15,8 +15,13 @@ struct DoctorInput {
 
     /// A JSON value as decoded, so that `true` stays a Boolean and `1` a number.
     private indirect enum Value: Decodable {
-        case bool(Bool), integer(Int), double(Double), string(String), null
-        case array([Value]), object([String: Value])
+        case bool(Bool)
+        case integer(Int)
+        case double(Double)
+        case string(String)
+        case null
+        case array([Value])
+        case object([String: Value])
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()

@@ -18,8 +18,9 @@ extension SecurityCommandRunner {
         output.writeLine(
             "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out (never leave this machine)")
         if summary.damagedCount > 0 {
-            output.writeLine("\(Self.items(summary.damagedCount, "damaged item")) left out (they no longer decrypt; "
-                + "dump-keychain names them)")
+            output.writeLine(
+                "\(Self.items(summary.damagedCount, "damaged item")) left out (they no longer decrypt; "
+                    + "dump-keychain names them)")
         }
     }
 

@@ -27,7 +27,7 @@ extension SecurityCommandRunner {
                 output.writeLine("failed matches: \(status.failures)\(status.isLockedOut ? " (locked out)" : "")")
                 output.writeLine("queued: \(status.script.map(\.rawValue).joined(separator: " "))")
             }
-            service.backEnds.forEach { output.writeLine($0) }
+            for backEnd in service.backEnds { output.writeLine(backEnd) }
         }
     }
 }

@@ -34,8 +34,10 @@ extension SecurityCommandRunner {
             if command.pem {
                 output.write(Self.pem(certificate))
             } else {
-                output.write(CertificateListing.text(
-                    keychainPath: path, itemClass: CertificateListing.certificateClass, attributes: item.attributes))
+                output.write(
+                    CertificateListing.text(
+                        keychainPath: path, itemClass: CertificateListing.certificateClass, attributes: item.attributes)
+                )
             }
         }
     }
@@ -98,9 +100,10 @@ extension SecurityCommandRunner {
         try face.delete(kSecClassCertificate, item.reference, operation: operation)
         if let key { try face.delete(kSecClassKey, key.reference, operation: operation) }
         if format.json {
-            output.writeLine(JSONText.encode([
-                "deleted": ["sha1": CertificateFingerprint.sha1Hex(item.reference), "identity": command.identity],
-            ]))
+            output.writeLine(
+                JSONText.encode([
+                    "deleted": ["sha1": CertificateFingerprint.sha1Hex(item.reference), "identity": command.identity]
+                ]))
         }
     }
 
@@ -128,18 +131,20 @@ extension SecurityCommandRunner {
             output.writeLine(JSONText.encode(["policy": command.policy.rawValue, "identities": identities]))
             return
         }
-        let policyName = switch command.policy {
-        case .basic: "X.509 Basic"
-        case .sslClient: "SSL Client"
-        case .sslServer: "SSL Server"
-        }
+        let policyName =
+            switch command.policy {
+            case .basic: "X.509 Basic"
+            case .sslClient: "SSL Client"
+            case .sslServer: "SSL Server"
+            }
         output.writeLine("")
         output.writeLine("Policy: \(policyName)")
         if !command.validOnly {
             output.writeLine("  Matching identities")
             for (index, (pair, error)) in results.enumerated() {
-                output.writeLine("  \(index + 1)) \(CertificateFingerprint.sha1Hex(pair.certificate.reference)) "
-                    + "\"\(Self.name(pair.certificate))\"" + (error.map { " (\($0))" } ?? ""))
+                output.writeLine(
+                    "  \(index + 1)) \(CertificateFingerprint.sha1Hex(pair.certificate.reference)) "
+                        + "\"\(Self.name(pair.certificate))\"" + (error.map { " (\($0))" } ?? ""))
             }
             output.writeLine("     \(results.count) identities found")
             output.writeLine("")
@@ -147,8 +152,9 @@ extension SecurityCommandRunner {
         let valid = results.filter { $0.1 == nil }
         output.writeLine("  Valid identities only")
         for (index, (pair, _)) in valid.enumerated() {
-            output.writeLine("  \(index + 1)) \(CertificateFingerprint.sha1Hex(pair.certificate.reference)) "
-                + "\"\(Self.name(pair.certificate))\"")
+            output.writeLine(
+                "  \(index + 1)) \(CertificateFingerprint.sha1Hex(pair.certificate.reference)) "
+                    + "\"\(Self.name(pair.certificate))\"")
         }
         output.writeLine("     \(valid.count) valid identities found")
     }
@@ -158,11 +164,12 @@ extension SecurityCommandRunner {
     private func trustError(_ certificate: SecCertificate, _ others: [SecCertificate], _ command: FindIdentityCommand)
         -> String?
     {
-        let policy: SecPolicy = switch command.policy {
-        case .basic: SecPolicyCreateBasicX509()
-        case .sslClient: SecPolicyCreateSSL(false, nil)
-        case .sslServer: SecPolicyCreateSSL(true, command.string as CFString?)
-        }
+        let policy: SecPolicy =
+            switch command.policy {
+            case .basic: SecPolicyCreateBasicX509()
+            case .sslClient: SecPolicyCreateSSL(false, nil)
+            case .sslServer: SecPolicyCreateSSL(true, command.string as CFString?)
+            }
         var trust: SecTrust?
         guard SecTrustCreateWithCertificates([certificate] + others as CFArray, policy, &trust) == errSecSuccess,
             let trust

@@ -1,7 +1,7 @@
 import Foundation
 import KeychainCore
-import KeychainRequests
 import KeychainMessages
+import KeychainRequests
 import Security
 
 extension SecurityCommandRunner {
@@ -21,8 +21,10 @@ extension SecurityCommandRunner {
             throw CommandFailure("doctor", KeychainError.io.because("\(error)"))
         }
         guard let function = command.function ?? input.function else {
-            throw CommandFailure("doctor", KeychainError.param.because(
-                "name the function: security doctor add|copy|update|delete, or \"function\" in the JSON"))
+            throw CommandFailure(
+                "doctor",
+                KeychainError.param.because(
+                    "name the function: security doctor add|copy|update|delete, or \"function\" in the JSON"))
         }
         var preview: OperationPreview?
         var failure: KeychainError?
@@ -108,13 +110,14 @@ extension SecurityCommandRunner {
         let order = (ClassSchema.of(itemClass)?.primaryKey ?? []) + [.accessGroup, .synchronizable, .accessible]
         return order.compactMap { key in
             guard let value = item[key] else { return nil }
-            let text: String = switch value {
-            case .string(let string): key == .accessible ? string : "\"\(string)\""
-            case .data(let bytes): "<\(bytes.count) bytes>"
-            case .number(let number): "\(number)"
-            case .bool(let flag): flag ? "true" : "false"
-            case .date(let date): DateText.iso8601(date)
-            }
+            let text: String =
+                switch value {
+                case .string(let string): key == .accessible ? string : "\"\(string)\""
+                case .data(let bytes): "<\(bytes.count) bytes>"
+                case .number(let number): "\(number)"
+                case .bool(let flag): flag ? "true" : "false"
+                case .date(let date): DateText.iso8601(date)
+                }
             return "\(key.rawValue)=\(text)"
         }.joined(separator: ", ")
     }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Foundation
 import KeychainCore
 import KeychainCrypto
 import Security
 import TerminalIO
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension SecurityCommandRunner {
     /// `export`: certificates, private keys or identities as a PEM sequence (certificates, then PKCS #8 keys) or
@@ -57,10 +58,11 @@ extension SecurityCommandRunner {
                 command.passphrase ?? .prompt, prompt: .exportPassphrase, option: "-P", operation: operation)
             let leaf = pair?.certificate.reference
             do {
-                bytes = Array(try PKCS12Export.data(
-                    key: key, certificate: leaf, chain: certificates.filter { $0 != leaf },
-                    label: pair.map { Self.name($0.certificate) },
-                    passphrase: String(decoding: passphrase.bytes, as: UTF8.self)))
+                bytes = Array(
+                    try PKCS12Export.data(
+                        key: key, certificate: leaf, chain: certificates.filter { $0 != leaf },
+                        label: pair.map { Self.name($0.certificate) },
+                        passphrase: String(decoding: passphrase.bytes, as: UTF8.self)))
             } catch {
                 throw CommandFailure(operation, KeychainError(error.status).because(error.detail))
             }
@@ -69,10 +71,11 @@ extension SecurityCommandRunner {
         if let file = command.outputFile {
             try write(bytes, to: file, operation: operation)
             if format.json {
-                output.writeLine(JSONText.encode([
-                    "file": file, "certificates": certificates.count, "keys": keys.count,
-                    "format": command.effectiveFormat.rawValue,
-                ]))
+                output.writeLine(
+                    JSONText.encode([
+                        "file": file, "certificates": certificates.count, "keys": keys.count,
+                        "format": command.effectiveFormat.rawValue,
+                    ]))
             }
         } else {
             output.write(bytes)
@@ -109,16 +112,18 @@ extension SecurityCommandRunner {
             let failure = error?.takeRetainedValue()
             let status = OSStatus(truncatingIfNeeded: failure?.code ?? Int(errSecParam))
             // The key's own error text is shown as it is.
-            let reason = failure.map { KeychainError.Reason(verbatim: $0.localizedDescription) }
+            let reason =
+                failure.map { KeychainError.Reason(verbatim: $0.localizedDescription) }
                 ?? KeychainError.Reason("no key")
             throw CommandFailure(operation, KeychainError(status).because(reason))
         }
         if format.json {
             let publicKey = SecKeyCopyPublicKey(key).flatMap { SecKeyCopyExternalRepresentation($0, nil) } as Data?
-            output.writeLine(JSONText.encode([
-                "label": command.name, "algorithm": command.algorithm.rawValue, "size": size,
-                "publicKey": publicKey.map { "0x" + $0.map { String(format: "%02x", $0) }.joined() } ?? "",
-            ]))
+            output.writeLine(
+                JSONText.encode([
+                    "label": command.name, "algorithm": command.algorithm.rawValue, "size": size,
+                    "publicKey": publicKey.map { "0x" + $0.map { String(format: "%02x", $0) }.joined() } ?? "",
+                ]))
         }
     }
 }

@@ -1,7 +1,6 @@
 import KeychainCore
+import KeychainMessages
 import KeychainRequests
-import KeychainMessages
-import KeychainMessages
 
 extension SecurityCommandRunner {
     /// `-i`: reads command lines from standard input and runs each (macOS's `security -i`), so passwords can

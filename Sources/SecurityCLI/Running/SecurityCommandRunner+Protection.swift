@@ -1,6 +1,6 @@
 import KeychainCore
-import KeychainRequests
 import KeychainMessages
+import KeychainRequests
 import TerminalIO
 
 extension SecurityCommandRunner {

@@ -1,6 +1,6 @@
 import KeychainCore
-import KeychainRequests
 import KeychainMessages
+import KeychainRequests
 
 extension SecurityCommandRunner {
     /// Writes a failure: macOS's message line, then (unless `-q`) the keychain's reason; with `-v` the status and

@@ -15,10 +15,11 @@ extension SecurityCommandRunner {
         }
         var anchors: [SecCertificate] = []
         for file in command.anchorFiles { anchors += try CertificateFiles.read(file, operation: operation) }
-        let policy: SecPolicy = switch command.effectivePolicy {
-        case .basic: SecPolicyCreateBasicX509()
-        case .ssl: SecPolicyCreateSSL(!command.client, command.hostName as CFString?)
-        }
+        let policy: SecPolicy =
+            switch command.effectivePolicy {
+            case .basic: SecPolicyCreateBasicX509()
+            case .ssl: SecPolicyCreateSSL(!command.client, command.hostName as CFString?)
+            }
         var created: SecTrust?
         let status = SecTrustCreateWithCertificates(certificates as CFArray, policy, &created)
         guard status == errSecSuccess, let trust = created else {

@@ -1,6 +1,6 @@
 import KeychainCore
-import KeychainRequests
 import KeychainMessages
+import KeychainRequests
 import TerminalIO
 
 /// Runs a parsed `security` command against a keychain, writing to the given outputs, and answers the exit

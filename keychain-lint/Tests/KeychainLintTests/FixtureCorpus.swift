@@ -13,20 +13,28 @@ enum FixtureCorpus {
         Case(
             name: "shipping-files-named-like-tests",
             files: [
-                ("App/Demo/PinLoginTest.swift", """
+                (
+                    "App/Demo/PinLoginTest.swift",
+                    """
                     final class PinLoginTest {
                         let adminPassword = "Qx7-pin-2291" // expect: KL402
                     }
-                    """),
-                ("App/Query/QuerySpec.m", """
+                    """
+                ),
+                (
+                    "App/Query/QuerySpec.m",
+                    """
                     static NSString *const kClientSecret = @"d41d8cd98f00b204e9800998ecf8427e"; // expect: KL402
-                    """),
+                    """
+                ),
                 ("AppTests/LoginTests.swift", "import XCTest\nlet password = \"Qx7-pin-2291\"\n"),
             ]),
         Case(
             name: "secrets-under-other-names",
             files: [
-                ("App/Settings.swift", """
+                (
+                    "App/Settings.swift",
+                    """
                     func remember(passcode: String, card: Card) {
                         UserDefaults.standard.set("1234", forKey: "PIN") // expect: KL401
                         let defaults = UserDefaults(suiteName: "group.shop")
@@ -46,12 +54,15 @@ enum FixtureCorpus {
                     func configure(store: SecretStore) {
                         store.set("Tr0ub4dor&3", forKey: "adminPassword") // expect: KL402
                     }
-                    """),
+                    """
+                )
             ]),
         Case(
             name: "common-crypto-where-it-is-called",
             files: [
-                ("App/Seal.swift", """
+                (
+                    "App/Seal.swift",
+                    """
                     import Foundation
                     func seal(_ data: Data, out: UnsafeMutableRawPointer) {
                         let key = "0123456789abcdef".data(using: .utf8)!
@@ -60,28 +71,37 @@ enum FixtureCorpus {
                                 (key as NSData).bytes, kCCKeySizeAES128, nil, (data as NSData).bytes, data.count,
                                 out, data.count + 16, &moved)
                     }
-                    """),
-                ("App/Digest.swift", """
+                    """
+                ),
+                (
+                    "App/Digest.swift",
+                    """
                     import CommonCrypto
                     func digest(_ data: Data) -> [UInt8] {
                         var hash = [UInt8](repeating: 0, count: Int(CC_SHA256_DIGEST_LENGTH))
                         data.withUnsafeBytes { _ = CC_SHA256($0.baseAddress, CC_LONG(data.count), &hash) }
                         return hash
                     }
-                    """),
-                ("App/HOTP.m", """
+                    """
+                ),
+                (
+                    "App/HOTP.m",
+                    """
                     #import <CommonCrypto/CommonHMAC.h>
                     NSData *HOTP(NSData *secret, uint64_t counter) {
                         unsigned char mac[CC_SHA1_DIGEST_LENGTH];
                         CCHmac(kCCHmacAlgSHA1, secret.bytes, secret.length, &counter, sizeof(counter), mac);
                         return [NSData dataWithBytes:mac length:sizeof(mac)];
                     }
-                    """),
+                    """
+                ),
             ]),
         Case(
             name: "read-errors-that-destroy-data",
             files: [
-                ("App/TokenStore.swift", """
+                (
+                    "App/TokenStore.swift",
+                    """
                     final class TokenStore {
                         func remove(_ key: String) throws {
                             SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key] as CFDictionary)
@@ -97,8 +117,11 @@ enum FixtureCorpus {
                                                    [kSecValueData: value] as CFDictionary)
                         }
                     }
-                    """),
-                ("App/KeychainHelper.swift", """
+                    """
+                ),
+                (
+                    "App/KeychainHelper.swift",
+                    """
                     struct ReadResult { var data: Data?; var error: OSStatus? }
                     enum KeychainHelper {
                         static func read(account: String) -> ReadResult {
@@ -118,12 +141,15 @@ enum FixtureCorpus {
                         }
                         return result.data ?? Data()
                     }
-                    """),
+                    """
+                ),
             ]),
         Case(
             name: "forced-casts-of-results",
             files: [
-                ("App/Reads.swift", """
+                (
+                    "App/Reads.swift",
+                    """
                     extension KeychainStore {
                         func account(from attributes: [String: Any]) -> String {
                             attributes[kSecAttrAccount as String] as! String // expect: KL207
@@ -137,12 +163,15 @@ enum FixtureCorpus {
                             return (result as! Data) // expect: KL207
                         }
                     }
-                    """),
+                    """
+                )
             ]),
         Case(
             name: "user-presence-and-ui-gates",
             files: [
-                ("App/Protect.swift", """
+                (
+                    "App/Protect.swift",
+                    """
                     import LocalAuthentication
                     func protect(token: Data) {
                         let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
@@ -153,8 +182,11 @@ enum FixtureCorpus {
                                                    kSecValueData as String: token]
                         SecItemAdd(item as CFDictionary, nil)
                     }
-                    """),
-                ("App/Team.swift", """
+                    """
+                ),
+                (
+                    "App/Team.swift",
+                    """
                     import LocalAuthentication
                     func confirmLeaving(team: Team, context: LAContext) {
                         context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Go") { ok, _ in
@@ -162,12 +194,15 @@ enum FixtureCorpus {
                             if ok { self.teams.leave(team) }
                         }
                     }
-                    """),
+                    """
+                ),
             ]),
         Case(
             name: "background-read-of-a-when-unlocked-item",
             files: [
-                ("App/SessionStore.swift", """
+                (
+                    "App/SessionStore.swift",
+                    """
                     final class SessionStore {
                         func save(_ token: Data) {
                             SecItemAdd([kSecClass: kSecClassGenericPassword, // expect: KL102
@@ -181,8 +216,11 @@ enum FixtureCorpus {
                             return result as? Data
                         }
                     }
-                    """),
-                ("App/AppDelegate.swift", """
+                    """
+                ),
+                (
+                    "App/AppDelegate.swift",
+                    """
                     final class AppDelegate {
                         let keychainStore = SessionStore()
                         func application(_ application: UIApplication,
@@ -194,13 +232,16 @@ enum FixtureCorpus {
                             let token = keychainStore.sessionToken()
                         }
                     }
-                    """),
+                    """
+                ),
             ]),
         Case(
             name: "platform-from-the-project",
             files: [
                 ("Mac.xcodeproj/project.pbxproj", "buildSettings = {\n    SDKROOT = macosx;\n};\n"),
-                ("Sources/Sync.swift", """
+                (
+                    "Sources/Sync.swift",
+                    """
                     import Foundation
                     func save(_ data: Data) {
                         SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "sync", // expect: KL501
@@ -208,12 +249,15 @@ enum FixtureCorpus {
                                     kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock] as CFDictionary, nil)
                         _ = UserDefaults.standard.bool(forKey: "synced")
                     }
-                    """),
+                    """
+                ),
             ]),
         Case(
             name: "publishable-keys",
             files: [
-                ("App/Services.swift", """
+                (
+                    "App/Services.swift",
+                    """
                     enum Services {
                         static let mapsKey = "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW" // expect: KL404
                         static let awsAccessKey = "AKIAQ3EXAMPLEZ7KXW2P" // expect: KL402
@@ -221,18 +265,24 @@ enum FixtureCorpus {
                     func start() {
                         Mixpanel.initialize(token: "a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5") // expect: KL404
                     }
-                    """),
-                ("App/GoogleService-Info.plist", """
+                    """
+                ),
+                (
+                    "App/GoogleService-Info.plist",
+                    """
                     <?xml version="1.0" encoding="UTF-8"?>
                     <plist version="1.0"><dict>
                     <key>API_KEY</key><string>AIzaSyB9x8Y7w6V5u4T3s2R1q0PoNmLkJiHgFeD</string> <!-- expect: KL404 -->
                     </dict></plist>
-                    """),
+                    """
+                ),
             ]),
         Case(
             name: "not-secrets",
             files: [
-                ("App/Constants.swift", """
+                (
+                    "App/Constants.swift",
+                    """
                     enum PEM {
                         static let privateKeyHeader = "-----BEGIN PRIVATE KEY-----"
                         static let privateKeyFooter = "-----END RSA PRIVATE KEY-----"
@@ -242,12 +292,15 @@ enum FixtureCorpus {
                     }
                     let secretItem = "com.example.app2.secret"
                     let tokenAccount = "com.acme.widget.v3.token"
-                    """),
+                    """
+                )
             ]),
         Case(
             name: "cryptokit-advice",
             files: [
-                ("App/Crypto/PasswordHasher.swift", """
+                (
+                    "App/Crypto/PasswordHasher.swift",
+                    """
                     import CryptoKit
                     enum PasswordHasher {
                         static func hash(password: String, salt: Data) -> String {
@@ -265,8 +318,11 @@ enum FixtureCorpus {
                             return digest.description == mac
                         }
                     }
-                    """),
-                ("App/Cache/ImageCache.swift", """
+                    """
+                ),
+                (
+                    "App/Cache/ImageCache.swift",
+                    """
                     import CryptoKit
                     final class ImageCache {
                         func cacheKey(for url: URL) -> String {
@@ -284,8 +340,11 @@ enum FixtureCorpus {
                             Data(HMAC<Insecure.SHA1>.authenticationCode(for: counter, using: secret))
                         }
                     }
-                    """),
-                ("App/Legacy/Signer.m", """
+                    """
+                ),
+                (
+                    "App/Legacy/Signer.m",
+                    """
                     #import <CommonCrypto/CommonDigest.h>
                     NSString *SignatureForPayload(NSData *payload) {
                         unsigned char digest[CC_MD5_DIGEST_LENGTH];
@@ -297,8 +356,11 @@ enum FixtureCorpus {
                         CC_MD5(contents.bytes, (CC_LONG)contents.length, digest);
                         return [[NSData dataWithBytes:digest length:sizeof(digest)] base64EncodedStringWithOptions:0];
                     }
-                    """),
-                ("App/Legacy/LegacyCipher.swift", """
+                    """
+                ),
+                (
+                    "App/Legacy/LegacyCipher.swift",
+                    """
                     import CommonCrypto
                     private let legacyIV = "0123456789abcdef"
                     func legacyEncrypt(_ data: Data, key: Data, out: UnsafeMutableRawPointer) {
@@ -307,8 +369,11 @@ enum FixtureCorpus {
                                 (key as NSData).bytes, key.count, legacyIV, (data as NSData).bytes, data.count,
                                 out, data.count + 16, &moved)
                     }
-                    """),
-                ("App/Crypto/SealedStore.swift", """
+                    """
+                ),
+                (
+                    "App/Crypto/SealedStore.swift",
+                    """
                     import CryptoKit
                     final class SealedStore {
                         private let storeKey = SymmetricKey(size: .bits128) // expect: KL602
@@ -327,8 +392,11 @@ enum FixtureCorpus {
                             SymmetricKey(size: .bits128).bitCount == 128
                         }
                     }
-                    """),
-                ("App/Crypto/Transport.swift", """
+                    """
+                ),
+                (
+                    "App/Crypto/Transport.swift",
+                    """
                     import CryptoKit
                     enum Transport {
                         static let iv: [UInt8] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
@@ -354,8 +422,11 @@ enum FixtureCorpus {
                             return try AES.GCM.seal(Data(), using: key, nonce: zero).tag
                         }
                     }
-                    """),
-                ("App/Crypto/DeviceIdentity.swift", """
+                    """
+                ),
+                (
+                    "App/Crypto/DeviceIdentity.swift",
+                    """
                     import CryptoKit
                     final class DeviceIdentity {
                         func makeKey() throws -> Data {
@@ -370,12 +441,15 @@ enum FixtureCorpus {
                             try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                         }
                     }
-                    """),
+                    """
+                ),
             ]),
         Case(
             name: "one-finding-per-statement",
             files: [
-                ("App/Save.swift", """
+                (
+                    "App/Save.swift",
+                    """
                     func save(password: Data, access: SecAccessControl) {
                         let add: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
                             kSecAttrAccount as String: "password",
@@ -384,12 +458,15 @@ enum FixtureCorpus {
                             kSecValueData as String: password]
                         SecItemAdd(add as CFDictionary, nil)
                     }
-                    """),
+                    """
+                )
             ]),
         Case(
             name: "keys-and-certificates",
             files: [
-                ("App/Keys/SigningKeys.swift", """
+                (
+                    "App/Keys/SigningKeys.swift",
+                    """
                     import Security
                     enum SigningKeys {
                         static let tag = "com.example.app.signing".data(using: .utf8)!
@@ -418,8 +495,11 @@ enum FixtureCorpus {
                             SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, data as CFData, nil) as Data?
                         }
                     }
-                    """),
-                ("App/Keys/Envelope.swift", """
+                    """
+                ),
+                (
+                    "App/Keys/Envelope.swift",
+                    """
                     import Security
                     func makeTransportKey() -> SecKey? {
                         let attributes = [kSecAttrKeyType: kSecAttrKeyTypeRSA,
@@ -438,8 +518,11 @@ enum FixtureCorpus {
                     func sealModern(_ secret: Data, for key: SecKey) -> Data? {
                         SecKeyCreateEncryptedData(key, .rsaEncryptionOAEPSHA256, secret as CFData, nil) as Data?
                     }
-                    """),
-                ("App/Network/Pinning.swift", """
+                    """
+                ),
+                (
+                    "App/Network/Pinning.swift",
+                    """
                     import Foundation
                     import CryptoKit
                     final class Pinning {
@@ -459,7 +542,8 @@ enum FixtureCorpus {
                             return pinnedKeys.contains(Data(SHA256.hash(data: raw)).base64EncodedString())
                         }
                     }
-                    """),
+                    """
+                ),
             ]),
     ]
 

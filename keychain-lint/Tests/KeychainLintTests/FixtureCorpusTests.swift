@@ -29,8 +29,9 @@ import Testing
         }
         let precision = Double(truePositives) / Double(max(1, truePositives + falsePositives.count))
         let recall = Double(truePositives) / Double(max(1, truePositives + falseNegatives.count))
-        print("fixture set: \(truePositives) found, \(falsePositives.count) false alarms, "
-            + "\(falseNegatives.count) missed; precision \(precision), recall \(recall)")
+        print(
+            "fixture set: \(truePositives) found, \(falsePositives.count) false alarms, "
+                + "\(falseNegatives.count) missed; precision \(precision), recall \(recall)")
         #expect(falsePositives.isEmpty)
         #expect(falseNegatives.isEmpty)
         #expect(precision >= 0.8 && recall >= 0.9)

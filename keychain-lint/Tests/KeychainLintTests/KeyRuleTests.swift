@@ -86,8 +86,9 @@ import Testing
             """
         #expect(locations(of: "KL605", in: ephemeral).isEmpty)
         // A permanence the analyzer cannot read may be true.
-        let unknown = stored.replacingOccurrences(of: "kSecAttrIsPermanent as String: true",
-                                                  with: "kSecAttrIsPermanent as String: persist")
+        let unknown = stored.replacingOccurrences(
+            of: "kSecAttrIsPermanent as String: true",
+            with: "kSecAttrIsPermanent as String: persist")
         #expect(locations(of: "KL605", in: unknown).isEmpty)
     }
 

@@ -216,13 +216,13 @@ package final class FunctionFlowAnalyzer {
             bindings[name]?.escapes = true
         case .subscriptAccess(let base, let arguments):
             if base.unwrapped.terminalName.flatMap({ bindings[$0] }) == nil { visit(base) }
-            arguments.forEach { visit($0.value) }
+            for argument in arguments { visit(argument.value) }
         case .closure(let block):
             walk(block)
         case .stringLiteral(_, let interpolations):
-            interpolations.forEach { visit($0.value) }
+            for interpolation in interpolations { visit(interpolation.value) }
         default:
-            expr.children.forEach(visit)
+            for child in expr.children { visit(child) }
         }
     }
 
@@ -248,7 +248,7 @@ package final class FunctionFlowAnalyzer {
                     function: .delete, call: expr, path: path, sequence: calls.count, isWrapperDelete: true))
         }
         if case .member(let base?, _) = callee.unwrapped.kind { visit(base) }
-        arguments.forEach { visit($0.value) }
+        for argument in arguments { visit(argument.value) }
     }
 
     /// Applies `setObject(_:forKey:)`, `removeValue(forKey:)`, `merge(_:)` and friends; false for other methods.
@@ -299,7 +299,7 @@ package final class FunctionFlowAnalyzer {
         case .createAccessControl:
             consumed = 0
         }
-        arguments.dropFirst(consumed).forEach { visit($0.value) }
+        for argument in arguments.dropFirst(consumed) { visit(argument.value) }
         calls.append(call)
     }
 

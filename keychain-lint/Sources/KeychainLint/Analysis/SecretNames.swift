@@ -171,7 +171,8 @@ package enum SecretNames {
         if base64 == 0, let begin = value.range(of: "KEY-----"),
             let end = value.range(of: "-----END", range: begin.upperBound..<value.endIndex)
         {
-            base64 = value[begin.upperBound..<end.lowerBound].filter { $0.isLetter || $0.isNumber || "+/".contains($0) }
+            base64 =
+                value[begin.upperBound..<end.lowerBound].filter { $0.isLetter || $0.isNumber || "+/".contains($0) }
                 .count
         }
         return base64 >= 40

@@ -24,8 +24,9 @@ enum TestSources {
             checkedLines += 1
             if checkedLines > 400 { break }
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            guard trimmed.hasPrefix("import") || trimmed.hasPrefix("@testable") || trimmed.hasPrefix("#import")
-                || trimmed.hasPrefix("@import") || trimmed.hasPrefix("#include") || trimmed.hasPrefix("@_")
+            guard
+                trimmed.hasPrefix("import") || trimmed.hasPrefix("@testable") || trimmed.hasPrefix("#import")
+                    || trimmed.hasPrefix("@import") || trimmed.hasPrefix("#include") || trimmed.hasPrefix("@_")
             else { continue }
             if trimmed.hasPrefix("@testable") { return true }
             if let module = importedModule(trimmed), testModules.contains(module) { return true }

@@ -8,11 +8,12 @@ enum FindingLocator {
         for index in findings.indices {
             let finding = findings[index]
             if lineCache[finding.path] == nil {
-                lineCache[finding.path] = texts[finding.path].map { text in
-                    text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
-                        Substring($0).utf8
-                    }
-                } ?? []
+                lineCache[finding.path] =
+                    texts[finding.path].map { text in
+                        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+                            Substring($0).utf8
+                        }
+                    } ?? []
             }
             let lines = lineCache[finding.path] ?? []
             let lineNumber = finding.position.line - 1

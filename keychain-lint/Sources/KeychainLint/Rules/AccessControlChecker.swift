@@ -43,8 +43,8 @@ package struct AccessControlChecker: SourceChecker {
                 firstBiometricUse = expr.position
             }
             if callee == KeychainFunction.createAccessControl.rawValue {
-                arguments.forEach { reportBiometryAny(in: $0.value, into: &collector) }
-                arguments.dropFirst(2).forEach { reportUserPresence(in: $0.value, into: &collector) }
+                for argument in arguments { reportBiometryAny(in: argument.value, into: &collector) }
+                for argument in arguments.dropFirst(2) { reportUserPresence(in: argument.value, into: &collector) }
             } else {
                 for argument in arguments where Self.flagLabels.contains(argument.label ?? "") {
                     reportBiometryAny(in: argument.value, into: &collector)

@@ -26,7 +26,9 @@ struct NonceReuse {
             // A key written in the code protects nothing (a known-answer test); a fresh key sealed once is
             // never paired with the nonce again.
             if values.isConstant(key, at: offset) { continue }
-            if case .again = reuse {} else if case .inLoop = reuse {} else if isFreshKeySealedOnce(key, seal, seals) {
+            if case .again = reuse {
+            } else if case .inLoop = reuse {
+            } else if isFreshKeySealedOnce(key, seal, seals) {
                 continue
             }
             let what: String

@@ -176,8 +176,9 @@ struct CipherCallLayout {
                     hasDynamicPart = true
                 }
             case .call:
-                if let name = part.calleeName, ["random", "SecRandomCopyBytes", "randomBytes", "generate"]
-                    .contains(where: name.contains)
+                if let name = part.calleeName,
+                    ["random", "SecRandomCopyBytes", "randomBytes", "generate"]
+                        .contains(where: name.contains)
                 {
                     hasDynamicPart = true
                 }

@@ -18,9 +18,10 @@ package struct PlistChecker {
         // Firebase's client configuration identifies the app; its API key is restricted, not hidden.
         let isFirebaseConfiguration = collector.path.hasSuffix("GoogleService-Info.plist")
         for entry in node.entries {
-            if let text = entry.value.stringValue, SecretNames.hasPublishableFormat(text)
-                || (SecretNames.isSDKKeyName(entry.key) && SecretNames.looksLikeSecretValue(text))
-                || (isFirebaseConfiguration && entry.key == "API_KEY")
+            if let text = entry.value.stringValue,
+                SecretNames.hasPublishableFormat(text)
+                    || (SecretNames.isSDKKeyName(entry.key) && SecretNames.looksLikeSecretValue(text))
+                    || (isFirebaseConfiguration && entry.key == "API_KEY")
             {
                 collector.report(
                     RuleCatalog.publishableKey, at: entry.value.position,

@@ -12,8 +12,9 @@ package struct ReadErrorChecker: SourceChecker {
         for function in analysis.functions {
             let flow = function.flow
             let statuses = Set(
-                flow.statusVariables.filter { flow.calls[$0.value].function == .copyMatching }.map(\.key))
-                .union(flow.readStatusVariables)
+                flow.statusVariables.filter { flow.calls[$0.value].function == .copyMatching }.map(\.key)
+            )
+            .union(flow.readStatusVariables)
             let scanner = Scanner(statuses: statuses, index: analysis.index, localFunctions: analysis.localFunctions)
             scanner.scan(function.decl.body, into: &collector)
         }

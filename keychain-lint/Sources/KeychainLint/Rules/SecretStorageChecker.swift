@@ -117,9 +117,11 @@ package struct SecretStorageChecker: SourceChecker {
         name: String, value: Expr, context: String = "", into collector: inout FindingCollector
     ) {
         guard let text = value.stringValue else { return }
-        let sdkKey = SecretNames.isSDKKeyName(name)
-            || (SecretNames.namesPublishableSDK(context) && ["key", "token", "apikey"].contains(
-                SecretNames.words(name).last ?? ""))
+        let sdkKey =
+            SecretNames.isSDKKeyName(name)
+            || (SecretNames.namesPublishableSDK(context)
+                && ["key", "token", "apikey"].contains(
+                    SecretNames.words(name).last ?? ""))
         guard SecretNames.isSecretName(name) || sdkKey || SecretNames.hasPublishableFormat(text),
             SecretNames.looksLikeSecretValue(text, name: name) || SecretNames.hasPublishableFormat(text)
         else { return }
