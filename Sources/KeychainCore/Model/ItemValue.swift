@@ -38,14 +38,6 @@ public enum ItemValue: Sendable {
         }
     }
 
-    public var kindName: String {
-        switch self {
-        case .secret: "secret"
-        case .key: "key"
-        case .certificate: "certificate"
-        case .identity: "identity"
-        }
-    }
 }
 
 /// A key's value: what `SecKeyCopyExternalRepresentation` gives and `SecKeyCreateWithData` takes back.
