@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -27,35 +29,20 @@ package struct SocketStream: Sendable {
     /// Reads what is there, up to `limit` bytes, waiting for at least one.
     package func read(upTo limit: Int) -> ReadResult {
         var buffer = [UInt8](repeating: 0, count: max(1, limit))
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 { return .bytes(Array(buffer[0..<count])) }
-            if count == 0 { return .endOfStream }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .timedOut
-            default: return .failed(errno)
-            }
+        let received = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SystemCalls.CallError) in try SystemCalls.receive(descriptor, into: raw) }
+        }
+        switch received {
+        case .success(let count):
+            return count > 0 ? .bytes(Array(buffer[0..<count])) : .endOfStream
+        case .failure(let error):
+            return error.code == EAGAIN || error.code == EWOULDBLOCK ? .timedOut : .failed(error.code)
         }
     }
 
     /// Writes all of `bytes`; false when the peer is gone or the write timed out.
     package func write(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Glibc.send(descriptor, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return false
-            }
-        }
-        return true
+        (try? SystemCalls.sendAll(descriptor, bytes)) != nil
     }
 
     package func close() { _ = Glibc.close(descriptor) }

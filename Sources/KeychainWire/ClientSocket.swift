@@ -1,9 +1,11 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A client's end of a Unix stream socket to keychaind: connect, blocking reads and whole writes. Its own small
-/// copy of the calls so that the `Security` face, which links statically, needs no system library for it.
+/// A client's end of a Unix stream socket to keychaind: connect, blocking reads and whole writes, through
+/// SystemCalls (no system library, so the statically linked `Security` face can use it).
 package final class ClientSocket: @unchecked Sendable {  // safe: the descriptor is immutable; close is idempotent
     private let descriptor: Int32
 
@@ -42,31 +44,16 @@ package final class ClientSocket: @unchecked Sendable {  // safe: the descriptor
     /// it broke.
     package func read(upTo limit: Int) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: max(1, limit))
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 { return Array(buffer[0..<count]) }
-            if count < 0 && errno == EINTR { continue }
-            return nil
+        let received = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SystemCallError) in try SystemCalls.receive(descriptor, into: raw) }
         }
+        guard case .success(let count) = received, count > 0 else { return nil }
+        return Array(buffer[0..<count])
     }
 
     /// Writes all of `bytes`; false when the daemon is gone.
     package func write(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Glibc.send(descriptor, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return false
-            }
-        }
-        return true
+        (try? SystemCalls.sendAll(descriptor, bytes)) != nil
     }
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }
