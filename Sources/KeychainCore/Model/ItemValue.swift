@@ -27,7 +27,6 @@ public enum ItemValue: Sendable {
         }
     }
 
-    /// The kind's name, for reasons (never the value).
     /// The kind's name inside a reason, so that it is worded in the reader's language.
     var kindReason: KeychainError.Reason {
         switch self {
@@ -37,7 +36,6 @@ public enum ItemValue: Sendable {
         case .identity: KeychainError.Reason("identity")
         }
     }
-
 }
 
 /// A key's value: what `SecKeyCopyExternalRepresentation` gives and `SecKeyCreateWithData` takes back.
