@@ -12,12 +12,19 @@ package final class UserKeychains: Sendable {
     private let stateDirectory: String
     private let keychains = Mutex<[UInt32: Keychain]>([:])
     private let passcodeDerivationTarget: Double?
+    private let passcodeSystem: SystemOwnerAuthentication?
 
     /// - Parameter passcodeDerivationTarget: seconds one passcode derivation should take (the engine's default
     ///   when nil; tests make it short).
-    package init(stateDirectory: String, passcodeDerivationTarget: Double? = nil) {
+    /// - Parameter passcodeSystem: the system authentication device-passcode prompts go to instead of the
+    ///   keychain passcode (`--passcode-prompts pam`).
+    package init(
+        stateDirectory: String, passcodeDerivationTarget: Double? = nil,
+        passcodeSystem: SystemOwnerAuthentication? = nil
+    ) {
         self.stateDirectory = stateDirectory
         self.passcodeDerivationTarget = passcodeDerivationTarget
+        self.passcodeSystem = passcodeSystem
     }
 
     /// The keychain of `uid`, opened on first use.
@@ -25,7 +32,8 @@ package final class UserKeychains: Sendable {
     package func keychain(for uid: UInt32) throws -> Keychain {
         try keychains.withLock { open in
             if let keychain = open[uid] { return keychain }
-            let keychain = try Self.open(home: try userDirectory(uid), passcodeTarget: passcodeDerivationTarget)
+            let keychain = try Self.open(
+                home: try userDirectory(uid), passcodeTarget: passcodeDerivationTarget, system: passcodeSystem)
             open[uid] = keychain
             return keychain
         }
@@ -59,7 +67,9 @@ package final class UserKeychains: Sendable {
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 
-    private static func open(home: URL, passcodeTarget: Double?) throws -> Keychain {
+    private static func open(home: URL, passcodeTarget: Double?, system: SystemOwnerAuthentication?) throws
+        -> Keychain
+    {
         // The identity here is only the default of convenience calls: every request names its caller.
         var configuration = KeychainConfiguration(
             home: home, identity: CallerIdentity(applicationIdentifier: nil, accessGroups: []))
@@ -67,7 +77,7 @@ package final class UserKeychains: Sendable {
         // Many clients' writes share one transaction and one fsync (docs/keychaind.md, "Group commit").
         configuration.groupCommit = true
         if let passcodeTarget { configuration.passcodeDerivationTarget = passcodeTarget }
-        let prompter = DaemonPrompter()
+        let prompter = DaemonPrompter(system: system)
         configuration.userPrompter = prompter
         let keychain = try Keychain(configuration: configuration)
         prompter.useLocally(keychain.authenticators.localPrompter())
