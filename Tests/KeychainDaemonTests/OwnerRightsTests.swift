@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import KeychainCore
 import KeychainRequests
 import KeychainTestSupport
@@ -22,7 +23,7 @@ import Testing
         let pam: URL
         var daemon: DaemonProcess { apps.daemon }
 
-        init(window: Int = 300) throws {
+        init(window: Int = 300, extra: [String] = []) throws {
             apps = try AppIsolationTests.Apps()
             pam = URL(fileURLWithPath: apps.directory + "/pam")
             try FileManager.default.createDirectory(at: pam, withIntermediateDirectories: true)
@@ -45,7 +46,7 @@ import Testing
                 [
                     "--pam-service", "keychain-test", "--pam-directory", pam.path, "--authenticate-helper", helper,
                     "--owner-window", String(window),
-                ],
+                ] + extra,
                 policy: { policy in
                     for name in ["a.plist", "b.plist"] {
                         try? FileManager.default.copyItem(
@@ -191,5 +192,59 @@ import Testing
         #expect(wrong?["status"] == "-25293" && wrong?["owner"] == "no")
         let right = try claim(answering: try PromptCodec.encode(.passcode(SecureBytesBox(Array(Self.password.utf8)))))
         #expect(right?["status"] == "0" && right?["owner"] == "yes")
+    }
+
+    /// With `--passcode-prompts pam`, a request's device-passcode prompt is PAM run by the daemon for the client's
+    /// user: the client's relay sees PAM's messages and passes on what was typed; the keychain passcode is no
+    /// answer, and a wrong password is LAError.authenticationFailed.
+    @Test func devicePasscodePromptsCanBePAMRunByTheDaemon() throws {
+        let fixture = try Fixture(extra: ["--passcode-prompts", "pam"])
+        let relay = ScriptedRelay(["1234", "not it", Self.password])
+        let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath, systemPrompter: relay)
+        let caller = Caller(identity: service.callerIdentity)
+        _ = try service.perform(.setPasscode(new: Secret(Array("1234".utf8)), current: nil), as: caller)
+        func evaluate() throws -> KeychainResponse {
+            guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: caller)
+            else { throw DaemonTestError("no context") }
+            return try service.perform(
+                .evaluatePolicy(.devicePasscode, reason: "Unlock your notes"),
+                as: Caller(identity: caller.identity, authenticationContext: id))
+        }
+        for _ in 0..<2 {
+            #expect {
+                _ = try evaluate()
+            } throws: { error in
+                (error as? AuthenticationFailure) == .authenticationFailed
+            }
+        }
+        let response = try evaluate()
+        guard case .evaluated = response else {
+            Issue.record("not evaluated: \(response)")
+            return
+        }
+        #expect(relay.shown.contains("Unlock your notes"))
+        #expect(relay.asked.filter { $0 == "Password: " }.count == 3)
+    }
+}
+
+/// A user who answers PAM's questions from a list, and keeps what was shown and asked.
+final class ScriptedRelay: SystemPromptRelay, Sendable {
+    private let state: Mutex<(answers: [String], shown: [String], asked: [String])>
+
+    init(_ answers: [String]) { state = Mutex((answers, [], [])) }
+
+    var shown: [String] { state.withLock { $0.shown } }
+    var asked: [String] { state.withLock { $0.asked } }
+
+    func relay(_ message: SystemPrompt) -> PromptCodec.Reply {
+        state.withLock { state in
+            guard message.style.isQuestion else {
+                state.shown.append(message.text)
+                return .shown
+            }
+            state.asked.append(message.text)
+            guard !state.answers.isEmpty else { return .canceled }
+            return .passcode(SecureBytesBox(Array(state.answers.removeFirst().utf8)))
+        }
     }
 }
