@@ -77,5 +77,13 @@ case .fingerprint:
     } catch {
         finish(.unavailable, "fprintd: \(error)")
     }
-    finish(service.verify(on: device, conversation: openConversation(), timeoutSeconds: 30))
+    let conversation: FingerConversation
+    if options.relays {
+        let relay = RelayConversation()
+        if let reason = options.reason { relay.say(reason) }
+        conversation = relay
+    } else {
+        conversation = openConversation()
+    }
+    finish(service.verify(on: device, conversation: conversation, timeoutSeconds: 30))
 }

@@ -35,6 +35,8 @@ package enum DaemonCommandLine {
           --authenticate-helper PATH   the keychain-authenticate helper (beside keychaind, else on PATH)
           --owner-window SECONDS       reuse of an owner authentication by one terminal session; 0: none (300)
           --passcode-prompts MODE      keychain (the keychain passcode, relayed) or pam (PAM run by keychaind)
+          --fingerprint-reader         biometry is fprintd's reader, asked by keychaind (default: simulated)
+          --fprintd-bus ADDRESS        the bus fprintd is on, instead of the system bus (tests)
           --help                       this text
 
         keychaind status asks the daemon at PATH for its status and for who it takes the caller to be.
@@ -82,6 +84,10 @@ package enum DaemonCommandLine {
             case "--max-connections-per-uid": configuration.limits.connectionsPerUID = try number(argument)
             case "--max-connections": configuration.limits.connections = try number(argument)
             case "--idle-timeout": configuration.limits.idleSeconds = try number(argument)
+            case "--fingerprint-reader" where !asksStatus: configuration.owner.usesFingerprintReader = true
+            case "--fprintd-bus":
+                configuration.owner.fprintdBus = try value(argument)
+                configuration.owner.usesFingerprintReader = true
             case "--pam-service": configuration.owner.pamService = try value(argument)
             case "--pam-directory": configuration.owner.pamDirectory = try value(argument)
             case "--authenticate-helper": configuration.owner.helper = try value(argument)

@@ -66,13 +66,15 @@ package struct DaemonStartup: Sendable {
             log.info(
                 "owner authentication: PAM service \(authentication.service) by \(authentication.helper.path); "
                     + "reuse window \(settings.windowSeconds) s; device-passcode prompts: "
-                    + (settings.passcodePromptsUsePAM ? "PAM" : "the keychain passcode"))
+                    + (settings.passcodePromptsUsePAM ? "PAM" : "the keychain passcode") + "; biometry: "
+                    + (settings.usesFingerprintReader ? "fprintd" : "the simulated sensor"))
         } else {
             log.warning("no \(SystemHelper.name) found: owner rights cannot be granted")
         }
         let keychains = UserKeychains(
             stateDirectory: configuration.stateDirectory,
-            passcodeSystem: settings.passcodePromptsUsePAM ? authentication : nil)
+            passcodeSystem: settings.passcodePromptsUsePAM ? authentication : nil,
+            fingerprintReader: { settings.fingerprintReader(user: $0, authentication: authentication) })
         let owner = OwnerRights(
             settings: settings, authentication: authentication, stateDirectory: configuration.stateDirectory,
             log: log)

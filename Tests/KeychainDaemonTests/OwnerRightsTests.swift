@@ -227,6 +227,42 @@ import Testing
     }
 }
 
+/// Biometry through keychaind with `--fingerprint-reader`: the daemon asks fprintd (a stand-in on a private bus)
+/// for the client's user and relays only its progress lines; the result is fprintd's.
+@Suite(.serialized) struct DaemonFingerprintReaderTests {
+    @Test func theDaemonAsksFprintdAndRelaysItsMessages() throws {
+        let fprintd = try PrivateFprintd(fingers: ["right-index-finger"])
+        defer { fprintd.stop() }
+        let fixture = try OwnerRightsTests.Fixture(extra: ["--fprintd-bus", fprintd.address])
+        let relay = ScriptedRelay([])
+        let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath, systemPrompter: relay)
+        let caller = Caller(identity: service.callerIdentity)
+        _ = try service.perform(.setPasscode(new: Secret(Array("1234".utf8)), current: nil), as: caller)
+        func evaluate() throws -> KeychainResponse {
+            guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: caller)
+            else { throw DaemonTestError("no context") }
+            return try service.perform(
+                .evaluatePolicy(.biometrics, reason: "Show your card"),
+                as: Caller(identity: caller.identity, authenticationContext: id))
+        }
+        try fprintd.queue("verify-retry-scan", "verify-match")
+        let matched = try evaluate()
+        guard case .evaluated = matched else {
+            Issue.record("not evaluated: \(matched)")
+            return
+        }
+        try fprintd.queue("verify-no-match")
+        #expect {
+            _ = try evaluate()
+        } throws: { error in
+            (error as? AuthenticationFailure) == .authenticationFailed
+        }
+        #expect(relay.shown.contains("Show your card"))
+        #expect(relay.shown.contains("Place a finger on the fingerprint reader."))
+        #expect(relay.asked.isEmpty, "fprintd asks nothing to type")
+    }
+}
+
 /// A user who answers PAM's questions from a list, and keeps what was shown and asked.
 final class ScriptedRelay: SystemPromptRelay, Sendable {
     private let state: Mutex<(answers: [String], shown: [String], asked: [String])>

@@ -11,8 +11,9 @@ import Synchronization
 /// is forwarded as a question to the client whose request is running (a `prompt` frame); the client relays what
 /// the user typed and the keychain verifies it against its keybag. With the daemon's own system authentication
 /// (`--passcode-prompts pam`), the daemon runs PAM for the client's user instead and forwards only PAM's
-/// messages (``relay(_:on:)``). A client cannot answer "authenticated". Biometry and the companion are asked
-/// here, of the daemon's own devices.
+/// messages (``relay(_:on:)``); with `--fingerprint-reader`, biometry is fprintd asked by the daemon for the
+/// keychain's user, its progress lines relayed. A client cannot answer "authenticated". Otherwise biometry and
+/// the companion are asked here, of the daemon's own devices (the simulated sensor and companion).
 final class DaemonPrompter: UserPrompter {
     /// The connection and request a prompt belongs to, set around each request the daemon runs.
     struct Route: Sendable {
@@ -33,15 +34,24 @@ final class DaemonPrompter: UserPrompter {
     private let local = Mutex<(any UserPrompter)?>(nil)
     /// The system authentication device-passcode prompts go to instead of the keychain passcode, if any.
     private let system: SystemOwnerAuthentication?
+    /// The fingerprint reader biometry prompts go to, for the keychain's user, if any.
+    private let fingerprintReader: SystemFingerprintReader?
 
-    init(system: SystemOwnerAuthentication? = nil) {
+    init(system: SystemOwnerAuthentication? = nil, fingerprintReader: SystemFingerprintReader? = nil) {
         self.system = system
+        self.fingerprintReader = fingerprintReader
     }
 
     /// The prompter for the checks the daemon runs itself (set once the keychain's devices exist).
     func useLocally(_ prompter: any UserPrompter) { local.withLock { $0 = prompter } }
 
     func ask(_ prompt: UserPrompt) throws -> PromptAnswer {
+        if case .biometry(let reason) = prompt, let fingerprintReader {
+            // fprintd, asked by the daemon for the keychain's user; the client sees only its progress lines.
+            guard let route = Self.route else { throw AuthenticationFailure.notInteractive }
+            try fingerprintReader.verify(reason: reason) { Self.relay($0, on: route) }.requireSuccess()
+            return .confirmed
+        }
         guard case .devicePasscode(let reason) = prompt else {
             guard let local = local.withLock({ $0 }) else { throw AuthenticationFailure.notInteractive }
             return try local.ask(prompt)

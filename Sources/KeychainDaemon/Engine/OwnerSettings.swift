@@ -15,8 +15,21 @@ package struct OwnerSettings: Sendable, Equatable {
     /// Whether a request's device-passcode prompt is PAM run by the daemon (true) or the keychain passcode
     /// relayed from the client and checked against the keybag (false, the default).
     package var passcodePromptsUsePAM = false
+    /// Whether biometry is the machine's fingerprint reader, asked through fprintd by the daemon for the
+    /// client's user (`--fingerprint-reader`), instead of the simulated sensor.
+    package var usesFingerprintReader = false
+    /// The bus fprintd is on; nil for the system bus (`--fprintd-bus`, tests).
+    package var fprintdBus: String?
 
     package init() {}
+
+    /// The fingerprint reader for the keychain of `user`, when the settings ask for one and the helper is there.
+    package func fingerprintReader(
+        user: String, authentication: SystemOwnerAuthentication?
+    ) -> SystemFingerprintReader? {
+        guard usesFingerprintReader, let authentication else { return nil }
+        return SystemFingerprintReader(helper: authentication.helper, bus: fprintdBus, user: user)
+    }
 
     /// The system authentication these settings name, when the helper is there.
     package func authentication(environment: EnvironmentVariables) -> SystemOwnerAuthentication? {

@@ -14,6 +14,27 @@ extension SystemOwnerAuthentication {
         var arguments = ["--service", service, "--user", user, "--conversation", "relay"]
         if !reason.isEmpty { arguments += ["--reason", reason] }
         if let serviceDirectory { arguments += ["--pam-directory", serviceDirectory] }
+        return SystemHelper.runRelayed(helper, arguments, relay: relay)
+    }
+}
+
+extension SystemFingerprintReader {
+    /// Asks fprintd for a finger of the reader's user, the helper's messages ("place a finger") relayed as
+    /// information instead of shown at a terminal. What decides is what fprintd says in the helper.
+    package func verify(reason: String, relay: (SystemPrompt) -> SystemPromptReply) -> SystemAuthenticationOutcome {
+        var arguments = ["fingerprint", "--conversation", "relay"] + identityArguments
+        if !reason.isEmpty { arguments += ["--reason", reason] }
+        return SystemHelper.runRelayed(helper, arguments, relay: relay)
+    }
+}
+
+extension SystemHelper {
+    /// Runs `helper` with `arguments` (which ask for `--conversation relay`) and relays its conversation: each
+    /// message it writes goes to `relay`, each typed answer back to it. What decides is the helper's exit status;
+    /// `relay` can only pass on what was typed.
+    static func runRelayed(
+        _ helper: URL, _ arguments: [String], relay: (SystemPrompt) -> SystemPromptReply
+    ) -> SystemAuthenticationOutcome {
         let process = Process()
         process.executableURL = helper
         process.arguments = arguments
@@ -41,7 +62,7 @@ extension SystemOwnerAuthentication {
     }
 
     /// Reads the helper's messages until it closes its output, relaying each.
-    private func converse(input: Int32, output: Int32, relay: (SystemPrompt) -> SystemPromptReply) {
+    private static func converse(input: Int32, output: Int32, relay: (SystemPrompt) -> SystemPromptReply) {
         while let message = Self.readMessage(input) {
             let reply = relay(message)
             guard message.style.isQuestion else { continue }
