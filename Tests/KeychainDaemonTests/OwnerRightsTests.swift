@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import KeychainCore
 import KeychainRequests
 import KeychainTestSupport
 import KeychainWire
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -120,7 +120,9 @@ import Testing
         let shown = terminal.transcript
         #expect(shown.components(separatedBy: "Password: ").count == 2, "asked once: \(shown)")
         #expect(!shown.contains(Self.password), "typed without echo")
-        #expect(try fixture.apps.run(fixture.apps.appA, "get", "acct")["status"] == "-25300", "\(run.outputText) \(run.errorText)")
+        #expect(
+            try fixture.apps.run(fixture.apps.appA, "get", "acct")["status"] == "-25300",
+            "\(run.outputText) \(run.errorText)")
         #expect(fixture.daemon.log.contains("owner rights granted"))
         #expect(!fixture.daemon.log.contains(Self.password))
     }

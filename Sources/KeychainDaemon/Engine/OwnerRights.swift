@@ -48,7 +48,8 @@ package final class OwnerRights: Sendable {
             fields.append("prompted", prompted ? "yes" : "no")
             if let until { fields.append("until", Self.wallClock(until)) }
             if status == 0 {
-                fields.append("access-groups", ownerIdentity(uid: peer.uid, caller: caller).accessGroups.joined(separator: " "))
+                fields.append(
+                    "access-groups", ownerIdentity(uid: peer.uid, caller: caller).accessGroups.joined(separator: " "))
             }
             fields.append("reason", reason)
             return Frame(kind: .ownerRights, requestID: frame.requestID, payload: fields.encoded())
@@ -89,8 +90,10 @@ package final class OwnerRights: Sendable {
             sessions.withLock { $0[session] = end }
             until = end
         }
-        let bound = session.map { " for \($0) until \(Self.wallClock(until ?? 0))" } ?? " for this connection only"
-        log.info("\(who): owner rights granted to \(user) by PAM service \(authentication.service)\(until == nil ? " for this connection only" : bound)")
+        let scope = until.map { end in session.map { "for \($0) until \(Self.wallClock(end))" } } ?? nil
+        log.info(
+            "\(who): owner rights granted to \(user) by PAM service \(authentication.service) "
+                + (scope ?? "for this connection only"))
         return answer(0, "authenticated by PAM", prompted: true, until: until)
     }
 

@@ -52,7 +52,8 @@ extension DaemonKeychainService {
                         let groups = (fields["access-groups"] ?? "").split(separator: " ").map(String.init)
                         let known = identity.withLock { $0 }
                         identity.withLock {
-                            $0 = CallerIdentity(applicationIdentifier: known?.applicationIdentifier, accessGroups: groups)
+                            $0 = CallerIdentity(
+                                applicationIdentifier: known?.applicationIdentifier, accessGroups: groups)
                         }
                     }
                     return granted

@@ -63,13 +63,17 @@ public final class SecurityCommandRunner {
                 let text = verb?.usage ?? SecurityVerb.overview
                 output.writeLines(format.json ? JSONText.encode(["usage": text]) : text)
             case .addPassword(let command):
-                try addPassword(command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
+                try addPassword(
+                    command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
             case .findPassword(let command):
-                try findPassword(command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
+                try findPassword(
+                    command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
             case .deletePassword(let command):
-                try deletePassword(command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
+                try deletePassword(
+                    command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
             case .dumpKeychain(let command):
-                try dumpKeychain(command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
+                try dumpKeychain(
+                    command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
             case .lockKeychain:
                 try lockKeychain(try open(invocation.identity))
             case .unlockKeychain(let command):
