@@ -22,10 +22,10 @@ extension DaemonKeychainService {
     /// the terminal session's grant. On success every later request of this process runs as the owner of its
     /// uid's keychain, in all of its access groups.
     /// - Throws: `KeychainError.notAvailable` when the daemon cannot be reached.
-    package func claimOwnerRights(reason: String) throws -> OwnerGrant {
+    package func claimOwnerRights(message: String) throws -> OwnerGrant {
         let grant = try connection.withLock { held -> OwnerGrant in
             let client = try connected(&held)
-            let claim = Frame(kind: .claimOwner, requestID: client.takeRequestID(), payload: Array(reason.utf8))
+            let claim = Frame(kind: .claimOwner, requestID: client.takeRequestID(), payload: Array(message.utf8))
             guard client.send(claim) else {
                 held = nil
                 throw unavailable("the connection broke before the claim was sent")

@@ -14,7 +14,7 @@ extension SecurityCommandRunner {
         let app = service.callerIdentity
         if asOwner && !identity.actsAsApp && Self.hasTerminal {
             do {
-                let grant = try service.claimOwnerRights(reason: "security wants to act for the keychain's owner.")
+                let grant = try service.claimOwnerRights(message: "security wants to act for the keychain's owner.")
                 if !grant.isGranted, !format.quiet {
                     errors.writeLine(
                         "security: owner rights not granted (\(grant.status)): \(grant.reason); acting as "
