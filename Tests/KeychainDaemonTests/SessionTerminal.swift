@@ -10,12 +10,18 @@ import Synchronization
 /// in that session (`setsid`), and the person types the next answer at each prompt (output ending in ": "), or
 /// Control-D for nil. What the terminal showed is kept for the test to read.
 final class SessionTerminal: Sendable {
+    /// What the reading thread shares with the terminal; the thread holds this, not the terminal, so the
+    /// terminal's deinit can stop it.
+    private final class Shared: Sendable {
+        let shown = Mutex<[UInt8]>([])
+        let pending = Mutex<[String?]>([])
+        let stopped = Atomic<Bool>(false)
+        let done = DispatchSemaphore(value: 0)
+    }
+
     let path: String
     private let master: Int32
-    private let shown = Mutex<[UInt8]>([])
-    private let pending = Mutex<[String?]>([])
-    private let stopped = Atomic<Bool>(false)
-    private let done = DispatchSemaphore(value: 0)
+    private let shared = Shared()
 
     init() throws {
         // /dev/ptmx by hand: TIOCSPTLCK (unlock) and TIOCGPTN (its number), the same on x86_64 and arm64.
@@ -27,10 +33,11 @@ final class SessionTerminal: Sendable {
         }
         path = "/dev/pts/\(number)"
         let master = master
-        Thread.detachNewThread { [self] in
+        let shared = shared
+        Thread.detachNewThread {
             var sinceAnswer: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 512)
-            while !stopped.load(ordering: .relaxed) {
+            while !shared.stopped.load(ordering: .relaxed) {
                 var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
                 guard poll(&poller, 1, 50) > 0, poller.revents & Int16(POLLIN) != 0 else { continue }
                 let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
@@ -38,29 +45,31 @@ final class SessionTerminal: Sendable {
                     usleep(10_000)
                     continue
                 }
-                shown.withLock { $0 += buffer[..<count] }
+                shared.shown.withLock { $0 += buffer[..<count] }
                 sinceAnswer += buffer[..<count]
                 guard String(decoding: sinceAnswer, as: UTF8.self).hasSuffix(": ") else { continue }
-                guard let next = pending.withLock({ $0.isEmpty ? nil : Optional($0.removeFirst()) }) else { continue }
+                guard let next = shared.pending.withLock({ $0.isEmpty ? nil : Optional($0.removeFirst()) }) else {
+                    continue
+                }
                 let typed: [UInt8] = next.map { Array(($0 + "\n").utf8) } ?? [0x04]
                 _ = typed.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
                 sinceAnswer = []
             }
-            done.signal()
+            shared.done.signal()
         }
     }
 
     deinit {
-        stopped.store(true, ordering: .relaxed)
-        done.wait()
+        shared.stopped.store(true, ordering: .relaxed)
+        shared.done.wait()
         close(master)
     }
 
     /// Queues answers, one per prompt.
-    func answer(_ answers: [String?]) { pending.withLock { $0 += answers } }
+    func answer(_ answers: [String?]) { shared.pending.withLock { $0 += answers } }
 
     /// What the terminal has shown so far.
-    var transcript: String { String(decoding: shown.withLock { $0 }, as: UTF8.self) }
+    var transcript: String { String(decoding: shared.shown.withLock { $0 }, as: UTF8.self) }
 
     /// Runs `script` with `sh` as the leader of a new session whose controlling terminal is this one (opened on
     /// descriptor 3, so standard output and error stay the test's pipes). `$SECURITY` names the built command.
