@@ -6,6 +6,20 @@ import SystemBus
     import Musl
 #endif
 
+/// Where fprintd's progress is shown and a cancel can come from: a terminal, or keychaind's relay.
+protocol FingerConversation {
+    func say(_ text: String)
+    /// Whether the user asked to stop since the last look.
+    func hasInput() -> Bool
+}
+
+extension TerminalConversation: FingerConversation {}
+
+/// Relayed, nothing can cancel a scan but fprintd's own time limit: keychaind forwards lines, not keystrokes.
+extension RelayConversation: FingerConversation {
+    func hasInput() -> Bool { false }
+}
+
 /// fprintd, the fingerprint service, on its bus (its D-Bus interface `net.reactivated.Fprint`).
 struct Fprintd {
     static let service = "net.reactivated.Fprint"
@@ -40,7 +54,7 @@ struct Fprintd {
 
     /// Asks for any enrolled finger on `device` until it matches, fails, or the user cancels at `conversation`'s
     /// terminal (any input there: Enter or Control-D). Gives up after `timeoutSeconds`, as a cancel.
-    func verify(on device: String, conversation: TerminalConversation, timeoutSeconds: Double) -> Outcome {
+    func verify(on device: String, conversation: FingerConversation, timeoutSeconds: Double) -> Outcome {
         do {
             try bus.addMatch("type='signal',interface='\(Self.deviceInterface)',path='\(device)'")
             _ = try bus.call(Self.service, device, Self.deviceInterface, "Claim", [.string(user)])
@@ -53,13 +67,14 @@ struct Fprintd {
         } catch {
             return error.name == Self.noEnrolledPrints ? .noReader : failure(error)
         }
-        conversation.say("Place a finger on the fingerprint reader (Enter cancels).")
+        let cancel = conversation is RelayConversation ? "" : " (Enter cancels)"
+        conversation.say("Place a finger on the fingerprint reader\(cancel).")
         let outcome = awaitResult(conversation: conversation, timeoutSeconds: timeoutSeconds)
         _ = try? bus.call(Self.service, device, Self.deviceInterface, "VerifyStop")
         return outcome
     }
 
-    private func awaitResult(conversation: TerminalConversation, timeoutSeconds: Double) -> Outcome {
+    private func awaitResult(conversation: FingerConversation, timeoutSeconds: Double) -> Outcome {
         var remaining = Int(timeoutSeconds * 10)
         while remaining > 0, bus.isConnected {
             remaining -= 1

@@ -22,13 +22,20 @@ struct Options {
     var serviceDirectory: String?
     /// The address of the bus fprintd is on (default: the system bus).
     var bus: String?
+    /// The account to authenticate (default: the one running the helper). keychaind names its client's user.
+    var user: String?
+    /// Where the conversation happens: `terminal` (at ``terminal``) or `relay` (standard input and output,
+    /// ``RelayConversation``).
+    var relays = false
 
     static let usage = """
         usage: keychain-authenticate [--service NAME] [--pam-directory DIR] [--terminal PATH] [--reason TEXT]
                keychain-authenticate fingers [--bus ADDRESS]
                keychain-authenticate fingerprint [--bus ADDRESS] [--terminal PATH] [--reason TEXT]
-        Authenticates the user running it, through PAM or a fingerprint read by fprintd, at the terminal; or
-        lists the fingers fprintd has enrolled (lines "device PATH" and "finger NAME"). Exit status:
+               (each also takes --user NAME and --conversation terminal|relay)
+        Authenticates the user running it (or the one --user names), through PAM or a fingerprint read by
+        fprintd, at the terminal or relayed on standard input and output (keychaind); or lists the fingers
+        fprintd has enrolled (lines "device PATH" and "finger NAME"). Exit status:
         0 authenticated, 1 not authenticated, 2 canceled, 3 no terminal, 4 PAM or fprintd could not be used,
         5 no fingerprint reader or no finger enrolled, 64 usage.
 
@@ -50,6 +57,10 @@ struct Options {
             case "--reason": options.reason = value
             case "--pam-directory": options.serviceDirectory = value
             case "--bus": options.bus = value
+            case "--user": options.user = value
+            case "--conversation":
+                guard value == "relay" || value == "terminal" else { return nil }
+                options.relays = value == "relay"
             default: return nil
             }
         }

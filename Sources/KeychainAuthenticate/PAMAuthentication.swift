@@ -1,10 +1,10 @@
 import PAMSession
 
-/// Authenticates `user` with the PAM stack of `options.service`, asking at `conversation`'s terminal.
-func authenticateWithPAM(_ options: Options, user: String, conversation: TerminalConversation) -> Outcome {
+/// Authenticates `user` with the PAM stack of `options.service`, asking through `conversation`.
+func authenticateWithPAM(_ options: Options, user: String, conversation: PAMConversation) -> Outcome {
     let result = authenticateWithPAM(
         service: options.service, user: user, serviceDirectory: options.serviceDirectory,
-        terminal: options.terminal, conversation: conversation)
+        terminal: options.relays ? nil : options.terminal, conversation: conversation)
     switch result {
     case .authenticated:
         return .authenticated

@@ -24,10 +24,15 @@ guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else
     report(Options.usage)
     exit(Outcome.usage.rawValue)
 }
-guard let account = getpwuid(getuid()), let name = account.pointee.pw_name else {
-    finish(.unavailable, "the user running this has no account entry")
+let user: String
+if let named = options.user {
+    user = named
+} else {
+    guard let account = getpwuid(getuid()), let name = account.pointee.pw_name else {
+        finish(.unavailable, "the user running this has no account entry")
+    }
+    user = String(cString: name)
 }
-let user = String(cString: name)
 
 func openConversation() -> TerminalConversation {
     let terminal = open(options.terminal, O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -46,6 +51,10 @@ func fprintd() -> Fprintd {
 }
 
 switch options.mode {
+case .password where options.relays:
+    let relay = RelayConversation()
+    if let reason = options.reason { relay.say(reason) }
+    finish(authenticateWithPAM(options, user: user, conversation: relay))
 case .password:
     finish(authenticateWithPAM(options, user: user, conversation: openConversation()))
 case .fingers:
@@ -68,5 +77,13 @@ case .fingerprint:
     } catch {
         finish(.unavailable, "fprintd: \(error)")
     }
-    finish(service.verify(on: device, conversation: openConversation(), timeoutSeconds: 30))
+    let conversation: FingerConversation
+    if options.relays {
+        let relay = RelayConversation()
+        if let reason = options.reason { relay.say(reason) }
+        conversation = relay
+    } else {
+        conversation = openConversation()
+    }
+    finish(service.verify(on: device, conversation: conversation, timeoutSeconds: 30))
 }

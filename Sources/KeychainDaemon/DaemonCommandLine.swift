@@ -30,6 +30,13 @@ package enum DaemonCommandLine {
           --max-connections-per-uid N  connections one uid may hold open (64)
           --max-connections N          connections in all (1024)
           --idle-timeout SECONDS       close a connection silent this long (300)
+          --pam-service NAME           PAM service that authenticates a client's user (keychain)
+          --pam-directory DIR          PAM service files instead of /etc/pam.d (tests)
+          --authenticate-helper PATH   the keychain-authenticate helper (beside keychaind, else on PATH)
+          --owner-window SECONDS       reuse of an owner authentication by one terminal session; 0: none (300)
+          --passcode-prompts MODE      keychain (the keychain passcode, relayed) or pam (PAM run by keychaind)
+          --fingerprint-reader         biometry is fprintd's reader, asked by keychaind (default: simulated)
+          --fprintd-bus ADDRESS        the bus fprintd is on, instead of the system bus (tests)
           --help                       this text
 
         keychaind status asks the daemon at PATH for its status and for who it takes the caller to be.
@@ -77,6 +84,20 @@ package enum DaemonCommandLine {
             case "--max-connections-per-uid": configuration.limits.connectionsPerUID = try number(argument)
             case "--max-connections": configuration.limits.connections = try number(argument)
             case "--idle-timeout": configuration.limits.idleSeconds = try number(argument)
+            case "--fingerprint-reader" where !asksStatus: configuration.owner.usesFingerprintReader = true
+            case "--fprintd-bus":
+                configuration.owner.fprintdBus = try value(argument)
+                configuration.owner.usesFingerprintReader = true
+            case "--pam-service": configuration.owner.pamService = try value(argument)
+            case "--pam-directory": configuration.owner.pamDirectory = try value(argument)
+            case "--authenticate-helper": configuration.owner.helper = try value(argument)
+            case "--owner-window": configuration.owner.windowSeconds = try number(argument, minimum: 0)
+            case "--passcode-prompts":
+                let mode = try value(argument)
+                guard mode == "keychain" || mode == "pam" else {
+                    throw UsageError(description: "--passcode-prompts is keychain or pam, not \(mode)")
+                }
+                configuration.owner.passcodePromptsUsePAM = mode == "pam"
             default: throw UsageError(description: "unknown option \(argument)")
             }
         }

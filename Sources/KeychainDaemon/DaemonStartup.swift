@@ -1,5 +1,6 @@
 import DaemonSystem
 import Foundation
+import KeychainCore
 
 #if canImport(Glibc)
     import Glibc
@@ -49,11 +50,35 @@ package struct DaemonStartup: Sendable {
                 "running as user \(configuration.user) (uid \(account.uid)) with CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH only"
             )
         }
-        let engine = handler ?? EngineHandler(keychains: UserKeychains(stateDirectory: configuration.stateDirectory))
+        let engine = handler ?? Self.engine(configuration, log: log)
         let queued: @Sendable () -> Int = { (engine as? EngineHandler)?.keychains.pendingWrites ?? 0 }
         server = DaemonServer(
             listener: listener, limits: configuration.limits, resolver: resolver, handler: engine, log: log,
             queueDepth: queued)
+    }
+
+    /// The engine, with the system authentication the configuration names for owner rights (and device-passcode
+    /// prompts with `--passcode-prompts pam`).
+    private static func engine(_ configuration: DaemonConfiguration, log: DaemonLog) -> EngineHandler {
+        let settings = configuration.owner
+        let authentication = settings.authentication(environment: .process)
+        if let authentication {
+            log.info(
+                "owner authentication: PAM service \(authentication.service) by \(authentication.helper.path); "
+                    + "reuse window \(settings.windowSeconds) s; device-passcode prompts: "
+                    + (settings.passcodePromptsUsePAM ? "PAM" : "the keychain passcode") + "; biometry: "
+                    + (settings.usesFingerprintReader ? "fprintd" : "the simulated sensor"))
+        } else {
+            log.warning("no \(SystemHelper.name) found: owner rights cannot be granted")
+        }
+        let keychains = UserKeychains(
+            stateDirectory: configuration.stateDirectory,
+            passcodeSystem: settings.passcodePromptsUsePAM ? authentication : nil,
+            fingerprintReader: { settings.fingerprintReader(user: $0, authentication: authentication) })
+        let owner = OwnerRights(
+            settings: settings, authentication: authentication, stateDirectory: configuration.stateDirectory,
+            log: log)
+        return EngineHandler(keychains: keychains, owner: owner)
     }
 
     /// The policy read again (SIGHUP).

@@ -34,6 +34,10 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// ``promptAnswer``: the client relays what the user typed, the daemon judges it.
     package static let prompt = FrameKind(rawValue: 0x0102)
     package static let promptAnswer = FrameKind(rawValue: 0x0103)
+    /// Owner rights for this connection (docs/keychaind.md, "Owner rights"), answered by ``ownerRights`` after
+    /// the daemon has authenticated the client's user itself (its questions come as ``prompt`` frames).
+    package static let claimOwner = FrameKind(rawValue: 0x0104)
+    package static let ownerRights = FrameKind(rawValue: 0x0105)
 
     /// Whether the daemon answers this kind itself.
     package var isBuiltIn: Bool { rawValue < Self.firstHandlerKind }
@@ -55,6 +59,8 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
         case .response: "response"
         case .prompt: "prompt"
         case .promptAnswer: "prompt-answer"
+        case .claimOwner: "claim-owner"
+        case .ownerRights: "owner-rights"
         default: "kind 0x" + String(rawValue, radix: 16)
         }
     }

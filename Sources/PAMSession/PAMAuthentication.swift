@@ -86,7 +86,7 @@ private final class ConversationState {
                 }
                 replies[index].resp = copy
             case PAM_ERROR_MSG, PAM_TEXT_INFO:
-                conversation.tell(message.text)
+                conversation.tell(message.text, isError: message.style == PAM_ERROR_MSG)
             default:
                 Self.release(replies, count: messages.count)
                 return nil

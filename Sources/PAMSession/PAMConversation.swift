@@ -5,4 +5,12 @@ public protocol PAMConversation: AnyObject {
     func ask(_ prompt: String, hidden: Bool) -> [UInt8]?
     /// Shows a message of PAM's (an error or information).
     func tell(_ message: String)
+    /// Shows a message of PAM's, knowing whether it is an error; by default as ``tell(_:)``.
+    func tell(_ message: String, isError: Bool)
+}
+
+extension PAMConversation {
+    /// Shows a message of PAM's, saying whether it is an error (`PAM_ERROR_MSG`) or information
+    /// (`PAM_TEXT_INFO`); a conversation that shows both alike keeps the default.
+    public func tell(_ message: String, isError: Bool) { tell(message) }
 }

@@ -9,11 +9,14 @@ package struct SystemFingerprintReader: Sendable, Equatable {
     package var bus: String?
     /// The terminal the prompt is shown at (and where Enter cancels).
     package var terminal: String
+    /// The account whose fingers count; nil for the one running the helper (keychaind names its client's).
+    package var user: String?
 
-    package init(helper: URL, bus: String? = nil, terminal: String = "/dev/tty") {
+    package init(helper: URL, bus: String? = nil, terminal: String = "/dev/tty", user: String? = nil) {
         self.helper = helper
         self.bus = bus
         self.terminal = terminal
+        self.user = user
     }
 
     /// The reader of this machine when fprintd is installed (or `KEYCHAIN_FPRINTD_BUS` names a bus) and the
@@ -34,7 +37,7 @@ package struct SystemFingerprintReader: Sendable, Equatable {
 
     /// The reader's enrollment now. - Returns: nil when there is no reader; throws when fprintd cannot be asked.
     func enrollment() throws -> Enrollment? {
-        let run = SystemHelper.run(helper, ["fingers"] + busArguments)
+        let run = SystemHelper.run(helper, ["fingers"] + identityArguments)
         switch run.outcome {
         case .authenticated:
             var device = ""
@@ -53,10 +56,11 @@ package struct SystemFingerprintReader: Sendable, Equatable {
 
     /// Asks for a finger, showing `reason` first.
     func verify(reason: String) -> SystemAuthenticationOutcome {
-        var arguments = ["fingerprint", "--terminal", terminal] + busArguments
+        var arguments = ["fingerprint", "--terminal", terminal] + identityArguments
         if !reason.isEmpty { arguments += ["--reason", reason] }
         return SystemHelper.run(helper, arguments).outcome
     }
 
-    private var busArguments: [String] { bus.map { ["--bus", $0] } ?? [] }
+    /// The bus and the user, when they are not the defaults.
+    var identityArguments: [String] { (bus.map { ["--bus", $0] } ?? []) + (user.map { ["--user", $0] } ?? []) }
 }

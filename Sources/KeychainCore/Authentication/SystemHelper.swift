@@ -18,7 +18,7 @@ extension SystemAuthenticationOutcome {
     /// Returns on success; otherwise throws what `LAContext` and the keychain report for the outcome.
     /// - Throws: `AuthenticationFailure`: not authenticated → `.authenticationFailed`, canceled → `.userCancel`,
     ///   no reader or no finger → `.biometryNotEnrolled`, no terminal or an unusable service → `.notInteractive`.
-    func requireSuccess() throws {
+    package func requireSuccess() throws {
         switch self {
         case .authenticated: return
         case .notAuthenticated: throw AuthenticationFailure.authenticationFailed

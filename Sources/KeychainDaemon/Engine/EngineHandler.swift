@@ -8,9 +8,12 @@ import KeychainWire
 /// uid's client is unknown here (errSecParam, -50); those a connection created are forgotten when it closes.
 package final class EngineHandler: DaemonHandler {
     package let keychains: UserKeychains
+    /// Owner rights (`claim-owner`), when the daemon grants them.
+    let owner: OwnerRights?
 
-    package init(keychains: UserKeychains) {
+    package init(keychains: UserKeychains, owner: OwnerRights? = nil) {
         self.keychains = keychains
+        self.owner = owner
     }
 
     package func respond(to frame: Frame, peer: PeerIdentity, caller: CallerIdentity) -> Frame {
@@ -21,6 +24,10 @@ package final class EngineHandler: DaemonHandler {
     package func respond(
         to frame: Frame, peer: PeerIdentity, caller: CallerIdentity, connection: DaemonConnection
     ) -> Frame {
+        // Owner rights (OwnerRights.swift): the daemon authenticates the client's user itself.
+        if frame.kind == .claimOwner, let owner {
+            return owner.claim(frame, peer: peer, caller: caller, connection: connection)
+        }
         guard frame.kind == .request else {
             return ErrorReply(
                 status: ErrorReply.unimplemented, reason: "\(frame.kind) is not a request keychaind serves"
@@ -45,6 +52,7 @@ package final class EngineHandler: DaemonHandler {
     }
 
     package func connectionClosed(_ connection: DaemonConnection, peer: PeerIdentity) {
+        owner?.connectionClosed(connection)
         let open = connection.openContexts
         guard !open.isEmpty, let keychain = try? keychains.keychain(for: peer.uid) else { return }
         for id in open { keychain.authenticationContexts.forget(id) }
@@ -63,7 +71,7 @@ package final class EngineHandler: DaemonHandler {
             fields.append(("writes-committed", String(committed.writes)))
         }
         if let locked = LockedMemory.lockedKilobytes() { fields.append(("locked-memory-kb", String(locked))) }
-        return fields
+        return fields + (owner?.statusFields(peer: peer) ?? [])
     }
 
     private func perform(
@@ -72,9 +80,10 @@ package final class EngineHandler: DaemonHandler {
     ) throws -> KeychainResponse {
         try Self.refuseUnserved(envelope.request)
         let service = InProcessKeychainService(try keychains.keychain(for: uid))
-        let caller = Caller(identity: identity, authenticationContext: envelope.context)
-        let response = try DaemonPrompter.$route.withValue(DaemonPrompter.Route(connection: connection, requestID: id))
-        {
+        let acting = owner?.identity(for: connection, uid: uid, caller: identity) ?? identity
+        let caller = Caller(identity: acting, authenticationContext: envelope.context)
+        let route = DaemonPrompter.Route(connection: connection, requestID: id, uid: uid)
+        let response = try DaemonPrompter.$route.withValue(route) {
             try service.perform(envelope.request, as: caller)
         }
         switch (envelope.request, response) {

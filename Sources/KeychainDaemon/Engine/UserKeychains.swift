@@ -12,12 +12,23 @@ package final class UserKeychains: Sendable {
     private let stateDirectory: String
     private let keychains = Mutex<[UInt32: Keychain]>([:])
     private let passcodeDerivationTarget: Double?
+    private let passcodeSystem: SystemOwnerAuthentication?
+    /// The fingerprint reader for a user's keychain, by account name (nil: the simulated sensor).
+    private let fingerprintReader: @Sendable (String) -> SystemFingerprintReader?
 
     /// - Parameter passcodeDerivationTarget: seconds one passcode derivation should take (the engine's default
     ///   when nil; tests make it short).
-    package init(stateDirectory: String, passcodeDerivationTarget: Double? = nil) {
+    /// - Parameter passcodeSystem: the system authentication device-passcode prompts go to instead of the
+    ///   keychain passcode (`--passcode-prompts pam`).
+    package init(
+        stateDirectory: String, passcodeDerivationTarget: Double? = nil,
+        passcodeSystem: SystemOwnerAuthentication? = nil,
+        fingerprintReader: @escaping @Sendable (String) -> SystemFingerprintReader? = { _ in nil }
+    ) {
         self.stateDirectory = stateDirectory
         self.passcodeDerivationTarget = passcodeDerivationTarget
+        self.passcodeSystem = passcodeSystem
+        self.fingerprintReader = fingerprintReader
     }
 
     /// The keychain of `uid`, opened on first use.
@@ -25,7 +36,10 @@ package final class UserKeychains: Sendable {
     package func keychain(for uid: UInt32) throws -> Keychain {
         try keychains.withLock { open in
             if let keychain = open[uid] { return keychain }
-            let keychain = try Self.open(home: try userDirectory(uid), passcodeTarget: passcodeDerivationTarget)
+            let reader = DaemonPrompter.userName(uid).flatMap(fingerprintReader)
+            let keychain = try Self.open(
+                home: try userDirectory(uid), passcodeTarget: passcodeDerivationTarget, system: passcodeSystem,
+                reader: reader)
             open[uid] = keychain
             return keychain
         }
@@ -59,7 +73,9 @@ package final class UserKeychains: Sendable {
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 
-    private static func open(home: URL, passcodeTarget: Double?) throws -> Keychain {
+    private static func open(
+        home: URL, passcodeTarget: Double?, system: SystemOwnerAuthentication?, reader: SystemFingerprintReader?
+    ) throws -> Keychain {
         // The identity here is only the default of convenience calls: every request names its caller.
         var configuration = KeychainConfiguration(
             home: home, identity: CallerIdentity(applicationIdentifier: nil, accessGroups: []))
@@ -67,7 +83,9 @@ package final class UserKeychains: Sendable {
         // Many clients' writes share one transaction and one fsync (docs/keychaind.md, "Group commit").
         configuration.groupCommit = true
         if let passcodeTarget { configuration.passcodeDerivationTarget = passcodeTarget }
-        let prompter = DaemonPrompter()
+        // The reader's enrollment is asked of fprintd for the uid's account; its prompts the prompter relays.
+        configuration.fingerprintReader = reader
+        let prompter = DaemonPrompter(system: system, fingerprintReader: reader)
         configuration.userPrompter = prompter
         let keychain = try Keychain(configuration: configuration)
         prompter.useLocally(keychain.authenticators.localPrompter())

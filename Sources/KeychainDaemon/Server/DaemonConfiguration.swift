@@ -9,6 +9,8 @@ package struct DaemonConfiguration: Sendable, Equatable {
     /// The account the daemon switches to when started as root.
     package var user = "keychaind"
     package var limits = ConnectionLimits()
+    /// The system authentication and owner rights (Engine/OwnerSettings.swift).
+    package var owner = OwnerSettings()
 
     package init() {}
 }

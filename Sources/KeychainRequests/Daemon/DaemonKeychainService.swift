@@ -12,15 +12,21 @@ import Synchronization
 package final class DaemonKeychainService: KeychainService {
     package let socketPath: String
     private let prompter: any UserPrompter
+    /// Who shows this process's user the messages of the system authentication the daemon runs (PAM's).
+    let systemPrompter: any SystemPromptRelay
     /// The connection, held for the process's life and replaced when it breaks; one request at a time on it.
-    private let connection = Mutex<DaemonClient?>(nil)
-    private let identity = Mutex<CallerIdentity?>(nil)
+    let connection = Mutex<DaemonClient?>(nil)
+    let identity = Mutex<CallerIdentity?>(nil)
 
     /// - Parameter prompter: who asks this process's user the daemon's questions (default: the controlling
     ///   terminal).
-    package init(socketPath: String, prompter: (any UserPrompter)? = nil) {
+    /// - Parameter systemPrompter: who relays PAM's messages (default: the controlling terminal).
+    package init(
+        socketPath: String, prompter: (any UserPrompter)? = nil, systemPrompter: (any SystemPromptRelay)? = nil
+    ) {
         self.socketPath = socketPath
         self.prompter = prompter ?? TerminalPasscodeRelay()
+        self.systemPrompter = systemPrompter ?? TerminalSystemPromptRelay()
     }
 
     /// The identity the daemon gives this process (its `identify` answer); an empty one while the daemon cannot
@@ -101,8 +107,13 @@ package final class DaemonKeychainService: KeychainService {
     }
 
     /// What this process's user answers to the daemon's question.
-    private func relay(_ payload: [UInt8]) -> PromptCodec.Reply {
-        guard let prompt = try? PromptCodec.decodePrompt(payload) else { return .failed(.systemCancel) }
+    func relay(_ payload: [UInt8]) -> PromptCodec.Reply {
+        let prompt: UserPrompt
+        switch try? PromptCodec.decodeQuestion(payload) {
+        case .user(let asked)?: prompt = asked
+        case .system(let message)?: return systemPrompter.relay(message)
+        case nil: return .failed(.systemCancel)
+        }
         do {
             switch try prompter.ask(prompt) {
             case .passcode(let typed): return .passcode(typed)
@@ -116,7 +127,7 @@ package final class DaemonKeychainService: KeychainService {
         }
     }
 
-    private func connected(_ held: inout DaemonClient?) throws -> DaemonClient {
+    func connected(_ held: inout DaemonClient?) throws -> DaemonClient {
         if let held { return held }
         do {
             let client = try DaemonClient(socketPath: socketPath)
@@ -127,7 +138,7 @@ package final class DaemonKeychainService: KeychainService {
         }
     }
 
-    private func roundTrip(
+    func roundTrip(
         _ client: DaemonClient, held: inout DaemonClient?, _ body: (DaemonClient) throws(DaemonClient.Failure) -> Frame
     ) throws -> Frame {
         do {
@@ -138,11 +149,11 @@ package final class DaemonKeychainService: KeychainService {
         }
     }
 
-    private func unavailable(_ reason: String) -> KeychainError {
+    func unavailable(_ reason: String) -> KeychainError {
         KeychainError.notAvailable.because("keychaind at \(socketPath) is not available: \(reason)")
     }
 
-    private static func wipe(_ bytes: inout [UInt8]) {
+    static func wipe(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { raw in
             for index in raw.indices { raw[index] = 0 }
         }

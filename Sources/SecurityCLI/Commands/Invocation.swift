@@ -21,10 +21,14 @@ public struct IdentityOptions: Equatable, Sendable {
     /// `-G`/`--access-group GROUP`: the group to add to and search in. Without an entitlements file, the
     /// command acts as an identity whose only group is this one.
     public var accessGroup: String?
+    /// `--app`: through keychaind, act as the app the daemon takes this process for, without asking for owner
+    /// rights.
+    public var actsAsApp = false
 
-    public init(entitlementsFile: String? = nil, accessGroup: String? = nil) {
+    public init(entitlementsFile: String? = nil, accessGroup: String? = nil, actsAsApp: Bool = false) {
         self.entitlementsFile = entitlementsFile
         self.accessGroup = accessGroup
+        self.actsAsApp = actsAsApp
     }
 }
 

@@ -29,6 +29,7 @@ public enum CommandParser {
                 output.prompt = value
                 interactive = true
             case "--json": output.json = true
+            case "--app": identity.actsAsApp = true
             case "--entitlements", "-G", "--access-group":
                 guard let value = rest.first else {
                     throw UsageError(.missingArgument("-- \(word)"))

@@ -149,6 +149,7 @@ extension SecurityVerb {
                 --json                     Structured output for scripts (also accepted after any command)
                 --entitlements FILE        Act as the identity of this entitlements property list
                 -G, --access-group GROUP   Use this access group (alone: act as an identity whose only group it is)
+                --app                      Through keychaind: act as an app, without asking for owner rights
                 -h, --help                 Show this text
             The keychain is the one in KEYCHAIN_HOME (else $XDG_DATA_HOME/keychain).
             KEYCHAIN_ENTITLEMENTS, when set, is the identity: -G and --entitlements can only narrow it.

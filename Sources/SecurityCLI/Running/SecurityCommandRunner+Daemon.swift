@@ -66,7 +66,7 @@ extension SecurityCommandRunner {
     }
 
     /// keychaind's socket for this runner's environment (`KEYCHAIN_SOCKET`, else the administrator's setting).
-    private var daemonSocket: String? {
+    var daemonSocket: String? {
         switch source {
         case .environment(let environment): DaemonSetting.socketPath(environment: environment)
         case .configuration: DaemonSetting.socketPath(environment: EnvironmentVariables([:]))

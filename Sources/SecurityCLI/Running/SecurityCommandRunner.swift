@@ -63,13 +63,17 @@ public final class SecurityCommandRunner {
                 let text = verb?.usage ?? SecurityVerb.overview
                 output.writeLines(format.json ? JSONText.encode(["usage": text]) : text)
             case .addPassword(let command):
-                try addPassword(command, keychain: try open(invocation.identity), identity: invocation.identity)
+                try addPassword(
+                    command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
             case .findPassword(let command):
-                try findPassword(command, keychain: try open(invocation.identity), identity: invocation.identity)
+                try findPassword(
+                    command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
             case .deletePassword(let command):
-                try deletePassword(command, keychain: try open(invocation.identity), identity: invocation.identity)
+                try deletePassword(
+                    command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
             case .dumpKeychain(let command):
-                try dumpKeychain(command, keychain: try open(invocation.identity), identity: invocation.identity)
+                try dumpKeychain(
+                    command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
             case .lockKeychain:
                 try lockKeychain(try open(invocation.identity))
             case .unlockKeychain(let command):
@@ -127,8 +131,12 @@ public final class SecurityCommandRunner {
         errors.writeLine("security: " + message.text(in: language))
     }
 
-    /// Opens the keychain, and a client of its service acting as the identity the options choose.
-    private func open(_ identity: IdentityOptions) throws(CommandFailure) -> KeychainClient {
+    /// Opens the keychain, and a client of its service acting as the identity the options choose; through
+    /// keychaind, the identity the daemon gives, claiming owner rights first when `asOwner` (+Owner).
+    private func open(_ identity: IdentityOptions, asOwner: Bool = false) throws(CommandFailure) -> KeychainClient {
+        if case .environment = source, let socket = daemonSocket {
+            return daemonClient(socket, identity: identity, asOwner: asOwner)
+        }
         do {
             let configuration = try source.configuration(for: identity)
             let keychain = try Keychain(configuration: configuration)

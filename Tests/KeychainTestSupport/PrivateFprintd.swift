@@ -6,14 +6,14 @@ import Foundation
 
 /// A private D-Bus daemon with the stand-in fprintd (`KeychainTestFprintd`) on it. The reader's state is a
 /// file the stand-in reads at every call: enrolled fingers, and the results of coming verifications.
-final class PrivateFprintd {
-    let directory: URL
-    private(set) var address = ""
+package final class PrivateFprintd {
+    package let directory: URL
+    package private(set) var address = ""
     private var bus: Process?
     private var fprintd: Process?
     private var state: (fingers: [String], hasDevice: Bool, results: [String]) = ([], true, [])
 
-    init(fingers: [String]) throws {
+    package init(fingers: [String]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fprintd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         state.fingers = fingers
@@ -41,7 +41,7 @@ final class PrivateFprintd {
     deinit { stop() }
 
     /// Starts the stand-in fprintd (again, after `stopService()`), and waits until it owns its name.
-    func start() throws {
+    package func start() throws {
         let service = Process()
         service.executableURL = try Self.executable()
         service.arguments = [address, directory.appendingPathComponent("state").path]
@@ -55,12 +55,12 @@ final class PrivateFprintd {
     }
 
     /// Stops the stand-in fprintd, as if the daemon were gone.
-    func stopService() {
+    package func stopService() {
         Self.kill(fprintd)
         fprintd = nil
     }
 
-    func stop() {
+    package func stop() {
         stopService()
         Self.kill(bus)
         bus = nil
@@ -75,19 +75,19 @@ final class PrivateFprintd {
     }
 
     /// Enrolls exactly `fingers`.
-    func enroll(_ fingers: [String]) throws {
+    package func enroll(_ fingers: [String]) throws {
         state = (fingers, state.hasDevice, Self.pending(directory))
         try writeState()
     }
 
     /// Plugs the reader in or out.
-    func setReaderPresent(_ present: Bool) throws {
+    package func setReaderPresent(_ present: Bool) throws {
         state = (state.fingers, present, Self.pending(directory))
         try writeState()
     }
 
     /// Queues what the coming verifications report, in order ("verify-match", "verify-no-match", ...).
-    func queue(_ results: String...) throws {
+    package func queue(_ results: String...) throws {
         state = (state.fingers, state.hasDevice, Self.pending(directory) + results)
         try writeState()
     }

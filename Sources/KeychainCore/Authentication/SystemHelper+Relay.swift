@@ -1,0 +1,118 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension SystemOwnerAuthentication {
+    /// Authenticates `user` through the PAM stack, the helper's conversation relayed on pipes instead of a
+    /// terminal: each message goes to `relay` and each typed answer back to PAM. What decides is what PAM says in
+    /// the helper; `relay` can only pass on what was typed. Used by keychaind, which names its client's user.
+    package func authenticate(
+        user: String, reason: String, relay: (SystemPrompt) -> SystemPromptReply
+    ) -> SystemAuthenticationOutcome {
+        var arguments = ["--service", service, "--user", user, "--conversation", "relay"]
+        if !reason.isEmpty { arguments += ["--reason", reason] }
+        if let serviceDirectory { arguments += ["--pam-directory", serviceDirectory] }
+        return SystemHelper.runRelayed(helper, arguments, relay: relay)
+    }
+}
+
+extension SystemFingerprintReader {
+    /// Asks fprintd for a finger of the reader's user, the helper's messages ("place a finger") relayed as
+    /// information instead of shown at a terminal. What decides is what fprintd says in the helper.
+    package func verify(reason: String, relay: (SystemPrompt) -> SystemPromptReply) -> SystemAuthenticationOutcome {
+        var arguments = ["fingerprint", "--conversation", "relay"] + identityArguments
+        if !reason.isEmpty { arguments += ["--reason", reason] }
+        return SystemHelper.runRelayed(helper, arguments, relay: relay)
+    }
+}
+
+extension SystemHelper {
+    /// Runs `helper` with `arguments` (which ask for `--conversation relay`) and relays its conversation: each
+    /// message it writes goes to `relay`, each typed answer back to it. What decides is the helper's exit status;
+    /// `relay` can only pass on what was typed.
+    static func runRelayed(
+        _ helper: URL, _ arguments: [String], relay: (SystemPrompt) -> SystemPromptReply
+    ) -> SystemAuthenticationOutcome {
+        let process = Process()
+        process.executableURL = helper
+        process.arguments = arguments
+        let toHelper = Pipe()
+        let fromHelper = Pipe()
+        let errors = Pipe()
+        process.standardInput = toHelper
+        process.standardOutput = fromHelper
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            return .unavailable("\(SystemHelper.name) could not be started: \(error)")
+        }
+        let input = fromHelper.fileHandleForReading.fileDescriptor
+        let output = toHelper.fileHandleForWriting.fileDescriptor
+        converse(input: input, output: output, relay: relay)
+        try? toHelper.fileHandleForWriting.close()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let run = SystemHelper.Run(
+            status: process.terminationStatus, output: "",
+            errors: errorText.trimmingCharacters(in: .whitespacesAndNewlines))
+        return run.outcome
+    }
+
+    /// Reads the helper's messages until it closes its output, relaying each.
+    private static func converse(input: Int32, output: Int32, relay: (SystemPrompt) -> SystemPromptReply) {
+        while let message = Self.readMessage(input) {
+            let reply = relay(message)
+            guard message.style.isQuestion else { continue }
+            var bytes: [UInt8]
+            switch reply {
+            case .typed(let typed):
+                let count = UInt32(typed.secure.count)
+                bytes = [0, UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF)]
+                bytes.append(UInt8(count & 0xFF))
+                typed.secure.withUnsafeBytes { bytes += $0 }
+            case .shown, .failed:
+                bytes = [1]
+            }
+            _ = bytes.withUnsafeBytes { Self.writeAll(output, $0) }
+            bytes.withUnsafeMutableBytes { raw in
+                for index in raw.indices { raw[index] = 0 }
+            }
+        }
+    }
+
+    private static func readMessage(_ input: Int32) -> SystemPrompt? {
+        var header = [UInt8](repeating: 0, count: 5)
+        guard header.withUnsafeMutableBytes({ readAll(input, $0) }), let style = SystemPrompt.Style(rawValue: header[0])
+        else { return nil }
+        let length = header[1...].reduce(0) { $0 << 8 | Int($1) }
+        guard length <= 64 * 1024 else { return nil }
+        var text = [UInt8](repeating: 0, count: length)
+        guard text.withUnsafeMutableBytes({ readAll(input, $0) }) else { return nil }
+        return SystemPrompt(style: style, text: String(decoding: text, as: UTF8.self))
+    }
+
+    private static func readAll(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let count = read(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return done == buffer.count }
+            done += count
+        }
+        return true
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let count = write(descriptor, bytes.baseAddress.map { $0 + done }, bytes.count - done)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            done += count
+        }
+        return true
+    }
+}

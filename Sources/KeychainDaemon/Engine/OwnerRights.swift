@@ -1,0 +1,144 @@
+import Foundation
+import KeychainCore
+import KeychainWire
+import Synchronization
+
+/// Owner rights: a connection whose user the daemon has authenticated itself (PAM, through the relay of
+/// ``DaemonPrompter/relay(_:on:)``) acts as the owner of its uid's keychain: its own groups, then every group
+/// the daemon ever let a client of that uid act in (``AccessGroupLedger``), as Keychain Access does on a Mac.
+/// A success is also remembered for the client's terminal session (``TerminalSession``) for the reuse window,
+/// so that the next `security` process of that session is not asked again; no other session can use it.
+package final class OwnerRights: Sendable {
+    private let settings: OwnerSettings
+    private let authentication: SystemOwnerAuthentication?
+    private let ledger: AccessGroupLedger
+    private let log: DaemonLog
+    /// Sessions holding a reusable grant, and when it ends (seconds since boot, a clock no one can set).
+    private let sessions = Mutex<[TerminalSession: Double]>([:])
+    /// Connections acting as the owner, for their life.
+    private let owners = Mutex<Set<ObjectIdentifier>>([])
+
+    package init(
+        settings: OwnerSettings, authentication: SystemOwnerAuthentication?, stateDirectory: String, log: DaemonLog
+    ) {
+        self.settings = settings
+        self.authentication = authentication
+        self.ledger = AccessGroupLedger(stateDirectory: stateDirectory)
+        self.log = log
+    }
+
+    /// The identity a request of `connection` runs as; notes the caller's own groups in the ledger first.
+    func identity(for connection: DaemonConnection, uid: UInt32, caller: CallerIdentity) -> CallerIdentity {
+        ledger.note(caller.accessGroups, uid: uid)
+        guard owners.withLock({ $0.contains(ObjectIdentifier(connection)) }) else { return caller }
+        return ownerIdentity(uid: uid, caller: caller)
+    }
+
+    func connectionClosed(_ connection: DaemonConnection) {
+        _ = owners.withLock { $0.remove(ObjectIdentifier(connection)) }
+    }
+
+    /// Answers a `claim-owner` frame: reuses the session's grant, or authenticates the client's user with PAM
+    /// through prompts on this connection. The answer is an `owner-rights` field list (`status` 0 on success).
+    func claim(_ frame: Frame, peer: PeerIdentity, caller: CallerIdentity, connection: DaemonConnection) -> Frame {
+        let who = "pid \(peer.pid) (uid \(peer.uid))"
+        let session = TerminalSession.of(pid: peer.pid, uid: peer.uid)
+        func answer(_ status: Int32, _ reason: String, prompted: Bool, until: Double? = nil) -> Frame {
+            var fields = FieldList([("status", String(status)), ("owner", status == 0 ? "yes" : "no")])
+            fields.append("prompted", prompted ? "yes" : "no")
+            if let until { fields.append("until", Self.wallClock(until)) }
+            if status == 0 {
+                fields.append(
+                    "access-groups", ownerIdentity(uid: peer.uid, caller: caller).accessGroups.joined(separator: " "))
+            }
+            fields.append("reason", reason)
+            return Frame(kind: .ownerRights, requestID: frame.requestID, payload: fields.encoded())
+        }
+        ledger.note(caller.accessGroups, uid: peer.uid)
+        if owners.withLock({ $0.contains(ObjectIdentifier(connection)) }) {
+            return answer(0, "this connection holds owner rights", prompted: false, until: session.flatMap(expiry))
+        }
+        if let session, let until = expiry(of: session) {
+            owners.withLock { _ = $0.insert(ObjectIdentifier(connection)) }
+            log.info("\(who): owner rights reused from \(session) (until \(Self.wallClock(until)))")
+            return answer(0, "owner rights of this terminal session reused", prompted: false, until: until)
+        }
+        guard let authentication else {
+            log.warning("\(who): owner rights refused: no system authentication (keychain-authenticate) is set up")
+            return answer(SecurityStatus.notAvailable, "keychaind has no system authentication set up", prompted: false)
+        }
+        guard let user = DaemonPrompter.userName(peer.uid) else {
+            log.warning("\(who): owner rights refused: uid \(peer.uid) has no account entry")
+            return answer(SecurityStatus.authFailed, "the caller's uid has no account to authenticate", prompted: false)
+        }
+        let route = DaemonPrompter.Route(connection: connection, requestID: frame.requestID, uid: peer.uid)
+        let reason = String(decoding: frame.payload.prefix(1024), as: UTF8.self)
+        let outcome = authentication.authenticate(user: user, reason: reason) { DaemonPrompter.relay($0, on: route) }
+        do {
+            try outcome.requireSuccess()
+        } catch let failure as AuthenticationFailure {
+            let status = failure.keychainError.status
+            log.warning("\(who): owner rights refused for \(user): \(Self.summary(outcome)) (\(status))")
+            return answer(status, Self.summary(outcome), prompted: true)
+        } catch {
+            return answer(SecurityStatus.authFailed, "\(error)", prompted: true)
+        }
+        owners.withLock { _ = $0.insert(ObjectIdentifier(connection)) }
+        var until: Double?
+        if let session, settings.windowSeconds > 0 {
+            let end = ProcFile.secondsSinceBoot() + Double(settings.windowSeconds)
+            sessions.withLock { $0[session] = end }
+            until = end
+        }
+        let scope = until.map { end in session.map { "for \($0) until \(Self.wallClock(end))" } } ?? nil
+        log.info(
+            "\(who): owner rights granted to \(user) by PAM service \(authentication.service) "
+                + (scope ?? "for this connection only"))
+        return answer(0, "authenticated by PAM", prompted: true, until: until)
+    }
+
+    /// `status` fields: whether the asker's terminal session holds owner rights, and until when.
+    func statusFields(peer: PeerIdentity) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = [("owner-window", String(settings.windowSeconds))]
+        if let session = TerminalSession.of(pid: peer.pid, uid: peer.uid), let until = expiry(of: session) {
+            fields.append(("owner", "yes"))
+            fields.append(("owner-until", Self.wallClock(until)))
+        } else {
+            fields.append(("owner", "no"))
+        }
+        return fields
+    }
+
+    /// When the session's grant ends; nil when it has none or it ended (ended grants are forgotten here).
+    private func expiry(of session: TerminalSession) -> Double? {
+        let now = ProcFile.secondsSinceBoot()
+        return sessions.withLock { grants in
+            grants = grants.filter { $0.value > now }
+            return grants[session]
+        }
+    }
+
+    private func ownerIdentity(uid: UInt32, caller: CallerIdentity) -> CallerIdentity {
+        CallerIdentity(
+            applicationIdentifier: caller.applicationIdentifier,
+            accessGroups: caller.accessGroups + ledger.groups(of: uid))
+    }
+
+    private static func summary(_ outcome: SystemAuthenticationOutcome) -> String {
+        switch outcome {
+        case .authenticated: "authenticated"
+        case .notAuthenticated: "PAM did not authenticate the user"
+        case .canceled: "the user canceled"
+        case .noTerminal: "nobody could be asked"
+        case .noReader: "no fingerprint reader"
+        case .unavailable(let why): "PAM could not be used: \(why)"
+        }
+    }
+
+    /// A time since boot as a wall-clock time (ISO 8601, UTC).
+    private static func wallClock(_ sinceBoot: Double) -> String {
+        let date = Date().addingTimeInterval(sinceBoot - ProcFile.secondsSinceBoot())
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: date)
+    }
+}

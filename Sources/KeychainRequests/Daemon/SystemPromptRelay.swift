@@ -1,0 +1,38 @@
+import KeychainCore
+import TerminalIO
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Shows this process's user a message of the system authentication keychaind runs (PAM's questions and
+/// lines) and relays what was typed. It can only relay: PAM, in the daemon, decides.
+package protocol SystemPromptRelay: Sendable {
+    func relay(_ message: SystemPrompt) -> PromptCodec.Reply
+}
+
+/// Asks at the controlling terminal: a hidden question without echo, a visible one with echo, a line shown as
+/// it is. Without a terminal nothing can be asked (`LAError.notInteractive`); end of input cancels.
+package struct TerminalSystemPromptRelay: SystemPromptRelay {
+    package init() {}
+
+    package func relay(_ message: SystemPrompt) -> PromptCodec.Reply {
+        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard terminal >= 0 else { return .failed(.notInteractive) }
+        defer { close(terminal) }
+        switch message.style {
+        case .information, .error:
+            Array((message.text + "\n").utf8).withUnsafeBytes { _ = PosixIO.writeAll(terminal, $0) }
+            return .shown
+        case .hidden:
+            guard var line = try? HiddenInput.readLine(terminal, prompt: message.text) else { return .canceled }
+            defer { PosixIO.wipe(&line) }
+            return .passcode(SecureBytesBox(line))
+        case .visible:
+            Array(message.text.utf8).withUnsafeBytes { _ = PosixIO.writeAll(terminal, $0) }
+            guard case var line?? = try? LineInput.readLine(from: terminal) else { return .canceled }
+            defer { PosixIO.wipe(&line) }
+            return .passcode(SecureBytesBox(line))
+        }
+    }
+}

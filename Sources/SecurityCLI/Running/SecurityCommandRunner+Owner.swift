@@ -1,0 +1,37 @@
+import KeychainCore
+import KeychainRequests
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The item verbs through keychaind: the command acts as the app the daemon takes it for, or, when it has a
+/// terminal and `--app` is not given, first claims owner rights, for which the daemon asks the user's system
+/// password (PAM) at this terminal, or reuses this terminal session's grant (docs/security-command.md).
+extension SecurityCommandRunner {
+    func daemonClient(_ socket: String, identity: IdentityOptions, asOwner: Bool) -> KeychainClient {
+        let service = DaemonKeychainService(socketPath: socket)
+        let app = service.callerIdentity
+        if asOwner && !identity.actsAsApp && Self.hasTerminal {
+            do {
+                let grant = try service.claimOwnerRights(message: "security wants to act for the keychain's owner.")
+                if !grant.isGranted, !format.quiet {
+                    errors.writeLine(
+                        "security: owner rights not granted (\(grant.status)): \(grant.reason); acting as "
+                            + (app.applicationIdentifier ?? "an app"))
+                }
+            } catch {
+                // The daemon cannot be reached: the verb's own request reports it.
+            }
+        }
+        return KeychainClient(service: service, caller: Caller(identity: service.callerIdentity))
+    }
+
+    /// Whether this process has a controlling terminal to ask at.
+    static var hasTerminal: Bool {
+        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard terminal >= 0 else { return false }
+        close(terminal)
+        return true
+    }
+}

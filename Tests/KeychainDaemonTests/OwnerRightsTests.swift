@@ -1,0 +1,288 @@
+import Foundation
+import KeychainCore
+import KeychainRequests
+import KeychainTestSupport
+import KeychainWire
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `security` command through keychaind: an app like any other, or, after the daemon has authenticated the
+/// user itself with PAM (the test stack accepts one password, typed at a pseudo-terminal), the owner of the
+/// uid's keychain in every group. Each test starts its own daemon.
+@Suite(.serialized) struct OwnerRightsTests {
+    static let password = "open sesame"
+
+    /// App A (a copy of the test client named by the policy) with one item, a PAM stack, and a daemon that
+    /// authenticates with them.
+    final class Fixture {
+        let apps: AppIsolationTests.Apps
+        let pam: URL
+        var daemon: DaemonProcess { apps.daemon }
+
+        init(window: Int = 300, extra: [String] = []) throws {
+            apps = try AppIsolationTests.Apps()
+            pam = URL(fileURLWithPath: apps.directory + "/pam")
+            try FileManager.default.createDirectory(at: pam, withIntermediateDirectories: true)
+            let check = pam.appendingPathComponent("check-password")
+            try "#!/bin/sh\nread -r typed\n[ \"$typed\" = '\(OwnerRightsTests.password)' ]\n".write(
+                to: check, atomically: true, encoding: .utf8)
+            chmod(check.path, 0o700)
+            let stack = """
+                auth [success=1 default=ignore] pam_exec.so expose_authtok quiet \(check.path)
+                auth requisite pam_deny.so
+                auth required pam_permit.so
+                account required pam_permit.so
+
+                """
+            try stack.write(to: pam.appendingPathComponent("keychain-test"), atomically: true, encoding: .utf8)
+            let helper = URL(fileURLWithPath: try DaemonProcess.executable()).deletingLastPathComponent()
+                .appendingPathComponent("keychain-authenticate").path
+            let keep = apps.daemon
+            apps.daemon = try DaemonProcess(
+                [
+                    "--pam-service", "keychain-test", "--pam-directory", pam.path, "--authenticate-helper", helper,
+                    "--owner-window", String(window),
+                ] + extra,
+                policy: { policy in
+                    for name in ["a.plist", "b.plist"] {
+                        try? FileManager.default.copyItem(
+                            atPath: keep.policyDirectory + "/" + name, toPath: policy + "/" + name)
+                    }
+                })
+            keep.stop()
+            #expect(try apps.run(apps.appA, "add", "acct", "secret of A")["status"] == "0")
+        }
+
+        var environment: [String: String] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["LD_PRELOAD"] = nil
+            environment["KEYCHAIN_SOCKET"] = daemon.socketPath
+            environment["KEYCHAIN_HOME"] = "/nonexistent/embedded-must-not-be-used"
+            environment["SECURITY"] = (try? Self.security()) ?? "security"
+            return environment
+        }
+
+        static func security() throws -> String {
+            URL(fileURLWithPath: try DaemonProcess.executable()).deletingLastPathComponent()
+                .appendingPathComponent("security").path
+        }
+
+        /// Runs `security` without a terminal.
+        func security(_ arguments: [String]) throws -> ChildProcess.Outcome {
+            try ChildProcess.run(URL(fileURLWithPath: try Self.security()), arguments, environment: environment)
+        }
+    }
+
+    static let find = "\"$SECURITY\" find-generic-password -s shared -a acct -w; echo exit=$?; "
+
+    @Test func securityAsAnAppNeitherReadsNorUpdatesNorDeletesAnotherAppsItems() throws {
+        let fixture = try Fixture()
+        let read = try fixture.security(["--app", "find-generic-password", "-s", "shared", "-a", "acct", "-w"])
+        #expect(read.status == 44, "errSecItemNotFound: \(read.errorText)")
+        #expect(!read.outputText.contains("secret of A"))
+        let dump = try fixture.security(["--app", "dump-keychain", "-d"])
+        #expect(!dump.outputText.contains("secret of A"))
+        let deleted = try fixture.security(["--app", "delete-generic-password", "-s", "shared", "-a", "acct"])
+        #expect(deleted.status == 44)
+        let named = try fixture.security(["--app", "-G", "TEAM.a", "find-generic-password", "-s", "shared"])
+        #expect(named.status != 0 && !named.outputText.contains("secret of A"), "a group the daemon did not give")
+        // An "update" (-U) adds to the command's own group; A's item is untouched.
+        let updated = try fixture.security([
+            "--app", "add-generic-password", "-U", "-s", "shared", "-a", "acct", "-w", "overwritten",
+        ])
+        #expect(updated.status == 0, "\(updated.errorText)")
+        #expect(try fixture.apps.run(fixture.apps.appA, "get", "acct")["data"] == "secret of A")
+        // Without a terminal, the command does not ask and stays an app, even without --app.
+        let noTerminal = try fixture.security(["find-generic-password", "-s", "shared", "-a", "acct", "-w"])
+        #expect(noTerminal.outputText.contains("overwritten") && !noTerminal.outputText.contains("secret of A"))
+    }
+
+    @Test func withTheOwnersPasswordSecurityReadsUpdatesAndDeletesEveryAppsItems() throws {
+        let fixture = try Fixture()
+        let terminal = try SessionTerminal()
+        terminal.answer([Self.password])
+        let script =
+            Self.find
+            + "\"$SECURITY\" -G TEAM.a add-generic-password -U -s shared -a acct -w changed; echo exit=$?; "
+            + "\"$SECURITY\" -G TEAM.a find-generic-password -s shared -a acct -w; "
+            + "\"$SECURITY\" daemon status; "
+            + "\"$SECURITY\" -G TEAM.a delete-generic-password -s shared -a acct; echo exit=$?"
+        let run = try terminal.runSession(script, environment: fixture.environment)
+        #expect(run.outputText.contains("secret of A\nexit=0"), "\(run.outputText) \(run.errorText)")
+        #expect(!run.outputText.contains("exit=4"), "\(run.outputText) \(run.errorText)")
+        #expect(run.outputText.contains("exit=0\nchanged\n"), "updated in A's group")
+        #expect(run.outputText.contains("owner: yes"))
+        #expect(run.outputText.contains("owner-until: "))
+        let shown = terminal.transcript
+        #expect(shown.components(separatedBy: "Password: ").count == 2, "asked once: \(shown)")
+        #expect(!shown.contains(Self.password), "typed without echo")
+        #expect(
+            try fixture.apps.run(fixture.apps.appA, "get", "acct")["status"] == "-25300",
+            "\(run.outputText) \(run.errorText)")
+        #expect(fixture.daemon.log.contains("owner rights granted"))
+        #expect(!fixture.daemon.log.contains(Self.password))
+    }
+
+    @Test func aWrongPasswordIsAuthFailedAndACancelIsUserCanceledWithNoRights() throws {
+        let fixture = try Fixture()
+        let terminal = try SessionTerminal()
+        terminal.answer(["not it", nil])
+        let run = try terminal.runSession(Self.find + Self.find, environment: fixture.environment)
+        #expect(run.errorText.contains("owner rights not granted (-25293)"), "\(run.errorText)")
+        #expect(run.errorText.contains("owner rights not granted (-128)"), "\(run.errorText)")
+        #expect(run.outputText.components(separatedBy: "exit=44").count == 3, "\(run.outputText)")
+        #expect(!run.outputText.contains("secret of A"))
+        #expect(fixture.daemon.log.contains("owner rights refused"))
+        #expect(!fixture.daemon.log.contains("not it"))
+    }
+
+    @Test func theReuseWindowServesTheSameSessionAndNoOther() throws {
+        let fixture = try Fixture()
+        let first = try SessionTerminal()
+        first.answer([Self.password])
+        let other = try SessionTerminal()
+        other.answer([nil])
+        // Two security processes of one session: the second is not asked. Meanwhile another session is.
+        let script = Self.find + Self.find + "\"$SECURITY\" daemon status; "
+        let firstRun = try first.runSession(script + "sleep 1", environment: fixture.environment)
+        #expect(firstRun.outputText.components(separatedBy: "secret of A\nexit=0").count == 3, "\(firstRun.errorText)")
+        #expect(first.transcript.components(separatedBy: "Password: ").count == 2, "\(first.transcript)")
+        let otherRun = try other.runSession(Self.find, environment: fixture.environment)
+        #expect(otherRun.outputText.contains("exit=44"))
+        #expect(otherRun.errorText.contains("(-128)"))
+        #expect(other.transcript.contains("Password: "))
+        #expect(fixture.daemon.log.contains("owner rights reused"))
+    }
+
+    @Test func anExpiredWindowAsksAgain() throws {
+        let fixture = try Fixture(window: 2)
+        let terminal = try SessionTerminal()
+        terminal.answer([Self.password, Self.password])
+        let run = try terminal.runSession(Self.find + "sleep 3; " + Self.find, environment: fixture.environment)
+        #expect(run.outputText.components(separatedBy: "secret of A\nexit=0").count == 3, "\(run.errorText)")
+        #expect(terminal.transcript.components(separatedBy: "Password: ").count == 3, "\(terminal.transcript)")
+    }
+
+    /// A client speaking the protocol itself: whatever it answers, only the password PAM accepts grants rights.
+    @Test func aClientsPrompterCannotFakeSuccess() throws {
+        let fixture = try Fixture()
+        func claim(answering hidden: [UInt8]) throws -> FieldList? {
+            let client = try fixture.daemon.connect()
+            let claim = Frame(kind: .claimOwner, requestID: client.takeRequestID(), payload: [])
+            #expect(client.send(claim))
+            while true {
+                let frame = try client.receive()
+                if frame.kind == .ownerRights { return frame.fieldList }
+                guard frame.kind == .prompt, case .system(let message) = try PromptCodec.decodeQuestion(frame.payload)
+                else { return nil }
+                let reply = message.style.isQuestion ? hidden : try PromptCodec.encode(PromptCodec.Reply.shown)
+                #expect(client.send(Frame(kind: .promptAnswer, requestID: claim.requestID, payload: reply)))
+            }
+        }
+        // "Shown" to a question, an unknown answer kind, a failure code, a wrong password: none is a success.
+        let shown = try claim(answering: try PromptCodec.encode(PromptCodec.Reply.shown))
+        #expect(shown?["status"] == "-128" && shown?["owner"] == "no")
+        let unknown = try claim(answering: [9])
+        #expect(unknown?["status"] == "-128" && unknown?["owner"] == "no")
+        let success = try claim(answering: [1, 0, 0, 0, 0])  // an LAError code of 0: not one
+        #expect(success?["owner"] == "no")
+        let wrong = try claim(answering: try PromptCodec.encode(.passcode(SecureBytesBox(Array("guess".utf8)))))
+        #expect(wrong?["status"] == "-25293" && wrong?["owner"] == "no")
+        let right = try claim(answering: try PromptCodec.encode(.passcode(SecureBytesBox(Array(Self.password.utf8)))))
+        #expect(right?["status"] == "0" && right?["owner"] == "yes")
+    }
+
+    /// With `--passcode-prompts pam`, a request's device-passcode prompt is PAM run by the daemon for the client's
+    /// user: the client's relay sees PAM's messages and passes on what was typed; the keychain passcode is no
+    /// answer, and a wrong password is LAError.authenticationFailed.
+    @Test func devicePasscodePromptsCanBePAMRunByTheDaemon() throws {
+        let fixture = try Fixture(extra: ["--passcode-prompts", "pam"])
+        let relay = ScriptedRelay(["1234", "not it", Self.password])
+        let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath, systemPrompter: relay)
+        let caller = Caller(identity: service.callerIdentity)
+        _ = try service.perform(.setPasscode(new: Secret(Array("1234".utf8)), current: nil), as: caller)
+        func evaluate() throws -> KeychainResponse {
+            guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: caller)
+            else { throw DaemonTestError("no context") }
+            return try service.perform(
+                .evaluatePolicy(.devicePasscode, reason: "Unlock your notes"),
+                as: Caller(identity: caller.identity, authenticationContext: id))
+        }
+        for _ in 0..<2 {
+            #expect {
+                _ = try evaluate()
+            } throws: { error in
+                (error as? AuthenticationFailure) == .authenticationFailed
+            }
+        }
+        let response = try evaluate()
+        guard case .evaluated = response else {
+            Issue.record("not evaluated: \(response)")
+            return
+        }
+        #expect(relay.shown.contains("Unlock your notes"))
+        #expect(relay.asked.filter { $0 == "Password: " }.count == 3)
+    }
+}
+
+/// Biometry through keychaind with `--fingerprint-reader`: the daemon asks fprintd (a stand-in on a private bus)
+/// for the client's user and relays only its progress lines; the result is fprintd's.
+@Suite(.serialized) struct DaemonFingerprintReaderTests {
+    @Test func theDaemonAsksFprintdAndRelaysItsMessages() throws {
+        let fprintd = try PrivateFprintd(fingers: ["right-index-finger"])
+        defer { fprintd.stop() }
+        let fixture = try OwnerRightsTests.Fixture(extra: ["--fprintd-bus", fprintd.address])
+        let relay = ScriptedRelay([])
+        let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath, systemPrompter: relay)
+        let caller = Caller(identity: service.callerIdentity)
+        _ = try service.perform(.setPasscode(new: Secret(Array("1234".utf8)), current: nil), as: caller)
+        func evaluate() throws -> KeychainResponse {
+            guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: caller)
+            else { throw DaemonTestError("no context") }
+            return try service.perform(
+                .evaluatePolicy(.biometrics, reason: "Show your card"),
+                as: Caller(identity: caller.identity, authenticationContext: id))
+        }
+        try fprintd.queue("verify-retry-scan", "verify-match")
+        let matched = try evaluate()
+        guard case .evaluated = matched else {
+            Issue.record("not evaluated: \(matched)")
+            return
+        }
+        try fprintd.queue("verify-no-match")
+        #expect {
+            _ = try evaluate()
+        } throws: { error in
+            (error as? AuthenticationFailure) == .authenticationFailed
+        }
+        #expect(relay.shown.contains("Show your card"))
+        #expect(relay.shown.contains("Place a finger on the fingerprint reader."))
+        #expect(relay.asked.isEmpty, "fprintd asks nothing to type")
+    }
+}
+
+/// A user who answers PAM's questions from a list, and keeps what was shown and asked.
+final class ScriptedRelay: SystemPromptRelay, Sendable {
+    private let state: Mutex<(answers: [String], shown: [String], asked: [String])>
+
+    init(_ answers: [String]) { state = Mutex((answers, [], [])) }
+
+    var shown: [String] { state.withLock { $0.shown } }
+    var asked: [String] { state.withLock { $0.asked } }
+
+    func relay(_ message: SystemPrompt) -> PromptCodec.Reply {
+        state.withLock { state in
+            guard message.style.isQuestion else {
+                state.shown.append(message.text)
+                return .shown
+            }
+            state.asked.append(message.text)
+            guard !state.answers.isEmpty else { return .canceled }
+            return .passcode(SecureBytesBox(Array(state.answers.removeFirst().utf8)))
+        }
+    }
+}
