@@ -22,6 +22,10 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `security apps list`.
     package static let listPolicy = FrameKind(rawValue: 0x0009)
     package static let policyRules = FrameKind(rawValue: 0x000A)
+    /// Protocol 2: the client's newest protocol and sizes (a ``ProtocolHello``), answered by ``helloReply`` with
+    /// the daemon's. A daemon of protocol 1 answers it with ``error`` (errSecUnimplemented).
+    package static let hello = FrameKind(rawValue: 0x000B)
+    package static let helloReply = FrameKind(rawValue: 0x000C)
     /// A refusal or failure: an OSStatus and a reason (``ErrorReply``).
     package static let error = FrameKind(rawValue: 0x007F)
     /// The first kind the daemon passes to its handler.
@@ -34,6 +38,9 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// ``promptAnswer``: the client relays what the user typed, the daemon judges it.
     package static let prompt = FrameKind(rawValue: 0x0102)
     package static let promptAnswer = FrameKind(rawValue: 0x0103)
+    /// Protocol 2: a piece of an answer too large for one frame (an ``AnswerPart``), sent before the ``response``
+    /// that carries the last piece; only to a client that said ``hello`` with protocol 2 or later.
+    package static let responsePart = FrameKind(rawValue: 0x0104)
 
     /// Whether the daemon answers this kind itself.
     package var isBuiltIn: Bool { rawValue < Self.firstHandlerKind }
@@ -50,11 +57,14 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
         case .executableIdentity: "executable-identity"
         case .listPolicy: "list-policy"
         case .policyRules: "policy-rules"
+        case .hello: "hello"
+        case .helloReply: "hello-reply"
         case .error: "error"
         case .request: "request"
         case .response: "response"
         case .prompt: "prompt"
         case .promptAnswer: "prompt-answer"
+        case .responsePart: "response-part"
         default: "kind 0x" + String(rawValue, radix: 16)
         }
     }
