@@ -1,8 +1,4 @@
-internal import CDaemonSystem
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 /// A pidfd: names one process for as long as it is held, even after its pid is given to another process.
 /// Reading `/proc/<pid>` and then checking ``hasExited`` tells whether what was read was about this process.
@@ -19,22 +15,25 @@ package final class ProcessHandle: @unchecked Sendable {  // safe: the descripto
         self.isBoundAtConnect = isBoundAtConnect
     }
 
-    deinit { close(descriptor) }
+    deinit { SystemCalls.close(descriptor) }
 
     /// The peer of the connected socket `socket`, whose `SO_PEERCRED` pid is `pid`: the kernel's own pidfd for
     /// the peer when it offers one, else `pidfd_open(pid)` taken at once.
     package static func peer(of socket: Int32, pid: Int32) throws(SystemCallError) -> ProcessHandle {
-        let bound = kdaemon_peer_pidfd(socket)
-        if bound >= 0 { return ProcessHandle(pid: pid, descriptor: bound, isBoundAtConnect: true) }
-        let opened = kdaemon_pidfd_open(pid)
-        guard opened >= 0 else { throw SystemCallError("pidfd_open(\(pid))") }
-        return ProcessHandle(pid: pid, descriptor: opened, isBoundAtConnect: false)
+        if let bound = try? SystemCalls.peerProcessDescriptor(of: socket) {
+            return ProcessHandle(pid: pid, descriptor: bound, isBoundAtConnect: true)
+        }
+        return try opened(pid: pid)
+    }
+
+    /// `pidfd_open(pid)`: the process that has `pid` now (tests use it to name a process of their own).
+    package static func opened(pid: Int32) throws(SystemCallError) -> ProcessHandle {
+        ProcessHandle(pid: pid, descriptor: try SystemCalls.openProcessDescriptor(pid: pid), isBoundAtConnect: false)
     }
 
     /// Whether the process has exited (its pidfd is readable); after that its pid may name another process.
     package var hasExited: Bool {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&poller, 1, 0)
-        return ready != 0  // an error counts as exited: the answer must not be trusted
+        // An error counts as exited: the answer must not be trusted.
+        (try? SystemCalls.isReadable(descriptor)) ?? true
     }
 }
