@@ -1,5 +1,9 @@
 import SystemCalls
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A pidfd: names one process for as long as it is held, even after its pid is given to another process.
 /// Reading `/proc/<pid>` and then checking ``hasExited`` tells whether what was read was about this process.
 package final class ProcessHandle: @unchecked Sendable {  // safe: the descriptor is immutable and closed once
@@ -18,12 +22,16 @@ package final class ProcessHandle: @unchecked Sendable {  // safe: the descripto
     deinit { SystemCalls.close(descriptor) }
 
     /// The peer of the connected socket `socket`, whose `SO_PEERCRED` pid is `pid`: the kernel's own pidfd for
-    /// the peer when it offers one, else `pidfd_open(pid)` taken at once.
+    /// the peer, else, on a kernel without `SO_PEERPIDFD` (before Linux 6.5), `pidfd_open(pid)` taken at once.
+    /// - Throws: when the kernel has the option but gives no pidfd: the process that connected has exited and been
+    ///   reaped (Linux 6.5 to 6.8 answer `EINVAL`), so `pid` may already name another process.
     package static func peer(of socket: Int32, pid: Int32) throws(SystemCallError) -> ProcessHandle {
-        if let bound = try? SystemCalls.peerProcessDescriptor(of: socket) {
+        do {
+            let bound = try SystemCalls.peerProcessDescriptor(of: socket)
             return ProcessHandle(pid: pid, descriptor: bound, isBoundAtConnect: true)
+        } catch let error where error.code == ENOPROTOOPT {
+            return try opened(pid: pid)
         }
-        return try opened(pid: pid)
     }
 
     /// `pidfd_open(pid)`: the process that has `pid` now (tests use it to name a process of their own).
