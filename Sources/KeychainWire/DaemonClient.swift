@@ -64,7 +64,9 @@ package final class DaemonClient {
         let answer = try receive()
         switch answer.kind {
         case .helloReply where answer.requestID == hello.requestID:
-            guard let theirs = ProtocolHello.decode(answer.payload) else { throw .unexpected("a malformed hello-reply") }
+            guard let theirs = ProtocolHello.decode(answer.payload) else {
+                throw .unexpected("a malformed hello-reply")
+            }
             daemonHello = theirs
             return nil
         case .error:

@@ -58,9 +58,5 @@ extension timespec {
     struct Fields: Hashable {
         let seconds: Int
         let nanoseconds: Int
-        init(seconds: Int, nanoseconds: Int) {
-            self.seconds = seconds
-            self.nanoseconds = nanoseconds
-        }
     }
 }

@@ -10,7 +10,8 @@ extension DaemonConnection {
     func answerHello(_ frame: Frame) -> Frame {
         guard let hello = ProtocolHello.decode(frame.payload), hello.largestPayload >= Self.smallestClientPayload
         else {
-            let reason = "the hello is not a field list of a protocol, sizes of at least "
+            let reason =
+                "the hello is not a field list of a protocol, sizes of at least "
                 + "\(Self.smallestClientPayload) bytes for a frame and an answer"
             return ErrorReply(status: ErrorReply.param, reason: reason).frame(requestID: frame.requestID)
         }
