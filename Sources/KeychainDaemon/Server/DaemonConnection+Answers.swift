@@ -11,8 +11,8 @@ extension DaemonConnection {
         guard let hello = ProtocolHello.decode(frame.payload), hello.largestPayload >= Self.smallestClientPayload
         else {
             let reason =
-                "the hello is not a field list of a protocol, sizes of at least "
-                + "\(Self.smallestClientPayload) bytes for a frame and an answer"
+                "a hello is a field list of a protocol and two sizes, and the frame size is at least "
+                + "\(Self.smallestClientPayload) bytes"
             return ErrorReply(status: ErrorReply.param, reason: reason).frame(requestID: frame.requestID)
         }
         clientHello = hello
