@@ -151,4 +151,44 @@ import Testing
         try client.add(DaemonEngineTests.item("small"))
         #expect(try client.copyMatching(DaemonEngineTests.query("small")).count == 1)
     }
+
+    /// The listing that protocol 1 could not carry, at its real size and the default limits: opt-in
+    /// (`KEYCHAIN_LARGE_LISTING=100000`), as the adds take minutes on a loaded machine.
+    static let largeListing = ProcessInfo.processInfo.environment["KEYCHAIN_LARGE_LISTING"].flatMap { Int($0) }
+
+    @Test(.enabled(if: largeListing != nil, "set KEYCHAIN_LARGE_LISTING to a number of items"))
+    func aMatchAllListingLargerThanSixteenMiBWorksWithTheDefaultLimits() throws {
+        let total = Self.largeListing ?? 0
+        let daemon = try DaemonProcess()
+        let socketPath = daemon.socketPath
+        let writers = 16
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            let client = KeychainClient(service: DaemonKeychainService(socketPath: socketPath))
+            for index in stride(from: writer, to: total, by: writers) {
+                _ = try? client.add(
+                    NewItem(
+                        itemClass: .genericPassword,
+                        attributes: [.service: .string("bulk"), .account: .string("account-\(index)")],
+                        data: Array("secret-\(index)".utf8)))
+            }
+        }
+        let everything = ItemQuery(itemClass: .genericPassword, limit: .all, returns: [.data, .attributes])
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: socketPath))
+        #expect(try client.copyMatching(everything).count == total)
+        let raw = try daemon.connect()
+        #expect(try raw.negotiate() == nil)
+        let request = Frame(
+            kind: .request, requestID: raw.takeRequestID(),
+            payload: try RequestCodec.encode(.search(everything), context: nil))
+        #expect(raw.send(request))
+        var size = 0
+        var frame = try raw.receive()
+        while true {
+            #expect(frame.payload.count <= 1 << 20)
+            size += frame.payload.count
+            if frame.kind == .response { break }
+            frame = try raw.receive()
+        }
+        print("a match-all listing of \(total) items: \(size) bytes of frame payloads")
+    }
 }
