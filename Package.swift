@@ -26,7 +26,9 @@ var targets: [Target] = [
         providers: [.apt(["libkeyutils-dev"])]),
     // System calls in one place: errno captured at once into SystemCallError, EINTR retried here only. The
     // engine's files and processes, TerminalIO and KernelKeyring make their calls through it.
-    .target(name: "SystemCalls", swiftSettings: swift6),
+    // Its one C module: header-only (variadic calls and _GNU_SOURCE-only ones: pidfds, capabilities, accept4).
+    .systemLibrary(name: "CSystemCalls"),
+    .target(name: "SystemCalls", dependencies: ["CSystemCalls"], swiftSettings: swift6),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: swift6),
     .target(name: "KernelKeyring", dependencies: ["CKeyutils", "SystemCalls"], swiftSettings: swift6),
     .target(name: "TerminalIO", dependencies: ["SystemCalls", "KeychainCrypto"], swiftSettings: swift6),
@@ -167,8 +169,8 @@ var targets: [Target] = [
             ],
             swiftSettings: swift6),
     ]
-    // keychaind (docs/keychaind.md): the daemon's library and executable, and DaemonSystem, the one module that
-    // asks the kernel (peer credentials, pidfds, capabilities) and libsystemd (socket activation, readiness) for it.
+    // keychaind (docs/keychaind.md): the daemon's library and executable, and DaemonSystem, the daemon's sockets,
+    // peers and privileges over SystemCalls, and libsystemd (socket activation, readiness).
     products += [.executable(name: "keychaind", targets: ["Keychaind"])]
     targets += [
         .systemLibrary(name: "CDaemonSystem", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -177,7 +179,7 @@ var targets: [Target] = [
             name: "KeychainDaemon",
             dependencies: [
                 "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire", "KeychainRequests", "KeychainStore",
-                "KeychainCrypto",
+                "KeychainCrypto", "SystemCalls",
             ],
             swiftSettings: swift6),
         .executableTarget(name: "Keychaind", dependencies: ["KeychainDaemon", "DaemonSystem"], swiftSettings: swift6),

@@ -1,8 +1,4 @@
-internal import CDaemonSystem
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 /// What the kernel recorded about the process at the other end of a Unix socket when it connected
 /// (`SO_PEERCRED`): not what the client says about itself.
@@ -19,12 +15,7 @@ package struct PeerCredentials: Sendable, Hashable {
 
     /// The credentials of the peer of the connected socket `descriptor`.
     package static func of(socket descriptor: Int32) throws(SystemCallError) -> PeerCredentials {
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
-        var pid: Int32 = 0
-        guard kdaemon_peer_credentials(descriptor, &uid, &gid, &pid) == 0 else {
-            throw SystemCallError("getsockopt SO_PEERCRED")
-        }
-        return PeerCredentials(uid: uid, gid: gid, pid: pid)
+        let peer = try SystemCalls.peerCredentials(of: descriptor)
+        return PeerCredentials(uid: peer.uid, gid: peer.gid, pid: peer.pid)
     }
 }

@@ -1,4 +1,4 @@
-internal import CDaemonSystem
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -19,22 +19,29 @@ package final class ProcessHandle: @unchecked Sendable {  // safe: the descripto
         self.isBoundAtConnect = isBoundAtConnect
     }
 
-    deinit { close(descriptor) }
+    deinit { SystemCalls.close(descriptor) }
 
     /// The peer of the connected socket `socket`, whose `SO_PEERCRED` pid is `pid`: the kernel's own pidfd for
-    /// the peer when it offers one, else `pidfd_open(pid)` taken at once.
+    /// the peer, else, on a kernel without `SO_PEERPIDFD` (before Linux 6.5), `pidfd_open(pid)` taken at once.
+    /// - Throws: when the kernel has the option but gives no pidfd: the process that connected has exited and been
+    ///   reaped (Linux 6.5 to 6.8 answer `EINVAL`), so `pid` may already name another process.
     package static func peer(of socket: Int32, pid: Int32) throws(SystemCallError) -> ProcessHandle {
-        let bound = kdaemon_peer_pidfd(socket)
-        if bound >= 0 { return ProcessHandle(pid: pid, descriptor: bound, isBoundAtConnect: true) }
-        let opened = kdaemon_pidfd_open(pid)
-        guard opened >= 0 else { throw SystemCallError("pidfd_open(\(pid))") }
-        return ProcessHandle(pid: pid, descriptor: opened, isBoundAtConnect: false)
+        do {
+            let bound = try SystemCalls.peerProcessDescriptor(of: socket)
+            return ProcessHandle(pid: pid, descriptor: bound, isBoundAtConnect: true)
+        } catch let error where error.code == ENOPROTOOPT {
+            return try opened(pid: pid)
+        }
+    }
+
+    /// `pidfd_open(pid)`: the process that has `pid` now (tests use it to name a process of their own).
+    package static func opened(pid: Int32) throws(SystemCallError) -> ProcessHandle {
+        ProcessHandle(pid: pid, descriptor: try SystemCalls.openProcessDescriptor(pid: pid), isBoundAtConnect: false)
     }
 
     /// Whether the process has exited (its pidfd is readable); after that its pid may name another process.
     package var hasExited: Bool {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&poller, 1, 0)
-        return ready != 0  // an error counts as exited: the answer must not be trusted
+        // An error counts as exited: the answer must not be trusted.
+        (try? SystemCalls.isReadable(descriptor)) ?? true
     }
 }

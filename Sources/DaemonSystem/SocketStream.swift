@@ -12,10 +12,7 @@ package struct SocketStream: Sendable {
 
     /// Gives up a read after `seconds` without data (SO_RCVTIMEO), and a write after the same time blocked.
     package func setTimeout(seconds: Int) {
-        var interval = timeval(tv_sec: seconds, tv_usec: 0)
-        let size = socklen_t(MemoryLayout<timeval>.size)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, size)
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, size)
+        try? SystemCalls.setTimeouts(descriptor, seconds: seconds)
     }
 
     /// The outcome of one read.
@@ -45,5 +42,5 @@ package struct SocketStream: Sendable {
         (try? SystemCalls.sendAll(descriptor, bytes)) != nil
     }
 
-    package func close() { _ = Glibc.close(descriptor) }
+    package func close() { SystemCalls.close(descriptor) }
 }

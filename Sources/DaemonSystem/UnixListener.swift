@@ -1,4 +1,4 @@
-internal import CDaemonSystem
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -20,60 +20,34 @@ package final class UnixListener: @unchecked Sendable {  // safe: the descriptor
     /// what is decided per connection), in a directory created 0755 when missing.
     package init(path: String, backlog: Int32 = 128) throws(SystemCallError) {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !directory.isEmpty, access(directory, F_OK) != 0, mkdir(directory, 0o755) != 0 {
-            throw SystemCallError("mkdir \(directory)")
+        if !directory.isEmpty, (try? SystemCalls.stat(directory)) == nil {
+            try SystemCalls.mkdir(directory, mode: 0o755)
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw SystemCallError("socket path \(path)", code: ENAMETOOLONG)
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-        }
-        let socketDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socketDescriptor >= 0 else { throw SystemCallError("socket") }
-        unlink(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else {
-            let error = SystemCallError("bind \(path)")
-            close(socketDescriptor)
-            throw error
-        }
-        guard chmod(path, 0o666) == 0, listen(socketDescriptor, backlog) == 0 else {
-            let error = SystemCallError("listen \(path)")
-            close(socketDescriptor)
-            unlink(path)
-            throw error
-        }
-        self.descriptor = socketDescriptor
+        self.descriptor = try SystemCalls.listeningUnixSocket(at: path, mode: 0o666, backlog: backlog)
         self.ownedPath = path
     }
 
     /// Waits for the next connection; nil when the listener was shut down.
     package func accept() -> Int32? {
         while true {
-            let connection = kdaemon_accept(descriptor)
-            if connection >= 0 { return connection }
-            switch errno {
-            case EINTR, ECONNABORTED, EPROTO: continue
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                usleep(50_000)  // out of descriptors: wait for connections to close rather than spin
-                continue
-            default: return nil
+            do {
+                return try SystemCalls.accept(descriptor)
+            } catch {
+                switch error.code {
+                case ECONNABORTED, EPROTO: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    usleep(50_000)  // out of descriptors: wait for connections to close rather than spin
+                    continue
+                default: return nil
+                }
             }
         }
     }
 
     /// Stops accepting (a blocked ``accept()`` returns nil) and removes the socket file the daemon made.
     package func shutDown() {
-        Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
-        if let ownedPath { unlink(ownedPath) }
+        try? SystemCalls.shutdown(descriptor)
+        if let ownedPath { try? SystemCalls.unlink(ownedPath) }
     }
 }
 
@@ -81,25 +55,6 @@ package final class UnixListener: @unchecked Sendable {  // safe: the descriptor
 package enum UnixConnector {
     /// A socket connected to `path`.
     package static func connect(to path: String) throws(SystemCallError) -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw SystemCallError("socket path \(path)", code: ENAMETOOLONG)
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw SystemCallError("socket") }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            let error = SystemCallError("connect \(path)")
-            close(descriptor)
-            throw error
-        }
-        return descriptor
+        try SystemCalls.connectedUnixSocket(to: path)
     }
 }

@@ -27,6 +27,7 @@ package enum DaemonCommandLine {
           --unknown-callers MODE       private (a private group from uid and executable path) or refuse
           --user NAME                  account to switch to when started as root (keychaind)
           --max-message BYTES          largest message payload (1048576)
+          --max-answer BYTES           largest answer, all its messages together (1073741824)
           --max-connections-per-uid N  connections one uid may hold open (64)
           --max-connections N          connections in all (1024)
           --idle-timeout SECONDS       close a connection silent this long (300)
@@ -81,6 +82,7 @@ package enum DaemonCommandLine {
                 configuration.unknownCallers = parsed
             case "--user": configuration.user = try value(argument)
             case "--max-message": configuration.limits.maximumPayload = try number(argument)
+            case "--max-answer": configuration.limits.maximumAnswer = try number(argument)
             case "--max-connections-per-uid": configuration.limits.connectionsPerUID = try number(argument)
             case "--max-connections": configuration.limits.connections = try number(argument)
             case "--idle-timeout": configuration.limits.idleSeconds = try number(argument)

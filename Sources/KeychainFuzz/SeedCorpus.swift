@@ -224,7 +224,8 @@ enum SeedCorpus {
         ].map { Array($0.utf8) } + [Array("find-generic-password\0-s\0svc\0-w".utf8)]
     }
 
-    /// keychaind's frames: a ping, two frames in one stream, the daemon's own answers, and a header over the limit.
+    /// keychaind's frames: a ping, two frames in one stream, the daemon's own answers, a header over the limit, a
+    /// hello and an answer in parts.
     private static func frameStreams() -> [[UInt8]] {
         let ping = Frame(kind: .ping, requestID: 1, payload: [1, 2, 3]).encoded()
         let status = Frame(
@@ -234,7 +235,14 @@ enum SeedCorpus {
         let error = ErrorReply(status: -34018, reason: "refused").frame(requestID: 3).encoded()
         var oversized = Frame(kind: .ping, requestID: 4).encoded()
         oversized.replaceSubrange(16..<20, with: [0, 0, 0x10, 0])
-        return [ping, ping + status, error, oversized, Array(ping.prefix(11))]
+        let hello = Frame(
+            kind: .hello, requestID: 5,
+            payload: ProtocolHello(protocolVersion: 2, largestPayload: 1024, largestAnswer: 4096).fields.encoded()
+        ).encoded()
+        let parts = AnswerPart.frames(
+            carrying: Array(repeating: 0x5A, count: 1500), requestID: 6, largestPayload: 512
+        ).flatMap { $0.encoded() }
+        return [ping, ping + status, error, oversized, Array(ping.prefix(11)), hello, parts]
     }
 
     /// The payloads of keychaind's typed frames: requests of each kind, responses, errors and prompts.

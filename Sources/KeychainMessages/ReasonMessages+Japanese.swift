@@ -466,6 +466,22 @@ extension ReasonMessages {
             "{0} {1} は鍵（kSecValueRef）と食い違います。鍵の {2} は {3} です")
         // keychaind and the messages between it and its clients.
         word("keychaind at {0} is not available: {1}", "{0} の keychaind を使用できません: {1}")
+        word(
+            "the answer is {0} bytes, more than a client of protocol 1 takes ({1} bytes); narrow the query, or use a "
+                + "client of protocol 2, which takes answers in parts",
+            "応答が {0} バイトあり、プロトコル 1 のクライアントが受け取れる大きさ（{1} バイト）を超えています。"
+                + "検索条件を絞り込むか、応答を分割して受け取れるプロトコル 2 のクライアントを使ってください")
+        word(
+            "the answer is {0} bytes, over keychaind's limit of {1} bytes for one answer; narrow the query (by "
+                + "service, account or access group)",
+            "応答が {0} バイトあり、keychaind の 1 回の応答の上限（{1} バイト）を超えています。"
+                + "検索条件を（サービス、アカウント、アクセスグループで）絞り込んでください")
+        word(
+            "the answer is {0} bytes, over this process's limit of {1} bytes for one answer",
+            "応答が {0} バイトあり、このプロセスが 1 回の応答として受け取れる上限（{1} バイト）を超えています")
+        word(
+            "the request is {0} bytes, over keychaind's limit of {1} bytes for one message",
+            "要求が {0} バイトあり、keychaind の 1 メッセージの上限（{1} バイト）を超えています")
         word("the keychain service failed ({0})", "キーチェーンサービスが失敗しました（{0}）")
         word("a text field of the message is not UTF-8", "メッセージのテキスト欄が UTF-8 ではありません")
         word(

@@ -16,26 +16,11 @@ package final class ClientSocket: @unchecked Sendable {  // safe: the descriptor
 
     /// A socket connected to `path`.
     package init(path: String) throws(ConnectError) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw ConnectError(description: "the socket path \(path) is too long")
+        do {
+            descriptor = try SystemCalls.connectedUnixSocket(to: path)
+        } catch {
+            throw ConnectError(description: error.description)
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw ConnectError(description: "socket: \(Self.errnoText())") }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            let reason = "connect \(path): \(Self.errnoText())"
-            Glibc.close(descriptor)
-            throw ConnectError(description: reason)
-        }
-        self.descriptor = descriptor
     }
 
     deinit { Glibc.close(descriptor) }
@@ -55,6 +40,4 @@ package final class ClientSocket: @unchecked Sendable {  // safe: the descriptor
     package func write(_ bytes: [UInt8]) -> Bool {
         (try? SystemCalls.sendAll(descriptor, bytes)) != nil
     }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -25,6 +25,8 @@ package struct ErrorReply: Hashable, Sendable {
     // The statuses the daemon itself answers with (SecBase.h values, as in KeychainCore's SecurityStatus).
     /// errSecUnimplemented: a kind no handler serves yet.
     package static let unimplemented: Int32 = -4
+    /// errSecParam: a malformed hello.
+    package static let param: Int32 = -50
     /// errSecNotAvailable: the daemon cannot take this connection (a limit is reached).
     package static let notAvailable: Int32 = -25291
     /// errSecMissingEntitlement: the caller is refused (policy, preloaded library, unknown identity).

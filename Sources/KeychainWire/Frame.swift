@@ -16,7 +16,15 @@ package struct Frame: Hashable, Sendable {
     }
 
     package static let magic: [UInt8] = Array("KCHD".utf8)
+    /// The layout of the header, the same in every protocol: a peer that changes it changes this byte.
     package static let version: UInt8 = 1
+    /// The newest protocol this code speaks: 2 adds ``FrameKind/hello`` and answers in parts
+    /// (``FrameKind/responsePart``). A connection speaks protocol 1 until its client says hello.
+    package static let protocolVersion = 2
+    /// The largest payload a client of protocol 1 accepts: the daemon sends such a client no larger frame.
+    package static let protocolOneLargestPayload = 16 << 20
+    /// The largest whole answer (all its parts) a client takes unless told otherwise: 1 GiB.
+    package static let defaultLargestAnswer = 1 << 30
     package static let headerSize = 20
 
     /// The frame's bytes on the wire.

@@ -22,6 +22,10 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `security apps list`.
     package static let listPolicy = FrameKind(rawValue: 0x0009)
     package static let policyRules = FrameKind(rawValue: 0x000A)
+    /// Protocol 2: the client's newest protocol and sizes (a ``ProtocolHello``), answered by ``helloReply`` with
+    /// the daemon's. A daemon of protocol 1 answers it with ``error`` (errSecUnimplemented).
+    package static let hello = FrameKind(rawValue: 0x000B)
+    package static let helloReply = FrameKind(rawValue: 0x000C)
     /// A refusal or failure: an OSStatus and a reason (``ErrorReply``).
     package static let error = FrameKind(rawValue: 0x007F)
     /// The first kind the daemon passes to its handler.
@@ -38,6 +42,9 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// the daemon has authenticated the client's user itself (its questions come as ``prompt`` frames).
     package static let claimOwner = FrameKind(rawValue: 0x0104)
     package static let ownerRights = FrameKind(rawValue: 0x0105)
+    /// Protocol 2: a piece of an answer too large for one frame (an ``AnswerPart``), sent before the ``response``
+    /// that carries the last piece; only to a client that said ``hello`` with protocol 2 or later.
+    package static let responsePart = FrameKind(rawValue: 0x0106)
 
     /// Whether the daemon answers this kind itself.
     package var isBuiltIn: Bool { rawValue < Self.firstHandlerKind }
@@ -54,6 +61,8 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
         case .executableIdentity: "executable-identity"
         case .listPolicy: "list-policy"
         case .policyRules: "policy-rules"
+        case .hello: "hello"
+        case .helloReply: "hello-reply"
         case .error: "error"
         case .request: "request"
         case .response: "response"
@@ -61,6 +70,7 @@ package struct FrameKind: RawRepresentable, Hashable, Sendable, CustomStringConv
         case .promptAnswer: "prompt-answer"
         case .claimOwner: "claim-owner"
         case .ownerRights: "owner-rights"
+        case .responsePart: "response-part"
         default: "kind 0x" + String(rawValue, radix: 16)
         }
     }

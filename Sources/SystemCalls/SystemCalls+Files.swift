@@ -104,6 +104,13 @@ extension SystemCalls {
         return FileStatus(info)
     }
 
+    /// The status of the file at `path` itself, a symbolic link not followed.
+    package static func lstat(_ path: String) throws(SystemCallError) -> FileStatus {
+        var info = statusBuffer()
+        try retrying("lstat", path: path) { linkStatus(path, &info) }
+        return FileStatus(info)
+    }
+
     /// Takes (`LOCK_EX`, `LOCK_SH`) or drops (`LOCK_UN`) an advisory lock on the whole file, waiting for it.
     package static func flock(_ descriptor: Int32, _ operation: Int32, path: String? = nil) throws(SystemCallError) {
         try retrying("flock", path: path) { fileLock(descriptor, operation) }
@@ -114,17 +121,28 @@ extension SystemCalls {
 private func statusBuffer() -> stat { stat() }
 private func fileStatus(_ descriptor: Int32, _ info: inout stat) -> Int32 { fstat(descriptor, &info) }
 private func pathStatus(_ path: String, _ info: inout stat) -> Int32 { stat(path, &info) }
+private func linkStatus(_ path: String, _ info: inout stat) -> Int32 { lstat(path, &info) }
 private func fileLock(_ descriptor: Int32, _ operation: Int32) -> Int32 { flock(descriptor, operation) }
 
 /// What `stat(2)` says of a file, as far as the project asks.
 package struct FileStatus: Equatable, Sendable {
+    package let device: UInt64
     package let inode: UInt64
     package let size: Int64
+    /// The type and permission bits (`st_mode`).
     package let mode: UInt32
+    /// The owner's uid.
+    package let owner: UInt32
+    package let modificationSeconds: Int
+    package let modificationNanoseconds: Int
     package let changeSeconds: Int
     package let changeNanoseconds: Int
 
     init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        owner = UInt32(info.st_uid)
+        modificationSeconds = info.st_mtim.tv_sec
+        modificationNanoseconds = info.st_mtim.tv_nsec
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
         mode = UInt32(info.st_mode)

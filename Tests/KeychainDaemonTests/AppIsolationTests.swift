@@ -136,7 +136,10 @@ import Testing
                     client % 2 == 0 ? apps.appA : apps.appB, ["storm", "r\(round)c\(client)", "400"],
                     socket: apps.daemon.socketPath)
             }
-            usleep(useconds_t(300_000 + round * 100_000))
+            // Killed in the middle of the storm: once some writes are committed (a loaded machine can take
+            // longer than any fixed pause to start the clients), then a little later each round.
+            try Self.waitForCommittedWrites(apps.daemon, atLeast: 20)
+            usleep(useconds_t(50_000 + round * 50_000))
             apps.daemon.kill()
             let outputs = storms.map { $0.finish() }
             apps.daemon = try DaemonProcess(directory: apps.daemon.directory)
@@ -160,6 +163,19 @@ import Testing
             #expect(try database.integrityCheck() == "ok")
             database.close()
         }
+    }
+}
+
+extension AppIsolationTests {
+    /// Waits (up to a minute) until the daemon says it committed `count` writes.
+    static func waitForCommittedWrites(_ daemon: DaemonProcess, atLeast count: Int) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let fields = try GroupCommitTests.statusFields(daemon)
+            if let writes = fields["writes-committed"].flatMap({ Int($0) }), writes >= count { return }
+            usleep(10_000)
+        }
+        Issue.record("the daemon committed fewer than \(count) writes in a minute")
     }
 }
 

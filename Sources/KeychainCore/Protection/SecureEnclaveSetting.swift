@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -42,39 +43,44 @@ package struct SecureEnclaveSetting: Sendable, Equatable {
     /// Reads the setting now (a few system calls; an administrator's change applies to the next key operation).
     package func read() -> Decision {
         let directory = (path as NSString).deletingLastPathComponent
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let error = errno
-            if error == ENOENT || error == ENOTDIR { return .off(reason: nil) }
-            if error == ELOOP { return .off(reason: "\(path) is a symbolic link") }
-            return .off(reason: "\(path) cannot be read: \(String(cString: strerror(error)))")
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCalls.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        } catch {
+            if error.code == ENOENT || error.code == ENOTDIR { return .off(reason: nil) }
+            if error.code == ELOOP { return .off(reason: "\(path) is a symbolic link") }
+            return .off(reason: "\(path) cannot be read: \(error.message)")
         }
-        defer { close(descriptor) }
+        defer { SystemCalls.close(descriptor) }
         // The checks look at the file that was opened, so that it cannot be swapped between check and read.
-        var file = stat()
-        guard fstat(descriptor, &file) == 0 else { return .off(reason: "\(path) cannot be examined") }
+        guard let file = try? SystemCalls.fstat(descriptor, path: path) else {
+            return .off(reason: "\(path) cannot be examined")
+        }
         if let problem = Self.problem(file, expectedType: S_IFREG, owner: administrator) {
             return .off(reason: "\(path) \(problem)")
         }
-        var folder = stat()
-        guard lstat(directory, &folder) == 0 else { return .off(reason: "\(directory) cannot be examined") }
+        guard let folder = try? SystemCalls.lstat(directory) else {
+            return .off(reason: "\(directory) cannot be examined")
+        }
         if let problem = Self.problem(folder, expectedType: S_IFDIR, owner: administrator) {
             return .off(reason: "\(directory) \(problem)")
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = Glibc.read(descriptor, &buffer, buffer.count)
-        guard count >= 0 else { return .off(reason: "\(path) cannot be read") }
+        let read = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SystemCallError) in try SystemCalls.read(descriptor, into: raw, path: path) }
+        }
+        guard case .success(let count) = read else { return .off(reason: "\(path) cannot be read") }
         return Self.decision(String(decoding: buffer[0..<count], as: UTF8.self), path: path)
     }
 
     /// Why a file or directory with `status` cannot carry the administrator's setting; nil when it can.
-    private static func problem(_ status: stat, expectedType: mode_t, owner: uid_t) -> String? {
-        if status.st_mode & S_IFMT != expectedType {
+    private static func problem(_ status: FileStatus, expectedType: mode_t, owner: uid_t) -> String? {
+        if status.mode & UInt32(S_IFMT) != UInt32(expectedType) {
             return expectedType == S_IFDIR ? "is not a directory" : "is not a regular file"
         }
-        if status.st_uid != owner { return "is owned by user \(status.st_uid), not \(owner)" }
-        if status.st_mode & S_IWGRP != 0 { return "is writable by its group" }
-        if status.st_mode & S_IWOTH != 0 { return "is writable by others" }
+        if status.owner != owner { return "is owned by user \(status.owner), not \(owner)" }
+        if status.mode & UInt32(S_IWGRP) != 0 { return "is writable by its group" }
+        if status.mode & UInt32(S_IWOTH) != 0 { return "is writable by others" }
         return nil
     }
 

@@ -42,13 +42,18 @@ package final class EngineHandler: DaemonHandler {
         } catch {
             outcome = .failure(error)
         }
-        let payload: [UInt8]
+        var payload: [UInt8]
         do {
             payload = try ResponseCodec.encode(outcome)
         } catch {
             payload = (try? ResponseCodec.encode(.failure(error))) ?? []
         }
-        return Frame(kind: .response, requestID: frame.requestID, payload: payload)
+        if payload.count > connection.largestAnswer {
+            let refusal = KeychainError.answerTooLarge(
+                size: payload.count, limit: connection.largestAnswer, inParts: connection.takesAnswersInParts)
+            payload = (try? ResponseCodec.encode(.failure(refusal))) ?? []
+        }
+        return connection.sendingParts(of: payload, requestID: frame.requestID)
     }
 
     package func connectionClosed(_ connection: DaemonConnection, peer: PeerIdentity) {

@@ -1,5 +1,6 @@
 internal import CryptoKitOpenSSL
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -24,22 +25,22 @@ package final class ExecutableDigester: Sendable {
 
     /// The digest and file identity of the executable `/proc/<pid>/exe` opens; nil when it cannot be read.
     package func digest(ofExecutableAt linkPath: String) -> (sha256: [UInt8], file: FileIdentity)? {
-        let descriptor = open(linkPath, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        let file = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        guard let descriptor = try? SystemCalls.open(linkPath, O_RDONLY) else { return nil }
+        defer { SystemCalls.close(descriptor) }
+        guard let status = try? SystemCalls.fstat(descriptor, path: linkPath) else { return nil }
+        let file = FileIdentity(device: status.device, inode: status.inode)
         let version = FileVersion(
-            file: file, size: Int64(status.st_size), modified: timespec.Fields(status.st_mtim),
-            changed: timespec.Fields(status.st_ctim))
+            file: file, size: status.size,
+            modified: timespec.Fields(seconds: status.modificationSeconds, nanoseconds: status.modificationNanoseconds),
+            changed: timespec.Fields(seconds: status.changeSeconds, nanoseconds: status.changeNanoseconds))
         if let known = cache.withLock({ $0[version] }) { return (known, file) }
         var state = SHA256State()
         var chunk = [UInt8](repeating: 0, count: 256 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
+            let read = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemCallError) in try SystemCalls.read(descriptor, into: raw, path: linkPath) }
+            }
+            guard case .success(let count) = read else { return nil }
             if count == 0 { break }
             chunk.withUnsafeBytes { state.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
@@ -57,9 +58,5 @@ extension timespec {
     struct Fields: Hashable {
         let seconds: Int
         let nanoseconds: Int
-        init(_ time: timespec) {
-            seconds = time.tv_sec
-            nanoseconds = time.tv_nsec
-        }
     }
 }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -18,18 +20,10 @@ enum ProcFile {
     }
 
     private static func readUpTo(_ path: String, count limit: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[0..<count]
-        }
-        return Array(bytes.prefix(limit))
+        guard let descriptor = try? SystemCalls.open(path, O_RDONLY) else { return nil }
+        defer { SystemCalls.close(descriptor) }
+        // A read that fails midway gives what came before it, as the end of the file would.
+        return (try? SystemCalls.readAll(descriptor, path: path, limit: limit)).map { Array($0.prefix(limit)) }
     }
 
     static func text(_ path: String, limit: Int = 64 * 1024) -> String? {
@@ -38,10 +32,8 @@ enum ProcFile {
 
     /// Where a symbolic link such as `/proc/<pid>/exe` points.
     static func link(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let target = try? SystemCalls.readLink(path), !target.isEmpty else { return nil }
+        return target
     }
 
     /// Seconds since boot on the clock `/proc/<pid>/stat` start times count from (CLOCK_BOOTTIME).

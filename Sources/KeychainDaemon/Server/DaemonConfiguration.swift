@@ -1,3 +1,5 @@
+import KeychainWire
+
 /// Everything `keychaind` is started with (its command line).
 package struct DaemonConfiguration: Sendable, Equatable {
     package var stateDirectory = "/var/lib/keychaind"
@@ -19,6 +21,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
 package struct ConnectionLimits: Sendable, Equatable {
     /// The largest payload of one message, in bytes.
     package var maximumPayload = 1 << 20
+    /// The largest whole answer, all its frames together, in bytes: 1 GiB. A larger one is refused with
+    /// errSecAllocate (docs/keychaind.md).
+    package var maximumAnswer = Frame.defaultLargestAnswer
     /// Connections one uid may hold open at once.
     package var connectionsPerUID = 64
     /// Connections in all.

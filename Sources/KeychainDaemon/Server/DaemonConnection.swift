@@ -11,10 +11,18 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     private let contexts = Mutex<Set<AuthenticationContextID>>([])
 
     private let idleSeconds: Int
+    /// The largest payload of a frame, both ways (`--max-message`).
+    let payloadLimit: Int
+    /// The largest whole answer, parts included (`--max-answer`).
+    let answerLimit: Int
+    /// What the client said in its hello (protocol 2); nil while it speaks protocol 1.
+    var clientHello: ProtocolHello?
 
-    init(stream: SocketStream, payloadLimit: Int, idleSeconds: Int) {
+    init(stream: SocketStream, payloadLimit: Int, idleSeconds: Int, answerLimit: Int = Frame.defaultLargestAnswer) {
         self.stream = stream
         self.idleSeconds = idleSeconds
+        self.payloadLimit = payloadLimit
+        self.answerLimit = answerLimit
         self.decoder = FrameDecoder(payloadLimit: payloadLimit)
     }
 

@@ -64,7 +64,7 @@ package final class DaemonServer: Sendable {
     /// The figures `status` answers with.
     package var status: DaemonStatus {
         DaemonStatus(
-            version: Self.version, protocolVersion: Int(Frame.version), uptimeSeconds: -started.timeIntervalSinceNow,
+            version: Self.version, protocolVersion: Frame.protocolVersion, uptimeSeconds: -started.timeIntervalSinceNow,
             clients: counter.total, queueDepth: inFlight.load(ordering: .relaxed) + queueDepth())
     }
 
@@ -131,7 +131,8 @@ package final class DaemonServer: Sendable {
     /// Reads frames and answers each until the client leaves, goes quiet too long or breaks the protocol.
     private func converse(_ stream: SocketStream, peer: PeerIdentity, caller: CallerIdentity, who: String) {
         let connection = DaemonConnection(
-            stream: stream, payloadLimit: limits.maximumPayload, idleSeconds: limits.idleSeconds)
+            stream: stream, payloadLimit: limits.maximumPayload, idleSeconds: limits.idleSeconds,
+            answerLimit: limits.maximumAnswer)
         defer { handler.connectionClosed(connection, peer: peer) }
         while true {
             switch connection.next() {
@@ -168,6 +169,8 @@ package final class DaemonServer: Sendable {
             let path = String(decoding: frame.payload, as: UTF8.self)
             let fields = explainExecutable(at: path, asker: peer)
             return Frame(kind: .executableIdentity, requestID: frame.requestID, payload: fields.encoded())
+        case .hello:
+            return connection.answerHello(frame)
         case .listPolicy:
             return Frame(kind: .policyRules, requestID: frame.requestID, payload: policyListing().encoded())
         case let kind where kind.isBuiltIn:

@@ -52,6 +52,7 @@ package final class DaemonKeychainService: KeychainService {
         defer { Self.wipe(&payload) }
         return try connection.withLock { held in
             let client = try connected(&held)
+            try Self.checkSize(of: payload, for: client)
             let frame = Frame(kind: .request, requestID: client.takeRequestID(), payload: payload)
             var sent = client.send(frame)
             var current = client
@@ -60,6 +61,7 @@ package final class DaemonKeychainService: KeychainService {
                 // request never reached it, so it cannot run twice.
                 held = nil
                 current = try connected(&held)
+                try Self.checkSize(of: payload, for: current)
                 sent = current.send(frame)
             }
             guard sent else {
@@ -70,10 +72,19 @@ package final class DaemonKeychainService: KeychainService {
         }
     }
 
-    /// Reads until the request's answer, answering the daemon's questions on the way.
+    /// Refuses, before it is sent, a request larger than the daemon said it accepts: the daemon would close the
+    /// connection on its header.
+    private static func checkSize(of payload: [UInt8], for client: DaemonClient) throws {
+        guard let limit = client.requestLimit, payload.count > limit else { return }
+        throw KeychainError.requestTooLarge(size: payload.count, limit: limit)
+    }
+
+    /// Reads until the request's answer, answering the daemon's questions on the way and putting an answer sent
+    /// in parts back together.
     private func answer(to requestID: UInt64, on client: DaemonClient, held: inout DaemonClient?) throws
         -> KeychainResponse
     {
+        let assembler = AnswerAssembler(limit: client.answerLimit)
         while true {
             let frame = try roundTrip(client, held: &held) { client throws(DaemonClient.Failure) in
                 try client.receive()
@@ -83,9 +94,17 @@ package final class DaemonKeychainService: KeychainService {
                 throw unavailable("keychaind answered another request (#\(frame.requestID))")
             }
             switch frame.kind {
+            case .responsePart:
+                try assemble(held: &held) { () throws(AnswerAssembler.Failure) in
+                    try assembler.add(partPayload: frame.payload)
+                }
             case .response:
-                return try ResponseCodec.decode(frame.payload)
-            case .prompt:
+                var whole = try assemble(held: &held) { () throws(AnswerAssembler.Failure) in
+                    try assembler.finish(responsePayload: frame.payload)
+                }
+                defer { Self.wipe(&whole) }
+                return try ResponseCodec.decode(whole)
+            case .prompt where !assembler.isStarted:
                 var reply = try PromptCodec.encode(relay(frame.payload))
                 defer { Self.wipe(&reply) }
                 guard client.send(Frame(kind: .promptAnswer, requestID: requestID, payload: reply)) else {
@@ -95,15 +114,37 @@ package final class DaemonKeychainService: KeychainService {
             case .error:
                 // A refusal (the policy, a limit): the daemon closes the connection after it.
                 held = nil
-                let reply = try? ErrorReply.decode(frame.payload)
-                throw KeychainError(
-                    reply?.status ?? SecurityStatus.notAvailable,
-                    reason: reply.map { KeychainError.Reason(verbatim: "keychaind: " + $0.reason) })
+                throw Self.refused(try? ErrorReply.decode(frame.payload))
             default:
                 held = nil
                 throw unavailable("keychaind answered with a \(frame.kind) frame")
             }
         }
+    }
+
+    /// Runs a step of putting an answer together; a failure drops the connection, whose remaining parts are
+    /// unread.
+    private func assemble<Value>(
+        held: inout DaemonClient?, _ step: () throws(AnswerAssembler.Failure) -> Value
+    ) throws -> Value {
+        do {
+            return try step()
+        } catch {
+            held = nil
+            switch error {
+            case .tooLarge(let size, let limit):
+                throw KeychainError.answerOverClientLimit(size: size, limit: limit)
+            case .inconsistent(let what):
+                throw unavailable("its answer in parts is broken: \(what)")
+            }
+        }
+    }
+
+    /// The error of the daemon's `error` frame.
+    private static func refused(_ reply: ErrorReply?) -> KeychainError {
+        KeychainError(
+            reply?.status ?? SecurityStatus.notAvailable,
+            reason: reply.map { KeychainError.Reason(verbatim: "keychaind: " + $0.reason) })
     }
 
     /// What this process's user answers to the daemon's question.
@@ -129,13 +170,18 @@ package final class DaemonKeychainService: KeychainService {
 
     func connected(_ held: inout DaemonClient?) throws -> DaemonClient {
         if let held { return held }
+        let client: DaemonClient
+        let refusal: ErrorReply?
         do {
-            let client = try DaemonClient(socketPath: socketPath)
-            held = client
-            return client
+            client = try DaemonClient(socketPath: socketPath)
+            refusal = try client.negotiate()
         } catch {
             throw unavailable(error.description)
         }
+        // A refusal (the policy, a limit): the daemon closes the connection after it.
+        if let refusal { throw Self.refused(refusal) }
+        held = client
+        return client
     }
 
     func roundTrip(

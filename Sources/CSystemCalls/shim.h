@@ -1,0 +1,60 @@
+#ifndef KEYCHAIN_CSYSTEMCALLS_SHIM_H
+#define KEYCHAIN_CSYSTEMCALLS_SHIM_H
+// The Linux calls SystemCalls makes that Swift's Glibc module does not show: variadic ones (syscall, prctl) and
+// those glibc declares only under _GNU_SOURCE (accept4, struct ucred), which would make these headers disagree
+// with Swift's Glibc module, so the kernel's layouts and the raw system calls are used. Header only: nothing to
+// link, so the statically linked faces that use SystemCalls gain no library.
+#include <errno.h>
+#include <stdint.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+
+/// SO_PEERCRED of a connected Unix socket: 0, or -1 with errno.
+static inline int ksys_peer_credentials(int fd, uint32_t *uid, uint32_t *gid, int32_t *pid) {
+    struct { pid_t pid; uid_t uid; gid_t gid; } credentials;  // struct ucred, the kernel's layout
+    socklen_t length = sizeof(credentials);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    *pid = credentials.pid;
+    return 0;
+}
+
+/// SO_PEERPIDFD (Linux 6.5): a pidfd the kernel took for the peer at connect time; -1 with errno without it.
+static inline int ksys_peer_pidfd(int fd) {
+    int pidfd = -1;
+    socklen_t length = sizeof(pidfd);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &length) != 0) return -1;
+    return pidfd;
+}
+
+/// pidfd_open(2), with PIDFD's flags 0 (the descriptor is close-on-exec).
+static inline int ksys_pidfd_open(int32_t pid) { return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0); }
+
+/// accept4(2) with SOCK_CLOEXEC.
+static inline int ksys_accept_cloexec(int fd) { return (int)syscall(SYS_accept4, fd, NULL, NULL, SOCK_CLOEXEC); }
+
+/// prctl(PR_SET_KEEPCAPS, keep): whether the permitted capabilities survive a setuid from root.
+static inline int ksys_keep_capabilities(int keep) { return prctl(PR_SET_KEEPCAPS, keep, 0, 0, 0); }
+
+/// capset(2) of this thread: exactly the capabilities whose bits `mask` sets (bit n = capability n), effective
+/// and permitted, none inheritable.
+static inline int ksys_set_capabilities(uint64_t mask) {
+    struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct data[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+    data[0].effective = data[0].permitted = (uint32_t)mask;
+    data[1].effective = data[1].permitted = (uint32_t)(mask >> 32);
+    return (int)syscall(SYS_capset, &header, data);
+}
+#endif

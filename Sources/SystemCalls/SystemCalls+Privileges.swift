@@ -1,0 +1,50 @@
+internal import CSystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Accounts, user and group ids, and capabilities.
+extension SystemCalls {
+    /// A user account's uid and gid (`getpwnam_r`), nil when there is no such account.
+    package static func account(named name: String) -> (uid: UInt32, gid: UInt32)? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        // getpwnam_r answers its error instead of setting errno; either way there is no account to use.
+        guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return (entry.pw_uid, entry.pw_gid)
+    }
+
+    /// Drops every supplementary group (`setgroups(0)`).
+    package static func dropSupplementaryGroups() throws(SystemCallError) {
+        try once("setgroups") { setgroups(0, nil) }
+    }
+
+    /// `setgid(2)`: as root, sets the real, effective and saved gids.
+    package static func setGroupID(_ gid: UInt32) throws(SystemCallError) {
+        try once("setgid") { setgid(gid) }
+    }
+
+    /// `setuid(2)`: as root, sets the real, effective and saved uids.
+    package static func setUserID(_ uid: UInt32) throws(SystemCallError) {
+        try once("setuid") { setuid(uid) }
+    }
+
+    /// Whether the permitted capabilities survive a `setuid` from root (`PR_SET_KEEPCAPS`).
+    package static func keepCapabilitiesAcrossSetuid(_ keep: Bool) throws(SystemCallError) {
+        try once("prctl PR_SET_KEEPCAPS") { ksys_keep_capabilities(keep ? 1 : 0) }
+    }
+
+    /// Makes `capabilities` (numbers of `capability.h`: `CAP_SYS_PTRACE` is 19) this thread's effective and
+    /// permitted capabilities, and only them (`capset`).
+    package static func setCapabilities(_ capabilities: [Int32]) throws(SystemCallError) {
+        guard capabilities.allSatisfy({ (0..<64).contains($0) }) else {
+            throw SystemCallError(call: "capset", code: EINVAL)
+        }
+        let mask = capabilities.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) }
+        try once("capset") { ksys_set_capabilities(mask) }
+    }
+}

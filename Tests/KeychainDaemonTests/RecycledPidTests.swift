@@ -1,0 +1,103 @@
+import DaemonSystem
+import Foundation
+import KeychainWire
+import SystemCalls
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A recycled pid: a process connects and exits before the daemon looks at it, and another process is given its
+/// pid (forced through `/proc/sys/kernel/ns_last_pid`). The daemon must not take the connection for the new
+/// process: its pidfd names the process that connected, which is gone, so the connection is refused.
+@Suite(.serialized) struct RecycledPidTests {
+    static let lastPid = "/proc/sys/kernel/ns_last_pid"
+    static let canForcePids = getuid() == 0 && access(lastPid, W_OK) == 0
+
+    @Test(.enabled(if: canForcePids, "needs root and a writable /proc/sys/kernel/ns_last_pid"))
+    func aConnectionWhosePidWasRecycledBeforeTheDaemonLookedIsRefused() throws {
+        let daemon = try DaemonProcess()
+        // A stopped daemon accepts nothing: the connection waits in the listen queue while its process is
+        // replaced, as under load.
+        #expect(kill(daemon.pid, SIGSTOP) == 0)
+        var resumed = false
+        defer { if !resumed { kill(daemon.pid, SIGCONT) } }
+        let connection = try Self.connectFromAChildThatExits(to: daemon.socketPath)
+        defer { SystemCalls.close(connection.descriptor) }
+        guard let impostor = Self.processWithPid(connection.pid) else {
+            Issue.record("pid \(connection.pid) could not be given to a new process (another process took it)")
+            return
+        }
+        defer {
+            kill(impostor, SIGKILL)
+            var status: Int32 = 0
+            waitpid(impostor, &status, 0)
+        }
+        #expect(kill(daemon.pid, SIGCONT) == 0)
+        resumed = true
+        // The daemon's answer on the connection: a refusal, never an identity for the impostor.
+        try SystemCalls.setTimeouts(connection.descriptor, seconds: 10)
+        var decoder = FrameDecoder(payloadLimit: 1 << 16)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var frame: Frame?
+        while frame == nil {
+            let received = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemCallError) in try SystemCalls.receive(connection.descriptor, into: raw) }
+            }
+            guard case .success(let count) = received, count > 0 else { break }
+            decoder.append(Array(buffer[0..<count]))
+            frame = try decoder.next()
+        }
+        #expect(frame?.errorReply?.status == ErrorReply.missingEntitlement)
+        #expect(daemon.waitForLog("pid \(connection.pid) (uid \(getuid())) is refused"))
+        #expect(!daemon.log.contains("pid \(connection.pid) (uid \(getuid())) running"))
+        // Linux 6.9 and later give a pidfd of the reaped process, which shows it exited; 6.5 to 6.8 none at all.
+        let refusal = daemon.log.split(separator: "\n").first { $0.contains("pid \(connection.pid) (uid") }
+        #expect(
+            refusal?.contains("process \(connection.pid) exited while it was identified") == true
+                || refusal?.contains("no pidfd for it") == true, "\(refusal ?? "no log line")")
+    }
+
+    /// A socket connected to `path` by a child process (so `SO_PEERCRED` names the child), which then exits and
+    /// is reaped; the socket stays open here.
+    private static func connectFromAChildThatExits(to path: String) throws -> (descriptor: Int32, pid: Int32) {
+        let descriptor = try SystemCalls.retrying("socket") {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+        let address = UnsafeMutablePointer<sockaddr_un>.allocate(capacity: 1)
+        defer { address.deallocate() }
+        address.initialize(to: sockaddr_un())
+        address.pointee.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.pointee.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let generic = UnsafeRawPointer(address).assumingMemoryBound(to: sockaddr.self)
+        let size = socklen_t(MemoryLayout<sockaddr_un>.size)
+        // The child only connects and exits: nothing that is unsafe after fork.
+        let child = fork()
+        if child == 0 { _exit(connect(descriptor, generic, size) == 0 ? 0 : 1) }
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        guard child > 0, status == 0 else { throw DaemonTestError("the child could not connect") }
+        return (descriptor, child)
+    }
+
+    /// A new process (it waits to be killed) with `pid`, or nil when another process took the pid first.
+    private static func processWithPid(_ pid: Int32) -> Int32? {
+        let text = Array(String(pid - 1).utf8)
+        for _ in 0..<50 {
+            guard let file = try? SystemCalls.open(lastPid, O_WRONLY) else { return nil }
+            let written = (try? SystemCalls.writeAll(file, text)) != nil
+            SystemCalls.close(file)
+            guard written else { return nil }
+            let child = fork()
+            if child == 0 {
+                while true { pause() }
+            }
+            if child == pid { return child }
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
+        return nil
+    }
+}
