@@ -142,7 +142,7 @@ var targets: [Target] = [
         // kSecAttrTokenIDSecureEnclave hold the same keys through it.
         .target(
             name: "EnclaveKeys",
-            dependencies: ["KeychainCore", "KeychainCrypto", "TPMEnclave", "CryptoKitOpenSSL"],
+            dependencies: ["KeychainCore", "KeychainCrypto", "KeychainRequests", "TPMEnclave", "CryptoKitOpenSSL"],
             swiftSettings: swift6),
         .target(
             name: "CryptoKit",

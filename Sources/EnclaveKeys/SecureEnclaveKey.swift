@@ -40,7 +40,7 @@ package struct SecureEnclaveKey: Sendable {
     ) throws -> SecureEnclaveKey {
         let backend = try SecureEnclaveBackends.current()
         let policy = try policy()
-        let keychain = try SecureEnclaveBackends.keychainOperation { try ProcessKeychain.current() }
+        let keychain = try SecureEnclaveBackends.sealingKeychain()
         var authorization = [UInt8](repeating: 0, count: authorizationSize)
         defer { authorization.withUnsafeMutableBytes { wipeBytes($0) } }
         try SecureEnclaveBackends.keychainOperation {
@@ -100,7 +100,7 @@ package struct SecureEnclaveKey: Sendable {
         var authorization: [UInt8] = []
         defer { authorization.withUnsafeMutableBytes { wipeBytes($0) } }
         if let access = handle.access {
-            let keychain = try SecureEnclaveBackends.keychainOperation { try ProcessKeychain.current() }
+            let keychain = try SecureEnclaveBackends.sealingKeychain()
             let opened = try SecureEnclaveBackends.keychainOperation {
                 try keychain.openEnclaveKeyAuthorization(
                     access.sealedAuthorization, policy: access.policy, binding: handle.publicPoint,

@@ -27,6 +27,7 @@ struct SecureEnclaveSoftwareBackend: SecureEnclaveBackend {
 
     /// The task's keychain's wrapping key for software enclave keys.
     private static func wrappingKey() throws -> SecureBytes {
-        try SecureEnclaveBackends.keychainOperation { try ProcessKeychain.current().softwareEnclaveWrappingKey() }
+        let keychain = try SecureEnclaveBackends.sealingKeychain()
+        return try SecureEnclaveBackends.keychainOperation { try keychain.softwareEnclaveWrappingKey() }
     }
 }

@@ -2,6 +2,7 @@ import CryptoKit
 import EnclaveKeys
 import Foundation
 import KeychainCore
+import KeychainRequests
 import KeychainTestSupport
 import LocalAuthentication
 import Security
@@ -77,6 +78,16 @@ struct SecKeyEnclaveTests {
             #expect(Self.verifies(key, message, signature, .ecdsaSignatureMessageX962SHA256))
             // The enclave signs SHA-256 only.
             #expect(Self.sign(key, message, .ecdsaSignatureMessageX962SHA384).status == Int(errSecParam))
+        }
+    }
+
+    @Test func throughKeychaindAnEnclaveKeyIsUnimplementedNotSealedInAKeychainOfTheProcess() async throws {
+        try await inSoftwareEnclave { _, _ in
+            let daemon = DaemonKeychainService(socketPath: "/nonexistent/keychaind.socket")
+            let status = ProcessKeychain.$taskKeychain.withValue(nil) {
+                ProcessKeychainService.$taskService.withValue(daemon) { Self.create(Self.parameters()).status }
+            }
+            #expect(status == Int(errSecUnimplemented))
         }
     }
 

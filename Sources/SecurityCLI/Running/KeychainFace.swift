@@ -1,13 +1,18 @@
 import Foundation
 import KeychainCore
+import KeychainRequests
 import Security
 
 /// The command's keychain seen through the `Security` face: SecItem calls made as the command's identity, on
-/// the keychain the options chose (`SecurityRuntime.withKeychain`), so the certificate, identity and key verbs
-/// do what an app's calls do.
+/// the keychain the options chose (`SecurityRuntime.withKeychain`), or through keychaind as the identity the
+/// daemon gives (with owner rights when claimed), so the certificate, identity and key verbs do what an app's
+/// calls do.
 struct KeychainFace {
-    let keychain: Keychain
-    /// `-G GROUP` when `KEYCHAIN_ENTITLEMENTS` confines the command: every call names it.
+    /// The keychain the command opened in its own process; nil through keychaind.
+    let keychain: Keychain?
+    /// The service the calls go to: the keychain's in process, or keychaind's.
+    let client: KeychainClient
+    /// `-G GROUP` when it narrows every call: `KEYCHAIN_ENTITLEMENTS` confines the command, or through keychaind.
     let accessGroup: String?
 
     /// A stored item: its reference object and attributes.
@@ -18,7 +23,16 @@ struct KeychainFace {
         var label: String? { attributes[kSecAttrLabel as String] as? String }
     }
 
-    func run<R>(_ body: () throws -> R) rethrows -> R { try SecurityRuntime.withKeychain(keychain, body) }
+    func run<R>(_ body: () throws -> R) rethrows -> R {
+        if let keychain { return try SecurityRuntime.withKeychain(keychain, body) }
+        return try ProcessKeychainService.$taskService.withValue(client.service, operation: body)
+    }
+
+    /// The path of the keychain's database, as listings print it.
+    var databasePath: String {
+        if let keychain { return keychain.configuration.home.appendingPathComponent(Keychain.databaseFileName).path }
+        return (try? client.describeService().databasePath) ?? Keychain.databaseFileName
+    }
 
     /// `query` with the access group, when one is imposed.
     func scoped(_ query: [String: Any]) -> [String: Any] {
@@ -100,12 +114,20 @@ struct StoredIdentity {
 }
 
 extension SecurityCommandRunner {
-    /// The face over the keychain the options choose.
+    /// The face over the keychain the options choose: through keychaind when the process names its socket,
+    /// claiming owner rights first as the password verbs do (+Owner).
     func face(_ identity: IdentityOptions) throws(CommandFailure) -> KeychainFace {
+        if case .environment = source, let socket = daemonSocket {
+            let client = daemonClient(socket, identity: identity, asOwner: true)
+            return KeychainFace(keychain: nil, client: client, accessGroup: identity.accessGroup)
+        }
         do {
             let configuration = try source.configuration(for: identity)
+            let keychain = try Keychain(configuration: configuration)
             return KeychainFace(
-                keychain: try Keychain(configuration: configuration),
+                keychain: keychain,
+                client: KeychainClient(
+                    service: InProcessKeychainService(keychain), caller: Caller(identity: configuration.identity)),
                 accessGroup: source.confinesIdentity ? identity.accessGroup : nil)
         } catch let error as KeychainError {
             throw CommandFailure("SecKeychainCopyDefault", error)

@@ -179,7 +179,7 @@ extension SecurityCommandRunner {
     }
 
     func keychainPath(_ face: KeychainFace) -> String {
-        face.keychain.configuration.home.appendingPathComponent(Keychain.databaseFileName).path
+        face.databasePath
     }
 
     static func name(_ item: KeychainFace.Item<SecCertificate>) -> String {
