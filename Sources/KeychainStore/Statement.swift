@@ -88,6 +88,19 @@ package final class Statement {
         }
     }
 
+    /// Calls `body` with the bytes of `index` in the current row, uncopied (valid only inside `body`), or nil when
+    /// the value is NULL.
+    package func withColumnBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer?) throws -> Result) rethrows
+        -> Result
+    {
+        let column = Int32(index)
+        guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return try body(nil) }
+        // sqlite3_column_blob before sqlite3_column_bytes, as SQLite documents, so the length is of the blob form.
+        let base = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? base : nil, count: count))
+    }
+
     /// Resets the statement so it releases its read snapshot.
     package func reset() { sqlite3_reset(handle) }
 }

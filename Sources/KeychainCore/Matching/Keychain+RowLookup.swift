@@ -75,7 +75,9 @@ extension Keychain {
     }
 
     func sealer(for row: StoredRow, schema: ClassSchema, protection: Accessibility) -> ItemSealer {
-        ItemSealer(table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection, version: row.version)
+        ItemSealer(
+            table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection, version: row.version,
+            indexBinding: row.indexBinding)
     }
 
     /// Decrypts a matched row's attributes.

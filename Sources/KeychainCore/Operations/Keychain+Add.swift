@@ -158,7 +158,7 @@ extension Keychain {
         let index = try indexRow(attributes, schema: schema)
         let sealer = ItemSealer(
             table: schema.itemClass.rawValue, uuid: uuid, protection: protection,
-            version: ItemSealer.formatVersion)
+            version: ItemSealer.formatVersion, indexBinding: index.binding)
         let itemKey = try SystemRandom.key()
         let sealed = try sealer.seal(
             attributes: attributes, secret: constraints == nil ? secret : [],

@@ -34,8 +34,9 @@ extension Keychain {
             try matchingRows(query, schema: schema, groups: groups, limit: query.limit, reading: columns, store: store)
         }
         let check = AttributeMatcher(query, groups: groups)
+        let checkedByDigests = check.isDecidedByDigests(schema)
         var outcome = SearchOutcome()
-        try collect(rows, query: query, schema: schema, check: check, into: &outcome)
+        try collect(rows, query: query, schema: schema, check: check, byDigests: checkedByDigests, into: &outcome)
         if outcome.lockedOut + outcome.damaged > 0, query.limit != .all, !outcome.isFull(query.limit) {
             // Items of an unavailable class, or damaged ones, hid readable ones behind the limit: look past them.
             let seen = Set(rows.map(\.row.uuid))
@@ -44,7 +45,7 @@ extension Keychain {
             }
             try collect(
                 more.filter { !seen.contains($0.row.uuid) }, query: query, schema: schema, check: check,
-                into: &outcome)
+                byDigests: checkedByDigests, into: &outcome)
         }
         if outcome.results.isEmpty, let reason = outcome.firstLockedReason {
             throw KeychainError.interactionNotAllowed.because(
@@ -100,9 +101,10 @@ extension Keychain {
     }
 
     /// Decrypts `rows` into `outcome` until the query's limit is reached, counting those the lock state keeps
-    /// out and leaving out those `kSecUseAuthenticationUISkip` skips.
+    /// out and leaving out those `kSecUseAuthenticationUISkip` skips. `byDigests`: the rows' digests answered
+    /// every rule of `check`.
     private func collect(
-        _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher,
+        _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher, byDigests: Bool,
         into outcome: inout SearchOutcome
     ) throws {
         for match in rows where !outcome.isFull(query.limit) {
@@ -110,7 +112,7 @@ extension Keychain {
                 outcome.results.append(
                     try result(
                         for: match, schema: schema, returns: query.returns, check: check,
-                        authentication: query.authentication))
+                        authentication: query.authentication, checkedByDigests: byDigests))
             } catch is ConstraintSkip {
                 continue
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {

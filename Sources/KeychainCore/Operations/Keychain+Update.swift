@@ -208,7 +208,7 @@ extension Keychain {
         var row = match.row
         let sealer = ItemSealer(
             table: schema.itemClass.rawValue, uuid: row.uuid, protection: plan.protection,
-            version: ItemSealer.formatVersion)
+            version: ItemSealer.formatVersion, indexBinding: index.binding)
         let sealed = try sealer.seal(
             attributes: plan.attributes, secret: plan.newPolicy == nil ? secret ?? [] : [],
             itemKey: plan.itemKey, classKey: try classKey(plan.protection))
