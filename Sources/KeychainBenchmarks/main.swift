@@ -9,6 +9,7 @@ import Security
 // Run with `swift run -c release keychain-benchmarks [durable-ops] [lookups] [large-item-count]`.
 
 FloorOnly.runIfAsked()
+LookupProfile.runIfAsked()
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let durableOps = arguments.count > 0 ? arguments[0] : 300
