@@ -86,6 +86,7 @@ package final class ItemStore {
                 metadata: statement.column(5).blobValue ?? [], secret: statement.column(6).blobValue ?? [],
                 digests: [:])
             if let binding {
+                row.indexBinding.reserveCapacity(ItemTableSpec.typicalBindingSize)
                 for offset in binding.digestColumns.indices {
                     statement.withColumnBytes(7 + offset) { value in
                         guard let value else { return }

@@ -6,6 +6,9 @@ package struct ItemTableSpec: Sendable {
     package let name: String
     /// Digest columns, in order.
     package let digestColumns: [String]
+    /// Room for the binding of a row with a few attributes, so building it rarely grows the buffer.
+    static let typicalBindingSize = 256
+
     /// Each digest column's name as its index binding writes it (length byte, then UTF-8).
     private let bindingNames: [[UInt8]]
 
@@ -21,6 +24,7 @@ package struct ItemTableSpec: Sendable {
     /// binding as it was.
     package func indexBinding(_ digests: [String: [UInt8]]) -> [UInt8] {
         var binding: [UInt8] = []
+        binding.reserveCapacity(Self.typicalBindingSize)
         for (offset, column) in digestColumns.enumerated() {
             guard let value = digests[column] else { continue }
             value.withUnsafeBytes { appendBinding(column: offset, value: $0, to: &binding) }
@@ -31,10 +35,12 @@ package struct ItemTableSpec: Sendable {
     /// Appends one digest column's part of the index binding: the same bytes whether the value comes from a row
     /// being written or straight from SQLite.
     func appendBinding(column offset: Int, value: UnsafeRawBufferPointer, to binding: inout [UInt8]) {
-        binding += bindingNames[offset]
+        binding.append(contentsOf: bindingNames[offset])
         let count = UInt32(truncatingIfNeeded: value.count)
-        binding += [UInt8(count >> 24), UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8),
-            UInt8(truncatingIfNeeded: count)]
-        binding += value
+        binding.append(UInt8(count >> 24))
+        binding.append(UInt8(truncatingIfNeeded: count >> 16))
+        binding.append(UInt8(truncatingIfNeeded: count >> 8))
+        binding.append(UInt8(truncatingIfNeeded: count))
+        binding.append(contentsOf: value)
     }
 }

@@ -35,7 +35,10 @@ struct AttributeMatcher {
     /// on an attribute with a digest column (not a date), and the group, sync state and protection class are
     /// the row's digests and class name. Then a row whose seal binds those columns needs no other check.
     func isDecidedByDigests(_ schema: ClassSchema) -> Bool {
-        conditions.keys.allSatisfy { schema.attributes[$0] != nil && schema.attributes[$0] != .date }
+        conditions.keys.allSatisfy { key in
+            guard let kind = schema.attributes[key] else { return false }
+            return kind != .date
+        }
     }
 
     /// The attributes the matcher reads.

@@ -14,7 +14,7 @@ extension Keychain {
     ///   - checkedByDigests: the lookup's digest conditions covered every rule of `check` (no date condition).
     func result(
         for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, check: AttributeMatcher? = nil,
-        authentication: ReadAuthentication = ReadAuthentication(), suppliedSecret: [UInt8]? = nil,
+        authentication: @autoclosure () -> ReadAuthentication = ReadAuthentication(), suppliedSecret: [UInt8]? = nil,
         checkedByDigests: Bool = false
     ) throws -> ItemResult {
         let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
@@ -60,7 +60,7 @@ extension Keychain {
                     data = Secret(
                         try openConstrained(
                             match.row.secret, policy: policy, sealer: sealer, itemKey: itemKey,
-                            authentication: authentication))
+                            authentication: authentication()))
                 }
             } else {
                 data = Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey))
