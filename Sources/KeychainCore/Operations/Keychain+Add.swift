@@ -170,7 +170,7 @@ extension Keychain {
         let row = StoredRow(
             uuid: uuid, primaryKeyDigest: index.primaryKey, protection: protection.rawValue,
             version: ItemSealer.formatVersion, wrappedKey: sealed.wrappedKey, metadata: sealed.metadata,
-            secret: sealedSecret ?? sealed.secret, digests: index.digests)
+            secret: sealedSecret ?? sealed.secret, digests: index.digests, indexBinding: index.binding)
         return PreparedItem(schema: schema, row: row, protection: protection, attributes: attributes)
     }
 }

@@ -54,6 +54,7 @@ extension Keychain {
             upgraded.version = ItemSealer.formatVersion
             upgraded.primaryKeyDigest = index.primaryKey
             upgraded.digests = index.digests
+            upgraded.indexBinding = index.binding
             upgraded.wrappedKey = sealed.wrappedKey
             upgraded.metadata = sealed.metadata
             upgraded.secret =

@@ -214,6 +214,7 @@ extension Keychain {
             itemKey: plan.itemKey, classKey: try classKey(plan.protection))
         row.primaryKeyDigest = index.primaryKey
         row.digests = index.digests
+        row.indexBinding = index.binding
         row.protection = plan.protection.rawValue
         row.version = ItemSealer.formatVersion
         row.wrappedKey = sealed.wrappedKey
