@@ -27,7 +27,7 @@ extension Keychain {
         // Resolved only for a constrained item: the default prompt is text built per call.
         let given = query.authentication
         let readAuthentication = { self.authentication(given, context: context, caller: caller) }
-        var columns: RowColumns = [.metadata]
+        var columns = RowColumns.metadata  // not an array literal: an OptionSet built from one costs an array
         if Self.readsValue(query.returns, schema: schema) { columns.insert(.secret) }
         // Rows are read under the store's lock (one SELECT reads one snapshot); decrypting them, and any prompt
         // an item's access control asks for, happen after it is released, so a user taking their time at a

@@ -17,6 +17,8 @@ final class IndexDigester: Sendable {
     // The values of the last few queries: a process tends to ask for the same service (or the same item) again.
     private let recentQueries = Mutex<[QueryKey: [UInt8]]>([:])
     private static let recentQueryCapacity = 64
+    // Long values are not kept: a few names and identifiers repeat, and the cache stays a few kilobytes.
+    private static let recentQueryLargestValue = 256
 
     private struct PrefixKey: Hashable {
         let domain: UInt8
@@ -60,9 +62,12 @@ final class IndexDigester: Sendable {
     }
 
     /// The digest of a query's condition (`folded`: of its case-folded value, nil when it is not text),
-    /// remembered for the next few queries. A small cache, emptied when full, so it holds only what repeats
-    /// within a few calls and never grows with the keychain.
+    /// remembered for the next few queries when it is short. A small cache, emptied when full, so it holds only
+    /// what repeats within a few calls and never grows with the keychain.
     func queryDigest(_ key: AttributeKey, _ value: AttributeValue, folded: Bool = false) throws -> [UInt8]? {
+        guard value.byteCount <= Self.recentQueryLargestValue else {
+            return folded ? try foldedDigest(key, value) : try digest(key, value)
+        }
         let cacheKey = QueryKey(attribute: key, value: value, folded: folded)
         if let known = recentQueries.withLock({ $0[cacheKey] }) { return known }
         guard let computed = folded ? try foldedDigest(key, value) : try digest(key, value) else { return nil }
