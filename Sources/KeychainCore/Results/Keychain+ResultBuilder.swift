@@ -21,8 +21,8 @@ extension Keychain {
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
         // Even a search that returns no contents reveals the item; it needs the class to be available.
         let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
-        if checkedByDigests, let value = try dataOnlyValue(match, schema: schema, returns: returns, sealer: sealer,
-            itemKey: itemKey)
+        if checkedByDigests,
+            let value = try dataOnlyValue(match, schema: schema, returns: returns, sealer: sealer, itemKey: itemKey)
         {
             return ItemResult(
                 itemClass: schema.itemClass, value: value, attributes: nil,
