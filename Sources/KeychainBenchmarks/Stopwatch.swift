@@ -21,14 +21,21 @@ struct Measurement {
 /// Several operations timed in turn, one call of each per round, so that all of them meet the same state of the
 /// machine (durable writes depend on what the disk is doing).
 enum Interleaved {
-    static func run(count: Int, _ operations: [(name: String, body: (Int) throws -> Void)]) throws -> [Measurement] {
+    /// `chunk` calls of each operation per round (fast operations: timing each call alone would cost more than
+    /// the call), so that a machine busy with other work slows all of them alike and their ratios hold.
+    static func run(count: Int, chunk: Int = 1, _ operations: [(name: String, body: (Int) throws -> Void)]) throws
+        -> [Measurement]
+    {
         var totals = [UInt64](repeating: 0, count: operations.count)
-        for index in 0..<count {
+        var first = 0
+        while first < count {
+            let end = min(first + max(chunk, 1), count)
             for (slot, operation) in operations.enumerated() {
                 let start = DispatchTime.now().uptimeNanoseconds
-                try operation.body(index)
+                for index in first..<end { try operation.body(index) }
                 totals[slot] += DispatchTime.now().uptimeNanoseconds - start
             }
+            first = end
         }
         return zip(operations, totals).map {
             Measurement(name: $0.name, operations: count, seconds: Double($1) / 1e9)

@@ -60,7 +60,8 @@ package final class ItemStore {
     package func select(from table: String, where filter: RowFilter, reading columns: RowColumns) throws
         -> [StoredRow]
     {
-        let shape = SelectShape(table: table, filter: filter, columns: columns)
+        let spec = spec(table)
+        let shape = SelectShape(table: spec, filter: filter, columns: columns)
         let statement: Statement
         if let prepared = selectStatements[shape] {
             statement = prepared
@@ -69,21 +70,31 @@ package final class ItemStore {
             selectStatements[shape] = statement
         }
         try statement.bind(shape.values(filter))
-        return try readRows(statement)
+        return try readRows(statement, binding: shape.boundColumns.isEmpty ? nil : spec)
     }
 
-    /// Steps `statement` (whose columns are rowid, uuid, pdmn, version, wrappedkey, meta, secret) to the end.
-    private func readRows(_ statement: Statement) throws -> [StoredRow] {
+    /// Steps `statement` (whose columns are rowid, uuid, pdmn, version, wrappedkey, meta, secret, then, with
+    /// `binding`, each of its digest columns) to the end.
+    private func readRows(_ statement: Statement, binding: ItemTableSpec? = nil) throws -> [StoredRow] {
         defer { statement.reset() }
         var rows: [StoredRow] = []
         while try statement.step() {
-            rows.append(
-                StoredRow(
-                    rowid: statement.column(0).integerValue ?? 0, uuid: statement.column(1).blobValue ?? [],
-                    primaryKeyDigest: [], protection: statement.column(2).textValue ?? "",
-                    version: statement.column(3).integerValue ?? 0, wrappedKey: statement.column(4).blobValue ?? [],
-                    metadata: statement.column(5).blobValue ?? [], secret: statement.column(6).blobValue ?? [],
-                    digests: [:]))
+            var row = StoredRow(
+                rowid: statement.column(0).integerValue ?? 0, uuid: statement.column(1).blobValue ?? [],
+                primaryKeyDigest: [], protection: statement.column(2).textValue ?? "",
+                version: statement.column(3).integerValue ?? 0, wrappedKey: statement.column(4).blobValue ?? [],
+                metadata: statement.column(5).blobValue ?? [], secret: statement.column(6).blobValue ?? [],
+                digests: [:])
+            if let binding {
+                row.indexBinding.reserveCapacity(ItemTableSpec.typicalBindingSize)
+                for offset in binding.digestColumns.indices {
+                    statement.withColumnBytes(7 + offset) { value in
+                        guard let value else { return }
+                        binding.appendBinding(column: offset, value: value, to: &row.indexBinding)
+                    }
+                }
+            }
+            rows.append(row)
         }
         return rows
     }

@@ -6,9 +6,41 @@ package struct ItemTableSpec: Sendable {
     package let name: String
     /// Digest columns, in order.
     package let digestColumns: [String]
+    /// Room for the binding of a row with a few attributes, so building it rarely grows the buffer.
+    static let typicalBindingSize = 256
+
+    /// Each digest column's name as its index binding writes it (length byte, then UTF-8).
+    private let bindingNames: [[UInt8]]
 
     package init(name: String, digestColumns: [String]) {
         self.name = name
         self.digestColumns = digestColumns
+        bindingNames = digestColumns.map { [UInt8(truncatingIfNeeded: $0.utf8.count)] + Array($0.utf8) }
+    }
+
+    /// The index binding of a row with `digests` (by column name): what an item's secret seal authenticates
+    /// (item format 3). For each digest column in order that holds a value: its name (u8 length, UTF-8), then
+    /// the value (u32 big-endian length, bytes). A column added later is NULL in older rows and leaves their
+    /// binding as it was.
+    package func indexBinding(_ digests: [String: [UInt8]]) -> [UInt8] {
+        var binding: [UInt8] = []
+        binding.reserveCapacity(Self.typicalBindingSize)
+        for (offset, column) in digestColumns.enumerated() {
+            guard let value = digests[column] else { continue }
+            value.withUnsafeBytes { appendBinding(column: offset, value: $0, to: &binding) }
+        }
+        return binding
+    }
+
+    /// Appends one digest column's part of the index binding: the same bytes whether the value comes from a row
+    /// being written or straight from SQLite.
+    func appendBinding(column offset: Int, value: UnsafeRawBufferPointer, to binding: inout [UInt8]) {
+        binding.append(contentsOf: bindingNames[offset])
+        let count = UInt32(truncatingIfNeeded: value.count)
+        binding.append(UInt8(count >> 24))
+        binding.append(UInt8(truncatingIfNeeded: count >> 16))
+        binding.append(UInt8(truncatingIfNeeded: count >> 8))
+        binding.append(UInt8(truncatingIfNeeded: count))
+        binding.append(contentsOf: value)
     }
 }

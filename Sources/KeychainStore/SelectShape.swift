@@ -4,6 +4,7 @@ package struct RowColumns: OptionSet, Hashable, Sendable {
     package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     package static let metadata = RowColumns(rawValue: 1)
+    /// The sealed secret, with the digest columns its seal binds (``StoredRow/indexBinding``).
     package static let secret = RowColumns(rawValue: 2)
 }
 
@@ -17,9 +18,12 @@ struct SelectShape: Hashable {
     let byVersion: Bool
     let limit: Int?
     let columns: RowColumns
+    /// The digest columns read after the sealed ones, for the secret's index binding (empty without the secret).
+    let boundColumns: [String]
 
-    init(table: String, filter: RowFilter, columns: RowColumns) {
-        self.table = table
+    init(table: ItemTableSpec, filter: RowFilter, columns: RowColumns) {
+        self.table = table.name
+        boundColumns = columns.contains(.secret) ? table.digestColumns : []
         digestColumns = filter.digestsAnyOf.map { $0.column }
         valueCounts = filter.digestsAnyOf.map { $0.values.count }
         byProtection = filter.protection != nil
@@ -44,7 +48,8 @@ struct SelectShape: Hashable {
     var sql: String {
         let metadata = columns.contains(.metadata) ? "meta" : "x''"
         let secret = columns.contains(.secret) ? "secret" : "x''"
-        var sql = "SELECT rowid, uuid, pdmn, version, wrappedkey, \(metadata), \(secret) FROM \(table)"
+        let bound = boundColumns.map { ", " + $0 }.joined()
+        var sql = "SELECT rowid, uuid, pdmn, version, wrappedkey, \(metadata), \(secret)\(bound) FROM \(table)"
         var conditions: [String] = []
         if byUUID { conditions.append("uuid = ?") }
         for (column, count) in zip(digestColumns, valueCounts) {

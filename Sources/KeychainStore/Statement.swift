@@ -4,6 +4,9 @@ internal import CSQLite
 package final class Statement {
     private let handle: OpaquePointer
     private unowned let database: Database
+    // The bytes of the bound blobs and texts, in one buffer that outlives their binding (SQLite reads them in
+    // place: one allocation per bind instead of a copy per value).
+    private var bound: UnsafeMutableRawBufferPointer?
 
     init(database: Database, sql: String) throws {
         var statement: OpaquePointer?
@@ -16,26 +19,53 @@ package final class Statement {
         self.database = database
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        bound?.deallocate()
+    }
 
     /// Resets the statement and binds `values` to its parameters in order.
     package func bind(_ values: [SQLValue]) throws {
         sqlite3_reset(handle)
+        // Unbind before the buffer the old values point into goes.
         sqlite3_clear_bindings(handle)
+        bound?.deallocate()
+        bound = nil
+        var size = 0
+        for value in values {
+            switch value {
+            case .blob(let bytes): size += bytes.count
+            case .text(let text): size += text.utf8.count
+            case .null, .integer: break
+            }
+        }
+        // Never empty, so a zero-length blob still gets a non-null pointer (SQLite stores NULL for a null one).
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 1)
+        bound = buffer
+        var used = 0
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
             switch value {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
-            case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, ksqlite_transient())
-            case .blob(let bytes):
-                code = bytes.withUnsafeBytes {
-                    // A zero-length blob still needs a non-null pointer, or SQLite stores NULL.
-                    sqlite3_bind_blob(
-                        handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count),
-                        ksqlite_transient())
+            case .text(let text):
+                let start = used
+                for byte in text.utf8 {
+                    buffer[used] = byte
+                    used += 1
                 }
+                code = sqlite3_bind_text(
+                    handle, index, buffer.baseAddress.map { ($0 + start).assumingMemoryBound(to: CChar.self) },
+                    Int32(used - start), nil)
+            case .blob(let bytes):
+                let start = used
+                bytes.withUnsafeBytes { source in
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[start..<(start + source.count)])
+                        .copyMemory(from: source)
+                }
+                used += bytes.count
+                code = sqlite3_bind_blob(handle, index, buffer.baseAddress.map { $0 + start }, Int32(bytes.count), nil)
             }
             guard code == SQLITE_OK else { throw database.error(code) }
         }
@@ -86,6 +116,19 @@ package final class Statement {
             return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
         default: return .null
         }
+    }
+
+    /// Calls `body` with the bytes of `index` in the current row, uncopied (valid only inside `body`), or nil when
+    /// the value is NULL.
+    package func withColumnBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer?) throws -> Result) rethrows
+        -> Result
+    {
+        let column = Int32(index)
+        guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return try body(nil) }
+        // sqlite3_column_blob before sqlite3_column_bytes, as SQLite documents, so the length is of the blob form.
+        let base = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? base : nil, count: count))
     }
 
     /// Resets the statement so it releases its read snapshot.

@@ -18,10 +18,14 @@ package struct StoredRow: Sendable {
     package var secret: [UInt8]
     /// Digest column values by column name.
     package var digests: [String: [UInt8]]
+    /// The row's digest columns as its secret's seal binds them (``ItemTableSpec/indexBinding(_:)``), as read
+    /// with the secret; empty when a read did not ask for the secret.
+    package var indexBinding: [UInt8]
 
     package init(
         rowid: Int64 = 0, uuid: [UInt8], primaryKeyDigest: [UInt8], protection: String, version: Int64,
-        wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8], digests: [String: [UInt8]]
+        wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8], digests: [String: [UInt8]],
+        indexBinding: [UInt8] = []
     ) {
         self.rowid = rowid
         self.uuid = uuid
@@ -32,6 +36,7 @@ package struct StoredRow: Sendable {
         self.metadata = metadata
         self.secret = secret
         self.digests = digests
+        self.indexBinding = indexBinding
     }
 }
 

@@ -6,7 +6,9 @@ import Testing
 
 /// One damaged row hides nothing else: searches, listings and backups skip it and say so, and it can be deleted.
 @Suite struct DamagedRowTests {
-    /// A home with three generic passwords of service "s" (alice, bob, carol), alice's ciphertext damaged.
+    /// A home with three generic passwords of service "s" (alice, bob, carol), alice's wrapped item key damaged, so
+    /// nothing of hers decrypts. (Damage confined to the attributes shows only to calls that read them: a
+    /// data-only lookup of format 3 opens the secret alone, as `IndexBoundSecretTests` checks.)
     private func homeWithOneDamagedItem() throws -> URL {
         let home = temporaryHome()
         let keychain = try makeKeychain(home: home)
@@ -16,10 +18,10 @@ import Testing
         keychain.close()
         let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
         defer { database.close() }
-        let rows = try database.statement("SELECT rowid, meta FROM genp ORDER BY rowid").rows()
-        var meta = try #require(rows.first?[1].blobValue)
-        meta[meta.count / 2] ^= 0x01
-        try database.statement("UPDATE genp SET meta = ? WHERE rowid = ?").run([.blob(meta), rows[0][0]])
+        let rows = try database.statement("SELECT rowid, wrappedkey FROM genp ORDER BY rowid").rows()
+        var wrapped = try #require(rows.first?[1].blobValue)
+        wrapped[wrapped.count / 2] ^= 0x01
+        try database.statement("UPDATE genp SET wrappedkey = ? WHERE rowid = ?").run([.blob(wrapped), rows[0][0]])
         return home
     }
 

@@ -62,6 +62,6 @@ extension Keychain {
     private static func enclaveSealer(_ policy: AccessControlPolicy, binding: [UInt8]) -> ItemSealer {
         ItemSealer(
             table: enclaveAuthorizationTable, uuid: binding + policy.encoded, protection: policy.accessibility,
-            version: ItemSealer.formatVersion)
+            version: ItemSealer.enclaveAuthorizationFormat)
     }
 }

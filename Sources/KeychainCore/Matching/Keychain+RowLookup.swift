@@ -40,10 +40,12 @@ extension Keychain {
             let kind = schema.attributes[key]
             if kind == .date {
                 dateConditions.append((key, value))
-            } else if query.caseInsensitive, kind == .text, let folded = try digester.foldedDigest(key, value) {
+            } else if query.caseInsensitive, kind == .text,
+                let folded = try digester.queryDigest(key, value, folded: true)
+            {
                 filter.digestsAnyOf.append((ItemTables.foldedColumn(key), [folded]))
-            } else {
-                filter.digestsAnyOf.append((ItemTables.digestColumn(key), [try digester.digest(key, value)]))
+            } else if let digest = try digester.queryDigest(key, value) {
+                filter.digestsAnyOf.append((ItemTables.digestColumn(key), [digest]))
             }
         }
         filter.protection = query.accessibility?.rawValue
@@ -75,7 +77,9 @@ extension Keychain {
     }
 
     func sealer(for row: StoredRow, schema: ClassSchema, protection: Accessibility) -> ItemSealer {
-        ItemSealer(table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection, version: row.version)
+        ItemSealer(
+            table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection, version: row.version,
+            indexBinding: row.indexBinding)
     }
 
     /// Decrypts a matched row's attributes.

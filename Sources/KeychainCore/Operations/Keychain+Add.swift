@@ -158,7 +158,7 @@ extension Keychain {
         let index = try indexRow(attributes, schema: schema)
         let sealer = ItemSealer(
             table: schema.itemClass.rawValue, uuid: uuid, protection: protection,
-            version: ItemSealer.formatVersion)
+            version: ItemSealer.formatVersion, indexBinding: index.binding)
         let itemKey = try SystemRandom.key()
         let sealed = try sealer.seal(
             attributes: attributes, secret: constraints == nil ? secret : [],
@@ -170,7 +170,7 @@ extension Keychain {
         let row = StoredRow(
             uuid: uuid, primaryKeyDigest: index.primaryKey, protection: protection.rawValue,
             version: ItemSealer.formatVersion, wrappedKey: sealed.wrappedKey, metadata: sealed.metadata,
-            secret: sealedSecret ?? sealed.secret, digests: index.digests)
+            secret: sealedSecret ?? sealed.secret, digests: index.digests, indexBinding: index.binding)
         return PreparedItem(schema: schema, row: row, protection: protection, attributes: attributes)
     }
 }

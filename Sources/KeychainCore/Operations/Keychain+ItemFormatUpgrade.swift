@@ -37,21 +37,24 @@ extension Keychain {
             let classKey = try? classKey(protection)
         else { return nil }
         let old = sealer(for: row, schema: schema, protection: protection)
-        let new = ItemSealer(
-            table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection,
-            version: ItemSealer.formatVersion)
         do {
             let itemKey = try old.itemKey(wrapped: row.wrappedKey, classKey: classKey)
             let attributes = try old.openAttributes(row.metadata, itemKey: itemKey)
+            // The digests are computed again from the authenticated attributes, so the new seal binds what the
+            // row holds, whatever its old digest columns said.
+            let index = try indexRow(attributes, schema: schema)
+            let new = ItemSealer(
+                table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection,
+                version: ItemSealer.formatVersion, indexBinding: index.binding)
             let constrained = attributes[AccessControlPolicy.attributeKey] != nil
             var secret = constrained ? [] : try old.openSecret(row.secret, itemKey: itemKey).bytes
             defer { wipe(&secret) }
             let sealed = try new.seal(attributes: attributes, secret: secret, itemKey: itemKey, classKey: classKey)
-            let index = try indexRow(attributes, schema: schema)
             var upgraded = row
             upgraded.version = ItemSealer.formatVersion
             upgraded.primaryKeyDigest = index.primaryKey
             upgraded.digests = index.digests
+            upgraded.indexBinding = index.binding
             upgraded.wrappedKey = sealed.wrappedKey
             upgraded.metadata = sealed.metadata
             upgraded.secret =

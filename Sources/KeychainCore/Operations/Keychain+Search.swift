@@ -24,8 +24,10 @@ extension Keychain {
         if let join = schema.join {
             return try searchJoined(query, schema: schema, join: join, caller: caller, context: context)
         }
-        query.authentication = authentication(query.authentication, context: context, caller: caller)
-        var columns: RowColumns = [.metadata]
+        // Resolved only for a constrained item: the default prompt is text built per call.
+        let given = query.authentication
+        let readAuthentication = { self.authentication(given, context: context, caller: caller) }
+        var columns = RowColumns.metadata  // not an array literal: an OptionSet built from one costs an array
         if Self.readsValue(query.returns, schema: schema) { columns.insert(.secret) }
         // Rows are read under the store's lock (one SELECT reads one snapshot); decrypting them, and any prompt
         // an item's access control asks for, happen after it is released, so a user taking their time at a
@@ -34,8 +36,11 @@ extension Keychain {
             try matchingRows(query, schema: schema, groups: groups, limit: query.limit, reading: columns, store: store)
         }
         let check = AttributeMatcher(query, groups: groups)
+        let checkedByDigests = check.isDecidedByDigests(schema)
         var outcome = SearchOutcome()
-        try collect(rows, query: query, schema: schema, check: check, into: &outcome)
+        try collect(
+            rows, query: query, schema: schema, check: check, byDigests: checkedByDigests,
+            authentication: readAuthentication, into: &outcome)
         if outcome.lockedOut + outcome.damaged > 0, query.limit != .all, !outcome.isFull(query.limit) {
             // Items of an unavailable class, or damaged ones, hid readable ones behind the limit: look past them.
             let seen = Set(rows.map(\.row.uuid))
@@ -44,7 +49,7 @@ extension Keychain {
             }
             try collect(
                 more.filter { !seen.contains($0.row.uuid) }, query: query, schema: schema, check: check,
-                into: &outcome)
+                byDigests: checkedByDigests, authentication: readAuthentication, into: &outcome)
         }
         if outcome.results.isEmpty, let reason = outcome.firstLockedReason {
             throw KeychainError.interactionNotAllowed.because(
@@ -100,17 +105,18 @@ extension Keychain {
     }
 
     /// Decrypts `rows` into `outcome` until the query's limit is reached, counting those the lock state keeps
-    /// out and leaving out those `kSecUseAuthenticationUISkip` skips.
+    /// out and leaving out those `kSecUseAuthenticationUISkip` skips. `byDigests`: the rows' digests answered
+    /// every rule of `check`; `authentication`: how a constrained item's secret may be authenticated for.
     private func collect(
-        _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher,
-        into outcome: inout SearchOutcome
+        _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher, byDigests: Bool,
+        authentication: () -> ReadAuthentication, into outcome: inout SearchOutcome
     ) throws {
         for match in rows where !outcome.isFull(query.limit) {
             do {
                 outcome.results.append(
                     try result(
                         for: match, schema: schema, returns: query.returns, check: check,
-                        authentication: query.authentication))
+                        authentication: authentication(), checkedByDigests: byDigests))
             } catch is ConstraintSkip {
                 continue
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {

@@ -208,12 +208,13 @@ extension Keychain {
         var row = match.row
         let sealer = ItemSealer(
             table: schema.itemClass.rawValue, uuid: row.uuid, protection: plan.protection,
-            version: ItemSealer.formatVersion)
+            version: ItemSealer.formatVersion, indexBinding: index.binding)
         let sealed = try sealer.seal(
             attributes: plan.attributes, secret: plan.newPolicy == nil ? secret ?? [] : [],
             itemKey: plan.itemKey, classKey: try classKey(plan.protection))
         row.primaryKeyDigest = index.primaryKey
         row.digests = index.digests
+        row.indexBinding = index.binding
         row.protection = plan.protection.rawValue
         row.version = ItemSealer.formatVersion
         row.wrappedKey = sealed.wrappedKey

@@ -1,3 +1,4 @@
+import KeychainCrypto
 import KeychainStore
 
 /// The result builder: what a caller gets back for a matched row (attributes, the typed value, the persistent
@@ -10,14 +11,23 @@ extension Keychain {
     /// - Parameters:
     ///   - authentication: how a constrained item's secret may be authenticated for.
     ///   - suppliedSecret: the secret the caller just added, returned as is for a constrained item.
+    ///   - checkedByDigests: the lookup's digest conditions covered every rule of `check` (no date condition).
     func result(
         for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, check: AttributeMatcher? = nil,
-        authentication: ReadAuthentication = ReadAuthentication(), suppliedSecret: [UInt8]? = nil
+        authentication: @autoclosure () -> ReadAuthentication = ReadAuthentication(), suppliedSecret: [UInt8]? = nil,
+        checkedByDigests: Bool = false
     ) throws -> ItemResult {
         let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
         // Even a search that returns no contents reveals the item; it needs the class to be available.
         let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
+        if checkedByDigests,
+            let value = try dataOnlyValue(match, schema: schema, returns: returns, sealer: sealer, itemKey: itemKey)
+        {
+            return ItemResult(
+                itemClass: schema.itemClass, value: value, attributes: nil,
+                persistentReference: returns.contains(.persistentReference) ? reference : nil)
+        }
         // A key's or certificate's reference object is made from its value; a password has none.
         let readsValue = Self.readsValue(returns, schema: schema)
         var attributes: [AttributeKey: AttributeValue]? = match.attributes
@@ -50,7 +60,7 @@ extension Keychain {
                     data = Secret(
                         try openConstrained(
                             match.row.secret, policy: policy, sealer: sealer, itemKey: itemKey,
-                            authentication: authentication))
+                            authentication: authentication()))
                 }
             } else {
                 data = Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey))
@@ -62,6 +72,22 @@ extension Keychain {
             persistentReference: returns.contains(.persistentReference) ? reference : nil)
         if returned != nil { result.accessControl = policy }
         return result
+    }
+
+    /// The value of a row whose secret's seal binds its digests (format 3), when the caller wants only the value
+    /// (and perhaps the reference) of a class whose value needs no attribute: the seal opening proves that the
+    /// digests the lookup matched are the row's own, which is what comparing the decrypted attributes would
+    /// prove, so the attributes stay sealed. Nil when the row must take the full path: an older format, a
+    /// constrained item (its secret is an envelope, sealed as another part), or a seal that does not open (a
+    /// damaged row, whose full path then says so as before).
+    private func dataOnlyValue(
+        _ match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, sealer: ItemSealer, itemKey: SecureBytes
+    ) throws -> ItemValue? {
+        guard match.row.version >= ItemSealer.indexBoundFormat, match.attributes == nil,
+            returns.subtracting(.persistentReference) == .data, schema.describesValue.isEmpty,
+            let secret = try? sealer.openSecret(match.row.secret, itemKey: itemKey)
+        else { return nil }
+        return try Self.itemValue(Secret(secret), schema: schema, attributes: [:])
     }
 
     /// Whether a result needs the item's value: for `.data`, and for `.reference` of a class whose reference

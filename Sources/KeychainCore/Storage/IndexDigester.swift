@@ -14,10 +14,21 @@ final class IndexDigester: Sendable {
     private let prefixed: Mutex<[PrefixKey: HMACSHA256]> = Mutex([:])
     // Access groups and the sync flag recur in every call; their digests are worth remembering.
     private let recurring = Mutex<[RecurringKey: [UInt8]]>([:])
+    // The values of the last few queries: a process tends to ask for the same service (or the same item) again.
+    private let recentQueries = Mutex<[QueryKey: [UInt8]]>([:])
+    private static let recentQueryCapacity = 64
+    // Long values are not kept: a few names and identifiers repeat, and the cache stays a few kilobytes.
+    private static let recentQueryLargestValue = 256
 
     private struct PrefixKey: Hashable {
         let domain: UInt8
         let attribute: String
+    }
+
+    private struct QueryKey: Hashable {
+        let attribute: AttributeKey
+        let value: AttributeValue
+        let folded: Bool
     }
 
     private struct RecurringKey: Hashable {
@@ -48,6 +59,23 @@ final class IndexDigester: Sendable {
         guard let folded = value.foldedBytes else { return nil }
         return try mac(domain: KeyHierarchy.DigestDomain.folded.rawValue, key).authenticate(
             message: folded, truncatedTo: Self.columnDigestSize)
+    }
+
+    /// The digest of a query's condition (`folded`: of its case-folded value, nil when it is not text),
+    /// remembered for the next few queries when it is short. A small cache, emptied when full, so it holds only
+    /// what repeats within a few calls and never grows with the keychain.
+    func queryDigest(_ key: AttributeKey, _ value: AttributeValue, folded: Bool = false) throws -> [UInt8]? {
+        guard value.byteCount <= Self.recentQueryLargestValue else {
+            return folded ? try foldedDigest(key, value) : try digest(key, value)
+        }
+        let cacheKey = QueryKey(attribute: key, value: value, folded: folded)
+        if let known = recentQueries.withLock({ $0[cacheKey] }) { return known }
+        guard let computed = folded ? try foldedDigest(key, value) : try digest(key, value) else { return nil }
+        recentQueries.withLock { cache in
+            if cache.count >= Self.recentQueryCapacity { cache.removeAll(keepingCapacity: true) }
+            cache[cacheKey] = computed
+        }
+        return computed
     }
 
     /// A digest remembered across calls, for the few values that recur (groups, the sync flag).

@@ -2,11 +2,22 @@ import KeychainCrypto
 
 /// Seals and opens one item: a random item key encrypts the attributes and the secret (AES-256-GCM) with
 /// the table, item UUID, protection class and format version as additional data, so a ciphertext moved to
-/// another row, class or version fails to open; the item key is wrapped (RFC 3394) by the class key.
+/// another row, class or version fails to open; the item key is wrapped (RFC 3394) by the class key. From format 3
+/// the secret's additional data also holds the row's lookup digests, so a row whose digests were changed fails to
+/// open its secret.
 struct ItemSealer {
-    /// Format 2: a constrained secret's key envelope is itself sealed under the item key, so it needs the class
-    /// key as well as its factors. Format 1 kept the envelope in the clear; it is still read, and migrated.
-    static let formatVersion: Int64 = 2
+    /// Format 3: the secret's seal binds the row's digest columns (its index binding), so a lookup that matched
+    /// on digests alone can trust them once the secret opens. Format 2: a constrained secret's key envelope is
+    /// itself sealed under the item key, so it needs the class key as well as its factors. Format 1 kept the
+    /// envelope in the clear. Older rows are still read, with the full check, and migrated.
+    static let formatVersion: Int64 = 3
+
+    /// The first format whose secret seal binds the row's index.
+    static let indexBoundFormat: Int64 = 3
+
+    /// The format of a Secure Enclave key's authorization, which is sealed outside any row (so it has no index)
+    /// and kept in the key's blob: frozen, so keys made by earlier releases still open.
+    static let enclaveAuthorizationFormat: Int64 = 2
 
     /// The additional-data part of each sealed column.
     typealias Part = KeyHierarchy.ItemPart
@@ -15,6 +26,8 @@ struct ItemSealer {
     let uuid: [UInt8]
     let protection: Accessibility
     let version: Int64
+    /// The row's digest columns (``ItemTableSpec/indexBinding(_:)``), bound into the secret from format 3.
+    var indexBinding: [UInt8] = []
 
     /// The additional data of the secret inside a constrained item's envelope, with its access control. It names
     /// format 1 whatever the row's format: an upgrade carries envelopes over unopened (it has no factor to open
@@ -25,9 +38,20 @@ struct ItemSealer {
     }
 
     /// The additional data of one part of the item: the table, UUID, protection class and format it belongs to.
+    /// From format 3 the secret's also holds the row's index binding.
     func associatedData(_ part: Part) -> [UInt8] {
-        Array(KeyHierarchy.itemAssociatedDataPrefix.utf8) + [0] + Array(table.utf8) + [0] + uuid
-            + Array(protection.rawValue.utf8) + [0] + version.bigEndianBytes + [part.rawValue]
+        var data = Array(KeyHierarchy.itemAssociatedDataPrefix.utf8)
+        data.reserveCapacity(64 + uuid.count + indexBinding.count)
+        data.append(0)
+        data += table.utf8
+        data.append(0)
+        data += uuid
+        data += protection.rawValue.utf8
+        data.append(0)
+        data += version.bigEndianBytes
+        data.append(part.rawValue)
+        if part == .secret, version >= Self.indexBoundFormat { data += indexBinding }
+        return data
     }
 
     /// Encrypts `attributes` and `secret` under `itemKey`, wrapped by `classKey` (an add makes the key; an update

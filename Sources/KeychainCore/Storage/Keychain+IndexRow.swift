@@ -1,9 +1,10 @@
 /// Index rows: the keyed digest columns and the primary-key digest a write stores beside the sealed item, so
 /// lookups and uniqueness are decided by SQLite without decrypting.
 extension Keychain {
-    /// The digest columns and primary-key digest of an item with `attributes` (which hold agrp and sync).
+    /// The digest columns and primary-key digest of an item with `attributes` (which hold agrp and sync), and
+    /// the binding of those columns that the item's secret seal authenticates.
     func indexRow(_ attributes: [AttributeKey: AttributeValue], schema: ClassSchema) throws
-        -> (primaryKey: [UInt8], digests: [String: [UInt8]])
+        -> (primaryKey: [UInt8], digests: [String: [UInt8]], binding: [UInt8])
     {
         var digests: [String: [UInt8]] = [:]
         for key in schema.indexedAttributes {
@@ -21,6 +22,9 @@ extension Keychain {
         var parts = schema.primaryKey.map { ($0, attributes[$0] ?? schema.defaultValue(for: $0)) }
         parts.append((.accessGroup, group))
         parts.append((.synchronizable, sync))
-        return (try digester.primaryKeyDigest(schema.itemClass, parts), digests)
+        return (
+            try digester.primaryKeyDigest(schema.itemClass, parts), digests,
+            ItemTables.spec(schema).indexBinding(digests)
+        )
     }
 }

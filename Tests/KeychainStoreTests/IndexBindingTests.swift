@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import KeychainStore
+
+/// The index binding a row's secret seal authenticates is the same bytes whether built from the digests being
+/// written or read back from SQLite with the secret.
+@Suite struct IndexBindingTests {
+    private let spec = ItemTableSpec(name: "items", digestColumns: ["d_agrp", "d_acct", "f_acct", "d_labl"])
+
+    private func store() throws -> ItemStore {
+        let schema = """
+            CREATE TABLE items (
+                rowid INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE, pkey BLOB NOT NULL UNIQUE, pdmn TEXT NOT NULL,
+                version INTEGER NOT NULL, wrappedkey BLOB NOT NULL, meta BLOB NOT NULL, secret BLOB NOT NULL,
+                d_agrp BLOB, d_acct BLOB, f_acct BLOB, d_labl BLOB);
+            """
+        return try ItemStore(
+            database: try Database(path: temporaryPath()), tables: [spec],
+            migrations: [Migration(version: 1, identifier: "v1 items", sql: schema)])
+    }
+
+    private func row(_ digests: [String: [UInt8]]) -> StoredRow {
+        StoredRow(
+            uuid: Array(repeating: 7, count: 16), primaryKeyDigest: [1, 2, 3], protection: "ak", version: 3,
+            wrappedKey: [4], metadata: [5], secret: [6], digests: digests)
+    }
+
+    @Test func encodesPresentColumnsInOrderWithNamesAndLengths() {
+        let binding = spec.indexBinding(["d_labl": [0xAA], "d_agrp": [0x01, 0x02]])
+        let expected: [UInt8] =
+            [6] + Array("d_agrp".utf8) + [0, 0, 0, 2, 0x01, 0x02] + [6] + Array("d_labl".utf8) + [0, 0, 0, 1, 0xAA]
+        #expect(binding == expected)
+        #expect(spec.indexBinding([:]).isEmpty)
+    }
+
+    @Test func aReadWithTheSecretReturnsTheBindingItWasWrittenWith() throws {
+        let store = try store()
+        defer { store.database.close() }
+        let digests: [String: [UInt8]] = [
+            "d_agrp": Array(repeating: 1, count: 16), "d_acct": Array(repeating: 2, count: 16),
+            "f_acct": Array(repeating: 3, count: 16),
+        ]
+        try store.insert(row(digests), into: "items")
+        let withSecret = try store.select(from: "items", where: RowFilter(), reading: [.secret])
+        #expect(withSecret.first?.indexBinding == spec.indexBinding(digests))
+        #expect(withSecret.first?.secret == [6])
+        let withoutSecret = try store.select(from: "items", where: RowFilter(), reading: [.metadata])
+        #expect(withoutSecret.first?.indexBinding == [])
+    }
+
+    @Test func anEmptyDigestIsNotAnAbsentOne() throws {
+        // A column set to an empty blob on disk must not read as NULL (it would drop out of the binding).
+        let store = try store()
+        defer { store.database.close() }
+        try store.insert(row(["d_agrp": [1]]), into: "items")
+        try store.database.statement("UPDATE items SET d_labl = x''").run()
+        let read = try store.select(from: "items", where: RowFilter(), reading: [.secret])
+        #expect(read.first?.indexBinding == spec.indexBinding(["d_agrp": [1], "d_labl": []]))
+        #expect(read.first?.indexBinding != spec.indexBinding(["d_agrp": [1]]))
+    }
+}
