@@ -36,7 +36,7 @@ public final class Keychain: Sendable {
             dataProtection = try ProtectionState(
                 home: configuration.home, kdfTarget: configuration.passcodeDerivationTarget,
                 clock: configuration.clock, keysInProcessMemory: configuration.classKeysInProcessMemory,
-                mayCreateKeybag: { try !opened.holdsRows() })
+                keybagChangesOnlyHere: configuration.soleWriterOfHome, mayCreateKeybag: { try !opened.holdsRows() })
             digester = try IndexDigester(indexKey: dataProtection.indexKey)
         } catch let error as StoreError {
             opened.database.close()

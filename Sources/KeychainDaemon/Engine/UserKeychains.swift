@@ -66,6 +66,8 @@ package final class UserKeychains: Sendable {
         configuration.classKeysInProcessMemory = true
         // Many clients' writes share one transaction and one fsync (docs/keychaind.md, "Group commit").
         configuration.groupCommit = true
+        // The state directory is the daemon's alone (0700): its keybag changes only through this keychain.
+        configuration.soleWriterOfHome = true
         if let passcodeTarget { configuration.passcodeDerivationTarget = passcodeTarget }
         let prompter = DaemonPrompter()
         configuration.userPrompter = prompter
