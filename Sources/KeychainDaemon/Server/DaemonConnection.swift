@@ -37,8 +37,15 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
             } catch {
                 return .broken(error.description)
             }
-            switch stream.read(upTo: 64 * 1024) {
-            case .bytes(let bytes): decoder.append(bytes)
+            // Straight into this connection's decoder: no array made per read.
+            var outcome = SocketStream.Received.endOfStream
+            _ = decoder.receive { room in
+                outcome = stream.receive(into: room)
+                if case .count(let count) = outcome { return count }
+                return 0
+            }
+            switch outcome {
+            case .count: continue
             case .endOfStream: return .closed
             case .timedOut: return .idle(seconds: idleSeconds)
             case .failed(let code): return .broken("read failed (errno \(code))")
@@ -46,7 +53,7 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
         }
     }
 
-    func send(_ frame: Frame) -> Bool { stream.write(frame.encoded()) }
+    func send(_ frame: Frame) -> Bool { frame.withEncodedBytes { stream.write($0) } }
 
     /// Sends a question and waits for the client's next frame: its answer, or nil when it is gone.
     package func exchange(_ frame: Frame) -> Frame? {
