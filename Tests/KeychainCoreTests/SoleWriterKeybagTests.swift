@@ -38,7 +38,9 @@ import Testing
         let sole = try keychain(home: home, soleWriter: true)
         let shared = try keychain(home: home, soleWriter: false)
         let writer = try keychain(home: home, soleWriter: false)
-        defer { [sole, shared, writer].forEach { $0.close() } }
+        defer {
+            for keychain in [sole, shared, writer] { keychain.close() }
+        }
         #expect(try sole.lockState == .noPasscode)
         #expect(try shared.lockState == .noPasscode)
         try writer.setPasscode(testPasscode)
