@@ -71,7 +71,7 @@ package final class EngineHandler: DaemonHandler {
         id: UInt64
     ) throws -> KeychainResponse {
         try Self.refuseUnserved(envelope.request)
-        let service = InProcessKeychainService(try keychains.keychain(for: uid))
+        let service = InProcessKeychainService(try connection.keychain { try keychains.keychain(for: uid) })
         let caller = Caller(identity: identity, authenticationContext: envelope.context)
         let response = try DaemonPrompter.$route.withValue(DaemonPrompter.Route(connection: connection, requestID: id))
         {

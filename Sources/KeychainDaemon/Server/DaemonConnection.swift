@@ -11,6 +11,9 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     private let contexts = Mutex<Set<AuthenticationContextID>>([])
 
     private let idleSeconds: Int
+    /// The keychain of the connection's uid once a request has opened it: the uid of a connection never changes,
+    /// so later requests need not look it up (under the lock every connection's requests share).
+    private var keychain: Keychain?
 
     init(stream: SocketStream, payloadLimit: Int, idleSeconds: Int) {
         self.stream = stream
@@ -59,6 +62,14 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     package func exchange(_ frame: Frame) -> Frame? {
         guard send(frame), case .frame(let answer) = next() else { return nil }
         return answer
+    }
+
+    /// The connection's keychain, found by `open` on the first call.
+    package func keychain(_ open: () throws -> Keychain) rethrows -> Keychain {
+        if let keychain { return keychain }
+        let opened = try open()
+        keychain = opened
+        return opened
     }
 
     /// Notes a context this connection created: it is forgotten when the connection closes.
