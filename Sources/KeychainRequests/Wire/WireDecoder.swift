@@ -104,7 +104,8 @@ struct WireDecoder {
         for entry in table where entry.name.count == field.count && entry.name.elementsEqual(field) {
             return entry.value
         }
-        throw KeychainError.decode.because("the message names an unknown \(what) (\(field.count) bytes)")
+        let text = String(decoding: field, as: UTF8.self)
+        throw KeychainError.decode.because("the message names an unknown \(what) (\(text.count) characters)")
     }
 
     /// Every case of `T` with its name's bytes, for ``named(_:_:)``.
