@@ -15,30 +15,31 @@ package struct SocketStream: Sendable {
         try? SystemCalls.setTimeouts(descriptor, seconds: seconds)
     }
 
-    /// The outcome of one read.
-    package enum ReadResult: Equatable, Sendable {
-        case bytes([UInt8])
+    /// The outcome of one ``receive(into:)``.
+    package enum Received: Equatable, Sendable {
+        case count(Int)
         case endOfStream
         case timedOut
         case failed(Int32)
     }
 
-    /// Reads what is there, up to `limit` bytes, waiting for at least one.
-    package func read(upTo limit: Int) -> ReadResult {
-        var buffer = [UInt8](repeating: 0, count: max(1, limit))
-        let received = buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(SystemCalls.CallError) in try SystemCalls.receive(descriptor, into: raw) }
-        }
-        switch received {
-        case .success(let count):
-            return count > 0 ? .bytes(Array(buffer[0..<count])) : .endOfStream
-        case .failure(let error):
+    /// Reads what is there into `buffer` (the caller's, kept between reads), waiting for at least one byte.
+    package func receive(into buffer: UnsafeMutableRawBufferPointer) -> Received {
+        do {
+            let count = try SystemCalls.receive(descriptor, into: buffer)
+            return count > 0 ? .count(count) : .endOfStream
+        } catch {
             return error.code == EAGAIN || error.code == EWOULDBLOCK ? .timedOut : .failed(error.code)
         }
     }
 
     /// Writes all of `bytes`; false when the peer is gone or the write timed out.
     package func write(_ bytes: [UInt8]) -> Bool {
+        (try? SystemCalls.sendAll(descriptor, bytes)) != nil
+    }
+
+    /// Writes all of `bytes`, laid out by the caller; false when the peer is gone or the write timed out.
+    package func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         (try? SystemCalls.sendAll(descriptor, bytes)) != nil
     }
 

@@ -19,7 +19,8 @@ public final class Keychain: Sendable {
     /// The authentication contexts requests name by id (`LAContext`s, `kSecUseAuthenticationContext`).
     package let authenticationContexts = AuthenticationContextRegistry()
     let digester: IndexDigester
-    private let store: Mutex<ItemStore?>
+    /// The reads' connection; one caller at a time, and a waiting caller sleeps rather than spins.
+    private let store: SleepingLock<ItemStore?>
     /// The writer of adds, updates and deletes when ``KeychainConfiguration/groupCommit`` is on.
     let committer: CommittedWriter?
 
@@ -36,7 +37,7 @@ public final class Keychain: Sendable {
             dataProtection = try ProtectionState(
                 home: configuration.home, kdfTarget: configuration.passcodeDerivationTarget,
                 clock: configuration.clock, keysInProcessMemory: configuration.classKeysInProcessMemory,
-                mayCreateKeybag: { try !opened.holdsRows() })
+                keybagChangesOnlyHere: configuration.soleWriterOfHome, mayCreateKeybag: { try !opened.holdsRows() })
             digester = try IndexDigester(indexKey: dataProtection.indexKey)
         } catch let error as StoreError {
             opened.database.close()
@@ -56,7 +57,7 @@ public final class Keychain: Sendable {
             opened.database.close()
             throw error
         }
-        store = Mutex(opened)
+        store = SleepingLock(opened)
         // A crash between removing the passcode and purging its class's items leaves rows nothing can open.
         try purgeItemsOfDestroyedClasses()
         // Opportunistic: a row whose class is locked, or a database busy with another writer, waits for later.

@@ -32,6 +32,9 @@ public struct KeychainConfiguration: Sendable {
     /// Runs adds, updates and deletes through a group committer on a second connection: concurrent writers share
     /// one transaction and one fsync, each in a savepoint of its own (keychaind). Off in embedded mode.
     package var groupCommit = false
+    /// This process is the only writer of the home (keychaind, whose state directory no one else can open): the
+    /// keybag changes only through this keychain, so it is not examined again (a `stat`) before each use.
+    package var soleWriterOfHome = false
 
     public init(home: URL, identity: CallerIdentity, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.home = home

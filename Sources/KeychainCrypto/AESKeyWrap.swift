@@ -26,8 +26,9 @@ package final class AESKeyWrapper: Sendable {
     private static let initialValue: [UInt8] = [0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6]
     private let kek: SecureBytes
     // safe: each keyed context is made on first use (a read needs only the decryptor) and used under its mutex
-    private let encryptor = Mutex<OpenSSLBlockCipher?>(nil)
-    private let decryptor = Mutex<OpenSSLBlockCipher?>(nil)
+    // Every lookup of a class's items unwraps under the same key: waiters sleep rather than spin.
+    private let encryptor = SleepingLock<OpenSSLBlockCipher?>(nil)
+    private let decryptor = SleepingLock<OpenSSLBlockCipher?>(nil)
 
     /// Prepares wrapping under `kek` (32 bytes).
     package init(kek: SecureBytes) throws {

@@ -27,6 +27,12 @@ package struct ByteReader {
         return Array(bytes[position..<(position + count)])
     }
 
+    /// Passes over `count` bytes.
+    package mutating func skip(_ count: Int, reading: String = "bytes") throws(Shortfall) {
+        guard count >= 0, count <= remaining else { throw Shortfall(reading: reading) }
+        position += count
+    }
+
     package mutating func uint8(reading: String = "a byte") throws(Shortfall) -> UInt8 {
         guard remaining >= 1 else { throw Shortfall(reading: reading) }
         defer { position += 1 }

@@ -25,19 +25,19 @@ package final class ClientSocket: @unchecked Sendable {  // safe: the descriptor
 
     deinit { Glibc.close(descriptor) }
 
-    /// Bytes that arrived, up to `limit`, waiting for at least one; nil when the daemon closed the connection or
-    /// it broke.
-    package func read(upTo limit: Int) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: max(1, limit))
-        let received = buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(SystemCallError) in try SystemCalls.receive(descriptor, into: raw) }
-        }
-        guard case .success(let count) = received, count > 0 else { return nil }
-        return Array(buffer[0..<count])
+    /// Reads what arrived into `buffer` (the caller's, kept between reads), waiting for at least one byte: how
+    /// many came, or 0 when the daemon closed the connection or it broke.
+    package func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        (try? SystemCalls.receive(descriptor, into: buffer)) ?? 0
     }
 
     /// Writes all of `bytes`; false when the daemon is gone.
     package func write(_ bytes: [UInt8]) -> Bool {
+        (try? SystemCalls.sendAll(descriptor, bytes)) != nil
+    }
+
+    /// Writes all of `bytes`, laid out by the caller; false when the daemon is gone.
+    package func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         (try? SystemCalls.sendAll(descriptor, bytes)) != nil
     }
 }

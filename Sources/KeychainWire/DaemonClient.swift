@@ -87,7 +87,7 @@ package final class DaemonClient {
     /// Sends raw bytes (tests of hostile input).
     package func send(raw bytes: [UInt8]) -> Bool { socket.write(bytes) }
 
-    package func send(_ frame: Frame) -> Bool { socket.write(frame.encoded()) }
+    package func send(_ frame: Frame) -> Bool { frame.withEncodedBytes { socket.write($0) } }
 
     /// The next frame from the daemon.
     package func receive() throws(Failure) -> Frame {
@@ -97,8 +97,8 @@ package final class DaemonClient {
             } catch {
                 throw .malformed(error)
             }
-            guard let bytes = socket.read(upTo: 64 * 1024) else { throw .closed }
-            decoder.append(bytes)
+            // Straight into this connection's own decoder: no array per read, nothing shared with another.
+            guard decoder.receive({ socket.receive(into: $0) }) > 0 else { throw .closed }
         }
     }
 

@@ -28,16 +28,24 @@ package struct Frame: Hashable, Sendable {
     package static let headerSize = 20
 
     /// The frame's bytes on the wire.
-    package func encoded() -> [UInt8] {
-        // Sized at once: a payload may hold a secret, and a grown buffer would leave a copy of it unwiped.
-        var writer = ByteWriter(capacity: Self.headerSize + payload.count)
-        writer.raw(Self.magic)
-        writer.uint8(Self.version)
-        writer.uint8(0)
-        writer.uint16(kind.rawValue)
-        writer.uint64(requestID)
-        writer.lengthPrefixed(payload)
-        return writer.bytes
+    package func encoded() -> [UInt8] { withEncodedBytes { Array($0) } }
+
+    /// Runs `body` with the frame's bytes on the wire, laid out in a temporary buffer (on the stack when small,
+    /// no array made) that is wiped afterwards: a payload may hold a secret.
+    package func withEncodedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: Self.headerSize + payload.count, alignment: 8) { raw in
+            defer { _ = raw.initializeMemory(as: UInt8.self, repeating: 0) }
+            for (offset, byte) in Self.magic.enumerated() { raw[offset] = byte }
+            raw[4] = Self.version
+            raw[5] = 0
+            raw.storeBytes(of: kind.rawValue.bigEndian, toByteOffset: 6, as: UInt16.self)
+            raw.storeBytes(of: requestID.bigEndian, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: payload.count).bigEndian, toByteOffset: 16, as: UInt32.self)
+            payload.withUnsafeBytes { source in
+                UnsafeMutableRawBufferPointer(rebasing: raw[Self.headerSize...]).copyMemory(from: source)
+            }
+            return try body(UnsafeRawBufferPointer(raw))
+        }
     }
 }
 

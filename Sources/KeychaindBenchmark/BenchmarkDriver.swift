@@ -51,20 +51,26 @@ struct BenchmarkDriver {
         _ = try inProcess.run([["adds", "rt", "1", String(startInstant())]])
         _ = try viaDaemon.run([["adds", "rt", "1", String(startInstant())]])
         let local = try inProcess.run([["lookups", "rt", "1", String(settings.roundTrips), String(startInstant())]])
-        let remote = try viaDaemon.run([["lookups", "rt", "1", String(settings.roundTrips), String(startInstant())]])
+        let remoteStart = startInstant()
+        let remote = try viaDaemon.run(
+            [["lookups", "rt", "1", String(settings.roundTrips), String(remoteStart)]], start: remoteStart,
+            daemon: daemon)
         table.row("in-process SecItemCopyMatching (1 item)", String(format: "%.1f µs", local.microsecondsPerOp))
+        table.cpu(local)
         table.row(
             "(b) same lookup through keychaind", String(format: "%.1f µs", remote.microsecondsPerOp),
             ratio: remote.microsecondsPerOp / local.microsecondsPerOp, target: "≤ 2× in-process",
             met: remote.microsecondsPerOp <= 2 * local.microsecondsPerOp)
+        table.cpu(remote)
         table.failures(local.failures + remote.failures)
 
         // (c) Aggregate lookups from all clients, over the items of (a).
         let stored = clients * settings.addsPerClient + 1
-        let lookups = try lookupStorm(viaDaemon, accounts: settings.addsPerClient) {}
+        let lookups = try lookupStorm(viaDaemon, daemon: daemon) {}
         table.row(
             "(c) \(clients) clients, lookups (\(stored) items)", String(format: "%.0f lookups/s", lookups.opsPerSecond),
             target: "≥ 20k/s", met: lookups.opsPerSecond >= 20_000)
+        table.cpu(lookups)
         table.failures(lookups.failures)
 
         // (d) Fill to the item count (or as far as the time allows), then look up with all clients connected.
@@ -82,12 +88,13 @@ struct BenchmarkDriver {
             table.failures(fill.failures)
         }
         var peak = 0
-        let large = try lookupStorm(viaDaemon, accounts: settings.addsPerClient) {
+        let large = try lookupStorm(viaDaemon, daemon: daemon) {
             peak = max(peak, daemon.residentKilobytes)
         }
         table.row(
             "(c) \(clients) clients, lookups (\(items) items)", String(format: "%.0f lookups/s", large.opsPerSecond),
             target: "≥ 20k/s", met: large.opsPerSecond >= 20_000)
+        table.cpu(large)
         table.failures(large.failures)
         table.row(
             "(d) keychaind RSS, \(items) items, \(clients) clients",
@@ -95,14 +102,16 @@ struct BenchmarkDriver {
         table.print()
     }
 
+    /// Every client looks up the items it added in (a), at once.
     private func lookupStorm(
-        _ fleet: ClientFleet, accounts: Int, sample: () -> Void
+        _ fleet: ClientFleet, daemon: DaemonUnderTest, sample: () -> Void
     ) throws -> ClientFleet.Outcome {
-        let start = String(startInstant())
+        let start = startInstant()
+        let accounts = String(settings.addsPerClient)
         return try fleet.run(
             (0..<settings.clients).map {
-                ["lookups", "a\($0)", String(accounts), String(settings.lookupsPerClient), start]
-            }, sample: sample)
+                ["lookups", "a\($0)", accounts, String(settings.lookupsPerClient), String(start)]
+            }, start: start, daemon: daemon, sample: sample)
     }
 
     /// The floor's durable adds per second, from `keychain-benchmarks floor`, in `work` (the same disk).

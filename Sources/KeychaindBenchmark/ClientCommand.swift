@@ -3,7 +3,8 @@ import Security
 
 /// What one client process of the benchmark does: SecItem calls on generic passwords of service "bench", through
 /// the daemon when `KEYCHAIN_SOCKET` is set, else in process. Each prints `ops=`, `failures=`, `start=` and `end=`
-/// (monotonic nanoseconds) lines for the driver.
+/// (monotonic nanoseconds) and `cpu=` (the CPU time, user and system, of its own process from the start to the
+/// end, in nanoseconds) lines for the driver.
 ///
 ///     client adds PREFIX COUNT START_NS [DEADLINE_NS]   durable adds of PREFIX-0 …, from START_NS, until DEADLINE_NS
 ///     client lookups PREFIX ACCOUNTS COUNT START_NS     COUNT lookups returning data of PREFIX-(i mod ACCOUNTS)
@@ -39,23 +40,25 @@ enum ClientCommand {
             // The connection is made before the start, as a long-lived client has it.
             _ = lookup("warm-up")
             MonotonicClock.wait(until: start)
+            let cpu = ProcessCPU.ownNanoseconds()
             var (ops, failures) = (0, 0)
             for index in 0..<count {
                 if MonotonicClock.now() >= deadline { break }
                 if add("\(arguments[1])-\(index)") == errSecSuccess { ops += 1 } else { failures += 1 }
             }
-            report(ops: ops, failures: failures, start: start)
+            report(ops: ops, failures: failures, start: start, cpuAtStart: cpu)
         case ("lookups", 5):
             guard let accounts = Int(arguments[2]), accounts > 0, let count = Int(arguments[3]),
                 let start = UInt64(arguments[4])
             else { return 64 }
             _ = lookup("\(arguments[1])-0")
             MonotonicClock.wait(until: start)
+            let cpu = ProcessCPU.ownNanoseconds()
             var (ops, failures) = (0, 0)
             for index in 0..<count {
                 if lookup("\(arguments[1])-\(index % accounts)") { ops += 1 } else { failures += 1 }
             }
-            report(ops: ops, failures: failures, start: start)
+            report(ops: ops, failures: failures, start: start, cpuAtStart: cpu)
         default:
             FileHandle.standardError.write(Data("usage: see ClientCommand.swift\n".utf8))
             return 64
@@ -63,8 +66,9 @@ enum ClientCommand {
         return 0
     }
 
-    static func report(ops: Int, failures: Int, start: UInt64) {
+    static func report(ops: Int, failures: Int, start: UInt64, cpuAtStart: UInt64) {
         let end = MonotonicClock.now()
-        print("ops=\(ops)\nfailures=\(failures)\nstart=\(start)\nend=\(end)")
+        let cpu = ProcessCPU.ownNanoseconds() - cpuAtStart
+        print("ops=\(ops)\nfailures=\(failures)\nstart=\(start)\nend=\(end)\ncpu=\(cpu)")
     }
 }

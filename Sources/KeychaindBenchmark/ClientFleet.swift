@@ -5,18 +5,26 @@ struct ClientFleet {
     let executable: String
     let environment: [String: String]
 
-    /// The totals of a run: operations, failures, and the interval from the common start to the last end.
+    /// The totals of a run: operations, failures, the interval from the common start to the last end, and the CPU
+    /// time the clients (and the daemon, when one was named) spent in that interval.
     struct Outcome {
         var ops = 0
         var failures = 0
         var seconds = 0.0
+        var clientCPUSeconds = 0.0
+        var daemonCPUSeconds: Double?
         var opsPerSecond: Double { seconds > 0 ? Double(ops) / seconds : 0 }
         var microsecondsPerOp: Double { ops > 0 ? seconds * 1e6 / Double(ops) : 0 }
+        var clientCPUMicrosecondsPerOp: Double { ops > 0 ? clientCPUSeconds * 1e6 / Double(ops) : 0 }
+        var daemonCPUMicrosecondsPerOp: Double? { daemonCPUSeconds.map { ops > 0 ? $0 * 1e6 / Double(ops) : 0 } }
     }
 
     /// Runs one client per element of `arguments` at once (each gets "client" first), and, while they run,
-    /// calls `sample` every 50 ms.
-    func run(_ arguments: [[String]], sample: () -> Void = {}) throws -> Outcome {
+    /// calls `sample` every 50 ms. With `daemon`, its CPU time is read at `start` (the clients' common start
+    /// instant, after they connected) and once they have all ended.
+    func run(
+        _ arguments: [[String]], start: UInt64? = nil, daemon: DaemonUnderTest? = nil, sample: () -> Void = {}
+    ) throws -> Outcome {
         let started = try arguments.map { clientArguments -> (Process, Pipe) in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
@@ -27,11 +35,19 @@ struct ClientFleet {
             try process.run()
             return (process, output)
         }
+        var daemonCPUAtStart: UInt64?
+        if let daemon, let start {
+            MonotonicClock.wait(until: start)
+            daemonCPUAtStart = ProcessCPU.nanoseconds(of: daemon.pid)
+        }
         while started.contains(where: { $0.0.isRunning }) {
             sample()
             usleep(50_000)
         }
         var outcome = Outcome()
+        if let daemon, let before = daemonCPUAtStart, let after = ProcessCPU.nanoseconds(of: daemon.pid) {
+            outcome.daemonCPUSeconds = Double(after - before) / 1e9
+        }
         var (first, last) = (UInt64.max, UInt64(0))
         for (process, output) in started {
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -46,6 +62,7 @@ struct ClientFleet {
             }
             outcome.ops += Int(fields["ops"] ?? 0)
             outcome.failures += Int(fields["failures"] ?? 0)
+            outcome.clientCPUSeconds += Double(fields["cpu"] ?? 0) / 1e9
             first = min(first, start)
             last = max(last, end)
         }

@@ -15,6 +15,13 @@ final class ResultTable {
 
     func note(_ text: String) { lines.append("    " + text) }
 
+    /// The CPU time an operation cost: in the client processes, and in the daemon when it was measured.
+    func cpu(_ outcome: ClientFleet.Outcome) {
+        var text = String(format: "CPU per op: clients %.1f µs", outcome.clientCPUMicrosecondsPerOp)
+        if let daemon = outcome.daemonCPUMicrosecondsPerOp { text += String(format: ", keychaind %.1f µs", daemon) }
+        note(text)
+    }
+
     /// Operations that did not succeed: the figures above count only the ones that did.
     func failures(_ count: Int) {
         if count > 0 { note("\(count) operations FAILED (not counted)") }

@@ -23,15 +23,18 @@ extension SystemCalls {
     ///   passed).
     package static func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
         try bytes.withUnsafeBytes { raw in
-            Result { () throws(SystemCallError) in
-                guard let base = raw.baseAddress else { return }
-                var offset = 0
-                while offset < raw.count {
-                    offset += try retrying("send") {
-                        Glibc.send(descriptor, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                    }
-                }
-            }
+            Result { () throws(SystemCallError) in try sendAll(descriptor, raw) }
         }.get()
+    }
+
+    /// ``sendAll(_:_:)-([UInt8])`` for bytes laid out by the caller.
+    package static func sendAll(_ descriptor: Int32, _ raw: UnsafeRawBufferPointer) throws(SystemCallError) {
+        guard let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            offset += try retrying("send") {
+                Glibc.send(descriptor, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+        }
     }
 }

@@ -194,6 +194,30 @@ import Testing
         #expect(status { _ = try RequestCodec.decode([0, 22, 7]) } == -26275)
     }
 
+    @Test func textIsCheckedWhetherASCIIOrNotAndNamesMustBeKnown() throws {
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.account: .string("Zürich 鍵")], accessibility: .afterFirstUnlock)
+        let bytes = try RequestCodec.encode(.search(query), context: nil)
+        guard case .search(let decoded) = try RequestCodec.decode(bytes).request else {
+            Issue.record("not a search")
+            return
+        }
+        #expect(decoded.attributes[.account] == .string("Zürich 鍵"))
+        #expect(decoded.itemClass == .genericPassword)
+        #expect(decoded.accessibility == .afterFirstUnlock)
+        func patched(_ from: [UInt8], _ to: [UInt8]) -> [UInt8] {
+            var copy = bytes
+            let starts = 0...(copy.count - from.count)
+            guard let start = starts.first(where: { Array(copy[$0..<($0 + from.count)]) == from }) else { return copy }
+            copy.replaceSubrange(start..<(start + from.count), with: to)
+            return copy
+        }
+        // "ü" (C3 BC) made an invalid sequence (C3 28); an unknown class; an unknown protection class.
+        #expect(status { _ = try RequestCodec.decode(patched([0xC3, 0xBC], [0xC3, 0x28])) } == -26275)
+        #expect(status { _ = try RequestCodec.decode(patched(Array("genp".utf8), Array("genq".utf8))) } == -26275)
+        #expect(status { _ = try RequestCodec.decode(patched(Array("ck".utf8), Array("zk".utf8))) } == -26275)
+    }
+
     @Test func randomBytesNeverTrap() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {

@@ -17,6 +17,9 @@ final class ProtectionState: Sendable {
     private let snapshot: Mutex<Snapshot>
     private let keybagURL: URL
     private let lockURL: URL
+    /// No other process writes the keybag (keychaind's own state directory): every change goes through
+    /// ``save(_:)``, which updates the snapshot, so the file need not be examined before each use.
+    private let keybagChangesOnlyHere: Bool
 
     /// One reading of the keybag file; immutable, so handing it out is a reference count.
     private final class Snapshot: Sendable {
@@ -34,9 +37,10 @@ final class ProtectionState: Sendable {
 
     /// - Parameter mayCreateKeybag: asked only when the keybag file is missing: whether a fresh one may be made
     ///   (not when the database holds items, which only the lost class keys open).
+    /// - Parameter keybagChangesOnlyHere: this process is the keybag's only writer.
     init(
         home: URL, kdfTarget: Double, clock: @escaping @Sendable () -> Date, keysInProcessMemory: Bool = false,
-        mayCreateKeybag: () throws -> Bool
+        keybagChangesOnlyHere: Bool = false, mayCreateKeybag: () throws -> Bool
     ) throws {
         try SecretFile.createDirectory(home)
         self.home = home
@@ -50,6 +54,7 @@ final class ProtectionState: Sendable {
                     + "start an empty keychain")
         }
         lockURL = home.appendingPathComponent("keybag.lock")
+        self.keybagChangesOnlyHere = keybagChangesOnlyHere
         self.kdfTarget = kdfTarget
         self.clock = clock
         deviceKey = try DeviceKey.loadOrCreate(home: home)
@@ -113,6 +118,7 @@ final class ProtectionState: Sendable {
 
     /// The current snapshot, re-read if another process replaced the keybag file.
     private func current() throws -> Snapshot {
+        if keybagChangesOnlyHere { return snapshot.withLock { $0 } }
         let identity = SecretFile.identity(keybagURL)
         let known = snapshot.withLock { $0 }
         if known.identity == identity { return known }

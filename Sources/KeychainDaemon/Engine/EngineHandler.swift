@@ -84,7 +84,7 @@ package final class EngineHandler: DaemonHandler {
         id: UInt64
     ) throws -> KeychainResponse {
         try Self.refuseUnserved(envelope.request)
-        let service = InProcessKeychainService(try keychains.keychain(for: uid))
+        let service = InProcessKeychainService(try connection.keychain { try keychains.keychain(for: uid) })
         let acting = owner?.identity(for: connection, uid: uid, caller: identity) ?? identity
         let caller = Caller(identity: acting, authenticationContext: envelope.context)
         let route = DaemonPrompter.Route(connection: connection, requestID: id, uid: uid)

@@ -82,6 +82,8 @@ package final class UserKeychains: Sendable {
         configuration.classKeysInProcessMemory = true
         // Many clients' writes share one transaction and one fsync (docs/keychaind.md, "Group commit").
         configuration.groupCommit = true
+        // The state directory is the daemon's alone (0700): its keybag changes only through this keychain.
+        configuration.soleWriterOfHome = true
         if let passcodeTarget { configuration.passcodeDerivationTarget = passcodeTarget }
         // The reader's enrollment is asked of fprintd for the uid's account; its prompts the prompter relays.
         configuration.fingerprintReader = reader

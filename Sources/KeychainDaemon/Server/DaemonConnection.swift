@@ -17,6 +17,9 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     let answerLimit: Int
     /// What the client said in its hello (protocol 2); nil while it speaks protocol 1.
     var clientHello: ProtocolHello?
+    /// The keychain of the connection's uid once a request has opened it: the uid of a connection never changes,
+    /// so later requests need not look it up (under the lock every connection's requests share).
+    private var keychain: Keychain?
 
     init(stream: SocketStream, payloadLimit: Int, idleSeconds: Int, answerLimit: Int = Frame.defaultLargestAnswer) {
         self.stream = stream
@@ -45,8 +48,15 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
             } catch {
                 return .broken(error.description)
             }
-            switch stream.read(upTo: 64 * 1024) {
-            case .bytes(let bytes): decoder.append(bytes)
+            // Straight into this connection's decoder: no array made per read.
+            var outcome = SocketStream.Received.endOfStream
+            _ = decoder.receive { room in
+                outcome = stream.receive(into: room)
+                if case .count(let count) = outcome { return count }
+                return 0
+            }
+            switch outcome {
+            case .count: continue
             case .endOfStream: return .closed
             case .timedOut: return .idle(seconds: idleSeconds)
             case .failed(let code): return .broken("read failed (errno \(code))")
@@ -54,12 +64,20 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
         }
     }
 
-    func send(_ frame: Frame) -> Bool { stream.write(frame.encoded()) }
+    func send(_ frame: Frame) -> Bool { frame.withEncodedBytes { stream.write($0) } }
 
     /// Sends a question and waits for the client's next frame: its answer, or nil when it is gone.
     package func exchange(_ frame: Frame) -> Frame? {
         guard send(frame), case .frame(let answer) = next() else { return nil }
         return answer
+    }
+
+    /// The connection's keychain, found by `open` on the first call.
+    package func keychain(_ open: () throws -> Keychain) rethrows -> Keychain {
+        if let keychain { return keychain }
+        let opened = try open()
+        keychain = opened
+        return opened
     }
 
     /// Notes a context this connection created: it is forgotten when the connection closes.

@@ -18,6 +18,7 @@ extension WireDecoder {
     mutating func attributes() throws -> [AttributeKey: AttributeValue] {
         let count = try count(minimumSize: 5)
         var attributes: [AttributeKey: AttributeValue] = [:]
+        attributes.reserveCapacity(count)
         for _ in 0..<count {
             let key = AttributeKey(try string())
             guard attributes.updateValue(try attributeValue(), forKey: key) == nil else {
@@ -28,7 +29,7 @@ extension WireDecoder {
     }
 
     mutating func accessControl() throws -> AccessControlPolicy {
-        let accessibility = try raw(Accessibility.self, "accessibility")
+        let accessibility = try accessibility()
         guard let flags = UInt(exactly: try uint64()) else { throw Self.damaged }
         return AccessControlPolicy(accessibility: accessibility, flags: AccessControlFlags(rawValue: flags))
     }
@@ -63,7 +64,7 @@ extension WireDecoder {
 
     mutating func query() throws -> ItemQuery {
         var query = ItemQuery()
-        query.itemClass = try optional { try $0.raw(ItemClass.self, "item class") }
+        query.itemClass = try optional { try $0.itemClass() }
         query.attributes = try attributes()
         query.accessGroup = try optional { try $0.string() }
         switch try byte() {
@@ -72,7 +73,7 @@ extension WireDecoder {
         case 2: query.synchronizable = .any
         case let tag: throw Self.invalid("a synchronizable filter", tag)
         }
-        query.accessibility = try optional { try $0.raw(Accessibility.self, "accessibility") }
+        query.accessibility = try optional { try $0.accessibility() }
         switch try byte() {
         case 0: query.limit = .one
         case 1: query.limit = .all
@@ -94,11 +95,11 @@ extension WireDecoder {
     }
 
     mutating func newItem() throws -> NewItem {
-        var item = NewItem(itemClass: try raw(ItemClass.self, "item class"))
+        var item = NewItem(itemClass: try itemClass())
         item.attributes = try attributes()
         item.accessGroup = try optional { try $0.string() }
         item.synchronizable = try bool()
-        item.accessibility = try optional { try $0.raw(Accessibility.self, "accessibility") }
+        item.accessibility = try optional { try $0.accessibility() }
         item.accessControl = try optional { try $0.accessControl() }
         item.value = try optional { try $0.itemValue() }
         item.returns = ReturnOptions(rawValue: try byte())
@@ -110,14 +111,14 @@ extension WireDecoder {
         changes.attributes = try attributes()
         changes.accessGroup = try optional { try $0.string() }
         changes.synchronizable = try optional { try $0.bool() }
-        changes.accessibility = try optional { try $0.raw(Accessibility.self, "accessibility") }
+        changes.accessibility = try optional { try $0.accessibility() }
         changes.accessControl = try optional { try $0.accessControl() }
         changes.value = try optional { try $0.itemValue() }
         return changes
     }
 
     mutating func itemResult() throws -> ItemResult {
-        let itemClass = try raw(ItemClass.self, "item class")
+        let itemClass = try itemClass()
         let value = try optional { try $0.itemValue() }
         let attributes = try optional { try $0.attributes() }
         let reference = try optional { try $0.persistentReference() }

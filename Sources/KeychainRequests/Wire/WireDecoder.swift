@@ -56,7 +56,10 @@ struct WireDecoder {
     mutating func bytes() throws -> [UInt8] { Array(try reader.lengthPrefixed(UInt32.self)) }
 
     mutating func string() throws -> String {
-        guard let text = String(validating: try reader.lengthPrefixed(UInt32.self), as: UTF8.self) else {
+        let field = try reader.lengthPrefixed(UInt32.self)
+        // ASCII (attribute names, most values) is valid UTF-8 as it is: decoded without the general validation.
+        if !field.contains(where: { $0 >= 0x80 }) { return String(decoding: field, as: UTF8.self) }
+        guard let text = String(validating: field, as: UTF8.self) else {
             throw KeychainError.decode.because("a text field of the message is not UTF-8")
         }
         return text
@@ -93,6 +96,30 @@ struct WireDecoder {
         }
         return value
     }
+
+    /// A value of a raw-string enum named in `table` (``names(of:)``): the field's bytes are compared with each
+    /// name as they are, with no String made and no generic comparison (the synthesized `init(rawValue:)`).
+    mutating func named<T>(_ table: [(value: T, name: [UInt8])], _ what: String) throws -> T {
+        let field = try reader.lengthPrefixed(UInt32.self)
+        for entry in table where entry.name.count == field.count && entry.name.elementsEqual(field) {
+            return entry.value
+        }
+        let text = String(decoding: field, as: UTF8.self)
+        throw KeychainError.decode.because("the message names an unknown \(what) (\(text.count) characters)")
+    }
+
+    /// Every case of `T` with its name's bytes, for ``named(_:_:)``.
+    static func names<T: CaseIterable & RawRepresentable>(of _: T.Type) -> [(value: T, name: [UInt8])]
+    where T.RawValue == String {
+        T.allCases.map { ($0, Array($0.rawValue.utf8)) }
+    }
+
+    static let itemClassNames = names(of: ItemClass.self)
+    static let accessibilityNames = names(of: Accessibility.self)
+
+    mutating func itemClass() throws -> ItemClass { try named(Self.itemClassNames, "item class") }
+
+    mutating func accessibility() throws -> Accessibility { try named(Self.accessibilityNames, "accessibility") }
 
     /// errSecDecode for a tag or flag byte out of range.
     static func invalid(_ what: String, _ byte: UInt8) -> KeychainError {
