@@ -60,7 +60,14 @@ package final class DaemonClient {
         let mine = ProtocolHello(
             protocolVersion: Frame.protocolVersion, largestPayload: payloadLimit, largestAnswer: answerLimit)
         let hello = Frame(kind: .hello, requestID: takeRequestID(), payload: mine.fields.encoded())
-        guard send(hello) else { throw .closed }
+        guard send(hello) else {
+            // A daemon that refuses the connection writes why and closes it, maybe before the hello reached it:
+            // the refusal is still there to read.
+            if let frame = try? receive(), frame.kind == .error, let reply = try? ErrorReply.decode(frame.payload) {
+                return reply
+            }
+            throw .closed
+        }
         let answer = try receive()
         switch answer.kind {
         case .helloReply where answer.requestID == hello.requestID:
