@@ -35,7 +35,9 @@ var targets: [Target] = [
     .testTarget(name: "TerminalIOTests", dependencies: ["TerminalIO"], swiftSettings: swift6),
     // The texts people read, in English and Japanese by the locale: statuses, LAError, the security command.
     .target(name: "KeychainMessages", swiftSettings: swift6),
-    .target(name: "KeychainCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
+    // libcrypto set up before main without its atexit cleanup, so threads still in it at exit do not crash.
+    .target(name: "OpenSSLProcessSetup", dependencies: ["COpenSSL"]),
+    .target(name: "KeychainCrypto", dependencies: ["COpenSSL", "OpenSSLProcessSetup"], swiftSettings: swift6),
     .target(name: "KeychainStore", dependencies: ["CSQLite"], swiftSettings: swift6),
     // The engine's reasons are worded per language by KeychainMessages' catalog.
     .target(
@@ -57,7 +59,8 @@ var targets: [Target] = [
         swiftSettings: swift6),
     // Known-answer vectors (RFC 4231, RFC 5869, GCM, RFC 3394, RFC 7914) are files in Vectors/, read by a runner.
     .testTarget(
-        name: "KeychainCryptoTests", dependencies: ["KeychainCrypto"], resources: [.copy("Vectors")],
+        name: "KeychainCryptoTests", dependencies: ["KeychainCrypto", "OpenSSLProcessSetup"],
+        resources: [.copy("Vectors")],
         swiftSettings: swift6),
     .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"], swiftSettings: swift6),
     .testTarget(

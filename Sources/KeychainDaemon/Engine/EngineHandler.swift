@@ -57,7 +57,6 @@ package final class EngineHandler: DaemonHandler {
     }
 
     package func connectionClosed(_ connection: DaemonConnection, peer: PeerIdentity) {
-        owner?.connectionClosed(connection)
         let open = connection.openContexts
         guard !open.isEmpty, let keychain = try? keychains.keychain(for: peer.uid) else { return }
         for id in open { keychain.authenticationContexts.forget(id) }

@@ -15,8 +15,6 @@ package final class OwnerRights: Sendable {
     private let log: DaemonLog
     /// Sessions holding a reusable grant, and when it ends (seconds since boot, a clock no one can set).
     private let sessions = Mutex<[TerminalSession: Double]>([:])
-    /// Connections acting as the owner, for their life.
-    private let owners = Mutex<Set<ObjectIdentifier>>([])
 
     package init(
         settings: OwnerSettings, authentication: SystemOwnerAuthentication?, stateDirectory: String, log: DaemonLog
@@ -27,15 +25,15 @@ package final class OwnerRights: Sendable {
         self.log = log
     }
 
-    /// The identity a request of `connection` runs as; notes the caller's own groups in the ledger first.
+    /// The identity a request of `connection` runs as; notes the caller's own groups in the ledger first, once
+    /// per connection (its caller never changes), so that requests share no lock here.
     func identity(for connection: DaemonConnection, uid: UInt32, caller: CallerIdentity) -> CallerIdentity {
-        ledger.note(caller.accessGroups, uid: uid)
-        guard owners.withLock({ $0.contains(ObjectIdentifier(connection)) }) else { return caller }
+        if !connection.groupsNoted {
+            ledger.note(caller.accessGroups, uid: uid)
+            connection.groupsNoted = true
+        }
+        guard connection.actsAsOwner else { return caller }
         return ownerIdentity(uid: uid, caller: caller)
-    }
-
-    func connectionClosed(_ connection: DaemonConnection) {
-        _ = owners.withLock { $0.remove(ObjectIdentifier(connection)) }
     }
 
     /// Answers a `claim-owner` frame: reuses the session's grant, or authenticates the client's user with PAM
@@ -55,11 +53,11 @@ package final class OwnerRights: Sendable {
             return Frame(kind: .ownerRights, requestID: frame.requestID, payload: fields.encoded())
         }
         ledger.note(caller.accessGroups, uid: peer.uid)
-        if owners.withLock({ $0.contains(ObjectIdentifier(connection)) }) {
+        if connection.actsAsOwner {
             return answer(0, "this connection holds owner rights", prompted: false, until: session.flatMap(expiry))
         }
         if let session, let until = expiry(of: session) {
-            owners.withLock { _ = $0.insert(ObjectIdentifier(connection)) }
+            connection.actsAsOwner = true
             log.info("\(who): owner rights reused from \(session) (until \(Self.wallClock(until)))")
             return answer(0, "owner rights of this terminal session reused", prompted: false, until: until)
         }
@@ -83,7 +81,7 @@ package final class OwnerRights: Sendable {
         } catch {
             return answer(SecurityStatus.authFailed, "\(error)", prompted: true)
         }
-        owners.withLock { _ = $0.insert(ObjectIdentifier(connection)) }
+        connection.actsAsOwner = true
         var until: Double?
         if let session, settings.windowSeconds > 0 {
             let end = ProcFile.secondsSinceBoot() + Double(settings.windowSeconds)

@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The floor under (b): a bare round trip over a Unix stream socket between two processes, a message of the size
+/// of a lookup's request out and one of its answer back, with no work at either end. A lookup through keychaind
+/// pays this on top of the lookup itself, whatever the daemon does; on a VM, waking a process on another core is
+/// most of it.
+enum SocketRoundTrip {
+    static let messageSize = 200
+
+    /// What the driver measured: wall time per round trip, and its own CPU per round trip.
+    struct Outcome {
+        let microsecondsPerRoundTrip: Double
+        let cpuMicrosecondsPerRoundTrip: Double
+    }
+
+    /// Starts a copy of the benchmark (`client echo COUNT`) on one end of a socket pair and ping-pongs with it.
+    static func measure(executable: String, count: Int) throws -> Outcome {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else {
+            throw BenchmarkError("socketpair failed (errno \(errno))")
+        }
+        defer { close(ends[0]) }
+        let echo = Process()
+        echo.executableURL = URL(fileURLWithPath: executable)
+        let warmUp = 200
+        echo.arguments = ["client", "echo", String(warmUp + count)]
+        echo.standardInput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        try echo.run()
+        close(ends[1])
+        var message = [UInt8](repeating: 0x5A, count: messageSize)
+        for _ in 0..<warmUp { try exchange(ends[0], &message) }
+        let cpu = ProcessCPU.ownNanoseconds()
+        let start = MonotonicClock.now()
+        for _ in 0..<count { try exchange(ends[0], &message) }
+        let wall = Double(MonotonicClock.now() - start) / 1000 / Double(count)
+        let used = Double(ProcessCPU.ownNanoseconds() - cpu) / 1000 / Double(count)
+        echo.waitUntilExit()
+        return Outcome(microsecondsPerRoundTrip: wall, cpuMicrosecondsPerRoundTrip: used)
+    }
+
+    /// The echoing end: reads each whole message on standard input (the socket) and writes it back.
+    static func echo(count: Int) -> Int32 {
+        var message = [UInt8](repeating: 0, count: messageSize)
+        for _ in 0..<count {
+            guard (try? readWhole(0, &message)) != nil, (try? writeWhole(0, message)) != nil else { return 1 }
+        }
+        return 0
+    }
+
+    private static func exchange(_ descriptor: Int32, _ message: inout [UInt8]) throws {
+        try writeWhole(descriptor, message)
+        try readWhole(descriptor, &message)
+    }
+
+    private static func writeWhole(_ descriptor: Int32, _ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + sent, bytes.count - sent) }
+            guard count > 0 else { throw BenchmarkError("write failed (errno \(errno))") }
+            sent += count
+        }
+    }
+
+    private static func readWhole(_ descriptor: Int32, _ bytes: inout [UInt8]) throws {
+        var received = 0
+        let size = bytes.count
+        while received < size {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + received, size - received) }
+            guard count > 0 else { throw BenchmarkError("read failed (errno \(errno))") }
+            received += count
+        }
+    }
+}
