@@ -6,8 +6,9 @@ import Synchronization
 /// An open keychain: the engine behind `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate` and
 /// `SecItemDelete`, as a typed Swift API. One table per item class, every item encrypted under its own key.
 ///
-/// Thread-safe: calls are serialized on one SQLite connection. Several processes may open the same home;
-/// SQLite's locking and the primary-key constraint keep them consistent.
+/// Thread-safe: calls are serialized on one SQLite connection (with group commit, writes go to the committer's
+/// and searches to connections of their own, side by side). Several processes may open the same home; SQLite's
+/// locking and the primary-key constraint keep them consistent.
 public final class Keychain: Sendable {
     /// The database file inside the keychain home.
     package static let databaseFileName = "keychain.db"
@@ -23,6 +24,11 @@ public final class Keychain: Sendable {
     private let store: SleepingLock<ItemStore?>
     /// The writer of adds, updates and deletes when ``KeychainConfiguration/groupCommit`` is on.
     let committer: CommittedWriter?
+    /// More connections for searches when ``KeychainConfiguration/groupCommit`` is on (keychaind, where many
+    /// callers search at once): WAL lets them read side by side instead of queueing on ``store``.
+    private let readers: [SleepingLock<ItemStore?>]
+    /// Where the next search starts looking for a free reader.
+    private let nextReader = Atomic<UInt>(0)
 
     /// Opens (creating on first use) the keychain described by `configuration`.
     /// - Throws: `KeychainError` with `errSecParam` for settings out of range; `errSecNotAvailable` when the home,
@@ -49,14 +55,23 @@ public final class Keychain: Sendable {
         authenticators = Authenticators(
             protection: dataProtection, clock: configuration.clock, owner: configuration.ownerAuthentication,
             fingerprintReader: configuration.fingerprintReader, prompter: configuration.userPrompter)
+        var writer: CommittedWriter?
+        var searchers: [ItemStore] = []
         do {
-            committer =
-                configuration.groupCommit
-                ? try CommittedWriter(Self.openStore(configuration, creatingFile: false)) : nil
+            if configuration.groupCommit {
+                writer = try CommittedWriter(Self.openStore(configuration, creatingFile: false))
+                for _ in 0..<Self.searchConnections {
+                    searchers.append(try Self.openStore(configuration, creatingFile: false))
+                }
+            }
         } catch {
+            writer?.close()
+            for searcher in searchers { searcher.database.close() }
             opened.database.close()
             throw error
         }
+        committer = writer
+        readers = searchers.map { SleepingLock($0) }
         store = SleepingLock(opened)
         // A crash between removing the passcode and purging its class's items leaves rows nothing can open.
         try purgeItemsOfDestroyedClasses()
@@ -91,13 +106,42 @@ public final class Keychain: Sendable {
 
     deinit { close() }
 
-    /// Closes the database connection; later calls fail with `errSecNotAvailable`.
+    /// The searches' own connections with group commit: about as many as searches can run at once on the
+    /// machines keychaind serves from.
+    private static let searchConnections = 4
+
+    /// Closes the database connections; later calls fail with `errSecNotAvailable`.
     public func close() {
         committer?.close()
+        for reader in readers {
+            reader.withLock { current in
+                current?.database.close()
+                current = nil
+            }
+        }
         store.withLock { current in
             current?.database.close()
             current = nil
         }
+    }
+
+    /// Runs a search's reading `body` on a free search connection (with group commit), else as ``withStore(_:)``.
+    func withSearchStore<R: Sendable>(_ body: (ItemStore) throws -> R) throws -> R {
+        guard !readers.isEmpty else { return try withStore(body) }
+        let start = Int(nextReader.add(1, ordering: .relaxed).oldValue % UInt(readers.count))
+        func run(_ current: inout ItemStore?) throws -> R {
+            guard let current else { throw KeychainError.notAvailable.because("the keychain was closed") }
+            do {
+                return try body(current)
+            } catch {
+                throw translated(error)
+            }
+        }
+        for offset in 0..<readers.count {
+            let reader = readers[(start + offset) % readers.count]
+            if let result = try reader.withLockIfAvailable(run) { return result }
+        }
+        return try readers[start].withLock(run)
     }
 
     /// Runs `body` with the store under the lock, turning storage failures into keychain errors.

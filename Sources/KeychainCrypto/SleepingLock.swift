@@ -25,6 +25,13 @@ package final class SleepingLock<Value>: @unchecked Sendable {  // safe: `value`
         mutex.deallocate()
     }
 
+    /// Runs `body` when the lock is free now; nil, without waiting, when another thread holds it.
+    package func withLockIfAvailable<R>(_ body: (inout Value) throws -> R) rethrows -> R? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+
     package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -31,4 +31,22 @@ import Testing
         }
         #expect(lock.withLock { $0 } == [1, 2])
     }
+
+    @Test func aHeldLockIsNotWaitedForByTheTryAndAFreeOneIsTaken() {
+        let lock = SleepingLock(0)
+        let held = lock.withLock { _ in
+            // Another thread's try while this one holds it (the mutex is not recursive: a thread of its own).
+            let tried = SleepingLock<Int?>(nil)
+            let other = Thread { tried.withLock { $0 = lock.withLockIfAvailable { $0 } ?? -1 } }
+            other.start()
+            while tried.withLock({ $0 }) == nil { usleep(1000) }
+            return tried.withLock { $0 }
+        }
+        #expect(held == -1)
+        #expect(
+            lock.withLockIfAvailable { value -> Int in
+                value = 7
+                return value
+            } == 7)
+    }
 }

@@ -29,10 +29,10 @@ extension Keychain {
         let readAuthentication = { self.authentication(given, context: context, caller: caller) }
         var columns = RowColumns.metadata  // not an array literal: an OptionSet built from one costs an array
         if Self.readsValue(query.returns, schema: schema) { columns.insert(.secret) }
-        // Rows are read under the store's lock (one SELECT reads one snapshot); decrypting them, and any prompt
+        // Rows are read under a connection's lock (one SELECT reads one snapshot); decrypting them, and any prompt
         // an item's access control asks for, happen after it is released, so a user taking their time at a
         // prompt never holds up the process's other keychain calls.
-        let rows = try withStore { store in
+        let rows = try withSearchStore { store in
             try matchingRows(query, schema: schema, groups: groups, limit: query.limit, reading: columns, store: store)
         }
         let check = AttributeMatcher(query, groups: groups)
@@ -44,7 +44,7 @@ extension Keychain {
         if outcome.lockedOut + outcome.damaged > 0, query.limit != .all, !outcome.isFull(query.limit) {
             // Items of an unavailable class, or damaged ones, hid readable ones behind the limit: look past them.
             let seen = Set(rows.map(\.row.uuid))
-            let more = try withStore { store in
+            let more = try withSearchStore { store in
                 try matchingRows(query, schema: schema, groups: groups, limit: .all, reading: columns, store: store)
             }
             try collect(
