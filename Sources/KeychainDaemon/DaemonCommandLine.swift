@@ -26,7 +26,7 @@ package enum DaemonCommandLine {
           --policy-owner UID           who must own the policy files and path-only executables (0; for tests)
           --unknown-callers MODE       private (a private group from uid and executable path) or refuse
           --user NAME                  account to switch to when started as root (keychaind)
-          --max-message BYTES          largest message payload (1048576)
+          --max-message BYTES          largest message payload (20971520)
           --max-answer BYTES           largest answer, all its messages together (1073741824)
           --max-connections-per-uid N  connections one uid may hold open (64)
           --max-connections N          connections in all (1024)

@@ -19,8 +19,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
 
 /// The limits that keep one client from taking the daemon for itself.
 package struct ConnectionLimits: Sendable, Equatable {
-    /// The largest payload of one message, in bytes.
-    package var maximumPayload = 1 << 20
+    /// The largest payload of one message, in bytes: 20 MiB, so that a request carrying the engine's largest value
+    /// (16 MiB) and its attributes is served as an embedded keychain would serve it.
+    package var maximumPayload = 20 << 20
     /// The largest whole answer, all its frames together, in bytes: 1 GiB. A larger one is refused with
     /// errSecAllocate (docs/keychaind.md).
     package var maximumAnswer = Frame.defaultLargestAnswer
