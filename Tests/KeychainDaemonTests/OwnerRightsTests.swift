@@ -20,31 +20,19 @@ import Testing
     /// authenticates with them.
     final class Fixture {
         let apps: AppIsolationTests.Apps
-        let pam: URL
+        let pam: PAMServiceFixture
         var daemon: DaemonProcess { apps.daemon }
 
         init(window: Int = 300, extra: [String] = []) throws {
             apps = try AppIsolationTests.Apps()
-            pam = URL(fileURLWithPath: apps.directory + "/pam")
-            try FileManager.default.createDirectory(at: pam, withIntermediateDirectories: true)
-            let check = pam.appendingPathComponent("check-password")
-            try "#!/bin/sh\nread -r typed\n[ \"$typed\" = '\(OwnerRightsTests.password)' ]\n".write(
-                to: check, atomically: true, encoding: .utf8)
-            chmod(check.path, 0o700)
-            let stack = """
-                auth [success=1 default=ignore] pam_exec.so expose_authtok quiet \(check.path)
-                auth requisite pam_deny.so
-                auth required pam_permit.so
-                account required pam_permit.so
-
-                """
-            try stack.write(to: pam.appendingPathComponent("keychain-test"), atomically: true, encoding: .utf8)
+            pam = try PAMServiceFixture(password: OwnerRightsTests.password)
             let helper = URL(fileURLWithPath: try DaemonProcess.executable()).deletingLastPathComponent()
                 .appendingPathComponent("keychain-authenticate").path
             let keep = apps.daemon
             apps.daemon = try DaemonProcess(
                 [
-                    "--pam-service", "keychain-test", "--pam-directory", pam.path, "--authenticate-helper", helper,
+                    "--pam-service", PAMServiceFixture.service, "--pam-directory", pam.directory.path,
+                    "--authenticate-helper", helper,
                     "--owner-window", String(window),
                 ] + extra,
                 policy: { policy in
@@ -56,6 +44,8 @@ import Testing
             keep.stop()
             #expect(try apps.run(apps.appA, "add", "acct", "secret of A")["status"] == "0")
         }
+
+        deinit { pam.remove() }
 
         var environment: [String: String] {
             var environment = ProcessInfo.processInfo.environment
@@ -196,6 +186,16 @@ import Testing
         #expect(right?["status"] == "0" && right?["owner"] == "yes")
     }
 
+    /// Evaluates `policy` through the daemon in a fresh authentication context of `caller`.
+    static func evaluate(
+        _ policy: AuthenticationPolicy, reason: String, service: DaemonKeychainService, caller: Caller
+    ) throws -> KeychainResponse {
+        guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: caller)
+        else { throw DaemonTestError("no context") }
+        return try service.perform(
+            .evaluatePolicy(policy, reason: reason), as: Caller(identity: caller.identity, authenticationContext: id))
+    }
+
     /// With `--passcode-prompts pam`, a request's device-passcode prompt is PAM run by the daemon for the client's
     /// user: the client's relay sees PAM's messages and passes on what was typed; the keychain passcode is no
     /// answer, and a wrong password is LAError.authenticationFailed.
@@ -206,11 +206,7 @@ import Testing
         let caller = Caller(identity: service.callerIdentity)
         _ = try service.perform(.setPasscode(new: Secret(Array("1234".utf8)), current: nil), as: caller)
         func evaluate() throws -> KeychainResponse {
-            guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: caller)
-            else { throw DaemonTestError("no context") }
-            return try service.perform(
-                .evaluatePolicy(.devicePasscode, reason: "Unlock your notes"),
-                as: Caller(identity: caller.identity, authenticationContext: id))
+            try Self.evaluate(.devicePasscode, reason: "Unlock your notes", service: service, caller: caller)
         }
         for _ in 0..<2 {
             #expect {
@@ -241,11 +237,7 @@ import Testing
         let caller = Caller(identity: service.callerIdentity)
         _ = try service.perform(.setPasscode(new: Secret(Array("1234".utf8)), current: nil), as: caller)
         func evaluate() throws -> KeychainResponse {
-            guard case .authenticationContext(let id) = try service.perform(.createAuthenticationContext, as: caller)
-            else { throw DaemonTestError("no context") }
-            return try service.perform(
-                .evaluatePolicy(.biometrics, reason: "Show your card"),
-                as: Caller(identity: caller.identity, authenticationContext: id))
+            try OwnerRightsTests.evaluate(.biometrics, reason: "Show your card", service: service, caller: caller)
         }
         try fprintd.queue("verify-retry-scan", "verify-match")
         let matched = try evaluate()

@@ -24,14 +24,7 @@ final class SessionTerminal: Sendable {
     private let shared = Shared()
 
     init() throws {
-        // /dev/ptmx by hand: TIOCSPTLCK (unlock) and TIOCGPTN (its number), the same on x86_64 and arm64.
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        guard master >= 0, ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
-            throw POSIXError(.ENXIO)
-        }
-        path = "/dev/pts/\(number)"
+        (master, path) = try PseudoTerminal.open()
         let master = master
         let shared = shared
         Thread.detachNewThread {

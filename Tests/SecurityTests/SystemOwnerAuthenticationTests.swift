@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import LocalAuthentication
 import Security
 import Synchronization

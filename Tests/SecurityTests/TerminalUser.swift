@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,15 +16,7 @@ final class TerminalUser: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init() throws {
-        // /dev/ptmx by hand: posix_openpt and friends are not imported. The two requests are Linux's
-        // TIOCSPTLCK (unlock the pair) and TIOCGPTN (its number), the same on x86_64 and arm64.
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        guard master >= 0, ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
-            throw POSIXError(.ENXIO)
-        }
-        path = "/dev/pts/\(number)"
+        (master, path) = try PseudoTerminal.open()
     }
 
     deinit { close(master) }
@@ -73,34 +66,5 @@ final class TerminalUser: Sendable {
     func transcript() -> String {
         done.wait()
         return String(decoding: shown.withLock { $0 }, as: UTF8.self)
-    }
-}
-
-/// A PAM service directory for tests: service `keychain-test` accepts exactly `password`, checked by a script
-/// that `pam_exec` gives the typed password on standard input.
-struct PAMServiceFixture {
-    static let service = "keychain-test"
-    let directory: URL
-
-    init(password: String) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pam-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let check = directory.appendingPathComponent("check-password")
-        try "#!/bin/sh\nread -r typed\n[ \"$typed\" = '\(password)' ]\n".write(
-            to: check, atomically: true, encoding: .utf8)
-        chmod(check.path, 0o700)
-        // As Debian's common-auth: success skips the deny; anything else falls through to it.
-        let stack = """
-            auth [success=1 default=ignore] pam_exec.so expose_authtok quiet \(check.path)
-            auth requisite pam_deny.so
-            auth required pam_permit.so
-            account required pam_permit.so
-
-            """
-        try stack.write(to: directory.appendingPathComponent(Self.service), atomically: true, encoding: .utf8)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: directory)
     }
 }
