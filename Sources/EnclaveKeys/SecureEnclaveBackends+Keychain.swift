@@ -9,24 +9,10 @@ extension SecureEnclaveBackends {
     static func sealingKeychain() throws(EnclaveError) -> Keychain {
         try keychainOperation {
             if let installed = ProcessKeychain.taskKeychain { return installed }
-            if try ProcessKeychainService.current() is DaemonKeychainService { throw EnclaveError.notThroughKeychaind }
+            if try ProcessKeychainService.current() is DaemonKeychainService {
+                throw EnclaveError.notServedThroughKeychaind
+            }
             return try ProcessKeychain.current()
         }
-    }
-}
-
-extension EnclaveError {
-    /// errSecUnimplemented for a process whose keychain is keychaind's (see ``SecureEnclaveBackends/sealingKeychain()``).
-    package static let notThroughKeychaind = EnclaveError.status(
-        -4,
-        reason: "Secure Enclave keys are not served through keychaind yet: their auth values would be sealed in a "
-            + "keychain of this process's own")
-
-    /// Whether this is ``notThroughKeychaind``, which is not the -4 of a machine without an enclave.
-    package var isNotThroughKeychaind: Bool {
-        guard case .status(-4, let reason) = self, case .status(_, let expected) = Self.notThroughKeychaind else {
-            return false
-        }
-        return reason == expected
     }
 }

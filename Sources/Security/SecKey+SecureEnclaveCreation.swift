@@ -78,7 +78,9 @@ struct SecureEnclaveKeyRequest {
         do {
             key = try SecureEnclaveKey.create(
                 use: .general, compactRepresentable: false, policy: { policy }, context: context)
-        } catch let error as EnclaveError where error.status == errSecUnimplemented && !error.isNotThroughKeychaind {
+        } catch EnclaveError.notServedThroughKeychaind {
+            throw SecKeyError(errSecUnimplemented, "Key generation failed: \(EnclaveError.notServedThroughKeychaind)")
+        } catch let error as EnclaveError where error.status == errSecUnimplemented {
             throw SecKeyError.param("Key generation failed, error -50: this machine has no Secure Enclave (\(error))")
         } catch let error as EnclaveError {
             throw SecKeyError(error.status, "Key generation failed in the Secure Enclave: \(error)")
