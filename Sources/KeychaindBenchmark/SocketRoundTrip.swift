@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -57,21 +58,23 @@ enum SocketRoundTrip {
     }
 
     private static func writeWhole(_ descriptor: Int32, _ bytes: [UInt8]) throws {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + sent, bytes.count - sent) }
-            guard count > 0 else { throw BenchmarkError("write failed (errno \(errno))") }
-            sent += count
+        do {
+            try SystemCalls.sendAll(descriptor, bytes)
+        } catch {
+            throw BenchmarkError("send failed: \(error)")
         }
     }
 
     private static func readWhole(_ descriptor: Int32, _ bytes: inout [UInt8]) throws {
         var received = 0
-        let size = bytes.count
-        while received < size {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + received, size - received) }
-            guard count > 0 else { throw BenchmarkError("read failed (errno \(errno))") }
-            received += count
+        while received < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemCallError) in
+                    try SystemCalls.receive(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: raw[received...]))
+                }
+            }
+            guard case .success(let got) = count, got > 0 else { throw BenchmarkError("the echo ended early") }
+            received += got
         }
     }
 }
