@@ -84,18 +84,7 @@ import Testing
     // MARK: - Homes written by item format 1
 
     /// A copy of the committed home written by item format 1 (see its README).
-    private func formatOneHome() throws -> URL {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/constrained-items-format-1")
-        let home = temporaryHome()
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: fixture.path) where name != "README.md" {
-            let target = home.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: fixture.appendingPathComponent(name), to: target)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
-        }
-        return home
-    }
+    private func formatOneHome() throws -> URL { try copyOfCommittedHome("constrained-items-format-1") }
 
     private func versions(_ keychain: Keychain) throws -> [Int64] {
         try keychain.withStore { store in

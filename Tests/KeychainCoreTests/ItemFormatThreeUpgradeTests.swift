@@ -8,18 +8,7 @@ import Testing
 /// and update with the full check, and each row is rewritten in format 3 once its class key is available.
 @Suite struct ItemFormatThreeUpgradeTests {
     /// A copy of the committed home written by item format 2 (see its README).
-    private func formatTwoHome() throws -> URL {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/items-format-2")
-        let home = temporaryHome()
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: fixture.path) where name != "README.md" {
-            let target = home.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: fixture.appendingPathComponent(name), to: target)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
-        }
-        return home
-    }
+    private func formatTwoHome() throws -> URL { try copyOfCommittedHome("items-format-2") }
 
     /// Each generic password's format version, by account.
     private func versions(_ keychain: Keychain) throws -> [String: Int64] {

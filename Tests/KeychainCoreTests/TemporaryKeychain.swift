@@ -30,3 +30,18 @@ func makeKeychain(
             home: home, identity: CallerIdentity(applicationIdentifier: groups.first, accessGroups: groups),
             clock: clock))
 }
+
+/// A fresh temporary home holding a copy of `Tests/Fixtures/<name>`, a home written by an earlier release (its
+/// README left out), its files owner-only as the engine makes them.
+func copyOfCommittedHome(_ name: String) throws -> URL {
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/" + name)
+    let home = temporaryHome()
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    for file in try FileManager.default.contentsOfDirectory(atPath: fixture.path) where file != "README.md" {
+        let target = home.appendingPathComponent(file)
+        try FileManager.default.copyItem(at: fixture.appendingPathComponent(file), to: target)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
+    }
+    return home
+}
