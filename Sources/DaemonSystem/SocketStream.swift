@@ -23,10 +23,11 @@ package struct SocketStream: Sendable {
         case failed(Int32)
     }
 
-    /// Reads what is there into `buffer` (the caller's, kept between reads), waiting for at least one byte.
-    package func receive(into buffer: UnsafeMutableRawBufferPointer) -> Received {
+    /// Reads what is there into `buffer` (the caller's, kept between reads), waiting for at least one byte; the
+    /// wait polls first, as `spin` allows.
+    package func receive(into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin) -> Received {
         do {
-            let count = try SystemCalls.receive(descriptor, into: buffer)
+            let count = try SystemCalls.receive(descriptor, into: buffer, spinning: &spin)
             return count > 0 ? .count(count) : .endOfStream
         } catch {
             return error.code == EAGAIN || error.code == EWOULDBLOCK ? .timedOut : .failed(error.code)

@@ -26,9 +26,9 @@ package final class ClientSocket: @unchecked Sendable {  // safe: the descriptor
     deinit { Glibc.close(descriptor) }
 
     /// Reads what arrived into `buffer` (the caller's, kept between reads), waiting for at least one byte: how
-    /// many came, or 0 when the daemon closed the connection or it broke.
-    package func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        (try? SystemCalls.receive(descriptor, into: buffer)) ?? 0
+    /// many came, or 0 when the daemon closed the connection or it broke. The wait polls first, as `spin` allows.
+    package func receive(into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin) -> Int {
+        (try? SystemCalls.receive(descriptor, into: buffer, spinning: &spin)) ?? 0
     }
 
     /// Writes all of `bytes`; false when the daemon is gone.

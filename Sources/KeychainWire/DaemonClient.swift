@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A client's connection to keychaind: sends frames and reads the answers. One request at a time.
 package final class DaemonClient {
     /// Why a round trip failed.
@@ -23,6 +25,8 @@ package final class DaemonClient {
     private let socket: ClientSocket
     private var decoder: FrameDecoder
     private var nextID: UInt64 = 1
+    /// How long a wait for the daemon polls before it sleeps: an answer usually comes within tens of microseconds.
+    private var spin = AdaptiveSpin()
     /// The largest whole answer (all its parts) this client takes.
     package let answerLimit: Int
     /// What the daemon said in its ``FrameKind/helloReply``: its protocol and sizes. nil before ``negotiate()``
@@ -105,7 +109,7 @@ package final class DaemonClient {
                 throw .malformed(error)
             }
             // Straight into this connection's own decoder: no array per read, nothing shared with another.
-            guard decoder.receive({ socket.receive(into: $0) }) > 0 else { throw .closed }
+            guard decoder.receive({ socket.receive(into: $0, spinning: &spin) }) > 0 else { throw .closed }
         }
     }
 

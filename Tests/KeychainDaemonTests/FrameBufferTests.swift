@@ -3,6 +3,7 @@ import Foundation
 import KeychainCore
 import KeychainRequests
 import KeychainWire
+import SystemCalls
 import Testing
 
 /// The frame decoder's buffer is kept between reads and read into in place: frames that share a read, frames
@@ -100,6 +101,7 @@ import Testing
         /// The next request, a hello answered first as a daemon of protocol 1 does (errSecUnimplemented).
         @Sendable func request(on stream: SocketStream) -> Frame? {
             var decoder = FrameDecoder(payloadLimit: limit)
+            var spin = AdaptiveSpin.never
             while true {
                 if let frame = try? decoder.next() {
                     guard frame.kind == .hello else { return frame }
@@ -109,7 +111,7 @@ import Testing
                 }
                 var outcome = SocketStream.Received.endOfStream
                 _ = decoder.receive { room in
-                    outcome = stream.receive(into: room)
+                    outcome = stream.receive(into: room, spinning: &spin)
                     if case .count(let count) = outcome { return count }
                     return 0
                 }

@@ -2,12 +2,16 @@ import DaemonSystem
 import KeychainCore
 import KeychainWire
 import Synchronization
+import SystemCalls
 
 /// One client's connection, as its handler sees it: the frames still to read, the questions the daemon asks
 /// while a request runs (``exchange(_:)``), and what the connection created that dies with it.
 package final class DaemonConnection: @unchecked Sendable {  // safe: used by its one thread; contexts are locked
     private let stream: SocketStream
     private var decoder: FrameDecoder
+    /// How long a wait for the client's next request polls before it sleeps: a busy client sends it within
+    /// microseconds of its answer.
+    private var spin = AdaptiveSpin()
     private let contexts = Mutex<Set<AuthenticationContextID>>([])
 
     private let idleSeconds: Int
@@ -55,7 +59,7 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
             // Straight into this connection's decoder: no array made per read.
             var outcome = SocketStream.Received.endOfStream
             _ = decoder.receive { room in
-                outcome = stream.receive(into: room)
+                outcome = stream.receive(into: room, spinning: &spin)
                 if case .count(let count) = outcome { return count }
                 return 0
             }

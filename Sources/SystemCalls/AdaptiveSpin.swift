@@ -1,0 +1,47 @@
+/// How long a reader that expects an answer soon polls its socket before it sleeps on it, learnt from the waits
+/// before: like an adaptive mutex, it polls only while the answer usually comes within the poll.
+///
+/// Every wait is timed, polled or slept (two clock reads, no system call), into a moving average. While that
+/// average is under ``longestNanoseconds`` the next wait polls for one and a half times the average, then sleeps
+/// as a plain blocking receive does. Under load (more runnable threads than cores) answers come late, the average
+/// rises past the limit and the reader sleeps at once, leaving the cores to the work; an idle spell counts as no
+/// more than four limits, so a burst after it polls again within a few requests.
+package struct AdaptiveSpin: Sendable {
+    /// The longest poll: beyond it, sleeping and being woken costs less than polling.
+    package static let longestNanoseconds: UInt64 = 150_000
+
+    /// The moving average of the waits, in nanoseconds (each wait counted up to four limits).
+    package private(set) var averageWaitNanoseconds: UInt64
+    private let enabled: Bool
+
+    /// - Parameter averageWaitNanoseconds: the wait expected before any was timed.
+    package init(averageWaitNanoseconds: UInt64 = AdaptiveSpin.longestNanoseconds / 2) {
+        self.averageWaitNanoseconds = averageWaitNanoseconds
+        enabled = true
+    }
+
+    private init(disabled: ()) {
+        averageWaitNanoseconds = .max
+        enabled = false
+    }
+
+    /// A spin that never polls: for readers that expect nothing soon.
+    package static var never: AdaptiveSpin { AdaptiveSpin(disabled: ()) }
+
+    /// The next wait's poll, in nanoseconds; 0 to sleep at once.
+    package var budgetNanoseconds: UInt64 {
+        guard enabled, averageWaitNanoseconds <= Self.longestNanoseconds else { return 0 }
+        return min(Self.longestNanoseconds, averageWaitNanoseconds + averageWaitNanoseconds / 2)
+    }
+
+    /// Counts a wait that ended after `waited` nanoseconds, polled or slept.
+    package mutating func waited(nanoseconds waited: UInt64) {
+        guard enabled else { return }
+        let counted = min(waited, 4 * Self.longestNanoseconds)
+        if counted >= averageWaitNanoseconds {
+            averageWaitNanoseconds += (counted - averageWaitNanoseconds) / 4
+        } else {
+            averageWaitNanoseconds -= (averageWaitNanoseconds - counted) / 4
+        }
+    }
+}

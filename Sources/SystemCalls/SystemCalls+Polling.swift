@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+extension SystemCalls {
+    /// What a non-blocking receive found.
+    package enum Arrival: Equatable, Sendable {
+        /// This many bytes were received (0: the peer closed the connection).
+        case received(Int)
+        /// Nothing has arrived yet.
+        case nothingYet
+    }
+
+    /// Receives what has already arrived on a connected socket into `buffer`, without waiting.
+    /// - Throws: ``SystemCallError`` named `recv`.
+    package static func receiveIfArrived(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer)
+        throws(SystemCallError) -> Arrival
+    {
+        do {
+            let count = try retrying("recv") {
+                Glibc.recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+            }
+            return .received(count)
+        } catch where error.code == EAGAIN || error.code == EWOULDBLOCK {
+            return .nothingYet
+        }
+    }
+
+    /// Receives into `buffer` as ``receive(_:into:)`` does, but first polls for up to `spin`'s budget: an answer
+    /// that comes within microseconds then costs no sleep and no wake-up, which on a virtual machine cost more than
+    /// the poll. Every wait is timed into `spin` (``AdaptiveSpin``).
+    package static func receive(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin
+    ) throws(SystemCallError) -> Int {
+        let budget = spin.budgetNanoseconds
+        let start = monotonicNanoseconds()
+        if budget > 0, SpinGate.process.enter() {
+            defer { SpinGate.process.leave() }
+            repeat {
+                if case .received(let count) = try receiveIfArrived(descriptor, into: buffer) {
+                    spin.waited(nanoseconds: monotonicNanoseconds() &- start)
+                    return count
+                }
+            } while monotonicNanoseconds() &- start < budget
+        }
+        let count = try receive(descriptor, into: buffer)
+        spin.waited(nanoseconds: monotonicNanoseconds() &- start)
+        return count
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds (the vDSO's: no system call).
+    package static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    /// The processors online.
+    package static var onlineProcessors: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+}
