@@ -23,7 +23,7 @@ extension SystemCalls {
                 Glibc.recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             }
             return .received(count)
-        } catch where error.code == EAGAIN || error.code == EWOULDBLOCK {
+        } catch  where error.code == EAGAIN || error.code == EWOULDBLOCK {
             return .nothingYet
         }
     }
