@@ -23,7 +23,8 @@ extension SystemCalls {
                 Glibc.recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             }
             return .received(count)
-        } catch  where error.code == EAGAIN || error.code == EWOULDBLOCK {
+        } catch {
+            guard error.code == EAGAIN || error.code == EWOULDBLOCK else { throw error }
             return .nothingYet
         }
     }
