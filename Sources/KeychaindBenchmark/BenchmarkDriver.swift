@@ -65,14 +65,17 @@ struct BenchmarkDriver {
             met: remote.microsecondsPerOp <= 2 * local.microsecondsPerOp)
         table.cpu(remote)
         table.failures(local.failures + remote.failures)
-        let bare = try SocketRoundTrip.measure(executable: try selfExecutable(), count: settings.roundTrips)
-        table.row(
-            "    floor: bare socket round trip, 2 processes",
-            String(format: "%.1f µs", bare.microsecondsPerRoundTrip))
-        table.note(
-            String(
-                format: "CPU per round trip: this side %.1f µs; (b) at 2× leaves %.1f µs beyond the lookup",
-                bare.cpuMicrosecondsPerRoundTrip, local.microsecondsPerOp))
+        for polling in [false, true] {
+            let bare = try SocketRoundTrip.measure(
+                executable: try selfExecutable(), count: settings.roundTrips, polling: polling)
+            table.row(
+                "    floor: bare socket round trip, 2 processes" + (polling ? ", polling" : ""),
+                String(format: "%.1f µs", bare.microsecondsPerRoundTrip))
+            table.note(
+                String(
+                    format: "CPU per round trip: this side %.1f µs; (b) at 2× leaves %.1f µs beyond the lookup",
+                    bare.cpuMicrosecondsPerRoundTrip, local.microsecondsPerOp))
+        }
 
         // (c) Aggregate lookups from all clients, over the items of (a).
         let stored = clients * settings.addsPerClient + 1

@@ -8,7 +8,7 @@ import Security
 ///
 ///     client adds PREFIX COUNT START_NS [DEADLINE_NS]   durable adds of PREFIX-0 …, from START_NS, until DEADLINE_NS
 ///     client lookups PREFIX ACCOUNTS COUNT START_NS     COUNT lookups returning data of PREFIX-(i mod ACCOUNTS)
-///     client echo COUNT                                 echoes COUNT messages on standard input (SocketRoundTrip)
+///     client echo COUNT [poll]                          echoes COUNT messages on standard input (SocketRoundTrip)
 enum ClientCommand {
     static let secret = Data("correct horse battery staple 123".utf8)
 
@@ -60,9 +60,9 @@ enum ClientCommand {
                 if lookup("\(arguments[1])-\(index % accounts)") { ops += 1 } else { failures += 1 }
             }
             report(ops: ops, failures: failures, start: start, cpuAtStart: cpu)
-        case ("echo", 2):
+        case ("echo", 2), ("echo", 3):
             guard let count = Int(arguments[1]) else { return 64 }
-            return SocketRoundTrip.echo(count: count)
+            return SocketRoundTrip.echo(count: count, polling: arguments.count == 3 && arguments[2] == "poll")
         default:
             FileHandle.standardError.write(Data("usage: see ClientCommand.swift\n".utf8))
             return 64

@@ -18,8 +18,9 @@ enum SocketRoundTrip {
         let cpuMicrosecondsPerRoundTrip: Double
     }
 
-    /// Starts a copy of the benchmark (`client echo COUNT`) on one end of a socket pair and ping-pongs with it.
-    static func measure(executable: String, count: Int) throws -> Outcome {
+    /// Starts a copy of the benchmark (`client echo COUNT [poll]`) on one end of a socket pair and ping-pongs with
+    /// it; with `polling`, both ends wait as keychaind and its clients do (``AdaptiveSpin``), else they sleep at once.
+    static func measure(executable: String, count: Int, polling: Bool) throws -> Outcome {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else {
             throw BenchmarkError("socketpair failed (errno \(errno))")
@@ -28,15 +29,16 @@ enum SocketRoundTrip {
         let echo = Process()
         echo.executableURL = URL(fileURLWithPath: executable)
         let warmUp = 200
-        echo.arguments = ["client", "echo", String(warmUp + count)]
+        echo.arguments = ["client", "echo", String(warmUp + count)] + (polling ? ["poll"] : [])
         echo.standardInput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
         try echo.run()
         close(ends[1])
         var message = [UInt8](repeating: 0x5A, count: messageSize)
-        for _ in 0..<warmUp { try exchange(ends[0], &message) }
+        var spin = polling ? AdaptiveSpin() : .never
+        for _ in 0..<warmUp { try exchange(ends[0], &message, &spin) }
         let cpu = ProcessCPU.ownNanoseconds()
         let start = MonotonicClock.now()
-        for _ in 0..<count { try exchange(ends[0], &message) }
+        for _ in 0..<count { try exchange(ends[0], &message, &spin) }
         let wall = Double(MonotonicClock.now() - start) / 1000 / Double(count)
         let used = Double(ProcessCPU.ownNanoseconds() - cpu) / 1000 / Double(count)
         echo.waitUntilExit()
@@ -44,17 +46,18 @@ enum SocketRoundTrip {
     }
 
     /// The echoing end: reads each whole message on standard input (the socket) and writes it back.
-    static func echo(count: Int) -> Int32 {
+    static func echo(count: Int, polling: Bool) -> Int32 {
         var message = [UInt8](repeating: 0, count: messageSize)
+        var spin = polling ? AdaptiveSpin() : .never
         for _ in 0..<count {
-            guard (try? readWhole(0, &message)) != nil, (try? writeWhole(0, message)) != nil else { return 1 }
+            guard (try? readWhole(0, &message, &spin)) != nil, (try? writeWhole(0, message)) != nil else { return 1 }
         }
         return 0
     }
 
-    private static func exchange(_ descriptor: Int32, _ message: inout [UInt8]) throws {
+    private static func exchange(_ descriptor: Int32, _ message: inout [UInt8], _ spin: inout AdaptiveSpin) throws {
         try writeWhole(descriptor, message)
-        try readWhole(descriptor, &message)
+        try readWhole(descriptor, &message, &spin)
     }
 
     private static func writeWhole(_ descriptor: Int32, _ bytes: [UInt8]) throws {
@@ -65,12 +68,13 @@ enum SocketRoundTrip {
         }
     }
 
-    private static func readWhole(_ descriptor: Int32, _ bytes: inout [UInt8]) throws {
+    private static func readWhole(_ descriptor: Int32, _ bytes: inout [UInt8], _ spin: inout AdaptiveSpin) throws {
         var received = 0
         while received < bytes.count {
             let count = bytes.withUnsafeMutableBytes { raw in
                 Result { () throws(SystemCallError) in
-                    try SystemCalls.receive(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: raw[received...]))
+                    try SystemCalls.receive(
+                        descriptor, into: UnsafeMutableRawBufferPointer(rebasing: raw[received...]), spinning: &spin)
                 }
             }
             guard case .success(let got) = count, got > 0 else { throw BenchmarkError("the echo ended early") }

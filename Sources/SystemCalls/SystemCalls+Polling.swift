@@ -37,14 +37,26 @@ extension SystemCalls {
     ) throws(SystemCallError) -> Int {
         let budget = spin.budgetNanoseconds
         let start = monotonicNanoseconds()
-        if budget > 0, SpinGate.process.enter() {
+        let decision = budget > 0 ? SpinGate.process.enter() : .enoughPollers
+        if decision == .machineBusy { spin.contended() }
+        if decision == .poll {
             defer { SpinGate.process.leave() }
             repeat {
                 if case .received(let count) = try receiveIfArrived(descriptor, into: buffer) {
                     spin.waited(nanoseconds: monotonicNanoseconds() &- start)
                     return count
                 }
-            } while monotonicNanoseconds() &- start < budget
+                // The peer may be waiting for this very core: let it (or anyone else waiting) run first. A yield
+                // that took long means other threads want this core: polling would take it from them, so sleep.
+                let beforeYield = monotonicNanoseconds()
+                sched_yield()
+                let now = monotonicNanoseconds()
+                if now &- beforeYield > AdaptiveSpin.longestUncontendedYieldNanoseconds {
+                    spin.contended()
+                    break
+                }
+                if now &- start >= budget { break }
+            } while true
         }
         let count = try receive(descriptor, into: buffer)
         spin.waited(nanoseconds: monotonicNanoseconds() &- start)

@@ -37,13 +37,46 @@ import Testing
     }
 
     @Test func aGateLetsNoMoreThanItsLimitPollAtOnce() {
-        let gate = SpinGate(limit: 1)
-        #expect(gate.enter())
-        #expect(!gate.enter())
+        // As many processors as there could be runnable threads: the machine is never too busy for this gate.
+        let gate = SpinGate(limit: 1, processors: 1 << 30)
+        #expect(gate.enter() == .poll)
+        #expect(gate.enter() == .enoughPollers)
         gate.leave()
-        #expect(gate.enter())
+        #expect(gate.enter() == .poll)
         gate.leave()
-        #expect(!SpinGate(limit: 0).enter())
+        #expect(SpinGate(limit: 0).enter() == .enoughPollers)
+    }
+
+    @Test func aGateRefusesWhileTheMachineHasMoreRunnableThreadsThanProcessors() throws {
+        // This thread is runnable, so a machine of no processors is always busy.
+        let gate = SpinGate(limit: 4, processors: 0)
+        #expect(try #require(gate.runnableThreads()) >= 1)
+        #expect(gate.enter() == .machineBusy)
+        #expect(gate.enter() == .machineBusy)  // a refusal takes no turn
+        #expect(SpinGate(limit: 1, processors: 1 << 30).enter() == .poll)
+    }
+
+    @Test func theRunnableCountIsReadFromLoadAverageText() {
+        func runnable(_ text: String) -> Int? {
+            Array(text.utf8).withUnsafeBytes { SpinGate.runnable(inLoadAverage: $0) }
+        }
+        #expect(runnable("0.52 0.58 0.59 3/467 12345\n") == 3)
+        #expect(runnable("12.00 9.10 4.00 17/1203 99\n") == 17)
+        #expect(runnable("0.52 0.58") == nil)
+        #expect(runnable("0.52 0.58 0.59 x/467 1") == nil)
+    }
+
+    @Test func aContendedPollSleepsTheNextWaitsAtOnce() {
+        var spin = AdaptiveSpin(averageWaitNanoseconds: 10_000)
+        #expect(spin.budgetNanoseconds > 0)
+        spin.contended()
+        #expect(spin.budgetNanoseconds == 0)
+        var waits = 0
+        while spin.budgetNanoseconds == 0 {
+            spin.waited(nanoseconds: 10_000)
+            waits += 1
+        }
+        #expect(waits >= 2 && waits <= 8)
     }
 
     @Test func aPolledReceiveGetsWhatArrivesDuringThePollAfterItAndTheEndOfTheStream() throws {
