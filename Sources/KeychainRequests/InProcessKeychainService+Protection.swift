@@ -16,6 +16,11 @@ extension InProcessKeychainService {
             return .backup(try keychain.backup(to: URL(fileURLWithPath: path), password: password))
         case .restore(let path, let password):
             return .backup(try keychain.restore(from: URL(fileURLWithPath: path), password: password))
+        case .backupArchive(let password):
+            let made = try keychain.backupArchive(password: password)
+            return .backupArchive(made.archive, made.summary)
+        case .restoreArchive(let archive, let password):
+            return .backup(try keychain.restore(archive: archive, password: password))
         default:
             throw KeychainError.param.because("not a lock-state or backup request")
         }

@@ -53,7 +53,9 @@ public struct InProcessKeychainService: KeychainService {
             .setGracePeriod,
             .simulateRestart,
             .backup,
-            .restore:
+            .restore,
+            .backupArchive,
+            .restoreArchive:
             return try performProtectionRequest(request)
         case .biometryStatus, .simulatedBiometry, .simulatedCompanion, .describeService:
             return try performDeviceRequest(request)

@@ -37,6 +37,10 @@ public enum KeychainRequest: Sendable {
     // Backups (paths on the machine the keychain runs on).
     case backup(path: String, password: Secret)
     case restore(path: String, password: Secret)
+    /// A backup's file as bytes, for a client that writes the file itself (keychaind opens no client paths).
+    case backupArchive(password: Secret)
+    /// Restores from a backup file's bytes, read by the client.
+    case restoreArchive([UInt8], password: Secret)
 
     // The authenticators: the sensor's state, and the simulated devices `security biometry`/`companion` drive.
     case biometryStatus

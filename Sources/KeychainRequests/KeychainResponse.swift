@@ -16,6 +16,8 @@ public enum KeychainResponse: Sendable {
     case evaluated(AuthenticationMethod)
     case info(KeychainInfo)
     case backup(BackupSummary)
+    /// A backup file's bytes (``KeychainRequest/backupArchive(password:)``) and what went into it.
+    case backupArchive([UInt8], BackupSummary)
     case biometryStatus(BiometryStatus)
     case companionStatus(CompanionStatus)
     case service(ServiceDescription)

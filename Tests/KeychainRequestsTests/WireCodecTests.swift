@@ -66,6 +66,8 @@ import Testing
             .setPasscode(new: Secret([5]), current: Secret([6])), .setPasscode(new: Secret([5]), current: nil),
             .removePasscode(current: Secret([6])), .setGracePeriod(seconds: -3), .simulateRestart,
             .backup(path: "/tmp/b.kcb", password: Secret([8])), .restore(path: "/tmp/é.kcb", password: Secret([])),
+            .backupArchive(password: Secret([7])), .restoreArchive([1, 2, 3], password: Secret([9])),
+            .restoreArchive([], password: Secret([])),
             .biometryStatus, .simulatedBiometry(.enroll), .simulatedBiometry(.unenroll),
             .simulatedBiometry(.changeEnrollment), .simulatedBiometry(.script(.fallback)), .simulatedCompanion(.pair),
             .simulatedCompanion(.unpair), .simulatedCompanion(.script(.deny)), .simulatedCompanion(.status),
@@ -95,6 +97,7 @@ import Testing
                     lockState: .noPasscode, hasPasscode: false, gracePeriod: 0, kdfIterations: nil,
                     kdfMilliseconds: nil, failedAttempts: 0, retryAfterSeconds: 0, classKeyStore: "process")),
             .backup(BackupSummary(itemCount: 5, excludedCount: 1, damagedCount: 2)),
+            .backupArchive([0xB1, 0, 0xFF], BackupSummary(itemCount: 3, excludedCount: 0, damagedCount: 1)),
             .biometryStatus(
                 BiometryStatus(
                     isAvailable: true, isEnrolled: true, isLockedOut: false, failures: 1, script: [.match, .noMatch],

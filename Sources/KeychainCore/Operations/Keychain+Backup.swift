@@ -37,7 +37,18 @@ extension Keychain {
     ///   `errSecIO` when the file cannot be written.
     public func backup(to url: URL, password: Secret) throws -> BackupSummary {
         try checkBackupPassword(password)
-        guard !FileManager.default.fileExists(atPath: url.path) else { throw Self.existingFile(url) }
+        try Self.checkBackupDestination(url)
+        let made = try backupArchive(password: password)
+        try Self.writeBackupFile(made.archive, to: url)
+        return made.summary
+    }
+
+    /// An encrypted backup of this keychain's migratable items, in every access group, as the bytes of a backup
+    /// file: what ``backup(to:password:)`` writes, for a caller that writes the file itself (keychaind's client,
+    /// with its own rights).
+    /// - Throws: as ``backup(to:password:)``, but for the file.
+    public func backupArchive(password: Secret) throws -> (archive: [UInt8], summary: BackupSummary) {
+        try checkBackupPassword(password)
         let contents = try readMigratableItems()
         let file: [UInt8]
         do {
@@ -46,12 +57,10 @@ extension Keychain {
         } catch let error as CryptoError {
             throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
         }
-        // Temporary file, fsync, then a hard link into place: atomic like a rename, but never over a file that
-        // appeared meanwhile. The file is 0600.
-        guard try SecretFile.createExclusively(url, bytes: file) else { throw Self.existingFile(url) }
-        return BackupSummary(
+        let summary = BackupSummary(
             itemCount: contents.entries.count, excludedCount: contents.excludedCount,
             damagedCount: contents.damagedCount)
+        return (file, summary)
     }
 
     /// Restores the backup at `url` into this keychain, all items or none, each in the access group it was
@@ -67,9 +76,12 @@ extension Keychain {
     ///   Whatever the failure, nothing is written.
     public func restore(from url: URL, password: Secret) throws -> BackupSummary {
         try checkBackupPassword(password)
-        guard let file = try SecretFile.read(url) else {
-            throw KeychainError.param.because("there is no backup file at \(url.path)")
-        }
+        return try restore(archive: try Self.readBackupFile(url), password: password)
+    }
+
+    /// Restores a backup from the bytes of its file (``backupArchive(password:)``), as ``restore(from:password:)``.
+    public func restore(archive file: [UInt8], password: Secret) throws -> BackupSummary {
+        try checkBackupPassword(password)
         let contents: BackupContents
         do {
             contents = try BackupArchive.open(file, password: password.storage)
@@ -80,6 +92,26 @@ extension Keychain {
         let items = try contents.entries.map(prepareRestored)
         try insertRestored(items)
         return BackupSummary(itemCount: items.count, excludedCount: contents.excludedCount)
+    }
+
+    /// Refuses a backup destination that exists already (a backup never replaces a file), before any work.
+    package static func checkBackupDestination(_ url: URL) throws {
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw Self.existingFile(url) }
+    }
+
+    /// Writes a backup file: a temporary file, fsync, then a hard link into place, atomic like a rename but never
+    /// over a file that appeared meanwhile. The file is 0600.
+    package static func writeBackupFile(_ archive: [UInt8], to url: URL) throws {
+        guard try SecretFile.createExclusively(url, bytes: archive) else { throw Self.existingFile(url) }
+    }
+
+    /// The bytes of the backup file at `url`.
+    /// - Throws: `errSecParam` when there is no file there; `errSecIO` when it cannot be read.
+    package static func readBackupFile(_ url: URL) throws -> [UInt8] {
+        guard let file = try SecretFile.read(url) else {
+            throw KeychainError.param.because("there is no backup file at \(url.path)")
+        }
+        return file
     }
 
     /// Whether an item may leave the device: only items of a class that backs up, in the migratable protection

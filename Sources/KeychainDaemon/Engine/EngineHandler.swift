@@ -82,7 +82,7 @@ package final class EngineHandler: DaemonHandler {
         _ envelope: RequestCodec.Envelope, uid: UInt32, caller identity: CallerIdentity, connection: DaemonConnection,
         id: UInt64
     ) throws -> KeychainResponse {
-        try Self.refuseUnserved(envelope.request)
+        try Self.refuseUnserved(envelope.request, owner: connection.actsAsOwner)
         let service = InProcessKeychainService(try connection.keychain { try keychains.keychain(for: uid) })
         let acting = owner?.identity(for: connection, uid: uid, caller: identity) ?? identity
         let caller = Caller(identity: acting, authenticationContext: envelope.context)
@@ -99,12 +99,19 @@ package final class EngineHandler: DaemonHandler {
         return response
     }
 
-    /// Backups name paths, which the daemon would open with its own rights, not the client's.
-    private static func refuseUnserved(_ request: KeychainRequest) throws {
+    /// Backups hold every access group's items, so only a connection with owner rights makes or restores one; and
+    /// they cross the socket as bytes: a path would be opened with the daemon's rights, not the client's.
+    private static func refuseUnserved(_ request: KeychainRequest, owner: Bool) throws {
         switch request {
         case .backup, .restore:
             throw KeychainError.unimplemented.because(
-                "backups are not made through keychaind yet: the daemon would open the path with its own rights")
+                "keychaind opens no path a client names: a client of this release sends the backup's bytes instead")
+        case .backupArchive, .restoreArchive:
+            guard owner else {
+                throw KeychainError.missingEntitlement.because(
+                    "a backup holds the items of every access group: only the keychain's owner makes or restores one "
+                        + "(security claims owner rights after authenticating the user)")
+            }
         default: break
         }
     }

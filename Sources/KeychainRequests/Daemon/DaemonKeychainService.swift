@@ -48,6 +48,7 @@ package final class DaemonKeychainService: KeychainService {
     }
 
     package func perform(_ request: KeychainRequest, as caller: Caller) throws -> KeychainResponse {
+        if let done = try performBackupLocally(request, as: caller) { return done }
         var payload = try RequestCodec.encode(request, context: caller.authenticationContext)
         defer { Self.wipe(&payload) }
         return try connection.withLock { held in

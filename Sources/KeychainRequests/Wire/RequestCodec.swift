@@ -94,6 +94,12 @@ extension WireEncoder {
                 $0.string(path)
                 $0.secret(password)
             }
+        case .backupArchive(let password): tagged(49) { $0.secret(password) }
+        case .restoreArchive(let archive, let password):
+            tagged(50) {
+                $0.bytes(archive)
+                $0.secret(password)
+            }
         case .biometryStatus: byte(60)
         case .simulatedBiometry(let action):
             tagged(61) {
@@ -159,6 +165,8 @@ extension WireDecoder {
         case 46: return .simulateRestart
         case 47: return .backup(path: try string(), password: try secret())
         case 48: return .restore(path: try string(), password: try secret())
+        case 49: return .backupArchive(password: try secret())
+        case 50: return .restoreArchive(try bytes(), password: try secret())
         case 60: return .biometryStatus
         case 61:
             switch try byte() {

@@ -96,9 +96,11 @@ extension WireEncoder {
             string(info.classKeyStore)
         case .backup(let summary):
             byte(9)
-            int(summary.itemCount)
-            int(summary.excludedCount)
-            int(summary.damagedCount)
+            summaryValues(summary)
+        case .backupArchive(let archive, let summary):
+            byte(13)
+            bytes(archive)
+            summaryValues(summary)
         case .biometryStatus(let status):
             byte(10)
             bool(status.isAvailable)
@@ -118,6 +120,12 @@ extension WireEncoder {
             bool(description.usesFingerprintReader)
             array(description.backEnds) { $0.string($1) }
         }
+    }
+
+    private mutating func summaryValues(_ summary: BackupSummary) {
+        int(summary.itemCount)
+        int(summary.excludedCount)
+        int(summary.damagedCount)
     }
 }
 
@@ -170,8 +178,8 @@ extension WireDecoder {
                     lockState: try raw(LockState.self, "lock state"), hasPasscode: try bool(), gracePeriod: try int(),
                     kdfIterations: try optional { try $0.int() }, kdfMilliseconds: try optional { try $0.double() },
                     failedAttempts: try int(), retryAfterSeconds: try double(), classKeyStore: try string()))
-        case 9:
-            return .backup(BackupSummary(itemCount: try int(), excludedCount: try int(), damagedCount: try int()))
+        case 9: return .backup(try summary())
+        case 13: return .backupArchive(try bytes(), try summary())
         case 10:
             return .biometryStatus(
                 BiometryStatus(
@@ -190,5 +198,8 @@ extension WireDecoder {
                     backEnds: try array(minimumSize: 4) { try $0.string() }))
         case let tag: throw Self.invalid("a response kind", tag)
         }
+    }
+    private mutating func summary() throws -> BackupSummary {
+        BackupSummary(itemCount: try int(), excludedCount: try int(), damagedCount: try int())
     }
 }

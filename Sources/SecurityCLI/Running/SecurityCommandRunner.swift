@@ -91,9 +91,9 @@ public final class SecurityCommandRunner {
                 try biometry(command, keychain: try open(invocation.identity))
             case .companion(let command): try companion(command, keychain: try open(invocation.identity))
             case .backupKeychain(let command):
-                try backupKeychain(command, keychain: try open(invocation.identity))
+                try backupKeychain(command, keychain: try open(invocation.identity, asOwner: true))
             case .restoreKeychain(let command):
-                try restoreKeychain(command, keychain: try open(invocation.identity))
+                try restoreKeychain(command, keychain: try open(invocation.identity, asOwner: true))
             case .errorMessage(let codes):
                 writeErrorMessages(codes)
                 return ExitCode.success
