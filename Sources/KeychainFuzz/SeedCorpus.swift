@@ -277,6 +277,11 @@ enum SeedCorpus {
         messages += responses.compactMap { try? ResponseCodec.encode($0) }
         messages.append(PromptCodec.encode(.devicePasscode(reason: "Unlock")))
         messages += [.passcode(SecureBytesBox([1, 2])), .canceled].compactMap { try? PromptCodec.encode($0) }
+        let backups: [KeychainRequest] = [
+            .backupArchive(password: Secret(Array("pw".utf8))),
+            .restoreArchive([0xB1, 2, 3], password: Secret(Array("pw".utf8))),
+        ]
+        messages += backups.compactMap { try? RequestCodec.encode($0, context: context) }
         return messages
     }
 }
