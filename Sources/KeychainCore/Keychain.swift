@@ -90,7 +90,8 @@ public final class Keychain: Sendable {
         // Validated to 0…3600 s, so the milliseconds fit.
         let busyMilliseconds = Int32((configuration.databaseBusyTimeout * 1000).rounded(.up))
         do {
-            let database = try Database(path: path, busyTimeout: busyMilliseconds)
+            let database = try Database(
+                path: path, busyTimeout: busyMilliseconds, processExclusive: configuration.soleWriterOfHome)
             do {
                 return try ItemStore(
                     database: database, tables: ItemTables.all, migrations: SchemaHistory.migrations)

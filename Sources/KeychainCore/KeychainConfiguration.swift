@@ -33,7 +33,8 @@ public struct KeychainConfiguration: Sendable {
     /// one transaction and one fsync, each in a savepoint of its own (keychaind). Off in embedded mode.
     package var groupCommit = false
     /// This process is the only writer of the home (keychaind, whose state directory no one else can open): the
-    /// keybag changes only through this keychain, so it is not examined again (a `stat`) before each use.
+    /// keybag changes only through this keychain, so it is not examined again (a `stat`) before each use, and the
+    /// database is held by this process alone (no other process can open it while the keychain is open).
     package var soleWriterOfHome = false
 
     public init(home: URL, identity: CallerIdentity, clock: @escaping @Sendable () -> Date = { Date() }) {

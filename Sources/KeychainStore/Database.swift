@@ -14,11 +14,16 @@ package final class Database {
     private var isClosed = false
 
     /// Opens (creating if needed) the database at `path`.
-    /// - Parameter busyTimeout: how long to wait for another process's lock before failing, in milliseconds.
-    package init(path: String, busyTimeout: Int32 = 10_000) throws {
+    /// - Parameters:
+    ///   - busyTimeout: how long to wait for another process's lock before failing, in milliseconds.
+    ///   - processExclusive: this process holds the file for as long as it has it open, and no other process may
+    ///     open it meanwhile (SQLite's `unix-excl` VFS): the WAL index then lives in the process's memory, shared
+    ///     by its connections, and a transaction takes no file lock (no `fcntl`). For keychaind, the one process
+    ///     that opens its state directory's databases.
+    package init(path: String, busyTimeout: Int32 = 10_000, processExclusive: Bool = false) throws {
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        let code = sqlite3_open_v2(path, &connection, flags, processExclusive ? "unix-excl" : nil)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
             sqlite3_close_v2(connection)

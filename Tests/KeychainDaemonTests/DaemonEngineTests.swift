@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainRequests
+import KeychainStore
 import KeychainTestSupport
 import KeychainWire
 import Testing
@@ -47,6 +48,23 @@ import Testing
         #expect(info.st_mode & 0o777 == 0o700)
         #expect(FileManager.default.fileExists(atPath: home + "/keychain.db"))
         #expect(try client.describeService().databasePath == home + "/keychain.db")
+    }
+
+    @Test func whileTheDaemonRunsNoOtherProcessOpensItsDatabase() throws {
+        let daemon = try DaemonProcess()
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        try client.add(Self.item("carol"))
+        let path = daemon.directory + "/state/\(getuid())/keychain.db"
+        // Even a process with the right to read the file (this one runs as the same uid, or root) is kept out.
+        #expect(throws: StoreError.self) { _ = try Database(path: path, busyTimeout: 200) }
+        // No shared-memory index either: the daemon's WAL index is in its own memory.
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(try client.copyMatching(Self.query("carol")).count == 1)
+        daemon.stop(keepingState: true)
+        let database = try Database(path: path, busyTimeout: 200)
+        #expect(try database.integrityCheck() == "ok")
+        database.close()
+        daemon.stop()
     }
 
     @Test func theIdentityIsTheDaemonsNotTheClients() throws {

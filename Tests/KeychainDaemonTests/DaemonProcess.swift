@@ -1,6 +1,7 @@
 import DaemonSystem
 import Foundation
 import KeychainDaemon
+import KeychainStore
 import KeychainWire
 import Testing
 
@@ -112,6 +113,22 @@ final class DaemonProcess {
     }
 
     private var removesDirectory = true
+
+    /// `PRAGMA integrity_check` of the uid's database as a killed daemon left it, run on a copy of its files (the
+    /// database and its WAL): the daemon holds its databases alone while it runs, and the next daemon must
+    /// recover the original itself.
+    func integrityOfLeftDatabase(uid: UInt32 = getuid()) throws -> String {
+        let state = directory + "/state/\(uid)/keychain.db"
+        let copy = NSTemporaryDirectory() + "kd-integrity-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: state + suffix) {
+            try FileManager.default.copyItem(atPath: state + suffix, toPath: copy + "/keychain.db" + suffix)
+        }
+        let database = try Database(path: copy + "/keychain.db", busyTimeout: 5000)
+        defer { database.close() }
+        return try database.integrityCheck()
+    }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
