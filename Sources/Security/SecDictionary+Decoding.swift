@@ -37,19 +37,20 @@ extension SecDictionary {
         // Apple's query parser does). A mismatch with kSecClass is the engine's to report.
         let schemaClass = itemClass ?? Self.referencedClass(entries)
         let schema = schemaClass.flatMap(ClassSchema.of)
+        keyGroups.reserveCapacity(entries.count)
+        attributes.reserveCapacity(entries.count)
         for (key, value) in entries {
             let property = PropertyKey.of(key)
-            groups.insert(property.group)
-            keysByGroup[property.group, default: []].append(key)
+            keyGroups.append((key, property.group))
             try read(property, key: key, value: value, schema: schema)
         }
     }
 
     /// The class a `kSecValuePersistentRef` of `entries` names, if it holds a valid reference.
     private static func referencedClass(_ entries: [(key: String, value: Any)]) -> ItemClass? {
-        guard let value = entries.first(where: { $0.key == "v_PersistentRef" })?.value, let bytes = value as? Data
+        guard let value = entries.first(where: { $0.key == "v_PersistentRef" })?.value, let bytes = Self.bytes(value)
         else { return nil }
-        return PersistentReference(bytes: Array(bytes))?.itemClass
+        return PersistentReference(bytes: bytes)?.itemClass
     }
 
     /// The key-value pairs of `dictionary`. Foundation on Linux iterates an NSDictionary by looking every key
@@ -65,10 +66,24 @@ extension SecDictionary {
         return dictionary.map { ($0.key, $0.value) }
     }
 
-    /// A string key or value as clients pass it: a Swift String or an NSString.
+    /// A string key or value as clients pass it: a Swift String or an NSString. An NSDictionary holds NSStrings;
+    /// a class cast and a direct bridge cost a fraction of the runtime's `as? String`, which tries every bridging.
     static func string(_ value: Any) -> String? {
-        if let text = value as? String { return text }
         if let text = value as? NSString { return text as String }
+        if let text = value as? String { return text }
+        return nil
+    }
+
+    /// The bytes of a data value (CFData), copied once from the object: Foundation on Linux makes `Data` of an
+    /// NSData one byte at a time, through Core Foundation for each.
+    static func bytes(_ value: Any) -> [UInt8]? {
+        if let data = value as? NSData {
+            let count = data.length
+            guard count > 0 else { return [] }
+            let source = UnsafeRawBufferPointer(start: data.bytes, count: count)
+            return [UInt8](source)
+        }
+        if let data = value as? Data { return Array(data) }
         return nil
     }
 
@@ -106,10 +121,10 @@ extension SecDictionary {
         case .returnType(let option):
             if try Self.boolean(value, key) { returns.insert(option) }
         case .valueData:
-            guard let bytes = value as? Data else {
+            guard let bytes = Self.bytes(value) else {
                 throw KeychainError.param.because("kSecValueData must be data (CFData), not \(type(of: value))")
             }
-            data = Array(bytes)
+            data = bytes
         case .valueRef:
             if let certificate = value as? SecCertificate {
                 certificateReference = certificate
@@ -125,7 +140,7 @@ extension SecDictionary {
             }
             valueReference = key
         case .valuePersistentRef:
-            guard let bytes = value as? Data, let reference = PersistentReference(bytes: Array(bytes)) else {
+            guard let bytes = Self.bytes(value), let reference = PersistentReference(bytes: bytes) else {
                 throw KeychainError.param.because("kSecValuePersistentRef is not a persistent reference")
             }
             persistentReference = reference
@@ -158,8 +173,10 @@ extension SecDictionary {
     }
 
     static func boolean(_ value: Any, _ key: String) throws -> Bool {
-        if let flag = value as? Bool { return flag }
+        // An NSNumber first: a class cast, where `as? Bool` goes through the runtime's bridging; the answer is the
+        // same, as a number that is exactly a Bool is 0 or 1.
         if let number = value as? NSNumber { return number.boolValue }
+        if let flag = value as? Bool { return flag }
         throw wrongType(key)
     }
 
@@ -184,7 +201,7 @@ extension SecDictionary {
         switch kind {
         case .text, .data:
             if let text = string(value) { return .string(text) }
-            if let bytes = value as? Data { return .data(Array(bytes)) }
+            if let bytes = bytes(value) { return .data(bytes) }
         case .number:
             // As securityd reads a number attribute: a number (0 and 1 bridge to Bool on Linux) or a Boolean as
             // 0 or 1; a decimal string as its number, and any other string (iOS takes kSecAttrPort: "") as given.
