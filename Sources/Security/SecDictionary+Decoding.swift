@@ -9,16 +9,19 @@ extension SecDictionary {
     /// - Throws: `errSecParam` for a value of the wrong type, `errSecNoSuchClass` for an unknown class,
     ///   `errSecUnimplemented` for a key this implementation declares but does not support yet.
     init(decoding dictionary: NSDictionary, itemClass known: ItemClass? = nil) throws {
-        var entries: [(key: String, value: Any)] = []
-        entries.reserveCapacity(dictionary.count)
-        for (rawKey, value) in Self.pairs(of: dictionary) {
+        // Keys and values side by side, the keys as strings: no array of pairs is built and copied.
+        let (rawKeys, values) = Self.keysAndValues(of: dictionary)
+        var keys: [String] = []
+        keys.reserveCapacity(rawKeys.count)
+        for rawKey in rawKeys {
             guard let key = Self.string(rawKey) else {
                 throw KeychainError.param.because("a dictionary key is not a string")
             }
-            entries.append((key, value))
+            keys.append(key)
         }
+        func value(of key: String) -> Any? { keys.firstIndex(of: key).map { values[$0] } }
         itemClass = known
-        if let rawClass = entries.first(where: { $0.key == "class" })?.value {
+        if let rawClass = value(of: "class") {
             guard let name = Self.string(rawClass) else {
                 throw KeychainError.param.because("kSecClass is not a string")
             }
@@ -28,42 +31,45 @@ extension SecDictionary {
             self.itemClass = itemClass
         }
         // Without kSecClass, a reference object names its class, as in Apple's SecItemAdd.
-        if itemClass == nil, let reference = entries.first(where: { $0.key == "v_Ref" })?.value {
+        if itemClass == nil, let reference = value(of: "v_Ref") {
             if reference is SecKey { itemClass = .key }
             if reference is SecCertificate { itemClass = .certificate }
             if reference is SecIdentity { itemClass = .identity }
         }
         // Without kSecClass, a persistent reference names the class, and the other keys are read against it (as
         // Apple's query parser does). A mismatch with kSecClass is the engine's to report.
-        let schemaClass = itemClass ?? Self.referencedClass(entries)
+        let schemaClass = itemClass ?? value(of: "v_PersistentRef").flatMap(Self.referencedClass)
         let schema = schemaClass.flatMap(ClassSchema.of)
-        keyGroups.reserveCapacity(entries.count)
-        attributes.reserveCapacity(entries.count)
-        for (key, value) in entries {
+        keyGroups.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, values) {
             let property = PropertyKey.of(key)
             keyGroups.append((key, property.group))
             try read(property, key: key, value: value, schema: schema)
         }
     }
 
-    /// The class a `kSecValuePersistentRef` of `entries` names, if it holds a valid reference.
-    private static func referencedClass(_ entries: [(key: String, value: Any)]) -> ItemClass? {
-        guard let value = entries.first(where: { $0.key == "v_PersistentRef" })?.value, let bytes = Self.bytes(value)
-        else { return nil }
-        return PersistentReference(bytes: bytes)?.itemClass
+    /// The class a `kSecValuePersistentRef` value names, if it is a valid reference.
+    private static func referencedClass(_ value: Any) -> ItemClass? {
+        bytes(value).flatMap(PersistentReference.init(bytes:))?.itemClass
     }
 
-    /// The key-value pairs of `dictionary`. Foundation on Linux iterates an NSDictionary by looking every key
-    /// up again, hashing the NSString each time; for its own two classes the keys and values come from one
-    /// Swift dictionary in matching order, so they are read side by side instead.
-    private static func pairs(of dictionary: NSDictionary) -> [(Any, Any)] {
+    /// The keys and the values of `dictionary`, in matching order. Foundation on Linux iterates an NSDictionary by
+    /// looking every key up again, hashing the NSString each time; for its own two classes the keys and values
+    /// come from one Swift dictionary in matching order, so they are read side by side instead.
+    private static func keysAndValues(of dictionary: NSDictionary) -> (keys: [Any], values: [Any]) {
         let kind = type(of: dictionary)
         if kind == NSDictionary.self || kind == NSMutableDictionary.self {
             let keys = dictionary.allKeys
             let values = dictionary.allValues
-            if keys.count == values.count { return Array(zip(keys, values)) }
+            if keys.count == values.count { return (keys, values) }
         }
-        return dictionary.map { ($0.key, $0.value) }
+        var keys: [Any] = []
+        var values: [Any] = []
+        for (key, value) in dictionary {
+            keys.append(key)
+            values.append(value)
+        }
+        return (keys, values)
     }
 
     /// A string key or value as clients pass it: a Swift String or an NSString. An NSDictionary holds NSStrings;

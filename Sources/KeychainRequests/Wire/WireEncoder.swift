@@ -79,6 +79,8 @@ struct WireEncoder {
         guard !overflowed else {
             throw KeychainError.param.because("a value of the request is over 4 GiB, more than a message can carry")
         }
+        // Without secrets the writer's bytes are the message, shared rather than copied.
+        guard !secrets.isEmpty else { return writer.bytes }
         var bytes = writer.bytes  // copied once, at its final size: the secrets go in the copy only
         bytes.withUnsafeMutableBytes { target in
             guard let start = target.baseAddress else { return }
