@@ -26,8 +26,8 @@ struct SecDictionary {
     var certificateReference: SecCertificate?
     /// `kSecValueRef`: an identity object.
     var identityReference: SecIdentity?
-    /// The groups of the keys the dictionary held.
-    var groups: Set<PropertyGroup> { Set(keyGroups.map(\.group)) }
+    /// Whether the dictionary held a key of `group`.
+    func holds(_ group: PropertyGroup) -> Bool { keyGroups.contains { $0.group == group } }
     /// `kSecUseAuthenticationContext`'s context and `kSecUseAuthenticationUI`'s policy.
     var authenticationContext: AuthenticationContextID?
     var authenticationUI: AuthenticationUI?
