@@ -13,7 +13,7 @@ enum ResultEncoding {
 
     private static func encode(_ result: ItemResult, returns: ReturnOptions) -> AnyObject {
         if returns == .data { return valueData(result.value) }
-        if returns == .persistentReference { return NSData(bytes: result.persistentReference?.bytes ?? [], length: 20) }
+        if returns == .persistentReference { return persistentReferenceData(result.persistentReference) }
         let dictionary = NSMutableDictionary()
         // Apple's server names the class only for kSecReturnRef (it builds the reference from the dictionary);
         // code that turns an attributes result back into a query relies on its absence.
@@ -42,7 +42,7 @@ enum ResultEncoding {
             dictionary[constant("v_Data")] = valueData(value)
         }
         if let reference = result.persistentReference {
-            dictionary[constant("v_PersistentRef")] = NSData(bytes: reference.bytes, length: reference.bytes.count)
+            dictionary[constant("v_PersistentRef")] = ReturnedData.holding(reference.bytes)
         }
         return dictionary
     }
@@ -89,18 +89,26 @@ enum ResultEncoding {
     }
 
     private static func data(_ secret: Secret?) -> NSData {
-        guard let secret else { return NSData() }
-        return secret.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
+        guard let secret else { return ReturnedData.holding([]) }
+        return secret.withUnsafeBytes { ReturnedData(copying: $0) }
+    }
+
+    /// kSecReturnPersistentRef alone: the reference's 20 bytes (zeros when the item has none).
+    private static func persistentReferenceData(_ reference: PersistentReference?) -> NSData {
+        guard let bytes = reference?.bytes, bytes.count == 20 else {
+            return ReturnedData.holding([UInt8](repeating: 0, count: 20))
+        }
+        return ReturnedData.holding(bytes)
     }
 
     /// `kSecReturnData`: a password's secret, a key's external representation, a certificate's DER; for an
     /// identity its key's, as Apple's join reads the data column of the key's row.
     private static func valueData(_ value: ItemValue?) -> NSData {
         switch value {
-        case nil: NSData()
+        case nil: ReturnedData.holding([])
         case .secret(let secret)?: data(secret)
         case .key(let key)?: data(key.externalRepresentation)
-        case .certificate(let certificate)?: NSData(bytes: certificate.derBytes, length: certificate.derBytes.count)
+        case .certificate(let certificate)?: ReturnedData.holding(certificate.derBytes)
         case .identity(let identity)?: data(identity.key.externalRepresentation)
         }
     }

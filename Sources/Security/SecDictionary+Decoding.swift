@@ -9,16 +9,19 @@ extension SecDictionary {
     /// - Throws: `errSecParam` for a value of the wrong type, `errSecNoSuchClass` for an unknown class,
     ///   `errSecUnimplemented` for a key this implementation declares but does not support yet.
     init(decoding dictionary: NSDictionary, itemClass known: ItemClass? = nil) throws {
-        var entries: [(key: String, value: Any)] = []
-        entries.reserveCapacity(dictionary.count)
-        for (rawKey, value) in Self.pairs(of: dictionary) {
+        // Keys and values side by side, the keys as strings: no array of pairs is built and copied.
+        let (rawKeys, values) = Self.keysAndValues(of: dictionary)
+        var keys: [String] = []
+        keys.reserveCapacity(rawKeys.count)
+        for rawKey in rawKeys {
             guard let key = Self.string(rawKey) else {
                 throw KeychainError.param.because("a dictionary key is not a string")
             }
-            entries.append((key, value))
+            keys.append(key)
         }
+        func value(of key: String) -> Any? { keys.firstIndex(of: key).map { values[$0] } }
         itemClass = known
-        if let rawClass = entries.first(where: { $0.key == "class" })?.value {
+        if let rawClass = value(of: "class") {
             guard let name = Self.string(rawClass) else {
                 throw KeychainError.param.because("kSecClass is not a string")
             }
@@ -28,47 +31,65 @@ extension SecDictionary {
             self.itemClass = itemClass
         }
         // Without kSecClass, a reference object names its class, as in Apple's SecItemAdd.
-        if itemClass == nil, let reference = entries.first(where: { $0.key == "v_Ref" })?.value {
+        if itemClass == nil, let reference = value(of: "v_Ref") {
             if reference is SecKey { itemClass = .key }
             if reference is SecCertificate { itemClass = .certificate }
             if reference is SecIdentity { itemClass = .identity }
         }
         // Without kSecClass, a persistent reference names the class, and the other keys are read against it (as
         // Apple's query parser does). A mismatch with kSecClass is the engine's to report.
-        let schemaClass = itemClass ?? Self.referencedClass(entries)
+        let schemaClass = itemClass ?? value(of: "v_PersistentRef").flatMap(Self.referencedClass)
         let schema = schemaClass.flatMap(ClassSchema.of)
-        for (key, value) in entries {
+        keyGroups.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, values) {
             let property = PropertyKey.of(key)
-            groups.insert(property.group)
-            keysByGroup[property.group, default: []].append(key)
+            keyGroups.append((key, property.group))
             try read(property, key: key, value: value, schema: schema)
         }
     }
 
-    /// The class a `kSecValuePersistentRef` of `entries` names, if it holds a valid reference.
-    private static func referencedClass(_ entries: [(key: String, value: Any)]) -> ItemClass? {
-        guard let value = entries.first(where: { $0.key == "v_PersistentRef" })?.value, let bytes = value as? Data
-        else { return nil }
-        return PersistentReference(bytes: Array(bytes))?.itemClass
+    /// The class a `kSecValuePersistentRef` value names, if it is a valid reference.
+    private static func referencedClass(_ value: Any) -> ItemClass? {
+        bytes(value).flatMap(PersistentReference.init(bytes:))?.itemClass
     }
 
-    /// The key-value pairs of `dictionary`. Foundation on Linux iterates an NSDictionary by looking every key
-    /// up again, hashing the NSString each time; for its own two classes the keys and values come from one
-    /// Swift dictionary in matching order, so they are read side by side instead.
-    private static func pairs(of dictionary: NSDictionary) -> [(Any, Any)] {
+    /// The keys and the values of `dictionary`, in matching order. Foundation on Linux iterates an NSDictionary by
+    /// looking every key up again, hashing the NSString each time; for its own two classes the keys and values
+    /// come from one Swift dictionary in matching order, so they are read side by side instead.
+    private static func keysAndValues(of dictionary: NSDictionary) -> (keys: [Any], values: [Any]) {
         let kind = type(of: dictionary)
         if kind == NSDictionary.self || kind == NSMutableDictionary.self {
             let keys = dictionary.allKeys
             let values = dictionary.allValues
-            if keys.count == values.count { return Array(zip(keys, values)) }
+            if keys.count == values.count { return (keys, values) }
         }
-        return dictionary.map { ($0.key, $0.value) }
+        var keys: [Any] = []
+        var values: [Any] = []
+        for (key, value) in dictionary {
+            keys.append(key)
+            values.append(value)
+        }
+        return (keys, values)
     }
 
-    /// A string key or value as clients pass it: a Swift String or an NSString.
+    /// A string key or value as clients pass it: a Swift String or an NSString. An NSDictionary holds NSStrings;
+    /// a class cast and a direct bridge cost a fraction of the runtime's `as? String`, which tries every bridging.
     static func string(_ value: Any) -> String? {
-        if let text = value as? String { return text }
         if let text = value as? NSString { return text as String }
+        if let text = value as? String { return text }
+        return nil
+    }
+
+    /// The bytes of a data value (CFData), copied once from the object: Foundation on Linux makes `Data` of an
+    /// NSData one byte at a time, through Core Foundation for each.
+    static func bytes(_ value: Any) -> [UInt8]? {
+        if let data = value as? NSData {
+            let count = data.length
+            guard count > 0 else { return [] }
+            let source = UnsafeRawBufferPointer(start: data.bytes, count: count)
+            return [UInt8](source)
+        }
+        if let data = value as? Data { return Array(data) }
         return nil
     }
 
@@ -106,10 +127,10 @@ extension SecDictionary {
         case .returnType(let option):
             if try Self.boolean(value, key) { returns.insert(option) }
         case .valueData:
-            guard let bytes = value as? Data else {
+            guard let bytes = Self.bytes(value) else {
                 throw KeychainError.param.because("kSecValueData must be data (CFData), not \(type(of: value))")
             }
-            data = Array(bytes)
+            data = bytes
         case .valueRef:
             if let certificate = value as? SecCertificate {
                 certificateReference = certificate
@@ -125,7 +146,7 @@ extension SecDictionary {
             }
             valueReference = key
         case .valuePersistentRef:
-            guard let bytes = value as? Data, let reference = PersistentReference(bytes: Array(bytes)) else {
+            guard let bytes = Self.bytes(value), let reference = PersistentReference(bytes: bytes) else {
                 throw KeychainError.param.because("kSecValuePersistentRef is not a persistent reference")
             }
             persistentReference = reference
@@ -158,8 +179,10 @@ extension SecDictionary {
     }
 
     static func boolean(_ value: Any, _ key: String) throws -> Bool {
-        if let flag = value as? Bool { return flag }
+        // An NSNumber first: a class cast, where `as? Bool` goes through the runtime's bridging; the answer is the
+        // same, as a number that is exactly a Bool is 0 or 1.
         if let number = value as? NSNumber { return number.boolValue }
+        if let flag = value as? Bool { return flag }
         throw wrongType(key)
     }
 
@@ -184,7 +207,7 @@ extension SecDictionary {
         switch kind {
         case .text, .data:
             if let text = string(value) { return .string(text) }
-            if let bytes = value as? Data { return .data(Array(bytes)) }
+            if let bytes = bytes(value) { return .data(bytes) }
         case .number:
             // As securityd reads a number attribute: a number (0 and 1 bridge to Bool on Linux) or a Boolean as
             // 0 or 1; a decimal string as its number, and any other string (iOS takes kSecAttrPort: "") as given.

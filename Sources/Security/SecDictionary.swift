@@ -26,13 +26,21 @@ struct SecDictionary {
     var certificateReference: SecCertificate?
     /// `kSecValueRef`: an identity object.
     var identityReference: SecIdentity?
-    var groups: Set<PropertyGroup> = []
+    /// Whether the dictionary held a key of `group`.
+    func holds(_ group: PropertyGroup) -> Bool { keyGroups.contains { $0.group == group } }
     /// `kSecUseAuthenticationContext`'s context and `kSecUseAuthenticationUI`'s policy.
     var authenticationContext: AuthenticationContextID?
     var authenticationUI: AuthenticationUI?
     var operationPrompt: String?
+    /// The keys the dictionary held, in its order, with their groups. Only explanations look at them, so they are
+    /// kept as a list and grouped on demand.
+    var keyGroups: [(key: String, group: PropertyGroup)] = []
     /// The keys the dictionary held, by group, as the caller spelled them (for explanations).
-    var keysByGroup: [PropertyGroup: [String]] = [:]
+    var keysByGroup: [PropertyGroup: [String]] {
+        var grouped: [PropertyGroup: [String]] = [:]
+        for (key, group) in keyGroups { grouped[group, default: []].append(key) }
+        return grouped
+    }
     /// Keys taken and without effect, as on iOS, for `KEYCHAIN_DEBUG` to name.
     var ignoredKeys: [String] = []
 

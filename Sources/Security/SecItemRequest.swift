@@ -18,7 +18,7 @@ package enum SecItemRequest {
     {
         let function = SecItemFunction.add
         let input = try SecDictionary(decoding: attributes)
-        if input.groups.contains(.search) {
+        if input.holds(.search) {
             throw function.misplaced(.search, keys: input.keysByGroup[.search] ?? [])
         }
         if input.persistentReference != nil {
@@ -88,7 +88,7 @@ package enum SecItemRequest {
         _ query: NSDictionary, _ attributesToUpdate: NSDictionary, notes: inout [KeychainError.Reason]
     ) throws -> (query: ItemQuery, changes: ItemChanges, context: AuthenticationContextID?) {
         let input = try SecDictionary(decoding: query)
-        if input.groups.contains(.returnType) {
+        if input.holds(.returnType) {
             throw SecItemFunction.updateQuery.misplaced(.returnType, keys: input.keysByGroup[.returnType] ?? [])
         }
         input.noteIgnoredKeys(&notes)
@@ -100,7 +100,7 @@ package enum SecItemRequest {
         let itemClass = input.itemClass ?? input.persistentReference?.itemClass
         let changes = try SecDictionary(decoding: attributesToUpdate, itemClass: itemClass)
         let function = SecItemFunction.updateAttributes
-        for group in [PropertyGroup.search, .returnType] where changes.groups.contains(group) {
+        for group in [PropertyGroup.search, .returnType] where changes.holds(group) {
             throw function.misplaced(group, keys: changes.keysByGroup[group] ?? [])
         }
         if changes.persistentReference != nil {

@@ -63,26 +63,29 @@ extension WireDecoder {
     }
 
     mutating func query() throws -> ItemQuery {
-        var query = ItemQuery()
-        query.itemClass = try optional { try $0.itemClass() }
-        query.attributes = try attributes()
-        query.accessGroup = try optional { try $0.string() }
+        // Read into locals and built once: a default query filled in field by field made and dropped its empty
+        // attributes first.
+        let itemClass = try optional { try $0.itemClass() }
+        let attributes = try attributes()
+        let accessGroup = try optional { try $0.string() }
+        let synchronizable: SynchronizableFilter
         switch try byte() {
-        case 0: query.synchronizable = .no
-        case 1: query.synchronizable = .yes
-        case 2: query.synchronizable = .any
+        case 0: synchronizable = .no
+        case 1: synchronizable = .yes
+        case 2: synchronizable = .any
         case let tag: throw Self.invalid("a synchronizable filter", tag)
         }
-        query.accessibility = try optional { try $0.accessibility() }
+        let accessibility = try optional { try $0.accessibility() }
+        let limit: MatchLimit
         switch try byte() {
-        case 0: query.limit = .one
-        case 1: query.limit = .all
-        case 2: query.limit = .count(try int())
+        case 0: limit = .one
+        case 1: limit = .all
+        case 2: limit = .count(try int())
         case let tag: throw Self.invalid("a match limit", tag)
         }
-        query.caseInsensitive = try bool()
-        query.returns = ReturnOptions(rawValue: try byte())
-        query.persistentReference = try optional { try $0.persistentReference() }
+        let caseInsensitive = try bool()
+        let returns = ReturnOptions(rawValue: try byte())
+        let persistentReference = try optional { try $0.persistentReference() }
         let ui: AuthenticationUI
         switch try byte() {
         case 0: ui = .allow
@@ -90,6 +93,10 @@ extension WireDecoder {
         case 2: ui = .skip
         case let tag: throw Self.invalid("an authentication UI", tag)
         }
+        var query = ItemQuery(
+            itemClass: itemClass, attributes: attributes, accessGroup: accessGroup, synchronizable: synchronizable,
+            accessibility: accessibility, limit: limit, caseInsensitive: caseInsensitive, returns: returns,
+            persistentReference: persistentReference)
         query.authentication = ReadAuthentication(ui: ui, operationPrompt: try optional { try $0.string() })
         return query
     }

@@ -53,13 +53,25 @@ struct WireDecoder {
         return count
     }
 
-    mutating func bytes() throws -> [UInt8] { Array(try reader.lengthPrefixed(UInt32.self)) }
+    /// A field after its 32-bit length. Written out here rather than through the reader's generic
+    /// `lengthPrefixed`, which the optimizer left unspecialized: a generic call per field cost more than the field.
+    private mutating func field() throws -> UnsafeRawBufferPointer {
+        try reader.take(Int(try reader.uint32()))
+    }
+
+    mutating func bytes() throws -> [UInt8] { Array(try field()) }
 
     mutating func string() throws -> String {
-        let field = try reader.lengthPrefixed(UInt32.self)
+        let field = try field()
         // ASCII (attribute names, most values) is valid UTF-8 as it is: decoded without the general validation.
-        if !field.contains(where: { $0 >= 0x80 }) { return String(decoding: field, as: UTF8.self) }
-        guard let text = String(validating: field, as: UTF8.self) else {
+        let units = field.assumingMemoryBound(to: UInt8.self)
+        var ascii = true
+        for unit in units where unit >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return String(decoding: units, as: UTF8.self) }
+        guard let text = String(validating: units, as: UTF8.self) else {
             throw KeychainError.decode.because("a text field of the message is not UTF-8")
         }
         return text
@@ -67,7 +79,7 @@ struct WireDecoder {
 
     /// Secret bytes, copied from the message into wiped-on-free memory and nowhere else.
     mutating func secureBytes() throws -> SecureBytes {
-        let field = try reader.lengthPrefixed(UInt32.self)
+        let field = try field()
         return SecureBytes(count: field.count) { target in
             guard let source = field.baseAddress, let destination = target.baseAddress else { return }
             destination.copyMemory(from: source, byteCount: field.count)
@@ -100,9 +112,10 @@ struct WireDecoder {
     /// A value of a raw-string enum named in `table` (``names(of:)``): the field's bytes are compared with each
     /// name as they are, with no String made and no generic comparison (the synthesized `init(rawValue:)`).
     mutating func named<T>(_ table: [(value: T, name: [UInt8])], _ what: String) throws -> T {
-        let field = try reader.lengthPrefixed(UInt32.self)
-        for entry in table where entry.name.count == field.count && entry.name.elementsEqual(field) {
-            return entry.value
+        let field = try field()
+        for entry in table where entry.name.count == field.count {
+            // Both sides as raw buffers: a plain byte comparison, not the generic one over an array's elements.
+            if entry.name.withUnsafeBytes({ $0.elementsEqual(field) }) { return entry.value }
         }
         let text = String(decoding: field, as: UTF8.self)
         throw KeychainError.decode.because("the message names an unknown \(what) (\(text.count) characters)")

@@ -16,23 +16,29 @@ struct WireEncoder {
 
     mutating func bool(_ value: Bool) { writer.append(value ? 1 : 0) }
 
-    mutating func uint32(_ value: UInt32) { writer.append(integer: value) }
+    // The integers are written here, big-endian, rather than through the writer's generic `append(integer:)`,
+    // which the optimizer left unspecialized across the module boundary: a generic call per field.
+    mutating func uint32(_ value: UInt32) {
+        withUnsafeBytes(of: value.bigEndian) { writer.append(contentsOf: $0) }
+    }
 
-    mutating func int(_ value: Int) { writer.append(integer: Int64(value)) }
+    mutating func int(_ value: Int) { uint64(UInt64(bitPattern: Int64(value))) }
 
-    mutating func int32(_ value: Int32) { writer.append(integer: value) }
+    mutating func int32(_ value: Int32) { uint32(UInt32(bitPattern: value)) }
 
-    mutating func uint64(_ value: UInt64) { writer.append(integer: value) }
+    mutating func uint64(_ value: UInt64) {
+        withUnsafeBytes(of: value.bigEndian) { writer.append(contentsOf: $0) }
+    }
 
-    mutating func double(_ value: Double) { writer.append(integer: value.bitPattern) }
+    mutating func double(_ value: Double) { uint64(value.bitPattern) }
 
     /// A count of elements or bytes, as 32 bits.
     mutating func count(_ value: Int) {
         guard let count = UInt32(exactly: value) else {
             overflowed = true
-            return writer.append(integer: UInt32(0))
+            return uint32(0)
         }
-        writer.append(integer: count)
+        uint32(count)
     }
 
     mutating func bytes(_ value: [UInt8]) {
@@ -73,6 +79,8 @@ struct WireEncoder {
         guard !overflowed else {
             throw KeychainError.param.because("a value of the request is over 4 GiB, more than a message can carry")
         }
+        // Without secrets the writer's bytes are the message, shared rather than copied.
+        guard !secrets.isEmpty else { return writer.bytes }
         var bytes = writer.bytes  // copied once, at its final size: the secrets go in the copy only
         bytes.withUnsafeMutableBytes { target in
             guard let start = target.baseAddress else { return }

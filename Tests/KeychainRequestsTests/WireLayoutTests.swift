@@ -1,0 +1,39 @@
+import Foundation
+import KeychainCore
+import Testing
+
+@testable import KeychainRequests
+
+/// The typed encoding's bytes, field by field: integers and lengths big-endian, as the daemon of an earlier
+/// release reads them.
+@Suite struct WireLayoutTests {
+    @Test func integersAndLengthsAreBigEndian() throws {
+        let grace = try RequestCodec.encode(.setGracePeriod(seconds: 300), context: nil)
+        #expect(grace == [0, 45, 0, 0, 0, 0, 0, 0, 0x01, 0x2C])
+        let negative = try RequestCodec.encode(.setGracePeriod(seconds: -2), context: nil)
+        #expect(negative == [0, 45] + [UInt8](repeating: 0xFF, count: 7) + [0xFE])
+        let unlock = try RequestCodec.encode(.unlock(passcode: Secret(Array("12".utf8))), context: nil)
+        #expect(unlock == [0, 42, 0, 0, 0, 2, 0x31, 0x32])
+        let reuse = AuthenticationContextSettings(reuseDuration: 1.5, interactionNotAllowed: nil)
+        let configure = try RequestCodec.encode(.configureAuthenticationContext(reuse), context: nil)
+        #expect(configure == [0, 22, 1] + withUnsafeBytes(of: (1.5).bitPattern.bigEndian) { Array($0) } + [0])
+    }
+
+    @Test func aQueryReadsBackFieldByField() throws {
+        var query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.account: .string("ü-1"), .service: .string("s")])
+        query.limit = .count(3)
+        query.returns = .data
+        let bytes = try RequestCodec.encode(.search(query), context: nil)
+        guard case .search(let decoded) = try RequestCodec.decode(bytes).request else {
+            Issue.record("not a search")
+            return
+        }
+        #expect(decoded.itemClass == .genericPassword)
+        #expect(decoded.attributes == [.account: .string("ü-1"), .service: .string("s")])
+        #expect(decoded.limit == .count(3))
+        #expect(decoded.returns == .data)
+        // The class name, after the context's and the class's presence bytes and the tag: length, then "genp".
+        #expect(Array(bytes[0..<11]) == [0, 2, 1, 0, 0, 0, 4] + Array("genp".utf8))
+    }
+}
