@@ -21,6 +21,7 @@ import Testing
     final class Fixture {
         let apps: AppIsolationTests.Apps
         let pam: PAMServiceFixture
+        private let daemonArguments: [String]
         var daemon: DaemonProcess { apps.daemon }
 
         init(window: Int = 300, extra: [String] = []) throws {
@@ -29,12 +30,14 @@ import Testing
             let helper = URL(fileURLWithPath: try DaemonProcess.executable()).deletingLastPathComponent()
                 .appendingPathComponent("keychain-authenticate").path
             let keep = apps.daemon
-            apps.daemon = try DaemonProcess(
+            daemonArguments =
                 [
                     "--pam-service", PAMServiceFixture.service, "--pam-directory", pam.directory.path,
                     "--authenticate-helper", helper,
                     "--owner-window", String(window),
-                ] + extra,
+                ] + extra
+            apps.daemon = try DaemonProcess(
+                daemonArguments,
                 policy: { policy in
                     for name in ["a.plist", "b.plist"] {
                         try? FileManager.default.copyItem(
@@ -46,6 +49,12 @@ import Testing
         }
 
         deinit { pam.remove() }
+
+        /// Kills the daemon (SIGKILL) and starts it again on the same state, policy and settings.
+        func restartDaemon() throws {
+            apps.daemon.kill()
+            apps.daemon = try DaemonProcess(daemonArguments, directory: apps.daemon.directory)
+        }
 
         var environment: [String: String] {
             var environment = ProcessInfo.processInfo.environment
@@ -184,6 +193,32 @@ import Testing
         #expect(wrong?["status"] == "-25293" && wrong?["owner"] == "no")
         let right = try claim(answering: try PromptCodec.encode(.passcode(SecureBytesBox(Array(Self.password.utf8)))))
         #expect(right?["status"] == "0" && right?["owner"] == "yes")
+    }
+
+    @Test func aProcessThatHeldOwnerRightsClaimsThemAgainWhenItReconnects() throws {
+        let fixture = try Fixture()
+        let relay = ScriptedRelay([Self.password, Self.password])
+        let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath, systemPrompter: relay)
+        let caller = Caller(identity: service.callerIdentity)
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string("shared"), .account: .string("acct")],
+            returns: [.data])
+        func found() throws -> Int {
+            guard case .found(let report) = try service.perform(.search(query), as: caller) else { return -1 }
+            return report.results.count
+        }
+        #expect(throws: KeychainError.self) { _ = try found() }  // an app: A's item is not found
+        #expect(try service.claimOwnerRights(message: "test").isGranted)
+        #expect(try found() == 1)
+        try fixture.restartDaemon()
+        // The first request after the restart connects again, claims again (asked again: no terminal session to
+        // reuse a grant of), and is still the owner's.
+        #expect(try found() == 1)
+        #expect(relay.asked.filter { $0 == "Password: " }.count == 2)
+        // A claim refused on reconnecting leaves an app.
+        try fixture.restartDaemon()
+        #expect(throws: KeychainError.self) { _ = try found() }
+        #expect(relay.asked.filter { $0 == "Password: " }.count == 3)
     }
 
     /// Evaluates `policy` through the daemon in a fresh authentication context of `caller`.

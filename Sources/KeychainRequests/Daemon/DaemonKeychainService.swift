@@ -17,6 +17,9 @@ package final class DaemonKeychainService: KeychainService {
     /// The connection, held for the process's life and replaced when it breaks; one request at a time on it.
     let connection = Mutex<DaemonClient?>(nil)
     let identity = Mutex<CallerIdentity?>(nil)
+    /// The message of the owner rights this process was granted (``claimOwnerRights(message:)``), claimed again on
+    /// a new connection; nil while it has none.
+    let ownerClaim = Mutex<String?>(nil)
 
     /// - Parameter prompter: who asks this process's user the daemon's questions (default: the controlling
     ///   terminal).
@@ -182,7 +185,9 @@ package final class DaemonKeychainService: KeychainService {
         // A refusal (the policy, a limit): the daemon closes the connection after it.
         if let refusal { throw Self.refused(refusal) }
         held = client
-        return client
+        try reclaimOwnerRights(on: client, held: &held)
+        guard let held else { throw unavailable("the connection broke while claiming owner rights again") }
+        return held
     }
 
     func roundTrip(
