@@ -24,10 +24,12 @@ package struct SocketStream: Sendable {
     }
 
     /// Reads what is there into `buffer` (the caller's, kept between reads), waiting for at least one byte; the
-    /// wait polls first, as `spin` allows.
-    package func receive(into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin) -> Received {
+    /// wait polls first, as `spin` allows, unless `mayPoll` is false.
+    package func receive(
+        into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin, mayPoll: Bool = true
+    ) -> Received {
         do {
-            let count = try SystemCalls.receive(descriptor, into: buffer, spinning: &spin)
+            let count = try SystemCalls.receive(descriptor, into: buffer, spinning: &spin, mayPoll: mayPoll)
             return count > 0 ? .count(count) : .endOfStream
         } catch {
             return error.code == EAGAIN || error.code == EWOULDBLOCK ? .timedOut : .failed(error.code)

@@ -32,10 +32,13 @@ extension SystemCalls {
     /// Receives into `buffer` as ``receive(_:into:)`` does, but first polls for up to `spin`'s budget: an answer
     /// that comes within microseconds then costs no sleep and no wake-up, which on a virtual machine cost more than
     /// the poll. Every wait is timed into `spin` (``AdaptiveSpin``).
+    /// - Parameter mayPoll: false when the caller knows its process has other work for the processors (other
+    ///   requests being served): the wait then sleeps at once, and is still timed.
     package static func receive(
-        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin,
+        mayPoll: Bool = true
     ) throws(SystemCallError) -> Int {
-        let budget = spin.budgetNanoseconds
+        let budget = mayPoll ? spin.budgetNanoseconds : 0
         let start = monotonicNanoseconds()
         let decision = budget > 0 ? SpinGate.process.enter() : .enoughPollers
         if decision == .machineBusy { spin.contended() }

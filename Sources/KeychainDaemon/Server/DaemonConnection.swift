@@ -12,6 +12,8 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     /// How long a wait for the client's next request polls before it sleeps: a busy client sends it within
     /// microseconds of its answer.
     private var spin = AdaptiveSpin()
+    /// Whether other connections' requests are being served: the daemon's cores have work, so a wait sleeps.
+    private let othersAtWork: @Sendable () -> Bool
     private let contexts = Mutex<Set<AuthenticationContextID>>([])
 
     private let idleSeconds: Int
@@ -29,8 +31,12 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     /// so later requests need not look it up (under the lock every connection's requests share).
     private var keychain: Keychain?
 
-    init(stream: SocketStream, payloadLimit: Int, idleSeconds: Int, answerLimit: Int = Frame.defaultLargestAnswer) {
+    init(
+        stream: SocketStream, payloadLimit: Int, idleSeconds: Int, answerLimit: Int = Frame.defaultLargestAnswer,
+        othersAtWork: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.stream = stream
+        self.othersAtWork = othersAtWork
         self.idleSeconds = idleSeconds
         self.payloadLimit = payloadLimit
         self.answerLimit = answerLimit
@@ -58,8 +64,9 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
             }
             // Straight into this connection's decoder: no array made per read.
             var outcome = SocketStream.Received.endOfStream
+            let mayPoll = !othersAtWork()
             _ = decoder.receive { room in
-                outcome = stream.receive(into: room, spinning: &spin)
+                outcome = stream.receive(into: room, spinning: &spin, mayPoll: mayPoll)
                 if case .count(let count) = outcome { return count }
                 return 0
             }

@@ -132,7 +132,7 @@ package final class DaemonServer: Sendable {
     private func converse(_ stream: SocketStream, peer: PeerIdentity, caller: CallerIdentity, who: String) {
         let connection = DaemonConnection(
             stream: stream, payloadLimit: limits.maximumPayload, idleSeconds: limits.idleSeconds,
-            answerLimit: limits.maximumAnswer)
+            answerLimit: limits.maximumAnswer, othersAtWork: { [self] in inFlight.load(ordering: .relaxed) > 0 })
         defer { handler.connectionClosed(connection, peer: peer) }
         while true {
             switch connection.next() {
