@@ -16,6 +16,9 @@ final class ProtectionState: Sendable {
     private let clock: @Sendable () -> Date
     private let snapshot: Mutex<Snapshot>
     private let keybagURL: URL
+    /// `keybagURL.path`, kept: every call checks the keybag's identity, and building the path from the URL cost
+    /// more than the `stat` itself.
+    private let keybagPath: String
     private let lockURL: URL
     /// No other process writes the keybag (keychaind's own state directory): every change goes through
     /// ``save(_:)``, which updates the snapshot, so the file need not be examined before each use.
@@ -45,6 +48,7 @@ final class ProtectionState: Sendable {
         try SecretFile.createDirectory(home)
         self.home = home
         keybagURL = home.appendingPathComponent(KeybagDocument.fileName)
+        keybagPath = keybagURL.path
         // Checked before the device key is loaded or made, so a refused open leaves the home as it was.
         if SecretFile.identity(keybagURL).isEmpty, try !mayCreateKeybag() {
             throw KeychainError.notAvailable.because(
@@ -119,7 +123,7 @@ final class ProtectionState: Sendable {
     /// The current snapshot, re-read if another process replaced the keybag file.
     private func current() throws -> Snapshot {
         if keybagChangesOnlyHere { return snapshot.withLock { $0 } }
-        let identity = SecretFile.identity(keybagURL)
+        let identity = SecretFile.identity(path: keybagPath)
         let known = snapshot.withLock { $0 }
         if known.identity == identity { return known }
         let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
