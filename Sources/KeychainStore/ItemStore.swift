@@ -80,11 +80,9 @@ package final class ItemStore {
         var rows: [StoredRow] = []
         while try statement.step() {
             var row = StoredRow(
-                rowid: statement.column(0).integerValue ?? 0, uuid: statement.column(1).blobValue ?? [],
-                primaryKeyDigest: [], protection: statement.column(2).textValue ?? "",
-                version: statement.column(3).integerValue ?? 0, wrappedKey: statement.column(4).blobValue ?? [],
-                metadata: statement.column(5).blobValue ?? [], secret: statement.column(6).blobValue ?? [],
-                digests: [:])
+                rowid: statement.integer(0), uuid: statement.blob(1), primaryKeyDigest: [],
+                protection: statement.text(2), version: statement.integer(3), wrappedKey: statement.blob(4),
+                metadata: statement.blob(5), secret: statement.blob(6), digests: [:])
             if let binding {
                 row.indexBinding.reserveCapacity(ItemTableSpec.typicalBindingSize)
                 for offset in binding.digestColumns.indices {

@@ -40,15 +40,17 @@ struct ItemSealer {
     /// The additional data of one part of the item: the table, UUID, protection class and format it belongs to.
     /// From format 3 the secret's also holds the row's index binding.
     func associatedData(_ part: Part) -> [UInt8] {
-        var data = Array(KeyHierarchy.itemAssociatedDataPrefix.utf8)
+        // One allocation: every lookup builds this.
+        var data: [UInt8] = []
         data.reserveCapacity(64 + uuid.count + indexBinding.count)
+        data += KeyHierarchy.itemAssociatedDataPrefix.utf8
         data.append(0)
         data += table.utf8
         data.append(0)
         data += uuid
         data += protection.rawValue.utf8
         data.append(0)
-        data += version.bigEndianBytes
+        withUnsafeBytes(of: version.bigEndian) { data += $0 }
         data.append(part.rawValue)
         if part == .secret, version >= Self.indexBoundFormat { data += indexBinding }
         return data
