@@ -4,7 +4,7 @@ package final class ItemStore {
     package let database: Database
     private let tables: [String: ItemTableSpec]
     // Lookups come in few shapes; preparing each shape once keeps SQL text out of the per-call path.
-    private var selectStatements: [SelectShape: Statement] = [:]
+    private var selectStatements: [SelectShape: PreparedSelect] = [:]
 
     /// Opens the store, bringing its schema up to date with `migrations` (the owner's frozen history), and
     /// reads and writes the columns `tables` name.
@@ -62,20 +62,31 @@ package final class ItemStore {
     {
         let spec = spec(table)
         let shape = SelectShape(table: spec, filter: filter, columns: columns)
-        let statement: Statement
-        if let prepared = selectStatements[shape] {
-            statement = prepared
+        let prepared: PreparedSelect
+        if let cached = selectStatements[shape] {
+            prepared = cached
         } else {
-            statement = try Statement(database: database, sql: shape.sql)
-            selectStatements[shape] = statement
+            let binding = shape.bindingPlan(spec)
+            prepared = PreparedSelect(
+                statement: try Statement(database: database, sql: shape.sql(binding: binding)), binding: binding)
+            selectStatements[shape] = prepared
         }
-        try statement.bind(shape.values(filter))
-        return try readRows(statement, binding: shape.boundColumns.isEmpty ? nil : spec)
+        try prepared.statement.bind(shape.values(filter))
+        return try readRows(prepared.statement, binding: prepared.binding.map { (spec, $0, filter) })
     }
 
-    /// Steps `statement` (whose columns are rowid, uuid, pdmn, version, wrappedkey, meta, secret, then, with
-    /// `binding`, each of its digest columns) to the end.
-    private func readRows(_ statement: Statement, binding: ItemTableSpec? = nil) throws -> [StoredRow] {
+    /// A prepared select and how it rebuilds each row's index binding.
+    private struct PreparedSelect {
+        let statement: Statement
+        let binding: BindingPlan?
+    }
+
+    /// Steps `statement` (whose columns are rowid, uuid, pdmn, version, wrappedkey, meta, secret, then the digest
+    /// columns `binding` reads) to the end; with `binding`, rebuilds each row's index binding from those columns
+    /// and the filter's single-valued conditions.
+    private func readRows(
+        _ statement: Statement, binding: (spec: ItemTableSpec, plan: BindingPlan, filter: RowFilter)? = nil
+    ) throws -> [StoredRow] {
         defer { statement.reset() }
         var rows: [StoredRow] = []
         while try statement.step() {
@@ -83,12 +94,19 @@ package final class ItemStore {
                 rowid: statement.integer(0), uuid: statement.blob(1), primaryKeyDigest: [],
                 protection: statement.text(2), version: statement.integer(3), wrappedKey: statement.blob(4),
                 metadata: statement.blob(5), secret: statement.blob(6), digests: [:])
-            if let binding {
+            if let (spec, plan, filter) = binding {
                 row.indexBinding.reserveCapacity(ItemTableSpec.typicalBindingSize)
-                for offset in binding.digestColumns.indices {
-                    statement.withColumnBytes(7 + offset) { value in
-                        guard let value else { return }
-                        binding.appendBinding(column: offset, value: value, to: &row.indexBinding)
+                for (offset, source) in plan.sources.enumerated() {
+                    switch source {
+                    case .condition(let condition):
+                        filter.digestsAnyOf[condition].values[0].withUnsafeBytes {
+                            spec.appendBinding(column: offset, value: $0, to: &row.indexBinding)
+                        }
+                    case .column(let column):
+                        statement.withColumnBytes(column) { value in
+                            guard let value else { return }
+                            spec.appendBinding(column: offset, value: value, to: &row.indexBinding)
+                        }
                     }
                 }
             }
