@@ -30,10 +30,16 @@ package final class AESKeyWrapper: Sendable {
     private let encryptor = SleepingLock<OpenSSLBlockCipher?>(nil)
     private let decryptor = SleepingLock<OpenSSLBlockCipher?>(nil)
 
-    /// Prepares wrapping under `kek` (32 bytes).
-    package init(kek: SecureBytes) throws {
+    /// The process keeps this key for as long as it may be used (not fetched per call from elsewhere): keys it
+    /// unwraps may leave their schedules in idle cipher contexts
+    /// (``AESGCM/open(_:key:authenticating:keyScheduleMayStay:)``).
+    package let isKeptInProcess: Bool
+
+    /// Prepares wrapping under `kek` (32 bytes); `keptInProcess`: see ``isKeptInProcess``.
+    package init(kek: SecureBytes, keptInProcess: Bool = false) throws {
         guard kek.count == 32 else { throw CryptoError.invalidLength(operation: "AES key wrap KEK", length: kek.count) }
         self.kek = kek
+        isKeptInProcess = keptInProcess
     }
 
     /// Wraps `key`.

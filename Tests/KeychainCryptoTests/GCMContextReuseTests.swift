@@ -31,7 +31,9 @@ import Testing
         var altered = box
         altered[AESGCM.nonceSize] ^= 1
         for _ in 0..<3 {
-            #expect(throws: CryptoError.authenticationFailure) { try AESGCM.open(altered, key: key, authenticating: []) }
+            #expect(throws: CryptoError.authenticationFailure) {
+                try AESGCM.open(altered, key: key, authenticating: [])
+            }
             #expect(try AESGCM.open(box, key: key, authenticating: []).bytes == Array("kept".utf8))
         }
     }
@@ -53,5 +55,37 @@ import Testing
             }
             for try await intact in group { #expect(intact) }
         }
+    }
+
+    @Test func aKeyScheduleLeftInAContextOpensNothingElse() throws {
+        // A context that kept one key's schedule is keyed afresh by the next operation: another key fails on that
+        // key's box, and the kept key still opens only its own.
+        let kept = try SystemRandom.key()
+        let other = try SystemRandom.key()
+        let keptBox = try AESGCM.seal(Array("kept".utf8), key: kept, authenticating: [1])
+        let otherBox = try AESGCM.seal(Array("other".utf8), key: other, authenticating: [1])
+        for _ in 0..<3 {
+            #expect(try AESGCM.open(keptBox, key: kept, authenticating: [1], keyScheduleMayStay: true).bytes
+                == Array("kept".utf8))
+            #expect(throws: CryptoError.authenticationFailure) {
+                try AESGCM.open(keptBox, key: other, authenticating: [1], keyScheduleMayStay: true)
+            }
+            #expect(throws: CryptoError.authenticationFailure) {
+                try AESGCM.open(otherBox, key: kept, authenticating: [1])
+            }
+            #expect(try AESGCM.open(otherBox, key: other, authenticating: [1]).bytes == Array("other".utf8))
+        }
+    }
+
+    @Test func forgettingKeySchedulesFreesTheIdleContexts() throws {
+        let key = try SystemRandom.key()
+        let box = try AESGCM.seal(Array("x".utf8), key: key, authenticating: [])
+        _ = try AESGCM.open(box, key: key, authenticating: [], keyScheduleMayStay: true)
+        #expect(GCMContexts.shared.idleCount >= 1)
+        AESGCM.forgetKeySchedules()
+        #expect(GCMContexts.shared.idleCount == 0)
+        // Later operations make and keep contexts again.
+        #expect(try AESGCM.open(box, key: key, authenticating: []).bytes == Array("x".utf8))
+        #expect(GCMContexts.shared.idleCount >= 1)
     }
 }

@@ -112,7 +112,8 @@ final class ProtectionState: Sendable {
                 throw KeychainError.notAvailable.because("the keybag has no key for class \(protection.rawValue)")
             }
             do {
-                available[protection] = try AESKeyWrapper(kek: AESKeyWrap.unwrap(wrapped, kek: deviceKey))
+                available[protection] = try AESKeyWrapper(
+                    kek: AESKeyWrap.unwrap(wrapped, kek: deviceKey), keptInProcess: true)
             } catch {
                 throw KeychainError.notAvailable.because("the keybag does not belong to this device key")
             }
@@ -128,6 +129,8 @@ final class ProtectionState: Sendable {
         if known.identity == identity { return known }
         let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
         snapshot.withLock { $0 = fresh }
+        // The classes kept in memory may have changed (a passcode set): item key schedules left behind go.
+        AESGCM.forgetKeySchedules()
         return fresh
     }
 
@@ -386,5 +389,6 @@ final class ProtectionState: Sendable {
         try SecretFile.replace(keybagURL, bytes: try document.encoded())
         let reloaded = try Self.load(keybagURL, deviceKey: deviceKey)
         snapshot.withLock { $0 = reloaded }
+        AESGCM.forgetKeySchedules()
     }
 }

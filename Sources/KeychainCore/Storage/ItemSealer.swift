@@ -93,9 +93,10 @@ struct ItemSealer {
         return try plain.withUnsafeBytes { try AttributeCodec.decode($0, only: wanted) }
     }
 
-    /// Decrypts the secret into wiped-on-free memory.
-    func openSecret(_ sealed: [UInt8], itemKey: SecureBytes) throws -> SecureBytes {
-        try open(sealed, itemKey: itemKey, part: .secret)
+    /// Decrypts the secret into wiped-on-free memory. `keyScheduleMayStay`: the item key's class key is kept in
+    /// the process (``AESKeyWrapper/isKeptInProcess``), see ``AESGCM/open(_:key:authenticating:keyScheduleMayStay:)``.
+    func openSecret(_ sealed: [UInt8], itemKey: SecureBytes, keyScheduleMayStay: Bool = false) throws -> SecureBytes {
+        try open(sealed, itemKey: itemKey, part: .secret, keyScheduleMayStay: keyScheduleMayStay)
     }
 
     /// Seals a constrained secret's framed key envelope under the item key (format 2).
@@ -108,8 +109,13 @@ struct ItemSealer {
         try open(sealed, itemKey: itemKey, part: .constrainedEnvelope)
     }
 
-    private func open(_ sealed: [UInt8], itemKey: SecureBytes, part: Part) throws -> SecureBytes {
-        do { return try AESGCM.open(sealed, key: itemKey, authenticating: associatedData(part)) } catch {
+    private func open(_ sealed: [UInt8], itemKey: SecureBytes, part: Part, keyScheduleMayStay: Bool = false) throws
+        -> SecureBytes
+    {
+        do {
+            return try AESGCM.open(
+                sealed, key: itemKey, authenticating: associatedData(part), keyScheduleMayStay: keyScheduleMayStay)
+        } catch {
             throw KeychainError.decode.because("an item's ciphertext does not authenticate (the row is damaged)")
         }
     }

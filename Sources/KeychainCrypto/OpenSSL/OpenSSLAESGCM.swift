@@ -44,12 +44,16 @@ enum OpenSSLAESGCM {
         }
     }
 
-    static func open(_ box: [UInt8], key: SecureBytes, aad: [UInt8]) throws -> SecureBytes {
+    static func open(_ box: [UInt8], key: SecureBytes, aad: [UInt8], keyScheduleMayStay: Bool = false) throws
+        -> SecureBytes
+    {
         let bodyCount = box.count - AESGCM.overhead
         return try box.withUnsafeBufferPointer { input in
             guard let start = input.baseAddress else { throw CryptoError.authenticationFailure }
             let nonce = UnsafeBufferPointer(rebasing: input[0..<AESGCM.nonceSize])
-            return try GCMContexts.shared.withContext(key: key, nonce: nonce, encrypting: false) { context in
+            return try GCMContexts.shared.withContext(
+                key: key, nonce: nonce, encrypting: false, keyScheduleMayStay: keyScheduleMayStay
+            ) { context in
                 var length: Int32 = 0
                 if !aad.isEmpty {
                     guard EVP_DecryptUpdate(context.pointer, nil, &length, aad, Int32(aad.count)) == 1 else {
@@ -76,17 +80,26 @@ enum OpenSSLAESGCM {
 }
 
 /// AES-256-GCM contexts kept between operations: making one (`EVP_CIPHER_CTX_new`, the provider's context, the
-/// nonce length) and freeing it cost about half of opening a short box. Each operation takes an idle context,
-/// keys it with its own key and nonce, and hands it back keyed with zeros, so no item key's schedule stays
-/// behind in an idle context (a lock must leave none in memory). A context whose operation failed is freed
-/// (OpenSSL wipes it) rather than kept.
+/// nonce length) and freeing it cost about half of opening a short box. Each operation takes an idle context and
+/// keys it with its own key and nonce. Afterwards the context is keyed with zeros, so no key's schedule stays
+/// behind in an idle context (a lock must leave no item key in memory), unless the caller says the key may stay
+/// (``AESGCM/open(_:key:authenticating:keyScheduleMayStay:)``): a key whose wrapping key is itself kept in the
+/// process, where whoever could read the idle context could read that. ``forgetKeySchedules()`` frees every idle
+/// context (OpenSSL wipes them), and one in use at that moment is not kept. A context whose operation failed is
+/// freed rather than kept.
 final class GCMContexts: Sendable {
     static let shared = GCMContexts()
     /// More idle contexts than threads that use them at once are only memory.
     private static let idleLimit = 16
     private static let zeroKey = [UInt8](repeating: 0, count: AESGCM.keySize)
-    // safe: a context is used by one thread at a time: taken out of the array under the lock, put back after
-    private let idle = SleepingLock<[UncheckedContext]>([])
+    // safe: a context is used by one thread at a time: taken out of the list under the lock, put back after
+    private let idle = SleepingLock(Idle())
+
+    private struct Idle {
+        var contexts: [UncheckedContext] = []
+        /// Counts ``forgetKeySchedules()`` calls: a context taken before one is not put back.
+        var generation = 0
+    }
 
     /// A context carried between threads through the idle list; only one thread holds it at a time.
     private struct UncheckedContext: @unchecked Sendable {
@@ -94,9 +107,11 @@ final class GCMContexts: Sendable {
     }
 
     func withContext<R>(
-        key: SecureBytes, nonce: UnsafeBufferPointer<UInt8>, encrypting: Bool, _ body: (CipherContext) throws -> R
+        key: SecureBytes, nonce: UnsafeBufferPointer<UInt8>, encrypting: Bool, keyScheduleMayStay: Bool = false,
+        _ body: (CipherContext) throws -> R
     ) throws -> R {
-        let context = try idle.withLock { $0.popLast() }?.context ?? Self.makeContext()
+        let (taken, generation) = idle.withLock { ($0.contexts.popLast(), $0.generation) }
+        let context = try taken?.context ?? Self.makeContext()
         let keyed = key.withUnsafeBytes { keyBytes in
             EVP_CipherInit_ex2(
                 context.pointer, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress, nonce.baseAddress,
@@ -105,11 +120,14 @@ final class GCMContexts: Sendable {
         guard keyed == 1 else { throw CryptoError.openSSL(encrypting ? "AES-GCM seal init" : "AES-GCM open init") }
         let result = try body(context)
         // Keyed with zeros, the context holds nothing of the key it was used with.
-        guard EVP_CipherInit_ex2(context.pointer, nil, Self.zeroKey, nil, -1, nil) == 1 else {
+        if !keyScheduleMayStay, EVP_CipherInit_ex2(context.pointer, nil, Self.zeroKey, nil, -1, nil) != 1 {
             ERR_clear_error()
             return result
         }
-        idle.withLock { if $0.count < Self.idleLimit { $0.append(UncheckedContext(context: context)) } }
+        idle.withLock { idle in
+            guard idle.generation == generation, idle.contexts.count < Self.idleLimit else { return }
+            idle.contexts.append(UncheckedContext(context: context))
+        }
         return result
     }
 
@@ -118,6 +136,19 @@ final class GCMContexts: Sendable {
     ) throws -> R {
         try nonce.withUnsafeBufferPointer { try withContext(key: key, nonce: $0, encrypting: encrypting, body) }
     }
+
+    /// Frees every idle context, and keeps none of those in use now when they finish.
+    func forgetKeySchedules() {
+        let dropped = idle.withLock { idle in
+            idle.generation &+= 1
+            defer { idle.contexts.removeAll() }
+            return idle.contexts
+        }
+        _ = dropped  // freed here, outside the lock
+    }
+
+    /// How many contexts are idle, for tests.
+    var idleCount: Int { idle.withLock { $0.contexts.count } }
 
     private static func makeContext() throws -> CipherContext {
         let context = try CipherContext(operation: "AES-GCM")
