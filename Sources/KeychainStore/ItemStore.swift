@@ -5,6 +5,8 @@ package final class ItemStore {
     private let tables: [String: ItemTableSpec]
     // Lookups come in few shapes; preparing each shape once keeps SQL text out of the per-call path.
     private var selectStatements: [SelectShape: PreparedSelect] = [:]
+    // One insert statement per table, found by the table's short name rather than by its long SQL text.
+    private var insertStatements: [String: Statement] = [:]
 
     /// Opens the store, bringing its schema up to date with `migrations` (the owner's frozen history), and
     /// reads and writes the columns `tables` name.
@@ -29,15 +31,24 @@ package final class ItemStore {
     @discardableResult
     package func insert(_ row: StoredRow, into table: String) throws -> Int64 {
         let columns = spec(table).digestColumns
-        let names = ["uuid", "pkey", "pdmn", "version", "wrappedkey", "meta", "secret"] + columns
-        let sql =
-            "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        let statement: Statement
+        if let prepared = insertStatements[table] {
+            statement = prepared
+        } else {
+            let names = ["uuid", "pkey", "pdmn", "version", "wrappedkey", "meta", "secret"] + columns
+            let placeholders = names.map { _ in "?" }.joined(separator: ", ")
+            statement = try Statement(
+                database: database,
+                sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
+            insertStatements[table] = statement
+        }
         var values: [SQLValue] = [
             .blob(row.uuid), .blob(row.primaryKeyDigest), .text(row.protection), .integer(row.version),
             .blob(row.wrappedKey), .blob(row.metadata), .blob(row.secret),
         ]
-        values += columns.map { row.digests[$0].map(SQLValue.blob) ?? .null }
-        try database.statement(sql).run(values)
+        values.reserveCapacity(values.count + columns.count)
+        for column in columns { values.append(row.digests[column].map(SQLValue.blob) ?? .null) }
+        try statement.run(values)
         return database.lastInsertRowid
     }
 
