@@ -5,6 +5,9 @@ package final class ItemStore {
     private let tables: [String: ItemTableSpec]
     // Lookups come in few shapes; preparing each shape once keeps SQL text out of the per-call path.
     private var selectStatements: [SelectShape: PreparedSelect] = [:]
+    // The last select's shape: lookups mostly repeat it, and comparing a filter with it in place is cheaper than
+    // building a shape to look up.
+    private var lastSelect: (shape: SelectShape, prepared: PreparedSelect)?
     // One insert statement per table, found by the table's short name rather than by its long SQL text.
     private var insertStatements: [String: Statement] = [:]
 
@@ -72,15 +75,21 @@ package final class ItemStore {
         -> [StoredRow]
     {
         let spec = spec(table)
-        let shape = SelectShape(table: spec, filter: filter, columns: columns)
+        let shape: SelectShape
         let prepared: PreparedSelect
-        if let cached = selectStatements[shape] {
-            prepared = cached
+        if let last = lastSelect, last.shape.matches(table: spec, filter: filter, columns: columns) {
+            (shape, prepared) = last
         } else {
-            let binding = shape.bindingPlan(spec)
-            prepared = PreparedSelect(
-                statement: try Statement(database: database, sql: shape.sql(binding: binding)), binding: binding)
-            selectStatements[shape] = prepared
+            shape = SelectShape(table: spec, filter: filter, columns: columns)
+            if let cached = selectStatements[shape] {
+                prepared = cached
+            } else {
+                let binding = shape.bindingPlan(spec)
+                prepared = PreparedSelect(
+                    statement: try Statement(database: database, sql: shape.sql(binding: binding)), binding: binding)
+                selectStatements[shape] = prepared
+            }
+            lastSelect = (shape, prepared)
         }
         try prepared.statement.bind(shape.values(filter))
         return try readRows(prepared.statement, binding: prepared.binding.map { (spec, $0, filter) })
