@@ -91,7 +91,7 @@ package final class ItemStore {
             }
             lastSelect = (shape, prepared)
         }
-        try prepared.statement.bind(shape.values(filter))
+        try shape.bind(filter, to: prepared.statement)
         return try readRows(prepared.statement, binding: prepared.binding.map { (spec, $0, filter) })
     }
 

@@ -97,17 +97,20 @@ struct SelectShape: Hashable {
         return sql
     }
 
-    /// The values to bind, in the order of ``sql(binding:)``.
-    func values(_ filter: RowFilter) -> [SQLValue] {
-        var values: [SQLValue] = []
-        values.reserveCapacity(valueCounts.reduce(2, +))
-        if let uuid = filter.uuid { values.append(.blob(uuid)) }
+    /// Binds `filter`'s values to `statement`, in the order of ``sql(binding:)``.
+    func bind(_ filter: RowFilter, to statement: Statement) throws {
+        var byteCount = (filter.uuid?.count ?? 0) + (filter.protection?.utf8.count ?? 0)
         for (_, candidates) in filter.digestsAnyOf {
-            for candidate in candidates { values.append(.blob(candidate)) }
+            for candidate in candidates { byteCount += candidate.count }
         }
-        if let protection = filter.protection { values.append(.text(protection)) }
-        if let version = filter.versionBelow { values.append(.integer(version)) }
-        return values
+        try statement.bind(byteCount: byteCount) { parameters in
+            if let uuid = filter.uuid { try parameters.blob(uuid) }
+            for (_, candidates) in filter.digestsAnyOf {
+                for candidate in candidates { try parameters.blob(candidate) }
+            }
+            if let protection = filter.protection { try parameters.text(protection) }
+            if let version = filter.versionBelow { try parameters.integer(version) }
+        }
     }
 }
 
