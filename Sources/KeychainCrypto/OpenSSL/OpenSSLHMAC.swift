@@ -23,17 +23,19 @@ final class OpenSSLHMAC: @unchecked Sendable {  // safe: the states are written 
         } else if key.count > 0 {
             block.replaceSubrange(0..<key.count, with: key)
         }
-        states = .allocate(capacity: 2)
-        states.initialize(repeating: SHA256_CTX(), count: 2)
+        // Prepared in a local first: a throw after `states` is set would run deinit as well.
+        let prepared = UnsafeMutablePointer<SHA256_CTX>.allocate(capacity: 2)
+        prepared.initialize(repeating: SHA256_CTX(), count: 2)
         var padded = block.map { $0 ^ 0x36 }
         defer { wipe(&padded) }
-        var ready = SHA256_Init(states) == 1 && SHA256_Update(states, padded, padded.count) == 1
+        var ready = SHA256_Init(prepared) == 1 && SHA256_Update(prepared, padded, padded.count) == 1
         for index in padded.indices { padded[index] = block[index] ^ 0x5C }
-        ready = ready && SHA256_Init(states + 1) == 1 && SHA256_Update(states + 1, padded, padded.count) == 1
+        ready = ready && SHA256_Init(prepared + 1) == 1 && SHA256_Update(prepared + 1, padded, padded.count) == 1
         guard ready else {
-            Self.release(states)
+            Self.release(prepared)
             throw CryptoError.openSSL("HMAC init")
         }
+        states = prepared
     }
 
     private init(states: UnsafeMutablePointer<SHA256_CTX>) { self.states = states }
