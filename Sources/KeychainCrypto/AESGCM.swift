@@ -21,11 +21,22 @@ package enum AESGCM {
     }
 
     /// Decrypts and authenticates a sealed box; the plaintext comes back in wiped-on-free memory.
+    /// - Parameter keyScheduleMayStay: the key is unwrapped by a key the process keeps in memory anyway, so its
+    ///   AES schedule may stay in the idle cipher context until the next operation instead of being wiped now
+    ///   (which costs a second key setup). Otherwise nothing of `key` outlives the call.
     /// - Throws: `CryptoError.authenticationFailure` if the key, box or additional data do not match.
-    package static func open(_ box: [UInt8], key: SecureBytes, authenticating aad: [UInt8]) throws -> SecureBytes {
+    package static func open(
+        _ box: [UInt8], key: SecureBytes, authenticating aad: [UInt8], keyScheduleMayStay: Bool = false
+    ) throws -> SecureBytes {
         try checkKey(key)
         guard box.count >= overhead else { throw CryptoError.authenticationFailure }
-        return try OpenSSLAESGCM.open(box, key: key, aad: aad)
+        return try OpenSSLAESGCM.open(box, key: key, aad: aad, keyScheduleMayStay: keyScheduleMayStay)
+    }
+
+    /// Wipes every key schedule that ``open(_:key:authenticating:keyScheduleMayStay:)`` let stay: for when the
+    /// keys that made that safe are no longer kept in memory (a passcode set, the keybag replaced).
+    package static func forgetKeySchedules() {
+        GCMContexts.shared.forgetKeySchedules()
     }
 
     private static func checkKey(_ key: SecureBytes) throws {

@@ -1,7 +1,7 @@
-/// HMAC-SHA-256 (RFC 2104) under one fixed key, on OpenSSL's `EVP_MAC`.
+/// HMAC-SHA-256 (RFC 2104) under one fixed key, from SHA-256 states prepared once (``OpenSSLHMAC``).
 ///
-/// The key is set once, in a keyed MAC context; each MAC starts from a copy of it, so the key schedule (the
-/// hashed inner and outer pads) is not recomputed per call. Keychain lookups compute several MACs per call.
+/// The key is set once: the hashed inner and outer pads are kept, and each MAC starts from a copy of them, so
+/// the key schedule is not recomputed per call. Keychain lookups compute several MACs per call.
 package final class HMACSHA256: Sendable {
     package static let outputSize = 32
     private let mac: OpenSSLHMAC

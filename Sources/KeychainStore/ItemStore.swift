@@ -4,7 +4,12 @@ package final class ItemStore {
     package let database: Database
     private let tables: [String: ItemTableSpec]
     // Lookups come in few shapes; preparing each shape once keeps SQL text out of the per-call path.
-    private var selectStatements: [SelectShape: Statement] = [:]
+    private var selectStatements: [SelectShape: PreparedSelect] = [:]
+    // The last select's shape: lookups mostly repeat it, and comparing a filter with it in place is cheaper than
+    // building a shape to look up.
+    private var lastSelect: (shape: SelectShape, prepared: PreparedSelect)?
+    // One insert statement per table, found by the table's short name rather than by its long SQL text.
+    private var insertStatements: [String: Statement] = [:]
 
     /// Opens the store, bringing its schema up to date with `migrations` (the owner's frozen history), and
     /// reads and writes the columns `tables` name.
@@ -29,15 +34,24 @@ package final class ItemStore {
     @discardableResult
     package func insert(_ row: StoredRow, into table: String) throws -> Int64 {
         let columns = spec(table).digestColumns
-        let names = ["uuid", "pkey", "pdmn", "version", "wrappedkey", "meta", "secret"] + columns
-        let sql =
-            "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        let statement: Statement
+        if let prepared = insertStatements[table] {
+            statement = prepared
+        } else {
+            let names = ["uuid", "pkey", "pdmn", "version", "wrappedkey", "meta", "secret"] + columns
+            let placeholders = names.map { _ in "?" }.joined(separator: ", ")
+            statement = try Statement(
+                database: database,
+                sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
+            insertStatements[table] = statement
+        }
         var values: [SQLValue] = [
             .blob(row.uuid), .blob(row.primaryKeyDigest), .text(row.protection), .integer(row.version),
             .blob(row.wrappedKey), .blob(row.metadata), .blob(row.secret),
         ]
-        values += columns.map { row.digests[$0].map(SQLValue.blob) ?? .null }
-        try database.statement(sql).run(values)
+        values.reserveCapacity(values.count + columns.count)
+        for column in columns { values.append(row.digests[column].map(SQLValue.blob) ?? .null) }
+        try statement.run(values)
         return database.lastInsertRowid
     }
 
@@ -61,36 +75,58 @@ package final class ItemStore {
         -> [StoredRow]
     {
         let spec = spec(table)
-        let shape = SelectShape(table: spec, filter: filter, columns: columns)
-        let statement: Statement
-        if let prepared = selectStatements[shape] {
-            statement = prepared
+        let shape: SelectShape
+        let prepared: PreparedSelect
+        if let last = lastSelect, last.shape.matches(table: spec, filter: filter, columns: columns) {
+            (shape, prepared) = last
         } else {
-            statement = try Statement(database: database, sql: shape.sql)
-            selectStatements[shape] = statement
+            shape = SelectShape(table: spec, filter: filter, columns: columns)
+            if let cached = selectStatements[shape] {
+                prepared = cached
+            } else {
+                let binding = shape.bindingPlan(spec)
+                prepared = PreparedSelect(
+                    statement: try Statement(database: database, sql: shape.sql(binding: binding)), binding: binding)
+                selectStatements[shape] = prepared
+            }
+            lastSelect = (shape, prepared)
         }
-        try statement.bind(shape.values(filter))
-        return try readRows(statement, binding: shape.boundColumns.isEmpty ? nil : spec)
+        try shape.bind(filter, to: prepared.statement)
+        return try readRows(prepared.statement, binding: prepared.binding.map { (spec, $0, filter) })
     }
 
-    /// Steps `statement` (whose columns are rowid, uuid, pdmn, version, wrappedkey, meta, secret, then, with
-    /// `binding`, each of its digest columns) to the end.
-    private func readRows(_ statement: Statement, binding: ItemTableSpec? = nil) throws -> [StoredRow] {
+    /// A prepared select and how it rebuilds each row's index binding.
+    private struct PreparedSelect {
+        let statement: Statement
+        let binding: BindingPlan?
+    }
+
+    /// Steps `statement` (whose columns are rowid, uuid, pdmn, version, wrappedkey, meta, secret, then the digest
+    /// columns `binding` reads) to the end; with `binding`, rebuilds each row's index binding from those columns
+    /// and the filter's single-valued conditions.
+    private func readRows(
+        _ statement: Statement, binding: (spec: ItemTableSpec, plan: BindingPlan, filter: RowFilter)? = nil
+    ) throws -> [StoredRow] {
         defer { statement.reset() }
         var rows: [StoredRow] = []
         while try statement.step() {
             var row = StoredRow(
-                rowid: statement.column(0).integerValue ?? 0, uuid: statement.column(1).blobValue ?? [],
-                primaryKeyDigest: [], protection: statement.column(2).textValue ?? "",
-                version: statement.column(3).integerValue ?? 0, wrappedKey: statement.column(4).blobValue ?? [],
-                metadata: statement.column(5).blobValue ?? [], secret: statement.column(6).blobValue ?? [],
-                digests: [:])
-            if let binding {
+                rowid: statement.integer(0), uuid: statement.blob(1), primaryKeyDigest: [],
+                protection: statement.text(2), version: statement.integer(3), wrappedKey: statement.blob(4),
+                metadata: statement.blob(5), secret: statement.blob(6), digests: [:])
+            if let (spec, plan, filter) = binding {
                 row.indexBinding.reserveCapacity(ItemTableSpec.typicalBindingSize)
-                for offset in binding.digestColumns.indices {
-                    statement.withColumnBytes(7 + offset) { value in
-                        guard let value else { return }
-                        binding.appendBinding(column: offset, value: value, to: &row.indexBinding)
+                for (offset, source) in plan.sources.enumerated() {
+                    switch source {
+                    case .condition(let condition):
+                        filter.digestsAnyOf[condition].values[0].withUnsafeBytes {
+                            spec.appendBinding(column: offset, value: $0, to: &row.indexBinding)
+                        }
+                    case .column(let column):
+                        statement.withColumnBytes(column) { value in
+                            guard let value else { return }
+                            spec.appendBinding(column: offset, value: value, to: &row.indexBinding)
+                        }
                     }
                 }
             }

@@ -36,11 +36,7 @@ package struct ItemTableSpec: Sendable {
     /// being written or straight from SQLite.
     func appendBinding(column offset: Int, value: UnsafeRawBufferPointer, to binding: inout [UInt8]) {
         binding.append(contentsOf: bindingNames[offset])
-        let count = UInt32(truncatingIfNeeded: value.count)
-        binding.append(UInt8(count >> 24))
-        binding.append(UInt8(truncatingIfNeeded: count >> 16))
-        binding.append(UInt8(truncatingIfNeeded: count >> 8))
-        binding.append(UInt8(truncatingIfNeeded: count))
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian) { binding.append(contentsOf: $0) }
         binding.append(contentsOf: value)
     }
 }

@@ -18,12 +18,9 @@ struct SelectShape: Hashable {
     let byVersion: Bool
     let limit: Int?
     let columns: RowColumns
-    /// The digest columns read after the sealed ones, for the secret's index binding (empty without the secret).
-    let boundColumns: [String]
 
     init(table: ItemTableSpec, filter: RowFilter, columns: RowColumns) {
         self.table = table.name
-        boundColumns = columns.contains(.secret) ? table.digestColumns : []
         digestColumns = filter.digestsAnyOf.map { $0.column }
         valueCounts = filter.digestsAnyOf.map { $0.values.count }
         byProtection = filter.protection != nil
@@ -31,6 +28,20 @@ struct SelectShape: Hashable {
         byVersion = filter.versionBelow != nil
         limit = filter.limit
         self.columns = columns
+    }
+
+    /// Whether a select with `filter` and `columns` on `table` has this shape, compared in place: the common
+    /// case of the same shape as the last select costs no arrays.
+    func matches(table spec: ItemTableSpec, filter: RowFilter, columns: RowColumns) -> Bool {
+        guard columns == self.columns, limit == filter.limit, byProtection == (filter.protection != nil),
+            byUUID == (filter.uuid != nil), byVersion == (filter.versionBelow != nil),
+            digestColumns.count == filter.digestsAnyOf.count, table == spec.name
+        else { return false }
+        for (index, condition) in filter.digestsAnyOf.enumerated()
+        where digestColumns[index] != condition.column || valueCounts[index] != condition.values.count {
+            return false
+        }
+        return true
     }
 
     // Hashing only the cheap parts: equal shapes still hash alike, and equality compares everything.
@@ -45,10 +56,31 @@ struct SelectShape: Hashable {
         hasher.combine(digestColumns.last?.utf8.count ?? 0)
     }
 
-    var sql: String {
+    /// Where the select finds each digest column of the secret's index binding (``StoredRow/indexBinding``); nil
+    /// when it does not read the secret. A column that a condition fixes to one value (`d_acct = ?`) holds exactly
+    /// that value in every row the select returns, since SQL equality on a BLOB column is byte equality: its part
+    /// of the binding comes from the condition, and the select does not read it back (each blob column read costs
+    /// SQLite an allocation). The others are read after the sealed columns.
+    func bindingPlan(_ spec: ItemTableSpec) -> BindingPlan? {
+        guard columns.contains(.secret) else { return nil }
+        var plan = BindingPlan()
+        for column in spec.digestColumns {
+            if let condition = digestColumns.indices.first(where: {
+                digestColumns[$0] == column && valueCounts[$0] == 1
+            }) {
+                plan.sources.append(.condition(condition))
+            } else {
+                plan.sources.append(.column(BindingPlan.firstReadColumn + plan.readColumns.count))
+                plan.readColumns.append(column)
+            }
+        }
+        return plan
+    }
+
+    func sql(binding: BindingPlan?) -> String {
         let metadata = columns.contains(.metadata) ? "meta" : "x''"
         let secret = columns.contains(.secret) ? "secret" : "x''"
-        let bound = boundColumns.map { ", " + $0 }.joined()
+        let bound = (binding?.readColumns ?? []).map { ", " + $0 }.joined()
         var sql = "SELECT rowid, uuid, pdmn, version, wrappedkey, \(metadata), \(secret)\(bound) FROM \(table)"
         var conditions: [String] = []
         if byUUID { conditions.append("uuid = ?") }
@@ -65,16 +97,36 @@ struct SelectShape: Hashable {
         return sql
     }
 
-    /// The values to bind, in the order of ``sql``.
-    func values(_ filter: RowFilter) -> [SQLValue] {
-        var values: [SQLValue] = []
-        values.reserveCapacity(valueCounts.reduce(2, +))
-        if let uuid = filter.uuid { values.append(.blob(uuid)) }
+    /// Binds `filter`'s values to `statement`, in the order of ``sql(binding:)``.
+    func bind(_ filter: RowFilter, to statement: Statement) throws {
+        var byteCount = (filter.uuid?.count ?? 0) + (filter.protection?.utf8.count ?? 0)
         for (_, candidates) in filter.digestsAnyOf {
-            for candidate in candidates { values.append(.blob(candidate)) }
+            for candidate in candidates { byteCount += candidate.count }
         }
-        if let protection = filter.protection { values.append(.text(protection)) }
-        if let version = filter.versionBelow { values.append(.integer(version)) }
-        return values
+        try statement.bind(byteCount: byteCount) { parameters in
+            if let uuid = filter.uuid { try parameters.blob(uuid) }
+            for (_, candidates) in filter.digestsAnyOf {
+                for candidate in candidates { try parameters.blob(candidate) }
+            }
+            if let protection = filter.protection { try parameters.text(protection) }
+            if let version = filter.versionBelow { try parameters.integer(version) }
+        }
     }
+}
+
+/// How a select rebuilds each row's index binding: per digest column of the table, in order, its source.
+struct BindingPlan {
+    /// The result column of the first digest column read (after rowid, uuid, pdmn, version, wrappedkey, meta, secret).
+    static let firstReadColumn = 7
+
+    enum Source {
+        /// The single value of the filter's condition at this index in `digestsAnyOf`.
+        case condition(Int)
+        /// The result column at this index; NULL leaves the column out of the binding.
+        case column(Int)
+    }
+
+    var sources: [Source] = []
+    /// The digest columns the select reads, in result order.
+    var readColumns: [String] = []
 }

@@ -71,6 +71,57 @@ package final class Statement {
         }
     }
 
+    /// Resets the statement and binds the parameters `body` writes, in order, without building ``SQLValue``s:
+    /// for a select whose values come straight from its filter. `byteCount` is the room the blobs and texts
+    /// need (they are copied into one buffer that outlives their binding); writing more throws.
+    func bind(byteCount: Int, _ body: (inout Parameters) throws -> Void) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        bound?.deallocate()
+        // Never empty, so a zero-length blob still gets a non-null pointer (SQLite stores NULL for a null one).
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(byteCount, 1), alignment: 1)
+        bound = buffer
+        var parameters = Parameters(statement: self, buffer: buffer)
+        try body(&parameters)
+    }
+
+    /// The parameters of one ``bind(byteCount:_:)``, written in order.
+    struct Parameters {
+        fileprivate let statement: Statement
+        fileprivate let buffer: UnsafeMutableRawBufferPointer
+        fileprivate var used = 0
+        fileprivate var index: Int32 = 1
+
+        mutating func blob(_ bytes: [UInt8]) throws { try append(bytes, asText: false) }
+
+        mutating func text(_ text: String) throws { try append(Array(text.utf8), asText: true) }
+
+        mutating func integer(_ value: Int64) throws {
+            try check(sqlite3_bind_int64(statement.handle, index, value))
+        }
+
+        private mutating func append(_ bytes: [UInt8], asText: Bool) throws {
+            let start = used
+            guard start + bytes.count <= buffer.count else { throw StoreError(code: SQLITE_RANGE, message: "bind") }
+            bytes.withUnsafeBytes { source in
+                UnsafeMutableRawBufferPointer(rebasing: buffer[start..<(start + source.count)]).copyMemory(from: source)
+            }
+            used += bytes.count
+            let address = buffer.baseAddress.map { $0 + start }
+            let count = Int32(bytes.count)
+            try check(
+                asText
+                    ? sqlite3_bind_text(
+                        statement.handle, index, address?.assumingMemoryBound(to: CChar.self), count, nil)
+                    : sqlite3_bind_blob(statement.handle, index, address, count, nil))
+        }
+
+        private mutating func check(_ code: Int32) throws {
+            guard code == SQLITE_OK else { throw statement.database.error(code) }
+            index += 1
+        }
+    }
+
     /// Advances to the next row. Returns false when the statement is done.
     package func step() throws -> Bool {
         let code = sqlite3_step(handle)
@@ -116,6 +167,23 @@ package final class Statement {
             return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
         default: return .null
         }
+    }
+
+    /// The blob of `index` in the current row, copied; empty when it is NULL or empty. Cheaper than
+    /// ``column(_:)`` for columns whose type is known: no type check, no enum.
+    package func blob(_ index: Int) -> [UInt8] {
+        let column = Int32(index)
+        guard let base = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
+    /// The integer of `index` in the current row; 0 when it is NULL.
+    package func integer(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
+    /// The text of `index` in the current row; empty when it is NULL.
+    package func text(_ index: Int) -> String {
+        guard let text = sqlite3_column_text(handle, Int32(index)) else { return "" }
+        return String(cString: text)
     }
 
     /// Calls `body` with the bytes of `index` in the current row, uncopied (valid only inside `body`), or nil when

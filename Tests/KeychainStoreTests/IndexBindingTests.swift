@@ -59,4 +59,63 @@ import Testing
         #expect(read.first?.indexBinding == spec.indexBinding(["d_agrp": [1], "d_labl": []]))
         #expect(read.first?.indexBinding != spec.indexBinding(["d_agrp": [1]]))
     }
+
+    @Test func columnsFixedByAConditionComeFromItAndMatchTheWrittenBinding() throws {
+        // A select that fixes d_agrp and d_acct to one value each does not read them back: its binding still
+        // equals the one the row was written with, in the table's column order, including an empty value.
+        let store = try store()
+        defer { store.database.close() }
+        let digests: [String: [UInt8]] = [
+            "d_agrp": Array(repeating: 1, count: 16), "d_acct": [], "f_acct": Array(repeating: 3, count: 16),
+        ]
+        try store.insert(row(digests), into: "items")
+        var filter = RowFilter(digestsAnyOf: [("d_acct", [[]]), ("d_agrp", [Array(repeating: 1, count: 16)])])
+        let fixed = try store.select(from: "items", where: filter, reading: [.secret])
+        #expect(fixed.count == 1)
+        #expect(fixed.first?.indexBinding == spec.indexBinding(digests))
+        // Several candidate values leave the column to be read from the row.
+        filter.digestsAnyOf = [("d_agrp", [Array(repeating: 9, count: 16), Array(repeating: 1, count: 16)])]
+        let read = try store.select(from: "items", where: filter, reading: [.secret])
+        #expect(read.first?.indexBinding == spec.indexBinding(digests))
+    }
+
+    @Test func aConditionMatchesOnlyTheExactBytes() throws {
+        // What makes taking a fixed column's value from its condition sound: a BLOB column equals a bound blob only
+        // byte for byte (a text with the same bytes, or a longer blob, does not match).
+        let store = try store()
+        defer { store.database.close() }
+        try store.insert(row(["d_agrp": [1]]), into: "items")
+        try store.database.statement("UPDATE items SET d_acct = CAST(x'4142' AS TEXT)").run()
+        let asBlob = RowFilter(digestsAnyOf: [("d_acct", [[0x41, 0x42]])])
+        #expect(try store.select(from: "items", where: asBlob, reading: [.secret]).isEmpty)
+        try store.database.statement("UPDATE items SET d_acct = x'414243'").run()
+        #expect(try store.select(from: "items", where: asBlob, reading: [.secret]).isEmpty)
+        try store.database.statement("UPDATE items SET d_acct = x'4142'").run()
+        let read = try store.select(from: "items", where: asBlob, reading: [.secret])
+        #expect(read.first?.indexBinding == spec.indexBinding(["d_agrp": [1], "d_acct": [0x41, 0x42]]))
+    }
+
+    @Test func aShapeMatchesOnlyFiltersWithItsSQL() {
+        let filter = RowFilter(digestsAnyOf: [("d_acct", [[1]]), ("d_agrp", [[2], [3]])], limit: 1)
+        let shape = SelectShape(table: spec, filter: filter, columns: [.secret])
+        #expect(shape.matches(table: spec, filter: filter, columns: [.secret]))
+        // Other values, same SQL.
+        let sameSQL = RowFilter(digestsAnyOf: [("d_acct", [[9]]), ("d_agrp", [[8], [7]])], limit: 1)
+        #expect(shape.matches(table: spec, filter: sameSQL, columns: [.secret]))
+        var other = filter
+        other.digestsAnyOf[1].values.append([4])
+        #expect(!shape.matches(table: spec, filter: other, columns: [.secret]))
+        other = filter
+        other.digestsAnyOf[0].column = "f_acct"
+        #expect(!shape.matches(table: spec, filter: other, columns: [.secret]))
+        other = filter
+        other.limit = nil
+        #expect(!shape.matches(table: spec, filter: other, columns: [.secret]))
+        other = filter
+        other.protection = "ak"
+        #expect(!shape.matches(table: spec, filter: other, columns: [.secret]))
+        #expect(!shape.matches(table: spec, filter: filter, columns: [.metadata]))
+        let otherTable = ItemTableSpec(name: "other", digestColumns: spec.digestColumns)
+        #expect(!shape.matches(table: otherTable, filter: filter, columns: [.secret]))
+    }
 }

@@ -16,6 +16,7 @@ extension Keychain {
         store: ItemStore
     ) throws -> [MatchedRow] {
         var filter = RowFilter()
+        filter.digestsAnyOf.reserveCapacity(query.attributes.count + 2)
         filter.digestsAnyOf.append(
             (
                 ItemTables.digestColumn(.accessGroup),

@@ -16,6 +16,9 @@ final class ProtectionState: Sendable {
     private let clock: @Sendable () -> Date
     private let snapshot: Mutex<Snapshot>
     private let keybagURL: URL
+    /// `keybagURL.path`, kept: every call checks the keybag's identity, and building the path from the URL cost
+    /// more than the `stat` itself.
+    private let keybagPath: String
     private let lockURL: URL
     /// No other process writes the keybag (keychaind's own state directory): every change goes through
     /// ``save(_:)``, which updates the snapshot, so the file need not be examined before each use.
@@ -45,6 +48,7 @@ final class ProtectionState: Sendable {
         try SecretFile.createDirectory(home)
         self.home = home
         keybagURL = home.appendingPathComponent(KeybagDocument.fileName)
+        keybagPath = keybagURL.path
         // Checked before the device key is loaded or made, so a refused open leaves the home as it was.
         if SecretFile.identity(keybagURL).isEmpty, try !mayCreateKeybag() {
             throw KeychainError.notAvailable.because(
@@ -108,7 +112,8 @@ final class ProtectionState: Sendable {
                 throw KeychainError.notAvailable.because("the keybag has no key for class \(protection.rawValue)")
             }
             do {
-                available[protection] = try AESKeyWrapper(kek: AESKeyWrap.unwrap(wrapped, kek: deviceKey))
+                available[protection] = try AESKeyWrapper(
+                    kek: AESKeyWrap.unwrap(wrapped, kek: deviceKey), keptInProcess: true)
             } catch {
                 throw KeychainError.notAvailable.because("the keybag does not belong to this device key")
             }
@@ -119,11 +124,13 @@ final class ProtectionState: Sendable {
     /// The current snapshot, re-read if another process replaced the keybag file.
     private func current() throws -> Snapshot {
         if keybagChangesOnlyHere { return snapshot.withLock { $0 } }
-        let identity = SecretFile.identity(keybagURL)
+        let identity = SecretFile.identity(path: keybagPath)
         let known = snapshot.withLock { $0 }
         if known.identity == identity { return known }
         let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
         snapshot.withLock { $0 = fresh }
+        // The classes kept in memory may have changed (a passcode set): item key schedules left behind go.
+        AESGCM.forgetKeySchedules()
         return fresh
     }
 
@@ -382,5 +389,6 @@ final class ProtectionState: Sendable {
         try SecretFile.replace(keybagURL, bytes: try document.encoded())
         let reloaded = try Self.load(keybagURL, deviceKey: deviceKey)
         snapshot.withLock { $0 = reloaded }
+        AESGCM.forgetKeySchedules()
     }
 }

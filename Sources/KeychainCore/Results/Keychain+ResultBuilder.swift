@@ -20,9 +20,12 @@ extension Keychain {
         let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
         // Even a search that returns no contents reveals the item; it needs the class to be available.
-        let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
+        let classKey = try classKey(match.protection)
+        let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: classKey)
         if checkedByDigests,
-            let value = try dataOnlyValue(match, schema: schema, returns: returns, sealer: sealer, itemKey: itemKey)
+            let value = try dataOnlyValue(
+                match, schema: schema, returns: returns, sealer: sealer, itemKey: itemKey,
+                keyScheduleMayStay: classKey.isKeptInProcess)
         {
             return ItemResult(
                 itemClass: schema.itemClass, value: value, attributes: nil,
@@ -63,7 +66,9 @@ extension Keychain {
                             authentication: authentication()))
                 }
             } else {
-                data = Secret(try sealer.openSecret(match.row.secret, itemKey: itemKey))
+                data = Secret(
+                    try sealer.openSecret(
+                        match.row.secret, itemKey: itemKey, keyScheduleMayStay: classKey.isKeptInProcess))
             }
         }
         let value = try data.map { try Self.itemValue($0, schema: schema, attributes: attributes ?? [:]) }
@@ -81,11 +86,13 @@ extension Keychain {
     /// constrained item (its secret is an envelope, sealed as another part), or a seal that does not open (a
     /// damaged row, whose full path then says so as before).
     private func dataOnlyValue(
-        _ match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, sealer: ItemSealer, itemKey: SecureBytes
+        _ match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, sealer: ItemSealer, itemKey: SecureBytes,
+        keyScheduleMayStay: Bool
     ) throws -> ItemValue? {
         guard match.row.version >= ItemSealer.indexBoundFormat, match.attributes == nil,
             returns.subtracting(.persistentReference) == .data, schema.describesValue.isEmpty,
-            let secret = try? sealer.openSecret(match.row.secret, itemKey: itemKey)
+            let secret = try? sealer.openSecret(
+                match.row.secret, itemKey: itemKey, keyScheduleMayStay: keyScheduleMayStay)
         else { return nil }
         return try Self.itemValue(Secret(secret), schema: schema, attributes: [:])
     }

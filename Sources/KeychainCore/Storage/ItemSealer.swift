@@ -40,15 +40,17 @@ struct ItemSealer {
     /// The additional data of one part of the item: the table, UUID, protection class and format it belongs to.
     /// From format 3 the secret's also holds the row's index binding.
     func associatedData(_ part: Part) -> [UInt8] {
-        var data = Array(KeyHierarchy.itemAssociatedDataPrefix.utf8)
+        // One allocation: every lookup builds this.
+        var data: [UInt8] = []
         data.reserveCapacity(64 + uuid.count + indexBinding.count)
+        data += KeyHierarchy.itemAssociatedDataPrefix.utf8
         data.append(0)
         data += table.utf8
         data.append(0)
         data += uuid
         data += protection.rawValue.utf8
         data.append(0)
-        data += version.bigEndianBytes
+        withUnsafeBytes(of: version.bigEndian) { data += $0 }
         data.append(part.rawValue)
         if part == .secret, version >= Self.indexBoundFormat { data += indexBinding }
         return data
@@ -91,9 +93,10 @@ struct ItemSealer {
         return try plain.withUnsafeBytes { try AttributeCodec.decode($0, only: wanted) }
     }
 
-    /// Decrypts the secret into wiped-on-free memory.
-    func openSecret(_ sealed: [UInt8], itemKey: SecureBytes) throws -> SecureBytes {
-        try open(sealed, itemKey: itemKey, part: .secret)
+    /// Decrypts the secret into wiped-on-free memory. `keyScheduleMayStay`: the item key's class key is kept in
+    /// the process (``AESKeyWrapper/isKeptInProcess``), see ``AESGCM/open(_:key:authenticating:keyScheduleMayStay:)``.
+    func openSecret(_ sealed: [UInt8], itemKey: SecureBytes, keyScheduleMayStay: Bool = false) throws -> SecureBytes {
+        try open(sealed, itemKey: itemKey, part: .secret, keyScheduleMayStay: keyScheduleMayStay)
     }
 
     /// Seals a constrained secret's framed key envelope under the item key (format 2).
@@ -106,8 +109,13 @@ struct ItemSealer {
         try open(sealed, itemKey: itemKey, part: .constrainedEnvelope)
     }
 
-    private func open(_ sealed: [UInt8], itemKey: SecureBytes, part: Part) throws -> SecureBytes {
-        do { return try AESGCM.open(sealed, key: itemKey, authenticating: associatedData(part)) } catch {
+    private func open(_ sealed: [UInt8], itemKey: SecureBytes, part: Part, keyScheduleMayStay: Bool = false) throws
+        -> SecureBytes
+    {
+        do {
+            return try AESGCM.open(
+                sealed, key: itemKey, authenticating: associatedData(part), keyScheduleMayStay: keyScheduleMayStay)
+        } catch {
             throw KeychainError.decode.because("an item's ciphertext does not authenticate (the row is damaged)")
         }
     }

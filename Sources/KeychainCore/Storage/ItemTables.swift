@@ -7,7 +7,15 @@ enum ItemTables {
     static func digestColumn(_ key: AttributeKey) -> String { "d_" + key.rawValue }
     static func foldedColumn(_ key: AttributeKey) -> String { "f_" + key.rawValue }
 
+    /// The spec of `schema`'s table, built once per class: every write binds its index with it.
     static func spec(_ schema: ClassSchema) -> ItemTableSpec {
+        specs[schema.itemClass] ?? makeSpec(schema)
+    }
+
+    private static let specs: [ItemClass: ItemTableSpec] = Dictionary(
+        uniqueKeysWithValues: ClassSchema.stored.map { ($0.itemClass, makeSpec($0)) })
+
+    private static func makeSpec(_ schema: ClassSchema) -> ItemTableSpec {
         var columns = [digestColumn(.accessGroup), digestColumn(.synchronizable)]
         for key in schema.indexedAttributes {
             columns.append(digestColumn(key))
@@ -16,5 +24,5 @@ enum ItemTables {
         return ItemTableSpec(name: schema.itemClass.rawValue, digestColumns: columns)
     }
 
-    static var all: [ItemTableSpec] { ClassSchema.stored.map(spec) }
+    static var all: [ItemTableSpec] { ClassSchema.stored.map(makeSpec) }
 }
