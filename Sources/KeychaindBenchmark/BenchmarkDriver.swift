@@ -69,7 +69,7 @@ struct BenchmarkDriver {
             let bare = try SocketRoundTrip.measure(
                 executable: try selfExecutable(), count: settings.roundTrips, polling: polling)
             table.row(
-                polling ? "    floor: bare socket round trip, polling" : "    floor: bare socket round trip, 2 processes",
+                "    floor: bare socket round trip, " + (polling ? "polling" : "2 processes"),
                 String(format: "%.1f µs", bare.microsecondsPerRoundTrip))
             table.note(
                 String(
