@@ -12,8 +12,9 @@ import Testing
             boxes.append(try AESGCM.seal(Array("secret \(index)".utf8), key: key, authenticating: [UInt8(index)]))
         }
         for (index, key) in keys.enumerated() {
-            #expect(try AESGCM.open(boxes[index], key: key, authenticating: [UInt8(index)]).bytes
-                == Array("secret \(index)".utf8))
+            #expect(
+                try AESGCM.open(boxes[index], key: key, authenticating: [UInt8(index)]).bytes
+                    == Array("secret \(index)".utf8))
             // The next key, or the right key with other additional data, fails: nothing of the last open remains.
             let other = keys[(index + 1) % keys.count]
             #expect(throws: CryptoError.authenticationFailure) {
@@ -65,8 +66,9 @@ import Testing
         let keptBox = try AESGCM.seal(Array("kept".utf8), key: kept, authenticating: [1])
         let otherBox = try AESGCM.seal(Array("other".utf8), key: other, authenticating: [1])
         for _ in 0..<3 {
-            #expect(try AESGCM.open(keptBox, key: kept, authenticating: [1], keyScheduleMayStay: true).bytes
-                == Array("kept".utf8))
+            #expect(
+                try AESGCM.open(keptBox, key: kept, authenticating: [1], keyScheduleMayStay: true).bytes
+                    == Array("kept".utf8))
             #expect(throws: CryptoError.authenticationFailure) {
                 try AESGCM.open(keptBox, key: other, authenticating: [1], keyScheduleMayStay: true)
             }
