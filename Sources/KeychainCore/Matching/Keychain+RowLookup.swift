@@ -17,22 +17,12 @@ extension Keychain {
     ) throws -> [MatchedRow] {
         var filter = RowFilter()
         filter.digestsAnyOf.reserveCapacity(query.attributes.count + 2)
-        filter.digestsAnyOf.append(
-            (
-                ItemTables.digestColumn(.accessGroup),
-                try groups.map { try digester.recurringDigest(.accessGroup, .string($0)) }
-            ))
+        filter.digestsAnyOf.append((ItemTables.accessGroupColumn, try digester.groupDigests(groups)))
         switch query.synchronizable {
         case .no:
-            filter.digestsAnyOf.append(
-                (
-                    ItemTables.digestColumn(.synchronizable),
-                    [try digester.recurringDigest(.synchronizable, .bool(false))]
-                ))
+            filter.digestsAnyOf.append((ItemTables.synchronizableColumn, [try digester.synchronizableDigest(false)]))
         case .yes:
-            filter.digestsAnyOf.append(
-                (ItemTables.digestColumn(.synchronizable), [try digester.recurringDigest(.synchronizable, .bool(true))])
-            )
+            filter.digestsAnyOf.append((ItemTables.synchronizableColumn, [try digester.synchronizableDigest(true)]))
         case .any: break
         }
         var dateConditions: [(AttributeKey, AttributeValue)] = []

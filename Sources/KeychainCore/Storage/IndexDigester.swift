@@ -14,6 +14,9 @@ final class IndexDigester: Sendable {
     private let prefixed: Mutex<[PrefixKey: HMACSHA256]> = Mutex([:])
     // Access groups and the sync flag recur in every call; their digests are worth remembering.
     private let recurring = Mutex<[RecurringKey: [UInt8]]>([:])
+    // The last groups searched, and the two sync flags: every search filters on both.
+    private let lastGroups = Mutex<(groups: [String], digests: [[UInt8]])?>(nil)
+    private let synchronizableDigests = Mutex<(no: [UInt8]?, yes: [UInt8]?)>((nil, nil))
     // The values of the last few queries: a process tends to ask for the same service (or the same item) again.
     private let recentQueries = Mutex<[QueryKey: [UInt8]]>([:])
     private static let recentQueryCapacity = 64
@@ -87,6 +90,23 @@ final class IndexDigester: Sendable {
             if cache.count > 1024 { cache.removeAll() }
             cache[cacheKey] = computed
         }
+        return computed
+    }
+
+    /// The digests of a search's groups, as ``recurringDigest(_:_:)`` gives each. The last list asked for is kept
+    /// whole: a process searches the same groups call after call, and comparing them costs less than hashing them.
+    func groupDigests(_ groups: [String]) throws -> [[UInt8]] {
+        if let known = lastGroups.withLock({ $0?.groups == groups ? $0?.digests : nil }) { return known }
+        let computed = try groups.map { try recurringDigest(.accessGroup, .string($0)) }
+        lastGroups.withLock { $0 = (groups, computed) }
+        return computed
+    }
+
+    /// The digest of the sync flag `value`, as ``recurringDigest(_:_:)`` gives it, without a dictionary lookup.
+    func synchronizableDigest(_ value: Bool) throws -> [UInt8] {
+        if let known = synchronizableDigests.withLock({ value ? $0.yes : $0.no }) { return known }
+        let computed = try recurringDigest(.synchronizable, .bool(value))
+        synchronizableDigests.withLock { if value { $0.yes = computed } else { $0.no = computed } }
         return computed
     }
 
