@@ -27,11 +27,11 @@ final class ProtectionState: Sendable {
     /// One reading of the keybag file; immutable, so handing it out is a reference count.
     private final class Snapshot: Sendable {
         let document: KeybagDocument
-        let identity: [Int]
+        let identity: SecretFile.FileIdentity?
         /// Class keys that need no passcode, unwrapped once.
         let alwaysAvailable: [Accessibility: AESKeyWrapper]
 
-        init(document: KeybagDocument, identity: [Int], alwaysAvailable: [Accessibility: AESKeyWrapper]) {
+        init(document: KeybagDocument, identity: SecretFile.FileIdentity?, alwaysAvailable: [Accessibility: AESKeyWrapper]) {
             self.document = document
             self.identity = identity
             self.alwaysAvailable = alwaysAvailable
@@ -99,7 +99,7 @@ final class ProtectionState: Sendable {
     }
 
     private static func loadIfPresent(_ url: URL, deviceKey: SecureBytes) throws -> Snapshot? {
-        let identity = SecretFile.identity(url)
+        let identity = SecretFile.fileIdentity(path: url.path)
         guard let bytes = try SecretFile.read(url) else { return nil }
         let document = try KeybagDocument.decode(bytes)
         var available: [Accessibility: AESKeyWrapper] = [:]
@@ -124,7 +124,7 @@ final class ProtectionState: Sendable {
     /// The current snapshot, re-read if another process replaced the keybag file.
     private func current() throws -> Snapshot {
         if keybagChangesOnlyHere { return snapshot.withLock { $0 } }
-        let identity = SecretFile.identity(path: keybagPath)
+        let identity = SecretFile.fileIdentity(path: keybagPath)
         let known = snapshot.withLock { $0 }
         if known.identity == identity { return known }
         let fresh = try Self.load(keybagURL, deviceKey: deviceKey)

@@ -32,6 +32,10 @@ final class IndexDigester: Sendable {
         let attribute: AttributeKey
         let value: AttributeValue
         let folded: Bool
+
+        // The value alone: equal keys still hash alike, equality compares all three, and hashing the attribute's
+        // name as well cost a lookup as much again.
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
     private struct RecurringKey: Hashable {
