@@ -96,7 +96,8 @@ package final class ItemStore {
             lastSelect = prepared
         }
         try prepared.shape.bind(filter, to: prepared.statement)
-        return try readRows(prepared.statement, spec: prepared.spec, binding: prepared.binding, filter: filter)
+        return try readRows(
+            prepared.statement, spec: prepared.spec, binding: prepared.binding, filter: filter, limit: filter.limit)
     }
 
     /// A prepared select, its shape, and how it rebuilds each row's index binding. A class: the last one is
@@ -119,11 +120,13 @@ package final class ItemStore {
     /// columns `binding` reads) to the end; with `binding`, rebuilds each row's index binding from those columns
     /// and the filter's single-valued conditions.
     private func readRows(
-        _ statement: Statement, spec: ItemTableSpec, binding: BindingPlan? = nil, filter: RowFilter = RowFilter()
+        _ statement: Statement, spec: ItemTableSpec, binding: BindingPlan? = nil, filter: RowFilter = RowFilter(),
+        limit: Int? = nil
     ) throws -> [StoredRow] {
         defer { statement.reset() }
         var rows: [StoredRow] = []
-        while try statement.step() {
+        // At the select's own LIMIT there is no further row: the reset ends the statement without another step.
+        while rows.count < limit ?? .max, try statement.step() {
             var row = StoredRow(
                 rowid: statement.integer(0), uuid: statement.blob(1), primaryKeyDigest: [],
                 protection: statement.text(2), version: statement.integer(3), wrappedKey: statement.blob(4),

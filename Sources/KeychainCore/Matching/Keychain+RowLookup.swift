@@ -50,18 +50,21 @@ extension Keychain {
         var columns = columns
         if dateConditions.isEmpty { filter.limit = wanted } else { columns.insert(.metadata) }
 
+        let rows = try store.select(from: schema.itemClass.rawValue, where: filter, reading: columns)
         var matches: [MatchedRow] = []
-        for row in try store.select(from: schema.itemClass.rawValue, where: filter, reading: columns) {
+        matches.reserveCapacity(rows.count)
+        for row in rows {
             guard let protection = Accessibility(rawValue: row.protection) else {
                 throw KeychainError.decode.because("an item has an unknown protection class")
             }
-            var match = MatchedRow(row: row, protection: protection, attributes: nil)
-            if !dateConditions.isEmpty {
+            if dateConditions.isEmpty {
+                matches.append(MatchedRow(row: row, protection: protection, attributes: nil))
+            } else {
+                let match = MatchedRow(row: row, protection: protection, attributes: nil)
                 let attributes = try openAttributes(of: match, schema: schema)
                 guard dateConditions.allSatisfy({ attributes[$0.0] == $0.1 }) else { continue }
-                match.attributes = attributes
+                matches.append(MatchedRow(row: row, protection: protection, attributes: attributes))
             }
-            matches.append(match)
             if let wanted, matches.count >= wanted { break }
         }
         return matches
