@@ -28,10 +28,13 @@ extension Keychain {
         var dateConditions: [(AttributeKey, AttributeValue)] = []
         // A fixed column order keeps the statement shape, and so the prepared statement, the same per query kind.
         for (key, value) in query.attributes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let kind = schema.attributes[key]
-            if kind == .date {
+            // Conditions are validated (a date attribute holds a date, nothing else does): the kind is looked up
+            // only where the value alone does not decide it.
+            let isDate: Bool
+            if case .date = value { isDate = schema.attributes[key] == .date } else { isDate = false }
+            if isDate {
                 dateConditions.append((key, value))
-            } else if query.caseInsensitive, kind == .text,
+            } else if query.caseInsensitive, schema.attributes[key] == .text,
                 let folded = try digester.queryDigest(key, value, folded: true)
             {
                 filter.digestsAnyOf.append((ItemTables.foldedColumn(key), [folded]))

@@ -112,11 +112,12 @@ extension Keychain {
         _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher, byDigests: Bool,
         authentication: () -> ReadAuthentication, into outcome: inout SearchOutcome
     ) throws {
-        for match in rows where !outcome.isFull(query.limit) {
+        // By index: each row is handed to `result` in place, not copied out of the array first.
+        for index in rows.indices where !outcome.isFull(query.limit) {
             do {
                 outcome.results.append(
                     try result(
-                        for: match, schema: schema, returns: query.returns, check: check,
+                        for: rows[index], schema: schema, returns: query.returns, check: check,
                         authentication: authentication(), checkedByDigests: byDigests))
             } catch is ConstraintSkip {
                 continue
@@ -124,7 +125,7 @@ extension Keychain {
                 outcome.lockedOut += 1
                 if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.explanation }
             } catch let error as KeychainError where error.status == SecurityStatus.decode {
-                outcome.damagedUUIDs.append(match.row.uuid)
+                outcome.damagedUUIDs.append(rows[index].row.uuid)
             }
         }
     }

@@ -30,11 +30,22 @@ final class ProtectionState: Sendable {
         let identity: SecretFile.FileIdentity?
         /// Class keys that need no passcode, unwrapped once.
         let alwaysAvailable: [Accessibility: AESKeyWrapper]
+        /// The same, searched in order: a handful of entries compared by case cost less than hashing a class name.
+        private let alwaysAvailableList: [(Accessibility, AESKeyWrapper)]
 
-        init(document: KeybagDocument, identity: SecretFile.FileIdentity?, alwaysAvailable: [Accessibility: AESKeyWrapper]) {
+        init(
+            document: KeybagDocument, identity: SecretFile.FileIdentity?,
+            alwaysAvailable: [Accessibility: AESKeyWrapper]
+        ) {
             self.document = document
             self.identity = identity
             self.alwaysAvailable = alwaysAvailable
+            alwaysAvailableList = alwaysAvailable.map { ($0.key, $0.value) }
+        }
+
+        func alwaysAvailableKey(_ protection: Accessibility) -> AESKeyWrapper? {
+            for (candidate, key) in alwaysAvailableList where candidate == protection { return key }
+            return nil
         }
     }
 
@@ -149,7 +160,7 @@ final class ProtectionState: Sendable {
     /// - Throws: `errSecInteractionNotAllowed` with the lock state when it is not.
     func classKey(_ protection: Accessibility) throws -> AESKeyWrapper {
         let state = try current()
-        if let key = state.alwaysAvailable[protection] { return key }
+        if let key = state.alwaysAvailableKey(protection) { return key }
         if state.document.passcode == nil {
             throw KeychainError.interactionNotAllowed.because(
                 "class \(protection.rawValue) exists only while a passcode is set, and none is set")
