@@ -57,8 +57,8 @@ final class IndexDigester: Sendable {
 
     /// The digest stored in the column of `key` for `value`.
     func digest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8] {
-        try mac(domain: KeyHierarchy.DigestDomain.column.rawValue, key).authenticate(
-            message: value.matchingBytes, truncatedTo: Self.columnDigestSize)
+        let mac = try mac(domain: KeyHierarchy.DigestDomain.column.rawValue, key)
+        return try value.withMatchingBytes { try mac.authenticate(bytes: $0, truncatedTo: Self.columnDigestSize) }
     }
 
     /// The digest of the case-folded value, for case-insensitive matching; nil when the value is not text.
