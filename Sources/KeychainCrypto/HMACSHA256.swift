@@ -29,6 +29,14 @@ package final class HMACSHA256: Sendable {
         return out
     }
 
+    /// Returns the first `count` bytes of the MAC of `message`, from bytes the caller holds (no array needed).
+    package func authenticate(bytes message: UnsafeRawBufferPointer, truncatedTo count: Int) throws -> [UInt8] {
+        guard count >= 0, count <= Self.outputSize else {
+            throw CryptoError.invalidLength(operation: "HMAC output", length: count)
+        }
+        return try mac.authenticate(message, truncatedTo: count)
+    }
+
     /// Returns the 32-byte MAC of the concatenation of `parts`.
     package func authenticate(_ parts: [UInt8]...) throws -> [UInt8] {
         try authenticate(parts: parts)

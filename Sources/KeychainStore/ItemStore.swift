@@ -7,9 +7,11 @@ package final class ItemStore {
     private var selectStatements: [SelectShape: PreparedSelect] = [:]
     // The last select's shape: lookups mostly repeat it, and comparing a filter with it in place is cheaper than
     // building a shape to look up.
-    private var lastSelect: (shape: SelectShape, prepared: PreparedSelect)?
+    private var lastSelect: PreparedSelect?
     // One insert statement per table, found by the table's short name rather than by its long SQL text.
     private var insertStatements: [String: Statement] = [:]
+    // Where a select rebuilds each row's index binding before copying it into the row.
+    private var bindingScratch = BindingScratch()
 
     /// Opens the store, bringing its schema up to date with `migrations` (the owner's frozen history), and
     /// reads and writes the columns `tables` name.
@@ -74,65 +76,91 @@ package final class ItemStore {
     package func select(from table: String, where filter: RowFilter, reading columns: RowColumns) throws
         -> [StoredRow]
     {
-        let spec = spec(table)
-        let shape: SelectShape
         let prepared: PreparedSelect
-        if let last = lastSelect, last.shape.matches(table: spec, filter: filter, columns: columns) {
-            (shape, prepared) = last
+        if let last = lastSelect, last.spec.name == table,
+            last.shape.matches(table: last.spec, filter: filter, columns: columns)
+        {
+            prepared = last
         } else {
-            shape = SelectShape(table: spec, filter: filter, columns: columns)
+            let spec = self.spec(table)
+            let shape = SelectShape(table: spec, filter: filter, columns: columns)
             if let cached = selectStatements[shape] {
                 prepared = cached
             } else {
                 let binding = shape.bindingPlan(spec)
                 prepared = PreparedSelect(
+                    shape: shape, spec: spec,
                     statement: try Statement(database: database, sql: shape.sql(binding: binding)), binding: binding)
                 selectStatements[shape] = prepared
             }
-            lastSelect = (shape, prepared)
+            lastSelect = prepared
         }
-        try shape.bind(filter, to: prepared.statement)
-        return try readRows(prepared.statement, binding: prepared.binding.map { (spec, $0, filter) })
+        try prepared.shape.bind(filter, to: prepared.statement)
+        return try readRows(
+            prepared.statement, spec: prepared.spec, binding: prepared.binding, filter: filter, limit: filter.limit)
     }
 
-    /// A prepared select and how it rebuilds each row's index binding.
-    private struct PreparedSelect {
+    /// A prepared select, its shape, and how it rebuilds each row's index binding. A class: the last one is
+    /// handed out on every lookup, and a reference is cheaper to copy than its fields.
+    private final class PreparedSelect {
+        let shape: SelectShape
+        let spec: ItemTableSpec
         let statement: Statement
         let binding: BindingPlan?
+
+        init(shape: SelectShape, spec: ItemTableSpec, statement: Statement, binding: BindingPlan?) {
+            self.shape = shape
+            self.spec = spec
+            self.statement = statement
+            self.binding = binding
+        }
     }
 
     /// Steps `statement` (whose columns are rowid, uuid, pdmn, version, wrappedkey, meta, secret, then the digest
     /// columns `binding` reads) to the end; with `binding`, rebuilds each row's index binding from those columns
     /// and the filter's single-valued conditions.
     private func readRows(
-        _ statement: Statement, binding: (spec: ItemTableSpec, plan: BindingPlan, filter: RowFilter)? = nil
+        _ statement: Statement, spec: ItemTableSpec, binding: BindingPlan? = nil, filter: RowFilter = RowFilter(),
+        limit: Int? = nil
     ) throws -> [StoredRow] {
         defer { statement.reset() }
         var rows: [StoredRow] = []
-        while try statement.step() {
+        // At the select's own LIMIT there is no further row: the reset ends the statement without another step.
+        while rows.count < limit ?? .max, try statement.step() {
             var row = StoredRow(
                 rowid: statement.integer(0), uuid: statement.blob(1), primaryKeyDigest: [],
                 protection: statement.text(2), version: statement.integer(3), wrappedKey: statement.blob(4),
                 metadata: statement.blob(5), secret: statement.blob(6), digests: [:])
-            if let (spec, plan, filter) = binding {
-                row.indexBinding.reserveCapacity(ItemTableSpec.typicalBindingSize)
-                for (offset, source) in plan.sources.enumerated() {
-                    switch source {
-                    case .condition(let condition):
-                        filter.digestsAnyOf[condition].values[0].withUnsafeBytes {
-                            spec.appendBinding(column: offset, value: $0, to: &row.indexBinding)
-                        }
-                    case .column(let column):
-                        statement.withColumnBytes(column) { value in
-                            guard let value else { return }
-                            spec.appendBinding(column: offset, value: value, to: &row.indexBinding)
-                        }
-                    }
-                }
+            if let plan = binding {
+                row.indexBinding = Self.indexBinding(
+                    statement, spec: spec, plan: plan, filter: filter, scratch: &bindingScratch)
             }
             rows.append(row)
         }
         return rows
+    }
+
+    /// The current row's index binding, rebuilt in `scratch` from the filter's single-valued conditions and the
+    /// digest columns the select read.
+    private static func indexBinding(
+        _ statement: Statement, spec: ItemTableSpec, plan: BindingPlan, filter: RowFilter,
+        scratch: inout BindingScratch
+    ) -> [UInt8] {
+        scratch.removeAll()
+        for (offset, source) in plan.sources.enumerated() {
+            switch source {
+            case .condition(let condition):
+                filter.digestsAnyOf[condition].values[0].withUnsafeBytes {
+                    spec.appendBinding(column: offset, value: $0, to: &scratch)
+                }
+            case .column(let column):
+                statement.withColumnBytes(column) { value in
+                    guard let value else { return }
+                    spec.appendBinding(column: offset, value: value, to: &scratch)
+                }
+            }
+        }
+        return scratch.bytes
     }
 
     /// Reads at most `limit` rows whose `within` column holds one of its values and that satisfy at least one
@@ -157,7 +185,7 @@ package final class ItemStore {
         sql += " ORDER BY rowid LIMIT \(limit)"
         let statement = try Statement(database: database, sql: sql)
         try statement.bind(within.values.map(SQLValue.blob) + anyOf.map { SQLValue.blob($0.value) })
-        return try readRows(statement)
+        return try readRows(statement, spec: spec(table))
     }
 
     /// Deletes the rows with the given rowids; returns how many went.

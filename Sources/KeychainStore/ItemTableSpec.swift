@@ -39,4 +39,45 @@ package struct ItemTableSpec: Sendable {
         withUnsafeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian) { binding.append(contentsOf: $0) }
         binding.append(contentsOf: value)
     }
+
+    /// Writes the same part as ``appendBinding(column:value:to:)`` into `scratch`: a select rebuilds every row's
+    /// binding there and copies it out once, instead of growing an array three appends per column.
+    func appendBinding(column offset: Int, value: UnsafeRawBufferPointer, to scratch: inout BindingScratch) {
+        bindingNames[offset].withUnsafeBytes { scratch.append($0) }
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: value.count).bigEndian) { scratch.append($0) }
+        scratch.append(value)
+    }
+}
+
+/// A reusable buffer a select writes each row's index binding into (digests only: nothing secret).
+struct BindingScratch: ~Copyable {
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    private(set) var count = 0
+
+    init() {
+        capacity = ItemTableSpec.typicalBindingSize
+        base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
+    }
+
+    deinit { base.deallocate() }
+
+    mutating func removeAll() { count = 0 }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if count + bytes.count > capacity {
+            let grown = max(capacity * 2, count + bytes.count)
+            let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 1)
+            larger.copyMemory(from: base, byteCount: count)
+            base.deallocate()
+            base = larger
+            capacity = grown
+        }
+        (base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// The bytes written since the last ``removeAll()``, as an array.
+    var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: base, count: count)) }
 }

@@ -77,10 +77,16 @@ package final class Statement {
     func bind(byteCount: Int, _ body: (inout Parameters) throws -> Void) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-        bound?.deallocate()
-        // Never empty, so a zero-length blob still gets a non-null pointer (SQLite stores NULL for a null one).
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(byteCount, 1), alignment: 1)
-        bound = buffer
+        // The last buffer is reused when it is large enough: a prepared select binds the same sizes call after call.
+        let buffer: UnsafeMutableRawBufferPointer
+        if let last = bound, last.count >= byteCount {
+            buffer = last
+        } else {
+            bound?.deallocate()
+            // Never empty, so a zero-length blob still gets a non-null pointer (SQLite stores NULL for a null one).
+            buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(byteCount, 1), alignment: 1)
+            bound = buffer
+        }
         var parameters = Parameters(statement: self, buffer: buffer)
         try body(&parameters)
     }

@@ -118,4 +118,31 @@ import Testing
         let otherTable = ItemTableSpec(name: "other", digestColumns: spec.digestColumns)
         #expect(!shape.matches(table: otherTable, filter: filter, columns: [.secret]))
     }
+
+    @Test func bindingsAndBoundValuesStaySeparateAcrossRowsAndSelects() throws {
+        // Each row's binding is rebuilt in one reused buffer, and a select reuses its bind buffer: neither may
+        // carry bytes over from the row or the select before.
+        let store = try store()
+        defer { store.database.close() }
+        let long: [String: [UInt8]] = [
+            "d_agrp": Array(repeating: 1, count: 16), "d_acct": Array(repeating: 2, count: 200),
+            "f_acct": Array(repeating: 3, count: 300), "d_labl": Array(repeating: 4, count: 16),
+        ]
+        let short: [String: [UInt8]] = ["d_agrp": Array(repeating: 1, count: 16), "d_acct": [5]]
+        try store.insert(row(long), into: "items")
+        var second = row(short)
+        second.uuid = Array(repeating: 8, count: 16)
+        second.primaryKeyDigest = [9]
+        try store.insert(second, into: "items")
+        let both = try store.select(from: "items", where: RowFilter(), reading: [.secret])
+        #expect(both.map(\.indexBinding) == [spec.indexBinding(long), spec.indexBinding(short)])
+        let wide = RowFilter(digestsAnyOf: [("d_acct", [Array(repeating: 2, count: 200), [5], [6]])])
+        #expect(try store.select(from: "items", where: wide, reading: [.secret]).count == 2)
+        let narrow = RowFilter(digestsAnyOf: [("d_acct", [[5]])], limit: 1)
+        let found = try store.select(from: "items", where: narrow, reading: [.secret])
+        #expect(found.map(\.uuid) == [second.uuid])
+        #expect(found.first?.indexBinding == spec.indexBinding(short))
+        let none = RowFilter(digestsAnyOf: [("d_acct", [[6]])], limit: 1)
+        #expect(try store.select(from: "items", where: none, reading: [.secret]).isEmpty)
+    }
 }

@@ -1,6 +1,8 @@
 /// Everything an item class is, in one place: its attributes and their kinds, its primary key, what its value
 /// is, whether its items may leave the device in a backup, and the class a not-found explanation points to.
-package struct ClassSchema: Sendable {
+/// A class of constants: every operation hands its schema along several calls, and a reference is one count where
+/// a struct of collections is one per field.
+package final class ClassSchema: Sendable {
     /// What an item of a class holds as its value.
     package enum ValueKind: Sendable {
         /// Secret bytes (`kSecValueData`): the password classes.

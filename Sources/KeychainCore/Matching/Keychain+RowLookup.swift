@@ -17,31 +17,24 @@ extension Keychain {
     ) throws -> [MatchedRow] {
         var filter = RowFilter()
         filter.digestsAnyOf.reserveCapacity(query.attributes.count + 2)
-        filter.digestsAnyOf.append(
-            (
-                ItemTables.digestColumn(.accessGroup),
-                try groups.map { try digester.recurringDigest(.accessGroup, .string($0)) }
-            ))
+        filter.digestsAnyOf.append((ItemTables.accessGroupColumn, try digester.groupDigests(groups)))
         switch query.synchronizable {
         case .no:
-            filter.digestsAnyOf.append(
-                (
-                    ItemTables.digestColumn(.synchronizable),
-                    [try digester.recurringDigest(.synchronizable, .bool(false))]
-                ))
+            filter.digestsAnyOf.append((ItemTables.synchronizableColumn, [try digester.synchronizableDigest(false)]))
         case .yes:
-            filter.digestsAnyOf.append(
-                (ItemTables.digestColumn(.synchronizable), [try digester.recurringDigest(.synchronizable, .bool(true))])
-            )
+            filter.digestsAnyOf.append((ItemTables.synchronizableColumn, [try digester.synchronizableDigest(true)]))
         case .any: break
         }
         var dateConditions: [(AttributeKey, AttributeValue)] = []
         // A fixed column order keeps the statement shape, and so the prepared statement, the same per query kind.
         for (key, value) in query.attributes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let kind = schema.attributes[key]
-            if kind == .date {
+            // Conditions are validated (a date attribute holds a date, nothing else does): the kind is looked up
+            // only where the value alone does not decide it.
+            let isDate: Bool
+            if case .date = value { isDate = schema.attributes[key] == .date } else { isDate = false }
+            if isDate {
                 dateConditions.append((key, value))
-            } else if query.caseInsensitive, kind == .text,
+            } else if query.caseInsensitive, schema.attributes[key] == .text,
                 let folded = try digester.queryDigest(key, value, folded: true)
             {
                 filter.digestsAnyOf.append((ItemTables.foldedColumn(key), [folded]))
@@ -60,18 +53,21 @@ extension Keychain {
         var columns = columns
         if dateConditions.isEmpty { filter.limit = wanted } else { columns.insert(.metadata) }
 
+        let rows = try store.select(from: schema.itemClass.rawValue, where: filter, reading: columns)
         var matches: [MatchedRow] = []
-        for row in try store.select(from: schema.itemClass.rawValue, where: filter, reading: columns) {
+        matches.reserveCapacity(rows.count)
+        for row in rows {
             guard let protection = Accessibility(rawValue: row.protection) else {
                 throw KeychainError.decode.because("an item has an unknown protection class")
             }
-            var match = MatchedRow(row: row, protection: protection, attributes: nil)
-            if !dateConditions.isEmpty {
+            if dateConditions.isEmpty {
+                matches.append(MatchedRow(row: row, protection: protection, attributes: nil))
+            } else {
+                let match = MatchedRow(row: row, protection: protection, attributes: nil)
                 let attributes = try openAttributes(of: match, schema: schema)
                 guard dateConditions.allSatisfy({ attributes[$0.0] == $0.1 }) else { continue }
-                match.attributes = attributes
+                matches.append(MatchedRow(row: row, protection: protection, attributes: attributes))
             }
-            matches.append(match)
             if let wanted, matches.count >= wanted { break }
         }
         return matches

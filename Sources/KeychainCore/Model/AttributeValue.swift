@@ -21,6 +21,14 @@ public enum AttributeValue: Hashable, Sendable {
         }
     }
 
+    /// Calls `body` with ``matchingBytes``, without copying a string's UTF-8 into an array first.
+    func withMatchingBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        if case .string(var text) = self {
+            return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        }
+        return try matchingBytes.withUnsafeBytes(body)
+    }
+
     /// The case-folded form of a string-like value, or nil when it is not text.
     var foldedBytes: [UInt8]? {
         let text: String

@@ -36,7 +36,8 @@ extension Keychain {
             try matchingRows(query, schema: schema, groups: groups, limit: query.limit, reading: columns, store: store)
         }
         let check = AttributeMatcher(query, groups: groups)
-        let checkedByDigests = check.isDecidedByDigests(schema)
+        // The query is validated: each attribute is the class's, and only a date attribute holds a date.
+        let checkedByDigests = !query.attributes.values.contains { if case .date = $0 { true } else { false } }
         var outcome = SearchOutcome()
         try collect(
             rows, query: query, schema: schema, check: check, byDigests: checkedByDigests,
@@ -111,11 +112,12 @@ extension Keychain {
         _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher, byDigests: Bool,
         authentication: () -> ReadAuthentication, into outcome: inout SearchOutcome
     ) throws {
-        for match in rows where !outcome.isFull(query.limit) {
+        // By index: each row is handed to `result` in place, not copied out of the array first.
+        for index in rows.indices where !outcome.isFull(query.limit) {
             do {
                 outcome.results.append(
                     try result(
-                        for: match, schema: schema, returns: query.returns, check: check,
+                        for: rows[index], schema: schema, returns: query.returns, check: check,
                         authentication: authentication(), checkedByDigests: byDigests))
             } catch is ConstraintSkip {
                 continue
@@ -123,7 +125,7 @@ extension Keychain {
                 outcome.lockedOut += 1
                 if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.explanation }
             } catch let error as KeychainError where error.status == SecurityStatus.decode {
-                outcome.damagedUUIDs.append(match.row.uuid)
+                outcome.damagedUUIDs.append(rows[index].row.uuid)
             }
         }
     }

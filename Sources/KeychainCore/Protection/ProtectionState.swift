@@ -27,14 +27,25 @@ final class ProtectionState: Sendable {
     /// One reading of the keybag file; immutable, so handing it out is a reference count.
     private final class Snapshot: Sendable {
         let document: KeybagDocument
-        let identity: [Int]
+        let identity: SecretFile.FileIdentity?
         /// Class keys that need no passcode, unwrapped once.
         let alwaysAvailable: [Accessibility: AESKeyWrapper]
+        /// The same, searched in order: a handful of entries compared by case cost less than hashing a class name.
+        private let alwaysAvailableList: [(Accessibility, AESKeyWrapper)]
 
-        init(document: KeybagDocument, identity: [Int], alwaysAvailable: [Accessibility: AESKeyWrapper]) {
+        init(
+            document: KeybagDocument, identity: SecretFile.FileIdentity?,
+            alwaysAvailable: [Accessibility: AESKeyWrapper]
+        ) {
             self.document = document
             self.identity = identity
             self.alwaysAvailable = alwaysAvailable
+            alwaysAvailableList = alwaysAvailable.map { ($0.key, $0.value) }
+        }
+
+        func alwaysAvailableKey(_ protection: Accessibility) -> AESKeyWrapper? {
+            for (candidate, key) in alwaysAvailableList where candidate == protection { return key }
+            return nil
         }
     }
 
@@ -99,7 +110,7 @@ final class ProtectionState: Sendable {
     }
 
     private static func loadIfPresent(_ url: URL, deviceKey: SecureBytes) throws -> Snapshot? {
-        let identity = SecretFile.identity(url)
+        let identity = SecretFile.fileIdentity(path: url.path)
         guard let bytes = try SecretFile.read(url) else { return nil }
         let document = try KeybagDocument.decode(bytes)
         var available: [Accessibility: AESKeyWrapper] = [:]
@@ -124,7 +135,7 @@ final class ProtectionState: Sendable {
     /// The current snapshot, re-read if another process replaced the keybag file.
     private func current() throws -> Snapshot {
         if keybagChangesOnlyHere { return snapshot.withLock { $0 } }
-        let identity = SecretFile.identity(path: keybagPath)
+        let identity = SecretFile.fileIdentity(path: keybagPath)
         let known = snapshot.withLock { $0 }
         if known.identity == identity { return known }
         let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
@@ -149,7 +160,7 @@ final class ProtectionState: Sendable {
     /// - Throws: `errSecInteractionNotAllowed` with the lock state when it is not.
     func classKey(_ protection: Accessibility) throws -> AESKeyWrapper {
         let state = try current()
-        if let key = state.alwaysAvailable[protection] { return key }
+        if let key = state.alwaysAvailableKey(protection) { return key }
         if state.document.passcode == nil {
             throw KeychainError.interactionNotAllowed.because(
                 "class \(protection.rawValue) exists only while a passcode is set, and none is set")

@@ -14,6 +14,9 @@ final class IndexDigester: Sendable {
     private let prefixed: Mutex<[PrefixKey: HMACSHA256]> = Mutex([:])
     // Access groups and the sync flag recur in every call; their digests are worth remembering.
     private let recurring = Mutex<[RecurringKey: [UInt8]]>([:])
+    // The last groups searched, and the two sync flags: every search filters on both.
+    private let lastGroups = Mutex<(groups: [String], digests: [[UInt8]])?>(nil)
+    private let synchronizableDigests = Mutex<(no: [UInt8]?, yes: [UInt8]?)>((nil, nil))
     // The values of the last few queries: a process tends to ask for the same service (or the same item) again.
     private let recentQueries = Mutex<[QueryKey: [UInt8]]>([:])
     private static let recentQueryCapacity = 64
@@ -29,6 +32,10 @@ final class IndexDigester: Sendable {
         let attribute: AttributeKey
         let value: AttributeValue
         let folded: Bool
+
+        // The value alone: equal keys still hash alike, equality compares all three, and hashing the attribute's
+        // name as well cost a lookup as much again.
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
     private struct RecurringKey: Hashable {
@@ -50,8 +57,8 @@ final class IndexDigester: Sendable {
 
     /// The digest stored in the column of `key` for `value`.
     func digest(_ key: AttributeKey, _ value: AttributeValue) throws -> [UInt8] {
-        try mac(domain: KeyHierarchy.DigestDomain.column.rawValue, key).authenticate(
-            message: value.matchingBytes, truncatedTo: Self.columnDigestSize)
+        let mac = try mac(domain: KeyHierarchy.DigestDomain.column.rawValue, key)
+        return try value.withMatchingBytes { try mac.authenticate(bytes: $0, truncatedTo: Self.columnDigestSize) }
     }
 
     /// The digest of the case-folded value, for case-insensitive matching; nil when the value is not text.
@@ -87,6 +94,23 @@ final class IndexDigester: Sendable {
             if cache.count > 1024 { cache.removeAll() }
             cache[cacheKey] = computed
         }
+        return computed
+    }
+
+    /// The digests of a search's groups, as ``recurringDigest(_:_:)`` gives each. The last list asked for is kept
+    /// whole: a process searches the same groups call after call, and comparing them costs less than hashing them.
+    func groupDigests(_ groups: [String]) throws -> [[UInt8]] {
+        if let known = lastGroups.withLock({ $0?.groups == groups ? $0?.digests : nil }) { return known }
+        let computed = try groups.map { try recurringDigest(.accessGroup, .string($0)) }
+        lastGroups.withLock { $0 = (groups, computed) }
+        return computed
+    }
+
+    /// The digest of the sync flag `value`, as ``recurringDigest(_:_:)`` gives it, without a dictionary lookup.
+    func synchronizableDigest(_ value: Bool) throws -> [UInt8] {
+        if let known = synchronizableDigests.withLock({ value ? $0.yes : $0.no }) { return known }
+        let computed = try recurringDigest(.synchronizable, .bool(value))
+        synchronizableDigests.withLock { if value { $0.yes = computed } else { $0.no = computed } }
         return computed
     }
 

@@ -40,20 +40,50 @@ struct ItemSealer {
     /// The additional data of one part of the item: the table, UUID, protection class and format it belongs to.
     /// From format 3 the secret's also holds the row's index binding.
     func associatedData(_ part: Part) -> [UInt8] {
-        // One allocation: every lookup builds this.
-        var data: [UInt8] = []
-        data.reserveCapacity(64 + uuid.count + indexBinding.count)
-        data += KeyHierarchy.itemAssociatedDataPrefix.utf8
-        data.append(0)
-        data += table.utf8
-        data.append(0)
-        data += uuid
-        data += protection.rawValue.utf8
-        data.append(0)
-        withUnsafeBytes(of: version.bigEndian) { data += $0 }
-        data.append(part.rawValue)
-        if part == .secret, version >= Self.indexBoundFormat { data += indexBinding }
-        return data
+        // One allocation, written in place: every lookup builds this.
+        let prefix = KeyHierarchy.itemAssociatedDataPrefix
+        let protectionName = protection.rawValue
+        let binding = part == .secret && version >= Self.indexBoundFormat ? indexBinding : []
+        let count =
+            prefix.utf8.count + 1 + table.utf8.count + 1 + uuid.count + protectionName.utf8.count + 1
+            + MemoryLayout<Int64>.size + 1 + binding.count
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, written in
+            guard let start = buffer.baseAddress else { return }
+            var cursor = UnsafeMutableRawPointer(start)
+            cursor = Self.write(prefix, at: cursor)
+            cursor = Self.write(byte: 0, at: cursor)
+            cursor = Self.write(table, at: cursor)
+            cursor = Self.write(byte: 0, at: cursor)
+            cursor = uuid.withUnsafeBytes { Self.write($0, at: cursor) }
+            cursor = Self.write(protectionName, at: cursor)
+            cursor = Self.write(byte: 0, at: cursor)
+            cursor = withUnsafeBytes(of: version.bigEndian) { Self.write($0, at: cursor) }
+            cursor = Self.write(byte: part.rawValue, at: cursor)
+            cursor = binding.withUnsafeBytes { Self.write($0, at: cursor) }
+            written = cursor - UnsafeMutableRawPointer(start)
+        }
+    }
+
+    private static func write(_ bytes: UnsafeRawBufferPointer, at cursor: UnsafeMutableRawPointer)
+        -> UnsafeMutableRawPointer
+    {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return cursor }
+        cursor.copyMemory(from: base, byteCount: bytes.count)
+        return cursor + bytes.count
+    }
+
+    private static func write(byte: UInt8, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        cursor.storeBytes(of: byte, as: UInt8.self)
+        return cursor + 1
+    }
+
+    private static func write(_ text: String, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        if let end = text.utf8.withContiguousStorageIfAvailable({ write(UnsafeRawBufferPointer($0), at: cursor) }) {
+            return end
+        }
+        var cursor = cursor
+        for byte in text.utf8 { cursor = write(byte: byte, at: cursor) }
+        return cursor
     }
 
     /// Encrypts `attributes` and `secret` under `itemKey`, wrapped by `classKey` (an add makes the key; an update

@@ -6,6 +6,9 @@ import KeychainStore
 enum ItemTables {
     static func digestColumn(_ key: AttributeKey) -> String { "d_" + key.rawValue }
     static func foldedColumn(_ key: AttributeKey) -> String { "f_" + key.rawValue }
+    /// The two digest columns every lookup filters on, named once.
+    static let accessGroupColumn = digestColumn(.accessGroup)
+    static let synchronizableColumn = digestColumn(.synchronizable)
 
     /// The spec of `schema`'s table, built once per class: every write binds its index with it.
     static func spec(_ schema: ClassSchema) -> ItemTableSpec {
