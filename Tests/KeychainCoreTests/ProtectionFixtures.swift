@@ -9,12 +9,16 @@ let testPasscode = Secret(Array("1234".utf8))
 /// The access group of the data protection tests' keychains (and of their child processes).
 let protectionTestGroup = "T.app"
 
-/// A keychain whose passcode derivation is tuned to 2 ms instead of 80, so tests that set passcodes stay fast.
-func fastKDFKeychain(home: URL = temporaryHome()) throws -> Keychain {
+/// A keychain whose passcode derivation is tuned to 2 ms instead of 80, so tests that set passcodes stay fast;
+/// `adjust` sets whatever else a test needs of its configuration.
+func fastKDFKeychain(
+    home: URL = temporaryHome(), _ adjust: (inout KeychainConfiguration) -> Void = { _ in }
+) throws -> Keychain {
     var configuration = KeychainConfiguration(
         home: home,
         identity: CallerIdentity(applicationIdentifier: protectionTestGroup, accessGroups: [protectionTestGroup]))
     configuration.passcodeDerivationTarget = 0.002
+    adjust(&configuration)
     return try Keychain(configuration: configuration)
 }
 

@@ -7,14 +7,11 @@ import Testing
 /// write acknowledged before it started, and a closed keychain answers errSecNotAvailable on all of them.
 @Suite struct SearchConnectionsTests {
     private func groupCommitKeychain(home: URL) throws -> Keychain {
-        var configuration = KeychainConfiguration(
-            home: home,
-            identity: CallerIdentity(applicationIdentifier: protectionTestGroup, accessGroups: [protectionTestGroup]))
-        configuration.passcodeDerivationTarget = 0.002
-        configuration.classKeysInProcessMemory = true
-        configuration.soleWriterOfHome = true
-        configuration.groupCommit = true
-        return try Keychain(configuration: configuration)
+        try fastKDFKeychain(home: home) { configuration in
+            configuration.classKeysInProcessMemory = true
+            configuration.soleWriterOfHome = true
+            configuration.groupCommit = true
+        }
     }
 
     @Test func concurrentSearchesSeeEveryAcknowledgedWriteOfTheirOwnThread() throws {

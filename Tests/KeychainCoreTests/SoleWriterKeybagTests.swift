@@ -7,13 +7,10 @@ import Testing
 /// without examining the file before each use: its own changes are seen at once, another opener's are not.
 @Suite struct SoleWriterKeybagTests {
     private func keychain(home: URL, soleWriter: Bool) throws -> Keychain {
-        var configuration = KeychainConfiguration(
-            home: home,
-            identity: CallerIdentity(applicationIdentifier: protectionTestGroup, accessGroups: [protectionTestGroup]))
-        configuration.passcodeDerivationTarget = 0.002
-        configuration.classKeysInProcessMemory = true
-        configuration.soleWriterOfHome = soleWriter
-        return try Keychain(configuration: configuration)
+        try fastKDFKeychain(home: home) { configuration in
+            configuration.classKeysInProcessMemory = true
+            configuration.soleWriterOfHome = soleWriter
+        }
     }
 
     @Test func aSoleWriterSeesItsOwnPasscodeLockAndUnlockAtOnce() throws {
