@@ -21,12 +21,7 @@ package final class HMACSHA256: Sendable {
 
     /// Returns the first `count` bytes of the MAC of `message`.
     package func authenticate(message: [UInt8], truncatedTo count: Int = outputSize) throws -> [UInt8] {
-        guard count >= 0, count <= Self.outputSize else {
-            throw CryptoError.invalidLength(operation: "HMAC output", length: count)
-        }
-        var out = try message.withUnsafeBytes { try mac.authenticate($0) }
-        if count < Self.outputSize { out.removeLast(Self.outputSize - count) }
-        return out
+        try message.withUnsafeBytes { try authenticate(bytes: $0, truncatedTo: count) }
     }
 
     /// Returns the first `count` bytes of the MAC of `message`, from bytes the caller holds (no array needed).

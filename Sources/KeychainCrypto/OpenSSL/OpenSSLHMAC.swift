@@ -59,8 +59,8 @@ final class OpenSSLHMAC: @unchecked Sendable {  // safe: the states are written 
         return OpenSSLHMAC(states: copy)
     }
 
-    /// The 32-byte MAC of the prepared input followed by `message`.
-    /// The first `count` bytes of the MAC of `message` (at most 32), in an array of exactly that size.
+    /// The first `count` bytes (at most 32) of the MAC of the prepared input followed by `message`, in an array of
+    /// exactly that size.
     func authenticate(_ message: UnsafeRawBufferPointer, truncatedTo count: Int) throws -> [UInt8] {
         var context = states[0]
         var digest = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
@@ -77,21 +77,5 @@ final class OpenSSLHMAC: @unchecked Sendable {  // safe: the states are written 
         }
         guard done else { throw CryptoError.openSSL("HMAC") }
         return withUnsafeBytes(of: &digest) { Array($0.prefix(min(count, $0.count))) }
-    }
-
-    func authenticate(_ message: UnsafeRawBufferPointer) throws -> [UInt8] {
-        var context = states[0]
-        defer { withUnsafeMutableBytes(of: &context) { OPENSSL_cleanse($0.baseAddress, $0.count) } }
-        var out = [UInt8](repeating: 0, count: HMACSHA256.outputSize)
-        let done = out.withUnsafeMutableBufferPointer { out in
-            guard SHA256_Update(&context, message.baseAddress, message.count) == 1,
-                SHA256_Final(out.baseAddress, &context) == 1
-            else { return false }
-            context = states[1]
-            return SHA256_Update(&context, out.baseAddress, out.count) == 1
-                && SHA256_Final(out.baseAddress, &context) == 1
-        }
-        guard done else { throw CryptoError.openSSL("HMAC") }
-        return out
     }
 }
