@@ -77,9 +77,7 @@ package final class ItemStore {
         -> [StoredRow]
     {
         let prepared: PreparedSelect
-        if let last = lastSelect, last.spec.name == table,
-            last.shape.matches(table: last.spec, filter: filter, columns: columns)
-        {
+        if let last = lastSelect, last.shape.matches(table: table, filter: filter, columns: columns) {
             prepared = last
         } else {
             let spec = self.spec(table)

@@ -30,12 +30,12 @@ struct SelectShape: Hashable {
         self.columns = columns
     }
 
-    /// Whether a select with `filter` and `columns` on `table` has this shape, compared in place: the common
-    /// case of the same shape as the last select costs no arrays.
-    func matches(table spec: ItemTableSpec, filter: RowFilter, columns: RowColumns) -> Bool {
+    /// Whether a select with `filter` and `columns` on the table named `name` has this shape, compared in place:
+    /// the common case of the same shape as the last select costs no arrays.
+    func matches(table name: String, filter: RowFilter, columns: RowColumns) -> Bool {
         guard columns == self.columns, limit == filter.limit, byProtection == (filter.protection != nil),
             byUUID == (filter.uuid != nil), byVersion == (filter.versionBelow != nil),
-            digestColumns.count == filter.digestsAnyOf.count, table == spec.name
+            digestColumns.count == filter.digestsAnyOf.count, table == name
         else { return false }
         for (index, condition) in filter.digestsAnyOf.enumerated()
         where digestColumns[index] != condition.column || valueCounts[index] != condition.values.count {

@@ -98,25 +98,25 @@ import Testing
     @Test func aShapeMatchesOnlyFiltersWithItsSQL() {
         let filter = RowFilter(digestsAnyOf: [("d_acct", [[1]]), ("d_agrp", [[2], [3]])], limit: 1)
         let shape = SelectShape(table: spec, filter: filter, columns: [.secret])
-        #expect(shape.matches(table: spec, filter: filter, columns: [.secret]))
+        #expect(shape.matches(table: spec.name, filter: filter, columns: [.secret]))
         // Other values, same SQL.
         let sameSQL = RowFilter(digestsAnyOf: [("d_acct", [[9]]), ("d_agrp", [[8], [7]])], limit: 1)
-        #expect(shape.matches(table: spec, filter: sameSQL, columns: [.secret]))
+        #expect(shape.matches(table: spec.name, filter: sameSQL, columns: [.secret]))
         var other = filter
         other.digestsAnyOf[1].values.append([4])
-        #expect(!shape.matches(table: spec, filter: other, columns: [.secret]))
+        #expect(!shape.matches(table: spec.name, filter: other, columns: [.secret]))
         other = filter
         other.digestsAnyOf[0].column = "f_acct"
-        #expect(!shape.matches(table: spec, filter: other, columns: [.secret]))
+        #expect(!shape.matches(table: spec.name, filter: other, columns: [.secret]))
         other = filter
         other.limit = nil
-        #expect(!shape.matches(table: spec, filter: other, columns: [.secret]))
+        #expect(!shape.matches(table: spec.name, filter: other, columns: [.secret]))
         other = filter
         other.protection = "ak"
-        #expect(!shape.matches(table: spec, filter: other, columns: [.secret]))
-        #expect(!shape.matches(table: spec, filter: filter, columns: [.metadata]))
+        #expect(!shape.matches(table: spec.name, filter: other, columns: [.secret]))
+        #expect(!shape.matches(table: spec.name, filter: filter, columns: [.metadata]))
         let otherTable = ItemTableSpec(name: "other", digestColumns: spec.digestColumns)
-        #expect(!shape.matches(table: otherTable, filter: filter, columns: [.secret]))
+        #expect(!shape.matches(table: otherTable.name, filter: filter, columns: [.secret]))
     }
 
     @Test func bindingsAndBoundValuesStaySeparateAcrossRowsAndSelects() throws {
