@@ -32,6 +32,19 @@ package struct BinaryWriter {
         withUnsafeBytes(of: value.bigEndian) { storage.append(contentsOf: $0) }
     }
 
+    /// A 32-bit integer, big-endian. ``append(integer:)`` without its generic parameter: called from another module
+    /// (the wire encoder, once per field), the generic form was left unspecialized, a generic call per field.
+    @inlinable
+    package mutating func append(uint32 value: UInt32) {
+        withUnsafeBytes(of: value.bigEndian) { storage.append(contentsOf: $0) }
+    }
+
+    /// A 64-bit integer, big-endian; see ``append(uint32:)``.
+    @inlinable
+    package mutating func append(uint64 value: UInt64) {
+        withUnsafeBytes(of: value.bigEndian) { storage.append(contentsOf: $0) }
+    }
+
     /// A field preceded by its length as an unsigned integer of `L`'s width.
     /// - Throws: `tooLong` when the field's length does not fit in `L`.
     @inlinable

@@ -16,19 +16,13 @@ struct WireEncoder {
 
     mutating func bool(_ value: Bool) { writer.append(value ? 1 : 0) }
 
-    // The integers are written here, big-endian, rather than through the writer's generic `append(integer:)`,
-    // which the optimizer left unspecialized across the module boundary: a generic call per field.
-    mutating func uint32(_ value: UInt32) {
-        withUnsafeBytes(of: value.bigEndian) { writer.append(contentsOf: $0) }
-    }
+    mutating func uint32(_ value: UInt32) { writer.append(uint32: value) }
 
     mutating func int(_ value: Int) { uint64(UInt64(bitPattern: Int64(value))) }
 
     mutating func int32(_ value: Int32) { uint32(UInt32(bitPattern: value)) }
 
-    mutating func uint64(_ value: UInt64) {
-        withUnsafeBytes(of: value.bigEndian) { writer.append(contentsOf: $0) }
-    }
+    mutating func uint64(_ value: UInt64) { writer.append(uint64: value) }
 
     mutating func double(_ value: Double) { uint64(value.bitPattern) }
 
