@@ -31,16 +31,6 @@ struct AttributeMatcher {
         accessibility = query.accessibility
     }
 
-    /// Whether a row lookup decides every rule in SQL, on digest columns (`matchingRows`): each condition is
-    /// on an attribute with a digest column (not a date), and the group, sync state and protection class are
-    /// the row's digests and class name. Then a row whose seal binds those columns needs no other check.
-    func isDecidedByDigests(_ schema: ClassSchema) -> Bool {
-        conditions.keys.allSatisfy { key in
-            guard let kind = schema.attributes[key] else { return false }
-            return kind != .date
-        }
-    }
-
     /// The attributes the matcher reads.
     var keys: [AttributeKey] { [.accessGroup, .synchronizable] + conditions.keys }
 

@@ -28,10 +28,9 @@ final class ProtectionState: Sendable {
     private final class Snapshot: Sendable {
         let document: KeybagDocument
         let identity: SecretFile.FileIdentity?
-        /// Class keys that need no passcode, unwrapped once.
-        let alwaysAvailable: [Accessibility: AESKeyWrapper]
-        /// The same, searched in order: a handful of entries compared by case cost less than hashing a class name.
-        private let alwaysAvailableList: [(Accessibility, AESKeyWrapper)]
+        /// Class keys that need no passcode, unwrapped once; searched in order: a handful of entries compared by
+        /// case cost less than hashing a class name.
+        private let alwaysAvailable: [(Accessibility, AESKeyWrapper)]
 
         init(
             document: KeybagDocument, identity: SecretFile.FileIdentity?,
@@ -39,12 +38,11 @@ final class ProtectionState: Sendable {
         ) {
             self.document = document
             self.identity = identity
-            self.alwaysAvailable = alwaysAvailable
-            alwaysAvailableList = alwaysAvailable.map { ($0.key, $0.value) }
+            self.alwaysAvailable = alwaysAvailable.map { ($0.key, $0.value) }
         }
 
         func alwaysAvailableKey(_ protection: Accessibility) -> AESKeyWrapper? {
-            for (candidate, key) in alwaysAvailableList where candidate == protection { return key }
+            for (candidate, key) in alwaysAvailable where candidate == protection { return key }
             return nil
         }
     }
