@@ -33,10 +33,10 @@ package final class SpinGate: Sendable {
     package init(limit: Int, processors: Int = SystemCalls.onlineProcessors) {
         self.limit = limit
         self.processors = processors
-        loadAverage = limit > 0 ? open("/proc/loadavg", O_RDONLY | O_CLOEXEC) : -1
+        loadAverage = limit > 0 ? ((try? SystemCalls.open("/proc/loadavg", O_RDONLY)) ?? -1) : -1
     }
 
-    deinit { if loadAverage >= 0 { close(loadAverage) } }
+    deinit { if loadAverage >= 0 { SystemCalls.close(loadAverage) } }
 
     /// Takes a turn to poll, if polling pays now.
     package func enter() -> Decision {
@@ -61,8 +61,9 @@ package final class SpinGate: Sendable {
         guard loadAverage >= 0 else { return nil }
         var text = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         return withUnsafeMutableBytes(of: &text) { raw -> Int? in
-            let count = pread(loadAverage, raw.baseAddress, raw.count, 0)
-            guard count > 0 else { return nil }
+            guard let count = try? SystemCalls.retrying("pread", { pread(loadAverage, raw.baseAddress, raw.count, 0) }),
+                count > 0
+            else { return nil }
             return Self.runnable(inLoadAverage: UnsafeRawBufferPointer(rebasing: raw[..<count]))
         }
     }
