@@ -1,6 +1,8 @@
 import Foundation
 import KeychainCore
+import KeychainRequests
 import KeychainTestSupport
+import KeychainWire
 import Testing
 
 /// Backups through keychaind: the owner's `security` makes and restores them, the file written and read by the
@@ -47,6 +49,30 @@ import Testing
         _ = try keychain.backup(to: URL(fileURLWithPath: file), password: Secret(Array("backup pw".utf8)))
         let restored = try fixture.security(["--app", "restore-keychain", "-p", "backup pw", file])
         #expect(restored.status == 30, "\(restored.errorText)")
+    }
+
+    /// A client that names a path itself (as an embedded keychain's request does) gets nothing done with the
+    /// daemon's rights: no file is written where it points, none is read from there.
+    @Test func aRequestNamingAPathIsRefusedAndTheDaemonOpensNoFile() throws {
+        let fixture = try OwnerRightsTests.Fixture()
+        let target = backupPath()
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        let hostile = try fixture.daemon.connect()
+        func status(of request: KeychainRequest) throws -> Int32? {
+            let answer = try hostile.request(.request, payload: try RequestCodec.encode(request, context: nil))
+            do {
+                _ = try ResponseCodec.decode(answer.payload)
+                return nil
+            } catch let error as KeychainError {
+                return error.status
+            }
+        }
+        #expect(try status(of: .backup(path: target, password: Secret(Array("pw".utf8)))) == -4)
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(try status(of: .restore(path: "/etc/passwd", password: Secret(Array("pw".utf8)))) == -4)
+        // And the bytes' own requests, without owner rights, are the owner's only.
+        #expect(try status(of: .backupArchive(password: Secret(Array("pw".utf8)))) == -34018)
+        #expect(try status(of: .restoreArchive([1, 2, 3], password: Secret(Array("pw".utf8)))) == -34018)
     }
 
     @Test func aBackupOverAnExistingFileOrFromAMissingOneFailsInTheClient() throws {
