@@ -56,6 +56,20 @@ import Testing
         #expect(SpinGate(limit: 1, processors: 1 << 30).enter() == .poll)
     }
 
+    @Test func theLoadAverageIsReadAgainOnlyWhenItsReadingIsOld() throws {
+        let gate = SpinGate(limit: 4, processors: 1 << 30)
+        let start = SystemCalls.monotonicNanoseconds()
+        let first = try #require(gate.recentRunnableThreads(now: start))
+        #expect(gate.loadAverageReads == 1)
+        for step in 0..<100 {
+            let now = start + UInt64(step) * (SpinGate.readingLifetimeNanoseconds / 200)
+            #expect(gate.recentRunnableThreads(now: now) == first)
+        }
+        #expect(gate.loadAverageReads == 1)
+        _ = gate.recentRunnableThreads(now: start + SpinGate.readingLifetimeNanoseconds + 2_048)
+        #expect(gate.loadAverageReads == 2)
+    }
+
     @Test func theRunnableCountIsReadFromLoadAverageText() {
         func runnable(_ text: String) -> Int? {
             Array(text.utf8).withUnsafeBytes { SpinGate.runnable(inLoadAverage: $0) }
