@@ -39,6 +39,18 @@ import Testing
         }
     }
 
+    @Test func aBoxThatDoesNotAuthenticateLeavesItsContextForTheNextOperation() throws {
+        let key = try SystemRandom.key()
+        let box = try AESGCM.seal(Array("kept".utf8), key: key, authenticating: [])
+        var altered = box
+        altered[altered.count - 1] ^= 1
+        AESGCM.forgetKeySchedules()
+        #expect(throws: CryptoError.authenticationFailure) { try AESGCM.open(altered, key: key, authenticating: []) }
+        #expect(GCMContexts.shared.idleCount == 1)
+        #expect(try AESGCM.open(box, key: key, authenticating: []).bytes == Array("kept".utf8))
+        #expect(GCMContexts.shared.idleCount == 1)
+    }
+
     @Test func concurrentOperationsEachUseTheirOwnContext() async throws {
         try await withThrowingTaskGroup(of: Bool.self) { group in
             for task in 0..<8 {

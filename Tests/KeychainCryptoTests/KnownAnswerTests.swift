@@ -144,16 +144,16 @@ import Testing
 }
 
 @Suite struct CryptoErrorTests {
-    /// A library failure keeps OpenSSL's own code: here, the error OpenSSL queues when asked for no HKDF output
-    /// (the API refuses that earlier, so the backend is called directly).
+    /// A library failure keeps OpenSSL's own code: here, the error OpenSSL queues when asked for no PBKDF2
+    /// rounds (the API refuses that earlier, so the backend is called directly).
     @Test func libraryFailureKeepsOpenSSLsCodeAndOperation() throws {
         let error = #expect(throws: CryptoError.self) {
-            try OpenSSLKDF.hkdfSHA256(key: SecureBytes([UInt8](repeating: 1, count: 32)), salt: [], info: [], count: 0)
+            try OpenSSLKDF.pbkdf2SHA256(password: SecureBytes(Array("a".utf8)), salt: [1], iterations: 0, count: 32)
         }
         guard case .library(let operation, let code)? = error else { return }
-        #expect(operation == "HKDF")
+        #expect(operation == "PBKDF2")
         #expect(code != 0)
-        #expect(error?.description.hasPrefix("HKDF: OpenSSL failure (error 0x") == true)
+        #expect(error?.description.hasPrefix("PBKDF2: OpenSSL failure (error 0x") == true)
     }
 }
 

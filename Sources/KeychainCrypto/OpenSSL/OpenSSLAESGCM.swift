@@ -86,7 +86,7 @@ enum OpenSSLAESGCM {
 /// (``AESGCM/open(_:key:authenticating:keyScheduleMayStay:)``): a key whose wrapping key is itself kept in the
 /// process, where whoever could read the idle context could read that. ``forgetKeySchedules()`` frees every idle
 /// context (OpenSSL wipes them), and one in use at that moment is not kept. A context whose operation failed is
-/// freed rather than kept.
+/// freed rather than kept, except after a box that did not authenticate, which is an ordinary answer.
 final class GCMContexts: Sendable {
     static let shared = GCMContexts()
     /// More idle contexts than threads that use them at once are only memory.
@@ -118,17 +118,30 @@ final class GCMContexts: Sendable {
                 encrypting ? 1 : 0, nil)
         }
         guard keyed == 1 else { throw CryptoError.openSSL(encrypting ? "AES-GCM seal init" : "AES-GCM open init") }
-        let result = try body(context)
-        // Keyed with zeros, the context holds nothing of the key it was used with.
+        let result: R
+        do {
+            result = try body(context)
+        } catch CryptoError.authenticationFailure {
+            // A box that does not authenticate is an answer, not a broken context (the engine tries a row's
+            // secret before it knows whether the secret is constrained): the context is kept as after a success.
+            putBack(context, generation: generation, keyScheduleMayStay: keyScheduleMayStay)
+            throw CryptoError.authenticationFailure
+        }
+        putBack(context, generation: generation, keyScheduleMayStay: keyScheduleMayStay)
+        return result
+    }
+
+    /// Returns `context` to the idle list, keyed with zeros first unless its key may stay, so that it holds
+    /// nothing of the key it was used with.
+    private func putBack(_ context: CipherContext, generation: Int, keyScheduleMayStay: Bool) {
         if !keyScheduleMayStay, EVP_CipherInit_ex2(context.pointer, nil, Self.zeroKey, nil, -1, nil) != 1 {
             ERR_clear_error()
-            return result
+            return
         }
         idle.withLock { idle in
             guard idle.generation == generation, idle.contexts.count < Self.idleLimit else { return }
             idle.contexts.append(UncheckedContext(context: context))
         }
-        return result
     }
 
     func withContext<R>(

@@ -18,10 +18,9 @@ extension CipherContext: Sendable {}
 /// Algorithms fetched from the default provider once per process: an implicit fetch on every call costs
 /// about a microsecond, which matters at keychain lookup rates (OpenSSL 3 "Performance" notes).
 enum FetchedAlgorithms {
-    // safe: fetched EVP_CIPHER/EVP_KDF/EVP_MD objects are immutable and shareable between threads (OpenSSL)
+    // safe: fetched EVP_CIPHER/EVP_MD objects are immutable and shareable between threads (OpenSSL)
     nonisolated(unsafe) static let aes256GCM: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
     nonisolated(unsafe) static let aes256ECB: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-256-ECB", nil)
-    nonisolated(unsafe) static let hkdf: OpaquePointer? = EVP_KDF_fetch(nil, "HKDF", nil)
     nonisolated(unsafe) static let sha256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 }
 

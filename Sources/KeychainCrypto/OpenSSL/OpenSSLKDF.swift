@@ -1,30 +1,7 @@
 internal import COpenSSL
 
-/// HKDF on `EVP_KDF` (fetched once) and PBKDF2 on OpenSSL's one-shot function. Lengths are checked by
-/// ``KeyDerivation``.
+/// PBKDF2 on OpenSSL's one-shot function. Lengths are checked by ``KeyDerivation``.
 enum OpenSSLKDF {
-    static func hkdfSHA256(key: SecureBytes, salt: [UInt8], info: [UInt8], count: Int) throws -> SecureBytes {
-        guard let algorithm = FetchedAlgorithms.hkdf, let context = EVP_KDF_CTX_new(algorithm) else {
-            throw CryptoError.openSSL("HKDF context")
-        }
-        defer { EVP_KDF_CTX_free(context) }
-        return try SecureBytes(count: count) { out in
-            let derived = key.withUnsafeBytes { keyBytes in
-                salt.withUnsafeBytes { saltBytes in
-                    info.withUnsafeBytes { infoBytes in
-                        var parameters = [
-                            OpenSSLParameters.utf8("digest", "SHA256"), OpenSSLParameters.octets("key", keyBytes),
-                            OpenSSLParameters.octets("salt", saltBytes), OpenSSLParameters.octets("info", infoBytes),
-                            OpenSSLParameters.end(),
-                        ]
-                        return EVP_KDF_derive(context, out.bindMemory(to: UInt8.self).baseAddress, count, &parameters)
-                    }
-                }
-            }
-            guard derived == 1 else { throw CryptoError.openSSL("HKDF") }
-        }
-    }
-
     static func pbkdf2SHA256(password: SecureBytes, salt: [UInt8], iterations: Int, count: Int) throws -> SecureBytes {
         try SecureBytes(count: count) { out in
             let derived = password.withUnsafeBytes { secret in
