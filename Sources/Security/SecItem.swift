@@ -36,9 +36,13 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemCopyMatching") { keychain in
         var notes: [KeychainError.Reason] = []
-        let (itemQuery, context) = try SecItemRequest.copyMatching(query, notes: &notes)
+        let (itemQuery, context, certificateMatch) = try SecItemRequest.copyMatching(query, notes: &notes)
         SecurityRuntime.log("SecItemCopyMatching", notes: notes)
-        let report = try keychain.using(context).search(itemQuery)
+        let client = keychain.using(context)
+        let report =
+            certificateMatch.isEmpty
+            ? try client.search(itemQuery)
+            : try CertificateMatchSearch(client: client, query: itemQuery, match: certificateMatch).run()
         if let note = report.explanation { SecurityRuntime.log("SecItemCopyMatching", note.text(in: .current)) }
         if let result {
             result.pointee = ResultEncoding.encode(report.results, returns: itemQuery.returns, limit: itemQuery.limit)
