@@ -21,11 +21,14 @@ struct CertificateMatchSearch {
     /// - Throws: errSecItemNotFound when none does; errSecUnimplemented (Apple's errSecUnsupportedOperation) for
     ///   `kSecMatchIssuers` or `kSecMatchPolicy` on a class other than certificates and identities.
     func run() throws -> SearchReport {
-        let itemClass = query.itemClass ?? query.persistentReference?.itemClass
+        // Without a class the engine answers as for any query that lacks one.
+        guard let itemClass = query.itemClass ?? query.persistentReference?.itemClass else {
+            return try client.search(query)
+        }
         let ofCertificates = itemClass == .certificate || itemClass == .identity
         if !ofCertificates, let key = match.certificateOnlyKeys.first {
             throw KeychainError.unimplemented.because(
-                "\(key) applies only to certificates and identities, not to class \(itemClass?.rawValue ?? "")")
+                "\(key) applies only to certificates and identities, not to class \(itemClass.rawValue)")
         }
         // On other classes the certificate keys are ignored, as by Apple's keychain; only an item list remains.
         guard ofCertificates || match.itemList != nil else { return try client.search(query) }
@@ -46,7 +49,7 @@ struct CertificateMatchSearch {
         guard !results.isEmpty else {
             let keys = match.keys.sorted().joined(separator: ", ")
             throw KeychainError.itemNotFound.because(
-                "\(candidates.results.count) item(s) of class \(itemClass?.rawValue ?? "") match the query's "
+                "\(candidates.results.count) item(s) of class \(itemClass.rawValue) match the query's "
                     + "attributes, but none passes \(keys)")
         }
         return SearchReport(

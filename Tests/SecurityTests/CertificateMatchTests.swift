@@ -319,6 +319,27 @@ import Testing
         }
     }
 
+    @Test func anItemListOfKeysKeepsThoseKeys() throws {
+        let first = try IdentityFixture.make(commonName: "first key")
+        let second = try IdentityFixture.make(commonName: "second key")
+        try withFreshKeychain {
+            for key in [first.privateKey, second.privateKey] {
+                #expect(SecItemAdd([kSecClass: kSecClassKey, kSecValueRef: key] as CFDictionary, nil) == errSecSuccess)
+            }
+            let query: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecMatchItemList: [second.privateKey], kSecReturnRef: true,
+                kSecMatchLimit: kSecMatchLimitAll,
+            ]
+            let (status, found) = lookUp(query)
+            #expect(status == errSecSuccess)
+            #expect((found as? [SecKey]) == [second.privateKey])
+            // A certificate names no key.
+            var certificate = query
+            certificate[kSecMatchItemList] = [first.certificate]
+            #expect(lookUp(certificate).0 == errSecItemNotFound)
+        }
+    }
+
     // MARK: limits, return types, identities
 
     @Test func aLimitOfOneReturnsTheFirstItemThatPassesEveryFilter() throws {
