@@ -68,6 +68,9 @@ extension ReasonMessages {
             "{0} item(s) of class {1} match the query's attributes, but none passes {2}",
             "クラス {1} の {0} 件の項目がクエリの属性に一致しましたが、{2} の条件を満たすものはありません")
         word(
+            "a dry run does not apply {0} and the other certificate search keys; SecItemCopyMatching does",
+            "ドライランでは {0} などの証明書の検索キーを適用しません。適用するのは SecItemCopyMatching です")
+        word(
             "the certificate search keys filter only what SecItemCopyMatching returns",
             "証明書の検索キーで絞り込めるのは SecItemCopyMatching の結果だけです")
         // SecAccessControl and PKCS #12.

@@ -59,9 +59,16 @@ package enum SecItemRequest {
     }
 
     /// `SecItemCopyMatching`'s query (its limit defaults to one). - Throws: `KeychainError`.
+    /// The dry runs (`security doctor`) use it, and the engine cannot apply the certificate search keys: a query
+    /// with one is errSecUnimplemented here rather than a verdict on other items.
     package static func copyMatching(_ query: NSDictionary) throws -> ItemQuery {
         var notes: [KeychainError.Reason] = []
-        return try copyMatching(query, notes: &notes).query
+        let request = try copyMatching(query, notes: &notes)
+        if let key = request.certificateMatch.keys.sorted().first {
+            throw KeychainError.unimplemented.because(
+                "a dry run does not apply \(key) and the other certificate search keys; SecItemCopyMatching does")
+        }
+        return request.query
     }
 
     /// `SecItemCopyMatching`'s query and the id of its `kSecUseAuthenticationContext`, with what

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import Security
 import Testing
 
@@ -418,6 +419,16 @@ import Testing
     }
 
     // MARK: keys Apple refuses, and the other functions
+
+    @Test func aDryRunOfACopyWithCertificateKeysIsUnimplemented() throws {
+        let query: [CFString: Any] = [kSecClass: kSecClassCertificate, kSecMatchValidOnDate: NSNull()]
+        let error = try #require(throws: KeychainError.self) {
+            try SecItemRequest.copyMatching(query as NSDictionary)
+        }
+        #expect(error.status == errSecUnimplemented)
+        let plain: [CFString: Any] = [kSecClass: kSecClassCertificate]
+        #expect(throws: Never.self) { try SecItemRequest.copyMatching(plain as NSDictionary) }
+    }
 
     @Test func theMacOSFileKeychainKeysAreErrSecParam() throws {
         try withFreshKeychain {
