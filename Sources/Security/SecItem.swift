@@ -28,7 +28,8 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 /// Finds items that match a query.
 /// - Parameters:
 ///   - query: class, attributes, search and return-type properties (or a persistent reference). A
-///     kSecValueData, which must be data, is accepted and ignored, as on iOS.
+///     kSecValueData, which must be data, is accepted and ignored, as on iOS. The certificate search keys
+///     (`kSecMatchIssuers`, `kSecMatchPolicy`, …) filter what the keychain finds before the limit.
 ///   - result: receives the result, shaped by the `kSecReturn…` flags and `kSecMatchLimit`; left nil when
 ///     nothing matches.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another `errSec…` code.
