@@ -40,6 +40,39 @@ extension ReasonMessages {
                 + "documentation rules the combination out, and the item never leaves this machine",
             "kSecAttrSynchronizable と ThisDeviceOnly の保護クラス（{0}）の組み合わせです: iOS と同じく保存しますが、"
                 + "Apple のドキュメントはこの組み合わせを認めておらず、項目がこのマシンの外に出ることはありません")
+        // The certificate search keys of SecItemCopyMatching.
+        word(
+            "kSecMatchValidOnDate must be a date or kCFNull (now), not {0}",
+            "kSecMatchValidOnDate には日付か kCFNull（現在）を指定してください（{0} が指定されました）")
+        word(
+            "kSecMatchPolicy must be one SecPolicy, not {0}",
+            "kSecMatchPolicy には SecPolicy を 1 つ指定してください（{0} が指定されました）")
+        word("{0} must be a string, not {1}", "{0} には文字列を指定してください（{1} が指定されました）")
+        word(
+            "kSecMatchIssuers must be an array of DER-encoded distinguished names",
+            "kSecMatchIssuers には DER 形式の識別名（distinguished name）の配列を指定してください")
+        word(
+            "kSecMatchIssuers is an empty array: no issuer could match",
+            "kSecMatchIssuers が空の配列です: 一致しうる発行者がありません")
+        word(
+            "kSecMatchItemList must be an array of SecCertificate, SecIdentity, SecKey or persistent references",
+            "kSecMatchItemList には SecCertificate、SecIdentity、SecKey、永続参照の配列を指定してください")
+        word(
+            "{0} names macOS file keychains or their items; this keychain has none, as on iOS",
+            "{0} は macOS のファイル型キーチェーンやその項目を指定するキーです。iOS と同じく、"
+                + "このキーチェーンにはありません")
+        word(
+            "{0} applies only to certificates and identities, not to class {1}",
+            "{0} は証明書とアイデンティティにだけ使えます。クラス {1} には使えません")
+        word(
+            "{0} item(s) of class {1} match the query's attributes, but none passes {2}",
+            "クラス {1} の {0} 件の項目がクエリの属性に一致しましたが、{2} の条件を満たすものはありません")
+        word(
+            "a dry run does not apply {0} and the other certificate search keys; SecItemCopyMatching does",
+            "ドライランでは {0} などの証明書の検索キーを適用しません。適用するのは SecItemCopyMatching です")
+        word(
+            "the certificate search keys filter only what SecItemCopyMatching returns",
+            "証明書の検索キーで絞り込めるのは SecItemCopyMatching の結果だけです")
         // SecAccessControl and PKCS #12.
         word("the protection is not a kSecAttrAccessible value", "保護クラスが kSecAttrAccessible の値ではありません")
         word("the flags combine .or and .and", "フラグに .or と .and が両方含まれています")

@@ -6,8 +6,8 @@ extension SecDictionary {
     /// - Parameters:
     ///   - dictionary: the caller's dictionary.
     ///   - itemClass: the class, when it comes from elsewhere (an update's attributes take the query's).
-    /// - Throws: `errSecParam` for a value of the wrong type, `errSecNoSuchClass` for an unknown class,
-    ///   `errSecUnimplemented` for a key this implementation declares but does not support yet.
+    /// - Throws: `errSecParam` for a value of the wrong type or a key of macOS file keychains,
+    ///   `errSecNoSuchClass` for an unknown class.
     init(decoding dictionary: NSDictionary, itemClass known: ItemClass? = nil) throws {
         // Keys and values side by side, the keys as strings: no array of pairs is built and copied.
         let (rawKeys, values) = Self.keysAndValues(of: dictionary)
@@ -169,8 +169,11 @@ extension SecDictionary {
         case .ignoredSearch:
             _ = try Self.boolean(value, key)
             ignoredKeys.append(key)
-        case .unimplemented:
-            throw KeychainError.unimplemented.because("\(key) is not supported yet")
+        case .certificateMatch:
+            try certificateMatch.read(key, value: value)
+        case .fileKeychain:
+            throw KeychainError.param.because(
+                "\(key) names macOS file keychains or their items; this keychain has none, as on iOS")
         }
     }
 

@@ -43,6 +43,8 @@ struct SecDictionary {
     }
     /// Keys taken and without effect, as on iOS, for `KEYCHAIN_DEBUG` to name.
     var ignoredKeys: [String] = []
+    /// The certificate search keys (`kSecMatchIssuers`, `kSecMatchPolicy`, …), which the face applies.
+    var certificateMatch = CertificateMatch()
 
     /// What the engine is asked to return: with other return keys, kSecReturnRef brings the attributes, which
     /// Apple's server puts in the dictionary it builds a reference from.
@@ -61,8 +63,9 @@ enum PropertyKey {
     case valueData, valuePersistentRef, valueRef
     case accepted(PropertyGroup)  // understood and without effect here (prompts, data protection keychain)
     case ignoredSearch  // accepted by Apple's query parser and never applied by the iOS keychain
+    case certificateMatch  // a certificate search key (CertificateMatch)
+    case fileKeychain(PropertyGroup)  // a key of macOS file keychains, which this keychain does not have
     case authenticationUI, authenticationContext, operationPrompt
-    case unimplemented(PropertyGroup)
 
     static func of(_ raw: String) -> PropertyKey {
         table[raw] ?? .attribute(AttributeKey(raw))
@@ -78,15 +81,11 @@ enum PropertyKey {
             // kSecUseDataProtectionKeychain: this keychain always has data-protection semantics.
             "nleg": .accepted(.use), "u_OpPrompt": .operationPrompt, "u_NoAuthUI": .accepted(.use),
             "u_AuthCtx": .authenticationContext, "u_AuthUI": .authenticationUI,
-            "u_ItemList": .unimplemented(.use), "u_Keychain": .unimplemented(.use),
+            "u_ItemList": .fileKeychain(.use), "u_Keychain": .fileKeychain(.use),
+            "m_SearchList": .fileKeychain(.search),
             "m_DiacriticInsensitive": .ignoredSearch, "m_WidthInsensitive": .ignoredSearch,
         ]
-        for search in [
-            "m_Policy", "m_ItemList", "m_SearchList", "m_Issuers", "m_EmailAddressIfPresent", "m_SubjectContains",
-            "m_SubjectStartsWith", "m_SubjectEndsWith", "m_SubjectWholeString", "m_TrustedOnly", "m_ValidOnDate",
-        ] {
-            table[search] = .unimplemented(.search)
-        }
+        for search in CertificateMatch.rawKeys { table[search] = .certificateMatch }
         return table
     }()
 
@@ -94,11 +93,11 @@ enum PropertyKey {
         switch self {
         case .itemClass: .itemClass
         case .accessGroup, .synchronizable, .accessible, .accessControl, .attribute: .attribute
-        case .matchLimit, .caseInsensitive, .ignoredSearch: .search
+        case .matchLimit, .caseInsensitive, .ignoredSearch, .certificateMatch: .search
         case .returnType: .returnType
         case .valueData, .valuePersistentRef, .valueRef: .value
         case .authenticationUI, .authenticationContext, .operationPrompt: .use
-        case .accepted(let group), .unimplemented(let group): group
+        case .accepted(let group), .fileKeychain(let group): group
         }
     }
 }

@@ -28,7 +28,8 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 /// Finds items that match a query.
 /// - Parameters:
 ///   - query: class, attributes, search and return-type properties (or a persistent reference). A
-///     kSecValueData, which must be data, is accepted and ignored, as on iOS.
+///     kSecValueData, which must be data, is accepted and ignored, as on iOS. The certificate search keys
+///     (`kSecMatchIssuers`, `kSecMatchPolicy`, …) filter what the keychain finds before the limit.
 ///   - result: receives the result, shaped by the `kSecReturn…` flags and `kSecMatchLimit`; left nil when
 ///     nothing matches.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another `errSec…` code.
@@ -36,9 +37,13 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemCopyMatching") { keychain in
         var notes: [KeychainError.Reason] = []
-        let (itemQuery, context) = try SecItemRequest.copyMatching(query, notes: &notes)
+        let (itemQuery, context, certificateMatch) = try SecItemRequest.copyMatching(query, notes: &notes)
         SecurityRuntime.log("SecItemCopyMatching", notes: notes)
-        let report = try keychain.using(context).search(itemQuery)
+        let client = keychain.using(context)
+        let report =
+            certificateMatch.isEmpty
+            ? try client.search(itemQuery)
+            : try CertificateMatchSearch(client: client, query: itemQuery, match: certificateMatch).run()
         if let note = report.explanation { SecurityRuntime.log("SecItemCopyMatching", note.text(in: .current)) }
         if let result {
             result.pointee = ResultEncoding.encode(report.results, returns: itemQuery.returns, limit: itemQuery.limit)

@@ -59,19 +59,27 @@ package enum SecItemRequest {
     }
 
     /// `SecItemCopyMatching`'s query (its limit defaults to one). - Throws: `KeychainError`.
+    /// The dry runs (`security doctor`) use it, and the engine cannot apply the certificate search keys: a query
+    /// with one is errSecUnimplemented here rather than a verdict on other items.
     package static func copyMatching(_ query: NSDictionary) throws -> ItemQuery {
         var notes: [KeychainError.Reason] = []
-        return try copyMatching(query, notes: &notes).query
+        let request = try copyMatching(query, notes: &notes)
+        if let key = request.certificateMatch.keys.sorted().first {
+            throw KeychainError.unimplemented.because(
+                "a dry run does not apply \(key) and the other certificate search keys; SecItemCopyMatching does")
+        }
+        return request.query
     }
 
     /// `SecItemCopyMatching`'s query and the id of its `kSecUseAuthenticationContext`, with what
-    /// `KEYCHAIN_DEBUG` should say about it added to `notes`.
-    package static func copyMatching(_ query: NSDictionary, notes: inout [KeychainError.Reason]) throws
-        -> (query: ItemQuery, context: AuthenticationContextID?)
+    /// `KEYCHAIN_DEBUG` should say about it added to `notes`, and its certificate search keys, which the face
+    /// applies to what the engine finds (`CertificateMatchSearch`).
+    static func copyMatching(_ query: NSDictionary, notes: inout [KeychainError.Reason]) throws
+        -> (query: ItemQuery, context: AuthenticationContextID?, certificateMatch: CertificateMatch)
     {
         let input = try SecDictionary(decoding: query)
         input.noteIgnoredKeys(&notes)
-        return (input.query(limit: input.limit ?? .one), input.authenticationContext)
+        return (input.query(limit: input.limit ?? .one), input.authenticationContext, input.certificateMatch)
     }
 
     /// `SecItemUpdate`'s query and changes (the query's limit defaults to all). - Throws: `KeychainError`.
@@ -91,6 +99,7 @@ package enum SecItemRequest {
         if input.holds(.returnType) {
             throw SecItemFunction.updateQuery.misplaced(.returnType, keys: input.keysByGroup[.returnType] ?? [])
         }
+        try input.refuseCertificateMatch(in: .updateQuery)
         input.noteIgnoredKeys(&notes)
         if attributesToUpdate.object(forKey: "class") != nil {
             throw SecItemFunction.updateAttributes.misplaced(
@@ -136,10 +145,21 @@ package enum SecItemRequest {
     /// `SecItemDelete`'s query, with what `KEYCHAIN_DEBUG` should say about it added to `notes`.
     package static func delete(_ query: NSDictionary, notes: inout [KeychainError.Reason]) throws -> ItemQuery {
         let input = try SecDictionary(decoding: query)
+        try input.refuseCertificateMatch(in: .delete)
         input.noteIgnoredKeys(&notes)
         var itemQuery = input.query(limit: input.limit ?? .all)
         itemQuery.returns = []
         return itemQuery
+    }
+}
+
+extension SecDictionary {
+    /// Apple's keychain applies the certificate search keys only when it copies items: a delete or an update
+    /// that carries one fails with errSecItemMatchUnsupported (which is errSecParam), and changes nothing.
+    func refuseCertificateMatch(in function: SecItemFunction) throws {
+        guard let key = certificateMatch.keys.sorted().first else { return }
+        throw function.refused(
+            key, because: "the certificate search keys filter only what SecItemCopyMatching returns")
     }
 }
 

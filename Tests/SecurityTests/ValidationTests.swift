@@ -139,7 +139,7 @@ import Testing
             #expect(SecItemCopyMatching(numericKeys, &result) == errSecParam)
             #expect(
                 SecItemCopyMatching(genp.merging([kSecMatchPolicy as String: "p"]) { $1 } as CFDictionary, &result)
-                    == errSecUnimplemented)
+                    == errSecParam)
         }
     }
 
