@@ -8,7 +8,8 @@
 #   (c) aggregate lookups per second from CLIENTS processes;
 #   (d) the daemon's resident size with ITEMS items (added through the daemon, for at most FILL_SECONDS) and
 #       CLIENTS clients connected.
-# Environment: CLIENTS (16), ADDS per client (200), LOOKUPS per client (5000), ROUND_TRIPS (5000), ITEMS
+# Environment: CLIENTS (16), ADDS per client (200), LOOKUPS per client (5000), ROUND_TRIPS (5000, in
+# ROUND_TRIP_ROUNDS (5) rounds that alternate in-process and daemon lookups), ITEMS
 # (100000), FILL_SECONDS (600), FLOOR_OPS (300). Figures, not a timed test: docs/benchmarks.md records them.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -6,6 +6,8 @@ struct BenchmarkSettings {
     var addsPerClient = 200
     var lookupsPerClient = 5_000
     var roundTrips = 5_000
+    /// (b) alternates in-process and daemon lookups in this many rounds, ROUND_TRIPS lookups in all per side.
+    var roundTripRounds = 5
     var items = 100_000
     var fillSeconds = 600
     var floorOps = 300
@@ -18,6 +20,8 @@ struct BenchmarkSettings {
         settings.addsPerClient = max(1, number("ADDS", settings.addsPerClient))
         settings.lookupsPerClient = max(1, number("LOOKUPS", settings.lookupsPerClient))
         settings.roundTrips = max(1, number("ROUND_TRIPS", settings.roundTrips))
+        settings.roundTripRounds = min(
+            max(1, number("ROUND_TRIP_ROUNDS", settings.roundTripRounds)), settings.roundTrips)
         settings.items = max(0, number("ITEMS", settings.items))
         settings.fillSeconds = max(1, number("FILL_SECONDS", settings.fillSeconds))
         settings.floorOps = max(1, number("FLOOR_OPS", settings.floorOps))

@@ -17,6 +17,15 @@ struct ClientFleet {
         var microsecondsPerOp: Double { ops > 0 ? seconds * 1e6 / Double(ops) : 0 }
         var clientCPUMicrosecondsPerOp: Double { ops > 0 ? clientCPUSeconds * 1e6 / Double(ops) : 0 }
         var daemonCPUMicrosecondsPerOp: Double? { daemonCPUSeconds.map { ops > 0 ? $0 * 1e6 / Double(ops) : 0 } }
+
+        /// Adds another run's totals, as if its operations had followed this run's.
+        mutating func add(_ other: Outcome) {
+            ops += other.ops
+            failures += other.failures
+            seconds += other.seconds
+            clientCPUSeconds += other.clientCPUSeconds
+            if let theirs = other.daemonCPUSeconds { daemonCPUSeconds = (daemonCPUSeconds ?? 0) + theirs }
+        }
     }
 
     /// Runs one client per element of `arguments` at once (each gets "client" first), and, while they run,
