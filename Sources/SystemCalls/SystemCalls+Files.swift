@@ -137,6 +137,8 @@ package struct FileStatus: Equatable, Sendable {
     package let modificationNanoseconds: Int
     package let changeSeconds: Int
     package let changeNanoseconds: Int
+    /// The names the file has (`st_nlink`): 0 once it was removed or renamed over while still open.
+    package let linkCount: UInt64
 
     init(_ info: stat) {
         device = UInt64(info.st_dev)
@@ -148,6 +150,7 @@ package struct FileStatus: Equatable, Sendable {
         mode = UInt32(info.st_mode)
         changeSeconds = info.st_ctim.tv_sec
         changeNanoseconds = info.st_ctim.tv_nsec
+        linkCount = UInt64(info.st_nlink)
     }
 }
 

@@ -12,11 +12,14 @@ import Synchronization
 /// before it can never be opened again.
 public final class SimulatedBiometry: BiometricSensor {
     private let file: SharedStateFile<BiometryDocument>
+    /// The sensor's file, checked on every read of a biometry-protected item: another process may have enrolled.
+    private let watch: WatchedFile
     private let deviceKey: SecureBytes
     private let cache = Mutex<BiometrySnapshot?>(nil)
 
     init(home: URL, deviceKey: SecureBytes) {
         file = SharedStateFile(home: home)
+        watch = WatchedFile(path: file.path)
         self.deviceKey = deviceKey
     }
 
@@ -99,7 +102,7 @@ public final class SimulatedBiometry: BiometricSensor {
         try modify { document in document.failures = 0 }
     }
 
-    /// The enrolled set and its keys as of now (one `stat` when the file is unchanged).
+    /// The enrolled set and its keys as of now (one `fstat` when the file is unchanged).
     func keys() throws -> BiometricKeys {
         let snapshot = try current()
         return BiometricKeys(
@@ -137,8 +140,8 @@ public final class SimulatedBiometry: BiometricSensor {
 
     /// The document and its derived keys, re-read only when the file was replaced (by any process).
     private func current() throws -> BiometrySnapshot {
-        let identity = SecretFile.identity(path: file.path)
-        if let known = cache.withLock({ $0 }), !identity.isEmpty, known.identity == identity { return known }
+        let identity = watch.identity()
+        if let known = cache.withLock({ $0 }), identity != nil, known.identity == identity { return known }
         let document = try read()
         let fresh = BiometrySnapshot(
             identity: identity, document: document, domainState: try domainState(document),
@@ -158,7 +161,7 @@ public final class SimulatedBiometry: BiometricSensor {
 /// The simulated sensor's document as last read, with the file identity it was read at and the keys derived
 /// from it, so that reads within a reused context do not re-read and re-derive them while the file is unchanged.
 struct BiometrySnapshot: Sendable {
-    let identity: [Int]
+    let identity: SecretFile.FileIdentity?
     let document: BiometryDocument
     let domainState: [UInt8]?
     let currentSetKey: SecureBytes?

@@ -16,9 +16,9 @@ final class ProtectionState: Sendable {
     private let clock: @Sendable () -> Date
     private let snapshot: Mutex<Snapshot>
     private let keybagURL: URL
-    /// `keybagURL.path`, kept: every call checks the keybag's identity, and building the path from the URL cost
-    /// more than the `stat` itself.
-    private let keybagPath: String
+    /// The keybag file, checked before each use (unless ``keybagChangesOnlyHere``): another process may have
+    /// replaced it.
+    private let keybagWatch: WatchedFile
     private let lockURL: URL
     /// No other process writes the keybag (keychaind's own state directory): every change goes through
     /// ``save(_:)``, which updates the snapshot, so the file need not be examined before each use.
@@ -57,9 +57,9 @@ final class ProtectionState: Sendable {
         try SecretFile.createDirectory(home)
         self.home = home
         keybagURL = home.appendingPathComponent(KeybagDocument.fileName)
-        keybagPath = keybagURL.path
+        keybagWatch = WatchedFile(path: keybagURL.path)
         // Checked before the device key is loaded or made, so a refused open leaves the home as it was.
-        if SecretFile.identity(keybagURL).isEmpty, try !mayCreateKeybag() {
+        if SecretFile.identity(keybagURL) == nil, try !mayCreateKeybag() {
             throw KeychainError.notAvailable.because(
                 "the keybag file is missing from \(home.path), but keychain.db holds items that only its class keys "
                     + "open; a new keybag would make every one of them unreadable, so none is made: restore the "
@@ -133,7 +133,7 @@ final class ProtectionState: Sendable {
     /// The current snapshot, re-read if another process replaced the keybag file.
     private func current() throws -> Snapshot {
         if keybagChangesOnlyHere { return snapshot.withLock { $0 } }
-        let identity = SecretFile.fileIdentity(path: keybagPath)
+        let identity = keybagWatch.identity()
         let known = snapshot.withLock { $0 }
         if known.identity == identity { return known }
         let fresh = try Self.load(keybagURL, deviceKey: deviceKey)

@@ -53,10 +53,10 @@ enum SecretFile {
         syncDirectory(url)
     }
 
-    /// The identity of the file's current version (inode, change time), or nil when it does not exist. A file
-    /// replaced by ``replace(_:bytes:)`` gets a new inode, so a changed identity means new contents.
-    static func identity(_ url: URL) -> [Int] {
-        identity(path: url.path)
+    /// The identity of the file's current version (inode, change time, size), or nil when it does not exist. A
+    /// file replaced by ``replace(_:bytes:)`` gets a new inode, so a changed identity means new contents.
+    static func identity(_ url: URL) -> FileIdentity? {
+        fileIdentity(path: url.path)
     }
 
     /// Runs `body` holding an exclusive lock (`flock`) on `url`, created if missing, so that read-modify-write
