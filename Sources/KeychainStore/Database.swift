@@ -78,6 +78,12 @@ package final class Database {
         guard code == SQLITE_OK else { throw error(code) }
     }
 
+    /// Runs a statement that takes no parameters and returns no rows, prepared on first use and kept: for the
+    /// transaction statements every write runs (`sqlite3_exec` would parse them again on each call).
+    package func executeKept(_ sql: String) throws {
+        try statement(sql).run()
+    }
+
     /// Returns a cached prepared statement for `sql`.
     package func statement(_ sql: String) throws -> Statement {
         if let cached = statements[sql] { return cached }
@@ -89,10 +95,10 @@ package final class Database {
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls the whole transaction back and is rethrown.
     /// IMMEDIATE takes the write lock up front, so two processes never both read-then-write and deadlock.
     package func writeTransaction<R>(_ body: () throws -> R) throws -> R {
-        try execute("BEGIN IMMEDIATE")
+        try executeKept("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try executeKept("COMMIT")
             return result
         } catch {
             try? execute("ROLLBACK")
@@ -102,7 +108,7 @@ package final class Database {
 
     /// Runs `body` inside a read transaction, so all its reads see one snapshot.
     package func readTransaction<R>(_ body: () throws -> R) throws -> R {
-        try execute("BEGIN DEFERRED")
+        try executeKept("BEGIN DEFERRED")
         let result: R
         do {
             result = try body()
@@ -113,7 +119,7 @@ package final class Database {
         // A COMMIT that fails means the snapshot was not what it seemed: say so rather than return it, and end
         // the transaction (a refused COMMIT leaves it open, and the connection's next BEGIN would fail).
         do {
-            try execute("COMMIT")
+            try executeKept("COMMIT")
         } catch {
             try? execute("ROLLBACK")
             throw error

@@ -113,7 +113,7 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
     /// (SQLite rolled it back by itself), to be run in the next group.
     private func commit(_ group: [PendingWrite]) -> [PendingWrite] {
         do {
-            try database.execute("BEGIN IMMEDIATE")
+            try database.executeKept("BEGIN IMMEDIATE")
         } catch {
             finish(group, failingWith: error)
             return []
@@ -122,9 +122,9 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
         for (index, write) in group.enumerated() {
             ran.append(write)
             do {
-                try database.execute("SAVEPOINT group_write")
+                try database.executeKept("SAVEPOINT group_write")
                 try write.run(database)
-                try database.execute("RELEASE group_write")
+                try database.executeKept("RELEASE group_write")
             } catch {
                 write.error = error
                 if database.isAutocommit {
@@ -138,7 +138,7 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
             }
         }
         do {
-            try database.execute("COMMIT")
+            try database.executeKept("COMMIT")
         } catch {
             try? database.execute("ROLLBACK")
             for write in group where write.error == nil { write.error = error }
