@@ -18,25 +18,29 @@ package enum KeyDerivation {
         defer { wipe(&pseudorandomKey) }
         let expander = try HMACSHA256(key: SecureBytes(pseudorandomKey))
         return try SecureBytes(count: count) { out in
-            // T(i) = HMAC(PRK, T(i-1) | info | i), T(0) empty; the output is T(1) | T(2) | … cut to `count`.
-            var block: [UInt8] = []
-            var input: [UInt8] = []
-            defer {
-                wipe(&block)
-                wipe(&input)
-            }
+            // T(i) = HMAC(PRK, T(i-1) | info | i), T(0) empty; the output is T(1) | T(2) | … cut to `count`. The
+            // input is built in one buffer, so no copy of a T is left unwiped.
+            var input = [UInt8](repeating: 0, count: HMACSHA256.outputSize + info.count + 1)
+            defer { wipe(&input) }
+            var previous = 0
             var written = 0
             var counter: UInt8 = 1
             while written < count {
-                wipe(&input)
-                input = block + info + [counter]
-                wipe(&block)
-                block = try expander.authenticate(message: input)
+                input.replaceSubrange(previous..<(previous + info.count), with: info)
+                input[previous + info.count] = counter
+                var block = try input.withUnsafeBytes { bytes in
+                    try expander.authenticate(
+                        bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<(previous + info.count + 1)]),
+                        truncatedTo: HMACSHA256.outputSize)
+                }
+                defer { wipe(&block) }
                 let take = min(block.count, count - written)
                 block.withUnsafeBytes { source in
                     UnsafeMutableRawBufferPointer(rebasing: out[written..<(written + take)])
                         .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<take]))
                 }
+                input.replaceSubrange(0..<block.count, with: block)
+                previous = block.count
                 written += take
                 counter &+= 1
             }
