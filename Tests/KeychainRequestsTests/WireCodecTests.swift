@@ -168,6 +168,22 @@ import Testing
         #expect(status { _ = try ResponseCodec.decode(other) } == SecurityStatus.internalComponent)
     }
 
+    /// A date the engine would refuse (outside the years 0 to 9999, or not a number at all) is refused by the
+    /// decoder with the engine's status, errSecParam, before anything can format it (Foundation traps on
+    /// `Date.description` of NaN).
+    @Test func aDateTheEngineWouldRefuseIsErrSecParamWhenDecoded() throws {
+        for seconds in [Double.nan, .infinity, -.infinity, 1e300] {
+            var query = Self.fullQuery
+            query.attributes[.creationDate] = .date(Date(timeIntervalSinceReferenceDate: seconds))
+            let bytes = try RequestCodec.encode(.search(query), context: nil)
+            #expect(status { _ = try RequestCodec.decode(bytes) } == -50)
+        }
+        var query = Self.fullQuery
+        query.attributes[.creationDate] = .date(Date(timeIntervalSinceReferenceDate: 1e10))
+        let decoded = try RequestCodec.decode(try RequestCodec.encode(.search(query), context: nil))
+        #expect("\(decoded.request)".contains("search"))
+    }
+
     @Test func everyTruncationIsADecodeError() throws {
         for request in Self.allRequests {
             let bytes = try RequestCodec.encode(request, context: Self.context)

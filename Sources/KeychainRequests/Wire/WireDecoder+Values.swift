@@ -9,7 +9,16 @@ extension WireDecoder {
         case 1: return .data(try bytes())
         case 2: return .number(Int64(bitPattern: try uint64()))
         case 3: return .bool(try bool())
-        case 4: return .date(Date(timeIntervalSinceReferenceDate: try double()))
+        case 4:
+            // The engine refuses such a date with this status anyway; refused here, no decoded request holds one
+            // (Foundation traps formatting a NaN date).
+            let date = Date(timeIntervalSinceReferenceDate: try double())
+            guard AttributeValue.isValidDate(date) else {
+                throw KeychainError.param.because(
+                    "the message holds a date that is not between the years 0 and 9999 "
+                        + "(\(date.timeIntervalSinceReferenceDate) seconds since 2001)")
+            }
+            return .date(date)
         case let tag: throw Self.invalid("an attribute value kind", tag)
         }
     }
