@@ -69,6 +69,10 @@ struct CertificateMatch {
             if value is NSNull {
                 validOnDate = Date()
             } else if let date = value as? Date {
+                // A date no certificate field can hold (NaN included) is refused before any check converts it.
+                guard AttributeValue.isValidDate(date) else {
+                    throw KeychainError.param.because("kSecMatchValidOnDate is not a date between the years 0 and 9999")
+                }
                 validOnDate = date
             } else {
                 throw KeychainError.param.because(

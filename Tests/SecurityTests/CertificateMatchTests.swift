@@ -211,6 +211,14 @@ import Testing
             let longAgo = Date(timeIntervalSince1970: 0)
             #expect(certificates([kSecMatchValidOnDate: longAgo]).0 == errSecItemNotFound)
             #expect(certificates([kSecMatchValidOnDate: "today"]).0 == errSecParam)
+            // Not a date any certificate could hold: refused, never converted.
+            for seconds in [Double.nan, .infinity, 1e300] {
+                let date = Date(timeIntervalSinceReferenceDate: seconds)
+                #expect(certificates([kSecMatchValidOnDate: date]).0 == errSecParam)
+                #expect(
+                    certificates([kSecMatchValidOnDate: date, kSecMatchPolicy: SecPolicyCreateBasicX509()]).0
+                        == errSecParam)
+            }
         }
     }
 
