@@ -490,6 +490,9 @@ extension ReasonMessages {
         word("the message carries a persistent reference of the wrong form", "メッセージに含まれる永続参照の形式が正しくありません")
         word("the message carries an unknown LAError code {0}", "メッセージに不明な LAError コード {0} が含まれています")
         word("the message has {0} bytes after its end", "メッセージの終わりのあとに {0} バイトあります")
+        word(
+            "the message holds a date that is not between the years 0 and 9999 ({0} seconds since 2001)",
+            "メッセージに 0 年から 9999 年までの範囲にない日付があります（2001 年からの {0} 秒）")
         word("the message has {0} of unknown value {1}", "メッセージの{0}が不明な値 {1} です")
         word("the message is shorter than its fields say", "メッセージがその欄の示す長さより短くなっています")
         word("the message names an authentication context of the wrong size", "メッセージが指す認証コンテキストの大きさが正しくありません")

@@ -45,6 +45,9 @@ extension ReasonMessages {
             "kSecMatchValidOnDate must be a date or kCFNull (now), not {0}",
             "kSecMatchValidOnDate には日付か kCFNull（現在）を指定してください（{0} が指定されました）")
         word(
+            "kSecMatchValidOnDate is not a date between the years 0 and 9999",
+            "kSecMatchValidOnDate は 0 年から 9999 年までの日付ではありません")
+        word(
             "kSecMatchPolicy must be one SecPolicy, not {0}",
             "kSecMatchPolicy には SecPolicy を 1 つ指定してください（{0} が指定されました）")
         word("{0} must be a string, not {1}", "{0} には文字列を指定してください（{1} が指定されました）")
