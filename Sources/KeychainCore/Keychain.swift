@@ -54,7 +54,8 @@ public final class Keychain: Sendable {
         }
         authenticators = Authenticators(
             protection: dataProtection, clock: configuration.clock, owner: configuration.ownerAuthentication,
-            fingerprintReader: configuration.fingerprintReader, prompter: configuration.userPrompter)
+            ownerHelperMissing: configuration.ownerHelperMissing, fingerprintReader: configuration.fingerprintReader,
+            prompter: configuration.userPrompter)
         var writer: CommittedWriter?
         var searchers: [ItemStore] = []
         do {

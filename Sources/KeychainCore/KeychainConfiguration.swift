@@ -17,9 +17,14 @@ public struct KeychainConfiguration: Sendable {
     /// error, in seconds (10 unless set; tests lower it).
     public var databaseBusyTimeout: Double = 10
     /// Who answers a device-owner prompt that no test or demo scripted: the system, through PAM at the
-    /// user's terminal, or nobody (nil: the prompt is dismissed, errSecUserCanceled). Nil unless set;
-    /// ``fromEnvironment(_:)`` sets it when the `keychain-authenticate` helper is installed.
+    /// user's terminal, or nobody (nil: see ``ownerHelperMissing``). Nil unless set;
+    /// ``fromEnvironment(_:executableDirectory:)`` sets it when the `keychain-authenticate` helper is installed.
     package var ownerAuthentication: SystemOwnerAuthentication?
+    /// With no ``ownerAuthentication``: true when the system was meant to answer but its helper is not installed.
+    /// An unscripted prompt then cannot be shown, and answers as a device that cannot show its passcode UI
+    /// (`LAError.notInteractive`, errSecInteractionNotAllowed). False (tests, demos, `KEYCHAIN_AUTHENTICATION=
+    /// simulated`): it is dismissed, as by a user who cancels (errSecUserCanceled).
+    package var ownerHelperMissing = false
     /// The machine's fingerprint reader (fprintd), which then replaces the simulated sensor; nil unless set.
     /// ``fromEnvironment(_:)`` sets it when fprintd is installed and the helper is found.
     package var fingerprintReader: SystemFingerprintReader?
@@ -46,10 +51,12 @@ public struct KeychainConfiguration: Sendable {
     /// The configuration of this process: `KEYCHAIN_HOME` (else `$XDG_DATA_HOME/keychain`, else
     /// `~/.local/share/keychain`), the identity from `KEYCHAIN_ENTITLEMENTS` (else the local program's), and
     /// device-owner prompts through PAM when `keychain-authenticate` is found (unless
-    /// `KEYCHAIN_AUTHENTICATION=simulated`).
+    /// `KEYCHAIN_AUTHENTICATION=simulated`). - Parameter executableDirectory: where the helper is looked for
+    /// beside the running executable (tests give another).
     /// - Throws: `errSecMissingEntitlement` when `KEYCHAIN_ENTITLEMENTS` names a file that cannot be read.
-    package static func fromEnvironment(_ environment: EnvironmentVariables = .process) throws -> KeychainConfiguration
-    {
+    package static func fromEnvironment(
+        _ environment: EnvironmentVariables = .process, executableDirectory: URL? = RunningExecutable.directory
+    ) throws -> KeychainConfiguration {
         let home: URL
         if let explicit = environment["KEYCHAIN_HOME"] {
             home = URL(fileURLWithPath: explicit, isDirectory: true)
@@ -79,8 +86,11 @@ public struct KeychainConfiguration: Sendable {
         var configuration = KeychainConfiguration(home: home, identity: identity)
         // KEYCHAIN_AUTHENTICATION=simulated keeps every prompt scripted, as in tests and demos.
         if environment["KEYCHAIN_AUTHENTICATION"] != "simulated" {
-            configuration.ownerAuthentication = SystemOwnerAuthentication.locate(environment)
-            configuration.fingerprintReader = SystemFingerprintReader.locate(environment)
+            configuration.ownerAuthentication = SystemOwnerAuthentication.locate(
+                environment, executableDirectory: executableDirectory)
+            configuration.ownerHelperMissing = configuration.ownerAuthentication == nil
+            configuration.fingerprintReader = SystemFingerprintReader.locate(
+                environment, executableDirectory: executableDirectory)
         }
         return configuration
     }

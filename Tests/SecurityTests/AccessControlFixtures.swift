@@ -7,10 +7,12 @@ import Testing
 
 /// Runs `body` with a fresh keychain installed for this task: passcode "1234" (unless `passcode` is nil, with
 /// a 2 ms derivation), the simulated sensor enrolled (unless `enrolled` is false), a hand-moved clock, and
-/// `owner` answering device-owner prompts that have no script.
+/// `owner` answering device-owner prompts that have no script (with none, `ownerHelperMissing` says whether
+/// the helper was meant to and is not installed).
 func withAuthenticatingKeychain<R>(
     passcode: String? = "1234", enrolled: Bool = true, owner: SystemOwnerAuthentication? = nil,
-    fingerprintReader: SystemFingerprintReader? = nil, _ body: (Keychain, TestClock) async throws -> R
+    ownerHelperMissing: Bool = false, fingerprintReader: SystemFingerprintReader? = nil,
+    _ body: (Keychain, TestClock) async throws -> R
 ) async throws -> R {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ac-test-\(UUID().uuidString)")
     let clock = TestClock()
@@ -19,6 +21,7 @@ func withAuthenticatingKeychain<R>(
         clock: { clock.now })
     configuration.passcodeDerivationTarget = 0.002
     configuration.ownerAuthentication = owner
+    configuration.ownerHelperMissing = ownerHelperMissing
     configuration.fingerprintReader = fingerprintReader
     let keychain = try Keychain(configuration: configuration)
     defer {

@@ -90,6 +90,47 @@ import Testing
         }
     }
 
+    @Test func withoutTheHelperADeviceOwnerPromptCannotBeShown() async throws {
+        // A process whose keychain-authenticate is not installed: nobody can be asked, as on a device that cannot
+        // show its passcode UI; a scripted entry is still used first.
+        try await withAuthenticatingKeychain(enrolled: false, owner: nil, ownerHelperMissing: true) { keychain, _ in
+            #expect(await evaluationCode(LAContext(), .deviceOwnerAuthentication) == .notInteractive)
+            #expect(
+                addPassword("token", service: "com.app.owner", secret: "the-token", flags: .devicePasscode)
+                    == errSecSuccess)
+            #expect(readPassword("token", service: "com.app.owner").0 == errSecInteractionNotAllowed)
+            keychain.authenticators.passcodePrompt.enter("1234")
+            #expect(readPassword("token", service: "com.app.owner") == (errSecSuccess, "the-token"))
+        }
+    }
+
+    @Test func aScriptOnlyKeychainDismissesAnUnscriptedPrompt() async throws {
+        // Tests and demos (a configuration built by hand, or KEYCHAIN_AUTHENTICATION=simulated): a user who
+        // dismisses the prompt.
+        try await withAuthenticatingKeychain(enrolled: false, owner: nil) { _, _ in
+            #expect(await evaluationCode(LAContext(), .deviceOwnerAuthentication) == .userCancel)
+            #expect(
+                addPassword("token", service: "com.app.owner", secret: "the-token", flags: .devicePasscode)
+                    == errSecSuccess)
+            #expect(readPassword("token", service: "com.app.owner").0 == errSecUserCanceled)
+        }
+    }
+
+    @Test func theEnvironmentWithoutTheHelperCannotAskTheOwner() throws {
+        let nowhere = URL(fileURLWithPath: "/nonexistent", isDirectory: true)
+        let missing = try KeychainConfiguration.fromEnvironment(
+            ["KEYCHAIN_HOME": "/tmp/k", "PATH": "/nonexistent"], executableDirectory: nowhere)
+        #expect(missing.ownerAuthentication == nil)
+        #expect(missing.ownerHelperMissing)
+        let simulated = try KeychainConfiguration.fromEnvironment(
+            ["KEYCHAIN_HOME": "/tmp/k", "KEYCHAIN_AUTHENTICATION": "simulated"], executableDirectory: nowhere)
+        #expect(simulated.ownerAuthentication == nil)
+        #expect(!simulated.ownerHelperMissing, "a script-only keychain chose to have no system prompt")
+        let found = try KeychainConfiguration.fromEnvironment(["KEYCHAIN_HOME": "/tmp/k", "PATH": "/nonexistent"])
+        #expect(found.ownerAuthentication != nil, "keychain-authenticate is built beside the test bundle")
+        #expect(!found.ownerHelperMissing)
+    }
+
     @Test func theEnvironmentChoosesTheSystemUnlessSimulated() throws {
         let helper = try #require(SystemOwnerAuthentication.locate([:])).helper.path
         let system = try KeychainConfiguration.fromEnvironment(["KEYCHAIN_HOME": "/tmp/k", "PATH": "/nonexistent"])

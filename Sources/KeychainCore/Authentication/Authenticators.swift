@@ -13,6 +13,8 @@ public final class Authenticators: Sendable {
     public let companion: SimulatedCompanion
     /// The system's device-owner authentication, for prompts without a script; nil when there is none.
     package let owner: SystemOwnerAuthentication?
+    /// Whether the system was meant to answer those prompts and its helper is missing (``owner`` is then nil).
+    let ownerHelperMissing: Bool
     /// The machine's fingerprint reader, which replaces the simulated sensor when the configuration has one.
     let fingerprintReader: FingerprintReaderBiometry?
     /// Who asks the user: the configuration's, else ``LocalUserPrompter`` over the devices above.
@@ -22,11 +24,13 @@ public final class Authenticators: Sendable {
 
     init(
         protection: ProtectionState, clock: @escaping @Sendable () -> Date, owner: SystemOwnerAuthentication?,
-        fingerprintReader reader: SystemFingerprintReader?, prompter: (any UserPrompter)?
+        ownerHelperMissing: Bool = false, fingerprintReader reader: SystemFingerprintReader?,
+        prompter: (any UserPrompter)?
     ) {
         self.protection = protection
         self.clock = clock
         self.owner = owner
+        self.ownerHelperMissing = ownerHelperMissing
         let simulated = SimulatedBiometry(home: protection.home, deviceKey: protection.deviceKey)
         biometry = simulated
         fingerprintReader = reader.map {
@@ -41,7 +45,7 @@ public final class Authenticators: Sendable {
             prompter
             ?? LocalUserPrompter(
                 sensor: fingerprintReader ?? simulated, companion: companion, passcodePrompt: passcodePrompt,
-                owner: owner)
+                owner: owner, ownerHelperMissing: ownerHelperMissing)
     }
 
     /// The biometric sensor in use: the fingerprint reader when configured, else the simulated sensor.
@@ -50,7 +54,9 @@ public final class Authenticators: Sendable {
     /// The prompter that asks in this process, over this keychain's own devices: what a daemon's prompter
     /// falls back on for the checks it runs itself (the sensor, the companion).
     package func localPrompter() -> any UserPrompter {
-        LocalUserPrompter(sensor: sensor, companion: companion, passcodePrompt: passcodePrompt, owner: owner)
+        LocalUserPrompter(
+            sensor: sensor, companion: companion, passcodePrompt: passcodePrompt, owner: owner,
+            ownerHelperMissing: ownerHelperMissing)
     }
 
     /// Which sensor is in use.

@@ -5,6 +5,8 @@ import Foundation
 package struct SystemAuthenticationBackEnds: Sendable, Equatable {
     /// The device-owner authentication prompts without a script go to, if any.
     package let owner: SystemOwnerAuthentication?
+    /// Whether that authentication was wanted and its helper is missing.
+    package let ownerHelperMissing: Bool
     /// The fingerprint reader in use instead of the simulated sensor, if any.
     package let fingerprintReader: SystemFingerprintReader?
     /// Whether the fprintd daemon is installed.
@@ -13,8 +15,8 @@ package struct SystemAuthenticationBackEnds: Sendable, Equatable {
     /// The back ends of a keychain whose configuration is `configuration`.
     package static func detect(_ configuration: KeychainConfiguration) -> SystemAuthenticationBackEnds {
         SystemAuthenticationBackEnds(
-            owner: configuration.ownerAuthentication, fingerprintReader: configuration.fingerprintReader,
-            hasFprintd: fprintdIsInstalled)
+            owner: configuration.ownerAuthentication, ownerHelperMissing: configuration.ownerHelperMissing,
+            fingerprintReader: configuration.fingerprintReader, hasFprintd: fprintdIsInstalled)
     }
 
     /// Whether the fprintd daemon is installed (its Debian locations).
@@ -29,9 +31,12 @@ package struct SystemAuthenticationBackEnds: Sendable, Equatable {
         let owner =
             if let owner {
                 "device owner: PAM service \(owner.service), asked at \(owner.terminal) by \(owner.helper.path)"
+            } else if ownerHelperMissing {
+                "device owner: nobody can be asked (no \(SystemHelper.name) in KEYCHAIN_AUTHENTICATE, beside the "
+                    + "executable or on PATH): unscripted prompts answer errSecInteractionNotAllowed"
             } else {
-                "device owner: scripted prompts only (no \(SystemHelper.name) found, "
-                    + "or KEYCHAIN_AUTHENTICATION=simulated)"
+                "device owner: scripted prompts only (KEYCHAIN_AUTHENTICATION=simulated, or a keychain set up "
+                    + "by hand)"
             }
         let fingerprint =
             if let fingerprintReader {

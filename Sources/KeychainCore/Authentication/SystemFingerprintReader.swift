@@ -21,10 +21,12 @@ package struct SystemFingerprintReader: Sendable, Equatable {
 
     /// The reader of this machine when fprintd is installed (or `KEYCHAIN_FPRINTD_BUS` names a bus) and the
     /// helper is found. - Returns: nil otherwise.
-    package static func locate(_ environment: EnvironmentVariables) -> SystemFingerprintReader? {
+    package static func locate(
+        _ environment: EnvironmentVariables, executableDirectory: URL? = RunningExecutable.directory
+    ) -> SystemFingerprintReader? {
         let bus = environment["KEYCHAIN_FPRINTD_BUS"]
         guard bus != nil || SystemAuthenticationBackEnds.fprintdIsInstalled,
-            let helper = SystemHelper.locate(environment)
+            let helper = SystemHelper.locate(environment, executableDirectory: executableDirectory)
         else { return nil }
         return SystemFingerprintReader(helper: helper, bus: bus)
     }

@@ -35,12 +35,14 @@ package enum SystemHelper {
     package static let name = "keychain-authenticate"
 
     /// The helper of this installation: `KEYCHAIN_AUTHENTICATE` (a path), else `keychain-authenticate` beside the
-    /// running executable, else on `PATH`. - Returns: nil when there is none.
-    package static func locate(_ environment: EnvironmentVariables) -> URL? {
+    /// running executable (in `executableDirectory`), else on `PATH`. - Returns: nil when there is none.
+    package static func locate(
+        _ environment: EnvironmentVariables, executableDirectory: URL? = RunningExecutable.directory
+    ) -> URL? {
         let manager = FileManager.default
         var candidates: [String] = []
         if let explicit = environment["KEYCHAIN_AUTHENTICATE"] { candidates.append(explicit) }
-        if let directory = RunningExecutable.directory {
+        if let directory = executableDirectory {
             candidates.append(directory.appendingPathComponent(name).path)
         }
         for directory in (environment["PATH"] ?? "").split(separator: ":") {

@@ -27,9 +27,14 @@ package struct SystemOwnerAuthentication: Sendable, Equatable {
         self.serviceDirectory = serviceDirectory
     }
 
-    /// The helper of this installation (see ``SystemHelper/locate(_:)``). - Returns: nil when there is none.
-    package static func locate(_ environment: EnvironmentVariables) -> SystemOwnerAuthentication? {
-        SystemHelper.locate(environment).map { SystemOwnerAuthentication(helper: $0) }
+    /// The helper of this installation (see ``SystemHelper/locate(_:executableDirectory:)``).
+    /// - Returns: nil when there is none.
+    package static func locate(
+        _ environment: EnvironmentVariables, executableDirectory: URL? = RunningExecutable.directory
+    ) -> SystemOwnerAuthentication? {
+        SystemHelper.locate(environment, executableDirectory: executableDirectory).map {
+            SystemOwnerAuthentication(helper: $0)
+        }
     }
 
     /// Asks the user, showing `reason` first, and waits for the answer.

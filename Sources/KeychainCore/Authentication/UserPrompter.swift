@@ -26,12 +26,14 @@ package protocol UserPrompter: Sendable {
 }
 
 /// Asks in this process: the biometric sensor in use, the simulated companion, and at a passcode prompt the
-/// scripted entry, else the system's owner authentication (PAM), else a dismissed prompt.
+/// scripted entry, else the system's owner authentication (PAM), else nobody: a prompt that cannot be shown when
+/// the system's helper is missing, a dismissed one in a script-only keychain.
 package struct LocalUserPrompter: UserPrompter {
     let sensor: any BiometricSensor
     let companion: SimulatedCompanion
     let passcodePrompt: PasscodePrompt
     let owner: SystemOwnerAuthentication?
+    let ownerHelperMissing: Bool
 
     package func ask(_ prompt: UserPrompt) throws -> PromptAnswer {
         switch prompt {
@@ -44,7 +46,9 @@ package struct LocalUserPrompter: UserPrompter {
             case .cancel?: throw AuthenticationFailure.userCancel
             case .enter(let passcode)?: return .passcode(passcode)
             case nil:
-                guard let owner else { throw AuthenticationFailure.userCancel }
+                guard let owner else {
+                    throw ownerHelperMissing ? AuthenticationFailure.notInteractive : AuthenticationFailure.userCancel
+                }
                 try owner.authenticate(reason: reason).requireSuccess()
             }
         }
