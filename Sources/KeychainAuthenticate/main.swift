@@ -37,6 +37,10 @@ if let named = options.user {
 func openConversation() -> TerminalConversation {
     let terminal = open(options.terminal, O_RDWR | O_NOCTTY | O_CLOEXEC)
     guard terminal >= 0, isatty(terminal) == 1 else { finish(.noTerminal, "no terminal at \(options.terminal)") }
+    // Asking from the background would stop this helper, and the app waiting for it, with nobody to resume them.
+    guard !JobControl.isInBackground(of: terminal) else {
+        finish(.noTerminal, JobControl.backgroundReason(options.terminal))
+    }
     let conversation = TerminalConversation(terminal: terminal)
     if let reason = options.reason { conversation.say(reason) }
     return conversation
