@@ -157,6 +157,9 @@ extension ReasonMessages {
             "kSecClass が永続参照のクラスと一致しません")
         word("kSecClass is not a string", "kSecClass が文字列ではありません")
         word("kSecMatchLimit is 0", "kSecMatchLimit が 0 です")
+        word(
+            "no external token provides items (kSecAttrAccessGroupToken)",
+            "外部トークンが提供する項目はありません（kSecAttrAccessGroupToken）")
         word("kSecMatchLimit is negative", "kSecMatchLimit が負の数です")
         word("kSecMatchLimit must be One, All or a number", "kSecMatchLimit は One、All、または数値にしてください")
         word(

@@ -8,6 +8,10 @@ import Foundation
 
 /// A status code (`OSStatus`), as on Apple platforms.
 public typealias OSStatus = Int32
+/// A four-character code (`'appl'`), as `kSecAttrCreator` and `kSecAttrType` hold one (MacTypes.h).
+public typealias FourCharCode = UInt32
+/// A four-character type code (MacTypes.h).
+public typealias OSType = FourCharCode
 /// Any Core Foundation object.
 public typealias CFTypeRef = AnyObject
 public typealias CFString = NSString

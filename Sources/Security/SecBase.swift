@@ -54,7 +54,11 @@ public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMuta
 /// The text `SecCopyErrorMessageString` gives, in a chosen language.
 package enum SecurityStatusText {
     package static func message(for status: OSStatus, in language: MessageLanguage) -> String {
-        StatusMessages.text(for: status, english: SecurityStatus.message(for: status), in: language)
+        // A code of SecBase.h the keychain never returns has no message here: its name says what it is.
+        if !SecurityStatus.describes(status), let name = SecBaseStatusNames.name(of: status) {
+            return "\(name) (OSStatus \(status))"
+        }
+        return StatusMessages.text(for: status, english: SecurityStatus.message(for: status), in: language)
     }
 
     /// `KEYCHAIN_DEBUG`'s line for a failure: the status text, the status, and the engine's reason, in `language`

@@ -65,6 +65,7 @@ package let secItemConstantsByName: [String: String] = [
     "kSecAttrEndDate": kSecAttrEndDate as String,
     "kSecAttrAlias": kSecAttrAlias as String,
     "kSecAttrSynchronizableAny": kSecAttrSynchronizableAny as String,
+    "kSecAttrAccessGroupToken": kSecAttrAccessGroupToken as String,
     "kSecAttrAccessibleWhenUnlocked": kSecAttrAccessibleWhenUnlocked as String,
     "kSecAttrAccessibleAfterFirstUnlock": kSecAttrAccessibleAfterFirstUnlock as String,
     "kSecAttrAccessibleAlways": kSecAttrAccessibleAlways as String,

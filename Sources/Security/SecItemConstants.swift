@@ -136,6 +136,9 @@ nonisolated(unsafe) public let kSecAttrAlias: CFString = SecConstant("alis")
 
 /// Apple's constant with the raw value "syna".
 nonisolated(unsafe) public let kSecAttrSynchronizableAny: CFString = SecConstant("syna")
+/// The access group of the items of external tokens (smart cards), readable by every app without an entitlement
+/// and written by none; no token provides items here, so a search of it finds nothing.
+nonisolated(unsafe) public let kSecAttrAccessGroupToken: CFString = SecConstant("com.apple.token")
 
 // MARK: - `kSecAttrAccessible` values (data protection classes)
 

@@ -9,6 +9,9 @@ public struct CallerIdentity: Sendable, Hashable {
     public let applicationIdentifier: String?
     /// Every access group the caller may read and write, in order.
     public let accessGroups: [String]
+    /// The access group of external tokens' items (`kSecAttrAccessGroupToken`): every app may search it, none
+    /// may write to it.
+    public static let tokenAccessGroup = "com.apple.token"
 
     /// An identity with the given groups, in order, duplicates removed.
     public init(applicationIdentifier: String?, accessGroups: [String]) {

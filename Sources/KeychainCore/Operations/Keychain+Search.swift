@@ -135,6 +135,10 @@ extension Keychain {
     func checkedSearch(_ query: ItemQuery, caller: CallerIdentity) throws -> (ClassSchema, ItemQuery, [String]) {
         let (schema, query) = try resolvePersistentReference(query)
         try validate(query.attributes, in: schema, writing: false)
+        if query.accessGroup == CallerIdentity.tokenAccessGroup {
+            // Open to every app on iOS; only external tokens (smart cards) put items there, and none does here.
+            throw KeychainError.itemNotFound.because("no external token provides items (kSecAttrAccessGroupToken)")
+        }
         let groups = try searchGroups(query.accessGroup, of: caller)
         if case .count(let count) = query.limit {
             guard count >= 0 else { throw KeychainError.param.because("kSecMatchLimit is negative") }

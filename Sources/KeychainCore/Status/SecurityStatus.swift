@@ -105,4 +105,7 @@ public enum SecurityStatus {
     public static func message(for status: Int32) -> String {
         messages[status] ?? "OSStatus \(status)"
     }
+
+    /// Whether ``message(for:)`` has Apple's message for `status`.
+    public static func describes(_ status: Int32) -> Bool { messages[status] != nil }
 }
