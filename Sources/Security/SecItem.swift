@@ -37,7 +37,8 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     result?.pointee = nil
     return SecurityRuntime.perform("SecItemCopyMatching") { keychain in
         var notes: [KeychainError.Reason] = []
-        let (itemQuery, context, certificateMatch) = try SecItemRequest.copyMatching(query, notes: &notes)
+        let (itemQuery, context, certificateMatch, byIdentityReference) = try SecItemRequest.copyMatching(
+            query, notes: &notes)
         SecurityRuntime.log("SecItemCopyMatching", notes: notes)
         let client = keychain.using(context)
         let report =
@@ -45,7 +46,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
             ? try client.search(itemQuery)
             : try CertificateMatchSearch(client: client, query: itemQuery, match: certificateMatch).run()
         if let note = report.explanation { SecurityRuntime.log("SecItemCopyMatching", note.text(in: .current)) }
-        if let result {
+        if let result, !byIdentityReference || SecItemRequest.identityReferenceAnswers(itemQuery) {
             result.pointee = ResultEncoding.encode(report.results, returns: itemQuery.returns, limit: itemQuery.limit)
         }
     }

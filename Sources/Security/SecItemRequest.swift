@@ -72,14 +72,29 @@ package enum SecItemRequest {
     }
 
     /// `SecItemCopyMatching`'s query and the id of its `kSecUseAuthenticationContext`, with what
-    /// `KEYCHAIN_DEBUG` should say about it added to `notes`, and its certificate search keys, which the face
-    /// applies to what the engine finds (`CertificateMatchSearch`).
+    /// `KEYCHAIN_DEBUG` should say about it added to `notes`, its certificate search keys, which the face
+    /// applies to what the engine finds (`CertificateMatchSearch`), and whether it names an identity by
+    /// `kSecValueRef` (``identityReferenceAnswers(_:)``).
     static func copyMatching(_ query: NSDictionary, notes: inout [KeychainError.Reason]) throws
-        -> (query: ItemQuery, context: AuthenticationContextID?, certificateMatch: CertificateMatch)
+        -> (
+            query: ItemQuery, context: AuthenticationContextID?, certificateMatch: CertificateMatch,
+            byIdentityReference: Bool
+        )
     {
         let input = try SecDictionary(decoding: query)
         input.noteIgnoredKeys(&notes)
-        return (input.query(limit: input.limit ?? .one), input.authenticationContext, input.certificateMatch)
+        return (
+            input.query(limit: input.limit ?? .one), input.authenticationContext, input.certificateMatch,
+            input.identityReference != nil
+        )
+    }
+
+    /// Whether a query by an identity's `kSecValueRef` hands back its result. Apple's client runs such a query as
+    /// one for the certificate and one for the key (both must be found) and answers only when the certificate's
+    /// result is a single persistent reference, which it turns into the identity's; any other result is dropped
+    /// and the call still succeeds.
+    static func identityReferenceAnswers(_ query: ItemQuery) -> Bool {
+        query.returns == [.persistentReference] && query.limit == .one
     }
 
     /// `SecItemUpdate`'s query and changes (the query's limit defaults to all). - Throws: `KeychainError`.

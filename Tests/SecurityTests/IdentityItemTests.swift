@@ -185,6 +185,35 @@ import Testing
         }
     }
 
+    @Test func aQueryByAnIdentityReferenceAnswersOnlyWithAPersistentReference() throws {
+        // Apple's client splits an identity reference into its certificate and its key: both must be found,
+        // and only a persistent reference to the certificate comes back, as the identity's; data, attributes
+        // and references come back as nothing.
+        let fixture = try IdentityFixture.make(commonName: "By Reference")
+        let identity = SecIdentity(certificate: fixture.certificate, privateKey: fixture.privateKey)
+        try withFreshKeychain {
+            #expect(lookUp([kSecValueRef: identity]).0 == errSecItemNotFound)
+            addHalves(fixture)
+            let persistent = lookUp([kSecValueRef: identity, kSecReturnPersistentRef: true])
+            #expect(persistent.0 == errSecSuccess)
+            #expect((persistent.1 as? Data)?.prefix(4) == Data("idnt".utf8))
+            for returned in [kSecReturnData, kSecReturnAttributes, kSecReturnRef] {
+                let (status, found) = lookUp([kSecValueRef: identity, returned: true])
+                #expect(status == errSecSuccess && found == nil, "\(returned)")
+            }
+            let every = lookUp([
+                kSecValueRef: identity, kSecReturnPersistentRef: true, kSecReturnAttributes: true,
+                kSecReturnData: true, kSecReturnRef: true,
+            ])
+            #expect(every.0 == errSecSuccess && every.1 == nil)
+            // A query for the identity class, without a reference, answers as before.
+            #expect(lookUp([kSecClass: kSecClassIdentity, kSecReturnRef: true]).1 is SecIdentity)
+            // Without its key the reference finds nothing.
+            #expect(SecItemDelete([kSecClass: kSecClassKey] as CFDictionary) == errSecSuccess)
+            #expect(lookUp([kSecValueRef: identity, kSecReturnPersistentRef: true]).0 == errSecItemNotFound)
+        }
+    }
+
     @Test func anIdentityIsADuplicateOnlyWhenBothHalvesAreThere() throws {
         let fixture = try IdentityFixture.make(commonName: "Twice")
         let identity = SecIdentity(certificate: fixture.certificate, privateKey: fixture.privateKey)
