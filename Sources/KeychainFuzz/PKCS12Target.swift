@@ -1,0 +1,60 @@
+import Foundation
+import Security
+
+/// PKCS#12 files as an app imports them (a user's .p12, a file from an MDM profile): `SecPKCS12Import` of the
+/// input with the seed files' passphrase, then the identity's key and certificate, the chain and the trust; and
+/// the reading `security import` does (`PKCS12Items`).
+extension FuzzTarget {
+    static let pkcs12 = FuzzTarget(
+        name: "pkcs12",
+        summary: "SecPKCS12Import of the input with a fixed passphrase, then its identity, keys, chain and trust"
+    ) { bytes in
+        let data = Data(bytes)
+        let options = [kSecImportExportPassphrase as String: PKCS12Fuzzing.passphrase] as CFDictionary
+        var items: CFArray?
+        let status = SecPKCS12Import(data as CFData, options, &items)
+        let itemsSupported = (try? PKCS12Items.open(data, passphrase: PKCS12Fuzzing.passphrase)) != nil
+        fuzzNote("SecPKCS12Import: \(status), PKCS12Items: \(itemsSupported)")
+        guard status == errSecSuccess else {
+            fuzzCheck(items == nil, "a failed import returned items")
+            let known = [errSecDecode, errSecAuthFailed, errSecInternalComponent]
+            fuzzCheck(known.contains(status), "SecPKCS12Import answered \(status)")
+            return
+        }
+        fuzzCheck(itemsSupported, "security import refuses what SecPKCS12Import accepts")
+        guard let list = items as? [[String: Any]], list.count == 1 else {
+            fuzzCheck(false, "SecPKCS12Import succeeded without one item")
+            return
+        }
+        PKCS12Fuzzing.exercise(list[0])
+    }
+}
+
+enum PKCS12Fuzzing {
+    /// The passphrase of the seed files in Fuzz/Corpus/pkcs12.
+    static let passphrase = "fuzz"
+
+    static func exercise(_ item: [String: Any]) {
+        let chain = item[kSecImportItemCertChain as String] as? [SecCertificate] ?? []
+        for certificate in chain { CertificateFuzzing.exercise(certificate) }
+        if let value = item[kSecImportItemTrust as String] {
+            let trust = value as? SecTrust
+            fuzzCheck(trust != nil, "kSecImportItemTrust is not a trust")
+            if let trust { _ = SecTrustEvaluateWithError(trust, nil) }
+        }
+        _ = item[kSecImportItemLabel as String] as? String
+        _ = item[kSecImportItemKeyID as String] as? Data
+        guard let value = item[kSecImportItemIdentity as String] else { return }
+        guard let identity = value as? SecIdentity else {
+            fuzzCheck(false, "kSecImportItemIdentity is not an identity")
+            return
+        }
+        var certificate: SecCertificate?
+        var privateKey: SecKey?
+        fuzzCheck(SecIdentityCopyCertificate(identity, &certificate) == errSecSuccess, "no identity certificate")
+        fuzzCheck(SecIdentityCopyPrivateKey(identity, &privateKey) == errSecSuccess, "no identity key")
+        guard let certificate, let privateKey else { return }
+        fuzzCheck(chain.first == certificate, "the chain does not start with the identity's certificate")
+        KeyFuzzing.checkPrivateKey(privateKey)
+    }
+}
