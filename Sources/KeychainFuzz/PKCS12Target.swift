@@ -1,19 +1,33 @@
 import Foundation
 import Security
+import X509Certificates
 
 /// PKCS#12 files as an app imports them (a user's .p12, a file from an MDM profile): `SecPKCS12Import` of the
 /// input with the seed files' passphrase, then the identity's key and certificate, the chain and the trust; and
-/// the reading `security import` does (`PKCS12Items`).
+/// the reading `security import` does (`PKCS12Items`). The input is imported as it is, then with its integrity
+/// check made anew, so that a changed byte inside reaches the parsers of the bags instead of a failing MAC.
 extension FuzzTarget {
     static let pkcs12 = FuzzTarget(
         name: "pkcs12",
-        summary: "SecPKCS12Import of the input with a fixed passphrase, then its identity, keys, chain and trust"
+        summary: "SecPKCS12Import of the input (as is and resealed) with a fixed passphrase, then what it holds"
     ) { bytes in
+        PKCS12Fuzzing.importFile(bytes)
+        if let resealed = PKCS12Archive.resealed(bytes, passphrase: PKCS12Fuzzing.passphrase), resealed != bytes {
+            PKCS12Fuzzing.importFile(resealed)
+        }
+    }
+}
+
+enum PKCS12Fuzzing {
+    /// The passphrase of the seed files in Fuzz/Corpus/pkcs12.
+    static let passphrase = "fuzz"
+
+    static func importFile(_ bytes: [UInt8]) {
         let data = Data(bytes)
-        let options = [kSecImportExportPassphrase as String: PKCS12Fuzzing.passphrase] as CFDictionary
+        let options = [kSecImportExportPassphrase as String: passphrase] as CFDictionary
         var items: CFArray?
         let status = SecPKCS12Import(data as CFData, options, &items)
-        let itemsSupported = (try? PKCS12Items.open(data, passphrase: PKCS12Fuzzing.passphrase)) != nil
+        let itemsSupported = (try? PKCS12Items.open(data, passphrase: passphrase)) != nil
         fuzzNote("SecPKCS12Import: \(status), PKCS12Items: \(itemsSupported)")
         guard status == errSecSuccess else {
             fuzzCheck(items == nil, "a failed import returned items")
@@ -26,13 +40,8 @@ extension FuzzTarget {
             fuzzCheck(false, "SecPKCS12Import succeeded without one item")
             return
         }
-        PKCS12Fuzzing.exercise(list[0])
+        exercise(list[0])
     }
-}
-
-enum PKCS12Fuzzing {
-    /// The passphrase of the seed files in Fuzz/Corpus/pkcs12.
-    static let passphrase = "fuzz"
 
     static func exercise(_ item: [String: Any]) {
         let chain = item[kSecImportItemCertChain as String] as? [SecCertificate] ?? []

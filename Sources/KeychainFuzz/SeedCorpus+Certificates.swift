@@ -26,7 +26,7 @@ extension SeedCorpus {
         let files = OpenSSLSeeds.shared
         let names = [
             "ec-cheap.p12", "rsa-chain-cheap.p12", "legacy.p12", "certificates-only.p12", "key-only.p12",
-            "no-mac.p12", "default.p12", "wrong-passphrase.p12",
+            "no-mac.p12", "default.p12", "wrong-passphrase.p12", "plain-bags.p12", "plain-rsa-chain.p12",
         ]
         var seeds = names.map { files.bytes($0) }
         if let exported = projectExport(files) { seeds.append(exported) }
@@ -127,6 +127,9 @@ struct OpenSSLSeeds {
         p12 key-only.p12 -nocerts -inkey p384.key -iter 1 -nomaciter
         p12 no-mac.p12 -inkey ec.key -in ec-leaf.pem -iter 1 -nomac
         p12 default.p12 -inkey ec.key -in ec-leaf.pem
+        p12 plain-bags.p12 -inkey ec.key -in ec-leaf.pem -certpbe NONE -keypbe NONE -nomaciter
+        p12 plain-rsa-chain.p12 -inkey rsa.key -in rsa-ca.pem -certfile p384-leaf.pem -certpbe NONE -keypbe NONE \
+            -nomaciter
         openssl pkcs12 -export -passout pass:other -inkey ec.key -in ec-leaf.pem -iter 1 -nomaciter \
             -out wrong-passphrase.p12
         rm -f ./*.key ./*.csr
