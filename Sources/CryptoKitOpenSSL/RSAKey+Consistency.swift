@@ -11,7 +11,7 @@ extension RSAKey {
         defer { BN_CTX_free(context) }
         let names = ["n", "d", "rsa-factor1", "rsa-factor2", "rsa-exponent1", "rsa-exponent2", "rsa-coefficient1"]
         var parts: [OpaquePointer] = []
-        defer { parts.forEach { BN_clear_free($0) } }
+        defer { for part in parts { BN_clear_free(part) } }
         for name in names {
             var value: OpaquePointer? = nil
             guard EVP_PKEY_get_bn_param(pkey, name, &value) == 1, let value else {
@@ -21,16 +21,18 @@ extension RSAKey {
             parts.append(value)
         }
         let (n, d, p, q, dp, dq, coefficient) = (parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6])
-        let agree = Self.multipliesTo(p, q, n, context) && Self.isRemainder(dp, of: d, moduloOneLessThan: p, context)
+        let agree =
+            Self.multipliesTo(p, q, n, context) && Self.isRemainder(dp, of: d, moduloOneLessThan: p, context)
             && Self.isRemainder(dq, of: d, moduloOneLessThan: q, context)
             && Self.isInverse(coefficient, of: q, modulo: p, context)
         ERR_clear_error()
         return agree && decryptsItsOwnEncryption()
     }
 
-    private static func multipliesTo(_ a: OpaquePointer, _ b: OpaquePointer, _ product: OpaquePointer,
-        _ context: OpaquePointer) -> Bool
-    {
+    private static func multipliesTo(
+        _ a: OpaquePointer, _ b: OpaquePointer, _ product: OpaquePointer,
+        _ context: OpaquePointer
+    ) -> Bool {
         guard let result = BN_new() else { return false }
         defer { BN_free(result) }
         return BN_mul(result, a, b, context) == 1 && BN_cmp(result, product) == 0

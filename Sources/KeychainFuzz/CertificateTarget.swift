@@ -43,7 +43,8 @@ enum CertificateFuzzing {
         let serial = SecCertificateCopySerialNumberData(certificate, &error)
         fuzzCheck(serial.map { ($0 as Data).isEmpty } == false, "a certificate without a serial number")
         for name in [
-            SecCertificateCopyNormalizedIssuerSequence(certificate), SecCertificateCopyNormalizedSubjectSequence(certificate),
+            SecCertificateCopyNormalizedIssuerSequence(certificate),
+            SecCertificateCopyNormalizedSubjectSequence(certificate),
         ] {
             if let name { DERFuzzing.checkNormalized(Array(name as Data)) }
         }

@@ -81,7 +81,8 @@ extension SeedCorpus {
         }
         var seeds = [
             seed(0, .publicX963, publicKey.x963Representation, operand: signature),
-            seed(0, .publicDER, publicKey.derRepresentation), seed(0, .publicPEM, Data(publicKey.pemRepresentation.utf8)),
+            seed(0, .publicDER, publicKey.derRepresentation),
+            seed(0, .publicPEM, Data(publicKey.pemRepresentation.utf8)),
             seed(0, .publicRaw, publicKey.rawRepresentation),
             seed(0, .publicCompressed, publicKey.compressedRepresentation),
             seed(0, .publicCompact, publicKey.compactRepresentation ?? Data()),
@@ -97,12 +98,14 @@ extension SeedCorpus {
         let ed25519 = Curve25519.Signing.PrivateKey()
         let edSignature = (try? ed25519.signature(for: Data("a message".utf8))) ?? Data()
         let nistReaders = UInt8(KeyFuzzing.readers.count + 3 * Form.allCases.count)
-        seeds.append(framed(
-            reader: nistReaders, algorithm: 0, key: Array(ed25519.publicKey.rawRepresentation),
-            operand: Array(edSignature)))
-        seeds.append(framed(
-            reader: nistReaders + 1, algorithm: 0,
-            key: Array(Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation), operand: []))
+        seeds.append(
+            framed(
+                reader: nistReaders, algorithm: 0, key: Array(ed25519.publicKey.rawRepresentation),
+                operand: Array(edSignature)))
+        seeds.append(
+            framed(
+                reader: nistReaders + 1, algorithm: 0,
+                key: Array(Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation), operand: []))
         return seeds
     }
 }
