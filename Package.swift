@@ -121,6 +121,8 @@ var targets: [Target] = [
             name: "KeychainFuzz",
             dependencies: [
                 "KeychainCore", "Security", "SecurityCLI", "KeychainDaemon", "KeychainWire", "KeychainRequests",
+                // The certificate, pkcs12 and key-data targets: the X.509 parser, SecureBytes and CryptoKit's keys.
+                "X509Certificates", "KeychainCrypto", "CryptoKit",
             ],
             swiftSettings: swift6),
         .executableTarget(

@@ -43,7 +43,7 @@ build() {
 
 targets() {
     echo secitem-dictionary attribute-codec constraint-envelope keybag persistent-reference backup-reader \
-        entitlements command-parser frame-decoder request-decoder
+        entitlements command-parser frame-decoder request-decoder certificate pkcs12 key-data
 }
 
 # Runs one target: fuzzing for $2 seconds, or over the committed corpus only when $2 is "corpus".

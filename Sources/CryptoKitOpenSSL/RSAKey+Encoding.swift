@@ -44,7 +44,8 @@ extension RSAKey {
 
     /// A key pair from a DER PKCS #1 RSAPrivateKey.
     /// - Throws: `BackendError.invalidEncoding` when the DER does not parse or has trailing bytes,
-    ///   `.invalidParameter` for a modulus outside `modulusBitRange` or inconsistent parameters.
+    ///   `.invalidParameter` for a modulus outside `modulusBitRange` or parts that do not agree
+    ///   (see `partsAgree`).
     package convenience init(pkcs1PrivateKey der: UnsafeRawBufferPointer) throws {
         let pkey = try DERParsing.parseAll(der) { cursor, length in
             d2i_PrivateKey(EVP_PKEY_RSA, nil, &cursor, length)
@@ -61,6 +62,7 @@ extension RSAKey {
             throw BackendError.invalidParameter
         }
         try self.init(pkey: pkey, hasPrivateKey: true)
+        guard partsAgree() else { throw BackendError.invalidParameter }
     }
 }
 

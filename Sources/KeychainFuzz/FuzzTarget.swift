@@ -12,7 +12,7 @@ struct FuzzTarget: Sendable {
     /// Every target, in the order `scripts/fuzz.sh all` runs them.
     static let all: [FuzzTarget] = [
         .secItemDictionary, .attributeCodec, .constraintEnvelope, .keybag, .persistentReference, .backupReader,
-        .entitlements, .commandParser, .frameDecoder, .requestDecoder,
+        .entitlements, .commandParser, .frameDecoder, .requestDecoder, .certificate, .pkcs12, .keyData,
     ]
 
     static func named(_ name: String) -> FuzzTarget? {

@@ -19,6 +19,9 @@ enum SeedCorpus {
             "command-parser": commandLines(),
             "frame-decoder": frameStreams(),
             "request-decoder": typedMessages(),
+            "certificate": certificates(),
+            "pkcs12": pkcs12Files(),
+            "key-data": keyData(),
         ]
         for (target, inputs) in seeds.sorted(by: { $0.key < $1.key }) {
             let folder = directory.appendingPathComponent(target, isDirectory: true)
