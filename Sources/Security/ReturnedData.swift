@@ -35,8 +35,9 @@ final class ReturnedData: NSData {
 
     override var bytes: UnsafeRawPointer { UnsafeRawPointer(start) }
 
-    /// The hash a plain `NSData` of the same bytes has: equal data hashes alike whichever class holds it.
-    override var hash: Int { NSData(bytes: start, length: count).hash }
+    /// The hash a plain `NSData` of the same bytes has: equal data hashes alike whichever class holds it. The
+    /// `NSData` borrows the bytes (no copy that would be freed without being wiped).
+    override var hash: Int { NSData(bytesNoCopy: start, length: count, freeWhenDone: false).hash }
 
     override var classForCoder: AnyClass { NSData.self }
 }
