@@ -53,9 +53,8 @@ public final class Keychain: Sendable {
             throw error
         }
         authenticators = Authenticators(
-            protection: dataProtection, clock: configuration.clock, owner: configuration.ownerAuthentication,
-            ownerHelperMissing: configuration.ownerHelperMissing, fingerprintReader: configuration.fingerprintReader,
-            prompter: configuration.userPrompter)
+            protection: dataProtection, clock: configuration.clock, unscripted: UnscriptedPasscodeAnswer(configuration),
+            fingerprintReader: configuration.fingerprintReader, prompter: configuration.userPrompter)
         var writer: CommittedWriter?
         var searchers: [ItemStore] = []
         do {

@@ -11,10 +11,8 @@ public final class Authenticators: Sendable {
     public let passcodePrompt: PasscodePrompt
     /// The simulated companion device behind `.watch` (its state is shared through the keychain home).
     public let companion: SimulatedCompanion
-    /// The system's device-owner authentication, for prompts without a script; nil when there is none.
-    package let owner: SystemOwnerAuthentication?
-    /// Whether the system was meant to answer those prompts and its helper is missing (``owner`` is then nil).
-    let ownerHelperMissing: Bool
+    /// Who answers a device-passcode prompt without a script.
+    let unscripted: UnscriptedPasscodeAnswer
     /// The machine's fingerprint reader, which replaces the simulated sensor when the configuration has one.
     let fingerprintReader: FingerprintReaderBiometry?
     /// Who asks the user: the configuration's, else ``LocalUserPrompter`` over the devices above.
@@ -23,14 +21,12 @@ public final class Authenticators: Sendable {
     private let clock: @Sendable () -> Date
 
     init(
-        protection: ProtectionState, clock: @escaping @Sendable () -> Date, owner: SystemOwnerAuthentication?,
-        ownerHelperMissing: Bool = false, fingerprintReader reader: SystemFingerprintReader?,
-        prompter: (any UserPrompter)?
+        protection: ProtectionState, clock: @escaping @Sendable () -> Date, unscripted: UnscriptedPasscodeAnswer,
+        fingerprintReader reader: SystemFingerprintReader?, prompter: (any UserPrompter)?
     ) {
         self.protection = protection
         self.clock = clock
-        self.owner = owner
-        self.ownerHelperMissing = ownerHelperMissing
+        self.unscripted = unscripted
         let simulated = SimulatedBiometry(home: protection.home, deviceKey: protection.deviceKey)
         biometry = simulated
         fingerprintReader = reader.map {
@@ -45,7 +41,7 @@ public final class Authenticators: Sendable {
             prompter
             ?? LocalUserPrompter(
                 sensor: fingerprintReader ?? simulated, companion: companion, passcodePrompt: passcodePrompt,
-                owner: owner, ownerHelperMissing: ownerHelperMissing)
+                unscripted: unscripted)
     }
 
     /// The biometric sensor in use: the fingerprint reader when configured, else the simulated sensor.
@@ -54,9 +50,7 @@ public final class Authenticators: Sendable {
     /// The prompter that asks in this process, over this keychain's own devices: what a daemon's prompter
     /// falls back on for the checks it runs itself (the sensor, the companion).
     package func localPrompter() -> any UserPrompter {
-        LocalUserPrompter(
-            sensor: sensor, companion: companion, passcodePrompt: passcodePrompt, owner: owner,
-            ownerHelperMissing: ownerHelperMissing)
+        LocalUserPrompter(sensor: sensor, companion: companion, passcodePrompt: passcodePrompt, unscripted: unscripted)
     }
 
     /// Which sensor is in use.

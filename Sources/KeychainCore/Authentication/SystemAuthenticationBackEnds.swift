@@ -3,10 +3,8 @@ import Foundation
 /// The real authentication services this keychain uses or could use: device-owner authentication through PAM
 /// and fingerprint readers through fprintd, each used when the configuration has it.
 package struct SystemAuthenticationBackEnds: Sendable, Equatable {
-    /// The device-owner authentication prompts without a script go to, if any.
-    package let owner: SystemOwnerAuthentication?
-    /// Whether that authentication was wanted and its helper is missing.
-    package let ownerHelperMissing: Bool
+    /// Who answers the device-passcode prompts without a script.
+    let unscripted: UnscriptedPasscodeAnswer
     /// The fingerprint reader in use instead of the simulated sensor, if any.
     package let fingerprintReader: SystemFingerprintReader?
     /// Whether the fprintd daemon is installed.
@@ -15,8 +13,8 @@ package struct SystemAuthenticationBackEnds: Sendable, Equatable {
     /// The back ends of a keychain whose configuration is `configuration`.
     package static func detect(_ configuration: KeychainConfiguration) -> SystemAuthenticationBackEnds {
         SystemAuthenticationBackEnds(
-            owner: configuration.ownerAuthentication, ownerHelperMissing: configuration.ownerHelperMissing,
-            fingerprintReader: configuration.fingerprintReader, hasFprintd: fprintdIsInstalled)
+            unscripted: UnscriptedPasscodeAnswer(configuration), fingerprintReader: configuration.fingerprintReader,
+            hasFprintd: fprintdIsInstalled)
     }
 
     /// Whether the fprintd daemon is installed (its Debian locations).
@@ -29,12 +27,13 @@ package struct SystemAuthenticationBackEnds: Sendable, Equatable {
     /// Lines for `security biometry status`.
     package var summary: [String] {
         let owner =
-            if let owner {
+            switch unscripted {
+            case .system(let owner):
                 "device owner: PAM service \(owner.service), asked at \(owner.terminal) by \(owner.helper.path)"
-            } else if ownerHelperMissing {
+            case .cannotBeShown:
                 "device owner: nobody can be asked (no \(SystemHelper.name) in KEYCHAIN_AUTHENTICATE, beside the "
                     + "executable or on PATH): unscripted prompts answer errSecInteractionNotAllowed"
-            } else {
+            case .dismissed:
                 "device owner: scripted prompts only (KEYCHAIN_AUTHENTICATION=simulated, or a keychain set up "
                     + "by hand)"
             }

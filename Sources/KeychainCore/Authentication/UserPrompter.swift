@@ -25,15 +25,31 @@ package protocol UserPrompter: Sendable {
     func ask(_ prompt: UserPrompt) throws -> PromptAnswer
 }
 
+/// Who answers a device-passcode prompt that has no scripted entry.
+enum UnscriptedPasscodeAnswer: Sendable, Equatable {
+    /// The system's owner authentication (PAM at the user's terminal).
+    case system(SystemOwnerAuthentication)
+    /// A user who dismisses it: a script-only keychain (tests, demos, `KEYCHAIN_AUTHENTICATION=simulated`).
+    case dismissed
+    /// Nobody: the system was meant to answer and its helper is missing, so the prompt cannot be shown.
+    case cannotBeShown
+
+    init(_ configuration: KeychainConfiguration) {
+        if let owner = configuration.ownerAuthentication {
+            self = .system(owner)
+        } else {
+            self = configuration.ownerHelperMissing ? .cannotBeShown : .dismissed
+        }
+    }
+}
+
 /// Asks in this process: the biometric sensor in use, the simulated companion, and at a passcode prompt the
-/// scripted entry, else the system's owner authentication (PAM), else nobody: a prompt that cannot be shown when
-/// the system's helper is missing, a dismissed one in a script-only keychain.
+/// scripted entry, else whoever ``UnscriptedPasscodeAnswer`` names.
 package struct LocalUserPrompter: UserPrompter {
     let sensor: any BiometricSensor
     let companion: SimulatedCompanion
     let passcodePrompt: PasscodePrompt
-    let owner: SystemOwnerAuthentication?
-    let ownerHelperMissing: Bool
+    let unscripted: UnscriptedPasscodeAnswer
 
     package func ask(_ prompt: UserPrompt) throws -> PromptAnswer {
         switch prompt {
@@ -46,10 +62,11 @@ package struct LocalUserPrompter: UserPrompter {
             case .cancel?: throw AuthenticationFailure.userCancel
             case .enter(let passcode)?: return .passcode(passcode)
             case nil:
-                guard let owner else {
-                    throw ownerHelperMissing ? AuthenticationFailure.notInteractive : AuthenticationFailure.userCancel
+                switch unscripted {
+                case .system(let owner): try owner.authenticate(reason: reason).requireSuccess()
+                case .dismissed: throw AuthenticationFailure.userCancel
+                case .cannotBeShown: throw AuthenticationFailure.notInteractive
                 }
-                try owner.authenticate(reason: reason).requireSuccess()
             }
         }
         return .confirmed
