@@ -4,7 +4,8 @@ import Security
 // A client app for keychaind's tests: SecItem calls on the generic passwords of service "shared", through the
 // daemon named by KEYCHAIN_SOCKET. Copies of this file with other bytes are the "other apps" of the tests.
 //
-//   add ACCOUNT SECRET | get ACCOUNT | update ACCOUNT SECRET | delete ACCOUNT | ref ACCOUNT
+//   add ACCOUNT SECRET | add-guarded ACCOUNT SECRET (.devicePasscode) | get ACCOUNT | update ACCOUNT SECRET
+//   delete ACCOUNT | ref ACCOUNT
 //   get-ref HEX | update-ref HEX SECRET | delete-ref HEX | list | storm PREFIX COUNT | open PATH
 //   list-service SERVICE | load NAME COUNT [LATENCY-FILE [GO-FILE]] (MixedLoad.swift)
 //   storm-until PREFIX STOP-FILE [PAUSE-FILE] (StormUntilStopped.swift)
@@ -50,6 +51,13 @@ switch (arguments.first, arguments.count) {
 case ("add", 3):
     var attributes = item(arguments[1])
     attributes[kSecValueData as String] = Data(arguments[2].utf8)
+    say("status=\(SecItemAdd(attributes as CFDictionary, nil))")
+case ("add-guarded", 3):
+    // Read only after the device passcode is asked: the daemon asks it through this process's terminal.
+    var attributes = item(arguments[1])
+    attributes[kSecValueData as String] = Data(arguments[2].utf8)
+    attributes[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(
+        nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .devicePasscode, nil)
     say("status=\(SecItemAdd(attributes as CFDictionary, nil))")
 case ("get", 2):
     read(item(arguments[1]))

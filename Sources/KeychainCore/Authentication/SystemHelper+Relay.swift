@@ -31,7 +31,8 @@ extension SystemFingerprintReader {
 extension SystemHelper {
     /// Runs `helper` with `arguments` (which ask for `--conversation relay`) and relays its conversation: each
     /// message it writes goes to `relay`, each typed answer back to it. What decides is the helper's exit status;
-    /// `relay` can only pass on what was typed.
+    /// `relay` can only pass on what was typed. A relay that could not ask at all (no terminal, or its
+    /// background) makes the outcome `.noTerminal`, not the cancel the helper saw.
     static func runRelayed(
         _ helper: URL, _ arguments: [String], relay: (SystemPrompt) -> SystemPromptReply
     ) -> SystemAuthenticationOutcome {
@@ -51,20 +52,25 @@ extension SystemHelper {
         }
         let input = fromHelper.fileHandleForReading.fileDescriptor
         let output = toHelper.fileHandleForWriting.fileDescriptor
-        converse(input: input, output: output, relay: relay)
+        let couldNotAsk = converse(input: input, output: output, relay: relay)
         try? toHelper.fileHandleForWriting.close()
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let run = SystemHelper.Run(
             status: process.terminationStatus, output: "",
             errors: errorText.trimmingCharacters(in: .whitespacesAndNewlines))
-        return run.outcome
+        return couldNotAsk && run.outcome != .authenticated ? .noTerminal : run.outcome
     }
 
     /// Reads the helper's messages until it closes its output, relaying each.
-    private static func converse(input: Int32, output: Int32, relay: (SystemPrompt) -> SystemPromptReply) {
+    /// - Returns: whether the relay answered that the user could not be asked.
+    private static func converse(
+        input: Int32, output: Int32, relay: (SystemPrompt) -> SystemPromptReply
+    ) -> Bool {
+        var couldNotAsk = false
         while let message = Self.readMessage(input) {
             let reply = relay(message)
+            if case .failed(.notInteractive) = reply { couldNotAsk = true }
             guard message.style.isQuestion else { continue }
             var bytes: [UInt8]
             switch reply {
@@ -81,6 +87,7 @@ extension SystemHelper {
                 for index in raw.indices { raw[index] = 0 }
             }
         }
+        return couldNotAsk
     }
 
     private static func readMessage(_ input: Int32) -> SystemPrompt? {

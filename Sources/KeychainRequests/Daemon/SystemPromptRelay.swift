@@ -12,7 +12,8 @@ package protocol SystemPromptRelay: Sendable {
 }
 
 /// Asks at the controlling terminal: a hidden question without echo, a visible one with echo, a line shown as
-/// it is. Without a terminal nothing can be asked (`LAError.notInteractive`); end of input cancels.
+/// it is. Without a terminal nothing can be asked (`LAError.notInteractive`), nor from the terminal's background,
+/// where asking would stop the process with nobody to resume it (``JobControl``); end of input cancels.
 package struct TerminalSystemPromptRelay: SystemPromptRelay {
     package init() {}
 
@@ -20,6 +21,7 @@ package struct TerminalSystemPromptRelay: SystemPromptRelay {
         let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard terminal >= 0 else { return .failed(.notInteractive) }
         defer { close(terminal) }
+        guard !JobControl.isInBackground(of: terminal) else { return .failed(.notInteractive) }
         switch message.style {
         case .information, .error:
             Array((message.text + "\n").utf8).withUnsafeBytes { _ = PosixIO.writeAll(terminal, $0) }
