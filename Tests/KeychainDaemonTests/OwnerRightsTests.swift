@@ -292,6 +292,30 @@ import Testing
     }
 }
 
+/// A client that cannot show anything: no terminal, or the background of its terminal.
+struct UnshowableRelay: SystemPromptRelay {
+    func relay(_ message: SystemPrompt) -> PromptCodec.Reply { .failed(.notInteractive) }
+}
+
+extension DaemonFingerprintReaderTests {
+    /// A scan the user was never told about must not count: an app whose prompt cannot be shown gets
+    /// LAError.notInteractive, as an app in the background of an iPhone, even when a finger matches meanwhile.
+    @Test func aScanWhosePromptCannotBeShownIsNotInteractive() throws {
+        let fprintd = try PrivateFprintd(fingers: ["right-index-finger"])
+        defer { fprintd.stop() }
+        let fixture = try OwnerRightsTests.Fixture(extra: ["--fprintd-bus", fprintd.address])
+        let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath, systemPrompter: UnshowableRelay())
+        let caller = Caller(identity: service.callerIdentity)
+        _ = try service.perform(.setPasscode(new: Secret(Array("1234".utf8)), current: nil), as: caller)
+        try fprintd.queue("verify-match")
+        #expect {
+            _ = try OwnerRightsTests.evaluate(.biometrics, reason: "Show your card", service: service, caller: caller)
+        } throws: { error in
+            (error as? AuthenticationFailure) == .notInteractive
+        }
+    }
+}
+
 /// A user who answers PAM's questions from a list, and keeps what was shown and asked.
 final class ScriptedRelay: SystemPromptRelay, Sendable {
     private let state: Mutex<(answers: [String], shown: [String], asked: [String])>

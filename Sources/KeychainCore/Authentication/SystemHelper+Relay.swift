@@ -31,8 +31,9 @@ extension SystemFingerprintReader {
 extension SystemHelper {
     /// Runs `helper` with `arguments` (which ask for `--conversation relay`) and relays its conversation: each
     /// message it writes goes to `relay`, each typed answer back to it. What decides is the helper's exit status;
-    /// `relay` can only pass on what was typed. A relay that could not ask at all (no terminal, or its
-    /// background) makes the outcome `.noTerminal`, not the cancel the helper saw.
+    /// `relay` can only pass on what was typed. A relay that cannot show a message (no terminal, or its
+    /// background) ends the run at once with `.noTerminal`: the user was not told what is asked, so nothing that
+    /// happens meanwhile (a finger on the reader) may count.
     static func runRelayed(
         _ helper: URL, _ arguments: [String], relay: (SystemPrompt) -> SystemPromptReply
     ) -> SystemAuthenticationOutcome {
@@ -52,25 +53,27 @@ extension SystemHelper {
         }
         let input = fromHelper.fileHandleForReading.fileDescriptor
         let output = toHelper.fileHandleForWriting.fileDescriptor
-        let couldNotAsk = converse(input: input, output: output, relay: relay)
+        let couldNotShow = converse(input: input, output: output, relay: relay)
+        // fprintd's scan stops with its client; PAM has had its cancel.
+        if couldNotShow { process.terminate() }
         try? toHelper.fileHandleForWriting.close()
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let run = SystemHelper.Run(
             status: process.terminationStatus, output: "",
             errors: errorText.trimmingCharacters(in: .whitespacesAndNewlines))
-        return couldNotAsk && run.outcome != .authenticated ? .noTerminal : run.outcome
+        return couldNotShow ? .noTerminal : run.outcome
     }
 
-    /// Reads the helper's messages until it closes its output, relaying each.
-    /// - Returns: whether the relay answered that the user could not be asked.
+    /// Reads the helper's messages until it closes its output, relaying each, or until the relay cannot show one.
+    /// - Returns: whether the relay could not show a message to the user.
     private static func converse(
         input: Int32, output: Int32, relay: (SystemPrompt) -> SystemPromptReply
     ) -> Bool {
-        var couldNotAsk = false
-        while let message = Self.readMessage(input) {
+        var couldNotShow = false
+        while !couldNotShow, let message = Self.readMessage(input) {
             let reply = relay(message)
-            if case .failed(.notInteractive) = reply { couldNotAsk = true }
+            if case .failed(.notInteractive) = reply { couldNotShow = true }
             guard message.style.isQuestion else { continue }
             var bytes: [UInt8]
             switch reply {
@@ -87,7 +90,7 @@ extension SystemHelper {
                 for index in raw.indices { raw[index] = 0 }
             }
         }
-        return couldNotAsk
+        return couldNotShow
     }
 
     private static func readMessage(_ input: Int32) -> SystemPrompt? {
