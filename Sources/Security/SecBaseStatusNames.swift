@@ -14,6 +14,7 @@ enum SecBaseStatusNames {
         -61: "errSecWrPerm",
         -108: "errSecAllocate",
         -128: "errSecUserCanceled",
+        -9809: "errSSLCrypto",
         -909: "errSecBadReq",
         -34018: "errSecMissingEntitlement",
         -34020: "errSecRestrictedAPI",

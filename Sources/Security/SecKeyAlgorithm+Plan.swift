@@ -63,7 +63,7 @@ enum KeyAlgorithmPlan {
         switch (parts[0], parts.count > 1 ? parts[1] : "") {
         case ("ECDSA", "RFC4754") where parts.count == 2: self = .ecdsa(.digest(nil), raw: true)
         case ("ECDSA", "digest-X962"): self = .ecdsa(.digest(digest), raw: false)
-        case ("ECDSA", "digest-RFC4754") where digest != nil: self = .ecdsa(.digest(digest), raw: true)
+        case ("ECDSA", "digest-RFC4754"): self = .ecdsa(.digest(digest), raw: true)
         case ("ECDSA", "message-X962"):
             guard let digest else { return nil }
             self = .ecdsa(.message(digest), raw: false)

@@ -140,6 +140,9 @@ public struct SecKeyAlgorithm: Hashable, RawRepresentable, @unchecked Sendable {
     /// Apple's algorithm "algid:sign:ECDSA:message-X962:SHA512".
     public static let ecdsaSignatureMessageX962SHA512 = SecKeyAlgorithm(
         rawValue: SecConstant("algid:sign:ECDSA:message-X962:SHA512"))
+    /// Apple's algorithm "algid:sign:ECDSA:digest-RFC4754": a digest of any length, signed as `r ‖ s`.
+    public static let ecdsaSignatureDigestRFC4754 = SecKeyAlgorithm(
+        rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754"))
     /// Apple's algorithm "algid:sign:ECDSA:digest-RFC4754:SHA1".
     public static let ecdsaSignatureDigestRFC4754SHA1 = SecKeyAlgorithm(
         rawValue: SecConstant("algid:sign:ECDSA:digest-RFC4754:SHA1"))
@@ -324,6 +327,7 @@ public struct SecKeyAlgorithm: Hashable, RawRepresentable, @unchecked Sendable {
         .ecdsaSignatureMessageX962SHA256,
         .ecdsaSignatureMessageX962SHA384,
         .ecdsaSignatureMessageX962SHA512,
+        .ecdsaSignatureDigestRFC4754,
         .ecdsaSignatureDigestRFC4754SHA1,
         .ecdsaSignatureDigestRFC4754SHA224,
         .ecdsaSignatureDigestRFC4754SHA256,

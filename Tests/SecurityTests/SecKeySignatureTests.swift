@@ -27,7 +27,7 @@ import Testing
 
     @Test func everyECDSAAlgorithmSignsAndVerifies() throws {
         let algorithms = Self.algorithms("algid:sign:ECDSA")
-        #expect(algorithms.count == 22)
+        #expect(algorithms.count == 23)
         for bits in [256, 384, 521] {
             let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: bits)
             let publicKey = try KeyFixtures.publicKey(key)
