@@ -42,10 +42,8 @@ struct NISTPublicKey: Sendable {
     }
 
     init<Bytes: RandomAccessCollection>(curve: ECCurve, derRepresentation: Bytes) throws where Bytes.Element == UInt8 {
-        let der = Array(derRepresentation)
-        key = try translatingErrors {
-            try der.withUnsafeBytes { try ECKey.parsing(subjectPublicKeyInfo: $0, curve: curve) }
-        }
+        let point = try ECKeyDocuments.publicPoint(subjectPublicKeyInfo: Array(derRepresentation))
+        try self.init(curve: curve, x963Representation: point)
     }
 
     init(curve: ECCurve, pemRepresentation: String) throws {
@@ -111,7 +109,9 @@ struct NISTPrivateKey: Sendable {
     init<Bytes: RandomAccessCollection>(curve: ECCurve, derRepresentation: Bytes) throws where Bytes.Element == UInt8 {
         var der = Array(derRepresentation)
         defer { der.withUnsafeMutableBytes { wipeBytes($0) } }
-        key = try translatingErrors { try der.withUnsafeBytes { try ECKey.parsing(privateKeyDER: $0, curve: curve) } }
+        var scalar = try ECKeyDocuments.privateScalar(der: der)
+        defer { scalar.withUnsafeMutableBytes { wipeBytes($0) } }
+        try self.init(curve: curve, rawRepresentation: scalar)
     }
 
     /// PEM with the label `PRIVATE KEY` (PKCS #8) or `EC PRIVATE KEY` (SEC 1).
@@ -154,6 +154,7 @@ struct NISTSignature: Sendable {
     }
 
     init(curve: ECCurve, derRepresentation: some DataProtocol) throws {
+        try ECKeyDocuments.checkSignature(der: Array(derRepresentation))
         raw = Data(try translatingErrors { try ECKey.rawSignature(fromDER: Array(derRepresentation), curve: curve) })
     }
 

@@ -51,8 +51,9 @@ extension P384.Signing {
             impl = try NISTPublicKey(curve: .p384, pemRepresentation: pemRepresentation)
         }
 
-        /// A public key from a DER SubjectPublicKeyInfo (RFC 5480).
-        /// - Throws: `CryptoKitASN1Error.invalidASN1Object` when it does not parse or names another curve.
+        /// A public key from a DER SubjectPublicKeyInfo (RFC 5480), read strictly as DER.
+        /// - Throws: a `CryptoKitASN1Error` when it does not parse; for its point, the errors of
+        ///   `init(x963Representation:)` (a key of another curve: `CryptoKitError.incorrectParameterSize`).
         public init<Bytes: RandomAccessCollection>(derRepresentation: Bytes) throws where Bytes.Element == UInt8 {
             impl = try NISTPublicKey(curve: .p384, derRepresentation: derRepresentation)
         }
@@ -120,8 +121,10 @@ extension P384.Signing {
             impl = try NISTPrivateKey(curve: .p384, pemRepresentation: pemRepresentation)
         }
 
-        /// A key from DER: PKCS #8 PrivateKeyInfo or SEC 1 ECPrivateKey.
-        /// - Throws: `CryptoKitASN1Error.invalidASN1Object` when it does not parse or names another curve.
+        /// A key from DER: PKCS #8 PrivateKeyInfo or SEC 1 ECPrivateKey, read strictly as DER.
+        /// - Throws: a `CryptoKitASN1Error` when neither parses (SEC 1's); for the scalar, the errors of
+        ///   `init(rawRepresentation:)` (another curve's, or a scalar not padded to the curve's size:
+        ///   `CryptoKitError.incorrectParameterSize`).
         public init<Bytes: RandomAccessCollection>(derRepresentation: Bytes) throws where Bytes.Element == UInt8 {
             impl = try NISTPrivateKey(curve: .p384, derRepresentation: derRepresentation)
         }
@@ -166,8 +169,9 @@ extension P384.Signing {
             impl = try NISTSignature(curve: .p384, rawRepresentation: rawRepresentation)
         }
 
-        /// A signature from its DER encoding (`ECDSA-Sig-Value`).
-        /// - Throws: `CryptoKitASN1Error.invalidASN1Object` when it does not parse.
+        /// A signature from its DER encoding (`ECDSA-Sig-Value`); BER forms are refused.
+        /// - Throws: a `CryptoKitASN1Error` when it does not parse as DER (`.unsupportedFieldLength` for a
+        ///   long-form length DER forbids, `.invalidASN1IntegerEncoding` for a non-minimal integer).
         public init<D: DataProtocol>(derRepresentation: D) throws {
             impl = try NISTSignature(curve: .p384, derRepresentation: derRepresentation)
         }
@@ -225,8 +229,9 @@ extension P384.KeyAgreement {
             impl = try NISTPublicKey(curve: .p384, pemRepresentation: pemRepresentation)
         }
 
-        /// A public key from a DER SubjectPublicKeyInfo (RFC 5480).
-        /// - Throws: `CryptoKitASN1Error.invalidASN1Object` when it does not parse or names another curve.
+        /// A public key from a DER SubjectPublicKeyInfo (RFC 5480), read strictly as DER.
+        /// - Throws: a `CryptoKitASN1Error` when it does not parse; for its point, the errors of
+        ///   `init(x963Representation:)` (a key of another curve: `CryptoKitError.incorrectParameterSize`).
         public init<Bytes: RandomAccessCollection>(derRepresentation: Bytes) throws where Bytes.Element == UInt8 {
             impl = try NISTPublicKey(curve: .p384, derRepresentation: derRepresentation)
         }
@@ -276,8 +281,10 @@ extension P384.KeyAgreement {
             impl = try NISTPrivateKey(curve: .p384, pemRepresentation: pemRepresentation)
         }
 
-        /// A key from DER: PKCS #8 PrivateKeyInfo or SEC 1 ECPrivateKey.
-        /// - Throws: `CryptoKitASN1Error.invalidASN1Object` when it does not parse or names another curve.
+        /// A key from DER: PKCS #8 PrivateKeyInfo or SEC 1 ECPrivateKey, read strictly as DER.
+        /// - Throws: a `CryptoKitASN1Error` when neither parses (SEC 1's); for the scalar, the errors of
+        ///   `init(rawRepresentation:)` (another curve's, or a scalar not padded to the curve's size:
+        ///   `CryptoKitError.incorrectParameterSize`).
         public init<Bytes: RandomAccessCollection>(derRepresentation: Bytes) throws where Bytes.Element == UInt8 {
             impl = try NISTPrivateKey(curve: .p384, derRepresentation: derRepresentation)
         }

@@ -44,6 +44,16 @@ extension HPKE {
             }
         }
 
+        /// Bytes of an encapsulated key (Nenc): an uncompressed point, or an X25519 public key.
+        public var nEnc: UInt16 {
+            switch self {
+            case .P256_HKDF_SHA256: 65
+            case .P384_HKDF_SHA384: 97
+            case .P521_HKDF_SHA512: 133
+            case .Curve25519_HKDF_SHA256: 32
+            }
+        }
+
         /// The KDF inside the KEM.
         var kdf: KDF {
             switch self {
