@@ -34,8 +34,10 @@ extension RSAKey {
         guard signature.count == modulusByteCount, let context = EVP_PKEY_CTX_new(pkey, nil) else { return false }
         defer { EVP_PKEY_CTX_free(context) }
         let signatureBytes = signature.bindMemory(to: UInt8.self).baseAddress
-        if case .none = padding {
-            // The raw operation: recover the value and compare it with the input, leading zeros aside.
+        switch padding {
+        case .none, .pkcs1v15(nil):
+            // Recover the value and compare it with the input: for the raw operation leading zeros aside; for
+            // PKCS #1 v1.5 without a DigestInfo exactly, as OpenSSL's verify takes an empty payload for a failure.
             var recovered = [UInt8](repeating: 0, count: modulusByteCount)
             var length = recovered.count
             guard EVP_PKEY_verify_recover_init(context) == 1, Self.configure(context, padding),
@@ -44,9 +46,12 @@ extension RSAKey {
                 ERR_clear_error()
                 return false
             }
+            guard case .none = padding else { return recovered[0..<length].elementsEqual(input) }
             let value = recovered[0..<length].drop { $0 == 0 }
             let expected = input.drop { $0 == 0 }
             return value.elementsEqual(expected)
+        default:
+            break
         }
         let valid =
             EVP_PKEY_verify_init(context) == 1 && Self.configure(context, padding)
