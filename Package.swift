@@ -6,7 +6,10 @@ import PackageDescription
 // system frameworks of the same names are the real thing. The analyzer, keychain-lint, is a package of its own
 // (keychain-lint/), so this manifest stays declarative for every client that depends on `Security`.
 
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+// C modules are imported `@_implementationOnly`, so that a module that imports Security, LocalAuthentication or
+// CryptoKit needs none of their headers (docs/architecture.md); CheckImplementationOnly makes the compiler refuse
+// any C type in a stored property, whose layout such a client could not know.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableExperimentalFeature("CheckImplementationOnly")]
 
 var products: [Product] = [
     .library(name: "KeychainCore", targets: ["KeychainCore"]),
@@ -163,8 +166,8 @@ var targets: [Target] = [
         .testTarget(
             name: "CryptoKitTests",
             dependencies: [
-                "CryptoKit", "KeychainCore", "Security", "LocalAuthentication", "EnclaveKeys", "TPMEnclave",
-                "KeychainTestSupport",
+                "CryptoKit", "CryptoKitOpenSSL", "KeychainCore", "Security", "LocalAuthentication", "EnclaveKeys",
+                "TPMEnclave", "KeychainTestSupport",
             ],
             swiftSettings: swift6),
         .testTarget(

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// Authenticated encryption with associated data: AES-GCM (128, 192 and 256-bit keys) and ChaCha20-Poly1305
 /// (RFC 8439), each with a 16-byte tag. Each call uses a fresh cipher context, as one-shot EVP use does.

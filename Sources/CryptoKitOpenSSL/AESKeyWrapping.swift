@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// AES key wrap (RFC 3394, default initial value) with a 128, 192 or 256-bit key-encryption key.
 package enum AESKeyWrapping {

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// Byte comparisons and wiping that the compiler cannot shortcut.
 package enum ConstantTime {

@@ -1,5 +1,6 @@
-internal import COpenSSL
 import KeychainCrypto
+
+@_implementationOnly import COpenSSL
 
 /// An X25519 (RFC 7748) or Ed25519 (RFC 8032) key in an `EVP_PKEY`, immutable once made.
 package final class Curve25519Key: @unchecked Sendable {  // safe: the EVP_PKEY is never modified after init

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 extension DigestAlgorithm {
     /// The digest fetched once per process (fetched EVP_MD objects are immutable and shareable).

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// The NIST prime curves CryptoKit offers, with the digest Apple pairs with each for signing.
 package enum ECCurve: Sendable {

@@ -1,5 +1,6 @@
-internal import COpenSSL
 import KeychainCrypto
+
+@_implementationOnly import COpenSSL
 
 extension ECKey {
     /// The public key as a DER SubjectPublicKeyInfo (RFC 5480).

@@ -1,5 +1,6 @@
-internal import COpenSSL
 import KeychainCrypto
+
+@_implementationOnly import COpenSSL
 
 extension ECKey {
     /// ECDSA over `digest` (already hashed), returning the raw signature `r ‖ s`, each at the curve's size.

@@ -1,5 +1,6 @@
-internal import COpenSSL
 import KeychainCrypto
+
+@_implementationOnly import COpenSSL
 
 /// A P-256, P-384 or P-521 key pair or public key in an `EVP_PKEY`, immutable once made. OpenSSL allows
 /// concurrent signing, verification and derivation with one key.

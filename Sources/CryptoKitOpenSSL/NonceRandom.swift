@@ -1,5 +1,6 @@
-internal import COpenSSL
 import Synchronization
+
+@_implementationOnly import COpenSSL
 
 #if canImport(Glibc)
     import Glibc

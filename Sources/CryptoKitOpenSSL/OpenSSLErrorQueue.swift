@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// OpenSSL's per-thread error queue, drained at each failure so that a later operation does not see it.
 enum OpenSSLErrorQueue {

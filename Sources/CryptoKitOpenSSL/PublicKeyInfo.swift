@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// An asymmetric key of either family, as a SubjectPublicKeyInfo or a certificate names it.
 package enum AsymmetricKey: Sendable {

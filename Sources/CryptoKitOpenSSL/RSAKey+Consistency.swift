@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 extension RSAKey {
     /// Whether a private key's parts agree: n = p·q, the CRT exponents are d mod (p − 1) and d mod (q − 1), the

@@ -1,5 +1,6 @@
-internal import COpenSSL
 import KeychainCrypto
+
+@_implementationOnly import COpenSSL
 
 extension RSAKey {
     /// The public key as a DER PKCS #1 RSAPublicKey (RFC 8017 appendix A.1.1).

@@ -1,5 +1,6 @@
-internal import COpenSSL
 import KeychainCrypto
+
+@_implementationOnly import COpenSSL
 
 extension RSAKey {
     /// The signature of `input` (a digest, or for `.none` and `.pkcs1v15(nil)` the bytes to sign), as long as

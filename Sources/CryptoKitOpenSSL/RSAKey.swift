@@ -1,5 +1,6 @@
-internal import COpenSSL
 import KeychainCrypto
+
+@_implementationOnly import COpenSSL
 
 /// An RSA key pair or public key in an `EVP_PKEY`, immutable once made. OpenSSL allows concurrent operations
 /// with one key.

@@ -1,5 +1,6 @@
-internal import COpenSSL
 import KeychainCrypto
+
+@_implementationOnly import COpenSSL
 
 /// The ANSI X9.63 key derivation function (SEC 1 section 3.6.1): the digest of secret ‖ 32-bit counter ‖ shared
 /// info, for counters 1, 2, … until enough bytes. Through OpenSSL's `X963KDF`.

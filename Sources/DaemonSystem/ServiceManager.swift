@@ -1,4 +1,4 @@
-internal import CDaemonSystem
+@_implementationOnly import CDaemonSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
-internal import CKeyutils
 internal import SystemCalls
+
+@_implementationOnly import CKeyutils
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-internal import CSQLite
+@_implementationOnly import CSQLite
 
 extension Database {
     /// Whether no transaction is open (SQLite's autocommit mode): after a failure inside a transaction this

@@ -1,5 +1,6 @@
-internal import CSQLite
 import Dispatch
+
+@_implementationOnly import CSQLite
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-internal import CSQLite
+@_implementationOnly import CSQLite
 
 /// A SQLite result code, named. A primary code (`.busy`) used as a pattern matches every extended code of its
 /// family (`SQLITE_BUSY_SNAPSHOT`, …); an extended code (`.constraintUnique`) matches only itself:

@@ -1,4 +1,4 @@
-internal import CSQLite
+@_implementationOnly import CSQLite
 
 /// One prepared statement; finalized in `deinit`. Owned by its ``Database`` and used only under its lock.
 package final class Statement {

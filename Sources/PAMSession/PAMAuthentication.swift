@@ -1,4 +1,4 @@
-internal import CPAM
+@_implementationOnly import CPAM
 
 #if canImport(Glibc)
     import Glibc

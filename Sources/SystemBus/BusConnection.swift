@@ -1,4 +1,4 @@
-internal import CDBus
+@_implementationOnly import CDBus
 
 /// A private connection to a message bus: the system bus, or one at a given address (tests run their own).
 /// Messages are handled by popping them in order, so no callback ever runs on libdbus's behalf.

@@ -1,4 +1,4 @@
-internal import CDBus
+@_implementationOnly import CDBus
 
 /// One D-Bus message, owned (unreferenced when released).
 public final class BusMessage {

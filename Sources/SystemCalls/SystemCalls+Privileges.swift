@@ -1,4 +1,4 @@
-internal import CSystemCalls
+@_implementationOnly import CSystemCalls
 
 #if canImport(Glibc)
     import Glibc

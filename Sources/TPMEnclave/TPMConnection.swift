@@ -1,5 +1,6 @@
-internal import CTSS2
 import Synchronization
+
+@_implementationOnly import CTSS2
 
 /// One ESAPI connection to a TPM 2.0 with its storage primary key loaded. ESAPI contexts are not thread-safe:
 /// every operation runs under the connection's mutex.
@@ -11,7 +12,7 @@ package final class TPMConnection: Sendable {
     private struct State: ~Copyable {
         let tctiContext: OpaquePointer
         let context: OpaquePointer
-        let primary: ESYS_TR
+        let primary: UInt32  // an ESYS_TR
 
         deinit {
             var context: OpaquePointer? = self.context

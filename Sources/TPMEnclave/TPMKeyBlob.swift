@@ -1,4 +1,4 @@
-internal import CTSS2
+@_implementationOnly import CTSS2
 
 /// A TPM key as the keychain stores it: `"KTPM" ‖ use (1 signing, 2 ECDH, 3 both) ‖ len ‖ TPM2B_PUBLIC ‖ len ‖
 /// TPM2B_PRIVATE`, both in the TPM's canonical marshaling. The private area is encrypted and integrity-protected
@@ -10,14 +10,18 @@ package struct TPMKeyBlob: Sendable {
     package let use: TPMKeyUse
     /// Whether the key signs only (else it does ECDH, or both).
     package var signing: Bool { use == .signing }
-    let publicArea: TPM2B_PUBLIC
-    let privateArea: TPM2B_PRIVATE
+    /// The two TSS2 structures as their bytes in memory: TSS2's types stay out of the module's layouts, so that a
+    /// client of the module never needs TSS2's headers.
+    private let publicBytes: [UInt8]
+    private let privateBytes: [UInt8]
+    var publicArea: TPM2B_PUBLIC { publicBytes.withUnsafeBytes { $0.loadUnaligned(as: TPM2B_PUBLIC.self) } }
+    var privateArea: TPM2B_PRIVATE { privateBytes.withUnsafeBytes { $0.loadUnaligned(as: TPM2B_PRIVATE.self) } }
 
     init(public publicArea: TPM2B_PUBLIC, private privateArea: TPM2B_PRIVATE, use: TPMKeyUse) throws(TPMError) {
         var area = publicArea
         guard kchtpm_is_enclave_key(&area, Int32(use.rawValue)) == 1 else { throw .invalidKeyBlob }
-        self.publicArea = publicArea
-        self.privateArea = privateArea
+        publicBytes = withUnsafeBytes(of: publicArea) { Array($0) }
+        privateBytes = withUnsafeBytes(of: privateArea) { Array($0) }
         self.use = use
     }
 

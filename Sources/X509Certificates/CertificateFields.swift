@@ -1,5 +1,6 @@
-internal import COpenSSL
 import Foundation
+
+@_implementationOnly import COpenSSL
 
 /// Reads the fields of a parsed `X509` once, so that `X509Certificate` holds plain Swift values.
 struct CertificateFields {

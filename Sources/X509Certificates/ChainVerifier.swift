@@ -1,5 +1,6 @@
-internal import COpenSSL
 import Foundation
+
+@_implementationOnly import COpenSSL
 
 /// What to verify: a leaf, the certificates that may complete its chain, and what to trust.
 package struct ChainVerificationRequest: Sendable {

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// OpenSSL's `i2d_…` convention, once: ask for the length, then encode into a buffer of that size.
 enum OpenSSLEncoding {

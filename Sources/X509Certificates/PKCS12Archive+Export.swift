@@ -1,5 +1,6 @@
-internal import COpenSSL
 import KeychainCrypto
+
+@_implementationOnly import COpenSSL
 
 extension PKCS12Archive {
     /// Writes a PKCS#12 file as `openssl pkcs12 -export` does by default in OpenSSL 3: the key shrouded and the

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 extension PKCS12Archive {
     /// `bytes` with its integrity check made anew under `passphrase` (HMAC-SHA-256, one iteration, a fixed salt so

@@ -1,5 +1,6 @@
-internal import COpenSSL
 import KeychainCrypto
+
+@_implementationOnly import COpenSSL
 
 /// What a PKCS#12 file holds: one private key and its certificate, the other certificates, and the bag
 /// attributes Apple reports (`kSecImportItemLabel`, `kSecImportItemKeyID`).

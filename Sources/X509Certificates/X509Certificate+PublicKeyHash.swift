@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 extension X509Certificate {
     /// SHA-1 of the public key's external representation: Apple's `pkhh` of a certificate item and `klbl` of the

@@ -1,5 +1,6 @@
-internal import COpenSSL
 import Foundation
+
+@_implementationOnly import COpenSSL
 
 /// A parsed X.509 certificate: the DER it came from and the fields the Security framework reads from it.
 ///

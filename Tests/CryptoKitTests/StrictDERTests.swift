@@ -63,8 +63,10 @@ import Testing
         // wrote it); the scalar itself (0x01 then 64 octets of 0x11) is in range.
         let scalar: [UInt8] = [0x01] + [UInt8](repeating: 0x11, count: 64)
         let sec1 = tlv(0x30, tlv(0x02, [0x01]) + tlv(0x04, scalar))
-        let algorithm = tlv(0x30, tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01])
-            + tlv(0x06, [0x2B, 0x81, 0x04, 0x00, 0x23]))
+        let algorithm = tlv(
+            0x30,
+            tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01])
+                + tlv(0x06, [0x2B, 0x81, 0x04, 0x00, 0x23]))
         let pkcs8 = tlv(0x30, tlv(0x02, [0x00]) + algorithm + tlv(0x04, sec1))
         #expect(throws: CryptoKitError.incorrectParameterSize) { try P521.Signing.PrivateKey(derRepresentation: pkcs8) }
         #expect(throws: CryptoKitError.incorrectParameterSize) {
@@ -77,12 +79,15 @@ import Testing
 
     @Test func keyDocumentsStillRoundTrip() throws {
         let key = P384.Signing.PrivateKey()
-        #expect(try P384.Signing.PrivateKey(derRepresentation: key.derRepresentation).rawRepresentation
-            == key.rawRepresentation)
-        #expect(try P384.Signing.PublicKey(derRepresentation: key.publicKey.derRepresentation).rawRepresentation
-            == key.publicKey.rawRepresentation)
-        #expect(try P384.Signing.PrivateKey(pemRepresentation: key.pemRepresentation).rawRepresentation
-            == key.rawRepresentation)
+        #expect(
+            try P384.Signing.PrivateKey(derRepresentation: key.derRepresentation).rawRepresentation
+                == key.rawRepresentation)
+        #expect(
+            try P384.Signing.PublicKey(derRepresentation: key.publicKey.derRepresentation).rawRepresentation
+                == key.publicKey.rawRepresentation)
+        #expect(
+            try P384.Signing.PrivateKey(pemRepresentation: key.pemRepresentation).rawRepresentation
+                == key.rawRepresentation)
     }
 
     @Test func hpkeKEMEncapsulationSizes() {

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// AES-256-GCM on OpenSSL's EVP cipher interface. Lengths are checked by ``AESGCM``.
 enum OpenSSLAESGCM {

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// AES-256 on single 16-byte blocks (ECB without padding), keyed once.
 final class OpenSSLBlockCipher: @unchecked Sendable {  // safe: used only under its owner's mutex

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// Owns one `EVP_CIPHER_CTX` and frees it in `deinit`. Not thread-safe: one per operation.
 final class CipherContext {

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 extension CryptoError {
     /// The failure of `operation` as OpenSSL reports it: the first code of this thread's error queue, which is

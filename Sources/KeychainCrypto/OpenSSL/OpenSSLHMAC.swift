@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// HMAC-SHA-256 (RFC 2104) from two SHA-256 states prepared once from the key: the inner one has absorbed
 /// `key ⊕ ipad`, the outer one `key ⊕ opad`. A MAC copies both onto the stack, so the key schedule is not
@@ -9,8 +9,10 @@ internal import COpenSSL
 /// copies are wiped after each MAC. Never changed after `init`, so they may be shared between threads.
 final class OpenSSLHMAC: @unchecked Sendable {  // safe: the states are written only inside init
     private static let blockSize = 64
-    /// [inner, outer].
-    private let states: UnsafeMutablePointer<SHA256_CTX>
+    /// [inner, outer], as untyped memory: OpenSSL's types stay out of the module's layouts, so that a client
+    /// of the module never needs OpenSSL's headers.
+    private let storage: UnsafeMutableRawPointer
+    private var states: UnsafeMutablePointer<SHA256_CTX> { storage.assumingMemoryBound(to: SHA256_CTX.self) }
 
     init(key: UnsafeRawBufferPointer) throws {
         // RFC 2104: a key longer than the block is hashed first; a shorter one is padded with zeros.
@@ -35,10 +37,10 @@ final class OpenSSLHMAC: @unchecked Sendable {  // safe: the states are written 
             Self.release(prepared)
             throw CryptoError.openSSL("HMAC init")
         }
-        states = prepared
+        storage = UnsafeMutableRawPointer(prepared)
     }
 
-    private init(states: UnsafeMutablePointer<SHA256_CTX>) { self.states = states }
+    private init(states: UnsafeMutablePointer<SHA256_CTX>) { storage = UnsafeMutableRawPointer(states) }
 
     deinit { Self.release(states) }
 

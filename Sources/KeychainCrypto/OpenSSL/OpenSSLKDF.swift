@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// PBKDF2 on OpenSSL's one-shot function. Lengths are checked by ``KeyDerivation``.
 enum OpenSSLKDF {

@@ -1,4 +1,4 @@
-internal import COpenSSL
+@_implementationOnly import COpenSSL
 
 /// `RAND_bytes`, in chunks its `int` length can carry.
 enum OpenSSLRandom {
