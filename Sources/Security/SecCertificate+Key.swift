@@ -23,3 +23,11 @@ public func SecCertificateCopyPublicKey(_ certificate: SecCertificate) -> SecKey
 public func SecTrustCopyKey(_ trust: SecTrust) -> SecKey? {
     trust.evaluation().chain.first.flatMap(SecCertificateCopyKey)
 }
+
+/// The public key of the leaf certificate of a trust (the older name of `SecTrustCopyKey`).
+/// - Parameter trust: the trust.
+/// - Returns: the key, or nil when its type is not supported.
+@available(*, deprecated, renamed: "SecTrustCopyKey")
+public func SecTrustCopyPublicKey(_ trust: SecTrust) -> SecKey? {
+    SecTrustCopyKey(trust)
+}
