@@ -5,7 +5,7 @@ import KeychainMessages
 public let LAErrorDomain = "com.apple.LocalAuthentication"
 
 /// A LocalAuthentication failure, with Apple's codes; bridges to an `NSError` in `LAErrorDomain`.
-public struct LAError: Error, CustomNSError, Hashable, Sendable {
+public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  // safe: immutable
     /// Apple's error codes (several old names share a value, so this is a struct, not an enum).
     public struct Code: RawRepresentable, Hashable, Sendable {
         public let rawValue: Int
@@ -37,13 +37,32 @@ public struct LAError: Error, CustomNSError, Hashable, Sendable {
 
     /// The code of this error.
     public let code: Code
-    public let userInfo: [String: String]
+    /// What the error carries besides its code, as an `NSError`'s user info.
+    public let userInfo: [String: Any]
 
     /// Makes an error with `code`.
-    public init(_ code: Code, userInfo: [String: String] = [:]) {
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
         self.userInfo = userInfo
     }
+
+    /// The error an `NSError` of `LAErrorDomain` describes: its code and its user info, as Apple's bridged error
+    /// type takes it. (Apple's stops the process for an error of another domain; this one keeps the code.)
+    public init(_nsError error: NSError) {
+        self.init(Code(rawValue: error.code), userInfo: error.userInfo)
+    }
+
+    /// Equal code and user info, each value compared as `NSError`'s equality compares it (by its own equality).
+    public static func == (lhs: LAError, rhs: LAError) -> Bool {
+        guard lhs.code == rhs.code, lhs.userInfo.count == rhs.userInfo.count else { return false }
+        return lhs.userInfo.allSatisfy { key, value in
+            guard let other = rhs.userInfo[key] else { return false }
+            if let value = value as? AnyHashable, let other = other as? AnyHashable { return value == other }
+            return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     public static var errorDomain: String { LAErrorDomain }
     public var errorCode: Int { code.rawValue }
