@@ -12,7 +12,10 @@ struct SecTrustFailure: Equatable {
 /// The outcome of one evaluation: the chain and the failures, and the error Apple's shape gives them.
 struct TrustEvaluation {
     let chain: [SecCertificate]
+    /// The failures that count: those the user accepted through exceptions left out.
     let failures: [SecTrustFailure]
+    /// Whether the chain is trusted only because the user accepted its failures (`.proceed`).
+    let passedByExceptions: Bool
 
     init(settings: SecTrust.Settings) {
         let leaf = settings.certificates[0]
@@ -23,16 +26,21 @@ struct TrustEvaluation {
         request.trustsSystemAnchors = settings.customAnchors == nil || !settings.customAnchorsOnly
         request.hostname = settings.policies.lazy.compactMap(\.hostname).first
         let known = settings.certificates + anchors
+        let found: [SecTrustFailure]
         do {
             let result = try ChainVerifier.verify(request)
             chain = result.chain.map { built in known.first { $0.x509 == built } ?? SecCertificate(x509: built) }
-            failures =
+            found =
                 result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
                 + Self.policyFailures(of: leaf, under: settings.policies)
         } catch {
             chain = [leaf]
-            failures = [SecTrustFailure(index: 0, check: .other("the chain could not be verified: \(error)"))]
+            found = [SecTrustFailure(index: 0, check: .other("the chain could not be verified: \(error)"))]
         }
+        let chain = chain
+        failures =
+            settings.exceptions.map { exceptions in found.filter { !exceptions.excuses($0, on: chain) } } ?? found
+        passedByExceptions = failures.isEmpty && !found.isEmpty
     }
 
     /// The TLS rules OpenSSL is not asked to check, applied to the leaf: the extended key usage, when present,

@@ -6,7 +6,8 @@ import Foundation
 public enum SecTrustResultType: UInt32, Sendable {
     /// Not evaluated yet.
     case invalid = 0
-    /// The user chose to trust the chain (trust settings, which do not exist here).
+    /// The user chose to trust the chain: here, through exceptions (`SecTrustSetExceptions`) that accept every
+    /// failure found.
     case proceed = 1
     @available(*, deprecated)
     case confirm = 2
@@ -26,11 +27,12 @@ public typealias SecTrustWithErrorCallback = (SecTrust, Bool, CFError?) -> Void
 /// Evaluates trust and gives the result in the older form (deprecated by Apple for `SecTrustEvaluateWithError`).
 /// - Parameters:
 ///   - trust: the object.
-///   - result: receives `.unspecified` when the chain is trusted, else `.recoverableTrustFailure`.
+///   - result: receives `.unspecified` when the chain is trusted, `.proceed` when it is trusted only through the
+///     user's exceptions, else `.recoverableTrustFailure`.
 /// - Returns: `errSecSuccess` (the evaluation itself ran).
 @available(*, deprecated, renamed: "SecTrustEvaluateWithError")
 public func SecTrustEvaluate(_ trust: SecTrust, _ result: UnsafeMutablePointer<SecTrustResultType>) -> OSStatus {
-    result.pointee = trust.evaluation().error == nil ? .unspecified : .recoverableTrustFailure
+    result.pointee = trust.evaluation().resultType
     return errSecSuccess
 }
 
@@ -47,7 +49,7 @@ public func SecTrustGetTrustResult(
         result.pointee = .invalid
         return errSecSuccess
     }
-    result.pointee = evaluation.error == nil ? .unspecified : .recoverableTrustFailure
+    result.pointee = evaluation.resultType
     return errSecSuccess
 }
 
@@ -67,4 +69,12 @@ public func SecTrustEvaluateAsyncWithError(
         queue.async { callback(trust, error == nil, error) }
     }
     return errSecSuccess
+}
+
+extension TrustEvaluation {
+    /// The older form's result: trusted by the user's exceptions, trusted, or a failure an app could override.
+    var resultType: SecTrustResultType {
+        guard error == nil else { return .recoverableTrustFailure }
+        return passedByExceptions ? .proceed : .unspecified
+    }
 }

@@ -14,6 +14,8 @@ public final class SecTrust: CustomStringConvertible, Sendable {
         var customAnchorsOnly = false
         /// The date to evaluate at; nil for the time of the evaluation.
         var verifyDate: Date?
+        /// The failures the user accepted (`SecTrustSetExceptions`), or nil.
+        var exceptions: TrustExceptions?
     }
 
     struct State {

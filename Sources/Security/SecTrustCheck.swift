@@ -35,6 +35,23 @@ enum SecTrustCheck: Equatable {
         }
     }
 
+    /// The check's name in trust exceptions (Apple's policy check names where it has one).
+    var exceptionKey: String {
+        switch self {
+        case .sslHostname: "SSLHostname"
+        case .temporalValidity: "TemporalValidity"
+        case .keyUsage: "KeyUsage"
+        case .extendedKeyUsage: "ExtendedKeyUsage"
+        case .basicConstraints: "BasicConstraints"
+        case .basicConstraintsPathLength: "BasicConstraintsPathLen"
+        case .anchorTrusted: "AnchorTrusted"
+        case .missingIntermediate: "MissingIntermediate"
+        case .criticalExtensions: "CriticalExtensions"
+        case .signature: "SignatureVerification"
+        case .other: "Other"
+        }
+    }
+
     var kind: SecTrustFailureKind {
         switch self {
         case .sslHostname: .name
