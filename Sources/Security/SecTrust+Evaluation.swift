@@ -16,13 +16,16 @@ struct TrustEvaluation {
     let failures: [SecTrustFailure]
     /// Whether the chain is trusted only because the user accepted its failures (`.proceed`).
     let passedByExceptions: Bool
+    /// The date the certificates' validity was checked at.
+    let date: Date
 
     init(settings: SecTrust.Settings) {
         let leaf = settings.certificates[0]
         let anchors = settings.customAnchors ?? []
+        date = settings.verifyDate ?? Date()
         var request = ChainVerificationRequest(
             leaf: leaf.x509, intermediates: settings.certificates.dropFirst().map(\.x509),
-            anchors: anchors.map(\.x509), date: settings.verifyDate ?? Date())
+            anchors: anchors.map(\.x509), date: date)
         request.trustsSystemAnchors = settings.customAnchors == nil || !settings.customAnchorsOnly
         request.hostname = settings.policies.lazy.compactMap(\.hostname).first
         let known = settings.certificates + anchors

@@ -16,6 +16,8 @@ public final class SecTrust: CustomStringConvertible, Sendable {
         var verifyDate: Date?
         /// The failures the user accepted (`SecTrustSetExceptions`), or nil.
         var exceptions: TrustExceptions?
+        /// `SecTrustSetNetworkFetchAllowed`'s setting, or nil for the default.
+        var networkFetchAllowed: Bool?
     }
 
     struct State {

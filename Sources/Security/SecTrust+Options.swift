@@ -1,0 +1,88 @@
+import Dispatch
+import Foundation
+
+/// A C `Boolean`, as Swift shows it on Apple platforms (`DarwinBoolean`): what `SecTrustGetNetworkFetchAllowed`
+/// writes. Linux's Swift has no such type, so Security declares it.
+public struct DarwinBoolean: ExpressibleByBooleanLiteral, Equatable, Hashable, Sendable, CustomStringConvertible {
+    private let value: UInt8
+
+    public init(_ value: Bool) { self.value = value ? 1 : 0 }
+    public init(booleanLiteral value: Bool) { self.init(value) }
+
+    /// The value as a `Bool`.
+    public var boolValue: Bool { value != 0 }
+    public var description: String { boolValue.description }
+}
+
+/// The key of `SecTrustCopyResult`'s dictionary that holds the date the evaluation used (`CFDate`).
+nonisolated(unsafe) public let kSecTrustEvaluationDate: CFString = SecConstant("TrustEvaluationDate")
+/// The key of `SecTrustCopyResult`'s dictionary that holds the result (`SecTrustResultType`'s raw value).
+nonisolated(unsafe) public let kSecTrustResultValue: CFString = SecConstant("TrustResultValue")
+
+/// Allows or forbids fetching what an evaluation lacks over the network (intermediate certificates). This
+/// keychain never fetches anything: the setting is kept and reported, and evaluations use only the certificates
+/// given and the system's anchors.
+/// - Parameters:
+///   - trust: the object.
+///   - allowFetch: whether fetching is allowed.
+/// - Returns: `errSecSuccess`.
+public func SecTrustSetNetworkFetchAllowed(_ trust: SecTrust, _ allowFetch: Bool) -> OSStatus {
+    trust.update { $0.networkFetchAllowed = allowFetch }
+    return errSecSuccess
+}
+
+/// Whether fetching over the network is allowed: as set, or by default when any policy is an SSL policy.
+/// - Parameters:
+///   - trust: the object.
+///   - allowFetch: receives the setting.
+/// - Returns: `errSecSuccess`.
+public func SecTrustGetNetworkFetchAllowed(_ trust: SecTrust, _ allowFetch: UnsafeMutablePointer<DarwinBoolean>)
+    -> OSStatus
+{
+    let settings = trust.state.withLock { $0.settings }
+    let byDefault = settings.policies.contains { if case .ssl = $0.rule { true } else { false } }
+    allowFetch.pointee = DarwinBoolean(settings.networkFetchAllowed ?? byDefault)
+    return errSecSuccess
+}
+
+/// The time an evaluation checks validity at: the date set by `SecTrustSetVerifyDate`, or now.
+/// - Parameter trust: the object.
+/// - Returns: seconds since 1 January 2001 (`CFAbsoluteTime`).
+public func SecTrustGetVerifyTime(_ trust: SecTrust) -> Double {
+    (trust.state.withLock { $0.settings.verifyDate } ?? Date()).timeIntervalSinceReferenceDate
+}
+
+/// What the evaluation found (evaluating first when needed): `kSecTrustResultValue` and `kSecTrustEvaluationDate`.
+/// - Parameter trust: the object.
+/// - Returns: the dictionary.
+public func SecTrustCopyResult(_ trust: SecTrust) -> CFDictionary? {
+    let evaluation = trust.evaluation()
+    let result: [String: Any] = [
+        kSecTrustResultValue as String: NSNumber(value: evaluation.resultType.rawValue),
+        kSecTrustEvaluationDate as String: evaluation.date as NSDate,
+    ]
+    return result as NSDictionary
+}
+
+/// What `SecTrustEvaluateAsync` calls with the result.
+public typealias SecTrustCallback = (SecTrust, SecTrustResultType) -> Void
+
+/// Evaluates trust away from the calling thread and calls `result` on `queue` with the result in the older form
+/// (deprecated by Apple for `SecTrustEvaluateAsyncWithError`).
+/// - Parameters:
+///   - trust: the object.
+///   - queue: the queue `result` runs on.
+///   - result: receives the object and the result, as `SecTrustEvaluate` gives it.
+/// - Returns: `errSecSuccess`.
+@available(*, deprecated, renamed: "SecTrustEvaluateAsyncWithError")
+public func SecTrustEvaluateAsync(
+    _ trust: SecTrust, _ queue: DispatchQueue?, _ result: @escaping SecTrustCallback
+) -> OSStatus {
+    // Apple's callback type is not @Sendable; it is called once, on the caller's queue, as Apple does.
+    nonisolated(unsafe) let callback = result
+    DispatchQueue.global().async {
+        let evaluated = trust.evaluation().resultType
+        (queue ?? DispatchQueue.global()).async { callback(trust, evaluated) }
+    }
+    return errSecSuccess
+}
