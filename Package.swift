@@ -6,6 +6,10 @@ import PackageDescription
 // system frameworks of the same names are the real thing. The analyzer, keychain-lint, is a package of its own
 // (keychain-lint/), so this manifest stays declarative for every client that depends on `Security`.
 
+// Debian ships TSS2 as shared libraries only, so the fully static `security` (scripts/build-release.sh) is built
+// with KEYCHAIN_WITHOUT_TPM=1: TPMEnclave then compiles its WithoutTPM files, in which no TPM connects.
+let withoutTPM = Context.environment["KEYCHAIN_WITHOUT_TPM"] == "1"
+
 // C modules are imported `@_implementationOnly`, so that a module that imports Security, LocalAuthentication or
 // CryptoKit needs none of their headers (docs/architecture.md); CheckImplementationOnly makes the compiler refuse
 // any C type in a stored property, whose layout such a client could not know.
@@ -142,7 +146,9 @@ var targets: [Target] = [
             swiftSettings: swift6),
         // SecureEnclave keys kept in a TPM 2.0, through the TSS2 ESAPI: only TPMEnclave imports CTSS2.
         .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
-        .target(name: "TPMEnclave", dependencies: ["CTSS2"], swiftSettings: swift6),
+        .target(
+            name: "TPMEnclave", dependencies: withoutTPM ? [] : ["CTSS2"],
+            exclude: withoutTPM ? ["TPMConnection.swift", "TPMKeyBlob.swift"] : ["WithoutTPM"], swiftSettings: swift6),
         // CryptoKit's face over OpenSSL: only CryptoKitOpenSSL imports the C module.
         .target(name: "CryptoKitOpenSSL", dependencies: ["COpenSSL", "KeychainCrypto"], swiftSettings: swift6),
         // Secure Enclave keys, below both faces: the backends (TPM 2.0, the administrator's software enclave), their
