@@ -8,10 +8,10 @@ public struct SHA3_256: HashFunction {
     public static let byteCount = 32
     public typealias Digest = SHA3_256Digest
 
-    private var state: SHA3_256State
+    private var state: SHA3State<SHA3Size256>
 
     /// Creates a hash function ready to absorb data.
-    public init() { state = SHA3_256State() }
+    public init() { state = SHA3State<SHA3Size256>() }
 
     /// Absorbs the bytes of `bufferPointer`.
     /// - Parameter bufferPointer: The bytes to add to the hash.
@@ -59,10 +59,10 @@ public struct SHA3_384: HashFunction {
     public static let byteCount = 48
     public typealias Digest = SHA3_384Digest
 
-    private var state: SHA3_384State
+    private var state: SHA3State<SHA3Size384>
 
     /// Creates a hash function ready to absorb data.
-    public init() { state = SHA3_384State() }
+    public init() { state = SHA3State<SHA3Size384>() }
 
     /// Absorbs the bytes of `bufferPointer`.
     /// - Parameter bufferPointer: The bytes to add to the hash.
@@ -110,10 +110,10 @@ public struct SHA3_512: HashFunction {
     public static let byteCount = 64
     public typealias Digest = SHA3_512Digest
 
-    private var state: SHA3_512State
+    private var state: SHA3State<SHA3Size512>
 
     /// Creates a hash function ready to absorb data.
-    public init() { state = SHA3_512State() }
+    public init() { state = SHA3State<SHA3Size512>() }
 
     /// Absorbs the bytes of `bufferPointer`.
     /// - Parameter bufferPointer: The bytes to add to the hash.

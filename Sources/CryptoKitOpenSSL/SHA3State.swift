@@ -1,42 +1,39 @@
 @_implementationOnly import COpenSSL
 
-/// SHA3-256 (FIPS 202).
-package struct SHA3_256State: HashState {
+/// SHA-3 (FIPS 202) of one size: SHA3-256, SHA3-384 or SHA3-512.
+package struct SHA3State<Size: SHA3Size>: HashState {
+    package static var outputByteCount: Int { Size.outputByteCount }
+    /// The rate: 200 bytes of Keccak state less twice the output.
+    package static var blockByteCount: Int { 200 - 2 * Size.outputByteCount }
+    private var context = EVPDigestContext(Size.algorithm)
+
+    package init() {}
+
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) { EVPDigestContext.update(&context, bytes) }
+
+    package func finalize(into output: UnsafeMutableRawBufferPointer) { context.finalize(into: output) }
+}
+
+/// A SHA-3 output size, with OpenSSL's digest for it.
+package protocol SHA3Size: Sendable {
+    static var outputByteCount: Int { get }
+    /// The EVP_MD, fetched once per process.
+    static var algorithm: OpaquePointer? { get }
+}
+
+package enum SHA3Size256: SHA3Size {
     package static let outputByteCount = 32
-    package static let blockByteCount = 136
-    private var context = EVPDigestContext(FetchedSHA3.sha256)
-
-    package init() {}
-
-    package mutating func update(_ bytes: UnsafeRawBufferPointer) { EVPDigestContext.update(&context, bytes) }
-
-    package func finalize(into output: UnsafeMutableRawBufferPointer) { context.finalize(into: output) }
+    package static var algorithm: OpaquePointer? { FetchedSHA3.sha256 }
 }
 
-/// SHA3-384 (FIPS 202).
-package struct SHA3_384State: HashState {
+package enum SHA3Size384: SHA3Size {
     package static let outputByteCount = 48
-    package static let blockByteCount = 104
-    private var context = EVPDigestContext(FetchedSHA3.sha384)
-
-    package init() {}
-
-    package mutating func update(_ bytes: UnsafeRawBufferPointer) { EVPDigestContext.update(&context, bytes) }
-
-    package func finalize(into output: UnsafeMutableRawBufferPointer) { context.finalize(into: output) }
+    package static var algorithm: OpaquePointer? { FetchedSHA3.sha384 }
 }
 
-/// SHA3-512 (FIPS 202).
-package struct SHA3_512State: HashState {
+package enum SHA3Size512: SHA3Size {
     package static let outputByteCount = 64
-    package static let blockByteCount = 72
-    private var context = EVPDigestContext(FetchedSHA3.sha512)
-
-    package init() {}
-
-    package mutating func update(_ bytes: UnsafeRawBufferPointer) { EVPDigestContext.update(&context, bytes) }
-
-    package func finalize(into output: UnsafeMutableRawBufferPointer) { context.finalize(into: output) }
+    package static var algorithm: OpaquePointer? { FetchedSHA3.sha512 }
 }
 
 /// One EVP digest computation. OpenSSL offers SHA-3 only through EVP, whose context lives on the heap: a hash
