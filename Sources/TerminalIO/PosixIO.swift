@@ -32,6 +32,17 @@ public enum PosixIO {
         try? SystemCalls.open("/dev/tty", O_RDWR | O_NOCTTY)
     }
 
+    /// Opens the controlling terminal when this process may ask there. - Returns: nil when there is none, or when
+    /// another process group has its foreground (``JobControl``): reading or changing it would stop this one.
+    public static func openTerminalForPrompting() -> Int32? {
+        guard let terminal = openTerminal() else { return nil }
+        guard !JobControl.isInBackground(of: terminal) else {
+            closeDescriptor(terminal)
+            return nil
+        }
+        return terminal
+    }
+
     public static func closeDescriptor(_ descriptor: Int32) {
         SystemCalls.close(descriptor)
     }

@@ -1,10 +1,6 @@
 import KeychainCore
 import TerminalIO
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Shows this process's user a message of the system authentication keychaind runs (PAM's questions and
 /// lines) and relays what was typed. It can only relay: PAM, in the daemon, decides.
 package protocol SystemPromptRelay: Sendable {
@@ -18,10 +14,8 @@ package struct TerminalSystemPromptRelay: SystemPromptRelay {
     package init() {}
 
     package func relay(_ message: SystemPrompt) -> PromptCodec.Reply {
-        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard terminal >= 0 else { return .failed(.notInteractive) }
-        defer { close(terminal) }
-        guard !JobControl.isInBackground(of: terminal) else { return .failed(.notInteractive) }
+        guard let terminal = PosixIO.openTerminalForPrompting() else { return .failed(.notInteractive) }
+        defer { PosixIO.closeDescriptor(terminal) }
         switch message.style {
         case .information, .error:
             Array((message.text + "\n").utf8).withUnsafeBytes { _ = PosixIO.writeAll(terminal, $0) }
