@@ -12,6 +12,10 @@ swift format lint --strict -r Sources Tests Package.swift
 (cd keychain-lint && swift format lint --strict -r Sources Tests Package.swift)
 echo "==> swift build --build-tests"
 swift build --build-tests
+# The fully static security (scripts/build-release.sh) is built without TSS2: its variant of TPMEnclave must
+# still compile with the modules above it (a scratch path of its own, so the build above is left as it is).
+echo "==> KEYCHAIN_WITHOUT_TPM=1 swift build --target EnclaveKeys"
+KEYCHAIN_WITHOUT_TPM=1 swift build --target EnclaveKeys --scratch-path .build/without-tpm
 # Serially: several suites start child processes and time them, and one suite at a time keeps a loaded machine
 # from turning their timing into failures. Every test is a swift-testing test; XCTest is left out, as its own
 # runner would only print "Executed 0 tests" first.
