@@ -29,8 +29,11 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
     package init(database: Database, maximumGroupSize: Int = 256) {
         self.database = database
         self.maximumGroupSize = max(1, maximumGroupSize)
-        let thread = Thread { [self] in runWriter() }
-        thread.name = "group-committer"
+        // Named from inside: Foundation on Linux names only the current thread (`ps -L`, `top -H` show it).
+        let thread = Thread { [self] in
+            Thread.current.name = "group-committer"
+            runWriter()
+        }
         thread.start()
     }
 

@@ -7,8 +7,10 @@
 /// again within a few requests.
 ///
 /// Polling pays only while a core would otherwise be idle. Each poll yields the processor between two looks; a
-/// yield that comes back late means other threads were waiting for this core (the machine is loaded, or the peer
-/// shares the core): the poll stops, the reader sleeps, and the next few waits sleep at once (``contended()``).
+/// yield that comes back late means another thread ran on this core: the poll stops and the reader sleeps. One late
+/// yield is usually a passing interruption (a timer, the host taking the virtual processor back for a moment), so
+/// only that wait sleeps; a second one before a poll has ended well means other threads keep wanting this core (the
+/// machine is loaded, or the peer shares the core), and the next few waits sleep at once (``contended()``).
 package struct AdaptiveSpin: Sendable {
     /// The longest poll: beyond it, sleeping and being woken costs less than polling.
     package static let longestNanoseconds: UInt64 = 150_000
@@ -19,6 +21,8 @@ package struct AdaptiveSpin: Sendable {
     /// The moving average of the waits, in nanoseconds (each wait counted up to four limits).
     package private(set) var averageWaitNanoseconds: UInt64
     private let enabled: Bool
+    /// A yield came back late since the last poll that ended with an answer.
+    private var yieldedLateRecently = false
 
     /// - Parameter averageWaitNanoseconds: the wait expected before any was timed.
     package init(averageWaitNanoseconds: UInt64 = AdaptiveSpin.longestNanoseconds / 2) {
@@ -47,9 +51,22 @@ package struct AdaptiveSpin: Sendable {
         averageWaitNanoseconds = 4 * Self.longestNanoseconds
     }
 
-    /// Counts a wait that ended after `waited` nanoseconds, polled or slept.
-    package mutating func waited(nanoseconds waited: UInt64) {
+    /// A yield of this poll came back late (``longestUncontendedYieldNanoseconds``): the wait sleeps; if one did
+    /// already since a poll last ended with an answer, the next waits sleep at once too (``contended()``).
+    package mutating func yieldedLate() {
         guard enabled else { return }
+        if yieldedLateRecently {
+            yieldedLateRecently = false
+            contended()
+        } else {
+            yieldedLateRecently = true
+        }
+    }
+
+    /// Counts a wait that ended after `waited` nanoseconds; `polled` when the answer came while polling.
+    package mutating func waited(nanoseconds waited: UInt64, polled: Bool = false) {
+        guard enabled else { return }
+        if polled { yieldedLateRecently = false }
         let counted = min(waited, 4 * Self.longestNanoseconds)
         if counted >= averageWaitNanoseconds {
             averageWaitNanoseconds += (counted - averageWaitNanoseconds) / 4

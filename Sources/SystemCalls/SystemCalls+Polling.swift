@@ -46,16 +46,16 @@ extension SystemCalls {
             defer { SpinGate.process.leave() }
             repeat {
                 if case .received(let count) = try receiveIfArrived(descriptor, into: buffer) {
-                    spin.waited(nanoseconds: monotonicNanoseconds() &- start)
+                    spin.waited(nanoseconds: monotonicNanoseconds() &- start, polled: true)
                     return count
                 }
                 // The peer may be waiting for this very core: let it (or anyone else waiting) run first. A yield
-                // that took long means other threads want this core: polling would take it from them, so sleep.
+                // that took long means another thread wanted this core: polling would take it from them, so sleep.
                 let beforeYield = monotonicNanoseconds()
                 sched_yield()
                 let now = monotonicNanoseconds()
                 if now &- beforeYield > AdaptiveSpin.longestUncontendedYieldNanoseconds {
-                    spin.contended()
+                    spin.yieldedLate()
                     break
                 }
                 if now &- start >= budget { break }

@@ -93,6 +93,30 @@ import Testing
         #expect(waits >= 2 && waits <= 8)
     }
 
+    @Test func oneLateYieldSleepsOnlyItsOwnWait() {
+        var spin = AdaptiveSpin(averageWaitNanoseconds: 10_000)
+        spin.yieldedLate()
+        spin.waited(nanoseconds: 40_000)  // the wait slept: woken late
+        #expect(spin.budgetNanoseconds > 0)
+    }
+
+    @Test func aSecondLateYieldBeforeAPollEndsWellSleepsTheNextWaitsAtOnce() {
+        var spin = AdaptiveSpin(averageWaitNanoseconds: 10_000)
+        spin.yieldedLate()
+        spin.waited(nanoseconds: 40_000)
+        spin.yieldedLate()
+        #expect(spin.budgetNanoseconds == 0)
+    }
+
+    @Test func aPollThatEndsWithAnAnswerForgetsAnEarlierLateYield() {
+        var spin = AdaptiveSpin(averageWaitNanoseconds: 10_000)
+        spin.yieldedLate()
+        spin.waited(nanoseconds: 40_000)
+        spin.waited(nanoseconds: 10_000, polled: true)
+        spin.yieldedLate()
+        #expect(spin.budgetNanoseconds > 0)
+    }
+
     @Test func aPolledReceiveGetsWhatArrivesDuringThePollAfterItAndTheEndOfTheStream() throws {
         var ends: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
