@@ -253,6 +253,55 @@ import Testing
         #expect(locations(of: "KL607", in: source).isEmpty)
     }
 
+    @Test func aParameterShadowedByALocalAndARecursiveCallerAreFollowed() {
+        let source = """
+            func seal(_ key: SecKey, _ plain: [UInt8], padding: SecPadding, rounds: Int) {
+                let padding = padding
+                if rounds > 0 { seal(key, plain, padding: padding, rounds: rounds - 1) }
+                var out = [UInt8](repeating: 0, count: 256)
+                var length = out.count
+                _ = SecKeyEncrypt(key, padding, plain, plain.count, &out, &length)
+            }
+            func sealTwice(_ key: SecKey, _ plain: [UInt8]) {
+                seal(key, plain, padding: .PKCS1, rounds: 2)
+            }
+            """
+        #expect(locations(of: "KL607", in: source) == ["6:28"])
+        #expect(messages(of: "KL607", in: source).first?.contains("line 9") == true)
+    }
+
+    @Test func anObjectiveCMethodParameterIsFollowedToItsCaller() {
+        let source = """
+            @implementation Sealer
+            - (OSStatus)seal:(NSData *)plain padding:(SecPadding)padding into:(uint8_t *)out length:(size_t *)length {
+                return SecKeyEncrypt(self.key, padding, plain.bytes, plain.length, out, length);
+            }
+            - (OSStatus)sealLegacy:(NSData *)plain into:(uint8_t *)out length:(size_t *)length {
+                return [self seal:plain padding:kSecPaddingPKCS1 into:out length:length];
+            }
+            @end
+            """
+        #expect(locations(of: "KL607", in: source, path: "Sealer.m") == ["3:36"])
+        #expect(findings(in: source, path: "Sealer.m").first?.message.contains("line 6") == true)
+    }
+
+    @Test func comparingWithAWeakPaddingIsNotUsingIt() {
+        let source = """
+            func overhead(of padding: SecPadding) -> Int {
+                switch padding {
+                case .PKCS1SHA1, .PKCS1SHA256: return 0
+                case .OAEP: return 42
+                default: return 11
+                }
+            }
+            func isLegacy(_ algorithm: SecKeyAlgorithm) -> Bool {
+                algorithm == .rsaSignatureMessagePKCS1v15SHA1 || algorithm == .rsaEncryptionPKCS1
+            }
+            """
+        #expect(locations(of: "KL607", in: source).isEmpty)
+        #expect(locations(of: "KL608", in: source).isEmpty)
+    }
+
     // MARK: The pre-parse filter
 
     @Test func filesThatOnlyNameAWeakPaddingAreParsed() {

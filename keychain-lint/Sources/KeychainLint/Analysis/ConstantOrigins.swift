@@ -226,53 +226,18 @@ package final class ConstantOrigins {
 
     /// Assignments whose target may be a property, anywhere in a body, closures included.
     private func collectAssignments(_ block: Block, context: Int) {
-        for statement in block {
-            if case .assignment(let target, _, let value) = statement.kind {
-                let target = target.unwrapped
-                var name: String?
-                switch target.kind {
-                case .identifier(let identifier): name = identifier
-                case .member(let base?, let member) where base.unwrapped.terminalName == "self": name = member
-                case .member(let base?, let member) where Self.isTypeName(base.unwrapped): name = member
-                default: name = nil
-                }
-                if let name {
-                    assignments[name, default: []].append(
-                        PropertyAssignment(value: value, context: context, offset: statement.position.offset))
-                }
+        block.visitStatements { statement in
+            guard case .assignment(let written, _, let value) = statement.kind else { return }
+            var name: String?
+            switch written.unwrapped.kind {
+            case .identifier(let identifier): name = identifier
+            case .member(let base?, let member) where base.unwrapped.terminalName == "self": name = member
+            case .member(let base?, let member) where Self.isTypeName(base.unwrapped): name = member
+            default: name = nil
             }
-            for nested in Self.nestedBlocks(of: statement) { collectAssignments(nested, context: context) }
-        }
-    }
-
-    private static func nestedBlocks(of statement: Stmt) -> [Block] {
-        var blocks: [Block] = []
-        switch statement.kind {
-        case .ifStatement(_, let then, let otherwise): blocks = [then] + (otherwise.map { [$0] } ?? [])
-        case .guardStatement(_, let otherwise): blocks = [otherwise]
-        case .switchStatement(_, let cases): blocks = cases.map(\.body)
-        case .compilationConditional(let clauses): blocks = clauses.map(\.body)
-        case .loop(_, let body), .block(let body): blocks = [body]
-        default: break
-        }
-        // Closures directly in this statement's expressions; those of nested blocks are found from there.
-        var closures: [Block] = []
-        var shallow = statement
-        if !blocks.isEmpty { shallow.kind = .other(Self.ownExpressions(of: statement)) }
-        shallow.visitExpressions { expr in
-            if case .closure(let block) = expr.kind { closures.append(block) }
-        }
-        return blocks + closures
-    }
-
-    /// The expressions a statement holds itself, leaving out those of its nested blocks.
-    private static func ownExpressions(of statement: Stmt) -> [Expr] {
-        switch statement.kind {
-        case .ifStatement(let conditions, _, _), .guardStatement(let conditions, _):
-            return conditions.compactMap(\.expression)
-        case .switchStatement(let subject, _): return [subject]
-        case .loop(let conditions, _): return conditions
-        default: return []
+            guard let name else { return }
+            assignments[name, default: []].append(
+                PropertyAssignment(value: value, context: context, offset: statement.position.offset))
         }
     }
 }

@@ -38,8 +38,16 @@ struct WeakAlgorithmUse {
 
     func check(into collector: inout FindingCollector) {
         var hasSink = false
+        // Names only compared with (`==`, a `switch` case) are not used.
         var skipped: Set<Int> = []
+        unit.visitAllStatements { statement in
+            guard case .switchStatement(_, let cases) = statement.kind else { return }
+            for pattern in cases.flatMap(\.patterns) { pattern.visit { skipped.insert($0.position.offset) } }
+        }
         unit.visitAllExpressions { expr in
+            if case .binary(let op, let lhs, let rhs) = expr.kind, ["==", "!=", "~="].contains(op) {
+                skipped.formUnion([lhs.unwrapped.position.offset, rhs.unwrapped.position.offset])
+            }
             guard let callee = expr.calleeName else { return }
             if Self.sinks[callee] != nil { hasSink = true }
             if Self.supportQueries.contains(callee) {
