@@ -24,6 +24,23 @@ import Testing
         #expect(locations(of: "KL608", in: source) == ["3:28"])
     }
 
+    @Test func callsInAClosureStoredInAPropertyAreChecked() {
+        let source = """
+            final class Box {
+                let seal: (SecKey, [UInt8], inout [UInt8], inout Int) -> OSStatus = { key, plain, out, length in
+                    let padding = SecPadding.PKCS1
+                    return SecKeyEncrypt(key, padding, plain, plain.count, &out, &length)
+                }
+                lazy var signer: (SecKey, [UInt8], inout [UInt8], inout Int) -> OSStatus = { key, digest, out, n in
+                    SecKeyRawSign(key, .PKCS1SHA1, digest, digest.count, &out, &n)
+                }
+            }
+            """
+        #expect(locations(of: "KL607", in: source) == ["4:35"])
+        #expect(locations(of: "KL608", in: source) == ["7:28"])
+        #expect(findings(in: source).first { $0.rule.id == "KL608" }?.message.contains("signs a SHA-1") == true)
+    }
+
     // MARK: Locals
 
     @Test func aPaddingHeldInALocalIsFollowedToTheLegacyCall() {

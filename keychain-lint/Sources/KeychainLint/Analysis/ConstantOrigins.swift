@@ -13,10 +13,18 @@ package struct ConstantOrigin: Sendable, Hashable {
 /// that is also set from input. A parameter is the exception: callers whose argument cannot be traced are left
 /// out, since a caller that passes a constant uses it whatever the others do; with no such caller it is nil.
 package final class ConstantOrigins {
-    /// One body that names can be bound in: a function of the file, or the top-level code.
+    /// One body that names can be bound in: a function of the file, the top-level code, or the initializers of
+    /// the file's properties.
     private struct Context {
         var function: FunctionDecl?
+        var body: Block
         var scan: CryptoScan
+
+        init(function: FunctionDecl?, body: Block) {
+            self.function = function
+            self.body = body
+            scan = CryptoScan(body)
+        }
     }
 
     /// An assignment to a name that may be a property: `padding = x`, `self.padding = x`.
@@ -38,14 +46,19 @@ package final class ConstantOrigins {
 
     package init(unit: SourceUnit) {
         self.unit = unit
-        var contexts = unit.functions.map { Context(function: $0, scan: CryptoScan($0.body)) }
-        contexts.append(Context(function: nil, scan: CryptoScan(unit.topLevel)))
+        var contexts = unit.functions.map { Context(function: $0, body: $0.body) }
+        contexts.append(Context(function: nil, body: unit.topLevel))
+        // Closures stored in properties are no function of the file, but their calls count as much.
+        let initializers = unit.properties.compactMap { property in
+            property.initializer.map { Stmt(.expression($0), at: $0.position) }
+        }
+        contexts.append(Context(function: nil, body: initializers))
         self.contexts = contexts
         calls = contexts.enumerated().flatMap { index, context in
             context.scan.calls.map { (expr: $0.expr, context: index) }
         }
         for (index, context) in contexts.enumerated() {
-            collectAssignments(context.function?.body ?? unit.topLevel, context: index)
+            collectAssignments(context.body, context: index)
         }
     }
 
