@@ -88,6 +88,20 @@ import Testing
         #expect(messages(of: "KL608", in: source).first?.contains("line 2") == true)
     }
 
+    @Test func aTernaryWhoseArmsAreBothWeakIsReported() {
+        let source = """
+            func encrypt(_ data: Data, for key: SecKey, legacy: Bool) -> Data? {
+                let algorithm = legacy ? SecKeyAlgorithm.rsaEncryptionPKCS1 : kSecKeyAlgorithmRSAEncryptionPKCS1
+                return SecKeyCreateEncryptedData(key, legacy ? algorithm : .rsaEncryptionPKCS1, data as CFData, nil)
+                    as Data?
+            }
+            """
+        #expect(locations(of: "KL607", in: source) == ["3:43"])
+        let message = messages(of: "KL607", in: source).first ?? ""
+        #expect(message.contains("the value of the argument, from lines 2 and 3"))
+        #expect(message.hasPrefix("rsaEncryptionPKCS1 or kSecKeyAlgorithmRSAEncryptionPKCS1 "))
+    }
+
     @Test func anObjectiveCPaddingVariableIsFollowed() {
         let source = """
             OSStatus Encrypt(SecKeyRef key, const uint8_t *plain, size_t length, uint8_t *out, size_t *outLength) {

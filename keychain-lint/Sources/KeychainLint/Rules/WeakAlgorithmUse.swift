@@ -78,7 +78,10 @@ struct WeakAlgorithmUse {
             traced.formUnion(constants.map(\.position.offset))
             let position = argument.unwrapped.position
             let written = constants.count == 1 && constants[0].position == position
-            let source = written ? nil : (argument.unwrapped.sketch, constants.map(\.position.line))
+            // `padding`, `digestType.padding`; a ternary or a call has no short rendering.
+            let sketch = argument.unwrapped.sketch
+            let described = sketch.contains("?") ? "the argument" : "`\(sketch)`"
+            let source = written ? nil : (described, constants.map(\.position.line))
             report(Self.names(constants), sink.operation, from: source, at: position, into: &collector)
         }
         return traced
@@ -131,13 +134,14 @@ struct WeakAlgorithmUse {
 
     /// - Parameters:
     ///   - operation: what the call does; nil for a signature algorithm whose use the file does not show.
-    ///   - source: the argument the constant was traced through and the lines the constants are written on.
+    ///   - source: how the argument the constant was traced through reads, and the lines the constants are
+    ///     written on.
     private func report(
         _ name: String, _ operation: Operation?, from source: (argument: String, lines: [Int])?,
         at position: SourcePosition, into collector: inout FindingCollector
     ) {
         var subject = name
-        if let source { subject += " (the value of `\(source.argument)`, from \(Self.lines(source.lines)))" }
+        if let source { subject += " (the value of \(source.argument), from \(Self.lines(source.lines)))" }
         if operation?.isSignature == false {
             collector.report(
                 RuleCatalog.rsaPKCS1Encryption, at: position,
