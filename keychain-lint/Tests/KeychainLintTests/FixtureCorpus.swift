@@ -488,8 +488,8 @@ enum FixtureCorpus {
                             return status == errSecSuccess ? (item as! SecKey) : nil
                         }
                         static func sign(_ data: Data, with key: SecKey) -> Data? {
-                            let algorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA1 // expect: KL608
-                            return SecKeyCreateSignature(key, algorithm, data as CFData, nil) as Data?
+                            let algorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA1
+                            return SecKeyCreateSignature(key, algorithm, data as CFData, nil) as Data? // expect: KL608
                         }
                         static func signModern(_ data: Data, with key: SecKey) -> Data? {
                             SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, data as CFData, nil) as Data?

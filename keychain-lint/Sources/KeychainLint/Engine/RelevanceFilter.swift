@@ -29,6 +29,8 @@ enum RelevanceFilter {
         "nsfilecreationdate", "nsfilemodificationdate",
         // CryptoKit: weak digests, key sizes, the Secure Enclave, nonces.
         "insecure.", "cc_md5", "cc_sha1", "symmetrickey", "secureenclave", "nonce",
+        // SecKey algorithms and paddings named apart from any SecKey call: PKCS#1 v1.5 and SHA-1 signatures.
+        "pkcs1", "x962sha1", "psssha1",
     ]
 
     /// Needles grouped by their first byte, so each position of the text is compared with a few of them.

@@ -19,7 +19,7 @@ package struct KeyChecker: SourceChecker {
             let facts = entries.map { (key: analysis.resolver.symbol(of: $0.key), value: $0.value) }
             checkRSASize(facts, locals: properties, resolver: analysis.resolver, into: &collector)
         }
-        checkAlgorithms(analysis.unit, into: &collector)
+        WeakAlgorithmUse(unit: analysis.unit).check(into: &collector)
         EphemeralKeyLookup(analysis: analysis).check(into: &collector)
     }
 
@@ -68,62 +68,5 @@ package struct KeyChecker: SourceChecker {
             return integer(arguments[0].value, locals: locals, depth: depth + 1)
         default: return nil
         }
-    }
-
-    // MARK: KL607, KL608
-
-    /// Calls that only ask whether an algorithm exists: naming one there uses nothing.
-    private static let supportQueries: Set<String> = ["SecKeyIsAlgorithmSupported"]
-    private static let verifyingCalls: Set<String> = ["SecKeyVerifySignature", "SecKeyRawVerify"]
-    private static let legacyEncryptionCalls: Set<String> = ["SecKeyEncrypt", "SecKeyDecrypt"]
-
-    private func checkAlgorithms(_ unit: SourceUnit, into collector: inout FindingCollector) {
-        var skipped: Set<Int> = []
-        var verified: Set<Int> = []
-        var legacyPadding: Set<Int> = []
-        unit.visitAllExpressions { expr in
-            guard let callee = expr.calleeName else { return }
-            for argument in expr.callArguments {
-                let offset = argument.value.unwrapped.position.offset
-                if Self.supportQueries.contains(callee) { skipped.insert(offset) }
-                if Self.verifyingCalls.contains(callee) { verified.insert(offset) }
-                if Self.legacyEncryptionCalls.contains(callee) { legacyPadding.insert(offset) }
-            }
-        }
-        unit.visitAllExpressions { expr in
-            guard let name = Self.algorithmName(expr), !skipped.contains(expr.position.offset) else { return }
-            if Self.isPKCS1Encryption(name, legacyCall: legacyPadding.contains(expr.position.offset)) {
-                collector.report(
-                    RuleCatalog.rsaPKCS1Encryption, at: expr.position,
-                    "\(name) pads RSA encryption with PKCS#1 v1.5, which a padding oracle can undo without the key: "
-                        + "use .rsaEncryptionOAEPSHA256 (or ECIES with an EC key)")
-            } else if Self.isSHA1Signature(name) {
-                let verb = verified.contains(expr.position.offset) ? "verifies" : "signs"
-                collector.report(
-                    RuleCatalog.sha1Signature, at: expr.position,
-                    "\(name) \(verb) a SHA-1 digest, and SHA-1 collisions can be computed: a signature over one "
-                        + "message can be made to hold for another; use the SHA256 variant of the algorithm")
-            }
-        }
-    }
-
-    /// The name an algorithm or padding constant is written with: `.rsaEncryptionPKCS1`,
-    /// `SecKeyAlgorithm.rsaEncryptionPKCS1`, `kSecKeyAlgorithmRSAEncryptionPKCS1`, `kSecPaddingPKCS1SHA1`.
-    private static func algorithmName(_ expr: Expr) -> String? {
-        switch expr.kind {
-        case .identifier(let name): name
-        case .member(_, let name): name
-        default: nil
-        }
-    }
-
-    private static func isPKCS1Encryption(_ name: String, legacyCall: Bool) -> Bool {
-        name == "rsaEncryptionPKCS1" || name == "kSecKeyAlgorithmRSAEncryptionPKCS1"
-            || (legacyCall && (name == "PKCS1" || name == "kSecPaddingPKCS1"))
-    }
-
-    private static func isSHA1Signature(_ name: String) -> Bool {
-        (name.hasSuffix("SHA1") && name.lowercased().contains("signature"))
-            || name == "PKCS1SHA1" || name == "kSecPaddingPKCS1SHA1"
     }
 }
