@@ -15,6 +15,17 @@ package enum AESGCM {
         return try OpenSSLAESGCM.seal(plaintext, key: key, nonce: SystemRandom.bytes(nonceSize), aad: aad)
     }
 
+    /// Encrypts each part under `key` with a fresh random nonce of its own, binding its additional data: what a
+    /// ``seal(_:key:authenticating:)-(UnsafeRawBufferPointer,_,_)`` of each gives, for one key setup and one draw
+    /// of random bytes (an item's attributes and secret are sealed together; each costs about as much again).
+    package static func seal(_ parts: [(plaintext: [UInt8], additionalData: [UInt8])], key: SecureBytes) throws
+        -> [[UInt8]]
+    {
+        try checkKey(key)
+        guard !parts.isEmpty else { return [] }
+        return try OpenSSLAESGCM.seal(parts, key: key, nonces: SystemRandom.bytes(nonceSize * parts.count))
+    }
+
     /// Encrypts a byte array; see ``seal(_:key:authenticating:)-(UnsafeRawBufferPointer,_,_)``.
     package static func seal(_ plaintext: [UInt8], key: SecureBytes, authenticating aad: [UInt8]) throws -> [UInt8] {
         try plaintext.withUnsafeBytes { try seal($0, key: key, authenticating: aad) }

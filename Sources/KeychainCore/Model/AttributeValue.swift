@@ -33,13 +33,28 @@ public enum AttributeValue: Hashable, Sendable {
     var foldedBytes: [UInt8]? {
         let text: String
         switch self {
-        case .string(let string): text = string
+        case .string(var string):
+            if let folded = string.withUTF8(Self.foldedASCII) { return folded }
+            text = string
         case .data(let bytes):
+            if let folded = bytes.withUnsafeBufferPointer(Self.foldedASCII) { return folded }
             guard let decoded = String(validating: bytes, as: UTF8.self) else { return nil }
             text = decoded
         default: return nil
         }
         return Array(text.folding(options: [.caseInsensitive], locale: nil).utf8)
+    }
+
+    /// ASCII text folded as Foundation folds it (only A–Z change, to a–z), without Foundation's general folding,
+    /// which costs thousands of instructions a value (every add folds each text attribute); nil when a byte is
+    /// beyond ASCII.
+    private static func foldedASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var folded = [UInt8](repeating: 0, count: bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            guard byte < 0x80 else { return nil }
+            folded[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+        }
+        return folded
     }
 
     /// The size this value takes, for the bound on attribute sizes.

@@ -95,11 +95,9 @@ struct ItemSealer {
     {
         var encoded = try AttributeCodec.encode(attributes)
         defer { wipe(&encoded) }
-        return (
-            try classKey.wrap(itemKey),
-            try AESGCM.seal(encoded, key: itemKey, authenticating: associatedData(.metadata)),
-            try AESGCM.seal(secret, key: itemKey, authenticating: associatedData(.secret))
-        )
+        let boxes = try AESGCM.seal(
+            [(encoded, associatedData(.metadata)), (secret, associatedData(.secret))], key: itemKey)
+        return (try classKey.wrap(itemKey), boxes[0], boxes[1])
     }
 
     /// Unwraps the item key. - Throws: `KeychainError.decode` when the row was altered or moved.

@@ -17,6 +17,30 @@ enum OpenSSLAESGCM {
         return box
     }
 
+    /// Seals each part under its nonce (`nonces`: one after another) with one keying of the context; a new nonce
+    /// starts each part afresh.
+    static func seal(_ parts: [(plaintext: [UInt8], additionalData: [UInt8])], key: SecureBytes, nonces: [UInt8])
+        throws -> [[UInt8]]
+    {
+        guard !parts.isEmpty, nonces.count == AESGCM.nonceSize * parts.count else {
+            throw CryptoError.invalidLength(operation: "AES-GCM nonces", length: nonces.count)
+        }
+        let nonceOf = { (index: Int) in Array(nonces[index * AESGCM.nonceSize..<(index + 1) * AESGCM.nonceSize]) }
+        var boxes = parts.map { [UInt8](repeating: 0, count: AESGCM.overhead + $0.plaintext.count) }
+        try GCMContexts.shared.withContext(key: key, nonce: nonceOf(0), encrypting: true) { context in
+            for (index, part) in parts.enumerated() {
+                let nonce = nonceOf(index)
+                if index > 0, EVP_CipherInit_ex2(context.pointer, nil, nil, nonce, 1, nil) != 1 {
+                    throw CryptoError.openSSL("AES-GCM seal init")
+                }
+                try part.plaintext.withUnsafeBytes {
+                    try seal($0, nonce: nonce, aad: part.additionalData, into: &boxes[index], context: context)
+                }
+            }
+        }
+        return boxes
+    }
+
     private static func seal(
         _ plaintext: UnsafeRawBufferPointer, nonce: [UInt8], aad: [UInt8], into box: inout [UInt8],
         context: CipherContext
