@@ -47,26 +47,37 @@ package final class ItemStore {
                 sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
             insertStatements[table] = statement
         }
+        try Self.checkDigests(row, columns: columns, table: table)
         var values: [SQLValue] = [
             .blob(row.uuid), .blob(row.primaryKeyDigest), .text(row.protection), .integer(row.version),
             .blob(row.wrappedKey), .blob(row.metadata), .blob(row.secret),
         ]
         values.reserveCapacity(values.count + columns.count)
-        for column in columns { values.append(row.digests[column].map(SQLValue.blob) ?? .null) }
+        for digest in row.digests { values.append(digest.map(SQLValue.blob) ?? .null) }
         try statement.run(values)
         return database.lastInsertRowid
+    }
+
+    /// A row to write carries one value (or nil) per digest column of its table, in the table's order.
+    private static func checkDigests(_ row: StoredRow, columns: [String], table: String) throws {
+        guard row.digests.count == columns.count else {
+            throw StoreError(
+                .error,
+                message: "a row for \(table) has \(row.digests.count) digest values for \(columns.count) columns")
+        }
     }
 
     /// Rewrites every stored field of the row with `row.rowid`.
     package func replace(_ row: StoredRow, in table: String) throws {
         let columns = spec(table).digestColumns
+        try Self.checkDigests(row, columns: columns, table: table)
         let assignments = (["pkey", "pdmn", "version", "wrappedkey", "meta", "secret"] + columns).map { "\($0) = ?" }
         let sql = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE rowid = ?"
         var values: [SQLValue] = [
             .blob(row.primaryKeyDigest), .text(row.protection), .integer(row.version), .blob(row.wrappedKey),
             .blob(row.metadata), .blob(row.secret),
         ]
-        values += columns.map { row.digests[$0].map(SQLValue.blob) ?? .null }
+        values += row.digests.map { $0.map(SQLValue.blob) ?? .null }
         values.append(.integer(row.rowid))
         try database.statement(sql).run(values)
     }
@@ -128,7 +139,7 @@ package final class ItemStore {
             var row = StoredRow(
                 rowid: statement.integer(0), uuid: statement.blob(1), primaryKeyDigest: [],
                 protection: statement.text(2), version: statement.integer(3), wrappedKey: statement.blob(4),
-                metadata: statement.blob(5), secret: statement.blob(6), digests: [:])
+                metadata: statement.blob(5), secret: statement.blob(6), digests: [])
             if let plan = binding {
                 row.indexBinding = Self.indexBinding(
                     statement, spec: spec, plan: plan, filter: filter, scratch: &bindingScratch)

@@ -18,15 +18,15 @@ package struct ItemTableSpec: Sendable {
         bindingNames = digestColumns.map { [UInt8(truncatingIfNeeded: $0.utf8.count)] + Array($0.utf8) }
     }
 
-    /// The index binding of a row with `digests` (by column name): what an item's secret seal authenticates
-    /// (item format 3). For each digest column in order that holds a value: its name (u8 length, UTF-8), then
-    /// the value (u32 big-endian length, bytes). A column added later is NULL in older rows and leaves their
-    /// binding as it was.
-    package func indexBinding(_ digests: [String: [UInt8]]) -> [UInt8] {
+    /// The index binding of a row with `digests` (one value or nil per digest column, in order): what an item's
+    /// secret seal authenticates (item format 3). For each digest column in order that holds a value: its name
+    /// (u8 length, UTF-8), then the value (u32 big-endian length, bytes). A column added later is NULL in older
+    /// rows and leaves their binding as it was.
+    package func indexBinding(_ digests: [[UInt8]?]) -> [UInt8] {
         var binding: [UInt8] = []
         binding.reserveCapacity(Self.typicalBindingSize)
-        for (offset, column) in digestColumns.enumerated() {
-            guard let value = digests[column] else { continue }
+        for (offset, value) in digests.enumerated() where offset < digestColumns.count {
+            guard let value else { continue }
             value.withUnsafeBytes { appendBinding(column: offset, value: $0, to: &binding) }
         }
         return binding

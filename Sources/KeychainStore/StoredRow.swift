@@ -16,15 +16,16 @@ package struct StoredRow: Sendable {
     package var metadata: [UInt8]
     /// The sealed secret; empty when a read did not ask for it.
     package var secret: [UInt8]
-    /// Digest column values by column name.
-    package var digests: [String: [UInt8]]
+    /// The digest columns' values, in the order of the table's ``ItemTableSpec/digestColumns`` (nil is NULL):
+    /// what a write stores. Reads leave it empty.
+    package var digests: [[UInt8]?]
     /// The row's digest columns as its secret's seal binds them (``ItemTableSpec/indexBinding(_:)``), as read
     /// with the secret; empty when a read did not ask for the secret.
     package var indexBinding: [UInt8]
 
     package init(
         rowid: Int64 = 0, uuid: [UInt8], primaryKeyDigest: [UInt8], protection: String, version: Int64,
-        wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8], digests: [String: [UInt8]],
+        wrappedKey: [UInt8], metadata: [UInt8], secret: [UInt8], digests: [[UInt8]?],
         indexBinding: [UInt8] = []
     ) {
         self.rowid = rowid

@@ -20,18 +20,30 @@ import Testing
             migrations: [Migration(version: 1, identifier: "v1 items", sql: schema)])
     }
 
+    /// Digest values by column name, in the spec's order.
+    private func values(_ named: [String: [UInt8]]) -> [[UInt8]?] { spec.digestColumns.map { named[$0] } }
+
     private func row(_ digests: [String: [UInt8]]) -> StoredRow {
         StoredRow(
             uuid: Array(repeating: 7, count: 16), primaryKeyDigest: [1, 2, 3], protection: "ak", version: 3,
-            wrappedKey: [4], metadata: [5], secret: [6], digests: digests)
+            wrappedKey: [4], metadata: [5], secret: [6], digests: values(digests))
     }
 
     @Test func encodesPresentColumnsInOrderWithNamesAndLengths() {
-        let binding = spec.indexBinding(["d_labl": [0xAA], "d_agrp": [0x01, 0x02]])
+        let binding = spec.indexBinding(values(["d_labl": [0xAA], "d_agrp": [0x01, 0x02]]))
         let expected: [UInt8] =
             [6] + Array("d_agrp".utf8) + [0, 0, 0, 2, 0x01, 0x02] + [6] + Array("d_labl".utf8) + [0, 0, 0, 1, 0xAA]
         #expect(binding == expected)
-        #expect(spec.indexBinding([:]).isEmpty)
+        #expect(spec.indexBinding(values([:])).isEmpty)
+    }
+
+    @Test func aRowWhoseDigestsDoNotFitTheTableIsRefusedAndNothingIsWritten() throws {
+        let store = try store()
+        defer { store.database.close() }
+        var short = row([:])
+        short.digests = [[1]]
+        #expect(throws: StoreError.self) { try store.insert(short, into: "items") }
+        #expect(try store.select(from: "items", where: RowFilter(), reading: [.metadata]).isEmpty)
     }
 
     @Test func aReadWithTheSecretReturnsTheBindingItWasWrittenWith() throws {
@@ -43,7 +55,7 @@ import Testing
         ]
         try store.insert(row(digests), into: "items")
         let withSecret = try store.select(from: "items", where: RowFilter(), reading: [.secret])
-        #expect(withSecret.first?.indexBinding == spec.indexBinding(digests))
+        #expect(withSecret.first?.indexBinding == spec.indexBinding(values(digests)))
         #expect(withSecret.first?.secret == [6])
         let withoutSecret = try store.select(from: "items", where: RowFilter(), reading: [.metadata])
         #expect(withoutSecret.first?.indexBinding == [])
@@ -56,8 +68,8 @@ import Testing
         try store.insert(row(["d_agrp": [1]]), into: "items")
         try store.database.statement("UPDATE items SET d_labl = x''").run()
         let read = try store.select(from: "items", where: RowFilter(), reading: [.secret])
-        #expect(read.first?.indexBinding == spec.indexBinding(["d_agrp": [1], "d_labl": []]))
-        #expect(read.first?.indexBinding != spec.indexBinding(["d_agrp": [1]]))
+        #expect(read.first?.indexBinding == spec.indexBinding(values(["d_agrp": [1], "d_labl": []])))
+        #expect(read.first?.indexBinding != spec.indexBinding(values(["d_agrp": [1]])))
     }
 
     @Test func columnsFixedByAConditionComeFromItAndMatchTheWrittenBinding() throws {
@@ -72,11 +84,11 @@ import Testing
         var filter = RowFilter(digestsAnyOf: [("d_acct", [[]]), ("d_agrp", [Array(repeating: 1, count: 16)])])
         let fixed = try store.select(from: "items", where: filter, reading: [.secret])
         #expect(fixed.count == 1)
-        #expect(fixed.first?.indexBinding == spec.indexBinding(digests))
+        #expect(fixed.first?.indexBinding == spec.indexBinding(values(digests)))
         // Several candidate values leave the column to be read from the row.
         filter.digestsAnyOf = [("d_agrp", [Array(repeating: 9, count: 16), Array(repeating: 1, count: 16)])]
         let read = try store.select(from: "items", where: filter, reading: [.secret])
-        #expect(read.first?.indexBinding == spec.indexBinding(digests))
+        #expect(read.first?.indexBinding == spec.indexBinding(values(digests)))
     }
 
     @Test func aConditionMatchesOnlyTheExactBytes() throws {
@@ -92,7 +104,7 @@ import Testing
         #expect(try store.select(from: "items", where: asBlob, reading: [.secret]).isEmpty)
         try store.database.statement("UPDATE items SET d_acct = x'4142'").run()
         let read = try store.select(from: "items", where: asBlob, reading: [.secret])
-        #expect(read.first?.indexBinding == spec.indexBinding(["d_agrp": [1], "d_acct": [0x41, 0x42]]))
+        #expect(read.first?.indexBinding == spec.indexBinding(values(["d_agrp": [1], "d_acct": [0x41, 0x42]])))
     }
 
     @Test func aShapeMatchesOnlyFiltersWithItsSQL() {
@@ -135,13 +147,13 @@ import Testing
         second.primaryKeyDigest = [9]
         try store.insert(second, into: "items")
         let both = try store.select(from: "items", where: RowFilter(), reading: [.secret])
-        #expect(both.map(\.indexBinding) == [spec.indexBinding(long), spec.indexBinding(short)])
+        #expect(both.map(\.indexBinding) == [spec.indexBinding(values(long)), spec.indexBinding(values(short))])
         let wide = RowFilter(digestsAnyOf: [("d_acct", [Array(repeating: 2, count: 200), [5], [6]])])
         #expect(try store.select(from: "items", where: wide, reading: [.secret]).count == 2)
         let narrow = RowFilter(digestsAnyOf: [("d_acct", [[5]])], limit: 1)
         let found = try store.select(from: "items", where: narrow, reading: [.secret])
         #expect(found.map(\.uuid) == [second.uuid])
-        #expect(found.first?.indexBinding == spec.indexBinding(short))
+        #expect(found.first?.indexBinding == spec.indexBinding(values(short)))
         let none = RowFilter(digestsAnyOf: [("d_acct", [[6]])], limit: 1)
         #expect(try store.select(from: "items", where: none, reading: [.secret]).isEmpty)
     }

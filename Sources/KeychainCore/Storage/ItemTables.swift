@@ -11,21 +11,51 @@ enum ItemTables {
     static let synchronizableColumn = digestColumn(.synchronizable)
 
     /// The spec of `schema`'s table, built once per class: every write binds its index with it.
-    static func spec(_ schema: ClassSchema) -> ItemTableSpec {
-        specs[schema.itemClass] ?? makeSpec(schema)
+    static func spec(_ schema: ClassSchema) -> ItemTableSpec { layout(schema).spec }
+
+    /// The layout of `schema`'s table, built once per class.
+    static func layout(_ schema: ClassSchema) -> Layout {
+        layouts[schema.itemClass] ?? Layout(schema)
     }
 
-    private static let specs: [ItemClass: ItemTableSpec] = Dictionary(
-        uniqueKeysWithValues: ClassSchema.stored.map { ($0.itemClass, makeSpec($0)) })
+    private static let layouts: [ItemClass: Layout] = Dictionary(
+        uniqueKeysWithValues: ClassSchema.stored.map { ($0.itemClass, Layout($0)) })
 
-    private static func makeSpec(_ schema: ClassSchema) -> ItemTableSpec {
-        var columns = [digestColumn(.accessGroup), digestColumn(.synchronizable)]
-        for key in schema.indexedAttributes {
-            columns.append(digestColumn(key))
-            if schema.attributes[key] == .text { columns.append(foldedColumn(key)) }
+    static var all: [ItemTableSpec] { ClassSchema.stored.map { Layout($0).spec } }
+
+    /// A table's digest columns and where each indexed attribute's digests go among them, so that a write fills
+    /// its row by position instead of by column name.
+    struct Layout {
+        /// Where the group's and the sync flag's digests go.
+        static let accessGroupPosition = 0
+        static let synchronizablePosition = 1
+
+        /// An indexed attribute and the positions of its digest and, for text, its case-folded digest.
+        struct Indexed {
+            let key: AttributeKey
+            let digest: Int
+            let folded: Int?
         }
-        return ItemTableSpec(name: schema.itemClass.rawValue, digestColumns: columns)
-    }
 
-    static var all: [ItemTableSpec] { ClassSchema.stored.map(makeSpec) }
+        let spec: ItemTableSpec
+        /// The schema's indexed attributes, in its order.
+        let indexed: [Indexed]
+
+        init(_ schema: ClassSchema) {
+            var columns = [digestColumn(.accessGroup), digestColumn(.synchronizable)]
+            var indexed: [Indexed] = []
+            for key in schema.indexedAttributes {
+                let digest = columns.count
+                columns.append(digestColumn(key))
+                var folded: Int?
+                if schema.attributes[key] == .text {
+                    folded = columns.count
+                    columns.append(foldedColumn(key))
+                }
+                indexed.append(Indexed(key: key, digest: digest, folded: folded))
+            }
+            spec = ItemTableSpec(name: schema.itemClass.rawValue, digestColumns: columns)
+            self.indexed = indexed
+        }
+    }
 }
