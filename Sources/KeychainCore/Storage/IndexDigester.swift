@@ -117,12 +117,19 @@ final class IndexDigester: Sendable {
     /// The digest of a whole primary key: the class, then each (attribute, value) in a fixed order, each
     /// part length-prefixed so that no two keys share an encoding.
     func primaryKeyDigest(_ itemClass: ItemClass, _ parts: [(AttributeKey, AttributeValue)]) throws -> [UInt8] {
-        var input: [UInt8] = [KeyHierarchy.DigestDomain.primaryKey.rawValue] + Array(itemClass.rawValue.utf8)
+        // Appended in place: a few hundred bytes, not an array for every piece.
+        var input: [UInt8] = []
+        input.reserveCapacity(256)
+        input.append(KeyHierarchy.DigestDomain.primaryKey.rawValue)
+        input.append(contentsOf: itemClass.rawValue.utf8)
         for (key, value) in parts {
-            let bytes = value.matchingBytes
-            input += Array(key.rawValue.utf8) + [0]
-            input += UInt32(truncatingIfNeeded: bytes.count).bigEndianBytes  // values are at most 1 MiB
-            input += bytes
+            input.append(contentsOf: key.rawValue.utf8)
+            input.append(0)
+            value.withMatchingBytes { bytes in
+                // Values are at most 1 MiB.
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: bytes.count).bigEndian) { input.append(contentsOf: $0) }
+                input.append(contentsOf: bytes)
+            }
         }
         return try mac.authenticate(message: input)
     }
