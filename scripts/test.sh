@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# The three NIST curves of CryptoKit are one template: the committed files must be what it gives.
+# The three NIST curves of CryptoKit are one template, its hash functions another: the committed files must be what
+# they give.
 scripts/generate-nist-curves.sh --check
+scripts/generate-hash-functions.sh --check
 # The repository's own style (.swift-format; the toolchain's swift-format), for both packages.
 echo "==> swift format lint --strict"
 swift format lint --strict -r Sources Tests Package.swift

@@ -1,3 +1,5 @@
+// Generated from scripts/templates/HashFunction.swift.in by scripts/generate-hash-functions.sh: edit the template.
+
 internal import CryptoKitOpenSSL
 
 extension Insecure {
