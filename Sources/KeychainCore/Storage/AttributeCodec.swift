@@ -15,22 +15,57 @@ enum AttributeCodec {
 
     /// - Throws: `errSecParam` for an attribute name or value too long to encode (validation keeps them far below).
     static func encode(_ attributes: [AttributeKey: AttributeValue]) throws -> [UInt8] {
-        var writer = BinaryWriter()
-        let tooLong = KeychainError.param.because("an attribute is too large to store")
-        for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
-            try writer.appendLengthPrefixed(Array(key.rawValue.utf8), as: UInt16.self, tooLong: tooLong)
-            let (tag, bytes): (Tag, [UInt8])
-            switch value {
-            case .string(let text): (tag, bytes) = (.string, Array(text.utf8))
-            case .data(let data): (tag, bytes) = (.data, data)
-            case .number(let number): (tag, bytes) = (.number, number.bigEndianBytes)
-            case .bool(let flag): (tag, bytes) = (.bool, [flag ? 1 : 0])
-            case .date(let date): (tag, bytes) = (.date, date.timeIntervalSinceReferenceDate.bitPattern.bigEndianBytes)
+        let sorted = attributes.sorted { $0.key < $1.key }
+        // Made at its final size: the caller wipes these bytes once sealed, and a buffer that grew would have left
+        // copies behind.
+        var size = 0
+        for (key, value) in sorted { size += 2 + key.rawValue.utf8.count + 1 + 4 + encodedCount(value) }
+        var writer = BinaryWriter(capacity: size)
+        for (key, value) in sorted {
+            var name = key.rawValue
+            try name.withUTF8 {
+                try writer.appendLengthPrefixed(UnsafeRawBufferPointer($0), as: UInt16.self, tooLong: tooLarge)
             }
-            writer.append(tag.rawValue)
-            try writer.appendLengthPrefixed(bytes, as: UInt32.self, tooLong: tooLong)
+            writer.append(tag(of: value).rawValue)
+            try withEncodedBytes(value) { try writer.appendLengthPrefixed($0, as: UInt32.self, tooLong: tooLarge) }
         }
         return writer.bytes
+    }
+
+    private static var tooLarge: KeychainError { KeychainError.param.because("an attribute is too large to store") }
+
+    private static func tag(of value: AttributeValue) -> Tag {
+        switch value {
+        case .string: .string
+        case .data: .data
+        case .number: .number
+        case .bool: .bool
+        case .date: .date
+        }
+    }
+
+    /// The size of a value's bytes: a flag takes one byte, numbers and dates eight.
+    private static func encodedCount(_ value: AttributeValue) -> Int {
+        switch value {
+        case .string(let text): text.utf8.count
+        case .data(let data): data.count
+        case .bool: 1
+        case .number, .date: 8
+        }
+    }
+
+    /// Calls `body` with a value's bytes as they are stored, without an array for each.
+    private static func withEncodedBytes<R>(_ value: AttributeValue, _ body: (UnsafeRawBufferPointer) throws -> R)
+        rethrows -> R
+    {
+        switch value {
+        case .string(var text): return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        case .data(let data): return try data.withUnsafeBytes(body)
+        case .number(let number): return try withUnsafeBytes(of: number.bigEndian, body)
+        case .bool(let flag): return try withUnsafeBytes(of: UInt8(flag ? 1 : 0), body)
+        case .date(let date):
+            return try withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.bigEndian, body)
+        }
     }
 
     /// Decodes what ``encode(_:)`` wrote. - Throws: `KeychainError.decode` on malformed bytes.
