@@ -141,9 +141,10 @@ extension Keychain {
         attributes[.modificationDate] = .date(now)
         let constraints = item.accessControl.flatMap { $0.hasConstraints ? $0 : nil }
         if let constraints { attributes[AccessControlPolicy.attributeKey] = .data(constraints.encoded) }
+        let fresh = try FreshItemIdentity.draw()
         var prepared = try prepare(
             attributes, secret: item.value?.storedBytes ?? [], schema: checked.schema,
-            protection: checked.protection, uuid: try SystemRandom.bytes(16),
+            protection: checked.protection, uuid: fresh.uuid, itemKey: fresh.itemKey,
             constraints: constraints, context: context)
         prepared.leftOut = checked.leftOut
         return prepared
@@ -151,15 +152,17 @@ extension Keychain {
 
     /// Encrypts an item whose attributes are complete (group, sync and dates included) under a given UUID:
     /// what an add does once validated, and what a restore does with an item from a backup.
+    /// - Parameter itemKey: the item's fresh key, drawn here when nil.
     func prepare(
         _ attributes: [AttributeKey: AttributeValue], secret: [UInt8], schema: ClassSchema, protection: Accessibility,
-        uuid: [UInt8], constraints: AccessControlPolicy? = nil, context: AuthenticationContext? = nil
+        uuid: [UInt8], itemKey: SecureBytes? = nil, constraints: AccessControlPolicy? = nil,
+        context: AuthenticationContext? = nil
     ) throws -> PreparedItem {
         let index = try indexRow(attributes, schema: schema)
         let sealer = ItemSealer(
             table: schema.itemClass.rawValue, uuid: uuid, protection: protection,
             version: ItemSealer.formatVersion, indexBinding: index.binding)
-        let itemKey = try SystemRandom.key()
+        let itemKey = try itemKey ?? SystemRandom.key()
         let sealed = try sealer.seal(
             attributes: attributes, secret: constraints == nil ? secret : [],
             itemKey: itemKey, classKey: try classKey(protection))
