@@ -17,7 +17,7 @@ package enum AESGCM {
 
     /// Encrypts each part under `key` with a fresh random nonce of its own, binding its additional data: what a
     /// ``seal(_:key:authenticating:)-(UnsafeRawBufferPointer,_,_)`` of each gives, for one key setup and one draw
-    /// of random bytes (an item's attributes and secret are sealed together; each costs about as much again).
+    /// of random bytes (an item's attributes and its secret are sealed together: apart, each would pay for both).
     package static func seal(_ parts: [(plaintext: [UInt8], additionalData: [UInt8])], key: SecureBytes) throws
         -> [[UInt8]]
     {
