@@ -24,7 +24,9 @@ extension SecurityVerb {
                     -A  Accepted for compatibility; has no effect (access is by access group)
                     -T  Accepted for compatibility; has no effect (access is by access group)
                     -U  Update item if it already exists (if omitted, the item cannot already exist)
-                When the password is not given and standard input is not a terminal, one line is read from it.
+                With -w last, the password is asked for at the terminal, or one line is read from standard input
+                when it is not a terminal. With no -w, -p or -X a new item gets an empty password, as on macOS
+                (with -U an existing item keeps its own).
                 """
         case .findGenericPassword, .deleteGenericPassword:
             let verb = rawValue
@@ -68,7 +70,9 @@ extension SecurityVerb {
                     -A  Accepted for compatibility; has no effect (access is by access group)
                     -T  Accepted for compatibility; has no effect (access is by access group)
                     -U  Update item if it already exists (if omitted, the item cannot already exist)
-                When the password is not given and standard input is not a terminal, one line is read from it.
+                With -w last, the password is asked for at the terminal, or one line is read from standard input
+                when it is not a terminal. With no -w, -p or -X a new item gets an empty password, as on macOS
+                (with -U an existing item keeps its own).
                 """
         case .findInternetPassword, .deleteInternetPassword:
             let verb = rawValue
