@@ -6,7 +6,9 @@ import Testing
 
 /// Homes written by item format 2 (before secrets were bound to their lookup digests): they open, their rows read
 /// and update with the full check, and each row is rewritten in format 3 once its class key is available.
-@Suite struct ItemFormatThreeUpgradeTests {
+/// One test at a time: every copy of the committed home is the same keychain, whose unlocked class keys the kernel
+/// keyring holds for all of them, so one test's unlock would open another's locked copy.
+@Suite(.serialized) struct ItemFormatThreeUpgradeTests {
     /// A copy of the committed home written by item format 2 (see its README).
     private func formatTwoHome() throws -> URL { try copyOfCommittedHome("items-format-2") }
 
