@@ -11,11 +11,6 @@
 /// yield is usually a passing interruption (a timer, the host taking the virtual processor back for a moment), so
 /// only that wait sleeps; a second one before a poll has ended well means other threads keep wanting this core (the
 /// machine is loaded, or the peer shares the core), and the next few waits sleep at once (``contended()``).
-///
-/// A wait that sleeps is timed with its wake-up, and waking a virtual processor that had nothing to run can take
-/// longer than the limit: sleeping alone would keep the average over it, and so keep sleeping, however quickly the
-/// answers came. So one wait in ``probeInterval`` that would sleep polls for ``probeNanoseconds`` first; an answer
-/// within it brings polling back.
 package struct AdaptiveSpin: Sendable {
     /// The longest poll: beyond it, sleeping and being woken costs less than polling.
     package static let longestNanoseconds: UInt64 = 150_000
@@ -28,13 +23,6 @@ package struct AdaptiveSpin: Sendable {
     private let enabled: Bool
     /// A yield came back late since the last poll that ended with an answer.
     private var yieldedLateRecently = false
-    /// Waits that slept at once since the last probe.
-    private var sleepsSinceProbe = 0
-
-    /// One wait in this many that would sleep at once polls briefly first.
-    package static let probeInterval = 8
-    /// How long such a probe polls: a few of the quick answers polling pays for.
-    package static let probeNanoseconds: UInt64 = longestNanoseconds / 3
 
     /// - Parameter averageWaitNanoseconds: the wait expected before any was timed.
     package init(averageWaitNanoseconds: UInt64 = AdaptiveSpin.longestNanoseconds / 2) {
@@ -54,19 +42,6 @@ package struct AdaptiveSpin: Sendable {
     package var budgetNanoseconds: UInt64 {
         guard enabled, averageWaitNanoseconds <= Self.longestNanoseconds else { return 0 }
         return min(Self.longestNanoseconds, averageWaitNanoseconds + averageWaitNanoseconds / 2)
-    }
-
-    /// The poll of the next wait, as ``budgetNanoseconds`` gives it, or a probe's when it is time for one.
-    package mutating func nextBudgetNanoseconds() -> UInt64 {
-        let budget = budgetNanoseconds
-        guard enabled, budget == 0 else {
-            sleepsSinceProbe = 0
-            return budget
-        }
-        sleepsSinceProbe += 1
-        guard sleepsSinceProbe >= Self.probeInterval else { return 0 }
-        sleepsSinceProbe = 0
-        return Self.probeNanoseconds
     }
 
     /// Another thread wanted the core while this one polled: the next waits sleep at once, until a few quick
@@ -91,13 +66,7 @@ package struct AdaptiveSpin: Sendable {
     /// Counts a wait that ended after `waited` nanoseconds; `polled` when the answer came while polling.
     package mutating func waited(nanoseconds waited: UInt64, polled: Bool = false) {
         guard enabled else { return }
-        if polled {
-            yieldedLateRecently = false
-            // A poll that got its answer shows what a wait takes now, wake-ups left out: polling pays again.
-            if waited <= Self.longestNanoseconds {
-                averageWaitNanoseconds = min(averageWaitNanoseconds, Self.longestNanoseconds)
-            }
-        }
+        if polled { yieldedLateRecently = false }
         let counted = min(waited, 4 * Self.longestNanoseconds)
         if counted >= averageWaitNanoseconds {
             averageWaitNanoseconds += (counted - averageWaitNanoseconds) / 4

@@ -38,7 +38,7 @@ extension SystemCalls {
         _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin,
         mayPoll: Bool = true
     ) throws(SystemCallError) -> Int {
-        let budget = mayPoll ? spin.nextBudgetNanoseconds() : 0
+        let budget = mayPoll ? spin.budgetNanoseconds : 0
         let start = monotonicNanoseconds()
         let decision = budget > 0 ? SpinGate.process.enter() : .enoughPollers
         if decision == .machineBusy { spin.contended() }

@@ -117,32 +117,6 @@ import Testing
         #expect(spin.budgetNanoseconds > 0)
     }
 
-    @Test func aSpinThatSleepsAtOnceProbesOneWaitInEight() {
-        var spin = AdaptiveSpin()
-        for _ in 0..<10 { spin.waited(nanoseconds: 5_000_000_000) }
-        let budgets = (0..<(2 * AdaptiveSpin.probeInterval)).map { _ in spin.nextBudgetNanoseconds() }
-        #expect(budgets.filter { $0 == 0 }.count == 2 * (AdaptiveSpin.probeInterval - 1))
-        #expect(budgets[AdaptiveSpin.probeInterval - 1] == AdaptiveSpin.probeNanoseconds)
-        #expect(budgets.last == AdaptiveSpin.probeNanoseconds)
-        var never = AdaptiveSpin.never
-        #expect((0..<20).allSatisfy { _ in never.nextBudgetNanoseconds() == 0 })
-    }
-
-    @Test func anAnswerWithinAProbeBringsPollingBackWhereSleepingAloneWouldNot() {
-        // Slept waits that each took a slow wake-up (400 µs) keep the average over the limit, however many.
-        var sleeping = AdaptiveSpin()
-        for _ in 0..<100 { sleeping.waited(nanoseconds: 400_000) }
-        #expect(sleeping.budgetNanoseconds == 0)
-        // One quick answer while probing is enough.
-        sleeping.waited(nanoseconds: 20_000, polled: true)
-        #expect(sleeping.budgetNanoseconds > 0)
-        // A probe that got nothing (the wait slept and was long) leaves it sleeping.
-        var idle = AdaptiveSpin()
-        for _ in 0..<10 { idle.waited(nanoseconds: 5_000_000_000) }
-        idle.waited(nanoseconds: 2_000_000_000)
-        #expect(idle.budgetNanoseconds == 0)
-    }
-
     @Test func aPolledReceiveGetsWhatArrivesDuringThePollAfterItAndTheEndOfTheStream() throws {
         var ends: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
