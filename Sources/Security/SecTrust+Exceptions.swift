@@ -1,5 +1,5 @@
-import CryptoKitOpenSSL
 import Foundation
+import KeychainCrypto
 
 /// What a user accepted about a chain: for each certificate of an evaluated chain (the leaf first), the SHA-256
 /// of its DER and the checks it failed. A later evaluation whose certificate at the same place has that digest
@@ -8,7 +8,8 @@ import Foundation
 /// collision would let an accepted certificate vouch for another).
 struct TrustExceptions {
     struct Entry {
-        let digest: [UInt8]
+        /// Nil when the certificate could not be hashed: such an entry excuses nothing.
+        let digest: [UInt8]?
         let checks: Set<String>
     }
 
@@ -35,7 +36,7 @@ struct TrustExceptions {
         for element in array {
             guard let dictionary = element as? [String: Any] else { return nil }
             var checks = Set<String>()
-            var digest: [UInt8] = []
+            var digest: [UInt8]?
             for (key, value) in dictionary {
                 if key == Self.digestKey, let data = value as? Data {
                     digest = Array(data)
@@ -51,7 +52,8 @@ struct TrustExceptions {
     /// A binary property list: an array with a dictionary per certificate, its digest and a `true` per check.
     var encoded: Data {
         let list: [[String: Any]] = entries.map { entry in
-            var dictionary: [String: Any] = [Self.digestKey: Data(entry.digest)]
+            var dictionary: [String: Any] = [:]
+            if let digest = entry.digest { dictionary[Self.digestKey] = Data(digest) }
             for check in entry.checks { dictionary[check] = true }
             return dictionary
         }
@@ -59,20 +61,21 @@ struct TrustExceptions {
     }
 
     /// Whether the exceptions were made for this leaf.
-    func apply(toLeaf leaf: SecCertificate) -> Bool { entries.first?.digest == Self.digest(of: leaf) }
+    func apply(toLeaf leaf: SecCertificate) -> Bool {
+        guard let made = entries.first?.digest else { return false }
+        return made == Self.digest(of: leaf)
+    }
 
     /// Whether `failure`, on `chain`, is one the user accepted.
     func excuses(_ failure: SecTrustFailure, on chain: [SecCertificate]) -> Bool {
         guard entries.indices.contains(failure.index), chain.indices.contains(failure.index) else { return false }
         let entry = entries[failure.index]
-        return entry.checks.contains(failure.check.exceptionKey)
-            && entry.digest == Self.digest(of: chain[failure.index])
+        guard let made = entry.digest, entry.checks.contains(failure.check.exceptionKey) else { return false }
+        return made == Self.digest(of: chain[failure.index])
     }
 
-    private static func digest(of certificate: SecCertificate) -> [UInt8] {
-        var state = SHA256State()
-        certificate.x509.der.withUnsafeBytes { state.update($0) }
-        return state.finalizedBytes()
+    private static func digest(of certificate: SecCertificate) -> [UInt8]? {
+        try? KeychainCrypto.SHA256.hash(certificate.x509.der)
     }
 }
 
