@@ -12,8 +12,6 @@ package final class TPMConnection: Sendable {
         throw .notBuiltIn
     }
 
-    package static let maximumAuthorizationSize = 32
-
     package func createKey(signing: Bool, authorization: [UInt8] = []) throws(TPMError) -> TPMKeyBlob {
         throw .notBuiltIn
     }
