@@ -8,6 +8,8 @@ struct BenchmarkSettings {
     var roundTrips = 5_000
     /// (b) alternates in-process and daemon lookups in this many rounds, ROUND_TRIPS lookups in all per side.
     var roundTripRounds = 5
+    /// (b) runs each round a second time after this many untimed lookups in the same process (0: not at all).
+    var roundTripWarmUp = 2_000
     var items = 100_000
     var fillSeconds = 600
     var floorOps = 300
@@ -22,6 +24,7 @@ struct BenchmarkSettings {
         settings.roundTrips = max(1, number("ROUND_TRIPS", settings.roundTrips))
         settings.roundTripRounds = min(
             max(1, number("ROUND_TRIP_ROUNDS", settings.roundTripRounds)), settings.roundTrips)
+        settings.roundTripWarmUp = max(0, number("ROUND_TRIP_WARM_UP", settings.roundTripWarmUp))
         settings.items = max(0, number("ITEMS", settings.items))
         settings.fillSeconds = max(1, number("FILL_SECONDS", settings.fillSeconds))
         settings.floorOps = max(1, number("FLOOR_OPS", settings.floorOps))

@@ -7,7 +7,9 @@ import Security
 /// end, in nanoseconds) lines for the driver.
 ///
 ///     client adds PREFIX COUNT START_NS [DEADLINE_NS]   durable adds of PREFIX-0 …, from START_NS, until DEADLINE_NS
-///     client lookups PREFIX ACCOUNTS COUNT START_NS     COUNT lookups returning data of PREFIX-(i mod ACCOUNTS)
+///     client lookups PREFIX ACCOUNTS COUNT START_NS [WARM]
+///                                                       COUNT lookups returning data of PREFIX-(i mod ACCOUNTS),
+///                                                       timed after WARM untimed ones (0) made from START_NS
 ///     client echo COUNT [poll]                          echoes COUNT messages on standard input (SocketRoundTrip)
 enum ClientCommand {
     static let secret = Data("correct horse battery staple 123".utf8)
@@ -48,12 +50,15 @@ enum ClientCommand {
                 if add("\(arguments[1])-\(index)") == errSecSuccess { ops += 1 } else { failures += 1 }
             }
             report(ops: ops, failures: failures, start: start, cpuAtStart: cpu)
-        case ("lookups", 5):
+        case ("lookups", 5), ("lookups", 6):
             guard let accounts = Int(arguments[2]), accounts > 0, let count = Int(arguments[3]),
-                let start = UInt64(arguments[4])
+                let commonStart = UInt64(arguments[4]), let warmUp = arguments.count == 6 ? Int(arguments[5]) : 0
             else { return 64 }
             _ = lookup("\(arguments[1])-0")
-            MonotonicClock.wait(until: start)
+            MonotonicClock.wait(until: commonStart)
+            // A warmed-up run is timed from its own start: the warm-up's length is this process's alone.
+            for index in 0..<warmUp { _ = lookup("\(arguments[1])-\(index % accounts)") }
+            let start = warmUp > 0 ? MonotonicClock.now() : commonStart
             let cpu = ProcessCPU.ownNanoseconds()
             var (ops, failures) = (0, 0)
             for index in 0..<count {
