@@ -48,6 +48,13 @@ static inline int ksys_accept_cloexec(int fd) { return (int)syscall(SYS_accept4,
 /// prctl(PR_SET_KEEPCAPS, keep): whether the permitted capabilities survive a setuid from root.
 static inline int ksys_keep_capabilities(int keep) { return prctl(PR_SET_KEEPCAPS, keep, 0, 0, 0); }
 
+/// prctl(PR_SET_DUMPABLE, dumpable): whether the process leaves a core file and may be traced, or its memory read
+/// through /proc, by processes of its uid.
+static inline int ksys_set_dumpable(int dumpable) { return prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0); }
+
+/// prctl(PR_GET_DUMPABLE): 1 when dumpable, 0 when not, 2 for core files root alone may read.
+static inline int ksys_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0); }
+
 /// capset(2) of this thread: exactly the capabilities whose bits `mask` sets (bit n = capability n), effective
 /// and permitted, none inheritable.
 static inline int ksys_set_capabilities(uint64_t mask) {

@@ -12,7 +12,8 @@ package enum Privileges {
     static let inspectionCapabilities: [Int32] = [19, 2]
 
     /// Becomes `uid`/`gid` for good (no supplementary groups), keeping only CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH,
-    /// which the daemon needs to read other users' `/proc/<pid>/exe`, `root` and `environ`.
+    /// which the daemon needs to read other users' `/proc/<pid>/exe`, `root` and `environ`, and stays
+    /// non-dumpable (``keepMemoryPrivate()``).
     package static func become(uid: UInt32, gid: UInt32) throws(SystemCallError) {
         try SystemCalls.keepCapabilitiesAcrossSetuid(true)
         try SystemCalls.dropSupplementaryGroups()
@@ -21,5 +22,15 @@ package enum Privileges {
         // The kept capabilities are permitted only: make the two effective again, and only them.
         try SystemCalls.setCapabilities(inspectionCapabilities)
         try SystemCalls.keepCapabilitiesAcrossSetuid(false)
+        // The change of uid reset dumpability to the machine's `fs.suid_dumpable`, which may allow core files.
+        try keepMemoryPrivate()
+    }
+
+    /// Keeps the process's memory to itself: no core file, and no process of its uid may trace it or read its
+    /// memory or environment through `/proc` (``SystemCalls/forbidDumpsAndTracing()``). The daemon holds class
+    /// keys, device keys and, while it answers, secrets; a daemon a user runs as themselves would otherwise be
+    /// open to every other program of that user.
+    package static func keepMemoryPrivate() throws(SystemCallError) {
+        try SystemCalls.forbidDumpsAndTracing()
     }
 }

@@ -6,8 +6,8 @@ import KeychainCore
     import Glibc
 #endif
 
-/// What `keychaind` does before serving, in order: take the socket (systemd's, else its own), make the state
-/// directory, switch from root to its own account, read the policy.
+/// What `keychaind` does before serving, in order: make itself non-dumpable, take the socket (systemd's, else its
+/// own), make the state directory, switch from root to its own account, read the policy.
 package struct DaemonStartup: Sendable {
     /// Why the daemon cannot start.
     package struct Failure: Error, CustomStringConvertible {
@@ -26,6 +26,12 @@ package struct DaemonStartup: Sendable {
     {
         self.configuration = configuration
         self.log = log
+        // Before any key is read: no core file, and no process of this uid may read the daemon's memory.
+        do {
+            try Privileges.keepMemoryPrivate()
+        } catch {
+            throw Failure(description: "cannot keep its memory from core files and tracing: \(error)")
+        }
         let listener: UnixListener
         if let activated = ServiceManager.activatedSockets().first {
             listener = UnixListener(adopting: activated)

@@ -38,6 +38,16 @@ extension SystemCalls {
         try once("prctl PR_SET_KEEPCAPS") { ksys_keep_capabilities(keep ? 1 : 0) }
     }
 
+    /// Makes the process non-dumpable (`PR_SET_DUMPABLE` 0): it leaves no core file, and processes of its own uid
+    /// can no longer trace it or read its memory and environment through `/proc` (only `CAP_SYS_PTRACE` can). A
+    /// change of uid or gid resets the setting (to `fs.suid_dumpable`), so it is made after one.
+    package static func forbidDumpsAndTracing() throws(SystemCallError) {
+        try once("prctl PR_SET_DUMPABLE") { ksys_set_dumpable(0) }
+    }
+
+    /// Whether the process may leave a core file and be traced by its uid (`PR_GET_DUMPABLE` is not 0).
+    package static var isDumpable: Bool { ksys_dumpable() != 0 }
+
     /// Makes `capabilities` (numbers of `capability.h`: `CAP_SYS_PTRACE` is 19) this thread's effective and
     /// permitted capabilities, and only them (`capset`).
     package static func setCapabilities(_ capabilities: [Int32]) throws(SystemCallError) {
