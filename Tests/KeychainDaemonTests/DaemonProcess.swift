@@ -34,6 +34,10 @@ final class DaemonProcess {
         throw DaemonTestError("keychaind not found beside the tests; build with --build-tests or set KEYCHAIN_DAEMON")
     }
 
+    /// The account the daemon is told to become when started as root: one no machine has, so that it stays the
+    /// test's user (root in CI) even where a `keychaind` account exists. A test's own `--user` comes later and wins.
+    static let absentAccount = "keychaind-tests-none"
+
     /// Starts the daemon with `arguments` added to its directories, and waits until it answers.
     /// - Parameter policy: writes the policy files before the start (the directory is passed to it).
     /// - Parameter directory: the directory of an earlier daemon (stopped with its state kept), to restart it.
@@ -58,7 +62,7 @@ final class DaemonProcess {
         process.arguments =
             [
                 "--foreground", "--state", directory + "/state", "--socket", socketPath, "--policy", policyDirectory,
-                "--policy-owner", String(getuid()),
+                "--policy-owner", String(getuid()), "--user", Self.absentAccount,
             ] + arguments
         let notify = try NotifySocket(path: directory + "/notify")
         var inherited = ProcessInfo.processInfo.environment

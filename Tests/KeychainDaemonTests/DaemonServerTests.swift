@@ -172,7 +172,8 @@ import Testing
         activator.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
         activator.arguments = [
             "-l", directory + "/activated", try DaemonProcess.executable(), "--foreground", "--state",
-            directory + "/state", "--socket", directory + "/unused", "--policy", directory + "/apps.d",
+            directory + "/state", "--socket", directory + "/unused", "--policy", directory + "/apps.d", "--user",
+            DaemonProcess.absentAccount,
         ]
         activator.standardError = FileHandle.nullDevice
         try activator.run()
