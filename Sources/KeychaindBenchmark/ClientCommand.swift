@@ -52,7 +52,8 @@ enum ClientCommand {
             report(ops: ops, failures: failures, start: start, cpuAtStart: cpu)
         case ("lookups", 5), ("lookups", 6):
             guard let accounts = Int(arguments[2]), accounts > 0, let count = Int(arguments[3]),
-                let commonStart = UInt64(arguments[4]), let warmUp = arguments.count == 6 ? Int(arguments[5]) : 0
+                let commonStart = UInt64(arguments[4]), let warmUp = arguments.count == 6 ? Int(arguments[5]) : 0,
+                warmUp >= 0
             else { return 64 }
             _ = lookup("\(arguments[1])-0")
             MonotonicClock.wait(until: commonStart)
