@@ -1,5 +1,9 @@
 import DaemonSystem
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Learns who a connected peer is from `/proc`, and makes sure what it read was about that peer: the process is
 /// held by a pidfd, must have started before the connection was accepted, and must still be running after the
 /// reading (else its pid could have been given to another process in between).
@@ -41,7 +45,9 @@ package struct PeerInspector: Sendable {
         let path = ProcFile.link("\(directory)/exe")
         let executable = digester.digest(ofExecutableAt: "\(directory)/exe")
         guard let environ = ProcFile.readWhole("\(directory)/environ", limit: Self.environmentLimit) else {
-            throw Failure(description: "the environment of process \(credentials.pid) cannot be read")
+            throw Failure(
+                description: "the environment of process \(credentials.pid) cannot be read"
+                    + oneUserDaemonHint(peerUID: credentials.uid))
         }
         // A variable past what was read would go unseen: an environment padded beyond the limit is refused.
         guard environ.isWhole else {
@@ -57,5 +63,17 @@ package struct PeerInspector: Sendable {
             executablePath: path, executableSHA256: executable?.sha256, executableFile: executable?.file,
             loaderVariables: ProcessFacts.loaderVariables(environ: environ.bytes), ptraceScope: scope,
             pidBoundAtConnect: process.isBoundAtConnect)
+    }
+
+    /// Why a daemon that is not root and lacks `CAP_DAC_READ_SEARCH` (it was started as a user, not as root) could
+    /// not read the environment of another uid's process, and what to do; empty otherwise.
+    private func oneUserDaemonHint(peerUID: UInt32) -> String {
+        let own = geteuid()
+        guard own != 0, peerUID != own,
+            !ProcessFacts.hasEffectiveCapability(2, status: ProcFile.text("\(procRoot)/self/status") ?? "")
+        else { return "" }
+        return ": keychaind runs as uid \(own) without the capability to read other users' processes, so it can "
+            + "identify only processes of its own uid (started as root, it keeps the two capabilities it needs when it "
+            + "becomes its own account)"
     }
 }

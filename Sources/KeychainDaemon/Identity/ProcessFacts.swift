@@ -65,6 +65,16 @@ package enum ProcessFacts {
         return UInt64(fields[19])
     }
 
+    /// Whether capability `number` (of `capability.h`: `CAP_DAC_READ_SEARCH` is 2) is in the `CapEff` line of a
+    /// `/proc/<pid>/status`.
+    package static func hasEffectiveCapability(_ number: Int, status: String) -> Bool {
+        guard (0..<64).contains(number),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
+            let mask = UInt64(line.dropFirst("CapEff:".count).trimming(" \t"), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(number)) != 0
+    }
+
     /// A `/proc/sys` integer such as `kernel.yama.ptrace_scope`.
     package static func integer(_ text: String) -> Int? {
         Int(text.trimming(" \n"))
