@@ -33,4 +33,7 @@ package enum Privileges {
     package static func keepMemoryPrivate() throws(SystemCallError) {
         try SystemCalls.forbidDumpsAndTracing()
     }
+
+    /// Whether the process keeps its memory to itself now (``keepMemoryPrivate()``, not undone since).
+    package static var keepsMemoryPrivate: Bool { !SystemCalls.isDumpable }
 }

@@ -45,7 +45,7 @@ extension SystemCalls {
         try once("prctl PR_SET_DUMPABLE") { ksys_set_dumpable(0) }
     }
 
-    /// Whether the process may leave a core file and be traced by its uid (`PR_GET_DUMPABLE` is not 0).
+    /// Whether the process may leave a core file (`PR_GET_DUMPABLE` is not 0: 1, or 2 for one only root may read).
     package static var isDumpable: Bool { ksys_dumpable() != 0 }
 
     /// Makes `capabilities` (numbers of `capability.h`: `CAP_SYS_PTRACE` is 19) this thread's effective and

@@ -23,6 +23,25 @@ import Testing
         // This test process runs as the daemon's uid: its environment and memory are closed to it.
         #expect(open("/proc/\(daemon.pid)/environ", O_RDONLY) == -1)
         #expect(open("/proc/\(daemon.pid)/mem", O_RDONLY) == -1)
+        #expect(try GroupCommitTests.statusFields(daemon)["dumpable"] == "no")
+    }
+
+    private static let suidDumpable = "/proc/sys/fs/suid_dumpable"
+
+    private static var rootWithNobodyAndSuidDumpable: Bool {
+        getuid() == 0 && getpwnam("nobody") != nil && access(suidDumpable, W_OK) == 0
+    }
+
+    /// A change of uid resets a process's dumpability to `fs.suid_dumpable`; at 2 that would allow core files
+    /// (for root) of a daemon that left root, unless it makes itself non-dumpable again afterwards.
+    @Test(.enabled(if: rootWithNobodyAndSuidDumpable, "needs root, the nobody account and a writable fs.suid_dumpable"))
+    func leavingRootDoesNotMakeItDumpableWhereTheMachineAllowsCoreFilesOfChangedUsers() throws {
+        let before = try String(contentsOfFile: Self.suidDumpable, encoding: .utf8)
+        try "2\n".write(toFile: Self.suidDumpable, atomically: false, encoding: .utf8)
+        defer { try? before.write(toFile: Self.suidDumpable, atomically: false, encoding: .utf8) }
+        let daemon = try DaemonProcess(["--user", "nobody"])
+        #expect(daemon.log.contains("running as user nobody"))
+        #expect(try GroupCommitTests.statusFields(daemon)["dumpable"] == "no")
     }
 
     @Test(.enabled(if: NobodyDaemon.isPossible, "needs root, the nobody account and setpriv"))

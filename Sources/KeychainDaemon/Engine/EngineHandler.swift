@@ -1,3 +1,4 @@
+import DaemonSystem
 import KeychainCore
 import KeychainRequests
 import KeychainWire
@@ -65,7 +66,7 @@ package final class EngineHandler: DaemonHandler {
     package func shutDown() { keychains.closeAll() }
 
     /// The asker's keychain's lock state (opening it, as its first request would), what its group committer has
-    /// done, and how much of the daemon's memory is locked (the class keys).
+    /// done, how much of the daemon's memory is locked (the class keys), and whether a core file could take it.
     package func statusFields(peer: PeerIdentity) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = []
         if let keychain = try? keychains.keychain(for: peer.uid) {
@@ -75,6 +76,7 @@ package final class EngineHandler: DaemonHandler {
             fields.append(("writes-committed", String(committed.writes)))
         }
         if let locked = LockedMemory.lockedKilobytes() { fields.append(("locked-memory-kb", String(locked))) }
+        fields.append(("dumpable", Privileges.keepsMemoryPrivate ? "no" : "yes"))
         return fields + (owner?.statusFields(peer: peer) ?? [])
     }
 
