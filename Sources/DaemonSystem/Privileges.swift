@@ -7,9 +7,13 @@ package enum Privileges {
         SystemCalls.account(named: name)
     }
 
-    /// The capabilities kept: another user's `/proc/<pid>/exe` and `root` need ptrace read access
-    /// (`CAP_SYS_PTRACE`, 19), its `environ`, mode 0400, needs `CAP_DAC_READ_SEARCH` (2).
-    static let inspectionCapabilities: [Int32] = [19, 2]
+    /// `CAP_SYS_PTRACE`: ptrace read access, which another user's `/proc/<pid>/exe` and `root` need.
+    package static let ptraceCapability: Int32 = 19
+    /// `CAP_DAC_READ_SEARCH`: what another user's `/proc/<pid>/environ`, mode 0400, needs.
+    package static let readSearchCapability: Int32 = 2
+
+    /// The capabilities kept when the daemon leaves root.
+    static let inspectionCapabilities = [ptraceCapability, readSearchCapability]
 
     /// Becomes `uid`/`gid` for good (no supplementary groups), keeping only CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH,
     /// which the daemon needs to read other users' `/proc/<pid>/exe`, `root` and `environ`, and stays

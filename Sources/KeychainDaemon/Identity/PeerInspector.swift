@@ -70,7 +70,8 @@ package struct PeerInspector: Sendable {
     private func oneUserDaemonHint(peerUID: UInt32) -> String {
         let own = geteuid()
         guard own != 0, peerUID != own,
-            !ProcessFacts.hasEffectiveCapability(2, status: ProcFile.text("\(procRoot)/self/status") ?? "")
+            !ProcessFacts.hasEffectiveCapability(
+                Int(Privileges.readSearchCapability), status: ProcFile.text("\(procRoot)/self/status") ?? "")
         else { return "" }
         return ": keychaind runs as uid \(own) without the capability to read other users' processes, so it can "
             + "identify only processes of its own uid (started as root, it keeps the two capabilities it needs when it "
