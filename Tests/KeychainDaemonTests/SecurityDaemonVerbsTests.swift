@@ -87,6 +87,18 @@ import Testing
         #expect(try Self.security(["apps", "show"], socket: daemon.socketPath).status == 64)
     }
 
+    /// A daemon that refuses the command is asked once: the refusal is the verb's answer, not a cue to connect
+    /// again for the identity and then for the request (each refused connection also costs the daemon a hash of
+    /// the executable).
+    @Test func aRefusedCommandConnectsOnceAndSaysWhy() throws {
+        let daemon = try DaemonProcess(["--unknown-callers", "refuse"])
+        let run = try Self.security(["find-generic-password", "-s", "refused-once"], socket: daemon.socketPath)
+        #expect(run.status != 0)
+        #expect(run.errors.contains("keychaind refuses this process: no policy rule names it"), "\(run.errors)")
+        let refusals = daemon.log.components(separatedBy: "is refused: no policy rule names it").count - 1
+        #expect(refusals == 1, "\(daemon.log)")
+    }
+
     static func shell(_ command: String) throws -> String {
         try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command]).outputText
     }

@@ -35,19 +35,28 @@ package final class DaemonKeychainService: KeychainService {
     /// The identity the daemon gives this process (its `identify` answer); an empty one while the daemon cannot
     /// be reached. Informational only: requests carry no identity, the daemon uses its own conclusion.
     package var callerIdentity: CallerIdentity {
+        (try? identify()) ?? CallerIdentity(applicationIdentifier: nil, accessGroups: [])
+    }
+
+    /// The identity the daemon gives this process, asked once and then kept.
+    /// - Throws: `errSecNotAvailable` when the daemon cannot be reached, or its refusal of this process.
+    package func identify() throws -> CallerIdentity {
         if let known = identity.withLock({ $0 }) { return known }
-        let asked = try? connection.withLock { held -> CallerIdentity in
+        let asked = try connection.withLock { held -> CallerIdentity in
             let client = try connected(&held)
             let frame = try roundTrip(client, held: &held) { client throws(DaemonClient.Failure) in
                 try client.request(.identify)
             }
-            let fields = try FieldList.decode(frame.payload)
+            guard let fields = try? FieldList.decode(frame.payload) else {
+                held = nil
+                throw unavailable("its identify answer is not a field list")
+            }
             return CallerIdentity(
                 applicationIdentifier: fields["application-identifier"].flatMap { $0.isEmpty ? nil : $0 },
                 accessGroups: (fields["access-groups"] ?? "").split(separator: " ").map(String.init))
         }
-        if let asked { identity.withLock { $0 = asked } }
-        return asked ?? CallerIdentity(applicationIdentifier: nil, accessGroups: [])
+        identity.withLock { $0 = asked }
+        return asked
     }
 
     package func perform(_ request: KeychainRequest, as caller: Caller) throws -> KeychainResponse {

@@ -11,7 +11,16 @@ import KeychainRequests
 extension SecurityCommandRunner {
     func daemonClient(_ socket: String, identity: IdentityOptions, asOwner: Bool) -> KeychainClient {
         let service = DaemonKeychainService(socketPath: socket)
-        let app = service.callerIdentity
+        let app: CallerIdentity
+        do {
+            app = try service.identify()
+        } catch {
+            let failure =
+                error as? KeychainError
+                ?? KeychainError(SecurityStatus.notAvailable, reason: KeychainError.Reason(verbatim: "\(error)"))
+            let unreachable = UnreachableKeychain(failure: failure)
+            return KeychainClient(service: unreachable, caller: Caller(identity: unreachable.callerIdentity))
+        }
         if asOwner && !identity.actsAsApp && Self.hasTerminal {
             do {
                 let grant = try service.claimOwnerRights(message: "security wants to act for the keychain's owner.")
