@@ -259,6 +259,21 @@ import Testing
         #expect(usageError(["help", "nope"]) != nil)
     }
 
+    /// keychaind's verbs are verbs like the others: listed by `help`, with usage, after global options.
+    @Test func daemonAndAppsVerbsParseLikeTheOthers() throws {
+        #expect(try command(["daemon", "status"]) == .daemonQuery(.status))
+        #expect(try command(["apps", "list"]) == .daemonQuery(.listApps))
+        #expect(try command(["apps", "show", "/usr/bin/tool"]) == .daemonQuery(.showApp("/usr/bin/tool")))
+        #expect(try command(["-q", "daemon", "status"]) == .daemonQuery(.status))
+        #expect(try command(["help", "daemon"]) == .help(.daemon))
+        #expect(try command(["apps", "-h"]) == .help(.apps))
+        for wrong in [["daemon"], ["daemon", "stop"], ["apps"], ["apps", "show"], ["apps", "list", "x"]] {
+            let error = usageError(wrong)
+            #expect(error?.verb?.rawValue == wrong[0], "\(wrong)")
+            #expect(error?.message == "name one action", "\(wrong)")
+        }
+    }
+
     @Test func everyVerbHasUsageText() {
         for verb in SecurityVerb.allCases {
             #expect(verb.usage.hasPrefix("Usage: \(verb.rawValue)"))

@@ -330,6 +330,18 @@ import Testing
         #expect(harness.run(["find-generic-password", "-h"]).output.hasPrefix("Usage: find-generic-password"))
     }
 
+    @Test func helpListsKeychaindsVerbsAndTheirUsage() {
+        let harness = CommandHarness()
+        let overview = harness.run(["help"]).output
+        #expect(overview.contains("daemon "))
+        #expect(overview.contains("apps "))
+        #expect(harness.run(["help", "daemon"]).output.hasPrefix("Usage: daemon status"))
+        #expect(harness.run(["help", "apps"]).output.hasPrefix("Usage: apps list"))
+        let wrong = harness.run(["apps", "show"])
+        #expect(wrong.exitCode == ExitCode.usage)
+        #expect(wrong.errors.contains("Usage: apps list"))
+    }
+
     @Test func exitCodesAreTheLowByteOfTheStatusAsOnMacOS() {
         #expect(ExitCode.forStatus(SecurityStatus.itemNotFound) == 44)
         #expect(ExitCode.forStatus(SecurityStatus.duplicateItem) == 45)

@@ -85,4 +85,16 @@ public enum SecurityCommand: Equatable, Sendable {
     case createKeypair(CreateKeypairCommand)
     /// `-i`: read command lines from standard input, one per line.
     case interactive
+    /// `daemon status`, `apps list`, `apps show PATH` (not on macOS): questions to keychaind itself.
+    case daemonQuery(DaemonQuery)
+}
+
+/// A question to keychaind itself rather than to a keychain.
+public enum DaemonQuery: Equatable, Sendable {
+    /// `daemon status`.
+    case status
+    /// `apps list`.
+    case listApps
+    /// `apps show PATH`.
+    case showApp(String)
 }

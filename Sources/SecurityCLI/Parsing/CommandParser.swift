@@ -79,6 +79,7 @@ public enum CommandParser {
         if verb == .error { return .errorMessage(try statusCodes(arguments)) }
         if verb == .doctor { return .doctor(try doctorCommand(arguments)) }
         if verb.isCertificateVerb { return try certificateCommand(verb, arguments) }
+        if verb == .daemon || verb == .apps { return .daemonQuery(try daemonQuery(verb, arguments)) }
         let (options, operands) = try OptionScanner(specification: verb.options, verb: verb).scan(arguments)
         if !verb.takesFileOperand, let operand = operands.first {
             throw UsageError(.keychainOperand(name: operand), verb: verb)
@@ -129,8 +130,18 @@ public enum CommandParser {
         case .findCertificate, .findIdentity, .deleteCertificate, .deleteIdentity, .addCertificates, .importItems,
             .exportItems, .createKeypair:
             return try certificateCommand(verb, arguments)
-        case .error, .doctor:
+        case .error, .doctor, .daemon, .apps:
             return .help(verb)  // parsed above
+        }
+    }
+
+    /// `daemon status`, `apps list` or `apps show PATH`.
+    private static func daemonQuery(_ verb: SecurityVerb, _ operands: [String]) throws(UsageError) -> DaemonQuery {
+        switch (verb, operands) {
+        case (.daemon, ["status"]): return .status
+        case (.apps, ["list"]): return .listApps
+        case (.apps, let words) where words.count == 2 && words[0] == "show": return .showApp(words[1])
+        default: throw UsageError(.nameOneAction, verb: verb)
         }
     }
 

@@ -124,6 +124,19 @@ extension SecurityVerb {
             .importItems, .exportItems, .createKeypair:
             return certificateUsage
         case .companion: return "Usage: companion pair|unpair|approve|deny|cancel|status\n    The simulated watch."
+        case .daemon:
+            return """
+                Usage: daemon status
+                    Ask keychaind (KEYCHAIN_SOCKET, or the socket in /etc/keychain/daemon) for its version, uptime,
+                    clients, queue depth and your keychain's lock state, then who it takes this command to be.
+                """
+        case .apps:
+            return """
+                Usage: apps list
+                       apps show PATH
+                    list: the rules of keychaind's policy, each with the entitlements it gives.
+                    show: the identity keychaind gives the executable at PATH (its hash, the rule or private group).
+                """
         case .doctor:
             return """
                 Usage: doctor [add|copy|update|delete] [file]

@@ -29,6 +29,8 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
     case importItems = "import"
     case exportItems = "export"
     case createKeypair = "create-keypair"
+    case daemon
+    case apps
 
     /// The one-line description `security help` lists.
     public var summary: String {
@@ -62,6 +64,8 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .importItems: "Import items (certificates, keys, PKCS#12 identities) into the keychain."
         case .exportItems: "Export items from the keychain (PEM sequence or PKCS#12)."
         case .createKeypair: "Create an asymmetric key pair."
+        case .daemon: "Show keychaind's version, clients and lock state, and who you are (status)."
+        case .apps: "Show keychaind's policy (list), or what it makes of an executable (show PATH)."
         }
     }
 
@@ -93,6 +97,7 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
         case .importItems: OptionSpecification(valued: "kftPT", flags: "wxA")
         case .exportItems: OptionSpecification(valued: "kftPo", flags: "wpq")
         case .createKeypair: OptionSpecification(valued: "asfdtkT", flags: "A")
+        case .daemon, .apps: OptionSpecification(valued: "", flags: "")
         }
     }
 }

@@ -7,34 +7,18 @@ import KeychainWire
 /// list` (the policy's rules) and `security apps show PATH` (the identity the policy gives that executable).
 /// Each prints `name: value` lines, or a JSON object with `--json`.
 extension SecurityCommandRunner {
-    static let daemonVerbUsage = """
-        usage: security daemon status
-               security apps list
-               security apps show PATH
-        """
-
-    /// Runs `arguments` when they are one of these verbs; nil when they are another command.
-    func runDaemonVerb(_ arguments: [String]) -> Int32? {
-        var words = arguments
-        var json = false
-        if let index = words.firstIndex(of: "--json") {
-            json = true
-            words.remove(at: index)
-        }
-        guard let verb = words.first, verb == "daemon" || verb == "apps" else { return nil }
+    /// Asks keychaind `query` and prints its answer. - Returns: the exit code.
+    func askDaemon(_ query: DaemonQuery) -> Int32 {
         let requests: [(FrameKind, [UInt8])]
-        switch (verb, Array(words.dropFirst())) {
-        case ("daemon", ["status"]): requests = [(.status, []), (.identify, [])]
-        case ("apps", ["list"]): requests = [(.listPolicy, [])]
-        case ("apps", let operands) where operands.count == 2 && operands[0] == "show":
-            requests = [(.explainExecutable, Array(operands[1].utf8))]
-        default:
-            errors.writeLines(Self.daemonVerbUsage)
-            return ExitCode.usage
+        let verb: SecurityVerb
+        switch query {
+        case .status: (verb, requests) = (.daemon, [(.status, []), (.identify, [])])
+        case .listApps: (verb, requests) = (.apps, [(.listPolicy, [])])
+        case .showApp(let path): (verb, requests) = (.apps, [(.explainExecutable, Array(path.utf8))])
         }
         guard let socket = daemonSocket else {
             errors.writeLines(
-                "security: \(verb) asks keychaind, and this process does not use it: set KEYCHAIN_SOCKET=PATH "
+                "security: \(verb.rawValue) asks keychaind, and this process does not use it: set KEYCHAIN_SOCKET=PATH "
                     + "or the socket in /etc/keychain/daemon")
             return ExitCode.forStatus(SecurityStatus.notAvailable)
         }
@@ -57,7 +41,7 @@ extension SecurityCommandRunner {
             errors.writeLines("security: keychaind at \(socket) is not available: \(error)")
             return ExitCode.forStatus(SecurityStatus.notAvailable)
         }
-        if json {
+        if format.json {
             output.writeLines(JSONText.encode(Dictionary(lines.map { ($0.0, $0.1) }) { "\($0)\n\($1)" }))
         } else {
             for (name, value) in lines { output.writeLines("\(name): \(value)") }

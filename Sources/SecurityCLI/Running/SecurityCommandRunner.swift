@@ -43,7 +43,6 @@ public final class SecurityCommandRunner {
     /// Parses and runs a command line (without the program name).
     /// - Returns: the exit code.
     public func run(arguments: [String]) -> Int32 {
-        if let daemonVerb = runDaemonVerb(arguments) { return daemonVerb }  // keychaind's own verbs (+Daemon)
         let invocation: Invocation
         do {
             invocation = try CommandParser.parse(arguments)
@@ -110,6 +109,7 @@ public final class SecurityCommandRunner {
             case .importItems(let command): try importItems(command, identity: invocation.identity)
             case .exportItems(let command): try exportItems(command, identity: invocation.identity)
             case .createKeypair(let command): try createKeypair(command, identity: invocation.identity)
+            case .daemonQuery(let query): return askDaemon(query)
             }
             if format.json, invocation.command.printsNothingOnSuccess { output.writeLine("{\"status\":0}") }
             return ExitCode.success
