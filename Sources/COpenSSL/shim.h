@@ -20,6 +20,9 @@
 // SecKey's RSA keys: padding modes and their EVP_PKEY_CTX settings.
 #include <openssl/rsa.h>
 
+// GCM with nonces longer than EVP takes (CryptoKitOpenSSL's LongNonceGCM): OpenSSL's own GCM mode.
+#include <openssl/modes.h>
+
 // EVP_CTRL_GCM_* are macros; name them as functions so Swift can call them.
 static inline int kossl_gcm_set_ivlen(EVP_CIPHER_CTX *ctx, int len) {
     return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, len, NULL);

@@ -17,6 +17,10 @@ package enum AEAD: Sendable {
         tag: UnsafeMutableRawBufferPointer
     ) throws {
         precondition(ciphertext.count == plaintext.count && tag.count == Self.tagByteCount)
+        if self == .aesGCM, nonce.count > LongNonceGCM.longestEVPNonce {
+            return try LongNonceGCM.seal(
+                key: key, nonce: nonce, plaintext: plaintext, authenticating: aad, ciphertext: ciphertext, tag: tag)
+        }
         let context = try start(key: key, nonce: nonce, encrypt: true)
         defer { EVP_CIPHER_CTX_free(context) }
         var length: Int32 = 0
@@ -37,6 +41,10 @@ package enum AEAD: Sendable {
     ) throws {
         precondition(ciphertext.count == plaintext.count)
         guard tag.count == Self.tagByteCount else { throw BackendError.authenticationFailure }
+        if self == .aesGCM, nonce.count > LongNonceGCM.longestEVPNonce {
+            return try LongNonceGCM.open(
+                key: key, nonce: nonce, ciphertext: ciphertext, tag: tag, authenticating: aad, plaintext: plaintext)
+        }
         let context = try start(key: key, nonce: nonce, encrypt: false)
         defer { EVP_CIPHER_CTX_free(context) }
         var length: Int32 = 0
@@ -84,8 +92,8 @@ package enum AEAD: Sendable {
         }
     }
 
-    /// A context keyed and given its nonce. GCM takes any nonce of at least 1 byte (96 bits is the fast path);
-    /// ChaCha20-Poly1305 takes exactly 12.
+    /// A context keyed and given its nonce. GCM takes from 1 to 128 bytes here (96 bits is the fast path; longer
+    /// nonces go to ``LongNonceGCM``); ChaCha20-Poly1305 takes exactly 12.
     private func start(key: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer, encrypt: Bool) throws
         -> OpaquePointer
     {
@@ -124,6 +132,9 @@ enum FetchedCiphers {
     nonisolated(unsafe) static let aes192GCM = EVP_CIPHER_fetch(nil, "AES-192-GCM", nil)
     nonisolated(unsafe) static let aes256GCM = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
     nonisolated(unsafe) static let chaCha20Poly1305 = EVP_CIPHER_fetch(nil, "ChaCha20-Poly1305", nil)
+    nonisolated(unsafe) static let aes128ECB = EVP_CIPHER_fetch(nil, "AES-128-ECB", nil)
+    nonisolated(unsafe) static let aes192ECB = EVP_CIPHER_fetch(nil, "AES-192-ECB", nil)
+    nonisolated(unsafe) static let aes256ECB = EVP_CIPHER_fetch(nil, "AES-256-ECB", nil)
     nonisolated(unsafe) static let aes128Wrap = EVP_CIPHER_fetch(nil, "AES-128-WRAP", nil)
     nonisolated(unsafe) static let aes192Wrap = EVP_CIPHER_fetch(nil, "AES-192-WRAP", nil)
     nonisolated(unsafe) static let aes256Wrap = EVP_CIPHER_fetch(nil, "AES-256-WRAP", nil)

@@ -91,6 +91,73 @@ import Testing
         #expect(try AES.GCM.open(rebuilt, using: key, authenticating: Data("ad".utf8)) == Data("message".utf8))
     }
 
+    /// Nonces longer than OpenSSL's GCM takes through EVP (128 bytes): Wycheproof's `aes_gcm_test.json` vectors
+    /// with 2056-bit IVs (tcId 268 and 276), and one with additional data and several blocks, whose expected
+    /// values come from an independent implementation (PyCryptodome).
+    @Test func noncesLongerThan128Bytes() throws {
+        let vectors: [(key: String, nonce: String, message: String, ciphertext: String, tag: String)] = [
+            (
+                "eac3f28cd937ff29eb6158a3721b5145",
+                "6fd260bba87339539c37dc68fdc3656f63c83028cb8adcb531085e98bd570c6b735d0cc4b4b924696000a2d893621ae64d"
+                    + "cce992b562b89a5285643a08febccbc52243cbfc8d45212e047b00c87c6b6bf175f8bb678ec55c1091315cbecb8b8570"
+                    + "0f4a4653623fb78e63cfff7d6235e48e9832c9f0716d10992fc5b0ad4e6972bbeeb1ad670cd7ec8fac82e07ea5a64f97"
+                    + "61a39714aaa73affd2cb190a7ac2df5e5dcea6812ae2c872c7ac70453c5e7ec4d0b5b18c6ff3bfb9ae15fea44cf39261"
+                    + "5b80034edae596b8821f97fca58d167fb44a093b0c009a0bd5631355b0cb25d93ba9b79b006301d99db657e801933fc2"
+                    + "764a0ce650eaf5a1299efe60cb53b634",
+                "098912a302773377b9c26ac3", "e3be947153a26a3a54e3015c", "fd042bdde22f67c4fd298d5dc0867606"
+            ),
+            (
+                "3bc3bf39d0d5ffd94cca2b45c678a2d049151ed2babc713be53cb66f54a16337",
+                "92c2cee7e9138b186da51f146fb21fd5b491f1a19eef61d4ed14ce6b21b04fdb6ff8ebb60fddc55926e7bda2a8f35c610b"
+                    + "b795232412739d6c2d74458ef5a1a1cde9bf17e47e3b00db0b0504d56dc8b8d3de23f7c3a5d52e8d0aab1e64405aaa85"
+                    + "2ec2dd667ed9c1fd8dc1fdbbc8712c7a38f30faeab594f33897b41b1720f3c2f954ed91ca450d82c3dcd35858c608ad4"
+                    + "2f36832e56b04821a132f72e0da7b62cbd3925250f64fbb3f5c4783495893097adc09a32d776e04bf72558d37830b372"
+                    + "341f6536d8ee9df4a82e4074e7774ab6917a04fa8c499eb4b46a92def365da8b5eb1e0b438779507d1f5272a6e8629a3"
+                    + "f9c7bd4862c5691ee8b56bfe292deb4e",
+                "8125ee7637d7d0e03bbacf35", "5496ae94c3322ebf959ea9a9", "70717cc00fd1ffa59bb04329226a0c0a"
+            ),
+        ]
+        for vector in vectors {
+            let key = SymmetricKey(data: hexBytes(vector.key))
+            let nonce = try AES.GCM.Nonce(data: hexBytes(vector.nonce))
+            let box = try AES.GCM.seal(hexBytes(vector.message), using: key, nonce: nonce)
+            #expect(Array(box.ciphertext) == hexBytes(vector.ciphertext))
+            #expect(Array(box.tag) == hexBytes(vector.tag))
+            #expect(box.combined == nil)
+            #expect(try Array(AES.GCM.open(box, using: key)) == hexBytes(vector.message))
+        }
+
+        let key = SymmetricKey(data: Array(0..<32) as [UInt8])
+        let nonce = try AES.GCM.Nonce(data: (0..<300).map { UInt8(($0 * 7 + 3) % 256) })
+        let aad = Data("associated data that spans more than one block".utf8)
+        let message = (0..<100).map { UInt8(($0 * 13 + 5) % 256) }
+        let box = try AES.GCM.seal(message, using: key, nonce: nonce, authenticating: aad)
+        #expect(
+            Array(box.ciphertext)
+                == hexBytes(
+                    "8c36a81457e6b22d848859a2945d79414df6103ebeb13bdb2680fae000707a6452804db13dce6f37139c13e43756c793"
+                        + "7e70f262453e689d3f33d5e3ab5ab3aa2928a651f4551ec27905c8ddd2e9bc14cdfd3faf011e82c3d98a57b88f847da6"
+                        + "09bf920a"))
+        #expect(Array(box.tag) == hexBytes("0f22d4319977ff6bc817fd505e84e0cf"))
+        #expect(try Array(AES.GCM.open(box, using: key, authenticating: aad)) == message)
+        // Any change is refused, as with a short nonce.
+        #expect(throws: CryptoKitError.authenticationFailure) {
+            try AES.GCM.open(box, using: key, authenticating: Data("other".utf8))
+        }
+        var tampered = Array(box.ciphertext)
+        tampered[99] ^= 1
+        let changed = try AES.GCM.SealedBox(nonce: nonce, ciphertext: tampered, tag: box.tag)
+        #expect(throws: CryptoKitError.authenticationFailure) {
+            try AES.GCM.open(changed, using: key, authenticating: aad)
+        }
+        // At the edge: 128 bytes go through EVP, 129 through the long-nonce path; both open what they seal.
+        for count in [128, 129] {
+            let edge = try AES.GCM.Nonce(data: [UInt8](repeating: 9, count: count))
+            let sealed = try AES.GCM.seal(message, using: key, nonce: edge)
+            #expect(try Array(AES.GCM.open(sealed, using: key)) == message)
+        }
+    }
+
     @Test func freshNoncesDiffer() throws {
         let key = SymmetricKey(size: .bits128)
         #expect(
