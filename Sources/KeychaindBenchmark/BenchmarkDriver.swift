@@ -70,6 +70,16 @@ struct BenchmarkDriver {
             "(a) keychaind, \(clients) clients, durable adds", String(format: "%.0f adds/s", many.opsPerSecond),
             ratio: many.opsPerSecond / floorRate, target: "≥ 5× floor", met: many.opsPerSecond >= 5 * floorRate)
         table.cpu(many)
+        if let daemonCPU = many.daemonCPUMicrosecondsPerOp {
+            // What the processors allow at that cost, were they busy all the time with nothing else: the bound
+            // that (a) meets when the disk's flush is fast.
+            let processors = ProcessInfo.processInfo.activeProcessorCount
+            let ceiling = Double(processors) * 1_000_000 / (many.clientCPUMicrosecondsPerOp + daemonCPU)
+            table.note(
+                String(
+                    format: "at that CPU per add, %d processors give at most %.0f adds/s (%.2f× the floor)",
+                    processors, ceiling, ceiling / floorRate))
+        }
         table.failures(single.failures + many.failures)
 
         // (b) One lookup round trip through the daemon against SecItemCopyMatching in process, same item. The two
