@@ -109,3 +109,17 @@ public func SecCertificateCopyNormalizedIssuerSequence(_ certificate: SecCertifi
 public func SecCertificateCopyNormalizedSubjectSequence(_ certificate: SecCertificate) -> CFData? {
     certificate.x509.subject.normalizedSequence.map { Data($0) as NSData }
 }
+
+/// The start of a certificate's validity period, its `notBefore` (iOS 18, macOS 15).
+/// - Parameter certificate: the certificate.
+/// - Returns: the date; every certificate that parsed has one.
+public func SecCertificateCopyNotValidBeforeDate(_ certificate: SecCertificate) -> CFDate? {
+    certificate.x509.notBefore as NSDate
+}
+
+/// The end of a certificate's validity period, its `notAfter` (iOS 18, macOS 15).
+/// - Parameter certificate: the certificate.
+/// - Returns: the date; every certificate that parsed has one.
+public func SecCertificateCopyNotValidAfterDate(_ certificate: SecCertificate) -> CFDate? {
+    certificate.x509.notAfter as NSDate
+}

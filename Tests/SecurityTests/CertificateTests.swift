@@ -67,6 +67,13 @@ import X509Certificates
         #expect(error == nil)
     }
 
+    /// iOS 18 and macOS 15's validity dates: the fixture was issued for 2020-01-01 to 2021-01-01 (UTC).
+    @Test func validityDatesAreTheCertificatesOwn() throws {
+        let expired = try fixtures.certificate("expired")
+        #expect(SecCertificateCopyNotValidBeforeDate(expired) as Date? == Date(timeIntervalSince1970: 1_577_836_800))
+        #expect(SecCertificateCopyNotValidAfterDate(expired) as Date? == Date(timeIntervalSince1970: 1_609_459_200))
+    }
+
     @Test func normalizedNamesFoldPrintableStringsAsAppleDoes() throws {
         let mixed = try fixtures.certificate("mixed")
         let folded = try fixtures.certificate("folded")
