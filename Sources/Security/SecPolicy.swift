@@ -42,6 +42,37 @@ public func SecPolicyCreateSSL(_ server: Bool, _ hostname: CFString?) -> SecPoli
     SecPolicy(rule: .ssl(server: server, hostname: hostname.map { $0 as String }))
 }
 
+/// Creates a policy from its object identifier and properties, as `SecPolicyCopyProperties` describes one.
+/// - Parameters:
+///   - policyIdentifier: `kSecPolicyAppleX509Basic` or `kSecPolicyAppleSSL`.
+///   - properties: for SSL, `kSecPolicyName` (the host name, a string) and `kSecPolicyClient` (true to check a
+///     client's certificate); ignored for basic X.509.
+/// - Returns: the policy; nil for the identifier of a policy that does not exist here (S/MIME, code signing, …;
+///   revocation, as `SecPolicyCreateRevocation`) and for a name or client flag of another type, so that a caller
+///   who asked for a check never gets a policy that skips it.
+public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ properties: CFDictionary?) -> SecPolicy? {
+    guard let identifier = policyIdentifier as? String else { return nil }
+    switch identifier {
+    case String(kSecPolicyAppleX509Basic):
+        return SecPolicyCreateBasicX509()
+    case String(kSecPolicyAppleSSL):
+        let values = properties as? [String: Any] ?? [:]
+        var hostname: String?
+        if let name = values[kSecPolicyName as String] {
+            guard let text = name as? String else { return nil }
+            hostname = text
+        }
+        var checksClient = false
+        if let client = values[kSecPolicyClient as String] {
+            guard let flag = client as? Bool else { return nil }
+            checksClient = flag
+        }
+        return SecPolicy(rule: .ssl(server: !checksClient, hostname: hostname))
+    default:
+        return nil
+    }
+}
+
 /// The properties of a policy: `kSecPolicyOid`, and for an SSL policy `kSecPolicyName` (its host name, when set)
 /// and `kSecPolicyClient` (when it checks a client).
 /// - Parameter policyRef: the policy.

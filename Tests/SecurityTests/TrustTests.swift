@@ -270,6 +270,29 @@ import Testing
         #expect(CFGetTypeID(ssl) == SecPolicyGetTypeID())
     }
 
+    /// A policy made from its identifier and properties is the one the dedicated function makes; identifiers of
+    /// policies that do not exist here, and properties of the wrong type, make none.
+    @Test func policiesFromIdentifierAndProperties() throws {
+        let named = SecPolicyCreateWithProperties(
+            kSecPolicyAppleSSL, [kSecPolicyName as String: "www.example.test"] as CFDictionary)
+        #expect(named == SecPolicyCreateSSL(true, "www.example.test" as CFString))
+        let client = SecPolicyCreateWithProperties(
+            kSecPolicyAppleSSL, [kSecPolicyClient as String: true] as CFDictionary)
+        #expect(client == SecPolicyCreateSSL(false, nil))
+        #expect(SecPolicyCreateWithProperties(kSecPolicyAppleSSL, nil) == SecPolicyCreateSSL(true, nil))
+        #expect(SecPolicyCreateWithProperties(kSecPolicyAppleX509Basic, nil) == SecPolicyCreateBasicX509())
+        // What SecPolicyCopyProperties gives back makes the same policy again.
+        let properties = try #require(SecPolicyCopyProperties(named!))
+        #expect(SecPolicyCreateWithProperties(kSecPolicyAppleSSL, properties) == named)
+        #expect(SecPolicyCreateWithProperties(kSecPolicyAppleRevocation, nil) == nil)
+        #expect(SecPolicyCreateWithProperties("1.2.840.113635.100.1.8" as CFString, nil) == nil)  // S/MIME
+        #expect(
+            SecPolicyCreateWithProperties(kSecPolicyAppleSSL, [kSecPolicyName as String: 42] as CFDictionary) == nil)
+        #expect(
+            SecPolicyCreateWithProperties(kSecPolicyAppleSSL, [kSecPolicyClient as String: "yes"] as CFDictionary)
+                == nil)
+    }
+
     @Test func trustStatusesHaveApplesMessages() {
         #expect(
             SecCopyErrorMessageString(errSecHostNameMismatch, nil) as String?
