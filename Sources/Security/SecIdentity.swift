@@ -56,6 +56,22 @@ public func SecIdentityCopyPrivateKey(_ identityRef: SecIdentity, _ privateKeyRe
     return errSecSuccess
 }
 
+/// Creates an identity from a certificate and its private key, without the keychain (iOS 11.2, macOS 10.12).
+/// - Parameters:
+///   - allocator: nil or `kCFAllocatorDefault`.
+///   - certificate: the certificate.
+///   - privateKey: the private key whose public key is the certificate's.
+/// - Returns: the identity; nil when `privateKey` is not a private key or not the one of the certificate's public
+///   key, as Apple documents.
+public func SecIdentityCreate(_ allocator: CFAllocator?, _ certificate: SecCertificate, _ privateKey: SecKey)
+    -> SecIdentity?
+{
+    guard privateKey.isPrivate, let certified = SecCertificateCopyKey(certificate),
+        let ownPublicKey = SecKeyCopyPublicKey(privateKey), ownPublicKey == certified
+    else { return nil }
+    return SecIdentity(certificate: certificate, privateKey: privateKey)
+}
+
 /// Makes the identity of a certificate from its private key in the keychain: the private key item whose
 /// application label (`klbl`) is the certificate's public key hash (`pkhh`), in the caller's access groups.
 /// - Parameters:

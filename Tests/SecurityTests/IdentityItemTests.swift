@@ -50,6 +50,23 @@ import Testing
         }
     }
 
+    /// `SecIdentityCreate` pairs a certificate with its private key, without the keychain; another key, or the
+    /// certificate's own public key, gives nil.
+    @Test func anIdentityCreatedFromACertificateAndItsKey() throws {
+        let fixture = try IdentityFixture.make(commonName: "Made In Memory")
+        let other = try IdentityFixture.make(commonName: "Someone Else")
+        let identity = try #require(SecIdentityCreate(nil, fixture.certificate, fixture.privateKey))
+        var certificate: SecCertificate?
+        var key: SecKey?
+        #expect(SecIdentityCopyCertificate(identity, &certificate) == errSecSuccess)
+        #expect(SecIdentityCopyPrivateKey(identity, &key) == errSecSuccess)
+        #expect(certificate == fixture.certificate)
+        #expect(key == fixture.privateKey)
+        #expect(SecIdentityCreate(nil, fixture.certificate, other.privateKey) == nil)
+        let publicKey = try #require(SecCertificateCopyKey(fixture.certificate))
+        #expect(SecIdentityCreate(nil, fixture.certificate, publicKey) == nil)
+    }
+
     @Test func aCertificateWithoutItsPrivateKeyIsNoIdentity() throws {
         let fixture = try IdentityFixture.make(commonName: "Lonely")
         let other = try IdentityFixture.make(commonName: "Other")
