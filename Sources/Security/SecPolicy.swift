@@ -44,7 +44,8 @@ public func SecPolicyCreateSSL(_ server: Bool, _ hostname: CFString?) -> SecPoli
 
 /// Creates a policy from its object identifier and properties, as `SecPolicyCopyProperties` describes one.
 /// - Parameters:
-///   - policyIdentifier: `kSecPolicyAppleX509Basic` or `kSecPolicyAppleSSL`.
+///   - policyIdentifier: `kSecPolicyAppleX509Basic`, `kSecPolicyAppleSSL`, or iOS 18.4's
+///     `kSecPolicyAppleSSLServer` and `kSecPolicyAppleSSLClient` (the SSL policy for that side).
 ///   - properties: for SSL, `kSecPolicyName` (the host name, a string) and `kSecPolicyClient` (true to check a
 ///     client's certificate); ignored for basic X.509.
 /// - Returns: the policy; nil for the identifier of a policy that does not exist here (S/MIME, code signing, …;
@@ -55,14 +56,14 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
     switch identifier {
     case String(kSecPolicyAppleX509Basic):
         return SecPolicyCreateBasicX509()
-    case String(kSecPolicyAppleSSL):
+    case String(kSecPolicyAppleSSL), String(kSecPolicyAppleSSLServer), String(kSecPolicyAppleSSLClient):
         let values = properties as? [String: Any] ?? [:]
         var hostname: String?
         if let name = values[kSecPolicyName as String] {
             guard let text = name as? String else { return nil }
             hostname = text
         }
-        var checksClient = false
+        var checksClient = identifier == String(kSecPolicyAppleSSLClient)
         if let client = values[kSecPolicyClient as String] {
             guard let flag = client as? Bool else { return nil }
             checksClient = flag

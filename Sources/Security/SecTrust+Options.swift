@@ -19,6 +19,22 @@ nonisolated(unsafe) public let kSecTrustEvaluationDate: CFString = SecConstant("
 /// The key of `SecTrustCopyResult`'s dictionary that holds the result (`SecTrustResultType`'s raw value).
 nonisolated(unsafe) public let kSecTrustResultValue: CFString = SecConstant("TrustResultValue")
 
+// Keys of `SecTrustCopyResult`'s dictionary for checks that do not exist here (extended validation, revocation,
+// certificate transparency): declared so that code reading them compiles; the dictionary never holds them, as an
+// Apple trust that did not make a check leaves its key out.
+
+/// Whether the leaf passed extended validation (`CFBoolean`).
+nonisolated(unsafe) public let kSecTrustExtendedValidation: CFString = SecConstant("TrustExtendedValidation")
+/// The organization an extended-validation certificate names (`CFString`).
+nonisolated(unsafe) public let kSecTrustOrganizationName: CFString = SecConstant("Organization")
+/// Whether revocation was checked (`CFBoolean`).
+nonisolated(unsafe) public let kSecTrustRevocationChecked: CFString = SecConstant("TrustRevocationChecked")
+/// Until when the revocation check holds (`CFDate`).
+nonisolated(unsafe) public let kSecTrustRevocationValidUntilDate: CFString = SecConstant("TrustExpirationDate")
+/// Whether the certificate passed the certificate transparency checks (`CFBoolean`).
+nonisolated(unsafe) public let kSecTrustCertificateTransparency: CFString = SecConstant(
+    "TrustCertificateTransparency")
+
 /// Allows or forbids fetching what an evaluation lacks over the network (intermediate certificates). This
 /// keychain never fetches anything: the setting is kept and reported, and evaluations use only the certificates
 /// given and the system's anchors.

@@ -48,6 +48,15 @@ import Testing
             (result[kSecTrustResultValue as String] as? NSNumber)?.uint32Value
                 == SecTrustResultType.unspecified.rawValue)
         #expect(result[kSecTrustEvaluationDate as String] is Date)
+        // Nothing here checks extended validation, revocation or certificate transparency: the keys that would
+        // say so are absent, as on Apple platforms for a trust that did not check them.
+        for unchecked in [
+            kSecTrustExtendedValidation, kSecTrustOrganizationName, kSecTrustRevocationChecked,
+            kSecTrustRevocationValidUntilDate, kSecTrustCertificateTransparency,
+        ] {
+            #expect(result[unchecked as String] == nil)
+        }
+        #expect(kSecTrustRevocationValidUntilDate as String == "TrustExpirationDate")
         let bad = try trust(
             ["leaf", "intermediate"], policy: SecPolicyCreateSSL(true, "other.example.test" as CFString))
         let failed = try #require(SecTrustCopyResult(bad) as? [String: Any])

@@ -284,8 +284,21 @@ import Testing
         // What SecPolicyCopyProperties gives back makes the same policy again.
         let properties = try #require(SecPolicyCopyProperties(named!))
         #expect(SecPolicyCreateWithProperties(kSecPolicyAppleSSL, properties) == named)
+        // iOS 18.4's SSL server and client identifiers.
+        let server = SecPolicyCreateWithProperties(
+            kSecPolicyAppleSSLServer, [kSecPolicyName as String: "www.example.test"] as CFDictionary)
+        #expect(server == SecPolicyCreateSSL(true, "www.example.test" as CFString))
+        #expect(SecPolicyCreateWithProperties(kSecPolicyAppleSSLClient, nil) == SecPolicyCreateSSL(false, nil))
         #expect(SecPolicyCreateWithProperties(kSecPolicyAppleRevocation, nil) == nil)
-        #expect(SecPolicyCreateWithProperties("1.2.840.113635.100.1.8" as CFString, nil) == nil)  // S/MIME
+        // Apple's other policies, named by their identifiers, do not exist here.
+        #expect(kSecPolicyAppleSMIME as String == "1.2.840.113635.100.1.8")
+        for other in [
+            kSecPolicyAppleSMIME, kSecPolicyAppleEAP, kSecPolicyAppleIPsec, kSecPolicyAppleCodeSigning,
+            kSecPolicyAppleIDValidation, kSecPolicyAppleTimeStamping, kSecPolicyApplePassbookSigning,
+            kSecPolicyApplePayIssuerEncryption, kSecPolicyMacAppStoreReceipt,
+        ] {
+            #expect(SecPolicyCreateWithProperties(other, nil) == nil, "\(other)")
+        }
         #expect(
             SecPolicyCreateWithProperties(kSecPolicyAppleSSL, [kSecPolicyName as String: 42] as CFDictionary) == nil)
         #expect(
