@@ -68,6 +68,9 @@ extension ReasonMessages {
             "{0} applies only to certificates and identities, not to class {1}",
             "{0} は証明書とアイデンティティにだけ使えます。クラス {1} には使えません")
         word(
+            "m_HostOrSubdomainOfHost applies only to internet passwords (inet), not to class {0}",
+            "m_HostOrSubdomainOfHost はインターネットパスワード（inet）にだけ使えます。クラス {0} には使えません")
+        word(
             "{0} item(s) of class {1} match the query's attributes, but none passes {2}",
             "クラス {1} の {0} 件の項目がクエリの属性に一致しましたが、{2} の条件を満たすものはありません")
         word(

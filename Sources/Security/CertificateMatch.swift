@@ -2,9 +2,10 @@ import Foundation
 import KeychainCore
 import X509Certificates
 
-/// The certificate search keys of a query (Apple's "Search Attribute Keys and Values"), read and checked. The
-/// engine does not parse certificates, so `SecItemCopyMatching` applies them here, to the items the engine found
-/// (`CertificateMatchSearch`).
+/// The certificate search keys of a query (Apple's "Search Attribute Keys and Values"), read and checked, with
+/// `kSecMatchItemList` and `kSecMatchHostOrSubdomainOfHost`. The engine does not parse certificates or compare
+/// host names by suffix (it finds attributes by keyed digest), so `SecItemCopyMatching` applies these keys here, to
+/// the items the engine found (`CertificateMatchSearch`).
 struct CertificateMatch {
     /// One of the `kSecMatchSubject…` keys: a string the subject's common name must contain, start or end with,
     /// or be.
@@ -31,6 +32,8 @@ struct CertificateMatch {
     var policy: SecPolicy?
     var trustedOnly = false
     var itemList: [ListedItem]?
+    /// `kSecMatchHostOrSubdomainOfHost`: the host an internet password's server must be, or be a subdomain of.
+    var hostOrSubdomain: String?
     /// The keys given, as the caller spelled them, for reasons.
     var keys: [String] = []
 
@@ -52,8 +55,17 @@ struct CertificateMatch {
     /// The raw keys this type reads.
     static let rawKeys: Set<String> = [
         "m_Issuers", "m_EmailAddressIfPresent", "m_SubjectContains", "m_SubjectStartsWith", "m_SubjectEndsWith",
-        "m_SubjectWholeString", "m_ValidOnDate", "m_Policy", "m_TrustedOnly", "m_ItemList",
+        "m_SubjectWholeString", "m_ValidOnDate", "m_Policy", "m_TrustedOnly", "m_ItemList", "m_HostOrSubdomainOfHost",
     ]
+
+    /// Whether an internet password's server passes `kSecMatchHostOrSubdomainOfHost`: the host itself, or a name
+    /// that ends with a dot and the host, compared as securityd does (exactly, case included). Without the key,
+    /// every item passes.
+    func admitsServer(_ server: AttributeValue?) -> Bool {
+        guard let host = hostOrSubdomain else { return true }
+        guard case .string(let name)? = server else { return false }
+        return name == host || name.hasSuffix("." + host)
+    }
 
     /// Reads `value` as the value of `key`. - Throws: errSecParam for a value of the wrong type.
     mutating func read(_ key: String, value: Any) throws {
@@ -85,6 +97,7 @@ struct CertificateMatch {
             }
             self.policy = policy
         case "m_TrustedOnly": trustedOnly = try SecDictionary.boolean(value, key)
+        case "m_HostOrSubdomainOfHost": hostOrSubdomain = try Self.string(value, key)
         default: itemList = try Self.itemList(value)
         }
     }

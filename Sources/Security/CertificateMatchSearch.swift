@@ -30,8 +30,14 @@ struct CertificateMatchSearch {
             throw KeychainError.unimplemented.because(
                 "\(key) applies only to certificates and identities, not to class \(itemClass.rawValue)")
         }
-        // On other classes the certificate keys are ignored, as by Apple's keychain; only an item list remains.
-        guard ofCertificates || match.itemList != nil else { return try client.search(query) }
+        if match.hostOrSubdomain != nil, itemClass != .internetPassword {
+            throw KeychainError.unimplemented.because(
+                "m_HostOrSubdomainOfHost applies only to internet passwords (inet), not to class \(itemClass.rawValue)")
+        }
+        // On other classes the certificate keys are ignored, as by Apple's keychain; an item list and a host remain.
+        guard ofCertificates || match.itemList != nil || match.hostOrSubdomain != nil else {
+            return try client.search(query)
+        }
         var candidateQuery = query
         candidateQuery.limit = .all
         candidateQuery.returns = [.attributes, .persistentReference]
@@ -69,6 +75,7 @@ struct CertificateMatchSearch {
         if let list = match.itemList, try !list.contains(where: { try listed($0, candidate, theCertificate) }) {
             return false
         }
+        guard match.admitsServer(candidate.attributes?[.server]) else { return false }
         guard filtersCertificates, match.readsCertificates else { return true }
         guard let found = try theCertificate() else { return false }
         return try match.admits(found, caseInsensitive: query.caseInsensitive, keychain: keychain)

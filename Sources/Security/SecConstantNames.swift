@@ -137,6 +137,7 @@ package let secItemConstantsByName: [String: String] = [
     "kSecMatchDiacriticInsensitive": kSecMatchDiacriticInsensitive as String,
     "kSecMatchWidthInsensitive": kSecMatchWidthInsensitive as String,
     "kSecMatchTrustedOnly": kSecMatchTrustedOnly as String,
+    "kSecMatchHostOrSubdomainOfHost": kSecMatchHostOrSubdomainOfHost as String,
     "kSecMatchValidOnDate": kSecMatchValidOnDate as String,
     "kSecMatchLimit": kSecMatchLimit as String,
     "kSecMatchLimitOne": kSecMatchLimitOne as String,

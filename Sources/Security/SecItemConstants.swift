@@ -288,6 +288,8 @@ nonisolated(unsafe) public let kSecMatchSubjectStartsWith: CFString = SecConstan
 nonisolated(unsafe) public let kSecMatchSubjectEndsWith: CFString = SecConstant("m_SubjectEndsWith")
 /// Apple's constant with the raw value "m_SubjectWholeString".
 nonisolated(unsafe) public let kSecMatchSubjectWholeString: CFString = SecConstant("m_SubjectWholeString")
+/// Apple's constant with the raw value "m_HostOrSubdomainOfHost" (iOS 18, macOS 15).
+nonisolated(unsafe) public let kSecMatchHostOrSubdomainOfHost: CFString = SecConstant("m_HostOrSubdomainOfHost")
 /// Apple's constant with the raw value "m_CaseInsensitive".
 nonisolated(unsafe) public let kSecMatchCaseInsensitive: CFString = SecConstant("m_CaseInsensitive")
 /// Apple's constant with the raw value "m_DiacriticInsensitive".
