@@ -102,3 +102,24 @@ public func SecTrustEvaluateAsync(
     }
     return errSecSuccess
 }
+
+/// Gives the evaluation stapled OCSP responses (one `CFData`, or an array of them). Nothing here checks
+/// revocation (`SecPolicyCreateRevocation` answers nil), so responses cannot be used: a response is
+/// `errSecUnimplemented` rather than accepted and silently unread. nil, which clears them, is `errSecSuccess`.
+/// - Parameters:
+///   - trust: the object.
+///   - responseData: the DER of the responses, or nil.
+/// - Returns: `errSecSuccess` for nil; `errSecUnimplemented` otherwise.
+public func SecTrustSetOCSPResponse(_ trust: SecTrust, _ responseData: CFTypeRef?) -> OSStatus {
+    responseData == nil ? errSecSuccess : errSecUnimplemented
+}
+
+/// Gives the evaluation signed certificate timestamps (an array of `CFData`) for certificate transparency, which
+/// nothing here checks: `errSecUnimplemented`, as `SecTrustSetOCSPResponse`; nil is `errSecSuccess`.
+/// - Parameters:
+///   - trust: the object.
+///   - sctArray: the timestamps, or nil.
+/// - Returns: `errSecSuccess` for nil; `errSecUnimplemented` otherwise.
+public func SecTrustSetSignedCertificateTimestamps(_ trust: SecTrust, _ sctArray: CFArray?) -> OSStatus {
+    sctArray == nil ? errSecSuccess : errSecUnimplemented
+}

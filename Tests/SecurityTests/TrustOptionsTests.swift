@@ -65,6 +65,15 @@ import Testing
                 == SecTrustResultType.recoverableTrustFailure.rawValue)
     }
 
+    /// Stapled OCSP responses and SCTs feed checks that do not exist here: refused, never accepted unread.
+    @Test func ocspResponsesAndTimestampsAreUnimplemented() throws {
+        let subject = try trust(["leaf", "intermediate"], policy: SecPolicyCreateBasicX509())
+        #expect(SecTrustSetOCSPResponse(subject, Data([0x30, 0x00]) as CFData) == errSecUnimplemented)
+        #expect(SecTrustSetOCSPResponse(subject, nil) == errSecSuccess)
+        #expect(SecTrustSetSignedCertificateTimestamps(subject, [Data([1])] as CFArray) == errSecUnimplemented)
+        #expect(SecTrustSetSignedCertificateTimestamps(subject, nil) == errSecSuccess)
+    }
+
     @Test func theOlderAsynchronousEvaluationCallsBackWithTheResult() throws {
         let subject = try trust(["leaf", "intermediate"], policy: SecPolicyCreateBasicX509())
         let done = DispatchSemaphore(value: 0)
