@@ -84,9 +84,7 @@ package enum AEAD: Sendable {
 
     private func cipher(keyByteCount: Int) throws -> OpaquePointer? {
         switch (self, keyByteCount) {
-        case (.aesGCM, 16): FetchedCiphers.aes128GCM
-        case (.aesGCM, 24): FetchedCiphers.aes192GCM
-        case (.aesGCM, 32): FetchedCiphers.aes256GCM
+        case (.aesGCM, _): try FetchedCiphers.aes(.gcm, keyByteCount: keyByteCount)
         case (.chaCha20Poly1305, 32): FetchedCiphers.chaCha20Poly1305
         default: throw BackendError.incorrectKeySize
         }
@@ -138,4 +136,28 @@ enum FetchedCiphers {
     nonisolated(unsafe) static let aes128Wrap = EVP_CIPHER_fetch(nil, "AES-128-WRAP", nil)
     nonisolated(unsafe) static let aes192Wrap = EVP_CIPHER_fetch(nil, "AES-192-WRAP", nil)
     nonisolated(unsafe) static let aes256Wrap = EVP_CIPHER_fetch(nil, "AES-256-WRAP", nil)
+
+    /// A mode of AES, fetched above for each key size.
+    enum AESMode {
+        case gcm
+        case ecb
+        case wrap
+    }
+
+    /// The AES cipher of `mode` for a key of `keyByteCount` bytes.
+    /// - Throws: `BackendError.incorrectKeySize` for a size other than 16, 24 or 32 bytes.
+    static func aes(_ mode: AESMode, keyByteCount: Int) throws -> OpaquePointer? {
+        switch (mode, keyByteCount) {
+        case (.gcm, 16): aes128GCM
+        case (.gcm, 24): aes192GCM
+        case (.gcm, 32): aes256GCM
+        case (.ecb, 16): aes128ECB
+        case (.ecb, 24): aes192ECB
+        case (.ecb, 32): aes256ECB
+        case (.wrap, 16): aes128Wrap
+        case (.wrap, 24): aes192Wrap
+        case (.wrap, 32): aes256Wrap
+        default: throw BackendError.incorrectKeySize
+        }
+    }
 }

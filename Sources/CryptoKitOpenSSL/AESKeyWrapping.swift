@@ -54,13 +54,7 @@ package enum AESKeyWrapping {
         input: UnsafeRawBufferPointer, kek: UnsafeRawBufferPointer, encrypt: Bool,
         output: UnsafeMutableRawBufferPointer
     ) throws -> Int {
-        let cipher: OpaquePointer?
-        switch kek.count {
-        case 16: cipher = FetchedCiphers.aes128Wrap
-        case 24: cipher = FetchedCiphers.aes192Wrap
-        case 32: cipher = FetchedCiphers.aes256Wrap
-        default: throw BackendError.incorrectKeySize
-        }
+        let cipher = try FetchedCiphers.aes(.wrap, keyByteCount: kek.count)
         guard let context = EVP_CIPHER_CTX_new() else { throw OpenSSLErrorQueue.failure() }
         defer { EVP_CIPHER_CTX_free(context) }
         var length: Int32 = 0

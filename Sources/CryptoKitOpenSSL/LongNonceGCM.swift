@@ -51,13 +51,7 @@ enum LongNonceGCM {
         key: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer,
         _ body: (OpaquePointer, UnsafeMutablePointer<GCMBlockCipher>) throws -> Void
     ) throws {
-        let ecb: OpaquePointer?
-        switch key.count {
-        case 16: ecb = FetchedCiphers.aes128ECB
-        case 24: ecb = FetchedCiphers.aes192ECB
-        case 32: ecb = FetchedCiphers.aes256ECB
-        default: throw BackendError.incorrectKeySize
-        }
+        let ecb = try FetchedCiphers.aes(.ecb, keyByteCount: key.count)
         guard nonce.count > 0 else { throw BackendError.incorrectParameterSize }
         guard let context = EVP_CIPHER_CTX_new() else { throw OpenSSLErrorQueue.failure() }
         defer { EVP_CIPHER_CTX_free(context) }

@@ -15,6 +15,15 @@ import Testing
 
     private func add(_ attributes: [CFString: Any]) -> OSStatus { SecItemAdd(attributes as CFDictionary, nil) }
 
+    /// The certificate and private key of an identity, each copied out with success expected.
+    private func halves(of identity: SecIdentity) -> (SecCertificate?, SecKey?) {
+        var certificate: SecCertificate?
+        var key: SecKey?
+        #expect(SecIdentityCopyCertificate(identity, &certificate) == errSecSuccess)
+        #expect(SecIdentityCopyPrivateKey(identity, &key) == errSecSuccess)
+        return (certificate, key)
+    }
+
     private func addHalves(_ fixture: IdentityFixture, tag: String = "tag.one") {
         #expect(
             add([
@@ -34,10 +43,7 @@ import Testing
             let identity = try #require(found as? SecIdentity)
             #expect(CFGetTypeID(identity) == SecIdentityGetTypeID())
             #expect(SecIdentityGetTypeID() != SecCertificateGetTypeID() && SecIdentityGetTypeID() != SecKeyGetTypeID())
-            var certificate: SecCertificate?
-            var key: SecKey?
-            #expect(SecIdentityCopyCertificate(identity, &certificate) == errSecSuccess)
-            #expect(SecIdentityCopyPrivateKey(identity, &key) == errSecSuccess)
+            let (certificate, key) = halves(of: identity)
             #expect(certificate == fixture.certificate)
             #expect(key == fixture.privateKey)
             // The key signs what the certificate's key verifies.
@@ -56,10 +62,7 @@ import Testing
         let fixture = try IdentityFixture.make(commonName: "Made In Memory")
         let other = try IdentityFixture.make(commonName: "Someone Else")
         let identity = try #require(SecIdentityCreate(nil, fixture.certificate, fixture.privateKey))
-        var certificate: SecCertificate?
-        var key: SecKey?
-        #expect(SecIdentityCopyCertificate(identity, &certificate) == errSecSuccess)
-        #expect(SecIdentityCopyPrivateKey(identity, &key) == errSecSuccess)
+        let (certificate, key) = halves(of: identity)
         #expect(certificate == fixture.certificate)
         #expect(key == fixture.privateKey)
         #expect(SecIdentityCreate(nil, fixture.certificate, other.privateKey) == nil)
