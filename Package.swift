@@ -102,7 +102,8 @@ var targets: [Target] = [
             ],
             swiftSettings: swift6),
         .target(
-            name: "LocalAuthentication", dependencies: ["KeychainCore", "KeychainRequests", "KeychainMessages"],
+            name: "LocalAuthentication",
+            dependencies: ["KeychainCore", "KeychainCrypto", "KeychainRequests", "KeychainMessages"],
             swiftSettings: swift6),
         // CryptoKitOpenSSL: the SHA-1 and SHA-256 fingerprints `find-certificate -Z` and `find-identity` print.
         .target(

@@ -113,6 +113,19 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     /// changes); nil when nothing is enrolled.
     open var evaluatedPolicyDomainState: Data? { state.evaluatedDomainState.map { Data($0) } }
 
+    /// The state of the authentication domains now (iOS 18): the sensor's enrolled set and the paired
+    /// companion. Without a keychain, no biometry and no companion.
+    open var domainState: LADomainState {
+        let sensor = binding.flatMap { try? $0.biometryStatus() }
+        let paired = binding.flatMap { try? $0.simulatedCompanion(.status).isPaired } ?? false
+        let biometry = LADomainStateBiometry(
+            biometryType: sensor?.isAvailable == true ? .touchID : .none,
+            stateHash: sensor?.domainState.map { Data($0) })
+        let companion = LADomainStateCompanion(
+            hashes: paired ? [.watch: LADomainStateCompanion.simulatedWatchHash] : [:])
+        return LADomainState(biometry: biometry, companion: companion)
+    }
+
     /// Whether `policy` can be evaluated now.
     /// - Parameters:
     ///   - policy: the policy.

@@ -1,0 +1,58 @@
+import Foundation
+import KeychainCore
+import LocalAuthentication
+import Testing
+
+/// iOS 18's `LAContext.domainState`: the enrolled biometry and the paired companions, each with a state hash that
+/// changes when they do and is nil when there is nothing.
+@Suite struct LADomainStateTests {
+    @Test func biometryAndCompanionFollowEnrollmentAndPairing() async throws {
+        try await withAuthenticatingKeychain(passcode: "1234", enrolled: false) { keychain, _ in
+            let context = LAContext()
+            let empty = context.domainState
+            #expect(empty.biometry.biometryType == .touchID)
+            #expect(empty.biometry.stateHash == nil)
+            #expect(empty.companion.availableCompanionTypes.isEmpty)
+            #expect(empty.companion.stateHash == nil)
+            #expect(empty.stateHash == nil)
+
+            try keychain.authenticators.biometry.enroll()
+            let enrolled = context.domainState
+            let biometryHash = try #require(enrolled.biometry.stateHash)
+            // The same value evaluatedPolicyDomainState gives after a check.
+            var error: NSError?
+            #expect(context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
+            #expect(context.evaluatedPolicyDomainState == biometryHash)
+            let combinedWithBiometry = try #require(enrolled.stateHash)
+            #expect(context.domainState.stateHash == combinedWithBiometry)  // nothing changed: the same hash
+
+            try keychain.authenticators.companion.pair()
+            let paired = context.domainState
+            #expect(paired.companion.availableCompanionTypes == [.watch])
+            let companionHash = try #require(paired.companion.stateHash)
+            let watchHash = try #require(paired.companion.stateHash(for: .watch))
+            #expect(context.domainState.companion.stateHash(for: .watch) == watchHash)  // stable while paired
+            #expect(context.domainState.companion.stateHash == companionHash)
+            #expect(paired.companion.stateHash(for: .mac) == nil)
+            #expect(paired.biometry.stateHash == biometryHash)
+            #expect(paired.stateHash != nil && paired.stateHash != combinedWithBiometry)
+
+            try keychain.authenticators.biometry.changeEnrollment()
+            let changed = context.domainState
+            #expect(changed.biometry.stateHash != biometryHash)
+            #expect(changed.companion.stateHash == companionHash)
+            #expect(changed.stateHash != paired.stateHash)
+
+            try keychain.authenticators.companion.unpair()
+            let unpaired = context.domainState
+            #expect(unpaired.companion.availableCompanionTypes.isEmpty)
+            #expect(unpaired.companion.stateHash == nil)
+        }
+    }
+
+    @Test func companionTypesHaveApplesValues() {
+        #expect(LACompanionType.watch.rawValue == 1)
+        #expect(LACompanionType.mac.rawValue == 2)
+        #expect(LACompanionType.vision.rawValue == 4)
+    }
+}
