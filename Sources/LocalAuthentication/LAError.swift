@@ -26,6 +26,9 @@ public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  //
         public static let biometryNotPaired = Code(rawValue: -12)
         public static let biometryDisconnected = Code(rawValue: -13)
         public static let invalidDimensions = Code(rawValue: -14)
+        /// No paired companion device (iOS 18, macOS 15). This keychain's companion policies, which share their
+        /// values with the watch policies, answer `watchNotAvailable` (docs/access-control.md).
+        public static let companionNotAvailable = Code(rawValue: -1000)
         public static let notInteractive = Code(rawValue: -1004)
         @available(*, deprecated, renamed: "biometryNotAvailable")
         public static let touchIDNotAvailable = Code(rawValue: -6)
@@ -87,6 +90,11 @@ public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  //
     public static var appCancel: Code { .appCancel }
     public static var invalidContext: Code { .invalidContext }
     public static var notInteractive: Code { .notInteractive }
+    public static var watchNotAvailable: Code { .watchNotAvailable }
+    public static var biometryNotPaired: Code { .biometryNotPaired }
+    public static var biometryDisconnected: Code { .biometryDisconnected }
+    public static var invalidDimensions: Code { .invalidDimensions }
+    public static var companionNotAvailable: Code { .companionNotAvailable }
 }
 
 extension LAError.Code {

@@ -12,6 +12,13 @@ public enum LAPolicy: Int, Sendable {
     case deviceOwnerAuthenticationWithBiometricsOrWatch = 4
     /// Wrist detection on a paired watch.
     case deviceOwnerAuthenticationWithWristDetection = 5
+
+    /// A paired companion device (iOS 18, macOS 15): the watch policy's new name, with its value.
+    public static var deviceOwnerAuthenticationWithCompanion: LAPolicy { .deviceOwnerAuthenticationWithWatch }
+    /// Biometry or a paired companion device (iOS 18, macOS 15): the biometry-or-watch policy's new name.
+    public static var deviceOwnerAuthenticationWithBiometricsOrCompanion: LAPolicy {
+        .deviceOwnerAuthenticationWithBiometricsOrWatch
+    }
 }
 
 /// The kind of biometric sensor available.

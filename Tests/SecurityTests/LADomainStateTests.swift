@@ -50,6 +50,22 @@ import Testing
         }
     }
 
+    /// iOS 18's companion names of the watch policies and error.
+    @Test func companionPoliciesAreTheWatchPolicies() async throws {
+        #expect(LAPolicy.deviceOwnerAuthenticationWithCompanion.rawValue == 3)
+        #expect(LAPolicy.deviceOwnerAuthenticationWithBiometricsOrCompanion.rawValue == 4)
+        #expect(LAError.companionNotAvailable.rawValue == -1000)
+        try await withAuthenticatingKeychain(passcode: "1234", enrolled: false) { keychain, _ in
+            let context = LAContext()
+            var error: NSError?
+            #expect(!context.canEvaluatePolicy(.deviceOwnerAuthenticationWithCompanion, error: &error))
+            #expect(error?.code == LAError.watchNotAvailable.rawValue)
+            try keychain.authenticators.companion.pair()
+            #expect(context.canEvaluatePolicy(.deviceOwnerAuthenticationWithCompanion, error: &error))
+            #expect(context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometricsOrCompanion, error: &error))
+        }
+    }
+
     @Test func companionTypesHaveApplesValues() {
         #expect(LACompanionType.watch.rawValue == 1)
         #expect(LACompanionType.mac.rawValue == 2)
