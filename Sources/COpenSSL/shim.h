@@ -36,6 +36,8 @@ static inline int kossl_gcm_set_tag(EVP_CIPHER_CTX *ctx, int len, void *tag) {
 // X509Certificates: certificate parsing, chain verification, PKCS#12. Stacks and OPENSSL_free are macros, so
 // each gets a small typed function here.
 #include <openssl/x509v3.h>
+// Stapled OCSP responses (X509Certificates' OCSPStaple).
+#include <openssl/ocsp.h>
 #include <openssl/x509_vfy.h>
 #include <openssl/pkcs12.h>
 #include <openssl/provider.h>

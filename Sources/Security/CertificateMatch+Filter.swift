@@ -105,7 +105,7 @@ extension SecTrustCheck {
         switch self {
         case .sslHostname, .temporalValidity, .keyUsage, .extendedKeyUsage, .criticalExtensions: true
         case .basicConstraints, .basicConstraintsPathLength, .anchorTrusted, .missingIntermediate, .signature,
-            .other:
+            .revoked, .other:
             false
         }
     }

@@ -18,6 +18,8 @@ struct TrustEvaluation {
     let passedByExceptions: Bool
     /// The date the certificates' validity was checked at.
     let date: Date
+    /// What a stapled OCSP response said of the leaf, when one was used.
+    let revocation: OCSPAnswer?
 
     init(settings: SecTrust.Settings) {
         let leaf = settings.certificates[0]
@@ -29,7 +31,7 @@ struct TrustEvaluation {
         request.trustsSystemAnchors = settings.customAnchors == nil || !settings.customAnchorsOnly
         request.hostname = settings.policies.lazy.compactMap(\.hostname).first
         let known = settings.certificates + anchors
-        let found: [SecTrustFailure]
+        var found: [SecTrustFailure]
         do {
             let result = try ChainVerifier.verify(request)
             chain = result.chain.map { built in known.first { $0.x509 == built } ?? SecCertificate(x509: built) }
@@ -41,9 +43,23 @@ struct TrustEvaluation {
             found = [SecTrustFailure(index: 0, check: .other("the chain could not be verified: \(error)"))]
         }
         let chain = chain
+        revocation = Self.stapledAnswer(for: chain, responses: settings.ocspResponses, at: date)
+        if case .revoked? = revocation?.status { found.append(SecTrustFailure(index: 0, check: .revoked)) }
+        // A revoked certificate is a fatal failure: no exception the user made can excuse it.
         failures =
-            settings.exceptions.map { exceptions in found.filter { !exceptions.excuses($0, on: chain) } } ?? found
+            settings.exceptions.map { exceptions in
+                found.filter { $0.check == .revoked || !exceptions.excuses($0, on: chain) }
+            } ?? found
         passedByExceptions = failures.isEmpty && !found.isEmpty
+    }
+
+    /// What the stapled responses say of the leaf, read against its issuer in the built chain.
+    private static func stapledAnswer(for chain: [SecCertificate], responses: [[UInt8]], at date: Date)
+        -> OCSPAnswer?
+    {
+        guard !responses.isEmpty, chain.count >= 2, let anchor = chain.last else { return nil }
+        return OCSPStaple.answer(
+            for: chain[0].x509, issuer: chain[1].x509, anchor: anchor.x509, responses: responses, at: date)
     }
 
     /// The TLS rules OpenSSL is not asked to check, applied to the leaf: the extended key usage, when present,

@@ -19,9 +19,10 @@ nonisolated(unsafe) public let kSecTrustEvaluationDate: CFString = SecConstant("
 /// The key of `SecTrustCopyResult`'s dictionary that holds the result (`SecTrustResultType`'s raw value).
 nonisolated(unsafe) public let kSecTrustResultValue: CFString = SecConstant("TrustResultValue")
 
-// Keys of `SecTrustCopyResult`'s dictionary for checks that do not exist here (extended validation, revocation,
-// certificate transparency): declared so that code reading them compiles; the dictionary never holds them, as an
-// Apple trust that did not make a check leaves its key out.
+// Keys of `SecTrustCopyResult`'s dictionary. Revocation is checked only through stapled responses
+// (`SecTrustSetOCSPResponse`): the two revocation keys are there when one was used. Extended validation and
+// certificate transparency are not checked here: their keys exist so that code reading them compiles, and the
+// dictionary never holds them, as an Apple trust that did not make a check leaves its key out.
 
 /// Whether the leaf passed extended validation (`CFBoolean`).
 nonisolated(unsafe) public let kSecTrustExtendedValidation: CFString = SecConstant("TrustExtendedValidation")
@@ -73,10 +74,14 @@ public func SecTrustGetVerifyTime(_ trust: SecTrust) -> Double {
 /// - Returns: the dictionary.
 public func SecTrustCopyResult(_ trust: SecTrust) -> CFDictionary? {
     let evaluation = trust.evaluation()
-    let result: [String: Any] = [
+    var result: [String: Any] = [
         kSecTrustResultValue as String: NSNumber(value: evaluation.resultType.rawValue),
         kSecTrustEvaluationDate as String: evaluation.date as NSDate,
     ]
+    if let revocation = evaluation.revocation {
+        result[kSecTrustRevocationChecked as String] = kCFBooleanTrue
+        if let until = revocation.validUntil { result[kSecTrustRevocationValidUntilDate as String] = until as NSDate }
+    }
     return result as NSDictionary
 }
 
@@ -103,15 +108,30 @@ public func SecTrustEvaluateAsync(
     return errSecSuccess
 }
 
-/// Gives the evaluation stapled OCSP responses (one `CFData`, or an array of them). Nothing here checks
-/// revocation (`SecPolicyCreateRevocation` answers nil), so responses cannot be used: a response is
-/// `errSecUnimplemented` rather than accepted and silently unread. nil, which clears them, is `errSecSuccess`.
+/// Gives the evaluation stapled OCSP responses, as a TLS server sends them, replacing any given before. A
+/// response that verifies (signed by the leaf's issuer or a responder it authorized), names the leaf and is current
+/// at the evaluation's date is used: revoked fails the evaluation with `errSecCertificateRevoked`, which no
+/// exception excuses. Any other response is ignored, as if none had been given. Nothing is fetched.
 /// - Parameters:
 ///   - trust: the object.
-///   - responseData: the DER of the responses, or nil.
-/// - Returns: `errSecSuccess` for nil; `errSecUnimplemented` otherwise.
+///   - responseData: one response's DER (`CFData`), an array of them, or nil to clear them.
+/// - Returns: `errSecSuccess`; `errSecParam` for anything else.
 public func SecTrustSetOCSPResponse(_ trust: SecTrust, _ responseData: CFTypeRef?) -> OSStatus {
-    responseData == nil ? errSecSuccess : errSecUnimplemented
+    var responses: [[UInt8]] = []
+    if let responseData {
+        if let one = responseData as? Data {
+            responses = [[UInt8](one)]
+        } else if let many = responseData as? [Any] {
+            for element in many {
+                guard let data = element as? Data else { return errSecParam }
+                responses.append([UInt8](data))
+            }
+        } else {
+            return errSecParam
+        }
+    }
+    trust.update { $0.ocspResponses = responses }
+    return errSecSuccess
 }
 
 /// Gives the evaluation signed certificate timestamps (an array of `CFData`) for certificate transparency, which

@@ -74,6 +74,7 @@ public func SecTrustEvaluateAsyncWithError(
 extension TrustEvaluation {
     /// The older form's result: trusted by the user's exceptions, trusted, or a failure an app could override.
     var resultType: SecTrustResultType {
+        if failures.contains(where: { $0.check == .revoked }) { return .fatalTrustFailure }
         guard error == nil else { return .recoverableTrustFailure }
         return passedByExceptions ? .proceed : .unspecified
     }

@@ -18,6 +18,8 @@ public final class SecTrust: CustomStringConvertible, Sendable {
         var exceptions: TrustExceptions?
         /// `SecTrustSetNetworkFetchAllowed`'s setting, or nil for the default.
         var networkFetchAllowed: Bool?
+        /// The DER of the stapled OCSP responses (`SecTrustSetOCSPResponse`).
+        var ocspResponses: [[UInt8]] = []
     }
 
     struct State {

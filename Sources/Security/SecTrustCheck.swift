@@ -17,6 +17,8 @@ enum SecTrustCheck: Equatable {
     case criticalExtensions
     /// A signature in the chain does not verify.
     case signature
+    /// A stapled OCSP response says the certificate is revoked.
+    case revoked
     /// Another failure, with OpenSSL's text for it.
     case other(String)
 
@@ -32,6 +34,7 @@ enum SecTrustCheck: Equatable {
         case .anchorTrusted, .signature, .other: SecurityStatus.notTrusted
         case .missingIntermediate: SecurityStatus.createChainFailed
         case .criticalExtensions: SecurityStatus.unknownCriticalExtensionFlag
+        case .revoked: errSecCertificateRevoked
         }
     }
 
@@ -48,6 +51,7 @@ enum SecTrustCheck: Equatable {
         case .missingIntermediate: "MissingIntermediate"
         case .criticalExtensions: "CriticalExtensions"
         case .signature: "SignatureVerification"
+        case .revoked: "Revocation"
         case .other: "Other"
         }
     }
@@ -59,6 +63,7 @@ enum SecTrustCheck: Equatable {
         case .keyUsage, .extendedKeyUsage: .usage
         case .basicConstraints, .basicConstraintsPathLength, .criticalExtensions: .compliance
         case .anchorTrusted, .missingIntermediate, .signature, .other: .trust
+        case .revoked: .revoked
         }
     }
 
@@ -75,6 +80,7 @@ enum SecTrustCheck: Equatable {
         case .missingIntermediate: "Unable to build chain to root (possible missing intermediate)"
         case .criticalExtensions: "Found unknown critical extensions"
         case .signature: "Certificate signature does not verify"
+        case .revoked: "Certificate is revoked"
         case .other(let detail): detail
         }
     }
@@ -83,13 +89,14 @@ enum SecTrustCheck: Equatable {
 /// The kinds of failure, most important first: when several checks fail, the error reports the most important
 /// kind, on the certificate nearest the leaf.
 enum SecTrustFailureKind: Int, Comparable {
-    case compliance, trust, usage, name, expired
+    case revoked, compliance, trust, usage, name, expired
 
     static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The short description, about the certificate named by its subject summary.
     func sentence(about summary: String) -> String {
         switch self {
+        case .revoked: "“\(summary)” certificate is revoked"
         case .compliance: "“\(summary)” certificate is not standards compliant"
         case .trust: "“\(summary)” certificate is not trusted"
         case .usage: "“\(summary)” certificate is not permitted for this usage"

@@ -110,7 +110,7 @@ struct CertificateFields {
         return OpenSSLEncoding.der { i2d_PublicKey(key, $0) }
     }
 
-    private static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
+    static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
         guard let time else { return nil }
         var parts = tm()
         guard ASN1_TIME_to_tm(time, &parts) == 1 else { return nil }

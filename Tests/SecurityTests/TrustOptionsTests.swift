@@ -48,8 +48,8 @@ import Testing
             (result[kSecTrustResultValue as String] as? NSNumber)?.uint32Value
                 == SecTrustResultType.unspecified.rawValue)
         #expect(result[kSecTrustEvaluationDate as String] is Date)
-        // Nothing here checks extended validation, revocation or certificate transparency: the keys that would
-        // say so are absent, as on Apple platforms for a trust that did not check them.
+        // Nothing checked extended validation, revocation (no stapled response) or certificate transparency: the
+        // keys that would say so are absent, as on Apple platforms for a trust that did not check them.
         for unchecked in [
             kSecTrustExtendedValidation, kSecTrustOrganizationName, kSecTrustRevocationChecked,
             kSecTrustRevocationValidUntilDate, kSecTrustCertificateTransparency,
@@ -65,11 +65,9 @@ import Testing
                 == SecTrustResultType.recoverableTrustFailure.rawValue)
     }
 
-    /// Stapled OCSP responses and SCTs feed checks that do not exist here: refused, never accepted unread.
-    @Test func ocspResponsesAndTimestampsAreUnimplemented() throws {
+    /// SCTs feed certificate transparency checks, which do not exist here: refused, never accepted unread.
+    @Test func signedCertificateTimestampsAreUnimplemented() throws {
         let subject = try trust(["leaf", "intermediate"], policy: SecPolicyCreateBasicX509())
-        #expect(SecTrustSetOCSPResponse(subject, Data([0x30, 0x00]) as CFData) == errSecUnimplemented)
-        #expect(SecTrustSetOCSPResponse(subject, nil) == errSecSuccess)
         #expect(SecTrustSetSignedCertificateTimestamps(subject, [Data([1])] as CFArray) == errSecUnimplemented)
         #expect(SecTrustSetSignedCertificateTimestamps(subject, nil) == errSecSuccess)
     }
