@@ -87,6 +87,31 @@ import Testing
         #expect(SecTrustEvaluateWithError(stale, nil))
     }
 
+    /// A responder the intermediate certified, `withPurpose` for OCSP signing or not.
+    private func responder(_ name: String, withPurpose: Bool) throws {
+        let purpose = withPurpose ? "extendedKeyUsage = OCSPSigning" : "extendedKeyUsage = serverAuth"
+        _ = try fixtures.output(
+            """
+            openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out \(name).key
+            openssl req -new -key \(name).key -subj "/CN=\(name)" -out \(name).csr
+            printf '[responder]\\nbasicConstraints = CA:false\\n\(purpose)\\n' > \(name).cnf
+            openssl x509 -req -in \(name).csr -CA intermediate.pem -CAkey intermediate.key -CAcreateserial \\
+                -days 30 -extfile \(name).cnf -extensions responder -out \(name).pem
+            """)
+    }
+
+    @Test func aResponderTheIssuerAuthorizedMayAnswer() throws {
+        try responder("ocsp-responder", withPurpose: true)
+        let delegated = try trust()
+        #expect(SecTrustSetOCSPResponse(delegated, try response("R", signer: "ocsp-responder") as CFData) == 0)
+        #expect(!SecTrustEvaluateWithError(delegated, nil))
+        // Without the OCSP-signing purpose the issuer's certificate does not make it a responder.
+        try responder("tls-server", withPurpose: false)
+        let unauthorized = try trust()
+        #expect(SecTrustSetOCSPResponse(unauthorized, try response("R", signer: "tls-server") as CFData) == 0)
+        #expect(SecTrustEvaluateWithError(unauthorized, nil))
+    }
+
     @Test func onlyDataIsAResponse() throws {
         let subject = try trust()
         #expect(SecTrustSetOCSPResponse(subject, "not a response" as CFString) == errSecParam)
