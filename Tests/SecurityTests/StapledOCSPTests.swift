@@ -24,7 +24,8 @@ import Testing
     private func response(_ state: String, for certificate: String = "leaf", signer: String = "intermediate")
         throws -> Data
     {
-        let name = "ocsp-\(state)-\(certificate)-\(signer)"
+        // Each call its own files: tests of the suite run in parallel in one fixture directory.
+        let name = "ocsp-\(state)-\(certificate)-\(signer)-\(UUID().uuidString.prefix(8))"
         _ = try fixtures.output(
             """
             serial=$(openssl x509 -in \(certificate).pem -noout -serial | cut -d= -f2)
