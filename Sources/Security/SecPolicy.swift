@@ -52,7 +52,7 @@ public func SecPolicyCreateSSL(_ server: Bool, _ hostname: CFString?) -> SecPoli
 ///   revocation, as `SecPolicyCreateRevocation`) and for a name or client flag of another type, so that a caller
 ///   who asked for a check never gets a policy that skips it.
 public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ properties: CFDictionary?) -> SecPolicy? {
-    guard let identifier = policyIdentifier as? String else { return nil }
+    guard let identifier = SecDictionary.string(policyIdentifier) else { return nil }
     switch identifier {
     case String(kSecPolicyAppleX509Basic):
         return SecPolicyCreateBasicX509()
@@ -60,12 +60,12 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
         let values = properties as? [String: Any] ?? [:]
         var hostname: String?
         if let name = values[kSecPolicyName as String] {
-            guard let text = name as? String else { return nil }
+            guard let text = SecDictionary.string(name) else { return nil }
             hostname = text
         }
         var checksClient = identifier == String(kSecPolicyAppleSSLClient)
         if let client = values[kSecPolicyClient as String] {
-            guard let flag = client as? Bool else { return nil }
+            guard let flag = try? SecDictionary.boolean(client, kSecPolicyClient as String) else { return nil }
             checksClient = flag
         }
         return SecPolicy(rule: .ssl(server: !checksClient, hostname: hostname))

@@ -119,12 +119,12 @@ public func SecTrustEvaluateAsync(
 public func SecTrustSetOCSPResponse(_ trust: SecTrust, _ responseData: CFTypeRef?) -> OSStatus {
     var responses: [[UInt8]] = []
     if let responseData {
-        if let one = responseData as? Data {
-            responses = [[UInt8](one)]
+        if let one = SecDictionary.bytes(responseData) {
+            responses = [one]
         } else if let many = responseData as? [Any] {
             for element in many {
-                guard let data = element as? Data else { return errSecParam }
-                responses.append([UInt8](data))
+                guard let bytes = SecDictionary.bytes(element) else { return errSecParam }
+                responses.append(bytes)
             }
         } else {
             return errSecParam
