@@ -45,10 +45,9 @@ struct TrustEvaluation {
         let chain = chain
         revocation = Self.stapledAnswer(for: chain, responses: settings.ocspResponses, at: date)
         if case .revoked? = revocation?.status { found.append(SecTrustFailure(index: 0, check: .revoked)) }
-        // A revoked certificate is a fatal failure: no exception the user made can excuse it.
         failures =
             settings.exceptions.map { exceptions in
-                found.filter { $0.check == .revoked || !exceptions.excuses($0, on: chain) }
+                found.filter { $0.check.isFatal || !exceptions.excuses($0, on: chain) }
             } ?? found
         passedByExceptions = failures.isEmpty && !found.isEmpty
     }

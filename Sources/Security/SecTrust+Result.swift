@@ -72,9 +72,10 @@ public func SecTrustEvaluateAsyncWithError(
 }
 
 extension TrustEvaluation {
-    /// The older form's result: trusted by the user's exceptions, trusted, or a failure an app could override.
+    /// The older form's result: trusted by the user's exceptions, trusted, a failure an app could override, or a
+    /// fatal one.
     var resultType: SecTrustResultType {
-        if failures.contains(where: { $0.check == .revoked }) { return .fatalTrustFailure }
+        if failures.contains(where: \.check.isFatal) { return .fatalTrustFailure }
         guard error == nil else { return .recoverableTrustFailure }
         return passedByExceptions ? .proceed : .unspecified
     }

@@ -38,6 +38,10 @@ enum SecTrustCheck: Equatable {
         }
     }
 
+    /// Whether a failure of this check is fatal, as Apple classes revocation: the result is
+    /// `.fatalTrustFailure`, and no exception the user made excuses it.
+    var isFatal: Bool { self == .revoked }
+
     /// The check's name in trust exceptions (Apple's policy check names where it has one).
     var exceptionKey: String {
         switch self {
