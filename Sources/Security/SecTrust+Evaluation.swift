@@ -44,7 +44,7 @@ struct TrustEvaluation {
         }
         let chain = chain
         revocation = Self.stapledAnswer(for: chain, responses: settings.ocspResponses, at: date)
-        if case .revoked? = revocation?.status { found.append(SecTrustFailure(index: 0, check: .revoked)) }
+        if revocation?.isRevoked == true { found.append(SecTrustFailure(index: 0, check: .revoked)) }
         failures =
             settings.exceptions.map { exceptions in
                 found.filter { $0.check.isFatal || !exceptions.excuses($0, on: chain) }

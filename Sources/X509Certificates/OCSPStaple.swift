@@ -4,14 +4,8 @@ import Foundation
 
 /// What a stapled OCSP response says of one certificate.
 package struct OCSPAnswer: Sendable, Equatable {
-    package enum Status: Sendable, Equatable {
-        case good
-        /// Revoked, with the CRL reason code when the response gives one.
-        case revoked(reason: Int?)
-        case unknown
-    }
-
-    package let status: Status
+    /// Whether the certificate is revoked (else it is good).
+    package let isRevoked: Bool
     /// Until when the answer holds (the response's nextUpdate), when it says.
     package let validUntil: Date?
 }
@@ -26,7 +20,8 @@ package enum OCSPStaple {
 
     /// The answer of the first response that is well formed, signed by `issuer` or by a responder `issuer`
     /// authorized (its certificate in the response, issued by `issuer` for OCSP signing, valid at `date`), names
-    /// `certificate`, and is current at `date`; nil when no response is all of these, as if none had been given.
+    /// `certificate`, is current at `date`, and says good or revoked; nil when no response is all of these, as if
+    /// none had been given. "Unknown" (the responder does not know the certificate) answers nothing.
     /// - Parameter anchor: the root of the verified chain, for a delegated responder's chain.
     package static func answer(
         for certificate: X509Certificate, issuer: X509Certificate, anchor: X509Certificate,
@@ -60,10 +55,9 @@ package enum OCSPStaple {
         else { return nil }
         defer { OCSP_CERTID_free(id) }
         var status: Int32 = -1
-        var reason: Int32 = -1
         var thisUpdate: UnsafeMutablePointer<ASN1_GENERALIZEDTIME>?
         var nextUpdate: UnsafeMutablePointer<ASN1_GENERALIZEDTIME>?
-        guard OCSP_resp_find_status(basic, id, &status, &reason, nil, &thisUpdate, &nextUpdate) == 1,
+        guard OCSP_resp_find_status(basic, id, &status, nil, nil, &thisUpdate, &nextUpdate) == 1,
             let issued = CertificateFields.date(UnsafePointer(thisUpdate))
         else { return nil }
         let until = CertificateFields.date(UnsafePointer(nextUpdate))
@@ -72,10 +66,9 @@ package enum OCSPStaple {
             return nil
         }
         switch status {
-        case V_OCSP_CERTSTATUS_GOOD: return OCSPAnswer(status: .good, validUntil: until)
-        case V_OCSP_CERTSTATUS_REVOKED:
-            return OCSPAnswer(status: .revoked(reason: reason >= 0 ? Int(reason) : nil), validUntil: until)
-        default: return OCSPAnswer(status: .unknown, validUntil: until)
+        case V_OCSP_CERTSTATUS_GOOD: return OCSPAnswer(isRevoked: false, validUntil: until)
+        case V_OCSP_CERTSTATUS_REVOKED: return OCSPAnswer(isRevoked: true, validUntil: until)
+        default: return nil
         }
     }
 

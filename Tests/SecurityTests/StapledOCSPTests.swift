@@ -20,15 +20,17 @@ import Testing
     }
 
     /// A response for `certificate`, issued by the intermediate, saying `state` (`V` good, `R` revoked since
-    /// 2024-01-01 for key compromise), signed by `signer` and valid for seven days from now.
-    private func response(_ state: String, for certificate: String = "leaf", signer: String = "intermediate")
-        throws -> Data
-    {
+    /// 2024-01-01 for key compromise) of the certificate the responder's index lists (`listed`, by default the one
+    /// asked about; another makes the answer "unknown"), signed by `signer` and valid for seven days from now.
+    private func response(
+        _ state: String, for certificate: String = "leaf", listing listed: String? = nil,
+        signer: String = "intermediate"
+    ) throws -> Data {
         // Each call its own files: tests of the suite run in parallel in one fixture directory.
         let name = "ocsp-\(state)-\(certificate)-\(signer)-\(UUID().uuidString.prefix(8))"
         _ = try fixtures.output(
             """
-            serial=$(openssl x509 -in \(certificate).pem -noout -serial | cut -d= -f2)
+            serial=$(openssl x509 -in \(listed ?? certificate).pem -noout -serial | cut -d= -f2)
             revoked=""; [ \(state) = R ] && revoked=240101000000Z,keyCompromise
             printf '%s\\t%s\\t%s\\t%s\\tunknown\\t%s\\n' \(state) 491231235959Z "$revoked" "$serial" /CN=x > \(name).idx
             openssl ocsp -issuer intermediate.pem -cert \(certificate).pem -no_nonce -reqout \(name).req
@@ -81,6 +83,11 @@ import Testing
         let other = try trust()
         #expect(SecTrustSetOCSPResponse(other, try response("R", for: "client") as CFData) == errSecSuccess)
         #expect(SecTrustEvaluateWithError(other, nil))
+        // "Unknown": the responder does not know the leaf, so revocation was not checked.
+        let unknown = try trust()
+        #expect(SecTrustSetOCSPResponse(unknown, try response("R", listing: "client") as CFData) == errSecSuccess)
+        #expect(SecTrustEvaluateWithError(unknown, nil))
+        #expect((SecTrustCopyResult(unknown) as? [String: Any])?[kSecTrustRevocationChecked as String] == nil)
         // Out of date at the evaluation's date: evaluated a month on, the seven-day response no longer counts.
         let stale = try trust()
         #expect(SecTrustSetOCSPResponse(stale, try response("R") as CFData) == errSecSuccess)
