@@ -135,7 +135,8 @@ public func SecTrustSetOCSPResponse(_ trust: SecTrust, _ responseData: CFTypeRef
 }
 
 /// Gives the evaluation signed certificate timestamps (an array of `CFData`) for certificate transparency, which
-/// nothing here checks: `errSecUnimplemented`, as `SecTrustSetOCSPResponse`; nil is `errSecSuccess`.
+/// nothing here checks: `errSecUnimplemented` rather than timestamps accepted and never read; nil is
+/// `errSecSuccess`.
 /// - Parameters:
 ///   - trust: the object.
 ///   - sctArray: the timestamps, or nil.
