@@ -26,9 +26,8 @@ public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  //
         public static let biometryNotPaired = Code(rawValue: -12)
         public static let biometryDisconnected = Code(rawValue: -13)
         public static let invalidDimensions = Code(rawValue: -14)
-        /// No paired companion device (iOS 18, macOS 15). This keychain's companion policies, which share their
-        /// values with the watch policies, answer `watchNotAvailable` (docs/access-control.md).
-        public static let companionNotAvailable = Code(rawValue: -1000)
+        /// No paired companion device (iOS 18, macOS 15): the watch error's new name, with its value.
+        public static let companionNotAvailable = Code(rawValue: -11)
         public static let notInteractive = Code(rawValue: -1004)
         @available(*, deprecated, renamed: "biometryNotAvailable")
         public static let touchIDNotAvailable = Code(rawValue: -6)

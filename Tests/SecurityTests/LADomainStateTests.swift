@@ -50,11 +50,13 @@ import Testing
         }
     }
 
-    /// iOS 18's companion names of the watch policies and error.
+    /// iOS 18's companion names of the watch policies and error: the same values (`LAPublicDefines.h` defines
+    /// kLAErrorCompanionNotAvailable as kLAErrorWatchNotAvailable).
     @Test func companionPoliciesAreTheWatchPolicies() async throws {
         #expect(LAPolicy.deviceOwnerAuthenticationWithCompanion.rawValue == 3)
         #expect(LAPolicy.deviceOwnerAuthenticationWithBiometricsOrCompanion.rawValue == 4)
-        #expect(LAError.companionNotAvailable.rawValue == -1000)
+        #expect(LAError.companionNotAvailable.rawValue == -11)
+        #expect(LAError.Code.companionNotAvailable == LAError.Code.watchNotAvailable)
         try await withAuthenticatingKeychain(passcode: "1234", enrolled: false) { keychain, _ in
             let context = LAContext()
             var error: NSError?
