@@ -103,7 +103,7 @@ var targets: [Target] = [
             swiftSettings: swift6),
         .target(
             name: "LocalAuthentication",
-            dependencies: ["KeychainCore", "KeychainCrypto", "KeychainRequests", "KeychainMessages"],
+            dependencies: ["KeychainCore", "KeychainCrypto", "KeychainRequests", "KeychainMessages", "Security"],
             swiftSettings: swift6),
         // CryptoKitOpenSSL: the SHA-1 and SHA-256 fingerprints `find-certificate -Z` and `find-identity` print.
         .target(

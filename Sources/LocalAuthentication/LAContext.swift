@@ -199,7 +199,8 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
         state.hasApplicationPassword
     }
 
-    private func evaluate(_ policy: LAPolicy, reason: String) throws -> Bool {
+    /// Evaluates `policy` on this thread (the prompt blocks it). - Throws: an `LAError`.
+    func evaluate(_ policy: LAPolicy, reason: String) throws -> Bool {
         do {
             guard let binding else { throw unavailability(of: policy) }
             noteBiometry(binding)

@@ -1,0 +1,32 @@
+import Dispatch
+import KeychainCore
+import KeychainRequests
+
+/// The keychain a call was made against (the task's, from `SecurityRuntime.withKeychain`, else the process's),
+/// kept so that work done later or on another thread (a completion handler's queue, a persisted right's secret
+/// read an hour after the store returned it) reaches the same keychain. Task-local values do not cross a
+/// dispatch queue by themselves.
+struct KeychainBinding: Sendable {
+    private let service: (any KeychainService)?
+    private let keychain: Keychain?
+
+    /// The binding of the calling task.
+    static var current: KeychainBinding {
+        KeychainBinding(service: ProcessKeychainService.taskService, keychain: ProcessKeychain.taskKeychain)
+    }
+
+    /// Runs `body` with this binding's keychain as the task's.
+    func run<R>(_ body: () throws -> R) rethrows -> R {
+        try ProcessKeychain.$taskKeychain.withValue(keychain) {
+            try ProcessKeychainService.$taskService.withValue(service, operation: body)
+        }
+    }
+
+    /// Runs `body` on `queue` with this binding's keychain, and hands its outcome to `completion` there.
+    func dispatch<R>(
+        on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> R,
+        completion: @escaping @Sendable (Result<R, any Error>) -> Void
+    ) {
+        queue.async { completion(Result { try run(body) }) }
+    }
+}

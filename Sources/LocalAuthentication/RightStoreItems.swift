@@ -1,0 +1,175 @@
+import Foundation
+import Security
+
+/// The keychain items of a persisted right, in the app's own access group, each made through the Security API:
+/// - a P-256 key pair tagged with the right's identifier: the private key under the requirement's access control,
+///   the public key without any, so that encrypting and verifying need no authorization;
+/// - a generic password (service ``service``, account the identifier) holding the secret under the same access
+///   control, its `kSecAttrGeneric` the right's record (requirement, whether there is a secret, the enrolled set
+///   of a `.biometryCurrentSet` right).
+///
+/// Both are `WhenPasscodeSetThisDeviceOnly`: a right never leaves the machine and needs a passcode.
+enum RightStoreItems {
+    static let service = "LocalAuthentication.LARightStore"
+
+    /// What the generic password's `kSecAttrGeneric` says of the right: nothing secret.
+    struct Record: Codable, Equatable {
+        var requirement: String
+        var hasSecret: Bool
+        /// The enrolled set a `.biometryCurrentSet` right was saved with.
+        var enrolledSet: Data?
+    }
+
+    /// A right as found in the store.
+    struct Found {
+        let record: Record
+        let requirement: LAAuthenticationRequirement
+        let publicKey: SecKey
+    }
+
+    /// Stores a new right's key pair and record, all or nothing. - Returns: its public key.
+    /// - Throws: errSecDuplicateItem when `identifier` is taken; the keychain's status otherwise.
+    static func save(_ identifier: String, requirement: LAAuthenticationRequirement, record: Record, secret: Data?)
+        throws -> SecKey
+    {
+        if (try? find(identifier)) != nil {
+            throw statusError(errSecDuplicateItem, "a right with identifier “\(identifier)” is already stored")
+        }
+        let access = try accessControl(requirement)
+        let tag = keyTag(identifier)
+        let parameters: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+            kSecAttrApplicationTag as String: tag, kSecAttrLabel as String: identifier,
+            kSecPrivateKeyAttrs as String: [
+                kSecAttrIsPermanent as String: true, kSecAttrAccessControl as String: access,
+            ],
+            kSecPublicKeyAttrs as String: [kSecAttrIsPermanent as String: true],
+        ]
+        var error: Unmanaged<CFError>?
+        guard let privateKey = SecKeyCreateRandomKey(parameters as CFDictionary, &error),
+            let publicKey = SecKeyCopyPublicKey(privateKey)
+        else {
+            throw error?.takeRetainedValue() ?? statusError(errSecInternalComponent, "the right's key was not made")
+        }
+        var item = passwordQuery(identifier)
+        item[kSecAttrAccessControl as String] = access
+        item[kSecAttrGeneric as String] = try JSONEncoder().encode(record)
+        if let secret { item[kSecValueData as String] = secret }
+        let status = SecItemAdd(item as CFDictionary, nil)
+        guard status == errSecSuccess else {
+            deleteKeys(tag)
+            throw statusError(status, "the right “\(identifier)” was not stored")
+        }
+        return publicKey
+    }
+
+    /// The right stored as `identifier`. - Throws: errSecItemNotFound when there is none.
+    static func find(_ identifier: String) throws -> Found {
+        var query = passwordQuery(identifier)
+        query[kSecReturnAttributes as String] = true
+        var result: AnyObject?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        guard status == errSecSuccess else {
+            throw statusError(status, "no right is stored with identifier “\(identifier)”")
+        }
+        guard let attributes = result as? [String: Any], let encoded = attributes[kSecAttrGeneric as String] as? Data,
+            let record = try? JSONDecoder().decode(Record.self, from: encoded),
+            let kind = LAAuthenticationRequirement.Kind(rawValue: record.requirement)
+        else { throw statusError(errSecDecode, "the stored right “\(identifier)” cannot be read") }
+        let publicKey: SecKey = try copyKey(identifier, keyClass: kSecAttrKeyClassPublic, extra: [:])
+        return Found(record: record, requirement: LAAuthenticationRequirement(kind), publicKey: publicKey)
+    }
+
+    /// The right's secret, opened with `context` and never with a prompt.
+    static func secret(_ identifier: String, context: LAContext) throws -> Data {
+        var query = passwordQuery(identifier)
+        query[kSecReturnData as String] = true
+        query[kSecUseAuthenticationContext as String] = context
+        query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail
+        var result: AnyObject?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        guard status == errSecSuccess, let data = result as? Data else {
+            throw statusError(status, "the secret of the right “\(identifier)” did not open")
+        }
+        return data
+    }
+
+    /// The right's private key, opened with `context` and never with a prompt.
+    static func privateKey(_ identifier: String, context: LAContext) throws -> SecKey {
+        try copyKey(
+            identifier, keyClass: kSecAttrKeyClassPrivate,
+            extra: [
+                kSecUseAuthenticationContext as String: context,
+                kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail,
+            ])
+    }
+
+    /// The identifiers of the rights stored in the app's access groups.
+    static func identifiers() throws -> [String] {
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
+        ]
+        var result: AnyObject?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound { return [] }
+        guard status == errSecSuccess, let items = result as? [[String: Any]] else {
+            throw statusError(status, "the stored rights cannot be listed")
+        }
+        return items.compactMap { $0[kSecAttrAccount as String] as? String }
+    }
+
+    /// Removes the right's items. - Throws: errSecItemNotFound when there is no such right.
+    static func remove(_ identifier: String) throws {
+        let status = SecItemDelete(passwordQuery(identifier) as CFDictionary)
+        guard status == errSecSuccess else {
+            throw statusError(status, "no right is stored with identifier “\(identifier)”")
+        }
+        deleteKeys(keyTag(identifier))
+    }
+
+    private static func passwordQuery(_ identifier: String) -> [String: Any] {
+        [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: identifier,
+        ]
+    }
+
+    private static func keyTag(_ identifier: String) -> Data { Data("\(service).\(identifier)".utf8) }
+
+    private static func copyKey(_ identifier: String, keyClass: CFString, extra: [String: Any]) throws -> SecKey {
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: keyTag(identifier),
+            kSecAttrKeyClass as String: keyClass, kSecReturnRef as String: true,
+        ]
+        query.merge(extra) { $1 }
+        var result: AnyObject?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        guard status == errSecSuccess, let key = result as? SecKey else {
+            throw statusError(status, "the key of the right “\(identifier)” did not open")
+        }
+        return key
+    }
+
+    private static func deleteKeys(_ tag: Data) {
+        let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag]
+        _ = SecItemDelete(query as CFDictionary)
+    }
+
+    private static func accessControl(_ requirement: LAAuthenticationRequirement) throws -> SecAccessControl {
+        var error: Unmanaged<CFError>?
+        guard
+            let access = SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, requirement.accessControlFlags, &error)
+        else { throw error?.takeRetainedValue() ?? statusError(errSecParam, "no access control for the right") }
+        return access
+    }
+
+    /// An error in `NSOSStatusErrorDomain` with the keychain's status and what was being done.
+    static func statusError(_ status: OSStatus, _ doing: String) -> NSError {
+        let message = SecCopyErrorMessageString(status, nil).map { String($0) } ?? "OSStatus \(status)"
+        return NSError(
+            domain: "NSOSStatusErrorDomain", code: Int(status),
+            userInfo: [NSLocalizedDescriptionKey: "\(doing): \(message)"])
+    }
+}
