@@ -205,7 +205,7 @@ var targets: [Target] = [
             dependencies: [
                 "KeychainDaemon", "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire",
                 "KeychainRequests",
-                "Security", "KeychainStore", "KeychainTestSupport",
+                "Security", "LocalAuthentication", "KeychainStore", "KeychainTestSupport",
             ],
             swiftSettings: swift6),
         // keychaind's benchmark (scripts/daemon-benchmark.sh): a driver that starts the daemon and its own copies as
