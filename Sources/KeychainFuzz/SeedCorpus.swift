@@ -265,7 +265,11 @@ enum SeedCorpus {
             .delete(ItemQuery(limit: .all)), .createAuthenticationContext,
             .configureAuthenticationContext(
                 AuthenticationContextSettings(reuseDuration: 5, interactionNotAllowed: false)),
-            .evaluatePolicy(.deviceOwner, reason: "unlock"), .unlock(passcode: Secret([1, 2, 3, 4])),
+            .evaluatePolicy(.deviceOwner, reason: "unlock"),
+            .evaluateAccessControl(
+                AccessControlPolicy(accessibility: .whenUnlocked, flags: [.biometryAny]), operation: .useItem,
+                reason: "use"),
+            .unlock(passcode: Secret([1, 2, 3, 4])),
             .setPasscode(new: Secret([5]), current: nil), .simulatedBiometry(.script(.match)), .describeService,
         ]
         var messages = requests.compactMap { try? RequestCodec.encode($0, context: context) }

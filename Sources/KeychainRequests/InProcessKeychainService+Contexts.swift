@@ -20,7 +20,7 @@ extension InProcessKeychainService {
         } catch {
             // An evaluation on a context that is gone answers as one on an invalidated LAContext does.
             switch request {
-            case .canEvaluatePolicy, .evaluatePolicy: throw AuthenticationFailure.invalidContext
+            case .canEvaluatePolicy, .evaluatePolicy, .evaluateAccessControl: throw AuthenticationFailure.invalidContext
             default: throw error
             }
         }
@@ -46,6 +46,9 @@ extension InProcessKeychainService {
             return .done
         case .evaluatePolicy(let policy, let reason):
             return .evaluated(try keychain.authenticators.evaluate(policy, context: context, reason: reason))
+        case .evaluateAccessControl(let policy, let operation, let reason):
+            try keychain.evaluateAccessControl(policy, operation: operation, context: context, reason: reason)
+            return .done
         default:
             throw KeychainError.param.because("not an authentication-context request")
         }

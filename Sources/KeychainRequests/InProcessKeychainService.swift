@@ -43,7 +43,8 @@ public struct InProcessKeychainService: KeychainService {
             .invalidateAuthenticationContext,
             .authenticationContextState,
             .canEvaluatePolicy,
-            .evaluatePolicy:
+            .evaluatePolicy,
+            .evaluateAccessControl:
             return try performContextRequest(request, as: caller)
         case .keychainInfo,
             .lock,

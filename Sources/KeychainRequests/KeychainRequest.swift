@@ -24,6 +24,8 @@ public enum KeychainRequest: Sendable {
     case authenticationContextState
     case canEvaluatePolicy(AuthenticationPolicy)
     case evaluatePolicy(AuthenticationPolicy, reason: String)
+    /// Authenticates the context for an access control's constraints, as a read of an item under it would.
+    case evaluateAccessControl(AccessControlPolicy, operation: Keychain.AccessControlOperation, reason: String)
 
     // Lock state and passcode.
     case keychainInfo

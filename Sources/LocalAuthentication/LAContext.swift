@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainRequests
+import Security
 import Synchronization
 
 /// An authentication context over the keychain's authenticators: the keychain passcode is the device passcode,
@@ -173,6 +174,38 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
         }
     }
 
+    /// Asks the user for what `accessControl` needs for `operation`, so that items and keys under it then open
+    /// with this context (passed as `kSecUseAuthenticationContext`) without a prompt of their own. Creating an
+    /// item or a key needs no authentication, nor does an access control without constraints: both succeed at
+    /// once. `reply` runs on a background queue.
+    open func evaluateAccessControl(
+        _ accessControl: SecAccessControl, operation: LAAccessControlOperation, localizedReason: String,
+        reply: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        Self.promptQueue.async {
+            do {
+                reply(try self.evaluate(accessControl, operation, reason: localizedReason), nil)
+            } catch {
+                reply(false, error)
+            }
+        }
+    }
+
+    /// Asks the user for what `accessControl` needs for `operation` (see the callback form).
+    /// - Returns: true on success.
+    /// - Throws: an `LAError`: how the prompt ended, or `.authenticationFailed` when no prompt can satisfy the
+    ///   access control (an application password that `setCredential` has not set).
+    open func evaluateAccessControl(
+        _ accessControl: SecAccessControl, operation: LAAccessControlOperation, localizedReason: String
+    ) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            Self.promptQueue.async {
+                continuation.resume(
+                    with: Result { try self.evaluate(accessControl, operation, reason: localizedReason) })
+            }
+        }
+    }
+
     /// Where blocking prompts of the async API wait: a concurrent queue outside the cooperative pool.
     package static let promptQueue = DispatchQueue(label: "LAContext.evaluatePolicy", attributes: .concurrent)
 
@@ -205,6 +238,21 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
             guard let binding else { throw unavailability(of: policy) }
             noteBiometry(binding)
             _ = try binding.service.perform(.evaluatePolicy(policy.engine, reason: reason), as: binding.caller)
+            return true
+        } catch {
+            throw Self.laError(error)
+        }
+    }
+
+    private func evaluate(_ accessControl: SecAccessControl, _ operation: LAAccessControlOperation, reason: String)
+        throws -> Bool
+    {
+        do {
+            guard let binding else { throw state.isInvalidated ? LAError(.invalidContext) : LAError(.passcodeNotSet) }
+            noteBiometry(binding)
+            let request = KeychainRequest.evaluateAccessControl(
+                accessControl.policy, operation: operation.engine, reason: reason)
+            _ = try binding.service.perform(request, as: binding.caller)
             return true
         } catch {
             throw Self.laError(error)

@@ -39,7 +39,7 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
 
 /// An access control object: a protection class and the constraints on using the item.
 public final class SecAccessControl: Hashable, @unchecked Sendable {  // safe: immutable
-    let policy: AccessControlPolicy
+    package let policy: AccessControlPolicy
 
     init(policy: AccessControlPolicy) { self.policy = policy }
 

@@ -5,7 +5,7 @@ import LocalAuthentication
 import Security
 import Testing
 
-/// `LARightStore` and `LAContext` through keychaind: the right's items live in the daemon's keychain, and only
+/// `LARightStore` and `LAContext` (rights, access-control evaluations) through keychaind: the right's items live in the daemon's keychain, and only
 /// an authentication the daemon judged opens them.
 @Suite(.serialized) struct DaemonRightStoreTests {
     /// Answers the daemon's passcode question with "1234".
@@ -56,6 +56,27 @@ import Testing
                 } catch let error as NSError {
                     #expect(error.code == Int(errSecItemNotFound))
                 }
+            }
+        }
+    }
+
+    @Test func anAccessControlIsEvaluatedByTheDaemon() async throws {
+        let daemon = try DaemonProcess()
+        let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Passcode())
+        try KeychainClient(service: service).setPasscode(Secret(Array("1234".utf8)))
+        try await ProcessKeychain.$taskKeychain.withValue(nil) {
+            try await ProcessKeychainService.$taskService.withValue(service) {
+                let access = try #require(
+                    SecAccessControlCreateWithFlags(
+                        nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .devicePasscode, nil))
+                let context = LAContext()
+                #expect(try await context.evaluateAccessControl(access, operation: .useItem, localizedReason: "t"))
+                let refusing = LAContext()
+                refusing.interactionNotAllowed = true
+                #expect(
+                    await laCode {
+                        _ = try await refusing.evaluateAccessControl(access, operation: .useItem, localizedReason: "t")
+                    } == .notInteractive)
             }
         }
     }

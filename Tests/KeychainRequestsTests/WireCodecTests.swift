@@ -62,6 +62,9 @@ import Testing
             .setApplicationPassword(Secret([1, 2])), .setApplicationPassword(nil), .invalidateAuthenticationContext,
             .authenticationContextState, .canEvaluatePolicy(.biometricsOrCompanion),
             .evaluatePolicy(.deviceOwner, reason: "Unlock the vault"), .evaluatePolicy(.companion, reason: ""),
+            .evaluateAccessControl(
+                AccessControlPolicy(accessibility: .whenUnlocked, flags: [.biometryAny, .or, .devicePasscode]),
+                operation: .useKeySign, reason: "Sign in"),
             .keychainInfo, .lock, .unlock(passcode: Secret(Array("1234".utf8))),
             .setPasscode(new: Secret([5]), current: Secret([6])), .setPasscode(new: Secret([5]), current: nil),
             .removePasscode(current: Secret([6])), .setGracePeriod(seconds: -3), .simulateRestart,

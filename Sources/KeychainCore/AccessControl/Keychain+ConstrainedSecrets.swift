@@ -96,8 +96,9 @@ extension Keychain {
                     throw KeychainError.decode.because("a constrained item's secret does not authenticate")
                 }
             }
-            guard let policy = promptPolicy(envelope, context: context, excluding: prompted) else {
-                throw KeychainError.authFailed.because(unsatisfiedReason(envelope))
+            let alternatives = envelope.alternatives.map(\.factors)
+            guard let policy = promptPolicy(alternatives, context: context, excluding: prompted) else {
+                throw KeychainError.authFailed.because(unsatisfiedReason(alternatives))
             }
             if authentication.ui == .skip { throw ConstraintSkip() }
             if authentication.ui == .fail || context.interactionNotAllowed {
@@ -132,7 +133,8 @@ extension Keychain {
         return nil
     }
 
-    private func satisfied(
+    /// Whether `context` holds every factor of an alternative now.
+    func satisfied(
         _ factors: [ConstraintFactor], context: AuthenticationContext, sensor: BiometricKeys
     ) throws -> Bool {
         for factor in factors {
@@ -153,15 +155,15 @@ extension Keychain {
 
     /// What to ask the user for next: biometry with passcode fallback, or one of them, for the alternatives
     /// not yet tried; nil when no prompt can help (an application password is missing, or all were tried).
-    private func promptPolicy(
-        _ envelope: ConstraintEnvelope, context: AuthenticationContext, excluding tried: Set<AuthenticationPolicy>
+    func promptPolicy(
+        _ alternatives: [[ConstraintFactor]], context: AuthenticationContext, excluding tried: Set<AuthenticationPolicy>
     ) -> AuthenticationPolicy? {
-        let usable = envelope.alternatives.filter { alternative in
-            !alternative.factors.contains(.applicationPassword) || context.hasApplicationPassword
+        let usable = alternatives.filter { factors in
+            !factors.contains(.applicationPassword) || context.hasApplicationPassword
         }
-        let biometry = usable.contains { $0.factors.contains { $0.method == .biometry } }
-        let passcode = usable.contains { $0.factors.contains(.devicePasscode) }
-        let companion = usable.contains { $0.factors.contains(.companion) }
+        let biometry = usable.contains { $0.contains { $0.method == .biometry } }
+        let passcode = usable.contains { $0.contains(.devicePasscode) }
+        let companion = usable.contains { $0.contains(.companion) }
         var choices: [AuthenticationPolicy] =
             biometry && passcode
             ? [.deviceOwner, .devicePasscode]
@@ -175,8 +177,8 @@ extension Keychain {
         return choices.first { !tried.contains($0) }
     }
 
-    private func unsatisfiedReason(_ envelope: ConstraintEnvelope) -> KeychainError.Reason {
-        if envelope.alternatives.allSatisfy({ $0.factors.contains(.applicationPassword) }) {
+    func unsatisfiedReason(_ alternatives: [[ConstraintFactor]]) -> KeychainError.Reason {
+        if alternatives.allSatisfy({ $0.contains(.applicationPassword) }) {
             return Reason(
                 "the item needs its application password (LAContext.setCredential(_:type: .applicationPassword))")
         }

@@ -73,6 +73,12 @@ extension WireEncoder {
                 $0.policy(policy)
                 $0.string(reason)
             }
+        case .evaluateAccessControl(let policy, let operation, let reason):
+            tagged(28) {
+                $0.accessControl(policy)
+                $0.byte(operation.rawValue)
+                $0.string(reason)
+            }
         case .keychainInfo: byte(40)
         case .lock: byte(41)
         case .unlock(let passcode): tagged(42) { $0.secret(passcode) }
@@ -156,6 +162,13 @@ extension WireDecoder {
         case 25: return .authenticationContextState
         case 26: return .canEvaluatePolicy(try policy())
         case 27: return .evaluatePolicy(try policy(), reason: try string())
+        case 28:
+            let policy = try accessControl()
+            let tag = try byte()
+            guard let operation = Keychain.AccessControlOperation(rawValue: tag) else {
+                throw Self.invalid("an access control operation", tag)
+            }
+            return .evaluateAccessControl(policy, operation: operation, reason: try string())
         case 40: return .keychainInfo
         case 41: return .lock
         case 42: return .unlock(passcode: try secret())
