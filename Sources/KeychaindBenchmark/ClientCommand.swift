@@ -7,6 +7,8 @@ import Security
 /// end, in nanoseconds) lines for the driver.
 ///
 ///     client adds PREFIX COUNT START_NS [DEADLINE_NS]   durable adds of PREFIX-0 …, from START_NS, until DEADLINE_NS
+///                                                       (instants of CLOCK_MONOTONIC, in ns; a start more than
+///                                                       an hour ahead is refused, exit 64)
 ///     client lookups PREFIX ACCOUNTS COUNT START_NS [WARM]
 ///                                                       COUNT lookups returning data of PREFIX-(i mod ACCOUNTS),
 ///                                                       timed after WARM untimed ones (0) made from START_NS
@@ -38,7 +40,9 @@ enum ClientCommand {
     static func run(_ arguments: [String]) -> Int32 {
         switch (arguments.first, arguments.count) {
         case ("adds", 4), ("adds", 5):
-            guard let count = Int(arguments[2]), let start = UInt64(arguments[3]) else { return 64 }
+            guard let count = Int(arguments[2]), let start = UInt64(arguments[3]), MonotonicClock.isNear(start) else {
+                return 64
+            }
             let deadline = arguments.count == 5 ? UInt64(arguments[4]) ?? .max : .max
             // The connection is made before the start, as a long-lived client has it.
             _ = lookup("warm-up")
@@ -52,8 +56,8 @@ enum ClientCommand {
             report(ops: ops, failures: failures, start: start, cpuAtStart: cpu)
         case ("lookups", 5), ("lookups", 6):
             guard let accounts = Int(arguments[2]), accounts > 0, let count = Int(arguments[3]),
-                let commonStart = UInt64(arguments[4]), let warmUp = arguments.count == 6 ? Int(arguments[5]) : 0,
-                warmUp >= 0
+                let commonStart = UInt64(arguments[4]), MonotonicClock.isNear(commonStart),
+                let warmUp = arguments.count == 6 ? Int(arguments[5]) : 0, warmUp >= 0
             else { return 64 }
             _ = lookup("\(arguments[1])-0")
             MonotonicClock.wait(until: commonStart)

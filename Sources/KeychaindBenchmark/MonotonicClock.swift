@@ -13,9 +13,14 @@ enum MonotonicClock {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// Sleeps until `instant` (a value of `now()`); returns at once if it has passed.
+    /// Sleeps until `instant` (a value of `now()`); returns at once if it has passed. Sleeps a second at a time,
+    /// so an instant far ahead (a wall-clock value given by mistake) waits, not traps.
     static func wait(until instant: UInt64) {
-        let current = now()
-        if instant > current { usleep(useconds_t((instant - current) / 1_000)) }
+        while case let current = now(), instant > current {
+            usleep(useconds_t(min((instant - current) / 1_000, 1_000_000)))
+        }
     }
+
+    /// Whether `instant` is a plausible start: no more than an hour ahead of now.
+    static func isNear(_ instant: UInt64) -> Bool { instant <= now() + 3_600_000_000_000 }
 }
