@@ -81,3 +81,29 @@ import Testing
         }
     }
 }
+
+/// The C-level constants agree with the typed names.
+@Suite struct LAPublicDefinesTests {
+    @Test func theConstantsAreTheTypedValues() {
+        let errors: [(Int32, LAError.Code)] = [
+            (kLAErrorAuthenticationFailed, .authenticationFailed), (kLAErrorUserCancel, .userCancel),
+            (kLAErrorUserFallback, .userFallback), (kLAErrorSystemCancel, .systemCancel),
+            (kLAErrorPasscodeNotSet, .passcodeNotSet), (kLAErrorBiometryNotAvailable, .biometryNotAvailable),
+            (kLAErrorBiometryNotEnrolled, .biometryNotEnrolled), (kLAErrorBiometryLockout, .biometryLockout),
+            (kLAErrorAppCancel, .appCancel), (kLAErrorInvalidContext, .invalidContext),
+            (kLAErrorCompanionNotAvailable, .companionNotAvailable), (kLAErrorBiometryNotPaired, .biometryNotPaired),
+            (kLAErrorBiometryDisconnected, .biometryDisconnected), (kLAErrorInvalidDimensions, .invalidDimensions),
+            (kLAErrorNotInteractive, .notInteractive),
+        ]
+        for (constant, code) in errors { #expect(Int(constant) == code.rawValue) }
+        #expect(kLAErrorDomain == LAErrorDomain)
+        #expect(Int(kLAPolicyDeviceOwnerAuthentication) == LAPolicy.deviceOwnerAuthentication.rawValue)
+        #expect(
+            Int(kLAPolicyDeviceOwnerAuthenticationWithCompanion) == LAPolicy.deviceOwnerAuthenticationWithWatch.rawValue
+        )
+        #expect(Int(kLACredentialTypeApplicationPassword) == LACredentialType.applicationPassword.rawValue)
+        #expect(Int(kLABiometryTypeFaceID) == LABiometryType.faceID.rawValue)
+        #expect(Int(kLACompanionTypeVision) == LACompanionType.vision.rawValue)
+        #expect(Int(kLAAccessControlOperationUseKeyKeyExchange) == LAAccessControlOperation.useKeyKeyExchange.rawValue)
+    }
+}
