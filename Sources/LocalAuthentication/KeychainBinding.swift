@@ -1,4 +1,3 @@
-import Dispatch
 import KeychainCore
 import KeychainRequests
 
@@ -20,13 +19,5 @@ struct KeychainBinding: Sendable {
         try ProcessKeychain.$taskKeychain.withValue(keychain) {
             try ProcessKeychainService.$taskService.withValue(service, operation: body)
         }
-    }
-
-    /// Runs `body` on `queue` with this binding's keychain, and hands its outcome to `completion` there.
-    func dispatch<R>(
-        on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> R,
-        completion: @escaping @Sendable (Result<R, any Error>) -> Void
-    ) {
-        queue.async { completion(Result { try run(body) }) }
     }
 }

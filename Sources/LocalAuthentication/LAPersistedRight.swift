@@ -85,13 +85,7 @@ open class LASecret: NSObject, @unchecked Sendable {  // safe: immutable
 
     /// Loads the secret's bytes; `handler` receives them, or the error.
     open func loadData(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
-        LAContext.promptQueue.async {
-            do {
-                handler(try self.load(), nil)
-            } catch {
-                handler(nil, error)
-            }
-        }
+        InBackground.reply(handler) { try self.load() }
     }
 
     private func load() throws -> Data { try right.authorizedSecret() }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -157,13 +156,5 @@ open class LARight: NSObject, @unchecked Sendable {  // safe: mutable state live
             return old
         }
         old.invalidate()
-    }
-}
-
-extension Result {
-    /// The error, or nil on success.
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

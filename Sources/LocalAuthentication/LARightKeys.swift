@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Security
 
@@ -25,7 +24,7 @@ open class LAPrivateKey: NSObject, @unchecked Sendable {  // safe: immutable
     open func sign(
         _ data: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
     ) {
-        Self.complete(handler) { try self.signNow(data, algorithm) }
+        InBackground.reply(handler) { try self.signNow(data, algorithm) }
     }
 
     /// Decrypts what the public key encrypted with `algorithm` (an ECIES algorithm).
@@ -36,7 +35,7 @@ open class LAPrivateKey: NSObject, @unchecked Sendable {  // safe: immutable
     open func decrypt(
         _ data: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
     ) {
-        Self.complete(handler) { try self.decryptNow(data, algorithm) }
+        InBackground.reply(handler) { try self.decryptNow(data, algorithm) }
     }
 
     /// Agrees a shared secret with another party's public key (its X9.63 bytes), as `SecKeyCopyKeyExchangeResult`
@@ -52,7 +51,7 @@ open class LAPrivateKey: NSObject, @unchecked Sendable {  // safe: immutable
         completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
     ) {
         nonisolated(unsafe) let parameters = parameters  // read once, on the queue, while the caller has let go
-        Self.complete(handler) { try self.exchangeNow(publicKey, algorithm, parameters) }
+        InBackground.reply(handler) { try self.exchangeNow(publicKey, algorithm, parameters) }
     }
 
     /// Whether the key signs with `algorithm`.
@@ -107,19 +106,6 @@ open class LAPrivateKey: NSObject, @unchecked Sendable {  // safe: immutable
         guard let shape else { return false }
         return SecKeyIsAlgorithmSupported(shape, operation, algorithm)
     }
-
-    /// Runs `body` on a background queue and hands its outcome to `handler`.
-    static func complete(
-        _ handler: @escaping @Sendable (Data?, (any Error)?) -> Void, _ body: @escaping @Sendable () throws -> Data
-    ) {
-        DispatchQueue.global().async {
-            do {
-                handler(try body(), nil)
-            } catch {
-                handler(nil, error)
-            }
-        }
-    }
 }
 
 /// A persisted right's public key (iOS 16, macOS 13): encrypting and verifying need no authorization.
@@ -134,7 +120,7 @@ open class LAPublicKey: NSObject, @unchecked Sendable {  // safe: immutable
     }
 
     open func exportBytes(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
-        LAPrivateKey.complete(handler) { try self.exportNow() }
+        InBackground.reply(handler) { try self.exportNow() }
     }
 
     /// Encrypts `data` for the private key with `algorithm` (an ECIES algorithm).
@@ -143,7 +129,7 @@ open class LAPublicKey: NSObject, @unchecked Sendable {  // safe: immutable
     open func encrypt(
         _ data: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
     ) {
-        LAPrivateKey.complete(handler) { try self.encryptNow(data, algorithm) }
+        InBackground.reply(handler) { try self.encryptNow(data, algorithm) }
     }
 
     /// Checks that `signature` is the private key's signature of `signedData`.
@@ -156,9 +142,7 @@ open class LAPublicKey: NSObject, @unchecked Sendable {  // safe: immutable
         _ signedData: Data, signature: Data, algorithm: SecKeyAlgorithm,
         completion handler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        DispatchQueue.global().async {
-            handler(Result { try self.verifyNow(signedData, signature, algorithm) }.failure)
-        }
+        InBackground.reply(handler) { try self.verifyNow(signedData, signature, algorithm) }
     }
 
     /// Whether the key encrypts with `algorithm`.

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Keeps rights with a key pair and, when given, a secret that opens only while the right is authorized
@@ -22,7 +21,7 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
         completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
     ) {
         let binding = KeychainBinding.current
-        Self.complete(handler) { try self.fetch(identifier, binding: binding) }
+        InBackground.reply(handler) { try self.fetch(identifier, binding: binding) }
     }
 
     /// Saves `right`'s requirement as `identifier`, with a new key pair under it.
@@ -37,7 +36,7 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
         completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
     ) {
         let binding = KeychainBinding.current
-        Self.complete(handler) { try self.save(right, identifier, secret: nil, binding: binding) }
+        InBackground.reply(handler) { try self.save(right, identifier, secret: nil, binding: binding) }
     }
 
     /// Saves `right` as `identifier` with `secret`, which only the authorized right reads back.
@@ -50,7 +49,7 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
         completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
     ) {
         let binding = KeychainBinding.current
-        Self.complete(handler) { try self.save(right, identifier, secret: secret, binding: binding) }
+        InBackground.reply(handler) { try self.save(right, identifier, secret: secret, binding: binding) }
     }
 
     /// Removes `right` with its key and secret, and ends its authorization.
@@ -60,9 +59,7 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
     }
 
     open func removeRight(_ right: LAPersistedRight, completion handler: @escaping @Sendable ((any Error)?) -> Void) {
-        DispatchQueue.global().async {
-            handler(Result { try right.binding.run { try RightStoreItems.remove(right.identifier) } }.failure)
-        }
+        InBackground.reply(handler) { try right.binding.run { try RightStoreItems.remove(right.identifier) } }
     }
 
     /// Removes the right saved as `identifier`. - Throws: errSecItemNotFound when there is none.
@@ -72,9 +69,7 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
         forIdentifier identifier: String, completion handler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         let binding = KeychainBinding.current
-        DispatchQueue.global().async {
-            handler(Result { try binding.run { try RightStoreItems.remove(identifier) } }.failure)
-        }
+        InBackground.reply(handler) { try binding.run { try RightStoreItems.remove(identifier) } }
     }
 
     /// Removes every right of the app.
@@ -82,7 +77,7 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
 
     open func removeAllRights(completion handler: @escaping @Sendable ((any Error)?) -> Void) {
         let binding = KeychainBinding.current
-        DispatchQueue.global().async { handler(Result { try binding.run { try self.removeAll() } }.failure) }
+        InBackground.reply(handler) { try binding.run { try self.removeAll() } }
     }
 
     private func fetch(_ identifier: String, binding: KeychainBinding) throws -> LAPersistedRight {
@@ -126,17 +121,5 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
 
     private func removeAll() throws {
         for identifier in try RightStoreItems.identifiers() { try RightStoreItems.remove(identifier) }
-    }
-
-    private static func complete<R: Sendable>(
-        _ handler: @escaping @Sendable (R?, (any Error)?) -> Void, _ body: @escaping @Sendable () throws -> R
-    ) {
-        DispatchQueue.global().async {
-            do {
-                handler(try body(), nil)
-            } catch {
-                handler(nil, error)
-            }
-        }
     }
 }
