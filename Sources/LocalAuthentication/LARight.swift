@@ -147,7 +147,7 @@ open class LARight: NSObject, @unchecked Sendable {  // safe: mutable state live
         }
     }
 
-    private func deauthorizeNow() {
+    func deauthorizeNow() {
         let fresh = binding.run { LAContext() }
         let old = status.withLock {
             let old = $0.context

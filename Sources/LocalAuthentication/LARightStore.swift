@@ -53,13 +53,10 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
     }
 
     /// Removes `right` with its key and secret, and ends its authorization.
-    open func removeRight(_ right: LAPersistedRight) async throws {
-        try right.binding.run { try RightStoreItems.remove(right.identifier) }
-        await right.deauthorize()
-    }
+    open func removeRight(_ right: LAPersistedRight) async throws { try remove(right) }
 
     open func removeRight(_ right: LAPersistedRight, completion handler: @escaping @Sendable ((any Error)?) -> Void) {
-        InBackground.reply(handler) { try right.binding.run { try RightStoreItems.remove(right.identifier) } }
+        InBackground.reply(handler) { try self.remove(right) }
     }
 
     /// Removes the right saved as `identifier`. - Throws: errSecItemNotFound when there is none.
@@ -78,6 +75,11 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
     open func removeAllRights(completion handler: @escaping @Sendable ((any Error)?) -> Void) {
         let binding = KeychainBinding.current
         InBackground.reply(handler) { try binding.run { try self.removeAll() } }
+    }
+
+    private func remove(_ right: LAPersistedRight) throws {
+        try right.binding.run { try RightStoreItems.remove(right.identifier) }
+        right.deauthorizeNow()
     }
 
     private func fetch(_ identifier: String, binding: KeychainBinding) throws -> LAPersistedRight {
