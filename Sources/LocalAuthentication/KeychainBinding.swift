@@ -14,6 +14,10 @@ struct KeychainBinding: Sendable {
         KeychainBinding(service: ProcessKeychainService.taskService, keychain: ProcessKeychain.taskKeychain)
     }
 
+    /// The object that tells this binding's keychain apart (the task's keychain, else its service); nil for the
+    /// process's own.
+    var anchor: AnyObject? { keychain ?? (service as AnyObject?) }
+
     /// Runs `body` with this binding's keychain as the task's.
     func run<R>(_ body: () throws -> R) rethrows -> R {
         try ProcessKeychain.$taskKeychain.withValue(keychain) {
