@@ -61,6 +61,40 @@ import Testing
         #expect(locations(of: "KL304", in: source).isEmpty)
     }
 
+    /// An `LARight` that is authorized and then only checked is a boolean too: nothing cryptographic depends on
+    /// it unless the right is persisted and its secret or key is used.
+    @Test func anInMemoryRightUsedAsAGateIsReported() {
+        let source = """
+            import LocalAuthentication
+            func openVault() async throws {
+                let right = LARight()
+                try await right.authorize(localizedReason: "Open the vault")
+                if right.state == .authorized { showVault(loadToken()) }
+            }
+            func confirmLeave(_ right: LARight) {
+                right.authorize(localizedReason: "Leave the team") { error in
+                    if error == nil { leaveTeam() }
+                }
+            }
+            """
+        #expect(locations(of: "KL304", in: source) == ["4:15", "8:5"])
+        let reported = findings(in: source).filter { $0.rule.id == "KL304" }
+        #expect(reported.map(\.severity) == [.medium, .low])
+        #expect(reported.first?.message.contains("LARight") == true)
+    }
+
+    @Test func aPersistedRightsSecretStaysSilent() {
+        let source = """
+            import LocalAuthentication
+            func token() async throws -> Data {
+                let right = try await LARightStore.shared.right(forIdentifier: "token")
+                try await right.authorize(localizedReason: "Sign in")
+                return try await right.secret.rawData
+            }
+            """
+        #expect(locations(of: "KL304", in: source).isEmpty)
+    }
+
     @Test func biometricsWithoutFaceIDUsageDescriptionAreReported() {
         let source = """
             func unlock(context: LAContext) {

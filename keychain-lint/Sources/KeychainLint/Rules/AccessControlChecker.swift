@@ -11,10 +11,12 @@ package struct AccessControlChecker: SourceChecker {
         "deviceOwnerAuthentication", "LAPolicyDeviceOwnerAuthentication", "userPresence",
         "kSecAccessControlUserPresence",
     ]
-    /// Names that show the code binds authentication to a keychain item rather than trusting a boolean.
+    /// Names that show the code binds authentication to a keychain item rather than trusting a boolean. An
+    /// `LARight` alone is not one: its authorization is a state in the app's process, like evaluatePolicy's
+    /// result; a persisted right's secret (`rawData`, `loadData`) or key is.
     private static let boundAuthenticationNames: Set<String> = [
         "kSecUseAuthenticationContext", "kSecAttrAccessControl", "SecAccessControlCreateWithFlags",
-        "evaluateAccessControl", "LARight", "LAPersistedRight", "kSecUseOperationPrompt",
+        "evaluateAccessControl", "LARightStore", "LAPersistedRight", "rawData", "loadData", "kSecUseOperationPrompt",
     ]
     private static let flagLabels: Set<String> = ["flags", "authenticationPolicy", "accessControl", "policy"]
     /// Callbacks through which an authenticator hands its result to callers.
@@ -76,14 +78,14 @@ package struct AccessControlChecker: SourceChecker {
         return found
     }
 
-    /// KL304 for each evaluatePolicy in a body: medium when what it guards touches a secret or a privileged
-    /// operation, low when it only confirms a step of the interface.
+    /// KL304 for each evaluatePolicy (or LARight authorization) in a body: medium when what it guards touches a
+    /// secret or a privileged operation, low when it only confirms a step of the interface.
     private func reportBooleanGates(in body: Block, into collector: inout FindingCollector) {
         var evaluations: [Expr] = []
         // A result handed to a caller (a completion, a reply, a return) may guard anything: judged as a secret gate.
         var guardsSecret = body.returnsEvaluation
         body.visitExpressions { expr in
-            if expr.calleeName == "evaluatePolicy",
+            if let callee = expr.calleeName, callee == "evaluatePolicy" || callee == "authorize",
                 expr.callArguments.contains(where: { $0.label == "localizedReason" })
             {
                 evaluations.append(expr)
@@ -92,7 +94,10 @@ package struct AccessControlChecker: SourceChecker {
             if let callee = expr.calleeName, Self.resultHandlers.contains(callee), !expr.callArguments.isEmpty {
                 guardsSecret = true
             }
-            guard !guardsSecret, let name = expr.terminalName else { return }
+            // The evaluation's own callee (`right.authorize`) says nothing of what it guards.
+            guard !guardsSecret, let name = expr.terminalName,
+                !evaluations.contains(where: { $0.position == expr.position })
+            else { return }
             let lower = name.lowercased()
             if name.hasPrefix("SecItem") || SecretNames.isSecretName(name)
                 || SecretNames.words(name).contains(where: Self.privilegedWords.contains)
@@ -102,18 +107,20 @@ package struct AccessControlChecker: SourceChecker {
             }
         }
         for evaluation in evaluations {
+            let gate =
+                evaluation.calleeName == "authorize"
+                ? "an LARight's authorization (a state in the app's process)" : "evaluatePolicy's boolean"
             if guardsSecret {
                 collector.report(
                     RuleCatalog.evaluatePolicyGate, at: evaluation.position,
-                    "evaluatePolicy's boolean is the only thing guarding a secret or privileged operation here and "
-                        + "can be patched to true; protect the secret with SecAccessControl and read it with "
-                        + "kSecUseAuthenticationContext")
+                    "\(gate) is the only thing guarding a secret or privileged operation here and can be patched to "
+                        + "true; protect the secret with SecAccessControl and read it with "
+                        + "kSecUseAuthenticationContext, or keep it in LARightStore and read the right's secret")
             } else {
                 collector.report(
                     RuleCatalog.evaluatePolicyGate, at: evaluation.position,
-                    "evaluatePolicy's boolean gates only a step of the interface here (no secret or privileged "
-                        + "operation follows), so patching it skips a confirmation; bind it to a keychain item if it "
-                        + "ever guards data",
+                    "\(gate) gates only a step of the interface here (no secret or privileged operation follows), "
+                        + "so patching it skips a confirmation; bind it to a keychain item if it ever guards data",
                     severity: .low)
             }
         }
