@@ -17,6 +17,7 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
         var localizedFallbackTitle: String?
         var localizedCancelTitle: String?
         var biometryType = LABiometryType.none
+        var maxBiometryFailures: NSNumber?
     }
 
     private let settings = Mutex(Settings())
@@ -221,15 +222,23 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     /// - Returns: true.
     @discardableResult
     open func setCredential(_ credential: Data?, type: LACredentialType) -> Bool {
+        guard type == .applicationPassword else { return false }  // no smart card takes a PIN here
         let password = credential.map { Secret(Array($0)) }
         send(.setApplicationPassword(password)) { $0.setApplicationPassword(password?.bytes) }
         return true
     }
 
     /// Whether an application password is set.
-    /// - Returns: true after `setCredential` with a non-nil credential.
+    /// - Returns: true after `setCredential` with a non-nil credential; false for a smart card PIN.
     open func isCredentialSet(_ type: LACredentialType) -> Bool {
-        state.hasApplicationPassword
+        type == .applicationPassword && state.hasApplicationPassword
+    }
+
+    /// Deprecated by Apple, and setting it has no effect there either.
+    @available(*, deprecated, message: "No longer supported")
+    open var maxBiometryFailures: NSNumber? {
+        get { settings.withLock { $0.maxBiometryFailures } }
+        set { settings.withLock { $0.maxBiometryFailures = newValue } }
     }
 
     /// Evaluates `policy` on this thread (the prompt blocks it). - Throws: an `LAError`.

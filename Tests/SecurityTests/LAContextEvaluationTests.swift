@@ -95,6 +95,10 @@ import Testing
             #expect(!context.isCredentialSet(.applicationPassword))
             context.setCredential(Data("pw".utf8), type: .applicationPassword)
             #expect(context.isCredentialSet(.applicationPassword))
+            // There are no smart cards: their PIN is never taken, and the application password stays.
+            #expect(!context.setCredential(Data("1234".utf8), type: .smartCardPIN))
+            #expect(!context.isCredentialSet(.smartCardPIN))
+            #expect(context.isCredentialSet(.applicationPassword))
         }
     }
 
