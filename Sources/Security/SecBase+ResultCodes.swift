@@ -263,6 +263,8 @@ public let errSecInvalidAuthority: OSStatus = -67824
 public let errSecVerifyActionFailed: OSStatus = -67825
 public let errSecInvalidCertAuthority: OSStatus = -67826
 public let errSecInvaldCRLAuthority: OSStatus = -67827
+/// The corrected spelling (iOS 18 SDK) of `errSecInvaldCRLAuthority`.
+public let errSecInvalidCRLAuthority: OSStatus = -67827
 public let errSecInvalidCRLEncoding: OSStatus = -67828
 public let errSecInvalidCRLType: OSStatus = -67829
 public let errSecInvalidCRL: OSStatus = -67830
@@ -287,6 +289,8 @@ public let errSecUnsupportedService: OSStatus = -67849
 public let errSecInvalidTupleGroup: OSStatus = -67850
 public let errSecInvalidBaseACLs: OSStatus = -67851
 public let errSecInvalidTupleCredendtials: OSStatus = -67852
+/// The corrected spelling (iOS 18 SDK) of `errSecInvalidTupleCredendtials`.
+public let errSecInvalidTupleCredentials: OSStatus = -67852
 public let errSecInvalidEncoding: OSStatus = -67853
 public let errSecInvalidValidityPeriod: OSStatus = -67854
 public let errSecInvalidRequestor: OSStatus = -67855
@@ -337,3 +341,5 @@ public let errSecCertificatePolicyNotAllowed: OSStatus = -67899
 public let errSecCertificateNameNotAllowed: OSStatus = -67900
 public let errSecCertificateValidityPeriodTooLong: OSStatus = -67901
 public let errSecCertificateIsCA: OSStatus = -67902
+public let errSecCertificateDuplicateExtension: OSStatus = -67903
+public let errSecMissingQualifiedCertStatement: OSStatus = -67904

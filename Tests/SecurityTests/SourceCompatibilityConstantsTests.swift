@@ -14,6 +14,11 @@ import Testing
         #expect(errSecInvalidCertificateRef == -67690)
         #expect(errSecRestrictedAPI == -34020)
         #expect(errSecCertificateValidityPeriodTooLong == -67901)
+        // The iOS 18 SDK's corrected spellings beside the old ones, and its two newest codes.
+        #expect(errSecInvalidCRLAuthority == errSecInvaldCRLAuthority)
+        #expect(errSecInvalidTupleCredentials == errSecInvalidTupleCredendtials)
+        #expect(errSecCertificateDuplicateExtension == -67903)
+        #expect(errSecMissingQualifiedCertStatement == -67904)
     }
 
     @Test func aCodeTheKeychainNeverReturnsIsNamedByItsMessage() {
@@ -28,6 +33,15 @@ import Testing
             SecCopyErrorMessageString(errSecItemNotFound, nil) as String?
                 == "The specified item could not be found in the keychain.")
         #expect(SecCopyErrorMessageString(errSecCoreFoundationUnknown, nil) as String? == "OSStatus -4960")
+        #expect(
+            SecCopyErrorMessageString(errSecMobileMeServerError, nil) as String?
+                == "errSecMobileMeServerError (OSStatus -67659)")
+        #expect(
+            SecCopyErrorMessageString(errSecMissingQualifiedCertStatement, nil) as String?
+                == "errSecMissingQualifiedCertStatement (OSStatus -67904)")
+        #expect(
+            SecCopyErrorMessageString(errSecInvalidCRLAuthority, nil) as String?
+                == "errSecInvalidCRLAuthority (OSStatus -67827)")
         #expect(SecCopyErrorMessageString(-1, nil) as String? == "OSStatus -1")
     }
 
