@@ -8,11 +8,14 @@ open class LAPersistedRight: LARight, @unchecked Sendable {  // safe: immutable 
     /// The identifier the right was saved under.
     let identifier: String
     private let hasSecret: Bool
+    /// The key pair's application label, from the right's record.
+    private let keyLabel: Data?
     private let publicKeyRef: SecKey
 
     init(_ found: RightStoreItems.Found, identifier: String, binding: KeychainBinding) {
         self.identifier = identifier
         hasSecret = found.record.hasSecret
+        keyLabel = found.record.keyLabel
         publicKeyRef = found.publicKey
         super.init(requirement: found.requirement, binding: binding, savedSet: .some(found.record.enrolledSet))
     }
@@ -28,7 +31,7 @@ open class LAPersistedRight: LARight, @unchecked Sendable {  // safe: immutable 
     override func confirm(_ context: LAContext) throws {
         try super.confirm(context)
         do {
-            _ = try binding.run { try RightStoreItems.privateKey(identifier, context: context) }
+            _ = try binding.run { try RightStoreItems.privateKey(identifier, label: keyLabel, context: context) }
         } catch {
             throw LAError(
                 .authenticationFailed,
@@ -44,7 +47,7 @@ open class LAPersistedRight: LARight, @unchecked Sendable {  // safe: immutable 
     /// - Throws: `LAError.notInteractive` when it is not: opening the key would need the user.
     func authorizedPrivateKey() throws -> SecKey {
         let context = try authorizedContext()
-        return try binding.run { try RightStoreItems.privateKey(identifier, context: context) }
+        return try binding.run { try RightStoreItems.privateKey(identifier, label: keyLabel, context: context) }
     }
 
     /// The saved secret, for a right that is authorized.

@@ -94,10 +94,10 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
         let enrolledSet = try binding.run { try Self.preflight(requirement) }
         let record = RightStoreItems.Record(
             requirement: requirement.kind.rawValue, hasSecret: secret != nil, enrolledSet: enrolledSet)
-        let publicKey = try binding.run {
+        let saved = try binding.run {
             try RightStoreItems.save(identifier, requirement: requirement, record: record, secret: secret)
         }
-        let found = RightStoreItems.Found(record: record, requirement: requirement, publicKey: publicKey)
+        let found = RightStoreItems.Found(record: saved.record, requirement: requirement, publicKey: saved.publicKey)
         return LAPersistedRight(found, identifier: identifier, binding: binding)
     }
 

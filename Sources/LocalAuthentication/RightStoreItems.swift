@@ -6,7 +6,11 @@ import Security
 ///   the public key without any, so that encrypting and verifying need no authorization;
 /// - a generic password (service ``service``, account the identifier) holding the secret under the same access
 ///   control, its `kSecAttrGeneric` the right's record (requirement, whether there is a secret, the enrolled set
-///   of a `.biometryCurrentSet` right).
+///   of a `.biometryCurrentSet` right, and the key pair's application label).
+///
+/// The generic password's primary key claims the identifier: the key pair is made first, and a save that loses the
+/// claim removes its own pair, found by its application label, never another save's. Keys are always looked up by
+/// tag and label together.
 ///
 /// Both are `WhenPasscodeSetThisDeviceOnly`: a right never leaves the machine and needs a passcode.
 enum RightStoreItems {
@@ -18,6 +22,9 @@ enum RightStoreItems {
         var hasSecret: Bool
         /// The enrolled set a `.biometryCurrentSet` right was saved with.
         var enrolledSet: Data?
+        /// The key pair's application label (the SHA-1 of the public key), which tells it from any other pair
+        /// with the same tag.
+        var keyLabel: Data?
     }
 
     /// A right as found in the store.
@@ -30,11 +37,8 @@ enum RightStoreItems {
     /// Stores a new right's key pair and record, all or nothing. - Returns: its public key.
     /// - Throws: errSecDuplicateItem when `identifier` is taken; the keychain's status otherwise.
     static func save(_ identifier: String, requirement: LAAuthenticationRequirement, record: Record, secret: Data?)
-        throws -> SecKey
+        throws -> (publicKey: SecKey, record: Record)
     {
-        if (try? find(identifier)) != nil {
-            throw statusError(errSecDuplicateItem, "a right with identifier “\(identifier)” is already stored")
-        }
         let access = try accessControl(requirement)
         let tag = keyTag(identifier)
         let parameters: [String: Any] = [
@@ -51,16 +55,23 @@ enum RightStoreItems {
         else {
             throw error?.takeRetainedValue() ?? statusError(errSecInternalComponent, "the right's key was not made")
         }
+        var record = record
+        record.keyLabel =
+            (SecKeyCopyAttributes(publicKey) as? [String: Any])?[kSecAttrApplicationLabel as String] as? Data
         var item = passwordQuery(identifier)
         item[kSecAttrAccessControl as String] = access
         item[kSecAttrGeneric as String] = try JSONEncoder().encode(record)
         if let secret { item[kSecValueData as String] = secret }
         let status = SecItemAdd(item as CFDictionary, nil)
         guard status == errSecSuccess else {
-            deleteKeys(tag)
-            throw statusError(status, "the right “\(identifier)” was not stored")
+            deleteKeys(identifier, label: record.keyLabel)
+            let doing =
+                status == errSecDuplicateItem
+                ? "a right with identifier “\(identifier)” is already stored"
+                : "the right “\(identifier)” was not stored"
+            throw statusError(status, doing)
         }
-        return publicKey
+        return (publicKey, record)
     }
 
     /// The right stored as `identifier`. - Throws: errSecItemNotFound when there is none.
@@ -76,7 +87,7 @@ enum RightStoreItems {
             let record = try? JSONDecoder().decode(Record.self, from: encoded),
             let kind = LAAuthenticationRequirement.Kind(rawValue: record.requirement)
         else { throw statusError(errSecDecode, "the stored right “\(identifier)” cannot be read") }
-        let publicKey: SecKey = try copyKey(identifier, keyClass: kSecAttrKeyClassPublic, extra: [:])
+        let publicKey = try copyKey(identifier, label: record.keyLabel, keyClass: kSecAttrKeyClassPublic, extra: [:])
         return Found(record: record, requirement: LAAuthenticationRequirement(kind), publicKey: publicKey)
     }
 
@@ -95,9 +106,9 @@ enum RightStoreItems {
     }
 
     /// The right's private key, opened with `context` and never with a prompt.
-    static func privateKey(_ identifier: String, context: LAContext) throws -> SecKey {
+    static func privateKey(_ identifier: String, label: Data?, context: LAContext) throws -> SecKey {
         try copyKey(
-            identifier, keyClass: kSecAttrKeyClassPrivate,
+            identifier, label: label, keyClass: kSecAttrKeyClassPrivate,
             extra: [
                 kSecUseAuthenticationContext as String: context,
                 kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail,
@@ -121,11 +132,12 @@ enum RightStoreItems {
 
     /// Removes the right's items. - Throws: errSecItemNotFound when there is no such right.
     static func remove(_ identifier: String) throws {
+        let label = (try? find(identifier))?.record.keyLabel
         let status = SecItemDelete(passwordQuery(identifier) as CFDictionary)
         guard status == errSecSuccess else {
             throw statusError(status, "no right is stored with identifier “\(identifier)”")
         }
-        deleteKeys(keyTag(identifier))
+        deleteKeys(identifier, label: label)
     }
 
     private static func passwordQuery(_ identifier: String) -> [String: Any] {
@@ -137,11 +149,14 @@ enum RightStoreItems {
 
     private static func keyTag(_ identifier: String) -> Data { Data("\(service).\(identifier)".utf8) }
 
-    private static func copyKey(_ identifier: String, keyClass: CFString, extra: [String: Any]) throws -> SecKey {
+    private static func copyKey(_ identifier: String, label: Data?, keyClass: CFString, extra: [String: Any]) throws
+        -> SecKey
+    {
         var query: [String: Any] = [
             kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: keyTag(identifier),
             kSecAttrKeyClass as String: keyClass, kSecReturnRef as String: true,
         ]
+        if let label { query[kSecAttrApplicationLabel as String] = label }
         query.merge(extra) { $1 }
         var result: AnyObject?
         let status = SecItemCopyMatching(query as CFDictionary, &result)
@@ -151,8 +166,13 @@ enum RightStoreItems {
         return key
     }
 
-    private static func deleteKeys(_ tag: Data) {
-        let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag]
+    /// Deletes the key pair with the identifier's tag and `label`; every pair with the tag when the label is not
+    /// known (a record that could not be read).
+    private static func deleteKeys(_ identifier: String, label: Data?) {
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: keyTag(identifier),
+        ]
+        if let label { query[kSecAttrApplicationLabel as String] = label }
         _ = SecItemDelete(query as CFDictionary)
     }
 

@@ -84,6 +84,33 @@ import Testing
         }
     }
 
+    /// Two saves of one identifier at once: one wins, and the loser's cleanup leaves the winner's key pair alone.
+    @Test func concurrentSavesOfOneIdentifierLeaveOneWholeRight() async throws {
+        try await withAuthenticatingKeychain { keychain, _ in
+            let store = store
+            for round in 0..<4 {
+                let identifier = "race-\(round)"
+                let outcomes = await withTaskGroup(of: Bool.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            (try? await store.saveRight(LARight(), identifier: identifier, secret: Data("s".utf8)))
+                                != nil
+                        }
+                    }
+                    return await group.reduce(into: [Bool]()) { $0.append($1) }
+                }
+                #expect(outcomes.filter { $0 }.count == 1)
+                let right = try await store.right(forIdentifier: identifier)
+                try keychain.authenticators.biometry.script(.match)
+                try await right.authorize(localizedReason: "test")
+                let message = Data("m".utf8)
+                let signature = try await right.key.sign(message, algorithm: .ecdsaSignatureMessageX962SHA256)
+                try await right.key.publicKey.verify(
+                    message, signature: signature, algorithm: .ecdsaSignatureMessageX962SHA256)
+            }
+        }
+    }
+
     @Test func aRightWithoutASecretSaysSo() async throws {
         try await withAuthenticatingKeychain { keychain, _ in
             let right = try await store.saveRight(LARight(), identifier: "no-secret")
