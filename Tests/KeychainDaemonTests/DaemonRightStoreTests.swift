@@ -81,6 +81,31 @@ import Testing
         }
     }
 
+    /// The domain state and the environment read the daemon's authenticators, not a keychain of the client's.
+    @Test func theDomainStateAndTheEnvironmentAreTheDaemons() async throws {
+        let daemon = try DaemonProcess()
+        let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Passcode())
+        let client = KeychainClient(service: service)
+        try await ProcessKeychain.$taskKeychain.withValue(nil) {
+            try await ProcessKeychainService.$taskService.withValue(service) {
+                let environment = LAEnvironment.currentUser
+                #expect(environment.state.userPassword?.isSet == false)
+                #expect(environment.state.biometry?.isEnrolled == false)
+                #expect(LAContext().domainState.biometry.stateHash == nil)
+
+                try client.setPasscode(Secret(Array("1234".utf8)))
+                try client.simulatedBiometry(.enroll)
+                try client.simulatedCompanion(.pair)
+                let state = environment.state
+                #expect(state.userPassword?.isSet == true)
+                #expect(state.biometry?.isUsable == true)
+                #expect(state.companions.map(\.type) == [.watch])
+                let hash = try #require(LAContext().domainState.biometry.stateHash)
+                #expect(state.biometry?.stateHash == hash)
+            }
+        }
+    }
+
     private func laCode(_ body: () async throws -> Void) async -> LAError.Code? {
         do {
             try await body()
