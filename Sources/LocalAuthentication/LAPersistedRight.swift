@@ -8,8 +8,9 @@ open class LAPersistedRight: LARight, @unchecked Sendable {  // safe: immutable 
     /// The identifier the right was saved under.
     let identifier: String
     private let hasSecret: Bool
-    /// The key pair's application label, from the right's record.
-    private let keyLabel: Data?
+    /// The key pair's application label, from the right's record: what tells this right from one saved later
+    /// under the same identifier.
+    let keyLabel: Data?
     private let publicKeyRef: SecKey
 
     init(_ found: RightStoreItems.Found, identifier: String, binding: KeychainBinding) {
@@ -57,7 +58,7 @@ open class LAPersistedRight: LARight, @unchecked Sendable {  // safe: immutable 
             throw RightStoreItems.statusError(
                 errSecItemNotFound, "the right “\(identifier)” was saved without a secret")
         }
-        return try binding.run { try RightStoreItems.secret(identifier, context: context) }
+        return try binding.run { try RightStoreItems.secret(identifier, keyLabel: keyLabel, context: context) }
     }
 
     private func authorizedContext() throws -> LAContext {

@@ -1,4 +1,5 @@
 import Foundation
+import Security
 
 /// Keeps rights with a key pair and, when given, a secret that opens only while the right is authorized
 /// (iOS 16, macOS 13). The items are the app's own keychain items (``RightStoreItems``): in the keychain of the
@@ -78,7 +79,7 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
     }
 
     private func remove(_ right: LAPersistedRight) throws {
-        try right.binding.run { try RightStoreItems.remove(right.identifier) }
+        try right.binding.run { try RightStoreItems.remove(right.identifier, keyLabel: right.keyLabel) }
         right.deauthorizeNow()
     }
 
@@ -122,6 +123,12 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
     }
 
     private func removeAll() throws {
-        for identifier in try RightStoreItems.identifiers() { try RightStoreItems.remove(identifier) }
+        for identifier in try RightStoreItems.identifiers() {
+            do {
+                try RightStoreItems.remove(identifier)
+            } catch let error as NSError where error.code == Int(errSecItemNotFound) {
+                continue  // removed meanwhile by another call
+            }
+        }
     }
 }

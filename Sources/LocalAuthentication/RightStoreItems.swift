@@ -76,31 +76,26 @@ enum RightStoreItems {
 
     /// The right stored as `identifier`. - Throws: errSecItemNotFound when there is none.
     static func find(_ identifier: String) throws -> Found {
-        var query = passwordQuery(identifier)
-        query[kSecReturnAttributes as String] = true
-        var result: AnyObject?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        guard status == errSecSuccess else {
-            throw statusError(status, "no right is stored with identifier “\(identifier)”")
+        let record = try stored(identifier).record
+        guard let kind = LAAuthenticationRequirement.Kind(rawValue: record.requirement) else {
+            throw statusError(errSecDecode, "the stored right “\(identifier)” cannot be read")
         }
-        guard let attributes = result as? [String: Any], let encoded = attributes[kSecAttrGeneric as String] as? Data,
-            let record = try? JSONDecoder().decode(Record.self, from: encoded),
-            let kind = LAAuthenticationRequirement.Kind(rawValue: record.requirement)
-        else { throw statusError(errSecDecode, "the stored right “\(identifier)” cannot be read") }
         let publicKey = try copyKey(identifier, label: record.keyLabel, keyClass: kSecAttrKeyClassPublic, extra: [:])
         return Found(record: record, requirement: LAAuthenticationRequirement(kind), publicKey: publicKey)
     }
 
-    /// The right's secret, opened with `context` and never with a prompt.
-    static func secret(_ identifier: String, context: LAContext) throws -> Data {
-        var query = passwordQuery(identifier)
-        query[kSecReturnData as String] = true
-        query[kSecUseAuthenticationContext as String] = context
-        query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail
-        var result: AnyObject?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        guard status == errSecSuccess, let data = result as? Data else {
-            throw statusError(status, "the secret of the right “\(identifier)” did not open")
+    /// The secret of the right whose key pair has `keyLabel`, opened with `context` and never with a prompt.
+    /// - Throws: errSecItemNotFound when the identifier now names another right (removed and saved again).
+    static func secret(_ identifier: String, keyLabel: Data?, context: LAContext) throws -> Data {
+        let found = try stored(
+            identifier,
+            returning: [
+                kSecReturnData as String: true, kSecUseAuthenticationContext as String: context,
+                kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail,
+            ])
+        try found.check(keyLabel, identifier)
+        guard let data = found.attributes[kSecValueData as String] as? Data else {
+            throw statusError(errSecItemNotFound, "the secret of the right “\(identifier)” did not open")
         }
         return data
     }
@@ -131,13 +126,54 @@ enum RightStoreItems {
     }
 
     /// Removes the right's items. - Throws: errSecItemNotFound when there is no such right.
-    static func remove(_ identifier: String) throws {
-        let label = (try? find(identifier))?.record.keyLabel
-        let status = SecItemDelete(passwordQuery(identifier) as CFDictionary)
+    /// - Parameter keyLabel: the key pair's label of the right to remove; nil removes whichever right the
+    ///   identifier names. - Throws: errSecItemNotFound when the identifier names no such right.
+    static func remove(_ identifier: String, keyLabel: Data? = nil) throws {
+        let found = try stored(identifier, returning: [kSecReturnPersistentRef as String: true])
+        if let keyLabel { try found.check(keyLabel, identifier) }
+        // The very item read, not whatever the identifier names by the time of the delete.
+        guard let reference = found.attributes[kSecValuePersistentRef as String] else {
+            throw statusError(errSecItemNotFound, "no right is stored with identifier “\(identifier)”")
+        }
+        let status = SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary)
         guard status == errSecSuccess else {
             throw statusError(status, "no right is stored with identifier “\(identifier)”")
         }
-        deleteKeys(identifier, label: label)
+        deleteKeys(identifier, label: found.record.keyLabel)
+    }
+
+    /// The right's generic password as stored: its attributes (with what `returning` asks for too) and its record.
+    private static func stored(_ identifier: String, returning: [String: Any] = [:]) throws -> Stored {
+        var query = passwordQuery(identifier)
+        query[kSecReturnAttributes as String] = true
+        query.merge(returning) { $1 }
+        var result: AnyObject?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        guard status == errSecSuccess else {
+            let doing =
+                returning[kSecReturnData as String] == nil
+                ? "no right is stored with identifier “\(identifier)”"
+                : "the secret of the right “\(identifier)” did not open"
+            throw statusError(status, doing)
+        }
+        guard let attributes = result as? [String: Any], let encoded = attributes[kSecAttrGeneric as String] as? Data,
+            let record = try? JSONDecoder().decode(Record.self, from: encoded)
+        else { throw statusError(errSecDecode, "the stored right “\(identifier)” cannot be read") }
+        return Stored(attributes: attributes, record: record)
+    }
+
+    private struct Stored {
+        let attributes: [String: Any]
+        let record: Record
+
+        /// Throws errSecItemNotFound unless this is the right whose key pair has `keyLabel`.
+        func check(_ keyLabel: Data?, _ identifier: String) throws {
+            guard record.keyLabel == keyLabel else {
+                throw statusError(
+                    errSecItemNotFound,
+                    "the right “\(identifier)” was removed; the identifier now names a right saved since")
+            }
+        }
     }
 
     private static func passwordQuery(_ identifier: String) -> [String: Any] {

@@ -111,6 +111,37 @@ import Testing
         }
     }
 
+    /// A right removed and saved again under its identifier is a new right: an instance of the old one, even
+    /// authorized, neither reads nor removes the new one's items.
+    @Test func anOldRightDoesNotReachTheNewRightOfItsIdentifier() async throws {
+        try await withAuthenticatingKeychain { keychain, _ in
+            _ = try await store.saveRight(LARight(), identifier: "token", secret: Data("first".utf8))
+            let old = try await store.right(forIdentifier: "token")
+            try keychain.authenticators.biometry.script(.match)
+            try await old.authorize(localizedReason: "test")
+            #expect(try await old.secret.rawData == Data("first".utf8))
+
+            try await store.removeRight(forIdentifier: "token")
+            _ = try await store.saveRight(LARight(), identifier: "token", secret: Data("second".utf8))
+            do {
+                _ = try await old.secret.rawData
+                Issue.record("the old right read the new right's secret")
+            } catch let error as NSError {
+                #expect(error.code == Int(errSecItemNotFound))
+            }
+            do {
+                try await store.removeRight(old)
+                Issue.record("the old right removed the new right")
+            } catch let error as NSError {
+                #expect(error.code == Int(errSecItemNotFound))
+            }
+            let new = try await store.right(forIdentifier: "token")
+            try keychain.authenticators.biometry.script(.match)
+            try await new.authorize(localizedReason: "test")
+            #expect(try await new.secret.rawData == Data("second".utf8))
+        }
+    }
+
     @Test func aRightWithoutASecretSaysSo() async throws {
         try await withAuthenticatingKeychain { keychain, _ in
             let right = try await store.saveRight(LARight(), identifier: "no-secret")
