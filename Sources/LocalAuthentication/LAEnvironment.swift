@@ -21,6 +21,8 @@ open class LAEnvironment: NSObject, @unchecked Sendable {  // safe: `watch` is u
         var observers: [WeakObserver] = []
         var last: EnvironmentSnapshot?
         var timer: (any DispatchSourceTimer)?
+        /// Counts the timers started, so that a look a stopped timer began does not compare across a restart.
+        var generation = 0
     }
 
     private struct WeakObserver {
@@ -30,13 +32,14 @@ open class LAEnvironment: NSObject, @unchecked Sendable {  // safe: `watch` is u
     /// How often an observed environment reads its state.
     static let pollInterval: DispatchTimeInterval = .milliseconds(500)
 
-    private let binding: KeychainBinding
+    /// The keychain, held weakly: the registry keeps environments, and must not keep a task's keychain open.
+    private let binding: WeakKeychainBinding
     private let lock = NSLock()
     private var watch = Watch()
     private let queue = DispatchQueue(label: "LAEnvironment")
 
     private init(binding: KeychainBinding) {
-        self.binding = binding
+        self.binding = binding.weak
         super.init()
     }
 
@@ -45,7 +48,7 @@ open class LAEnvironment: NSObject, @unchecked Sendable {  // safe: `watch` is u
     open class var currentUser: LAEnvironment { Registry.environment(for: .current) }
 
     /// The mechanisms now.
-    open var state: LAEnvironmentState { LAEnvironmentState(read()) }
+    open var state: LAEnvironmentState { LAEnvironmentState(read() ?? EnvironmentSnapshot()) }
 
     /// Starts telling `observer` of changes; the environment holds it weakly.
     open func addObserver(_ observer: any LAEnvironmentObserver) {
@@ -55,7 +58,8 @@ open class LAEnvironment: NSObject, @unchecked Sendable {  // safe: `watch` is u
             watch.observers.append(WeakObserver(observer: observer))
             if watch.timer == nil {
                 watch.last = first
-                watch.timer = startTimer()
+                watch.generation += 1
+                watch.timer = startTimer(generation: watch.generation)
             }
         }
     }
@@ -68,28 +72,37 @@ open class LAEnvironment: NSObject, @unchecked Sendable {  // safe: `watch` is u
         }
     }
 
-    private func read() -> EnvironmentSnapshot {
-        binding.run { EnvironmentSnapshot((try? ProcessKeychainService.current()).map { KeychainClient(service: $0) }) }
+    /// The state now; nil when it cannot be read (the keychain is gone, keychaind does not answer).
+    private func read() -> EnvironmentSnapshot? {
+        binding.binding?.run {
+            (try? ProcessKeychainService.current()).flatMap { EnvironmentSnapshot(KeychainClient(service: $0)) }
+        }
     }
 
-    private func startTimer() -> any DispatchSourceTimer {
+    private func startTimer(generation: Int) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + Self.pollInterval, repeating: Self.pollInterval)
-        timer.setEventHandler { [weak self] in self?.look() }
+        timer.setEventHandler { [weak self] in self?.look(generation: generation) }
         timer.resume()
         return timer
     }
 
-    /// One look for a change: observers still alive are told of it.
-    private func look() {
+    /// One look for a change: observers still alive are told of it. A state that cannot be read is no change.
+    private func look(generation: Int) {
         let now = read()
         let told: (old: EnvironmentSnapshot, observers: [any LAEnvironmentObserver])? = lock.withLock {
+            guard watch.generation == generation else { return nil }
             watch.observers.removeAll { $0.observer == nil }
             guard !watch.observers.isEmpty else {
                 Self.stop(&watch)
                 return nil
             }
-            guard let last = watch.last, last != now else { return nil }
+            guard let now else { return nil }
+            guard let last = watch.last else {
+                watch.last = now
+                return nil
+            }
+            guard last != now else { return nil }
             watch.last = now
             return (last, watch.observers.compactMap(\.observer))
         }

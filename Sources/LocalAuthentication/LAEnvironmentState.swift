@@ -12,16 +12,21 @@ struct EnvironmentSnapshot: Equatable, Sendable {
     var passcodeSet = false
     var companionPaired = false
 
-    /// The authenticators of `client`'s keychain now; what cannot be read counts as absent.
-    init(_ client: KeychainClient?) {
-        if let sensor = try? client?.biometryStatus() {
-            sensorPresent = sensor.isAvailable
-            enrolled = sensor.isEnrolled
-            lockedOut = sensor.isLockedOut
-            domainState = sensor.domainState
-        }
-        passcodeSet = (try? client?.info().hasPasscode) ?? false
-        companionPaired = (try? client?.simulatedCompanion(.status).isPaired) ?? false
+    /// Nothing at all: the state of an environment whose keychain cannot be read.
+    init() {}
+
+    /// The authenticators of `client`'s keychain now; nil when one of them cannot be read, so that a request that
+    /// failed once is not taken for a change.
+    init?(_ client: KeychainClient) {
+        guard let sensor = try? client.biometryStatus(), let info = try? client.info(),
+            let companion = try? client.simulatedCompanion(.status)
+        else { return nil }
+        sensorPresent = sensor.isAvailable
+        enrolled = sensor.isEnrolled
+        lockedOut = sensor.isLockedOut
+        domainState = sensor.domainState
+        passcodeSet = info.hasPasscode
+        companionPaired = companion.isPaired
     }
 }
 

@@ -46,11 +46,21 @@ import Testing
     @Test func eachKeychainHasOneEnvironment() async throws {
         let first = try await withAuthenticatingKeychain { _, _ in
             #expect(LAEnvironment.currentUser === LAEnvironment.currentUser)
-            return ObjectIdentifier(LAEnvironment.currentUser)
+            return LAEnvironment.currentUser
         }
         try await withAuthenticatingKeychain { _, _ in
-            #expect(ObjectIdentifier(LAEnvironment.currentUser) != first)
+            #expect(LAEnvironment.currentUser !== first)
         }
+    }
+
+    /// The environment of a task's keychain does not keep that keychain alive.
+    @Test func anEnvironmentLetsItsKeychainGo() async throws {
+        weak var released: Keychain?
+        try await withAuthenticatingKeychain { keychain, _ in
+            released = keychain
+            _ = LAEnvironment.currentUser.state
+        }
+        #expect(released == nil)
     }
 
     @Test func observersAreToldOfChangesUntilRemoved() async throws {
