@@ -47,13 +47,13 @@ open class LAPersistedRight: LARight, @unchecked Sendable {  // safe: immutable 
     /// The private key, for a right that is authorized.
     /// - Throws: `LAError.notInteractive` when it is not: opening the key would need the user.
     func authorizedPrivateKey() throws -> SecKey {
-        let context = try authorizedContext()
+        let context = try authorizedContextOrError()
         return try binding.run { try RightStoreItems.privateKey(identifier, label: keyLabel, context: context) }
     }
 
     /// The saved secret, for a right that is authorized.
     func authorizedSecret() throws -> Data {
-        let context = try authorizedContext()
+        let context = try authorizedContextOrError()
         guard hasSecret else {
             throw RightStoreItems.statusError(
                 errSecItemNotFound, "the right “\(identifier)” was saved without a secret")
@@ -61,8 +61,8 @@ open class LAPersistedRight: LARight, @unchecked Sendable {  // safe: immutable 
         return try binding.run { try RightStoreItems.secret(identifier, keyLabel: keyLabel, context: context) }
     }
 
-    private func authorizedContext() throws -> LAContext {
-        guard state == .authorized else {
+    private func authorizedContextOrError() throws -> LAContext {
+        guard let context = authorizedContext() else {
             throw LAError(
                 .notInteractive,
                 userInfo: [

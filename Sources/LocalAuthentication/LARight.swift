@@ -125,16 +125,24 @@ open class LARight: NSObject, @unchecked Sendable {  // safe: mutable state live
         do {
             _ = try context.evaluate(requirement.policy, reason: reason)
             try confirm(context)
-            setState(.authorized, ifStill: context)
         } catch {
-            setState(.notAuthorized, ifStill: context)
+            // A failure does not undo another authorization of the same context that succeeded meanwhile.
+            status.withLock { if $0.context === context && $0.state != .authorized { $0.state = .notAuthorized } }
             throw error
         }
+        let granted = status.withLock {
+            guard $0.context === context else { return false }
+            $0.state = .authorized
+            return true
+        }
+        // Deauthorized while the user was asked: the grant went with the context, as an invalidated LAContext
+        // ends its evaluation.
+        guard granted else { throw LAError(.appCancel) }
     }
 
-    /// Sets the state unless the right was deauthorized meanwhile (its context replaced).
-    private func setState(_ state: State, ifStill context: LAContext) {
-        status.withLock { if $0.context === context { $0.state = state } }
+    /// The context of an authorized right, read with its state in one step; nil while it is not authorized.
+    func authorizedContext() -> LAContext? {
+        status.withLock { $0.state == .authorized ? $0.context : nil }
     }
 
     private func checkNow() throws {

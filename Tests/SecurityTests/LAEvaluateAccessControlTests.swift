@@ -63,6 +63,7 @@ import Testing
             let ended = LAContext()
             ended.invalidate()
             #expect(await evaluate(ended, try accessControl(.biometryAny), .useItem) == .invalidContext)
+            #expect(await evaluate(ended, try accessControl(.biometryAny), .createItem) == .invalidContext)
         }
     }
 

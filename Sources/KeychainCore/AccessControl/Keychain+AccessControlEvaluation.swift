@@ -21,6 +21,7 @@ extension Keychain {
         _ policy: AccessControlPolicy, operation: AccessControlOperation, context: AuthenticationContext,
         reason: String
     ) throws {
+        if context.isInvalidated { throw AuthenticationFailure.invalidContext }
         guard operation.usesProtectedValue, policy.hasConstraints else { return }
         let alternatives = policy.alternatives
         var prompted: Set<AuthenticationPolicy> = []
