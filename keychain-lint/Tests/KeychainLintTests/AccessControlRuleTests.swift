@@ -22,6 +22,27 @@ import Testing
         #expect(locations(of: "KL303", in: source) == ["6:10", "8:46"])
     }
 
+    /// A right of `LAAuthenticationRequirement.biometry` is granted to any enrolled finger or face, as a
+    /// `.biometryAny` item opens: the same finding. With the passcode as its fallback it is a choice of
+    /// `.userPresence`'s kind, not reported here.
+    @Test func aRightOfAnyEnrolledBiometryIsReported() {
+        let source = """
+            import LocalAuthentication
+            func save(_ token: Data) async throws {
+                let right = LARight(requirement: .biometry)
+                _ = try await LARightStore.shared.saveRight(right, identifier: "token", secret: token)
+                let other = LARight(
+                    requirement: .biometry(fallback: .default))
+                let withPasscode = LARight(requirement: .biometry(fallback: .devicePasscode))
+                let stored: LAAuthenticationRequirement = LAAuthenticationRequirement.biometry
+                let strict = LARight(requirement: .biometryCurrentSet)
+                let menu = Menu(kind: .biometry)
+                let spelled = LARight(requirement: LAAuthenticationRequirement.biometry)
+            }
+            """
+        #expect(locations(of: "KL303", in: source) == ["3:38", "6:22", "8:47", "11:40"])
+    }
+
     @Test func objectiveCBiometryAnyFlagIsReported() {
         let source = """
             void makeAccess(void) {

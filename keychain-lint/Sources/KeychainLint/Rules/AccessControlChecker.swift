@@ -44,6 +44,11 @@ package struct AccessControlChecker: SourceChecker {
             if firstBiometricUse == nil, Self.isBiometricUse(callee: callee, arguments: arguments) {
                 firstBiometricUse = expr.position
             }
+            if callee == "LARight" {
+                for argument in arguments where argument.label == "requirement" {
+                    reportAnyBiometryRequirement(argument.value, spelledOutReported: true, into: &collector)
+                }
+            }
             if callee == KeychainFunction.createAccessControl.rawValue {
                 for argument in arguments { reportBiometryAny(in: argument.value, into: &collector) }
                 for argument in arguments.dropFirst(2) { reportUserPresence(in: argument.value, into: &collector) }
@@ -51,6 +56,11 @@ package struct AccessControlChecker: SourceChecker {
                 for argument in arguments where Self.flagLabels.contains(argument.label ?? "") {
                     reportBiometryAny(in: argument.value, into: &collector)
                 }
+            }
+        }
+        analysis.unit.visitAllExpressions { expr in
+            if case .member(let base?, "biometry") = expr.kind, base.terminalName == "LAAuthenticationRequirement" {
+                reportAnyBiometryRequirement(expr, spelledOutReported: false, into: &collector)
             }
         }
         var variables = analysis.unit.properties
@@ -135,6 +145,27 @@ package struct AccessControlChecker: SourceChecker {
                 "\(name) accepts the device passcode in place of biometrics: anyone who knows the passcode can "
                     + "read this item; a policy choice, use .biometryCurrentSet where only the enrolled user may")
         }
+    }
+
+    /// KL303 for a right's requirement of any enrolled biometry: `.biometry`, or `.biometry(fallback: .default)`,
+    /// the requirement whose items a persisted right keeps under `.biometryAny`.
+    /// - Parameter spelledOutReported: whether `LAAuthenticationRequirement.biometry` written out is reported by
+    ///   the pass over every expression, so that an argument spelled so is not reported twice.
+    private func reportAnyBiometryRequirement(
+        _ expr: Expr, spelledOutReported: Bool, into collector: inout FindingCollector
+    ) {
+        var member = expr
+        if case .call(let callee, let arguments, _) = expr.kind {  // .biometry(fallback: …)
+            // The passcode as the fallback makes it `.userPresence`'s kind of requirement.
+            if arguments.contains(where: { $0.value.terminalName == "devicePasscode" }) { return }
+            member = callee
+        }
+        guard case .member(let base, "biometry") = member.kind else { return }
+        if spelledOutReported, base?.terminalName == "LAAuthenticationRequirement" { return }
+        collector.report(
+            RuleCatalog.biometryAny, at: member.position,
+            "LAAuthenticationRequirement.biometry grants the right to any enrolled finger or face, also one enrolled "
+                + "after the right was saved; use .biometryCurrentSet for rights that guard accounts or payments")
     }
 
     private func reportBiometryAny(in expr: Expr, into collector: inout FindingCollector) {
