@@ -243,24 +243,22 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
 
     /// Evaluates `policy` on this thread (the prompt blocks it). - Throws: an `LAError`.
     func evaluate(_ policy: LAPolicy, reason: String) throws -> Bool {
-        do {
-            guard let binding else { throw unavailability(of: policy) }
-            noteBiometry(binding)
-            _ = try binding.service.perform(.evaluatePolicy(policy.engine, reason: reason), as: binding.caller)
-            return true
-        } catch {
-            throw Self.laError(error)
-        }
+        try evaluate(.evaluatePolicy(policy.engine, reason: reason), unavailable: unavailability(of: policy))
     }
 
     private func evaluate(_ accessControl: SecAccessControl, _ operation: LAAccessControlOperation, reason: String)
         throws -> Bool
     {
+        try evaluate(
+            .evaluateAccessControl(accessControl.policy, operation: operation.engine, reason: reason),
+            unavailable: state.isInvalidated ? LAError(.invalidContext) : LAError(.passcodeNotSet))
+    }
+
+    /// Sends an evaluation on this thread; without a keychain, fails with `unavailable`.
+    private func evaluate(_ request: KeychainRequest, unavailable: @autoclosure () -> LAError) throws -> Bool {
         do {
-            guard let binding else { throw state.isInvalidated ? LAError(.invalidContext) : LAError(.passcodeNotSet) }
+            guard let binding else { throw unavailable() }
             noteBiometry(binding)
-            let request = KeychainRequest.evaluateAccessControl(
-                accessControl.policy, operation: operation.engine, reason: reason)
             _ = try binding.service.perform(request, as: binding.caller)
             return true
         } catch {
