@@ -10,7 +10,7 @@ open class LAPersistedRight: LARight, @unchecked Sendable {  // safe: immutable 
     private let hasSecret: Bool
     /// The key pair's application label, from the right's record: what tells this right from one saved later
     /// under the same identifier.
-    let keyLabel: Data?
+    let keyLabel: Data
     private let publicKeyRef: SecKey
 
     init(_ found: RightStoreItems.Found, identifier: String, binding: KeychainBinding) {

@@ -93,12 +93,9 @@ open class LARightStore: NSObject, @unchecked Sendable {  // safe: stateless
     {
         let requirement = right.requirement
         let enrolledSet = try binding.run { try Self.preflight(requirement) }
-        let record = RightStoreItems.Record(
-            requirement: requirement.kind.rawValue, hasSecret: secret != nil, enrolledSet: enrolledSet)
-        let saved = try binding.run {
-            try RightStoreItems.save(identifier, requirement: requirement, record: record, secret: secret)
+        let found = try binding.run {
+            try RightStoreItems.save(identifier, requirement: requirement, enrolledSet: enrolledSet, secret: secret)
         }
-        let found = RightStoreItems.Found(record: saved.record, requirement: requirement, publicKey: saved.publicKey)
         return LAPersistedRight(found, identifier: identifier, binding: binding)
     }
 

@@ -24,7 +24,7 @@ enum RightStoreItems {
         var enrolledSet: Data?
         /// The key pair's application label (the SHA-1 of the public key), which tells it from any other pair
         /// with the same tag.
-        var keyLabel: Data?
+        var keyLabel: Data
     }
 
     /// A right as found in the store.
@@ -34,11 +34,12 @@ enum RightStoreItems {
         let publicKey: SecKey
     }
 
-    /// Stores a new right's key pair and record, all or nothing. - Returns: its public key.
+    /// Stores a new right's key pair and record, all or nothing. - Returns: the right as stored.
+    /// - Parameter enrolledSet: the enrolled set a `.biometryCurrentSet` right is bound to.
     /// - Throws: errSecDuplicateItem when `identifier` is taken; the keychain's status otherwise.
-    static func save(_ identifier: String, requirement: LAAuthenticationRequirement, record: Record, secret: Data?)
-        throws -> (publicKey: SecKey, record: Record)
-    {
+    static func save(
+        _ identifier: String, requirement: LAAuthenticationRequirement, enrolledSet: Data?, secret: Data?
+    ) throws -> Found {
         let access = try accessControl(requirement)
         let tag = keyTag(identifier)
         let parameters: [String: Any] = [
@@ -55,9 +56,13 @@ enum RightStoreItems {
         else {
             throw error?.takeRetainedValue() ?? statusError(errSecInternalComponent, "the right's key was not made")
         }
-        var record = record
-        record.keyLabel =
-            (SecKeyCopyAttributes(publicKey) as? [String: Any])?[kSecAttrApplicationLabel as String] as? Data
+        // Without its label the new pair could not be told from another save's: it is left, never guessed at.
+        guard
+            let label = (SecKeyCopyAttributes(publicKey) as? [String: Any])?[kSecAttrApplicationLabel as String]
+                as? Data
+        else { throw statusError(errSecInternalComponent, "the right's key has no application label") }
+        let record = Record(
+            requirement: requirement.kind.rawValue, hasSecret: secret != nil, enrolledSet: enrolledSet, keyLabel: label)
         var item = passwordQuery(identifier)
         item[kSecAttrAccessControl as String] = access
         item[kSecAttrGeneric as String] = try JSONEncoder().encode(record)
@@ -71,7 +76,7 @@ enum RightStoreItems {
                 : "the right “\(identifier)” was not stored"
             throw statusError(status, doing)
         }
-        return (publicKey, record)
+        return Found(record: record, requirement: requirement, publicKey: publicKey)
     }
 
     /// The right stored as `identifier`. - Throws: errSecItemNotFound when there is none.
@@ -86,7 +91,7 @@ enum RightStoreItems {
 
     /// The secret of the right whose key pair has `keyLabel`, opened with `context` and never with a prompt.
     /// - Throws: errSecItemNotFound when the identifier now names another right (removed and saved again).
-    static func secret(_ identifier: String, keyLabel: Data?, context: LAContext) throws -> Data {
+    static func secret(_ identifier: String, keyLabel: Data, context: LAContext) throws -> Data {
         let found = try stored(
             identifier,
             returning: [
@@ -101,7 +106,7 @@ enum RightStoreItems {
     }
 
     /// The right's private key, opened with `context` and never with a prompt.
-    static func privateKey(_ identifier: String, label: Data?, context: LAContext) throws -> SecKey {
+    static func privateKey(_ identifier: String, label: Data, context: LAContext) throws -> SecKey {
         try copyKey(
             identifier, label: label, keyClass: kSecAttrKeyClassPrivate,
             extra: [
@@ -167,7 +172,7 @@ enum RightStoreItems {
         let record: Record
 
         /// Throws errSecItemNotFound unless this is the right whose key pair has `keyLabel`.
-        func check(_ keyLabel: Data?, _ identifier: String) throws {
+        func check(_ keyLabel: Data, _ identifier: String) throws {
             guard record.keyLabel == keyLabel else {
                 throw statusError(
                     errSecItemNotFound,
@@ -185,14 +190,14 @@ enum RightStoreItems {
 
     private static func keyTag(_ identifier: String) -> Data { Data("\(service).\(identifier)".utf8) }
 
-    private static func copyKey(_ identifier: String, label: Data?, keyClass: CFString, extra: [String: Any]) throws
+    private static func copyKey(_ identifier: String, label: Data, keyClass: CFString, extra: [String: Any]) throws
         -> SecKey
     {
         var query: [String: Any] = [
             kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: keyTag(identifier),
             kSecAttrKeyClass as String: keyClass, kSecReturnRef as String: true,
         ]
-        if let label { query[kSecAttrApplicationLabel as String] = label }
+        query[kSecAttrApplicationLabel as String] = label
         query.merge(extra) { $1 }
         var result: AnyObject?
         let status = SecItemCopyMatching(query as CFDictionary, &result)
@@ -202,13 +207,12 @@ enum RightStoreItems {
         return key
     }
 
-    /// Deletes the key pair with the identifier's tag and `label`; every pair with the tag when the label is not
-    /// known (a record that could not be read).
-    private static func deleteKeys(_ identifier: String, label: Data?) {
-        var query: [String: Any] = [
+    /// Deletes the key pair with the identifier's tag and `label`, and no other.
+    private static func deleteKeys(_ identifier: String, label: Data) {
+        let query: [String: Any] = [
             kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: keyTag(identifier),
+            kSecAttrApplicationLabel as String: label,
         ]
-        if let label { query[kSecAttrApplicationLabel as String] = label }
         _ = SecItemDelete(query as CFDictionary)
     }
 
