@@ -204,7 +204,7 @@ var targets: [Target] = [
             name: "KeychainDaemonTests",
             dependencies: [
                 "KeychainDaemon", "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire",
-                "KeychainRequests",
+                "KeychainRequests", "CryptoKit",
                 "Security", "LocalAuthentication", "KeychainStore", "KeychainTestSupport",
             ],
             swiftSettings: swift6),

@@ -45,7 +45,6 @@ public enum SecureEnclave {
             switch error {
             case .status(let status, _): throw CryptoKitError.underlyingCoreCryptoError(error: status)
             case .backend(let failure): throw failure.publicError
-            case .notServedThroughKeychaind: throw CryptoKitError.underlyingCoreCryptoError(error: error.status)
             }
         }
     }
@@ -108,7 +107,7 @@ extension SecureEnclave.P256.Signing {
                 try SecureEnclaveKey.create(
                     use: .signing, compactRepresentable: compactRepresentable,
                     policy: { try SecureEnclave.policy(of: accessControl) },
-                    context: authenticationContext?.authenticationContext)
+                    context: authenticationContext)
             }
             context = authenticationContext
             publicKey = try P256.Signing.PublicKey(x963Representation: key.publicPoint)
@@ -142,7 +141,7 @@ extension SecureEnclave.P256.Signing {
             guard bytes.count == 32 else { throw CryptoKitError.incorrectParameterSize }
             let raw = try SecureEnclave.translated {
                 try key.signature(
-                    digest: bytes, context: context?.authenticationContext, reason: SecureEnclave.reason(context))
+                    digest: bytes, context: context, reason: SecureEnclave.reason(context))
             }
             return try P256.Signing.ECDSASignature(rawRepresentation: raw)
         }
@@ -179,7 +178,7 @@ extension SecureEnclave.P256.KeyAgreement {
                 try SecureEnclaveKey.create(
                     use: .keyAgreement, compactRepresentable: compactRepresentable,
                     policy: { try SecureEnclave.policy(of: accessControl) },
-                    context: authenticationContext?.authenticationContext)
+                    context: authenticationContext)
             }
             context = authenticationContext
             publicKey = try P256.KeyAgreement.PublicKey(x963Representation: key.publicPoint)
@@ -207,7 +206,7 @@ extension SecureEnclave.P256.KeyAgreement {
         {
             let secret = try SecureEnclave.translated {
                 try key.sharedSecret(
-                    peerPoint: Array(publicKeyShare.x963Representation), context: context?.authenticationContext,
+                    peerPoint: Array(publicKeyShare.x963Representation), context: context,
                     reason: SecureEnclave.reason(context))
             }
             return SharedSecret(secret: secret)

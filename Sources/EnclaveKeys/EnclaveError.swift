@@ -11,9 +11,6 @@ package enum EnclaveError: Error, Sendable, CustomStringConvertible {
     case status(Int32, reason: String)
     /// A failure of CryptoKit's OpenSSL backend (a peer point off the curve, a parameter of the wrong size).
     case backend(BackendError)
-    /// errSecUnimplemented for a process whose keychain is keychaind's (``SecureEnclaveBackends/sealingKeychain()``):
-    /// not the -4 of a machine without an enclave, which SecKey reports otherwise.
-    case notServedThroughKeychaind
 
     /// errSecParam for bytes that are not a key of this enclave, for this use.
     static let invalidBlob = EnclaveError.status(-50, reason: "the bytes are not a key of this enclave, for this use")
@@ -24,7 +21,6 @@ package enum EnclaveError: Error, Sendable, CustomStringConvertible {
         case .backend(.incorrectParameterSize), .backend(.invalidParameter), .backend(.invalidEncoding): -50
         case .backend(.library(let code)): code
         case .backend: -1
-        case .notServedThroughKeychaind: -4
         }
     }
 
@@ -32,9 +28,6 @@ package enum EnclaveError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .status(let status, let reason): "\(reason) (\(status))"
         case .backend(let error): "the cryptographic library refused the operation: \(error)"
-        case .notServedThroughKeychaind:
-            "Secure Enclave keys are not served through keychaind yet: their auth values would be sealed in a "
-                + "keychain of this process's own (-4)"
         }
     }
 }

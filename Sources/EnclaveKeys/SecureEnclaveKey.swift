@@ -29,18 +29,18 @@ package struct SecureEnclaveKey: Sendable {
     /// The access control the key's uses need; nil for TPM keys stored before access control bound.
     package var accessControl: AccessControlPolicy? { handle.access?.policy }
 
-    /// A new key in the task's enclave backend, its auth value sealed for the access control `policy` gives, in the
-    /// task's (or process's) keychain.
+    /// A new key in the task's enclave backend, its auth value sealed for the access control `policy` gives by the
+    /// task's keeper (``SecureEnclaveBackends/keeper()``: the task's or process's keychain, or keychaind).
     /// - Parameter policy: the access control, read after the backend is found (so that a machine without an
     ///   enclave answers -4 first).
     /// - Throws: ``EnclaveError``.
     package static func create(
         use: SecureEnclaveKeyUse, compactRepresentable: Bool, policy: () throws -> AccessControlPolicy,
-        context: AuthenticationContext?
+        context: (any AuthenticationContextCarrier)?
     ) throws -> SecureEnclaveKey {
         let backend = try SecureEnclaveBackends.current()
         let policy = try policy()
-        let keychain = try SecureEnclaveBackends.sealingKeychain()
+        let keeper = try SecureEnclaveBackends.keeper()
         var authorization = [UInt8](repeating: 0, count: authorizationSize)
         defer { authorization.withUnsafeMutableBytes { wipeBytes($0) } }
         try SecureEnclaveBackends.keychainOperation {
@@ -54,7 +54,7 @@ package struct SecureEnclaveKey: Sendable {
                 }
                 guard !compactRepresentable || publicKey.compactPublicX != nil else { return nil }
                 let sealed = try SecureEnclaveBackends.keychainOperation {
-                    try keychain.sealEnclaveKeyAuthorization(
+                    try keeper.sealAuthorization(
                         SecureBytes(authorization), policy: policy, binding: publicPoint, context: context)
                 }
                 return Access(policy: policy, sealedAuthorization: sealed)
@@ -81,28 +81,30 @@ package struct SecureEnclaveKey: Sendable {
 
     /// ECDSA over a SHA-256 digest, after the authentication the access control asks for, reusing `context`'s
     /// evaluations where they hold; `reason` is the prompt's text (nil: the keychain's default).
-    package func signature(digest: [UInt8], context: AuthenticationContext?, reason: String?) throws -> [UInt8] {
+    package func signature(digest: [UInt8], context: (any AuthenticationContextCarrier)?, reason: String?) throws
+        -> [UInt8]
+    {
         try using(context, reason) { try handle.signature(digest: digest, authorization: $0) }
     }
 
     /// ECDH with `peerPoint` (`04 ‖ x ‖ y`), after the authentication the access control asks for.
-    package func sharedSecret(peerPoint: [UInt8], context: AuthenticationContext?, reason: String?) throws
-        -> SecureBytes
+    package func sharedSecret(peerPoint: [UInt8], context: (any AuthenticationContextCarrier)?, reason: String?)
+        throws -> SecureBytes
     {
         try using(context, reason) { try handle.sharedSecret(peerPoint: peerPoint, authorization: $0) }
     }
 
     /// Runs a backend operation with the key's auth value, opened (and, as the access control says,
     /// authenticated) for this use.
-    private func using<R>(_ context: AuthenticationContext?, _ reason: String?, _ body: ([UInt8]) throws -> R)
-        throws -> R
-    {
+    private func using<R>(
+        _ context: (any AuthenticationContextCarrier)?, _ reason: String?, _ body: ([UInt8]) throws -> R
+    ) throws -> R {
         var authorization: [UInt8] = []
         defer { authorization.withUnsafeMutableBytes { wipeBytes($0) } }
         if let access = handle.access {
-            let keychain = try SecureEnclaveBackends.sealingKeychain()
+            let keeper = try SecureEnclaveBackends.keeper()
             let opened = try SecureEnclaveBackends.keychainOperation {
-                try keychain.openEnclaveKeyAuthorization(
+                try keeper.openAuthorization(
                     access.sealedAuthorization, policy: access.policy, binding: handle.publicPoint,
                     context: context, reason: reason)
             }

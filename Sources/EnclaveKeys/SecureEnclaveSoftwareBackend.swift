@@ -4,7 +4,8 @@ package import KeychainCrypto
 
 /// The administrator's software Secure Enclave (``SecureEnclaveSetting``), for machines without a TPM: keys made
 /// by OpenSSL, whose private scalar is stored sealed under the key's auth value and under a key derived from the
-/// keychain home's device key (``SecureEnclaveSoftwareKey``). It is as strong as the home's files and the
+/// keychain home's device key, which only the keychain (the daemon's, in daemon mode) holds
+/// (``SecureEnclaveSoftwareKey``). It is as strong as the home's files and the
 /// keychain's protection classes, not a chip: its keys say so (`isHardwareBacked` is false).
 struct SecureEnclaveSoftwareBackend: SecureEnclaveBackend {
     var backing: SecureEnclaveBacking { .software }
@@ -18,16 +19,10 @@ struct SecureEnclaveSoftwareBackend: SecureEnclaveBackend {
         let scalar = try translatingErrors { try key.privateScalar }
         return try SecureEnclaveSoftwareKey(
             sealing: scalar, use: use, publicPoint: key.publicPoint, access: access,
-            authorization: authorization, wrappingKey: try Self.wrappingKey())
+            authorization: authorization, keeper: try SecureEnclaveBackends.keeper())
     }
 
     func restoreKey(_ bytes: [UInt8], use: SecureEnclaveKeyUse) throws -> any SecureEnclaveKeyHandle {
-        try SecureEnclaveSoftwareKey(serialized: bytes, use: use, wrappingKey: try Self.wrappingKey())
-    }
-
-    /// The task's keychain's wrapping key for software enclave keys.
-    private static func wrappingKey() throws -> SecureBytes {
-        let keychain = try SecureEnclaveBackends.sealingKeychain()
-        return try SecureEnclaveBackends.keychainOperation { try keychain.softwareEnclaveWrappingKey() }
+        try SecureEnclaveSoftwareKey(serialized: bytes, use: use, keeper: try SecureEnclaveBackends.keeper())
     }
 }

@@ -11,7 +11,8 @@ package import KeychainCrypto
 /// (the header, the access control and the sealed auth value): the inner box under the key's 32-byte random auth
 /// value (used for this one seal), which the keychain opens only as the access control allows; the outer box,
 /// holding the inner one, under the home's wrapping key (HKDF of the device key), so that restoring a key checks
-/// that it is intact and belongs to this home without asking anyone. The scalar is opened for each use only.
+/// that it is intact and belongs to this home without asking anyone. The keychain seals and opens the outer box
+/// (``EnclaveKeyKeeper``): the wrapping key never leaves it. The scalar is opened for each use only.
 struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
     let publicPoint: [UInt8]
     let access: SecureEnclaveKey.Access?
@@ -30,7 +31,7 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
     /// Seals a new key's `scalar`.
     init(
         sealing scalar: SecureBytes, use: SecureEnclaveKeyUse, publicPoint: [UInt8], access: SecureEnclaveKey.Access,
-        authorization: [UInt8], wrappingKey: SecureBytes
+        authorization: [UInt8], keeper: any EnclaveKeyKeeper
     ) throws {
         var header = Self.magic + [Self.version, use.rawValue] + publicPoint
         header += SecureEnclaveBlobReader.encoded(access.policy)
@@ -40,7 +41,7 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
         let inner = try translatingErrors {
             try scalar.withUnsafeBytes { try AESGCM.seal($0, key: sealingKey, authenticating: header) }
         }
-        let outer = try translatingErrors { try AESGCM.seal(inner, key: wrappingKey, authenticating: header) }
+        let outer = try SecureEnclaveBackends.keychainOperation { try keeper.sealSoftwareBox(inner, header: header) }
         self.publicPoint = publicPoint
         self.access = access
         self.use = use
@@ -53,7 +54,7 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
     /// - Throws: ``EnclaveError`` with -50 (errSecParam) for bytes that are not a software enclave key
     ///   for this use (a TPM key among them), -26275 (errSecDecode) for one that was altered or sealed by another
     ///   keychain home.
-    init(serialized bytes: [UInt8], use: SecureEnclaveKeyUse, wrappingKey: SecureBytes) throws {
+    init(serialized bytes: [UInt8], use: SecureEnclaveKeyUse, keeper: any EnclaveKeyKeeper) throws {
         var reader = SecureEnclaveBlobReader(bytes)
         guard try reader.take(4) == Self.magic, try reader.take(1) == [Self.version],
             try reader.take(1) == [use.rawValue]
@@ -66,18 +67,14 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
         let sealedAuthorization = try reader.take(Int(try reader.integer(4)))
         guard !sealedAuthorization.isEmpty else { throw SecureEnclaveBlobReader.invalid }
         let header = reader.consumed
-        let opened: SecureBytes
-        do {
-            opened = try AESGCM.open(reader.rest, key: wrappingKey, authenticating: header)
-        } catch {
-            throw EnclaveError.status(
-                -26275, reason: "the software enclave key was altered or sealed in another keychain home")
+        let opened = try SecureEnclaveBackends.keychainOperation {
+            try keeper.openSoftwareBox(reader.rest, header: header)
         }
         publicPoint = point
         access = SecureEnclaveKey.Access(policy: policy, sealedAuthorization: sealedAuthorization)
         self.use = use
         self.header = header
-        innerBox = opened.withUnsafeBytes { Array($0) }
+        innerBox = opened
         serialized = bytes
     }
 

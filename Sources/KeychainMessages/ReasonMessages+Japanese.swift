@@ -382,6 +382,9 @@ extension ReasonMessages {
         word("the user could not be authenticated", "ユーザを認証できませんでした")
         word("the user canceled", "ユーザがキャンセルしました")
         word("the user chose the fallback", "ユーザが代わりの認証方法を選びました")
+        word(
+            "the software enclave key was altered or sealed in another keychain home",
+            "ソフトウェアエンクレーブの鍵が改ざんされたか、別のキーチェーンホームで封印されています")
         word("the system canceled", "システムがキャンセルしました")
         word("no biometry is available", "使える生体認証がありません")
         word("no biometry is enrolled", "生体情報が登録されていません")
@@ -390,6 +393,7 @@ extension ReasonMessages {
         word("the context was invalidated", "コンテキストは無効になっています")
         word("no companion device is available", "使えるコンパニオンデバイスがありません")
         word("interaction is not allowed", "ユーザの操作は許可されていません")
+        word("not a Secure Enclave key request", "Secure Enclave の鍵の要求ではありません")
         word("not a lock-state or backup request", "ロック状態やバックアップの要求ではありません")
         word("not an authentication-context request", "認証コンテキストの要求ではありません")
         word("not an authenticator request", "認証器の要求ではありません")

@@ -60,6 +60,9 @@ public struct InProcessKeychainService: KeychainService {
             return try performProtectionRequest(request)
         case .biometryStatus, .simulatedBiometry, .simulatedCompanion, .describeService:
             return try performDeviceRequest(request)
+        case .sealEnclaveKeyAuthorization, .openEnclaveKeyAuthorization, .sealSoftwareEnclaveBox,
+            .openSoftwareEnclaveBox:
+            return try performEnclaveRequest(request, as: caller, context: try optionalContext(caller))
         }
     }
 

@@ -21,6 +21,10 @@ public enum KeychainResponse: Sendable {
     case biometryStatus(BiometryStatus)
     case companionStatus(CompanionStatus)
     case service(ServiceDescription)
+    /// Sealed bytes: an enclave key's sealed auth value, or a software enclave key's box (sealed or opened).
+    case enclaveBytes([UInt8])
+    /// An enclave key's opened auth value.
+    case enclaveSecret(Secret)
 }
 
 /// What an `LAContext` shows of its context.

@@ -12,10 +12,10 @@ struct EnclaveKeyBinding: Sendable {
     private let loader: SecKeyEnclaveLoader
     /// The context of `kSecUseAuthenticationContext` when the key was made; nil for a key found by a search,
     /// whose uses ask as the access control says.
-    let context: AuthenticationContext?
+    let context: (any AuthenticationContextCarrier)?
 
     /// A key the enclave holds.
-    init(key: SecureEnclaveKey, context: AuthenticationContext?) {
+    init(key: SecureEnclaveKey, context: (any AuthenticationContextCarrier)?) {
         loader = SecKeyEnclaveLoader(key: key)
         self.context = context
     }

@@ -11,7 +11,7 @@ import KeychainCore
 struct SecureEnclaveKeyRequest {
     let policy: AccessControlPolicy
     /// The context of `kSecUseAuthenticationContext`, whose evaluations the key's uses may reuse.
-    let context: AuthenticationContext?
+    let context: (any AuthenticationContextCarrier)?
 
     /// The request, or nil when the parameters name no token.
     /// - Throws: ``SecKeyError`` errSecParam for another token, a key type other than EC or a size other than 256,
@@ -41,7 +41,7 @@ struct SecureEnclaveKeyRequest {
         policy = try Self.policy(value(kSecAttrAccessControl), protection: value(kSecAttrAccessible))
         switch value(kSecUseAuthenticationContext) {
         case nil: context = nil
-        case let carrier as AuthenticationContextCarrier: context = carrier.authenticationContext
+        case let carrier as AuthenticationContextCarrier: context = carrier
         default: throw SecKeyError.param("kSecUseAuthenticationContext must be an LAContext")
         }
     }
@@ -78,8 +78,6 @@ struct SecureEnclaveKeyRequest {
         do {
             key = try SecureEnclaveKey.create(
                 use: .general, compactRepresentable: false, policy: { policy }, context: context)
-        } catch EnclaveError.notServedThroughKeychaind {
-            throw SecKeyError(errSecUnimplemented, "Key generation failed: \(EnclaveError.notServedThroughKeychaind)")
         } catch let error as EnclaveError where error.status == errSecUnimplemented {
             throw SecKeyError.param("Key generation failed, error -50: this machine has no Secure Enclave (\(error))")
         } catch let error as EnclaveError {

@@ -75,6 +75,18 @@ import Testing
             .simulatedBiometry(.changeEnrollment), .simulatedBiometry(.script(.fallback)), .simulatedCompanion(.pair),
             .simulatedCompanion(.unpair), .simulatedCompanion(.script(.deny)), .simulatedCompanion(.status),
             .describeService,
+            .sealEnclaveKeyAuthorization(
+                Secret(Array(repeating: 7, count: 32)),
+                policy: AccessControlPolicy(accessibility: .whenUnlockedThisDeviceOnly, flags: [.privateKeyUsage]),
+                binding: [4, 1, 2]),
+            .openEnclaveKeyAuthorization(
+                [1, 0, 0, 0, 2, 9, 9],
+                policy: AccessControlPolicy(
+                    accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.privateKeyUsage, .biometryCurrentSet]),
+                binding: [4], reason: "Sign the document"),
+            .openEnclaveKeyAuthorization(
+                [], policy: AccessControlPolicy(accessibility: .afterFirstUnlock, flags: []), binding: [], reason: nil),
+            .sealSoftwareEnclaveBox([1, 2, 3], header: Array("KSWE".utf8)), .openSoftwareEnclaveBox([], header: []),
         ]
     }
 
@@ -107,6 +119,7 @@ import Testing
                     answersPrompts: true, domainState: [9])),
             .companionStatus(CompanionStatus(isPaired: true, script: [.approve, .cancel])),
             .service(ServiceDescription(databasePath: "/var/lib/x.db", usesFingerprintReader: false, backEnds: ["a"])),
+            .enclaveBytes([0xE1, 0, 2]), .enclaveBytes([]), .enclaveSecret(Secret(Array(repeating: 3, count: 32))),
         ]
     }
 

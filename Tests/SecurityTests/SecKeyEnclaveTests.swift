@@ -81,13 +81,15 @@ struct SecKeyEnclaveTests {
         }
     }
 
-    @Test func throughKeychaindAnEnclaveKeyIsUnimplementedNotSealedInAKeychainOfTheProcess() async throws {
+    /// In daemon mode the daemon's keychain seals the key's auth value: a daemon that is not there fails the
+    /// creation with errSecNotAvailable, and nothing is sealed in a keychain of the process instead.
+    @Test func withKeychaindAbsentAnEnclaveKeyIsNotAvailableNotSealedInAKeychainOfTheProcess() async throws {
         try await inSoftwareEnclave { _, _ in
             let daemon = DaemonKeychainService(socketPath: "/nonexistent/keychaind.socket")
             let status = ProcessKeychain.$taskKeychain.withValue(nil) {
                 ProcessKeychainService.$taskService.withValue(daemon) { Self.create(Self.parameters()).status }
             }
-            #expect(status == Int(errSecUnimplemented))
+            #expect(status == Int(errSecNotAvailable))
         }
     }
 

@@ -37,9 +37,10 @@ extension Keychain {
     /// - Throws: `errSecInteractionNotAllowed` while the class is locked (or when a prompt is needed and
     ///   `context` does not allow interaction), `errSecUserCanceled`, `errSecAuthFailed` (no match, wrong
     ///   passcode, a changed enrollment), `errSecDecode` for bytes that are not such a seal.
+    /// - Parameter caller: who a prompt without `reason` names (default: the keychain's own identity).
     package func openEnclaveKeyAuthorization(
         _ bytes: [UInt8], policy: AccessControlPolicy, binding: [UInt8], context: AuthenticationContext?,
-        reason: String?
+        reason: String?, caller: CallerIdentity? = nil
     ) throws -> SecureBytes {
         guard bytes.count > 5, bytes[0] == Self.enclaveAuthorizationVersion else {
             throw KeychainError.decode.because("the key's authorization is not one this keychain sealed")
@@ -54,7 +55,8 @@ extension Keychain {
         let sealed = Array(bytes[(5 + length)...])
         guard policy.hasConstraints else { return try sealer.openSecret(sealed, itemKey: itemKey) }
         let authentication = ReadAuthentication(
-            context: context, ui: .allow, operationPrompt: reason ?? Self.defaultPrompt(for: configuration.identity))
+            context: context, ui: .allow,
+            operationPrompt: reason ?? Self.defaultPrompt(for: caller ?? configuration.identity))
         return try openConstrained(
             sealed, policy: policy, sealer: sealer, itemKey: itemKey, authentication: authentication)
     }

@@ -89,7 +89,7 @@ public final class AuthenticationContext: Sendable {
 
 /// An object that names an authentication context: LocalAuthentication's `LAContext`, which the Security
 /// face receives as `kSecUseAuthenticationContext` without depending on LocalAuthentication.
-package protocol AuthenticationContextCarrier: AnyObject {
+package protocol AuthenticationContextCarrier: AnyObject, Sendable {
     /// The context's id in its keychain's registry, which requests carry; nil when the object has no keychain.
     var authenticationContextID: AuthenticationContextID? { get }
     /// The context object itself, for in-process callers of the engine (the Secure Enclave keys).

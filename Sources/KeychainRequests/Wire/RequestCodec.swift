@@ -130,6 +130,29 @@ extension WireEncoder {
                 }
             }
         case .describeService: byte(63)
+        case .sealEnclaveKeyAuthorization(let authorization, let policy, let binding):
+            tagged(70) {
+                $0.secret(authorization)
+                $0.accessControl(policy)
+                $0.bytes(binding)
+            }
+        case .openEnclaveKeyAuthorization(let sealed, let policy, let binding, let reason):
+            tagged(71) {
+                $0.bytes(sealed)
+                $0.accessControl(policy)
+                $0.bytes(binding)
+                $0.optional(reason) { $0.string($1) }
+            }
+        case .sealSoftwareEnclaveBox(let inner, let header):
+            tagged(72) {
+                $0.bytes(inner)
+                $0.bytes(header)
+            }
+        case .openSoftwareEnclaveBox(let outer, let header):
+            tagged(73) {
+                $0.bytes(outer)
+                $0.bytes(header)
+            }
         }
     }
 
@@ -198,6 +221,14 @@ extension WireDecoder {
             case let tag: throw Self.invalid("a companion action", tag)
             }
         case 63: return .describeService
+        case 70:
+            return .sealEnclaveKeyAuthorization(try secret(), policy: try accessControl(), binding: try bytes())
+        case 71:
+            return .openEnclaveKeyAuthorization(
+                try bytes(), policy: try accessControl(), binding: try bytes(),
+                reason: try optional { try $0.string() })
+        case 72: return .sealSoftwareEnclaveBox(try bytes(), header: try bytes())
+        case 73: return .openSoftwareEnclaveBox(try bytes(), header: try bytes())
         case let tag: throw Self.invalid("a request kind", tag)
         }
     }

@@ -119,6 +119,12 @@ extension WireEncoder {
             string(description.databasePath)
             bool(description.usesFingerprintReader)
             array(description.backEnds) { $0.string($1) }
+        case .enclaveBytes(let bytes):
+            byte(14)
+            self.bytes(bytes)
+        case .enclaveSecret(let secret):
+            byte(15)
+            self.secret(secret)
         }
     }
 
@@ -196,6 +202,8 @@ extension WireDecoder {
                 ServiceDescription(
                     databasePath: try string(), usesFingerprintReader: try bool(),
                     backEnds: try array(minimumSize: 4) { try $0.string() }))
+        case 14: return .enclaveBytes(try bytes())
+        case 15: return .enclaveSecret(try secret())
         case let tag: throw Self.invalid("a response kind", tag)
         }
     }

@@ -1,0 +1,227 @@
+import CryptoKit
+import Foundation
+import KeychainCore
+import KeychainRequests
+import KeychainTestSupport
+import LocalAuthentication
+import Security
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Secure Enclave keys through keychaind: their auth values (and the software enclave's outer box) are sealed and
+/// opened by the daemon's keychain, so its lock state and its judgement of the user's authentication decide every
+/// use, and nothing is kept in a keychain of the client's.
+@Suite(.serialized) struct DaemonEnclaveKeyTests {
+    /// Answers the daemon's passcode questions with "1234", counting them.
+    final class Passcode: UserPrompter {
+        let asked = Mutex(0)
+        func ask(_ prompt: UserPrompt) throws -> PromptAnswer {
+            guard case .devicePasscode = prompt else { throw AuthenticationFailure.notInteractive }
+            asked.withLock { $0 += 1 }
+            return .passcode(SecureBytesBox(Array("1234".utf8)))
+        }
+    }
+
+    @Test func aSoftwareEnclaveKeyIsUsableOnlyWhileTheDaemonsKeychainIsUnlocked() throws {
+        try withDaemon { client, _ in
+            let key = try SecureEnclave.P256.Signing.PrivateKey()
+            let message = Data("through keychaind".utf8)
+            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            let restored = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
+            #expect(restored.publicKey.rawRepresentation == key.publicKey.rawRepresentation)
+
+            try client.lock()
+            #expect(status { _ = try restored.signature(for: message) } == -25308)
+            try client.unlock(passcode: Secret(Array("1234".utf8)))
+            #expect(key.publicKey.isValidSignature(try restored.signature(for: message), for: message))
+
+            // Key agreement: the enclave's shared secret is the one a software key computes.
+            let agreeing = try SecureEnclave.P256.KeyAgreement.PrivateKey()
+            let peer = P256.KeyAgreement.PrivateKey()
+            let ours = try agreeing.sharedSecretFromKeyAgreement(with: peer.publicKey)
+            let theirs = try peer.sharedSecretFromKeyAgreement(with: agreeing.publicKey)
+            #expect(ours == theirs)
+        }
+    }
+
+    @Test func aKeySealedByTheDaemonDoesNotOpenInAKeychainOfTheClients() throws {
+        let made = try withDaemon { _, _ in try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("enclave-client-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: home) }
+        var configuration = KeychainConfiguration(
+            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
+        configuration.passcodeDerivationTarget = 0.002
+        let keychain = try Keychain(configuration: configuration)
+        defer { keychain.close() }
+        let setting = try EnclaveOptIn()
+        try setting.use {
+            try SecurityRuntime.withKeychain(keychain) {
+                #expect(status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: made) } == -26275)
+            }
+        }
+    }
+
+    @Test func aPasscodeConstraintIsAskedByTheDaemonAndAContextsEvaluationIsReused() async throws {
+        let prompter = Passcode()
+        try await withDaemon(prompter) { _, service in
+            let access = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, [.privateKeyUsage, .devicePasscode], nil))
+            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
+            let message = Data("m".utf8)
+            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            #expect(prompter.asked.withLock { $0 } == 1)
+
+            // A context that refuses interaction is refused, and nobody is asked.
+            let refusing = LAContext()
+            refusing.interactionNotAllowed = true
+            let quiet = try SecureEnclave.P256.Signing.PrivateKey(
+                dataRepresentation: key.dataRepresentation, authenticationContext: refusing)
+            #expect(status { _ = try quiet.signature(for: message) } == -25308)
+            #expect(prompter.asked.withLock { $0 } == 1)
+
+            // A context the daemon authenticated serves the key's uses within its reuse duration.
+            let context = LAContext()
+            context.touchIDAuthenticationAllowableReuseDuration = 60
+            #expect(try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "sign"))
+            #expect(prompter.asked.withLock { $0 } == 2)
+            let reusing = try SecureEnclave.P256.Signing.PrivateKey(
+                dataRepresentation: key.dataRepresentation, authenticationContext: context)
+            for _ in 0..<2 {
+                #expect(key.publicKey.isValidSignature(try reusing.signature(for: message), for: message))
+            }
+            #expect(prompter.asked.withLock { $0 } == 2)
+            _ = service
+        }
+    }
+
+    @Test func aSecKeyOfTheEnclaveIsStoredInTheDaemonsKeychainAndSigns() throws {
+        try withDaemon { client, _ in
+            let tag = Data("daemon.enclave.key".utf8)
+            let parameters: [String: Any] = [
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+                kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
+                kSecPrivateKeyAttrs as String: [
+                    kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: tag,
+                ] as [String: Any],
+            ]
+            var error: Unmanaged<CFError>?
+            let made = SecKeyCreateRandomKey(parameters as CFDictionary, &error)
+            #expect(error == nil)
+            let publicKey = try #require(made.flatMap(SecKeyCopyPublicKey))
+
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                kSecReturnRef as String: true,
+            ]
+            var found: CFTypeRef?
+            #expect(SecItemCopyMatching(query as CFDictionary, &found) == errSecSuccess)
+            let key = try #require(found as! SecKey?)  // swiftlint:disable:this force_cast
+            let message = Data("stored in keychaind".utf8) as CFData
+            let signature = try #require(
+                SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message, nil) as Data?)
+            #expect(
+                SecKeyVerifySignature(
+                    publicKey, .ecdsaSignatureMessageX962SHA256, message, signature as CFData, nil))
+            // The item is the daemon's: the engine's own listing through the same service finds it.
+            #expect(try client.search(ItemQuery(itemClass: .key, limit: .all, returns: .attributes)).results.count == 1)
+        }
+    }
+
+    @Test(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"))
+    func aTPMKeysAuthValueIsSealedByTheDaemon() throws {
+        let tpm = try SoftwareTPM()
+        defer { tpm.stop() }
+        try withDaemon(tcti: tpm.tcti) { client, _ in
+            let key = try SecureEnclave.P256.Signing.PrivateKey()
+            #expect(key.isHardwareBacked)
+            let message = Data("tpm".utf8)
+            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            try client.lock()
+            #expect(status { _ = try key.signature(for: message) } == -25308)
+        }
+    }
+
+    /// Runs `body` as a client of a fresh keychaind (passcode "1234" set, no grace period after a lock), with no keychain of the process's own,
+    /// no TPM (or the one at `tcti`) and the software enclave opted in.
+    private func withDaemon<R>(
+        _ prompter: Passcode = Passcode(), tcti: String = "",
+        _ body: (KeychainClient, DaemonKeychainService) throws -> R
+    ) throws -> R {
+        let daemon = try DaemonProcess()
+        let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: prompter)
+        let client = KeychainClient(service: service)
+        try client.setPasscode(Secret(Array("1234".utf8)))
+        try client.setGracePeriod(0)
+        let setting = try EnclaveOptIn()
+        return try withExtendedLifetime(daemon) {
+            try ProcessKeychain.$taskKeychain.withValue(nil) {
+                try ProcessKeychainService.$taskService.withValue(service) {
+                    try SecureEnclaveBacking.$tctiOverride.withValue(tcti) {
+                        try setting.use { try body(client, service) }
+                    }
+                }
+            }
+        }
+    }
+
+    private func withDaemon<R>(
+        _ prompter: Passcode = Passcode(), _ body: (KeychainClient, DaemonKeychainService) async throws -> R
+    ) async throws -> R {
+        let daemon = try DaemonProcess()
+        let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: prompter)
+        let client = KeychainClient(service: service)
+        try client.setPasscode(Secret(Array("1234".utf8)))
+        try client.setGracePeriod(0)
+        let setting = try EnclaveOptIn()
+        let result = try await ProcessKeychain.$taskKeychain.withValue(nil) {
+            try await ProcessKeychainService.$taskService.withValue(service) {
+                try await SecureEnclaveBacking.$tctiOverride.withValue("") {
+                    try await SecureEnclaveSetting.$override.withValue(setting.setting) {
+                        try await body(client, service)
+                    }
+                }
+            }
+        }
+        withExtendedLifetime((daemon, setting)) {}
+        return result
+    }
+
+    /// The status a CryptoKit call failed with (`underlyingCoreCryptoError`), nil when it succeeded.
+    private func status(_ body: () throws -> Void) -> Int32? {
+        do {
+            try body()
+            return nil
+        } catch CryptoKitError.underlyingCoreCryptoError(let error) {
+            return error
+        } catch {
+            return Int32.min
+        }
+    }
+}
+
+/// The administrator's software enclave opt-in, in a directory of the test's own.
+final class EnclaveOptIn {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daemon-enclave-\(UUID())")
+    var setting: SecureEnclaveSetting {
+        SecureEnclaveSetting(path: directory.appendingPathComponent("secure-enclave").path, administrator: getuid())
+    }
+
+    init() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        try Data("software\n".utf8).write(to: directory.appendingPathComponent("secure-enclave"))
+        chmod(directory.path, 0o755)
+        chmod(directory.appendingPathComponent("secure-enclave").path, 0o644)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Runs `body` with this opt-in as the setting.
+    func use<R>(_ body: () throws -> R) throws -> R {
+        try SecureEnclaveSetting.$override.withValue(setting) { try withExtendedLifetime(self) { try body() } }
+    }
+}
