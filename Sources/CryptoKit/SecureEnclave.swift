@@ -45,6 +45,7 @@ public enum SecureEnclave {
             switch error {
             case .status(let status, _): throw CryptoKitError.underlyingCoreCryptoError(error: status)
             case .backend(let failure): throw failure.publicError
+            case .noEnclave: throw CryptoKitError.underlyingCoreCryptoError(error: error.status)
             }
         }
     }

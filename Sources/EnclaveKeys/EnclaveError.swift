@@ -11,6 +11,16 @@ package enum EnclaveError: Error, Sendable, CustomStringConvertible {
     case status(Int32, reason: String)
     /// A failure of CryptoKit's OpenSSL backend (a peer point off the curve, a parameter of the wrong size).
     case backend(BackendError)
+    /// -4 (errSecUnimplemented) from a machine with no enclave: no TPM answers and the administrator did not opt
+    /// in to the software enclave. Kept apart from other -4s (a keychaind too old to serve enclave keys), which
+    /// SecKey reports as they are.
+    case noEnclave(reason: String)
+
+    /// Whether this is ``noEnclave(reason:)``.
+    package var isNoEnclave: Bool {
+        if case .noEnclave = self { return true }
+        return false
+    }
 
     /// errSecParam for bytes that are not a key of this enclave, for this use.
     static let invalidBlob = EnclaveError.status(-50, reason: "the bytes are not a key of this enclave, for this use")
@@ -21,6 +31,7 @@ package enum EnclaveError: Error, Sendable, CustomStringConvertible {
         case .backend(.incorrectParameterSize), .backend(.invalidParameter), .backend(.invalidEncoding): -50
         case .backend(.library(let code)): code
         case .backend: -1
+        case .noEnclave: -4
         }
     }
 
@@ -28,6 +39,7 @@ package enum EnclaveError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .status(let status, let reason): "\(reason) (\(status))"
         case .backend(let error): "the cryptographic library refused the operation: \(error)"
+        case .noEnclave(let reason): "\(reason) (-4)"
         }
     }
 }

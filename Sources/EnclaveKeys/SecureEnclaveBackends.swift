@@ -40,7 +40,7 @@ package enum SecureEnclaveBackends {
     ///   enclave key where there is none) when no TPM is configured or reachable.
     static func connection() throws(EnclaveError) -> TPMConnection {
         guard let tcti = SecureEnclaveBacking.configuredTCTI() else {
-            throw .status(-4, reason: "this machine has no Secure Enclave: no TPM, and no software enclave opt-in")
+            throw .noEnclave(reason: "this machine has no Secure Enclave: no TPM, and no software enclave opt-in")
         }
         do {
             return try TPMConfiguration.connection(tcti)

@@ -24,6 +24,8 @@ package enum DaemonCommandLine {
           --socket PATH                socket to listen on, unless systemd passes one (/run/keychaind/socket)
           --policy DIR                 administrator's policy, *.plist files (/etc/keychaind/apps.d)
           --policy-owner UID           who must own the policy files and path-only executables (0; for tests)
+          --secure-enclave-setting FILE  the software enclave opt-in, owned as the policy
+                                       (/etc/keychain/secure-enclave)
           --unknown-callers MODE       private (a private group from uid and executable path) or refuse
           --user NAME                  account to switch to when started as root (keychaind)
           --max-message BYTES          largest message payload (20971520)
@@ -74,6 +76,7 @@ package enum DaemonCommandLine {
                 let owner = try number(argument, minimum: 0)
                 guard let uid = UInt32(exactly: owner) else { throw UsageError(description: "no uid \(owner)") }
                 configuration.policyOwner = uid
+            case "--secure-enclave-setting": configuration.secureEnclaveSetting = try value(argument)
             case "--unknown-callers":
                 let mode = try value(argument)
                 guard let parsed = CallerResolver.UnknownCallers(rawValue: mode) else {

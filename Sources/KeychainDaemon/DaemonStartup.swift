@@ -84,7 +84,9 @@ package struct DaemonStartup: Sendable {
         let owner = OwnerRights(
             settings: settings, authentication: authentication, stateDirectory: configuration.stateDirectory,
             log: log)
-        return EngineHandler(keychains: keychains, owner: owner)
+        let enclaveSetting = SecureEnclaveSetting(
+            path: configuration.secureEnclaveSetting, administrator: configuration.policyOwner)
+        return EngineHandler(keychains: keychains, owner: owner, enclaveSetting: enclaveSetting)
     }
 
     /// The policy read again (SIGHUP).

@@ -394,6 +394,17 @@ extension ReasonMessages {
         word("no companion device is available", "使えるコンパニオンデバイスがありません")
         word("interaction is not allowed", "ユーザの操作は許可されていません")
         word("not a Secure Enclave key request", "Secure Enclave の鍵の要求ではありません")
+        word(
+            "the administrator of the keychain's machine has not opted in to the software enclave",
+            "キーチェーンのマシンの管理者がソフトウェアエンクレーブを有効にしていません")
+        word(
+            "keychaind speaks protocol {0}, and this request needs protocol {1}: restart keychaind with this release",
+            "keychaind のプロトコルは {0} ですが、この要求にはプロトコル {1} が必要です。"
+                + "このリリースの keychaind を起動し直してください")
+        word(
+            "this keychaind does not serve request kind {0}: the client is newer; restart keychaind with its release",
+            "この keychaind は要求の種類 {0} に対応していません。クライアントの方が新しいので、"
+                + "そのリリースの keychaind を起動し直してください")
         word("not a lock-state or backup request", "ロック状態やバックアップの要求ではありません")
         word("not an authentication-context request", "認証コンテキストの要求ではありません")
         word("not an authenticator request", "認証器の要求ではありません")

@@ -17,11 +17,22 @@ extension InProcessKeychainService {
                 sealed, policy: policy, binding: binding, context: context, reason: reason, caller: caller.identity)
             return .enclaveSecret(Secret(opened))
         case .sealSoftwareEnclaveBox(let inner, let header):
+            try Self.requireSoftwareEnclave()
             return .enclaveBytes(try keychain.sealSoftwareEnclaveBox(inner, header: header))
         case .openSoftwareEnclaveBox(let outer, let header):
+            try Self.requireSoftwareEnclave()
             return .enclaveBytes(try keychain.openSoftwareEnclaveBox(outer, header: header))
         default:
             throw KeychainError.param.because("not a Secure Enclave key request")
+        }
+    }
+
+    /// A service (keychaind) seals software enclave keys only where the administrator of its machine opted in:
+    /// a client cannot make this keychain's wrapping key serve keys the machine does not allow.
+    private static func requireSoftwareEnclave() throws {
+        guard SecureEnclaveSetting.current.read() == .software else {
+            throw KeychainError.unimplemented.because(
+                "the administrator of the keychain's machine has not opted in to the software enclave")
         }
     }
 }

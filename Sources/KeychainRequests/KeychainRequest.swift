@@ -64,6 +64,19 @@ public enum KeychainRequest: Sendable {
     case openSoftwareEnclaveBox([UInt8], header: [UInt8])
 }
 
+extension KeychainRequest {
+    /// The oldest keychaind protocol that serves this request: a client does not send it to an older daemon,
+    /// which would take an unknown kind for a damaged message.
+    package var minimumProtocol: Int {
+        switch self {
+        case .sealEnclaveKeyAuthorization, .openEnclaveKeyAuthorization, .sealSoftwareEnclaveBox,
+            .openSoftwareEnclaveBox:
+            3
+        default: 1
+        }
+    }
+}
+
 /// Settings of an authentication context; nil leaves a setting as it is.
 public struct AuthenticationContextSettings: Sendable, Hashable {
     /// `touchIDAuthenticationAllowableReuseDuration`, in seconds (capped at five minutes).

@@ -56,9 +56,5 @@ package final class AnswerAssembler {
         return whole
     }
 
-    private func wipe() {
-        bytes.withUnsafeMutableBytes { raw in
-            for index in raw.indices { raw[index] = 0 }
-        }
-    }
+    private func wipe() { bytes.wipe() }
 }

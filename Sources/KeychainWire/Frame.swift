@@ -7,7 +7,7 @@
 package struct Frame: Hashable, Sendable {
     package let kind: FrameKind
     package let requestID: UInt64
-    package let payload: [UInt8]
+    package private(set) var payload: [UInt8]
 
     package init(kind: FrameKind, requestID: UInt64, payload: [UInt8] = []) {
         self.kind = kind
@@ -15,12 +15,17 @@ package struct Frame: Hashable, Sendable {
         self.payload = payload
     }
 
+    /// Overwrites the payload with zeros, once the frame was sent or read: it may hold a secret (a passcode, an
+    /// item's secret, an enclave key's auth value). Other copies of the same array are left alone.
+    package mutating func wipePayload() { payload.wipe() }
+
     package static let magic: [UInt8] = Array("KCHD".utf8)
     /// The layout of the header, the same in every protocol: a peer that changes it changes this byte.
     package static let version: UInt8 = 1
     /// The newest protocol this code speaks: 2 adds ``FrameKind/hello`` and answers in parts
-    /// (``FrameKind/responsePart``). A connection speaks protocol 1 until its client says hello.
-    package static let protocolVersion = 2
+    /// (``FrameKind/responsePart``); 3 adds the Secure Enclave keys' requests, which a client sends only to a
+    /// daemon that said 3 or more. A connection speaks protocol 1 until its client says hello.
+    package static let protocolVersion = 3
     /// The largest payload a client of protocol 1 accepts: the daemon sends such a client no larger frame.
     package static let protocolOneLargestPayload = 16 << 20
     /// The largest whole answer (all its parts) a client takes unless told otherwise: 1 GiB.

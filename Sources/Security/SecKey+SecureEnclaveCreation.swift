@@ -78,7 +78,7 @@ struct SecureEnclaveKeyRequest {
         do {
             key = try SecureEnclaveKey.create(
                 use: .general, compactRepresentable: false, policy: { policy }, context: context)
-        } catch let error as EnclaveError where error.status == errSecUnimplemented {
+        } catch let error as EnclaveError where error.isNoEnclave {
             throw SecKeyError.param("Key generation failed, error -50: this machine has no Secure Enclave (\(error))")
         } catch let error as EnclaveError {
             throw SecKeyError(error.status, "Key generation failed in the Secure Enclave: \(error)")

@@ -59,7 +59,7 @@ import Testing
         defer { keychain.close() }
         let setting = try EnclaveOptIn()
         try setting.use {
-            try SecurityRuntime.withKeychain(keychain) {
+            SecurityRuntime.withKeychain(keychain) {
                 #expect(status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: made) } == -26275)
             }
         }
@@ -132,6 +132,145 @@ import Testing
         }
     }
 
+    /// The seal names the access control and the key it was made for: a client that sends it with a weaker
+    /// access control, another class or another key's point gets errSecDecode, never the auth value.
+    @Test func anAuthValueOpensOnlyWithTheAccessControlAndKeyItWasSealedFor() throws {
+        let prompter = Passcode()
+        try withDaemon(prompter) { client, _ in
+            let authorization = Array(repeating: UInt8(0x5A), count: 32)
+            let policy = AccessControlPolicy(
+                accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.privateKeyUsage, .devicePasscode])
+            let point = Array(repeating: UInt8(4), count: 65)
+            guard
+                case .enclaveBytes(let sealed) = try client.service.perform(
+                    .sealEnclaveKeyAuthorization(Secret(authorization), policy: policy, binding: point),
+                    as: client.caller)
+            else {
+                Issue.record("the seal answered another kind")
+                return
+            }
+            /// The opened auth value, or the status the open failed with.
+            func open(_ policy: AccessControlPolicy, _ binding: [UInt8]) -> (bytes: [UInt8]?, status: Int32?) {
+                let request = KeychainRequest.openEnclaveKeyAuthorization(
+                    sealed, policy: policy, binding: binding, reason: "test")
+                do {
+                    guard case .enclaveSecret(let opened) = try client.service.perform(request, as: client.caller)
+                    else { return (nil, nil) }
+                    return (opened.bytes, nil)
+                } catch {
+                    return (nil, (error as? KeychainError)?.status)
+                }
+            }
+            let weaker = AccessControlPolicy(accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.privateKeyUsage])
+            let otherClass = AccessControlPolicy(
+                accessibility: .whenUnlockedThisDeviceOnly, flags: [.privateKeyUsage, .devicePasscode])
+            var otherPoint = point
+            otherPoint[64] = 5
+            for (policy, binding) in [(weaker, point), (otherClass, point), (policy, otherPoint)] {
+                #expect(open(policy, binding).status == -26275)
+            }
+            #expect(prompter.asked.withLock { $0 } == 0)
+            #expect(open(policy, point).bytes == authorization)
+            #expect(prompter.asked.withLock { $0 } == 1)
+        }
+    }
+
+    @Test func aKeyOfTheClientsOwnHomeDoesNotOpenThroughTheDaemonAndTheDaemonsOpensOnANewConnection() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("enclave-client-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: home) }
+        var configuration = KeychainConfiguration(
+            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
+        configuration.passcodeDerivationTarget = 0.002
+        let keychain = try Keychain(configuration: configuration)
+        defer { keychain.close() }
+        let setting = try EnclaveOptIn()
+        let local = try setting.use {
+            try SecurityRuntime.withKeychain(keychain) {
+                try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
+            }
+        }
+        try withDaemon { _, service in
+            #expect(status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: local) } == -26275)
+            let made = try SecureEnclave.P256.Signing.PrivateKey()
+            let another = DaemonKeychainService(socketPath: service.socketPath, prompter: Passcode())
+            #expect(try Self.signs(made, restoredThrough: another))
+        }
+    }
+
+    /// Whether `key`, restored from its stored form through `service`, signs for its public key.
+    private static func signs(
+        _ key: SecureEnclave.P256.Signing.PrivateKey, restoredThrough service: DaemonKeychainService
+    )
+        throws -> Bool
+    {
+        try ProcessKeychainService.$taskService.withValue(service) {
+            let restored = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
+            let message = Data("again".utf8)
+            return key.publicKey.isValidSignature(try restored.signature(for: message), for: message)
+        }
+    }
+
+    /// An application password on the key's `LAContext` reaches the daemon with the context's id, at the seal and
+    /// at each use.
+    @Test func anApplicationPasswordKeyNeedsThePasswordOnItsContextThroughTheDaemon() throws {
+        try withDaemon { _, _ in
+            let access = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .applicationPassword], nil))
+            let context = LAContext()
+            context.setCredential(Data("app secret".utf8), type: .applicationPassword)
+            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access, authenticationContext: context)
+            let message = Data("m".utf8)
+            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            let bare = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
+            #expect(status { _ = try bare.signature(for: message) } == -25293)
+            let wrong = LAContext()
+            wrong.setCredential(Data("guess".utf8), type: .applicationPassword)
+            let guessed = try SecureEnclave.P256.Signing.PrivateKey(
+                dataRepresentation: key.dataRepresentation, authenticationContext: wrong)
+            #expect(status { _ = try guessed.signature(for: message) } == -25293)
+        }
+    }
+
+    /// A daemon that is gone fails creation, restoration and use with errSecNotAvailable, and one that did not opt
+    /// in to the software enclave seals no software key, whatever its client asks.
+    @Test func anAbsentDaemonIsNotAvailableAndOneWithoutTheOptInSealsNoSoftwareKey() throws {
+        let setting = try EnclaveOptIn()
+        var daemon: DaemonProcess? = try DaemonProcess(["--secure-enclave-setting", setting.file])
+        let service = DaemonKeychainService(socketPath: try #require(daemon?.socketPath), prompter: Passcode())
+        try ProcessKeychain.$taskKeychain.withValue(nil) {
+            try ProcessKeychainService.$taskService.withValue(service) {
+                try SecureEnclaveBacking.$tctiOverride.withValue("") {
+                    try setting.use {
+                        let key = try SecureEnclave.P256.Signing.PrivateKey()
+                        daemon?.stop()
+                        daemon = nil
+                        #expect(status { _ = try key.signature(for: Data("m".utf8)) } == -25291)
+                        #expect(
+                            status {
+                                _ = try SecureEnclave.P256.Signing.PrivateKey(
+                                    dataRepresentation: key.dataRepresentation)
+                            }
+                                == -25291)
+                        #expect(status { _ = try SecureEnclave.P256.Signing.PrivateKey() } == -25291)
+                    }
+                }
+            }
+        }
+        let plain = try DaemonProcess()
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: plain.socketPath))
+        for request in [
+            KeychainRequest.sealSoftwareEnclaveBox([1, 2], header: [3]), .openSoftwareEnclaveBox([1, 2], header: [3]),
+        ] {
+            do {
+                _ = try client.service.perform(request, as: client.caller)
+                Issue.record("a daemon without the opt-in served \(request)")
+            } catch let error as KeychainError {
+                #expect(error.status == -4)
+            }
+        }
+    }
+
     @Test(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"))
     func aTPMKeysAuthValueIsSealedByTheDaemon() throws {
         let tpm = try SoftwareTPM()
@@ -152,12 +291,12 @@ import Testing
         _ prompter: Passcode = Passcode(), tcti: String = "",
         _ body: (KeychainClient, DaemonKeychainService) throws -> R
     ) throws -> R {
-        let daemon = try DaemonProcess()
+        let setting = try EnclaveOptIn()
+        let daemon = try DaemonProcess(["--secure-enclave-setting", setting.file])
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: prompter)
         let client = KeychainClient(service: service)
         try client.setPasscode(Secret(Array("1234".utf8)))
         try client.setGracePeriod(0)
-        let setting = try EnclaveOptIn()
         return try withExtendedLifetime(daemon) {
             try ProcessKeychain.$taskKeychain.withValue(nil) {
                 try ProcessKeychainService.$taskService.withValue(service) {
@@ -172,12 +311,12 @@ import Testing
     private func withDaemon<R>(
         _ prompter: Passcode = Passcode(), _ body: (KeychainClient, DaemonKeychainService) async throws -> R
     ) async throws -> R {
-        let daemon = try DaemonProcess()
+        let setting = try EnclaveOptIn()
+        let daemon = try DaemonProcess(["--secure-enclave-setting", setting.file])
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: prompter)
         let client = KeychainClient(service: service)
         try client.setPasscode(Secret(Array("1234".utf8)))
         try client.setGracePeriod(0)
-        let setting = try EnclaveOptIn()
         let result = try await ProcessKeychain.$taskKeychain.withValue(nil) {
             try await ProcessKeychainService.$taskService.withValue(service) {
                 try await SecureEnclaveBacking.$tctiOverride.withValue("") {
@@ -207,9 +346,8 @@ import Testing
 /// The administrator's software enclave opt-in, in a directory of the test's own.
 final class EnclaveOptIn {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daemon-enclave-\(UUID())")
-    var setting: SecureEnclaveSetting {
-        SecureEnclaveSetting(path: directory.appendingPathComponent("secure-enclave").path, administrator: getuid())
-    }
+    var file: String { directory.appendingPathComponent("secure-enclave").path }
+    var setting: SecureEnclaveSetting { SecureEnclaveSetting(path: file, administrator: getuid()) }
 
     init() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)

@@ -96,6 +96,30 @@ import Testing
         #expect(count == 3)
     }
 
+    /// A daemon still running from before an upgrade (protocol 2) is not sent the Secure Enclave requests it would
+    /// take for damaged messages: the client answers errSecUnimplemented itself, and the connection serves on.
+    @Test func aSecureEnclaveRequestIsNotSentToADaemonOfProtocolTwo() throws {
+        let daemon = try ScriptedDaemon { peer, _ in
+            peer.helloAsProtocolTwo()
+            guard let request = peer.receive(), request.kind == .request,
+                (try? RequestCodec.decode(request.payload))?.request.minimumProtocol == 1
+            else { return }
+            let answer = try? ResponseCodec.encode(.success(.deleted(count: 1)))
+            peer.send([Frame(kind: .response, requestID: request.requestID, payload: answer ?? [])])
+        }
+        let service = DaemonKeychainService(socketPath: daemon.path)
+        let refusal = Self.failure {
+            _ = try service.perform(.openSoftwareEnclaveBox([1], header: [2]), as: Self.caller)
+        }
+        #expect(refusal?.status == -4)
+        #expect(refusal?.reason?.contains("keychaind speaks protocol 2") == true)
+        guard case .deleted(let count) = try service.perform(.delete(Self.query), as: Self.caller) else {
+            Issue.record("not a delete's answer")
+            return
+        }
+        #expect(count == 1)
+    }
+
     @Test func anAnswerInManyPartsIsPutTogether() throws {
         let daemon = try ScriptedDaemon { peer, _ in
             peer.helloAsProtocolTwo()

@@ -15,6 +15,11 @@ extension Keychain {
     package func sealEnclaveKeyAuthorization(
         _ authorization: SecureBytes, policy: AccessControlPolicy, binding: [UInt8], context: AuthenticationContext?
     ) throws -> [UInt8] {
+        if policy.hasConstraints, policy.accessibility == .always || policy.accessibility == .alwaysThisDeviceOnly {
+            throw KeychainError.param.because(
+                "the deprecated Always classes cannot carry access-control constraints (\(policy.accessibility.rawValue))"
+            )
+        }
         if policy.accessibility == .whenPasscodeSetThisDeviceOnly, try !dataProtection.hasPasscode {
             throw KeychainError.authFailed.because(
                 "WhenPasscodeSetThisDeviceOnly needs a keychain passcode, and none is set")

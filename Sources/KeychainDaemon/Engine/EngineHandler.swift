@@ -11,10 +11,15 @@ package final class EngineHandler: DaemonHandler {
     package let keychains: UserKeychains
     /// Owner rights (`claim-owner`), when the daemon grants them.
     let owner: OwnerRights?
+    /// The administrator's software enclave opt-in, which the engine's software enclave requests read.
+    let enclaveSetting: SecureEnclaveSetting
 
-    package init(keychains: UserKeychains, owner: OwnerRights? = nil) {
+    package init(
+        keychains: UserKeychains, owner: OwnerRights? = nil, enclaveSetting: SecureEnclaveSetting = .system
+    ) {
         self.keychains = keychains
         self.owner = owner
+        self.enclaveSetting = enclaveSetting
     }
 
     package func respond(to frame: Frame, peer: PeerIdentity, caller: CallerIdentity) -> Frame {
@@ -44,6 +49,7 @@ package final class EngineHandler: DaemonHandler {
             outcome = .failure(error)
         }
         var payload: [UInt8]
+        defer { payload.wipe() }
         do {
             payload = try ResponseCodec.encode(outcome)
         } catch {
@@ -90,7 +96,9 @@ package final class EngineHandler: DaemonHandler {
         let caller = Caller(identity: acting, authenticationContext: envelope.context)
         let route = DaemonPrompter.Route(connection: connection, requestID: id, uid: uid)
         let response = try DaemonPrompter.$route.withValue(route) {
-            try service.perform(envelope.request, as: caller)
+            try SecureEnclaveSetting.$override.withValue(enclaveSetting) {
+                try service.perform(envelope.request, as: caller)
+            }
         }
         switch (envelope.request, response) {
         case (.createAuthenticationContext, .authenticationContext(let created)): connection.noteContext(created)

@@ -1,3 +1,4 @@
+import KeychainCore
 import KeychainWire
 
 /// Everything `keychaind` is started with (its command line).
@@ -7,6 +8,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
     package var policyDirectory = "/etc/keychaind/apps.d"
     /// Who must own the policy files and the executables of path-only rules: root, except in tests.
     package var policyOwner: UInt32 = 0
+    /// The administrator's software enclave opt-in (owned as the policy): without it the daemon seals and opens
+    /// no software enclave key.
+    package var secureEnclaveSetting = SecureEnclaveSetting.system.path
     package var unknownCallers = CallerResolver.UnknownCallers.privateGroup
     /// The account the daemon switches to when started as root.
     package var user = "keychaind"

@@ -136,8 +136,12 @@ package final class DaemonServer: Sendable {
         defer { handler.connectionClosed(connection, peer: peer) }
         while true {
             switch connection.next() {
-            case .frame(let frame):
-                guard connection.send(answer(frame, peer: peer, caller: caller, connection: connection)) else { return }
+            case .frame(var frame):
+                var reply = answer(frame, peer: peer, caller: caller, connection: connection)
+                frame.wipePayload()
+                let sent = connection.send(reply)
+                reply.wipePayload()
+                guard sent else { return }
             case .closed:
                 return
             case .idle(let seconds):

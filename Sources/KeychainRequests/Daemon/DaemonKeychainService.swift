@@ -65,6 +65,7 @@ package final class DaemonKeychainService: KeychainService {
         defer { Self.wipe(&payload) }
         return try connection.withLock { held in
             let client = try connected(&held)
+            try Self.checkProtocol(of: client, serves: request)
             try Self.checkSize(of: payload, for: client)
             let frame = Frame(kind: .request, requestID: client.takeRequestID(), payload: payload)
             var sent = client.send(frame)
@@ -74,6 +75,7 @@ package final class DaemonKeychainService: KeychainService {
                 // request never reached it, so it cannot run twice.
                 held = nil
                 current = try connected(&held)
+                try Self.checkProtocol(of: current, serves: request)
                 try Self.checkSize(of: payload, for: current)
                 sent = current.send(frame)
             }
@@ -83,6 +85,16 @@ package final class DaemonKeychainService: KeychainService {
             }
             return try answer(to: frame.requestID, on: current, held: &held)
         }
+    }
+
+    /// Refuses, before it is sent, a request newer than the daemon's protocol (a daemon still running from before
+    /// an upgrade): errSecUnimplemented, with the restart that mends it.
+    private static func checkProtocol(of client: DaemonClient, serves request: KeychainRequest) throws {
+        let spoken = client.daemonHello?.protocolVersion ?? 1
+        guard spoken < request.minimumProtocol else { return }
+        throw KeychainError.unimplemented.because(
+            "keychaind speaks protocol \(spoken), and this request needs protocol \(request.minimumProtocol): "
+                + "restart keychaind with this release")
     }
 
     /// Refuses, before it is sent, a request larger than the daemon said it accepts: the daemon would close the
@@ -214,9 +226,5 @@ package final class DaemonKeychainService: KeychainService {
         KeychainError.notAvailable.because("keychaind at \(socketPath) is not available: \(reason)")
     }
 
-    static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { raw in
-            for index in raw.indices { raw[index] = 0 }
-        }
-    }
+    static func wipe(_ bytes: inout [UInt8]) { bytes.wipe() }
 }

@@ -229,7 +229,11 @@ extension WireDecoder {
                 reason: try optional { try $0.string() })
         case 72: return .sealSoftwareEnclaveBox(try bytes(), header: try bytes())
         case 73: return .openSoftwareEnclaveBox(try bytes(), header: try bytes())
-        case let tag: throw Self.invalid("a request kind", tag)
+        case let tag:
+            // A kind from a newer client: unimplemented here, not a damaged message.
+            throw KeychainError.unimplemented.because(
+                "this keychaind does not serve request kind \(Int(tag)): the client is newer; restart keychaind with "
+                    + "its release")
         }
     }
 }
