@@ -194,7 +194,7 @@ var targets: [Target] = [
             name: "KeychainDaemon",
             dependencies: [
                 "DaemonSystem", "KeychainCore", "CryptoKitOpenSSL", "KeychainWire", "KeychainRequests", "KeychainStore",
-                "KeychainCrypto", "SystemCalls",
+                "KeychainCrypto", "SystemCalls", "EnclaveKeys",
             ],
             swiftSettings: swift6),
         .executableTarget(name: "Keychaind", dependencies: ["KeychainDaemon", "DaemonSystem"], swiftSettings: swift6),

@@ -16,8 +16,9 @@ import Security
 /// The TPM is the kernel's resource manager `/dev/tpmrm0`, or the TCTI named by `KEYCHAIN_TPM_TCTI`
 /// (``SecureEnclaveBacking/configuredTCTI(_:)``).
 public enum SecureEnclave {
-    /// Whether keys can be created here: a TPM answers, or the administrator opted in to the software enclave.
-    public static var isAvailable: Bool { (try? backend()) != nil }
+    /// Whether keys can be created here: a TPM answers, or the administrator opted in to the software enclave (in
+    /// daemon mode, on keychaind's side).
+    public static var isAvailable: Bool { backing != .none }
 
     /// What keeps enclave keys in this task now.
     static var backing: SecureEnclaveBacking { SecureEnclaveBackends.backing }
@@ -28,11 +29,6 @@ public enum SecureEnclave {
         public enum Signing {}
         /// Key-agreement keys.
         public enum KeyAgreement {}
-    }
-
-    /// The backend of this task (EnclaveKeys' `SecureEnclaveBackends.current()`), its failures as CryptoKit's.
-    static func backend() throws -> any SecureEnclaveBackend {
-        try translated { try SecureEnclaveBackends.current() }
     }
 
     /// Runs an enclave operation, turning its ``EnclaveError`` into CryptoKit's: a status becomes

@@ -15,12 +15,12 @@ package enum Privileges {
     /// The capabilities kept when the daemon leaves root.
     static let inspectionCapabilities = [ptraceCapability, readSearchCapability]
 
-    /// Becomes `uid`/`gid` for good (no supplementary groups), keeping only CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH,
-    /// which the daemon needs to read other users' `/proc/<pid>/exe`, `root` and `environ`, and stays
-    /// non-dumpable (``keepMemoryPrivate()``).
-    package static func become(uid: UInt32, gid: UInt32) throws(SystemCallError) {
+    /// Becomes the account `name` (`uid`/`gid`) for good, with its own supplementary groups only (such as `tss`,
+    /// for the TPM's device), keeping only CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH, which the daemon needs to read
+    /// other users' `/proc/<pid>/exe`, `root` and `environ`, and stays non-dumpable (``keepMemoryPrivate()``).
+    package static func become(name: String, uid: UInt32, gid: UInt32) throws(SystemCallError) {
         try SystemCalls.keepCapabilitiesAcrossSetuid(true)
-        try SystemCalls.dropSupplementaryGroups()
+        try SystemCalls.takeAccountGroups(name: name, gid: gid)
         try SystemCalls.setGroupID(gid)  // as root, sets all three gids
         try SystemCalls.setUserID(uid)  // as root, sets all three uids
         // The kept capabilities are permitted only: make the two effective again, and only them.

@@ -1,5 +1,5 @@
 package import CryptoKitOpenSSL
-package import KeychainCore
+import KeychainCore
 package import KeychainCrypto
 
 /// A failure of an enclave key operation, as the faces report it: CryptoKit as

@@ -1,4 +1,4 @@
-package import KeychainCore
+import KeychainCore
 package import KeychainCrypto
 
 /// Where SecureEnclave keys are made and used: the machine's TPM 2.0 (``SecureEnclaveTPMBackend``), or, where none

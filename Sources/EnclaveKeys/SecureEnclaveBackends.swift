@@ -1,5 +1,5 @@
 import Foundation
-package import KeychainCore
+import KeychainCore
 internal import TPMEnclave
 
 /// Where this task's Secure Enclave keys are made and used, for both faces (CryptoKit's `SecureEnclave` and
@@ -25,8 +25,15 @@ package enum SecureEnclaveBackends {
         }
     }
 
-    /// What keeps enclave keys in this task now.
-    package static var backing: SecureEnclaveBacking { (try? current())?.backing ?? .none }
+    /// What keeps enclave keys in this task now: keychaind's enclave in daemon mode (none while the daemon cannot
+    /// be reached), else this process's.
+    package static var backing: SecureEnclaveBacking {
+        switch Result(catching: { () throws(EnclaveError) in try remote() }) {
+        case .success(let remote?): return (try? remote.backing()) ?? .none
+        case .success(nil): return (try? current())?.backing ?? .none
+        case .failure: return .none
+        }
+    }
 
     /// Explains on standard error, when `KEYCHAIN_DEBUG` asks for reasons, why a setting file does not count.
     private static func logIgnoredSetting(_ reason: String) {

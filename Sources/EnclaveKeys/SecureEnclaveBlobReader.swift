@@ -1,4 +1,4 @@
-package import KeychainCore
+import KeychainCore
 
 /// Reads the fields of a SecureEnclave key's stored form; every shortfall is ``EnclaveError`` -50 (errSecParam),
 /// what Apple's enclave reports for bytes that are no key of its own.

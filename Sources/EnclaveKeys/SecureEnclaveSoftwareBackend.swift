@@ -1,11 +1,10 @@
 package import CryptoKitOpenSSL
-package import KeychainCore
+import KeychainCore
 package import KeychainCrypto
 
 /// The administrator's software Secure Enclave (``SecureEnclaveSetting``), for machines without a TPM: keys made
 /// by OpenSSL, whose private scalar is stored sealed under the key's auth value and under a key derived from the
-/// keychain home's device key, which only the keychain (the daemon's, in daemon mode) holds
-/// (``SecureEnclaveSoftwareKey``). It is as strong as the home's files and the
+/// keychain home's device key, which only the keychain holds (``SecureEnclaveSoftwareKey``). It is as strong as the home's files and the
 /// keychain's protection classes, not a chip: its keys say so (`isHardwareBacked` is false).
 struct SecureEnclaveSoftwareBackend: SecureEnclaveBackend {
     var backing: SecureEnclaveBacking { .software }
@@ -19,10 +18,10 @@ struct SecureEnclaveSoftwareBackend: SecureEnclaveBackend {
         let scalar = try translatingErrors { try key.privateScalar }
         return try SecureEnclaveSoftwareKey(
             sealing: scalar, use: use, publicPoint: key.publicPoint, access: access,
-            authorization: authorization, keeper: try SecureEnclaveBackends.keeper())
+            authorization: authorization, keychain: try SecureEnclaveBackends.sealingKeychain())
     }
 
     func restoreKey(_ bytes: [UInt8], use: SecureEnclaveKeyUse) throws -> any SecureEnclaveKeyHandle {
-        try SecureEnclaveSoftwareKey(serialized: bytes, use: use, keeper: try SecureEnclaveBackends.keeper())
+        try SecureEnclaveSoftwareKey(serialized: bytes, use: use, keychain: try SecureEnclaveBackends.sealingKeychain())
     }
 }

@@ -1,5 +1,5 @@
 package import CryptoKitOpenSSL
-package import KeychainCore
+import KeychainCore
 package import KeychainCrypto
 
 /// A software enclave key as stored:
@@ -12,7 +12,7 @@ package import KeychainCrypto
 /// value (used for this one seal), which the keychain opens only as the access control allows; the outer box,
 /// holding the inner one, under the home's wrapping key (HKDF of the device key), so that restoring a key checks
 /// that it is intact and belongs to this home without asking anyone. The keychain seals and opens the outer box
-/// (``EnclaveKeyKeeper``): the wrapping key never leaves it. The scalar is opened for each use only.
+/// itself, so the wrapping key never leaves it. The scalar is opened for each use only.
 struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
     let publicPoint: [UInt8]
     let access: SecureEnclaveKey.Access?
@@ -31,7 +31,7 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
     /// Seals a new key's `scalar`.
     init(
         sealing scalar: SecureBytes, use: SecureEnclaveKeyUse, publicPoint: [UInt8], access: SecureEnclaveKey.Access,
-        authorization: [UInt8], keeper: any EnclaveKeyKeeper
+        authorization: [UInt8], keychain: Keychain
     ) throws {
         var header = Self.magic + [Self.version, use.rawValue] + publicPoint
         header += SecureEnclaveBlobReader.encoded(access.policy)
@@ -41,7 +41,9 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
         let inner = try translatingErrors {
             try scalar.withUnsafeBytes { try AESGCM.seal($0, key: sealingKey, authenticating: header) }
         }
-        let outer = try SecureEnclaveBackends.keychainOperation { try keeper.sealSoftwareBox(inner, header: header) }
+        let outer = try SecureEnclaveBackends.keychainOperation {
+            try keychain.sealSoftwareEnclaveBox(inner, header: header)
+        }
         self.publicPoint = publicPoint
         self.access = access
         self.use = use
@@ -54,7 +56,7 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
     /// - Throws: ``EnclaveError`` with -50 (errSecParam) for bytes that are not a software enclave key
     ///   for this use (a TPM key among them), -26275 (errSecDecode) for one that was altered or sealed by another
     ///   keychain home.
-    init(serialized bytes: [UInt8], use: SecureEnclaveKeyUse, keeper: any EnclaveKeyKeeper) throws {
+    init(serialized bytes: [UInt8], use: SecureEnclaveKeyUse, keychain: Keychain) throws {
         var reader = SecureEnclaveBlobReader(bytes)
         guard try reader.take(4) == Self.magic, try reader.take(1) == [Self.version],
             try reader.take(1) == [use.rawValue]
@@ -68,7 +70,7 @@ struct SecureEnclaveSoftwareKey: SecureEnclaveKeyHandle {
         guard !sealedAuthorization.isEmpty else { throw SecureEnclaveBlobReader.invalid }
         let header = reader.consumed
         let opened = try SecureEnclaveBackends.keychainOperation {
-            try keeper.openSoftwareBox(reader.rest, header: header)
+            try keychain.openSoftwareEnclaveBox(reader.rest, header: header)
         }
         publicPoint = point
         access = SecureEnclaveKey.Access(policy: policy, sealedAuthorization: sealedAuthorization)

@@ -1,4 +1,4 @@
-package import KeychainCore
+import KeychainCore
 internal import TPMEnclave
 
 /// SecureEnclave keys inside the machine's TPM 2.0: created under its storage primary key, used inside it, stored

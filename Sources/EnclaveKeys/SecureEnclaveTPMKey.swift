@@ -1,4 +1,4 @@
-package import KeychainCore
+import KeychainCore
 package import KeychainCrypto
 internal import TPMEnclave
 

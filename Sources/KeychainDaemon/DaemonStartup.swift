@@ -48,7 +48,7 @@ package struct DaemonStartup: Sendable {
         let resolver = Self.loadResolver(configuration, log: log)
         if let account {
             do {
-                try Privileges.become(uid: account.uid, gid: account.gid)
+                try Privileges.become(name: configuration.user, uid: account.uid, gid: account.gid)
             } catch {
                 throw Failure(description: "cannot switch to user \(configuration.user): \(error)")
             }

@@ -271,15 +271,17 @@ enum SeedCorpus {
                 reason: "use"),
             .unlock(passcode: Secret([1, 2, 3, 4])),
             .setPasscode(new: Secret([5]), current: nil), .simulatedBiometry(.script(.match)), .describeService,
-            .sealEnclaveKeyAuthorization(
-                Secret(Array(repeating: 1, count: 32)),
-                policy: AccessControlPolicy(accessibility: .whenUnlockedThisDeviceOnly, flags: [.privateKeyUsage]),
-                binding: [4, 2]),
-            .openEnclaveKeyAuthorization(
-                [1, 0, 0, 0, 1, 0, 9],
-                policy: AccessControlPolicy(accessibility: .whenUnlocked, flags: [.privateKeyUsage, .devicePasscode]),
-                binding: [4], reason: "sign"),
-            .sealSoftwareEnclaveBox([1], header: [2]), .openSoftwareEnclaveBox([3], header: [4]),
+            .enclaveKey(.backing),
+            .enclaveKey(
+                .create(
+                    use: 1,
+                    policy: AccessControlPolicy(
+                        accessibility: .whenUnlockedThisDeviceOnly, flags: [.privateKeyUsage, .devicePasscode]),
+                    compactRepresentable: true)),
+            .enclaveKey(.restore(storedForm: Array("KSWE".utf8) + [1, 1], use: 1)),
+            .enclaveKey(
+                .sign(storedForm: Array("KTPA".utf8), use: 3, digest: Array(repeating: 7, count: 32), reason: "sign")),
+            .enclaveKey(.agree(storedForm: [], use: 2, peerPoint: [4, 1, 2], reason: nil)),
         ]
         var messages = requests.compactMap { try? RequestCodec.encode($0, context: context) }
         let result = ItemResult(
@@ -288,8 +290,11 @@ enum SeedCorpus {
         let responses: [Result<KeychainResponse, any Error>] = [
             .success(.found(SearchReport(results: [result], leftOut: 1, damaged: 0, explanation: "n"))),
             .success(.deleted(count: 2)), .failure(KeychainError.itemNotFound.because("none")),
-            .failure(AuthenticationFailure.userCancel), .success(.enclaveBytes([1, 2])),
-            .success(.enclaveSecret(Secret(Array(repeating: 5, count: 32)))),
+            .failure(AuthenticationFailure.userCancel), .success(.enclaveBacking(.tpm(tcti: "device:/dev/tpmrm0"))),
+            .success(
+                .enclaveKey(
+                    EnclaveKeyDescription(storedForm: [1, 2], publicPoint: [4, 9], isHardwareBacked: true))),
+            .success(.enclaveSignature([3, 4])), .success(.enclaveSecret(Secret(Array(repeating: 5, count: 32)))),
         ]
         messages += responses.compactMap { try? ResponseCodec.encode($0) }
         messages.append(PromptCodec.encode(.devicePasscode(reason: "Unlock")))

@@ -393,10 +393,9 @@ extension ReasonMessages {
         word("the context was invalidated", "コンテキストは無効になっています")
         word("no companion device is available", "使えるコンパニオンデバイスがありません")
         word("interaction is not allowed", "ユーザの操作は許可されていません")
-        word("not a Secure Enclave key request", "Secure Enclave の鍵の要求ではありません")
         word(
-            "the administrator of the keychain's machine has not opted in to the software enclave",
-            "キーチェーンのマシンの管理者がソフトウェアエンクレーブを有効にしていません")
+            "Secure Enclave key requests are served by keychaind; a process with its own keychain uses its keys itself",
+            "Secure Enclave の鍵の要求は keychaind が処理します。自分のキーチェーンを持つプロセスは鍵を自分で使います")
         word(
             "keychaind speaks protocol {0}, and this request needs protocol {1}: restart keychaind with this release",
             "keychaind のプロトコルは {0} ですが、この要求にはプロトコル {1} が必要です。"

@@ -8,9 +8,18 @@ import KeychainCore
 /// `LAError.invalidContext` (-10) for policy evaluations, as an invalidated `LAContext` is.
 public struct InProcessKeychainService: KeychainService {
     public let keychain: Keychain
+    /// Who runs Secure Enclave key requests (keychaind installs EnclaveKeys'); nil: they are errSecUnimplemented.
+    let enclaveKeys: (any EnclaveKeyServing)?
 
     public init(_ keychain: Keychain) {
         self.keychain = keychain
+        enclaveKeys = nil
+    }
+
+    /// A service that also runs Secure Enclave key requests, with `enclaveKeys`.
+    package init(_ keychain: Keychain, enclaveKeys: any EnclaveKeyServing) {
+        self.keychain = keychain
+        self.enclaveKeys = enclaveKeys
     }
 
     public var callerIdentity: CallerIdentity { keychain.configuration.identity }
@@ -60,14 +69,13 @@ public struct InProcessKeychainService: KeychainService {
             return try performProtectionRequest(request)
         case .biometryStatus, .simulatedBiometry, .simulatedCompanion, .describeService:
             return try performDeviceRequest(request)
-        case .sealEnclaveKeyAuthorization, .openEnclaveKeyAuthorization, .sealSoftwareEnclaveBox,
-            .openSoftwareEnclaveBox:
-            return try performEnclaveRequest(request, as: caller, context: try optionalContext(caller))
+        case .enclaveKey(let enclaveRequest):
+            return try performEnclaveRequest(enclaveRequest, as: caller)
         }
     }
 
     /// The caller's context, if it names one. - Throws: errSecParam for an id the registry does not know.
-    private func optionalContext(_ caller: Caller) throws -> AuthenticationContext? {
+    func optionalContext(_ caller: Caller) throws -> AuthenticationContext? {
         try caller.authenticationContext.map { try keychain.authenticationContexts.resolve($0) }
     }
 }

@@ -128,6 +128,14 @@ public struct KeychainClient: Sendable {
         return description
     }
 
+    /// What keeps the Secure Enclave keys of a service that holds them (keychaind's).
+    public func enclaveBacking() throws -> EnclaveKeyBacking {
+        guard case .enclaveBacking(let backing) = try service.perform(.enclaveKey(.backing), as: caller) else {
+            throw unexpectedResponse(to: "enclaveKey")
+        }
+        return backing
+    }
+
     private func expectDone(_ request: KeychainRequest, _ name: String) throws {
         guard case .done = try service.perform(request, as: caller) else { throw unexpectedResponse(to: name) }
     }

@@ -50,18 +50,8 @@ public enum KeychainRequest: Sendable {
     case simulatedCompanion(SimulatedCompanionAction)
     case describeService
 
-    // Secure Enclave keys (EnclaveKeys): their auth values and the software enclave's outer seal, kept by the
-    // keychain so that in daemon mode they are sealed and opened in the daemon's keychain.
-    /// Seals a new enclave key's auth value for an access control, bound to the key's public point.
-    case sealEnclaveKeyAuthorization(Secret, policy: AccessControlPolicy, binding: [UInt8])
-    /// Opens a sealed auth value, authenticating as its access control asks (reusing the caller's context);
-    /// `reason` is the prompt's text, nil for the keychain's default.
-    case openEnclaveKeyAuthorization([UInt8], policy: AccessControlPolicy, binding: [UInt8], reason: String?)
-    /// Seals a software enclave key's inner box under the home's wrapping key, authenticating `header`.
-    case sealSoftwareEnclaveBox([UInt8], header: [UInt8])
-    /// Opens what ``sealSoftwareEnclaveBox(_:header:)`` sealed: the inner box, still sealed under the key's auth
-    /// value.
-    case openSoftwareEnclaveBox([UInt8], header: [UInt8])
+    /// A Secure Enclave key operation run by the keychain's own enclave (keychaind's).
+    case enclaveKey(EnclaveKeyRequest)
 }
 
 extension KeychainRequest {
@@ -69,9 +59,7 @@ extension KeychainRequest {
     /// which would take an unknown kind for a damaged message.
     package var minimumProtocol: Int {
         switch self {
-        case .sealEnclaveKeyAuthorization, .openEnclaveKeyAuthorization, .sealSoftwareEnclaveBox,
-            .openSoftwareEnclaveBox:
-            3
+        case .enclaveKey: 3
         default: 1
         }
     }

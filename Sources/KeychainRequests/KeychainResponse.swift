@@ -21,9 +21,13 @@ public enum KeychainResponse: Sendable {
     case biometryStatus(BiometryStatus)
     case companionStatus(CompanionStatus)
     case service(ServiceDescription)
-    /// Sealed bytes: an enclave key's sealed auth value, or a software enclave key's box (sealed or opened).
-    case enclaveBytes([UInt8])
-    /// An enclave key's opened auth value.
+    /// What keeps the keychain's enclave keys.
+    case enclaveBacking(EnclaveKeyBacking)
+    /// A key an enclave request made or loaded.
+    case enclaveKey(EnclaveKeyDescription)
+    /// A signature made in the enclave (`r ‖ s`).
+    case enclaveSignature([UInt8])
+    /// A shared secret computed in the enclave.
     case enclaveSecret(Secret)
 }
 

@@ -18,9 +18,10 @@ extension SystemCalls {
         return (entry.pw_uid, entry.pw_gid)
     }
 
-    /// Drops every supplementary group (`setgroups(0)`).
-    package static func dropSupplementaryGroups() throws(SystemCallError) {
-        try once("setgroups") { setgroups(0, nil) }
+    /// Makes the supplementary groups those of the account `name` in the group database (`initgroups(3)`), and
+    /// only them: whatever groups the starting process had are dropped.
+    package static func takeAccountGroups(name: String, gid: UInt32) throws(SystemCallError) {
+        try once("initgroups") { initgroups(name, gid) }
     }
 
     /// `setgid(2)`: as root, sets the real, effective and saved gids.

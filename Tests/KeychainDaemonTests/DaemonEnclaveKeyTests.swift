@@ -132,46 +132,23 @@ import Testing
         }
     }
 
-    /// The seal names the access control and the key it was made for: a client that sends it with a weaker
-    /// access control, another class or another key's point gets errSecDecode, never the auth value.
-    @Test func anAuthValueOpensOnlyWithTheAccessControlAndKeyItWasSealedFor() throws {
+    /// The client holds only the stored form: a key whose access control was altered in it (the passcode
+    /// constraint taken out) does not open in the daemon, and no answer ever carries an auth value.
+    @Test func aStoredFormWithAnAlteredAccessControlDoesNotOpenInTheDaemon() throws {
         let prompter = Passcode()
-        try withDaemon(prompter) { client, _ in
-            let authorization = Array(repeating: UInt8(0x5A), count: 32)
-            let policy = AccessControlPolicy(
-                accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.privateKeyUsage, .devicePasscode])
-            let point = Array(repeating: UInt8(4), count: 65)
-            guard
-                case .enclaveBytes(let sealed) = try client.service.perform(
-                    .sealEnclaveKeyAuthorization(Secret(authorization), policy: policy, binding: point),
-                    as: client.caller)
-            else {
-                Issue.record("the seal answered another kind")
-                return
-            }
-            /// The opened auth value, or the status the open failed with.
-            func open(_ policy: AccessControlPolicy, _ binding: [UInt8]) -> (bytes: [UInt8]?, status: Int32?) {
-                let request = KeychainRequest.openEnclaveKeyAuthorization(
-                    sealed, policy: policy, binding: binding, reason: "test")
-                do {
-                    guard case .enclaveSecret(let opened) = try client.service.perform(request, as: client.caller)
-                    else { return (nil, nil) }
-                    return (opened.bytes, nil)
-                } catch {
-                    return (nil, (error as? KeychainError)?.status)
-                }
-            }
-            let weaker = AccessControlPolicy(accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.privateKeyUsage])
-            let otherClass = AccessControlPolicy(
-                accessibility: .whenUnlockedThisDeviceOnly, flags: [.privateKeyUsage, .devicePasscode])
-            var otherPoint = point
-            otherPoint[64] = 5
-            for (policy, binding) in [(weaker, point), (otherClass, point), (policy, otherPoint)] {
-                #expect(open(policy, binding).status == -26275)
-            }
+        try withDaemon(prompter) { _, _ in
+            let access = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, [.privateKeyUsage, .devicePasscode], nil))
+            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
+            var stored = Array(key.dataRepresentation)
+            // "KSWE" ‖ version ‖ use ‖ point (65) ‖ u8 len ‖ class ‖ u64 flags: the flags' last byte.
+            let classLength = Int(stored[71])
+            let lastFlagByte = 72 + classLength + 7
+            stored[lastFlagByte] = 0
+            #expect(
+                status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(stored)) } == -26275)
             #expect(prompter.asked.withLock { $0 } == 0)
-            #expect(open(policy, point).bytes == authorization)
-            #expect(prompter.asked.withLock { $0 } == 1)
         }
     }
 
@@ -233,8 +210,8 @@ import Testing
     }
 
     /// A daemon that is gone fails creation, restoration and use with errSecNotAvailable, and one that did not opt
-    /// in to the software enclave seals no software key, whatever its client asks.
-    @Test func anAbsentDaemonIsNotAvailableAndOneWithoutTheOptInSealsNoSoftwareKey() throws {
+    /// in to the software enclave has none, whatever its client's setting says.
+    @Test func anAbsentDaemonIsNotAvailableAndOneWithoutTheOptInHasNoEnclave() throws {
         let setting = try EnclaveOptIn()
         var daemon: DaemonProcess? = try DaemonProcess(["--secure-enclave-setting", setting.file])
         let service = DaemonKeychainService(socketPath: try #require(daemon?.socketPath), prompter: Passcode())
@@ -257,22 +234,21 @@ import Testing
                 }
             }
         }
+        // A daemon without the opt-in (and no TPM) has no enclave, whatever its client's own setting says.
         let plain = try DaemonProcess()
-        let client = KeychainClient(service: DaemonKeychainService(socketPath: plain.socketPath))
-        for request in [
-            KeychainRequest.sealSoftwareEnclaveBox([1, 2], header: [3]), .openSoftwareEnclaveBox([1, 2], header: [3]),
-        ] {
-            do {
-                _ = try client.service.perform(request, as: client.caller)
-                Issue.record("a daemon without the opt-in served \(request)")
-            } catch let error as KeychainError {
-                #expect(error.status == -4)
+        let other = DaemonKeychainService(socketPath: plain.socketPath, prompter: Passcode())
+        try ProcessKeychain.$taskKeychain.withValue(nil) {
+            try ProcessKeychainService.$taskService.withValue(other) {
+                try setting.use {
+                    #expect(!SecureEnclave.isAvailable)
+                    #expect(status { _ = try SecureEnclave.P256.Signing.PrivateKey() } == -4)
+                }
             }
         }
     }
 
     @Test(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"))
-    func aTPMKeysAuthValueIsSealedByTheDaemon() throws {
+    func aKeyInTheDaemonsTPMIsUsedByAClientWithoutOne() throws {
         let tpm = try SoftwareTPM()
         defer { tpm.stop() }
         try withDaemon(tcti: tpm.tcti) { client, _ in
@@ -285,14 +261,17 @@ import Testing
         }
     }
 
-    /// Runs `body` as a client of a fresh keychaind (passcode "1234" set, no grace period after a lock), with no keychain of the process's own,
-    /// no TPM (or the one at `tcti`) and the software enclave opted in.
+    /// Runs `body` as a client of a fresh keychaind (passcode "1234" set, no grace period after a lock) whose
+    /// enclave is the TPM at `tcti`, or its software enclave opted in; the client has no keychain, no TPM and no
+    /// opt-in of its own.
     private func withDaemon<R>(
-        _ prompter: Passcode = Passcode(), tcti: String = "",
+        _ prompter: Passcode = Passcode(), tcti: String? = nil,
         _ body: (KeychainClient, DaemonKeychainService) throws -> R
     ) throws -> R {
         let setting = try EnclaveOptIn()
-        let daemon = try DaemonProcess(["--secure-enclave-setting", setting.file])
+        let daemon = try DaemonProcess(
+            ["--secure-enclave-setting", setting.file],
+            environment: tcti.map { [SecureEnclaveBacking.tctiVariable: $0] } ?? [:])
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: prompter)
         let client = KeychainClient(service: service)
         try client.setPasscode(Secret(Array("1234".utf8)))
@@ -300,9 +279,7 @@ import Testing
         return try withExtendedLifetime(daemon) {
             try ProcessKeychain.$taskKeychain.withValue(nil) {
                 try ProcessKeychainService.$taskService.withValue(service) {
-                    try SecureEnclaveBacking.$tctiOverride.withValue(tcti) {
-                        try setting.use { try body(client, service) }
-                    }
+                    try SecureEnclaveBacking.$tctiOverride.withValue("") { try body(client, service) }
                 }
             }
         }
@@ -319,11 +296,7 @@ import Testing
         try client.setGracePeriod(0)
         let result = try await ProcessKeychain.$taskKeychain.withValue(nil) {
             try await ProcessKeychainService.$taskService.withValue(service) {
-                try await SecureEnclaveBacking.$tctiOverride.withValue("") {
-                    try await SecureEnclaveSetting.$override.withValue(setting.setting) {
-                        try await body(client, service)
-                    }
-                }
+                try await SecureEnclaveBacking.$tctiOverride.withValue("") { try await body(client, service) }
             }
         }
         withExtendedLifetime((daemon, setting)) {}

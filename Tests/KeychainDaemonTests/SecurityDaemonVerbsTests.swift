@@ -47,6 +47,20 @@ import Testing
         #expect(fields["caller-access-groups"]?.hasPrefix("LOCAL.security.") == true)
     }
 
+    /// Through keychaind, `show-keychain-info` names the daemon's enclave, not one of the command's machine
+    /// configuration: here the daemon's software enclave, though the command's environment names no TPM and its
+    /// process has no opt-in.
+    @Test func showKeychainInfoNamesTheDaemonsSecureEnclave() throws {
+        let setting = try EnclaveOptIn()
+        let daemon = try DaemonProcess(["--secure-enclave-setting", setting.file])
+        let run = try Self.security(["show-keychain-info", "--json"], socket: daemon.socketPath)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("\"secureEnclave\":\"software\""), "\(run.output)")
+        let plain = try DaemonProcess()
+        let none = try Self.security(["show-keychain-info", "--json"], socket: plain.socketPath)
+        #expect(none.output.contains("\"secureEnclave\":\"none\""), "\(none.output)")
+    }
+
     @Test func appsListAndShowGiveThePolicysIdentity() throws {
         let directory = "/tmp/kd-verbs-" + UUID().uuidString.prefix(8).lowercased()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

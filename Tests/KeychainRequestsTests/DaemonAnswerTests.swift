@@ -109,7 +109,7 @@ import Testing
         }
         let service = DaemonKeychainService(socketPath: daemon.path)
         let refusal = Self.failure {
-            _ = try service.perform(.openSoftwareEnclaveBox([1], header: [2]), as: Self.caller)
+            _ = try service.perform(.enclaveKey(.backing), as: Self.caller)
         }
         #expect(refusal?.status == -4)
         #expect(refusal?.reason?.contains("keychaind speaks protocol 2") == true)

@@ -75,18 +75,17 @@ import Testing
             .simulatedBiometry(.changeEnrollment), .simulatedBiometry(.script(.fallback)), .simulatedCompanion(.pair),
             .simulatedCompanion(.unpair), .simulatedCompanion(.script(.deny)), .simulatedCompanion(.status),
             .describeService,
-            .sealEnclaveKeyAuthorization(
-                Secret(Array(repeating: 7, count: 32)),
-                policy: AccessControlPolicy(accessibility: .whenUnlockedThisDeviceOnly, flags: [.privateKeyUsage]),
-                binding: [4, 1, 2]),
-            .openEnclaveKeyAuthorization(
-                [1, 0, 0, 0, 2, 9, 9],
-                policy: AccessControlPolicy(
-                    accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.privateKeyUsage, .biometryCurrentSet]),
-                binding: [4], reason: "Sign the document"),
-            .openEnclaveKeyAuthorization(
-                [], policy: AccessControlPolicy(accessibility: .afterFirstUnlock, flags: []), binding: [], reason: nil),
-            .sealSoftwareEnclaveBox([1, 2, 3], header: Array("KSWE".utf8)), .openSoftwareEnclaveBox([], header: []),
+            .enclaveKey(.backing),
+            .enclaveKey(
+                .create(
+                    use: 3,
+                    policy: AccessControlPolicy(
+                        accessibility: .whenPasscodeSetThisDeviceOnly, flags: [.privateKeyUsage, .biometryCurrentSet]),
+                    compactRepresentable: false)),
+            .enclaveKey(.restore(storedForm: Array("KSWE".utf8) + [1, 1], use: 1)),
+            .enclaveKey(.sign(storedForm: [9], use: 1, digest: Array(repeating: 2, count: 32), reason: "Sign")),
+            .enclaveKey(.sign(storedForm: [], use: 3, digest: [], reason: nil)),
+            .enclaveKey(.agree(storedForm: [8], use: 2, peerPoint: [4, 5], reason: "Agree")),
         ]
     }
 
@@ -119,7 +118,10 @@ import Testing
                     answersPrompts: true, domainState: [9])),
             .companionStatus(CompanionStatus(isPaired: true, script: [.approve, .cancel])),
             .service(ServiceDescription(databasePath: "/var/lib/x.db", usesFingerprintReader: false, backEnds: ["a"])),
-            .enclaveBytes([0xE1, 0, 2]), .enclaveBytes([]), .enclaveSecret(Secret(Array(repeating: 3, count: 32))),
+            .enclaveBacking(.none), .enclaveBacking(.software), .enclaveBacking(.tpm(tcti: "swtpm:port=2321")),
+            .enclaveKey(
+                EnclaveKeyDescription(storedForm: [0xE1, 0, 2], publicPoint: [4, 1], isHardwareBacked: false)),
+            .enclaveSignature([1, 2]), .enclaveSecret(Secret(Array(repeating: 3, count: 32))),
         ]
     }
 

@@ -1,4 +1,5 @@
 import DaemonSystem
+import EnclaveKeys
 import KeychainCore
 import KeychainRequests
 import KeychainWire
@@ -91,7 +92,8 @@ package final class EngineHandler: DaemonHandler {
         id: UInt64
     ) throws -> KeychainResponse {
         try Self.refuseUnserved(envelope.request, owner: connection.actsAsOwner)
-        let service = InProcessKeychainService(try connection.keychain { try keychains.keychain(for: uid) })
+        let keychain = try connection.keychain { try keychains.keychain(for: uid) }
+        let service = InProcessKeychainService(keychain, enclaveKeys: EnclaveKeyServer())
         let acting = owner?.identity(for: connection, uid: uid, caller: identity) ?? identity
         let caller = Caller(identity: acting, authenticationContext: envelope.context)
         let route = DaemonPrompter.Route(connection: connection, requestID: id, uid: uid)

@@ -130,28 +130,37 @@ extension WireEncoder {
                 }
             }
         case .describeService: byte(63)
-        case .sealEnclaveKeyAuthorization(let authorization, let policy, let binding):
-            tagged(70) {
-                $0.secret(authorization)
+        case .enclaveKey(let enclaveRequest): tagged(70) { $0.enclaveKey(enclaveRequest) }
+        }
+    }
+
+    private mutating func enclaveKey(_ request: EnclaveKeyRequest) {
+        switch request {
+        case .backing: byte(0)
+        case .create(let use, let policy, let compactRepresentable):
+            tagged(1) {
+                $0.byte(use)
                 $0.accessControl(policy)
-                $0.bytes(binding)
+                $0.bool(compactRepresentable)
             }
-        case .openEnclaveKeyAuthorization(let sealed, let policy, let binding, let reason):
-            tagged(71) {
-                $0.bytes(sealed)
-                $0.accessControl(policy)
-                $0.bytes(binding)
+        case .restore(let storedForm, let use):
+            tagged(2) {
+                $0.bytes(storedForm)
+                $0.byte(use)
+            }
+        case .sign(let storedForm, let use, let digest, let reason):
+            tagged(3) {
+                $0.bytes(storedForm)
+                $0.byte(use)
+                $0.bytes(digest)
                 $0.optional(reason) { $0.string($1) }
             }
-        case .sealSoftwareEnclaveBox(let inner, let header):
-            tagged(72) {
-                $0.bytes(inner)
-                $0.bytes(header)
-            }
-        case .openSoftwareEnclaveBox(let outer, let header):
-            tagged(73) {
-                $0.bytes(outer)
-                $0.bytes(header)
+        case .agree(let storedForm, let use, let peerPoint, let reason):
+            tagged(4) {
+                $0.bytes(storedForm)
+                $0.byte(use)
+                $0.bytes(peerPoint)
+                $0.optional(reason) { $0.string($1) }
             }
         }
     }
@@ -221,19 +230,28 @@ extension WireDecoder {
             case let tag: throw Self.invalid("a companion action", tag)
             }
         case 63: return .describeService
-        case 70:
-            return .sealEnclaveKeyAuthorization(try secret(), policy: try accessControl(), binding: try bytes())
-        case 71:
-            return .openEnclaveKeyAuthorization(
-                try bytes(), policy: try accessControl(), binding: try bytes(),
-                reason: try optional { try $0.string() })
-        case 72: return .sealSoftwareEnclaveBox(try bytes(), header: try bytes())
-        case 73: return .openSoftwareEnclaveBox(try bytes(), header: try bytes())
+        case 70: return .enclaveKey(try enclaveKey())
         case let tag:
             // A kind from a newer client: unimplemented here, not a damaged message.
             throw KeychainError.unimplemented.because(
                 "this keychaind does not serve request kind \(Int(tag)): the client is newer; restart keychaind with "
                     + "its release")
+        }
+    }
+
+    private mutating func enclaveKey() throws -> EnclaveKeyRequest {
+        switch try byte() {
+        case 0: return .backing
+        case 1: return .create(use: try byte(), policy: try accessControl(), compactRepresentable: try bool())
+        case 2: return .restore(storedForm: try bytes(), use: try byte())
+        case 3:
+            return .sign(
+                storedForm: try bytes(), use: try byte(), digest: try bytes(), reason: try optional { try $0.string() })
+        case 4:
+            return .agree(
+                storedForm: try bytes(), use: try byte(), peerPoint: try bytes(),
+                reason: try optional { try $0.string() })
+        case let tag: throw Self.invalid("an enclave key request", tag)
         }
     }
 }

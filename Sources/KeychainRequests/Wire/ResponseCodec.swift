@@ -119,11 +119,25 @@ extension WireEncoder {
             string(description.databasePath)
             bool(description.usesFingerprintReader)
             array(description.backEnds) { $0.string($1) }
-        case .enclaveBytes(let bytes):
+        case .enclaveBacking(let backing):
             byte(14)
-            self.bytes(bytes)
-        case .enclaveSecret(let secret):
+            switch backing {
+            case .none: byte(0)
+            case .software: byte(1)
+            case .tpm(let tcti):
+                byte(2)
+                string(tcti)
+            }
+        case .enclaveKey(let key):
             byte(15)
+            bytes(key.storedForm)
+            bytes(key.publicPoint)
+            bool(key.isHardwareBacked)
+        case .enclaveSignature(let signature):
+            byte(16)
+            bytes(signature)
+        case .enclaveSecret(let secret):
+            byte(17)
             self.secret(secret)
         }
     }
@@ -202,8 +216,18 @@ extension WireDecoder {
                 ServiceDescription(
                     databasePath: try string(), usesFingerprintReader: try bool(),
                     backEnds: try array(minimumSize: 4) { try $0.string() }))
-        case 14: return .enclaveBytes(try bytes())
-        case 15: return .enclaveSecret(try secret())
+        case 14:
+            switch try byte() {
+            case 0: return .enclaveBacking(.none)
+            case 1: return .enclaveBacking(.software)
+            case 2: return .enclaveBacking(.tpm(tcti: try string()))
+            case let tag: throw Self.invalid("an enclave backing", tag)
+            }
+        case 15:
+            return .enclaveKey(
+                EnclaveKeyDescription(storedForm: try bytes(), publicPoint: try bytes(), isHardwareBacked: try bool()))
+        case 16: return .enclaveSignature(try bytes())
+        case 17: return .enclaveSecret(try secret())
         case let tag: throw Self.invalid("a response kind", tag)
         }
     }

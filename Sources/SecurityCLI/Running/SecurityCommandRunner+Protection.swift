@@ -71,8 +71,19 @@ extension SecurityCommandRunner {
     func showKeychainInfo(_ command: ShowKeychainInfoCommand, keychain: KeychainClient) throws(CommandFailure) {
         let info = try perform("SecKeychainCopySettings") { try keychain.info() }
         let report = KeychainInfoReport(
-            keychainPath: listing(keychain).keychainPath, info: info, secureEnclave: SecureEnclaveBacking.configured())
+            keychainPath: listing(keychain).keychainPath, info: info, secureEnclave: Self.secureEnclave(of: keychain))
         output.writeLines(command.json || format.json ? report.json() : report.text)
+    }
+
+    /// The enclave that keeps the keychain's Secure Enclave keys: this machine's configuration in process; through
+    /// keychaind, the daemon's own (none from a daemon too old to serve enclave keys).
+    static func secureEnclave(of keychain: KeychainClient) -> SecureEnclaveBacking {
+        guard !(keychain.service is InProcessKeychainService) else { return SecureEnclaveBacking.configured() }
+        switch try? keychain.enclaveBacking() {
+        case .some(.software): return .software
+        case .some(.tpm(let tcti)): return .tpm(tcti: tcti)
+        default: return .none
+        }
     }
 
     /// A passcode or backup password: read with `prompt`, or taken from the command line with the warning

@@ -1,0 +1,69 @@
+import Foundation
+import KeychainCore
+import KeychainRequests
+
+/// keychaind's side of ``RemoteEnclave``: runs each ``EnclaveKeyRequest`` as a process with its own keychain runs
+/// its enclave keys, on the connection's keychain (the uid's) with the daemon's TPM or software enclave and the
+/// context the client named. Failures cross as the keychain's errors, with the enclave's status.
+package struct EnclaveKeyServer: EnclaveKeyServing {
+    package init() {}
+
+    package func perform(
+        _ request: EnclaveKeyRequest, keychain: Keychain, context: AuthenticationContext?, caller: CallerIdentity
+    ) throws -> KeychainResponse {
+        let carrier = context.map(ResolvedContext.init)
+        do {
+            return try ProcessKeychain.$taskKeychain.withValue(keychain) {
+                try ProcessKeychainService.$taskService.withValue(InProcessKeychainService(keychain)) {
+                    try run(request, carrier)
+                }
+            }
+        } catch let error as EnclaveError {
+            throw KeychainError(error.status, reason: .init(verbatim: error.description))
+        }
+    }
+
+    private func run(_ request: EnclaveKeyRequest, _ context: ResolvedContext?) throws -> KeychainResponse {
+        switch request {
+        case .backing:
+            switch SecureEnclaveBackends.backing {
+            case .none: return .enclaveBacking(.none)
+            case .software: return .enclaveBacking(.software)
+            case .tpm(let tcti): return .enclaveBacking(.tpm(tcti: tcti))
+            }
+        case .create(let use, let policy, let compactRepresentable):
+            let key = try SecureEnclaveKey.create(
+                use: try Self.use(use), compactRepresentable: compactRepresentable, policy: { policy },
+                context: context)
+            return .enclaveKey(Self.description(of: key))
+        case .restore(let storedForm, let use):
+            return .enclaveKey(Self.description(of: try SecureEnclaveKey.restore(Data(storedForm), use: Self.use(use))))
+        case .sign(let storedForm, let use, let digest, let reason):
+            let key = try SecureEnclaveKey.restore(Data(storedForm), use: Self.use(use))
+            return .enclaveSignature(try key.signature(digest: digest, context: context, reason: reason))
+        case .agree(let storedForm, let use, let peerPoint, let reason):
+            let key = try SecureEnclaveKey.restore(Data(storedForm), use: Self.use(use))
+            return .enclaveSecret(Secret(try key.sharedSecret(peerPoint: peerPoint, context: context, reason: reason)))
+        }
+    }
+
+    private static func use(_ raw: UInt8) throws(EnclaveError) -> SecureEnclaveKeyUse {
+        guard let use = SecureEnclaveKeyUse(rawValue: raw) else { throw EnclaveError.invalidBlob }
+        return use
+    }
+
+    private static func description(of key: SecureEnclaveKey) -> EnclaveKeyDescription {
+        EnclaveKeyDescription(
+            storedForm: Array(key.dataRepresentation), publicPoint: key.publicPoint,
+            isHardwareBacked: key.isHardwareBacked)
+    }
+}
+
+/// A context the daemon resolved from the id a client named, handed to the enclave keys' code as an `LAContext`
+/// would be in process.
+private final class ResolvedContext: AuthenticationContextCarrier {
+    let authenticationContext: AuthenticationContext
+    var authenticationContextID: AuthenticationContextID? { nil }
+
+    init(_ context: AuthenticationContext) { authenticationContext = context }
+}
