@@ -32,14 +32,16 @@ static inline TPMA_OBJECT kchtpm_use_attributes(int use) {
     return ((use & 1) ? TPMA_OBJECT_SIGN_ENCRYPT : 0) | ((use & 2) ? TPMA_OBJECT_DECRYPT : 0);
 }
 
-// A P-256 key that never leaves the TPM (fixedTPM, fixedParent, generated inside), for `use`.
+// A P-256 key that never leaves the TPM (fixedTPM, fixedParent, generated inside), for `use`. noDA: its auth value
+// is 32 random bytes, which no dictionary attack guesses, so wrong values must not count towards the TPM's lockout,
+// which would stop every user's keys (and the machine's other TPM uses) for all.
 static inline void kchtpm_key_template(TPM2B_PUBLIC *template, int use) {
     memset(template, 0, sizeof *template);
     TPMT_PUBLIC *area = &template->publicArea;
     area->type = TPM2_ALG_ECC;
     area->nameAlg = TPM2_ALG_SHA256;
     area->objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
-        | TPMA_OBJECT_USERWITHAUTH | kchtpm_use_attributes(use);
+        | TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_NODA | kchtpm_use_attributes(use);
     area->parameters.eccDetail.symmetric.algorithm = TPM2_ALG_NULL;
     area->parameters.eccDetail.scheme.scheme = TPM2_ALG_NULL;
     area->parameters.eccDetail.curveID = TPM2_ECC_NIST_P256;

@@ -15,7 +15,7 @@ package struct EnclaveKeyServer: EnclaveKeyServing {
         do {
             return try ProcessKeychain.$taskKeychain.withValue(keychain) {
                 try ProcessKeychainService.$taskService.withValue(InProcessKeychainService(keychain)) {
-                    try run(request, carrier)
+                    try run(request, carrier, caller)
                 }
             }
         } catch let error as EnclaveError {
@@ -23,7 +23,9 @@ package struct EnclaveKeyServer: EnclaveKeyServing {
         }
     }
 
-    private func run(_ request: EnclaveKeyRequest, _ context: ResolvedContext?) throws -> KeychainResponse {
+    private func run(_ request: EnclaveKeyRequest, _ context: ResolvedContext?, _ caller: CallerIdentity) throws
+        -> KeychainResponse
+    {
         switch request {
         case .backing:
             switch SecureEnclaveBackends.backing {
@@ -37,14 +39,37 @@ package struct EnclaveKeyServer: EnclaveKeyServing {
                 context: context)
             return .enclaveKey(Self.description(of: key))
         case .restore(let storedForm, let use):
-            return .enclaveKey(Self.description(of: try SecureEnclaveKey.restore(Data(storedForm), use: Self.use(use))))
+            return .enclaveKey(Self.description(of: try Self.key(storedForm, use: Self.use(use))))
         case .sign(let storedForm, let use, let digest, let reason):
-            let key = try SecureEnclaveKey.restore(Data(storedForm), use: Self.use(use))
-            return .enclaveSignature(try key.signature(digest: digest, context: context, reason: reason))
+            let use = try Self.use(use)
+            guard use.signs, digest.count == 32 else {
+                throw EnclaveError.status(-50, reason: "the enclave signs SHA-256 digests with a signing key only")
+            }
+            let key = try Self.key(storedForm, use: use)
+            return .enclaveSignature(
+                try key.signature(digest: digest, context: context, reason: reason, caller: caller))
         case .agree(let storedForm, let use, let peerPoint, let reason):
-            let key = try SecureEnclaveKey.restore(Data(storedForm), use: Self.use(use))
-            return .enclaveSecret(Secret(try key.sharedSecret(peerPoint: peerPoint, context: context, reason: reason)))
+            let use = try Self.use(use)
+            guard use.agrees, peerPoint.count == 65 else {
+                throw EnclaveError.status(
+                    -50, reason: "the enclave agrees with a P-256 point using a key-agreement key only")
+            }
+            let key = try Self.key(storedForm, use: use)
+            let secret = try key.sharedSecret(peerPoint: peerPoint, context: context, reason: reason, caller: caller)
+            return .enclaveSecret(Secret(secret))
         }
+    }
+
+    /// A client's stored form, loaded. A bare TPM blob of an earlier release has no access control: the TPM would
+    /// take it with an empty auth value, so any client could use anyone's, or try wrong values at the TPM; keychaind
+    /// refuses it (errSecParam).
+    private static func key(_ storedForm: [UInt8], use: SecureEnclaveKeyUse) throws -> SecureEnclaveKey {
+        let key = try SecureEnclaveKey.restore(Data(storedForm), use: use)
+        guard key.isBoundToAccessControl else {
+            throw EnclaveError.status(
+                -50, reason: "keychaind uses no enclave key without an access control (a key of an earlier release)")
+        }
+        return key
     }
 
     private static func use(_ raw: UInt8) throws(EnclaveError) -> SecureEnclaveKeyUse {

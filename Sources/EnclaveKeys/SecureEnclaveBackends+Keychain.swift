@@ -18,13 +18,9 @@ extension SecureEnclaveBackends {
     }
 
     /// keychaind's enclave, when this task's keychain is the daemon's (no task keychain, and the service the
-    /// SecItem functions use is not in process); nil otherwise.
-    static func remote() throws(EnclaveError) -> RemoteEnclave? {
-        try keychainOperation {
-            if ProcessKeychain.taskKeychain != nil { return nil }
-            let service = try ProcessKeychainService.current()
-            if service is InProcessKeychainService { return nil }
-            return RemoteEnclave(client: KeychainClient(service: service))
-        }
+    /// SecItem functions use is not in process); nil otherwise. Opens no keychain.
+    static func remote() -> RemoteEnclave? {
+        guard ProcessKeychain.taskKeychain == nil, let service = ProcessKeychainService.outOfProcess else { return nil }
+        return RemoteEnclave(client: KeychainClient(service: service))
     }
 }

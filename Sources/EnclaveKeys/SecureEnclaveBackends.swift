@@ -28,11 +28,8 @@ package enum SecureEnclaveBackends {
     /// What keeps enclave keys in this task now: keychaind's enclave in daemon mode (none while the daemon cannot
     /// be reached), else this process's.
     package static var backing: SecureEnclaveBacking {
-        switch Result(catching: { () throws(EnclaveError) in try remote() }) {
-        case .success(let remote?): return (try? remote.backing()) ?? .none
-        case .success(nil): return (try? current())?.backing ?? .none
-        case .failure: return .none
-        }
+        if let remote = remote() { return (try? remote.backing()) ?? .none }
+        return (try? current())?.backing ?? .none
     }
 
     /// Explains on standard error, when `KEYCHAIN_DEBUG` asks for reasons, why a setting file does not count.

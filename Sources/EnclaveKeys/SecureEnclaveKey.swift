@@ -53,6 +53,15 @@ package struct SecureEnclaveKey: Sendable {
         }
     }
 
+    /// Whether the key's uses need its sealed auth value (every key made since access control binds); false for a
+    /// bare TPM blob of an earlier release, which the TPM uses with an empty auth value.
+    package var isBoundToAccessControl: Bool {
+        switch holder {
+        case .local(let handle): handle.access != nil
+        case .remote: true
+        }
+    }
+
     /// A new key in the task's enclave, its auth value sealed for the access control `policy` gives by the task's
     /// (or process's) keychain; in daemon mode, a key of keychaind's enclave.
     /// - Parameter policy: the access control, read after the enclave is found (so that a machine without an
@@ -62,7 +71,7 @@ package struct SecureEnclaveKey: Sendable {
         use: SecureEnclaveKeyUse, compactRepresentable: Bool, policy: () throws -> AccessControlPolicy,
         context: (any AuthenticationContextCarrier)?
     ) throws -> SecureEnclaveKey {
-        if let remote = try SecureEnclaveBackends.remote() {
+        if let remote = SecureEnclaveBackends.remote() {
             guard try remote.backing() != .none else {
                 throw EnclaveError.noEnclave(
                     reason: "keychaind's machine has no Secure Enclave: no TPM, and no software enclave opt-in")
@@ -101,7 +110,7 @@ package struct SecureEnclaveKey: Sendable {
     /// A key from its stored form, checked by the task's backend (the TPM loads it; the software enclave opens
     /// its seal under this home's wrapping key), or by keychaind's in daemon mode.
     package static func restore(_ data: Data, use: SecureEnclaveKeyUse) throws -> SecureEnclaveKey {
-        if let remote = try SecureEnclaveBackends.remote() {
+        if let remote = SecureEnclaveBackends.remote() {
             return SecureEnclaveKey(holder: .remote(try remote.restore(Array(data), use: use)))
         }
         let backend = try SecureEnclaveBackends.current()
@@ -118,24 +127,27 @@ package struct SecureEnclaveKey: Sendable {
 
     /// ECDSA over a SHA-256 digest, after the authentication the access control asks for, reusing `context`'s
     /// evaluations where they hold; `reason` is the prompt's text (nil: the keychain's default).
-    package func signature(digest: [UInt8], context: (any AuthenticationContextCarrier)?, reason: String?) throws
-        -> [UInt8]
-    {
+    /// - Parameter caller: who a prompt without `reason` names (keychaind's client; nil: the keychain's identity).
+    package func signature(
+        digest: [UInt8], context: (any AuthenticationContextCarrier)?, reason: String?, caller: CallerIdentity? = nil
+    ) throws -> [UInt8] {
         switch holder {
         case .local(let handle):
-            try using(handle, context, reason) { try handle.signature(digest: digest, authorization: $0) }
+            try using(handle, context, reason, caller) { try handle.signature(digest: digest, authorization: $0) }
         case .remote(let key):
             try key.signature(digest: digest, context: context, reason: reason)
         }
     }
 
     /// ECDH with `peerPoint` (`04 ‖ x ‖ y`), after the authentication the access control asks for.
-    package func sharedSecret(peerPoint: [UInt8], context: (any AuthenticationContextCarrier)?, reason: String?)
-        throws -> SecureBytes
-    {
+    package func sharedSecret(
+        peerPoint: [UInt8], context: (any AuthenticationContextCarrier)?, reason: String?, caller: CallerIdentity? = nil
+    ) throws -> SecureBytes {
         switch holder {
         case .local(let handle):
-            try using(handle, context, reason) { try handle.sharedSecret(peerPoint: peerPoint, authorization: $0) }
+            try using(handle, context, reason, caller) {
+                try handle.sharedSecret(peerPoint: peerPoint, authorization: $0)
+            }
         case .remote(let key):
             try key.sharedSecret(peerPoint: peerPoint, context: context, reason: reason)
         }
@@ -145,7 +157,7 @@ package struct SecureEnclaveKey: Sendable {
     /// authenticated) for this use.
     private func using<R>(
         _ handle: any SecureEnclaveKeyHandle, _ context: (any AuthenticationContextCarrier)?, _ reason: String?,
-        _ body: ([UInt8]) throws -> R
+        _ caller: CallerIdentity?, _ body: ([UInt8]) throws -> R
     ) throws -> R {
         var authorization: [UInt8] = []
         defer { authorization.withUnsafeMutableBytes { wipeBytes($0) } }
@@ -154,7 +166,7 @@ package struct SecureEnclaveKey: Sendable {
             let opened = try SecureEnclaveBackends.keychainOperation {
                 try keychain.openEnclaveKeyAuthorization(
                     access.sealedAuthorization, policy: access.policy, binding: handle.publicPoint,
-                    context: context?.authenticationContext, reason: reason)
+                    context: context?.authenticationContext, reason: reason, caller: caller)
             }
             authorization = opened.withUnsafeBytes { Array($0) }
         }

@@ -16,12 +16,14 @@ import Testing
 /// opened by the daemon's keychain, so its lock state and its judgement of the user's authentication decide every
 /// use, and nothing is kept in a keychain of the client's.
 @Suite(.serialized) struct DaemonEnclaveKeyTests {
-    /// Answers the daemon's passcode questions with "1234", counting them.
+    /// Answers the daemon's passcode questions with "1234", counting them and keeping the last one's text.
     final class Passcode: UserPrompter {
         let asked = Mutex(0)
+        let lastReason = Mutex<String?>(nil)
         func ask(_ prompt: UserPrompt) throws -> PromptAnswer {
-            guard case .devicePasscode = prompt else { throw AuthenticationFailure.notInteractive }
+            guard case .devicePasscode(let reason) = prompt else { throw AuthenticationFailure.notInteractive }
             asked.withLock { $0 += 1 }
+            lastReason.withLock { $0 = reason }
             return .passcode(SecureBytesBox(Array("1234".utf8)))
         }
     }
@@ -256,8 +258,56 @@ import Testing
             #expect(key.isHardwareBacked)
             let message = Data("tpm".utf8)
             #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+
+            // "KTPA" ‖ u32 length ‖ TPM blob ‖ access control ‖ sealed auth value.
+            let stored = Array(key.dataRepresentation)
+            let blobLength = stored[4..<8].reduce(0) { $0 << 8 | Int($1) }
+            // The TPM blob alone (an earlier release's bare key) would be used with an empty auth value: refused
+            // before the TPM is asked, so no client can try values at the TPM.
+            let bare = Data(stored[8..<(8 + blobLength)])
+            #expect(status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: bare) } == -50)
+            // A passcode constraint added to the flags (the class is "aku", 3 letters): the seal names the access
+            // control it was made for, so it does not open.
+            var altered = stored
+            altered[8 + blobLength + 1 + 3 + 7] |= 0x10
+            let signsAltered = status {
+                _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(altered)).signature(for: message)
+            }
+            #expect(signsAltered == -26275)
+
             try client.lock()
             #expect(status { _ = try key.signature(for: message) } == -25308)
+        }
+    }
+
+    /// The daemon checks a request before it asks anyone: a use the key does not have, a digest of another size
+    /// or a use byte of no kind is errSecParam with no prompt. A prompt without a reason names the app the daemon
+    /// took the client for, as an item's does.
+    @Test func aMalformedUseIsRefusedBeforeAnyPromptAndAPromptNamesTheCaller() throws {
+        let prompter = Passcode()
+        try withDaemon(prompter) { client, _ in
+            let access = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, [.privateKeyUsage, .devicePasscode], nil))
+            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
+            let stored = Array(key.dataRepresentation)
+            let malformed: [EnclaveKeyRequest] = [
+                .sign(storedForm: stored, use: 1, digest: [1, 2, 3], reason: nil),
+                .agree(storedForm: stored, use: 1, peerPoint: Array(repeating: 4, count: 65), reason: nil),
+                .restore(storedForm: stored, use: 9),
+            ]
+            for request in malformed {
+                do {
+                    _ = try client.service.perform(.enclaveKey(request), as: client.caller)
+                    Issue.record("served \(request)")
+                } catch {
+                    #expect((error as? KeychainError)?.status == -50)
+                }
+            }
+            #expect(prompter.asked.withLock { $0 } == 0)
+            _ = try key.signature(for: Data("m".utf8))
+            let reason = try #require(prompter.lastReason.withLock { $0 })
+            #expect(!reason.hasPrefix("A program"), "\(reason)")
         }
     }
 
