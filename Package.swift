@@ -211,7 +211,8 @@ var targets: [Target] = [
         // keychaind's benchmark (scripts/daemon-benchmark.sh): a driver that starts the daemon and its own copies as
         // client processes; SecItem through the daemon against in process and the floor of keychain-benchmarks.
         .executableTarget(
-            name: "KeychaindBenchmark", dependencies: ["Security", "SystemCalls"], swiftSettings: swift6),
+            name: "KeychaindBenchmark", dependencies: ["Security", "SystemCalls", "KeychainCore"],
+            swiftSettings: swift6),
     ]
     products += [.executable(name: "keychaind-benchmark", targets: ["KeychaindBenchmark"])]
     // The tests' software TPM lets go of its connection (EnclaveKeys, Linux only) before it stops.

@@ -6,6 +6,9 @@ import KeychainRequests
 /// its enclave keys, on the connection's keychain (the uid's) with the daemon's TPM or software enclave and the
 /// context the client named. Failures cross as the keychain's errors, with the enclave's status.
 package struct EnclaveKeyServer: EnclaveKeyServing {
+    /// Keys loaded for earlier uses, shared by every connection this server serves.
+    private let loaded = LoadedEnclaveKeys()
+
     package init() {}
 
     package func perform(
@@ -15,7 +18,7 @@ package struct EnclaveKeyServer: EnclaveKeyServing {
         do {
             return try ProcessKeychain.$taskKeychain.withValue(keychain) {
                 try ProcessKeychainService.$taskService.withValue(InProcessKeychainService(keychain)) {
-                    try run(request, carrier, caller)
+                    try run(request, keychain, carrier, caller)
                 }
             }
         } catch let error as EnclaveError {
@@ -23,9 +26,9 @@ package struct EnclaveKeyServer: EnclaveKeyServing {
         }
     }
 
-    private func run(_ request: EnclaveKeyRequest, _ context: ResolvedContext?, _ caller: CallerIdentity) throws
-        -> KeychainResponse
-    {
+    private func run(
+        _ request: EnclaveKeyRequest, _ keychain: Keychain, _ context: ResolvedContext?, _ caller: CallerIdentity
+    ) throws -> KeychainResponse {
         switch request {
         case .backing:
             switch SecureEnclaveBackends.backing {
@@ -39,23 +42,26 @@ package struct EnclaveKeyServer: EnclaveKeyServing {
                 context: context)
             return .enclaveKey(Self.description(of: key))
         case .restore(let storedForm, let use):
-            return .enclaveKey(Self.description(of: try Self.key(storedForm, use: Self.use(use))))
+            let use = try Self.use(use)
+            return .enclaveKey(Self.description(of: try using(storedForm, use, keychain) { $0 }))
         case .sign(let storedForm, let use, let digest, let reason):
             let use = try Self.use(use)
             guard use.signs, digest.count == 32 else {
                 throw EnclaveError.status(-50, reason: "the enclave signs SHA-256 digests with a signing key only")
             }
-            let key = try Self.key(storedForm, use: use)
             return .enclaveSignature(
-                try key.signature(digest: digest, context: context, reason: reason, caller: caller))
+                try using(storedForm, use, keychain) {
+                    try $0.signature(digest: digest, context: context, reason: reason, caller: caller)
+                })
         case .agree(let storedForm, let use, let peerPoint, let reason):
             let use = try Self.use(use)
             guard use.agrees, peerPoint.count == 65 else {
                 throw EnclaveError.status(
                     -50, reason: "the enclave agrees with a P-256 point using a key-agreement key only")
             }
-            let key = try Self.key(storedForm, use: use)
-            let secret = try key.sharedSecret(peerPoint: peerPoint, context: context, reason: reason, caller: caller)
+            let secret = try using(storedForm, use, keychain) {
+                try $0.sharedSecret(peerPoint: peerPoint, context: context, reason: reason, caller: caller)
+            }
             return .enclaveSecret(Secret(secret))
         }
     }
@@ -63,7 +69,7 @@ package struct EnclaveKeyServer: EnclaveKeyServing {
     /// A client's stored form, loaded. A bare TPM blob of an earlier release has no access control: the TPM would
     /// take it with an empty auth value, so any client could use anyone's, or try wrong values at the TPM; keychaind
     /// refuses it (errSecParam).
-    private static func key(_ storedForm: [UInt8], use: SecureEnclaveKeyUse) throws -> SecureEnclaveKey {
+    private static func load(_ storedForm: [UInt8], use: SecureEnclaveKeyUse) throws -> SecureEnclaveKey {
         let key = try SecureEnclaveKey.restore(Data(storedForm), use: use)
         guard key.isBoundToAccessControl else {
             throw EnclaveError.status(
@@ -71,6 +77,24 @@ package struct EnclaveKeyServer: EnclaveKeyServing {
         }
         return key
     }
+
+    /// Runs a use of the loaded key; a failed use forgets it, so that the next one loads it again (a TPM that went
+    /// away and came back is reached on a new connection).
+    private func using<R>(
+        _ storedForm: [UInt8], _ use: SecureEnclaveKeyUse, _ keychain: Keychain, _ body: (SecureEnclaveKey) throws -> R
+    ) throws -> R {
+        let name = loaded.name(storedForm, use: use, keychain: keychain)
+        let key = try loaded.key(name) { try Self.load(storedForm, use: use) }
+        do {
+            return try body(key)
+        } catch {
+            loaded.forget(name)
+            throw error
+        }
+    }
+
+    /// Forgets the keys loaded for earlier uses (at the daemon's stop: the TPM connections they hold can close).
+    package func forgetLoadedKeys() { loaded.forgetAll() }
 
     private static func use(_ raw: UInt8) throws(EnclaveError) -> SecureEnclaveKeyUse {
         guard let use = SecureEnclaveKeyUse(rawValue: raw) else { throw EnclaveError.invalidBlob }

@@ -13,6 +13,9 @@ import Security
 ///                                                       COUNT lookups returning data of PREFIX-(i mod ACCOUNTS),
 ///                                                       timed after WARM untimed ones (0) made from START_NS
 ///     client echo COUNT [poll]                          echoes COUNT messages on standard input (SocketRoundTrip)
+///     client enclave-signs COUNT START_NS SETTING       COUNT signatures with a new Secure Enclave SecKey, the
+///                                                       software enclave opted in by the file SETTING (in process;
+///                                                       through the daemon, its own setting counts)
 enum ClientCommand {
     static let secret = Data("correct horse battery staple 123".utf8)
 
@@ -70,6 +73,11 @@ enum ClientCommand {
                 if lookup("\(arguments[1])-\(index % accounts)") { ops += 1 } else { failures += 1 }
             }
             report(ops: ops, failures: failures, start: start, cpuAtStart: cpu)
+        case ("enclave-signs", 4):
+            guard let count = Int(arguments[1]), let start = UInt64(arguments[2]), MonotonicClock.isNear(start) else {
+                return 64
+            }
+            return EnclaveSignatures.run(count: count, start: start, setting: arguments[3])
         case ("echo", 2), ("echo", 3):
             guard let count = Int(arguments[1]) else { return 64 }
             return SocketRoundTrip.echo(count: count, polling: arguments.count == 3 && arguments[2] == "poll")

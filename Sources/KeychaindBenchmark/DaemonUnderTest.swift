@@ -5,16 +5,17 @@ final class DaemonUnderTest {
     let socketPath: String
     private let process = Process()
 
-    init(executable: String, directory: String) throws {
+    init(executable: String, directory: String, arguments: [String] = []) throws {
         socketPath = directory + "/socket"
         let policy = directory + "/apps.d"
         try FileManager.default.createDirectory(atPath: policy, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: directory + "/daemon.log", contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
-            "--foreground", "--state", directory + "/state", "--socket", socketPath, "--policy", policy,
-            "--policy-owner", String(getuid()),
-        ]
+        process.arguments =
+            [
+                "--foreground", "--state", directory + "/state", "--socket", socketPath, "--policy", policy,
+                "--policy-owner", String(getuid()),
+            ] + arguments
         process.standardError = FileHandle(forWritingAtPath: directory + "/daemon.log")
         process.standardOutput = FileHandle.nullDevice
         try process.run()

@@ -14,6 +14,8 @@ package final class EngineHandler: DaemonHandler {
     let owner: OwnerRights?
     /// The administrator's software enclave opt-in, which the engine's software enclave requests read.
     let enclaveSetting: SecureEnclaveSetting
+    /// Runs the clients' Secure Enclave key requests with the daemon's enclave.
+    let enclaveKeys = EnclaveKeyServer()
 
     package init(
         keychains: UserKeychains, owner: OwnerRights? = nil, enclaveSetting: SecureEnclaveSetting = .system
@@ -70,7 +72,10 @@ package final class EngineHandler: DaemonHandler {
         for id in open { keychain.authenticationContexts.forget(id) }
     }
 
-    package func shutDown() { keychains.closeAll() }
+    package func shutDown() {
+        enclaveKeys.forgetLoadedKeys()
+        keychains.closeAll()
+    }
 
     /// The asker's keychain's lock state (opening it, as its first request would), what its group committer has
     /// done, how much of the daemon's memory is locked (the class keys), and whether a core file could take it.
@@ -93,7 +98,7 @@ package final class EngineHandler: DaemonHandler {
     ) throws -> KeychainResponse {
         try Self.refuseUnserved(envelope.request, owner: connection.actsAsOwner)
         let keychain = try connection.keychain { try keychains.keychain(for: uid) }
-        let service = InProcessKeychainService(keychain, enclaveKeys: EnclaveKeyServer())
+        let service = InProcessKeychainService(keychain, enclaveKeys: enclaveKeys)
         let acting = owner?.identity(for: connection, uid: uid, caller: identity) ?? identity
         let caller = Caller(identity: acting, authenticationContext: envelope.context)
         let route = DaemonPrompter.Route(connection: connection, requestID: id, uid: uid)
