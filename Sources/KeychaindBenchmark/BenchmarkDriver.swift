@@ -40,15 +40,7 @@ struct BenchmarkDriver {
         let daemon = try DaemonUnderTest(executable: directory + "/keychaind", directory: work)
         defer { daemon.stop() }
 
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT"] { environment[name] = nil }
-        var embedded = environment
-        embedded["KEYCHAIN_SOCKET"] = nil
-        embedded["KEYCHAIN_HOME"] = work + "/in-process"
-        environment["KEYCHAIN_SOCKET"] = daemon.socketPath
-        environment["KEYCHAIN_HOME"] = "/nonexistent/in-process-must-not-be-used"
-        let viaDaemon = ClientFleet(executable: try selfExecutable(), environment: environment)
-        let inProcess = ClientFleet(executable: try selfExecutable(), environment: embedded)
+        let (viaDaemon, inProcess) = ClientFleet.pair(executable: try selfExecutable(), daemon: daemon, work: work)
         let clients = settings.clients
         let table = ResultTable()
         print("keychaind benchmark: \(MachineDescription.current(directory: work))")

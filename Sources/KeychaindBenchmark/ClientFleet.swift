@@ -79,3 +79,23 @@ struct ClientFleet {
         return outcome
     }
 }
+
+extension ClientFleet {
+    /// The two kinds of client of a run: through `daemon`, and in process over a keychain home in `work`. Neither
+    /// inherits a preloaded library, for which keychaind refuses a caller.
+    static func pair(executable: String, daemon: DaemonUnderTest, work: String) -> (
+        viaDaemon: ClientFleet, inProcess: ClientFleet
+    ) {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT"] { environment[name] = nil }
+        var embedded = environment
+        embedded["KEYCHAIN_SOCKET"] = nil
+        embedded["KEYCHAIN_HOME"] = work + "/in-process"
+        environment["KEYCHAIN_SOCKET"] = daemon.socketPath
+        environment["KEYCHAIN_HOME"] = "/nonexistent/in-process-must-not-be-used"
+        return (
+            ClientFleet(executable: executable, environment: environment),
+            ClientFleet(executable: executable, environment: embedded)
+        )
+    }
+}

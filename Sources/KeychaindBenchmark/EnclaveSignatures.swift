@@ -53,19 +53,11 @@ enum EnclaveSignatures {
             executable: directory + "/keychaind", directory: work, arguments: ["--secure-enclave-setting", setting])
         defer { daemon.stop() }
 
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT"] { environment[name] = nil }
-        var embedded = environment
-        embedded["KEYCHAIN_SOCKET"] = nil
-        embedded["KEYCHAIN_HOME"] = work + "/in-process"
-        environment["KEYCHAIN_SOCKET"] = daemon.socketPath
-        environment["KEYCHAIN_HOME"] = "/nonexistent/in-process-must-not-be-used"
+        let (viaDaemon, inProcess) = ClientFleet.pair(executable: executable, daemon: daemon, work: work)
         let arguments = { (start: UInt64) in [["enclave-signs", String(count), String(start), setting]] }
-        let here = try ClientFleet(executable: executable, environment: embedded)
-            .run(arguments(MonotonicClock.now() + 1_000_000_000))
+        let here = try inProcess.run(arguments(MonotonicClock.now() + 1_000_000_000))
         let start = MonotonicClock.now() + 1_000_000_000
-        let there = try ClientFleet(executable: executable, environment: environment)
-            .run(arguments(start), start: start, daemon: daemon)
+        let there = try viaDaemon.run(arguments(start), start: start, daemon: daemon)
         guard here.failures == 0, there.failures == 0 else {
             throw BenchmarkError("signatures failed: \(here.failures) in process, \(there.failures) through keychaind")
         }

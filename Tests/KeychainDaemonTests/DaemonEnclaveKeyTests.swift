@@ -52,18 +52,8 @@ import Testing
 
     @Test func aKeySealedByTheDaemonDoesNotOpenInAKeychainOfTheClients() throws {
         let made = try withDaemon { _, _ in try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation }
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("enclave-client-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: home) }
-        var configuration = KeychainConfiguration(
-            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
-        configuration.passcodeDerivationTarget = 0.002
-        let keychain = try Keychain(configuration: configuration)
-        defer { keychain.close() }
-        let setting = try EnclaveOptIn()
-        try setting.use {
-            SecurityRuntime.withKeychain(keychain) {
-                #expect(status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: made) } == -26275)
-            }
+        try withOwnKeychain {
+            #expect(status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: made) } == -26275)
         }
     }
 
@@ -155,19 +145,7 @@ import Testing
     }
 
     @Test func aKeyOfTheClientsOwnHomeDoesNotOpenThroughTheDaemonAndTheDaemonsOpensOnANewConnection() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("enclave-client-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: home) }
-        var configuration = KeychainConfiguration(
-            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
-        configuration.passcodeDerivationTarget = 0.002
-        let keychain = try Keychain(configuration: configuration)
-        defer { keychain.close() }
-        let setting = try EnclaveOptIn()
-        let local = try setting.use {
-            try SecurityRuntime.withKeychain(keychain) {
-                try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
-            }
-        }
+        let local = try withOwnKeychain { try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation }
         try withDaemon { _, service in
             #expect(status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: local) } == -26275)
             let made = try SecureEnclave.P256.Signing.PrivateKey()
@@ -214,7 +192,7 @@ import Testing
     /// A daemon that is gone fails creation, restoration and use with errSecNotAvailable, and one that did not opt
     /// in to the software enclave has none, whatever its client's setting says.
     @Test func anAbsentDaemonIsNotAvailableAndOneWithoutTheOptInHasNoEnclave() throws {
-        let setting = try EnclaveOptIn()
+        let setting = try EnclaveSettingFile()
         var daemon: DaemonProcess? = try DaemonProcess(["--secure-enclave-setting", setting.file])
         let service = DaemonKeychainService(socketPath: try #require(daemon?.socketPath), prompter: Passcode())
         try ProcessKeychain.$taskKeychain.withValue(nil) {
@@ -318,7 +296,7 @@ import Testing
         _ prompter: Passcode = Passcode(), tcti: String? = nil,
         _ body: (KeychainClient, DaemonKeychainService) throws -> R
     ) throws -> R {
-        let setting = try EnclaveOptIn()
+        let setting = try EnclaveSettingFile()
         let daemon = try DaemonProcess(
             ["--secure-enclave-setting", setting.file],
             environment: tcti.map { [SecureEnclaveBacking.tctiVariable: $0] } ?? [:])
@@ -338,7 +316,7 @@ import Testing
     private func withDaemon<R>(
         _ prompter: Passcode = Passcode(), _ body: (KeychainClient, DaemonKeychainService) async throws -> R
     ) async throws -> R {
-        let setting = try EnclaveOptIn()
+        let setting = try EnclaveSettingFile()
         let daemon = try DaemonProcess(["--secure-enclave-setting", setting.file])
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: prompter)
         let client = KeychainClient(service: service)
@@ -353,6 +331,19 @@ import Testing
         return result
     }
 
+    /// Runs `body` with a keychain of the test process's own installed for the task, and the software enclave
+    /// opted in for it.
+    private func withOwnKeychain<R>(_ body: () throws -> R) throws -> R {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("enclave-client-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: home) }
+        var configuration = KeychainConfiguration(
+            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
+        configuration.passcodeDerivationTarget = 0.002
+        let keychain = try Keychain(configuration: configuration)
+        defer { keychain.close() }
+        return try EnclaveSettingFile().use { try SecurityRuntime.withKeychain(keychain, body) }
+    }
+
     /// The status a CryptoKit call failed with (`underlyingCoreCryptoError`), nil when it succeeded.
     private func status(_ body: () throws -> Void) -> Int32? {
         do {
@@ -363,26 +354,5 @@ import Testing
         } catch {
             return Int32.min
         }
-    }
-}
-
-/// The administrator's software enclave opt-in, in a directory of the test's own.
-final class EnclaveOptIn {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daemon-enclave-\(UUID())")
-    var file: String { directory.appendingPathComponent("secure-enclave").path }
-    var setting: SecureEnclaveSetting { SecureEnclaveSetting(path: file, administrator: getuid()) }
-
-    init() throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        try Data("software\n".utf8).write(to: directory.appendingPathComponent("secure-enclave"))
-        chmod(directory.path, 0o755)
-        chmod(directory.appendingPathComponent("secure-enclave").path, 0o644)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    /// Runs `body` with this opt-in as the setting.
-    func use<R>(_ body: () throws -> R) throws -> R {
-        try SecureEnclaveSetting.$override.withValue(setting) { try withExtendedLifetime(self) { try body() } }
     }
 }

@@ -51,7 +51,7 @@ import Testing
     /// configuration: here the daemon's software enclave, though the command's environment names no TPM and its
     /// process has no opt-in.
     @Test func showKeychainInfoNamesTheDaemonsSecureEnclave() throws {
-        let setting = try EnclaveOptIn()
+        let setting = try EnclaveSettingFile()
         let daemon = try DaemonProcess(["--secure-enclave-setting", setting.file])
         let run = try Self.security(["show-keychain-info", "--json"], socket: daemon.socketPath)
         #expect(run.status == 0, "\(run.errors)")

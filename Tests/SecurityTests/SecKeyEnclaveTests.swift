@@ -300,27 +300,3 @@ struct SecKeyEnclaveTests {
         return try SecurityRuntime.withKeychain(keychain, body)
     }
 }
-
-/// A stand-in for `/etc/keychain/secure-enclave` saying `software`, owned by the user running the tests.
-final class EnclaveSettingFile {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sekey-setting-\(UUID())")
-    var setting: SecureEnclaveSetting {
-        SecureEnclaveSetting(path: directory.appendingPathComponent("secure-enclave").path, administrator: getuid())
-    }
-
-    init() throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        try Data("software\n".utf8).write(to: directory.appendingPathComponent("secure-enclave"))
-        chmod(directory.path, 0o755)
-        chmod(directory.appendingPathComponent("secure-enclave").path, 0o644)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    /// Runs `body` with no TPM and this opt-in.
-    func use<R>(_ body: () throws -> R) throws -> R {
-        try SecureEnclaveBacking.$tctiOverride.withValue("") {
-            try SecureEnclaveSetting.$override.withValue(setting) { try body() }
-        }
-    }
-}
