@@ -54,7 +54,7 @@ var targets: [Target] = [
     // keychaind's wire (docs/keychaind.md): frames, the daemon's own fields and a client socket, no C library,
     // so that the statically linked faces reach the daemon with it; the requests' typed codec and the daemon
     // client service live in KeychainRequests.
-    .target(name: "KeychainWire", dependencies: ["SystemCalls"], swiftSettings: swift6),
+    .target(name: "KeychainWire", dependencies: ["SystemCalls", "KeychainCrypto"], swiftSettings: swift6),
     // The request boundary: Caller, KeychainRequest/KeychainResponse values, the KeychainService protocol and
     // its in-process implementation. The faces and the `security` command talk to a keychain only through it.
     .target(

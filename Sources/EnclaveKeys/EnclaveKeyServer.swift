@@ -31,11 +31,7 @@ package struct EnclaveKeyServer: EnclaveKeyServing {
     ) throws -> KeychainResponse {
         switch request {
         case .backing:
-            switch SecureEnclaveBackends.backing {
-            case .none: return .enclaveBacking(.none)
-            case .software: return .enclaveBacking(.software)
-            case .tpm(let tcti): return .enclaveBacking(.tpm(tcti: tcti))
-            }
+            return .enclaveBacking(SecureEnclaveBackends.backing.answer)
         case .create(let use, let policy, let compactRepresentable):
             let key = try SecureEnclaveKey.create(
                 use: try Self.use(use), compactRepresentable: compactRepresentable, policy: { policy },

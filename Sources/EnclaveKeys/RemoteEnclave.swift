@@ -12,11 +12,7 @@ struct RemoteEnclave: Sendable {
     /// What keeps the daemon's enclave keys.
     func backing() throws(EnclaveError) -> SecureEnclaveBacking {
         guard case .enclaveBacking(let backing) = try perform(.backing, nil) else { throw unexpected("backing") }
-        switch backing {
-        case .none: return .none
-        case .software: return .software
-        case .tpm(let tcti): return .tpm(tcti: tcti)
-        }
+        return SecureEnclaveBacking(backing)
     }
 
     func create(

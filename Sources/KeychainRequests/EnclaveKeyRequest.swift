@@ -27,6 +27,26 @@ public enum EnclaveKeyBacking: Sendable, Hashable {
     case tpm(tcti: String)
 }
 
+extension SecureEnclaveBacking {
+    /// The backing as a ``EnclaveKeyRequest/backing`` answer carries it.
+    package init(_ answer: EnclaveKeyBacking) {
+        switch answer {
+        case .none: self = .none
+        case .software: self = .software
+        case .tpm(let tcti): self = .tpm(tcti: tcti)
+        }
+    }
+
+    /// This backing as a ``EnclaveKeyRequest/backing`` answer.
+    package var answer: EnclaveKeyBacking {
+        switch self {
+        case .none: .none
+        case .software: .software
+        case .tpm(let tcti): .tpm(tcti: tcti)
+        }
+    }
+}
+
 /// A key an ``EnclaveKeyRequest`` made or loaded: what the client keeps of it.
 public struct EnclaveKeyDescription: Sendable, Hashable {
     public var storedForm: [UInt8]

@@ -1,3 +1,5 @@
+import KeychainCrypto
+
 /// Puts an answer that came in parts (``AnswerPart``) back together on the client, refusing one whose whole size
 /// is over `limit` as soon as its first part says so. The buffer is sized once, from the first part, so that no
 /// reallocation leaves a copy of the answer behind, and it is wiped when the assembler goes.
@@ -56,5 +58,5 @@ package final class AnswerAssembler {
         return whole
     }
 
-    private func wipe() { bytes.wipe() }
+    private func wipe() { KeychainCrypto.wipe(&bytes) }
 }

@@ -1,3 +1,5 @@
+import KeychainCrypto
+
 /// One message of the daemon's protocol: a kind, the request id that pairs an answer with its request, and an
 /// opaque payload (the typed encoding of each kind is the payload's business, not the framing's).
 ///
@@ -17,7 +19,7 @@ package struct Frame: Hashable, Sendable {
 
     /// Overwrites the payload with zeros, once the frame was sent or read: it may hold a secret (a passcode, an
     /// item's secret, an enclave key's auth value). Other copies of the same array are left alone.
-    package mutating func wipePayload() { payload.wipe() }
+    package mutating func wipePayload() { KeychainCrypto.wipe(&payload) }
 
     package static let magic: [UInt8] = Array("KCHD".utf8)
     /// The layout of the header, the same in every protocol: a peer that changes it changes this byte.

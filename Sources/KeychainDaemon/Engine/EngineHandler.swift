@@ -1,6 +1,7 @@
 import DaemonSystem
 import EnclaveKeys
 import KeychainCore
+import KeychainCrypto
 import KeychainRequests
 import KeychainWire
 
@@ -12,7 +13,8 @@ package final class EngineHandler: DaemonHandler {
     package let keychains: UserKeychains
     /// Owner rights (`claim-owner`), when the daemon grants them.
     let owner: OwnerRights?
-    /// The administrator's software enclave opt-in, which the engine's software enclave requests read.
+    /// The administrator's software enclave opt-in, which the daemon's enclave reads in place of the machine's
+    /// default path (`--secure-enclave-setting`).
     let enclaveSetting: SecureEnclaveSetting
     /// Runs the clients' Secure Enclave key requests with the daemon's enclave.
     let enclaveKeys = EnclaveKeyServer()
@@ -52,7 +54,7 @@ package final class EngineHandler: DaemonHandler {
             outcome = .failure(error)
         }
         var payload: [UInt8]
-        defer { payload.wipe() }
+        defer { wipe(&payload) }
         do {
             payload = try ResponseCodec.encode(outcome)
         } catch {

@@ -8,8 +8,8 @@ package struct DaemonConfiguration: Sendable, Equatable {
     package var policyDirectory = "/etc/keychaind/apps.d"
     /// Who must own the policy files and the executables of path-only rules: root, except in tests.
     package var policyOwner: UInt32 = 0
-    /// The administrator's software enclave opt-in (owned as the policy): without it the daemon seals and opens
-    /// no software enclave key.
+    /// The administrator's software enclave opt-in (owned as the policy): where no TPM answers the daemon, its
+    /// enclave keys are software keys only with it. A client's own setting does not count.
     package var secureEnclaveSetting = SecureEnclaveSetting.system.path
     package var unknownCallers = CallerResolver.UnknownCallers.privateGroup
     /// The account the daemon switches to when started as root.

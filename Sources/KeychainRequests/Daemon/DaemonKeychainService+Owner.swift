@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainCrypto
 import KeychainWire
 
 extension DaemonKeychainService {
@@ -45,7 +46,7 @@ extension DaemonKeychainService {
             switch frame.kind {
             case .prompt where frame.requestID == claim.requestID:
                 var reply = try PromptCodec.encode(relay(frame.payload))
-                defer { Self.wipe(&reply) }
+                defer { wipe(&reply) }
                 guard client.send(Frame(kind: .promptAnswer, requestID: claim.requestID, payload: reply)) else {
                     held = nil
                     throw unavailable("the connection broke while answering a prompt")

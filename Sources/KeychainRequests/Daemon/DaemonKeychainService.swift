@@ -1,4 +1,5 @@
 import KeychainCore
+import KeychainCrypto
 import KeychainWire
 import Synchronization
 
@@ -62,7 +63,7 @@ package final class DaemonKeychainService: KeychainService {
     package func perform(_ request: KeychainRequest, as caller: Caller) throws -> KeychainResponse {
         if let done = try performBackupLocally(request, as: caller) { return done }
         var payload = try RequestCodec.encode(request, context: caller.authenticationContext)
-        defer { Self.wipe(&payload) }
+        defer { wipe(&payload) }
         return try connection.withLock { held in
             let client = try connected(&held)
             try Self.checkProtocol(of: client, serves: request)
@@ -127,11 +128,11 @@ package final class DaemonKeychainService: KeychainService {
                 var whole = try assemble(held: &held) { () throws(AnswerAssembler.Failure) in
                     try assembler.finish(responsePayload: frame.payload)
                 }
-                defer { Self.wipe(&whole) }
+                defer { wipe(&whole) }
                 return try ResponseCodec.decode(whole)
             case .prompt where !assembler.isStarted:
                 var reply = try PromptCodec.encode(relay(frame.payload))
-                defer { Self.wipe(&reply) }
+                defer { wipe(&reply) }
                 guard client.send(Frame(kind: .promptAnswer, requestID: requestID, payload: reply)) else {
                     held = nil
                     throw unavailable("the connection broke while answering a prompt")
@@ -226,5 +227,4 @@ package final class DaemonKeychainService: KeychainService {
         KeychainError.notAvailable.because("keychaind at \(socketPath) is not available: \(reason)")
     }
 
-    static func wipe(_ bytes: inout [UInt8]) { bytes.wipe() }
 }

@@ -12,7 +12,7 @@ struct TerminalPasscodeRelay: UserPrompter {
         let question = reason.isEmpty ? "Keychain passcode: " : "\(reason)\nKeychain passcode: "
         do {
             var line = try HiddenInput.readLine(terminal, prompt: question)
-            defer { line.wipe() }
+            defer { PosixIO.wipe(&line) }
             return .passcode(SecureBytesBox(line))
         } catch {
             throw AuthenticationFailure.userCancel

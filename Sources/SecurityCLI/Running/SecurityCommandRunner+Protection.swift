@@ -79,11 +79,7 @@ extension SecurityCommandRunner {
     /// keychaind, the daemon's own (none from a daemon too old to serve enclave keys).
     static func secureEnclave(of keychain: KeychainClient) -> SecureEnclaveBacking {
         guard !(keychain.service is InProcessKeychainService) else { return SecureEnclaveBacking.configured() }
-        switch try? keychain.enclaveBacking() {
-        case .some(.software): return .software
-        case .some(.tpm(let tcti)): return .tpm(tcti: tcti)
-        default: return .none
-        }
+        return (try? keychain.enclaveBacking()).map(SecureEnclaveBacking.init) ?? .none
     }
 
     /// A passcode or backup password: read with `prompt`, or taken from the command line with the warning
