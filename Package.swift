@@ -199,7 +199,9 @@ var targets: [Target] = [
             swiftSettings: swift6),
         .executableTarget(name: "Keychaind", dependencies: ["KeychainDaemon", "DaemonSystem"], swiftSettings: swift6),
         // A SecItem client for keychaind's tests (its copies are the tests' different apps); not a product.
-        .executableTarget(name: "KeychainDaemonTestClient", dependencies: ["Security"], swiftSettings: swift6),
+        .executableTarget(
+            name: "KeychainDaemonTestClient", dependencies: ["Security", "KeychainRequests", "KeychainCore"],
+            swiftSettings: swift6),
         .testTarget(
             name: "KeychainDaemonTests",
             dependencies: [

@@ -1,4 +1,6 @@
 import Foundation
+import KeychainCore
+import KeychainRequests
 import Security
 
 // A client app for keychaind's tests: SecItem calls on the generic passwords of service "shared", through the
@@ -9,6 +11,7 @@ import Security
 //   get-ref HEX | update-ref HEX SECRET | delete-ref HEX | list | storm PREFIX COUNT | open PATH
 //   list-service SERVICE | load NAME COUNT [LATENCY-FILE [GO-FILE]] (MixedLoad.swift)
 //   storm-until PREFIX STOP-FILE [PAUSE-FILE] (StormUntilStopped.swift)
+//   enclave-sign HEX (a signing key's stored form sent straight to the daemon, as a hostile client would)
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
 // each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised; `open`
@@ -25,7 +28,7 @@ func item(_ account: String) -> [String: Any] {
     ]
 }
 
-func reference(_ hex: String) -> [String: Any] {
+func bytes(hex: String) -> [UInt8] {
     var bytes: [UInt8] = []
     var index = hex.startIndex
     while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
@@ -34,7 +37,11 @@ func reference(_ hex: String) -> [String: Any] {
         bytes.append(byte)
         index = next
     }
-    return [kSecValuePersistentRef as String: Data(bytes)]
+    return bytes
+}
+
+func reference(_ hex: String) -> [String: Any] {
+    [kSecValuePersistentRef as String: Data(bytes(hex: hex))]
 }
 
 func read(_ query: [String: Any]) {
@@ -108,6 +115,16 @@ case ("load", 3...5):
     load.run()
 case ("storm-until", 3...4):
     stormUntilStopped(prefix: arguments[1], stopPath: arguments[2], pausePath: arguments.count > 3 ? arguments[3] : nil)
+case ("enclave-sign", 2):
+    let service = DaemonKeychainService(socketPath: ProcessInfo.processInfo.environment["KEYCHAIN_SOCKET"] ?? "")
+    let request = EnclaveKeyRequest.sign(
+        storedForm: bytes(hex: arguments[1]), use: 1, digest: Array(repeating: 7, count: 32), reason: nil)
+    do {
+        _ = try service.perform(.enclaveKey(request), as: service.caller())
+        say("status=0")
+    } catch {
+        say("status=\((error as? KeychainError)?.status ?? -1)")
+    }
 case ("open", 2):
     let descriptor = open(arguments[1], O_RDONLY)
     if descriptor >= 0 {

@@ -227,6 +227,31 @@ import Testing
         }
     }
 
+    /// A client of another uid that got hold of a stored form (from a file, from the other user's backup) sends it
+    /// straight to the daemon, right after its owner used it (so the daemon holds it loaded): the key is sealed in
+    /// its owner's home, so the other uid's keychain cannot open it, and a loaded key is never another home's.
+    @Test(.enabled(if: getuid() == 0, "needs root: it drops to a test user with setpriv"))
+    func anotherUidCannotUseAKeyWhoseStoredFormItHolds() throws {
+        let user = try OtherUidTests.testUser()
+        let setting = try EnclaveSettingFile()
+        let daemon = try DaemonProcess(["--secure-enclave-setting", setting.file])
+        let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Passcode())
+        let stored = try ProcessKeychain.$taskKeychain.withValue(nil) {
+            try ProcessKeychainService.$taskService.withValue(service) {
+                let key = try SecureEnclave.P256.Signing.PrivateKey()
+                _ = try key.signature(for: Data("owner".utf8))
+                return key.dataRepresentation
+            }
+        }
+        let hex = stored.map { String(format: "%02x", $0) }.joined()
+        let client = try AppIsolationTests.Apps.clientExecutable()
+        let run = try OtherUidTests.runAs(user, client, "enclave-sign", hex, socket: daemon.socketPath)
+        #expect(run["status"] == "-26275", "\(run)")
+        // The owner's own client, sending the same bytes, is served.
+        let ownRun = try runClient(client, ["enclave-sign", hex], socket: daemon.socketPath).fields
+        #expect(ownRun["status"] == "0", "\(ownRun)")
+    }
+
     @Test(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"))
     func aKeyInTheDaemonsTPMIsUsedByAClientWithoutOne() throws {
         let tpm = try SoftwareTPM()
