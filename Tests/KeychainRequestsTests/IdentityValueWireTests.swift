@@ -29,4 +29,23 @@ import Testing
         // A message cut short inside the identity is damaged, not a trap.
         #expect((try? RequestCodec.decode(Array(bytes.dropLast()))) == nil)
     }
+
+    /// An identity whose key is another identity, nested 300,000 deep (1.5 MB, well under the frame limit), is a
+    /// damaged message: it was read by recursion and ran the reader out of stack, which killed keychaind.
+    @Test func identitiesNestedInIdentitiesAreErrSecDecodeNotACrash() throws {
+        var item = NewItem(itemClass: .identity)
+        let marker: [UInt8] = [0xAB, 0xCD, 0xEF, 0x12]
+        item.value = .certificate(CertificateValue(derBytes: marker))
+        let bytes = try RequestCodec.encode(.add(item), context: nil)
+        let value: [UInt8] = [2, 0, 0, 0, 4] + marker
+        let start = try #require(
+            bytes.indices.first { bytes[$0...].starts(with: value) }, "the certificate value is in the message")
+        let nested = Array(repeating: [3, 0, 0, 0, 0] as [UInt8], count: 300_000).flatMap { $0 }
+        let hostile = Array(bytes[..<start]) + nested + Array(bytes[start...])
+        #expect {
+            try RequestCodec.decode(hostile)
+        } throws: {
+            ($0 as? KeychainError)?.status == SecurityStatus.decode
+        }
+    }
 }

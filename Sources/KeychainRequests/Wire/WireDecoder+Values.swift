@@ -46,22 +46,28 @@ extension WireDecoder {
     mutating func itemValue() throws -> ItemValue {
         switch try byte() {
         case 0: return .secret(try secret())
-        case 1:
-            let keyType = try string()
-            let keyClass = try string()
-            let size = try int()
-            return .key(
-                KeyValue(keyType: keyType, keyClass: keyClass, sizeInBits: size, externalRepresentation: try secret()))
+        case 1: return .key(try keyValue())
         case 2: return .certificate(CertificateValue(derBytes: try bytes()))
         case 3:
             let certificate = CertificateValue(derBytes: try bytes())
-            guard case .key(let key) = try itemValue() else { throw Self.invalid("an identity's key kind", 3) }
+            // An identity's key is read by the key's own reader, not by `itemValue()` again: a message nesting
+            // identities in identities would otherwise recurse once per five bytes until the stack ran out.
+            let kind = try byte()
+            guard kind == 1 else { throw Self.invalid("an identity's key kind", kind) }
+            let key = try keyValue()
             return .identity(
                 IdentityValue(
                     certificate: certificate, key: key, certificateAttributes: try attributes(),
                     keyAttributes: try attributes()))
         case let tag: throw Self.invalid("an item value kind", tag)
         }
+    }
+
+    private mutating func keyValue() throws -> KeyValue {
+        let keyType = try string()
+        let keyClass = try string()
+        let size = try int()
+        return KeyValue(keyType: keyType, keyClass: keyClass, sizeInBits: size, externalRepresentation: try secret())
     }
 
     mutating func persistentReference() throws -> PersistentReference {
