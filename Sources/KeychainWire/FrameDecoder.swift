@@ -104,7 +104,12 @@ package struct FrameDecoder {
                 _ = (base + unread).initializeMemory(as: UInt8.self, repeating: 0, count: end - unread)
             }
         } else {
-            var larger = [UInt8](repeating: 0, count: unread + max(count, Self.readSize))
+            // Doubled (up to the frame's whole size once its header is in): grown by one read at a time, a
+            // 20 MiB frame was copied and wiped 320 times over. Not made whole at the header: a client would then
+            // cost the daemon 20 MiB for a 20-byte header.
+            let needed = unread + max(count, Self.readSize)
+            let doubled = min(2 * buffer.count, pendingFrameSize ?? Int.max)
+            var larger = [UInt8](repeating: 0, count: max(needed, doubled))
             larger.withUnsafeMutableBytes { target in
                 buffer.withUnsafeMutableBytes { source in
                     guard let from = source.baseAddress, let to = target.baseAddress else { return }
@@ -117,6 +122,18 @@ package struct FrameDecoder {
         start = 0
         end = unread
     }
+
+    /// The size of the frame at the front, header included, once its header is in and its length is within the
+    /// limit.
+    private var pendingFrameSize: Int? {
+        guard end - start >= Frame.headerSize else { return nil }
+        var reader = ByteReader(buffer[(start + Frame.headerSize - 4)..<(start + Frame.headerSize)])
+        guard let length = try? reader.uint32(), Int(length) <= payloadLimit else { return nil }
+        return Frame.headerSize + Int(length)
+    }
+
+    /// How many bytes the buffer holds in all, read or not (for tests of its growth).
+    package var capacity: Int { buffer.count }
 
     /// Fails as soon as the first bytes differ from the magic, before a whole header is in.
     private static func checkPrefix(_ bytes: ArraySlice<UInt8>) throws(FrameError) {

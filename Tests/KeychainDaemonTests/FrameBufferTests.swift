@@ -72,6 +72,35 @@ import Testing
         #expect(try feed(chunks + [small.encoded()], to: &decoder) == [large, small])
     }
 
+    /// A 20 MiB frame arriving a read at a time: the buffer was grown by one read each time (320 copies of all
+    /// that had arrived, quadratic in the frame's size); it now doubles, up to the frame's size, never more.
+    @Test func aTwentyMiBFrameGrowsTheBufferAFewTimesAndNoLargerThanTheFrame() throws {
+        let size = 20 << 20
+        let header = Frame(kind: .request, requestID: 1, payload: []).encoded()
+        var decoder = FrameDecoder(payloadLimit: size)
+        var stream = header
+        stream.replaceSubrange((header.count - 4)..., with: withUnsafeBytes(of: UInt32(size).bigEndian, Array.init))
+        stream += Array(repeating: 7, count: size)
+        var capacities: [Int] = []
+        var from = 0
+        var frames: [Frame] = []
+        while from < stream.count {
+            let got = decoder.receive { room in
+                let count = min(room.count, stream.count - from)
+                stream.withUnsafeBytes {
+                    room.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[from..<(from + count)]))
+                }
+                return count
+            }
+            from += got
+            if capacities.last != decoder.capacity { capacities.append(decoder.capacity) }
+            while let frame = try decoder.next() { frames.append(frame) }
+        }
+        #expect(frames.count == 1 && frames.first?.payload.count == size)
+        #expect(capacities.count <= 12, "the buffer was replaced \(capacities.count) times")
+        #expect(capacities.max() ?? 0 <= Frame.headerSize + size + FrameDecoder.readSize)
+    }
+
     @Test func aReadNeverSeesTheBytesOfAFrameAlreadyCutOut() throws {
         let secret = Frame(kind: .response, requestID: 1, payload: Array(repeating: 0xA5, count: 64))
         var decoder = FrameDecoder(payloadLimit: limit)
