@@ -6,6 +6,7 @@
 // link, so the statically linked faces that use SystemCalls gain no library.
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -37,6 +38,49 @@ static inline int ksys_peer_pidfd(int fd) {
     socklen_t length = sizeof(pidfd);
     if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &length) != 0) return -1;
     return pidfd;
+}
+
+#ifndef SCM_CREDENTIALS
+#define SCM_CREDENTIALS 2
+#endif
+#ifndef MSG_CMSG_CLOEXEC
+#define MSG_CMSG_CLOEXEC 0x40000000
+#endif
+
+/// SO_PASSCRED on: the kernel then stamps what each process sends on the socket (and on those it accepts) with
+/// that process's credentials, read by ksys_receive_with_sender.
+static inline int ksys_pass_credentials(int fd) {
+    int on = 1;
+    return setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on));
+}
+
+/// recvmsg(2) into `buffer` with `flags`: the count (or -1 with errno), and in *known whether the bytes came with
+/// the sender's credentials (SCM_CREDENTIALS: the kernel's, never the sender's word), then in *pid, *uid, *gid.
+/// The kernel never joins bytes of two senders in one read. Descriptors a peer sends find no room and are closed.
+static inline long ksys_receive_with_sender(int fd, void *buffer, size_t length, int flags, int *known,
+                                            int32_t *pid, uint32_t *uid, uint32_t *gid) {
+    struct { pid_t pid; uid_t uid; gid_t gid; } credentials;  // struct ucred, the kernel's layout
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(credentials))]; } control;
+    struct iovec vector = { buffer, length };
+    struct msghdr message = { 0 };
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    message.msg_control = control.space;
+    message.msg_controllen = sizeof(control.space);
+    *known = 0;
+    long count = recvmsg(fd, &message, flags | MSG_CMSG_CLOEXEC);
+    if (count < 0) return count;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_CREDENTIALS &&
+            header->cmsg_len == CMSG_LEN(sizeof(credentials))) {
+            memcpy(&credentials, CMSG_DATA(header), sizeof(credentials));
+            *known = 1;
+            *pid = credentials.pid;
+            *uid = credentials.uid;
+            *gid = credentials.gid;
+        }
+    }
+    return count;
 }
 
 /// pidfd_open(2), with PIDFD's flags 0 (the descriptor is close-on-exec).

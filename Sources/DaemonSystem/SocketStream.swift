@@ -25,11 +25,14 @@ package struct SocketStream: Sendable {
 
     /// Reads what is there into `buffer` (the caller's, kept between reads), waiting for at least one byte; the
     /// wait polls first, as `spin` allows, unless `mayPoll` is false.
+    /// `sender`, when given, receives who sent the bytes, as the kernel stamped them (nil: unstamped).
     package func receive(
-        into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin, mayPoll: Bool = true
+        into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin, mayPoll: Bool = true,
+        sender: UnsafeMutablePointer<MessageSender?>? = nil
     ) -> Received {
         do {
-            let count = try SystemCalls.receive(descriptor, into: buffer, spinning: &spin, mayPoll: mayPoll)
+            let count = try SystemCalls.receive(
+                descriptor, into: buffer, spinning: &spin, mayPoll: mayPoll, sender: sender)
             return count > 0 ? .count(count) : .endOfStream
         } catch {
             return error.code == EAGAIN || error.code == EWOULDBLOCK ? .timedOut : .failed(error.code)

@@ -4,14 +4,16 @@ import SystemCalls
     import Glibc
 #endif
 
-/// A listening Unix stream socket: one the daemon binds itself, or one systemd handed over.
+/// A listening Unix stream socket: one the daemon binds itself, or one systemd handed over. Either passes
+/// credentials (`SO_PASSCRED`), so that every read on a connection it accepts says which process sent the bytes.
 package final class UnixListener: @unchecked Sendable {  // safe: the descriptor is immutable; close is idempotent
     package let descriptor: Int32
     /// The path the daemon bound and removes when it stops (nil for a socket systemd owns).
     private let ownedPath: String?
 
     /// Adopts a socket systemd passed (socket activation).
-    package init(adopting descriptor: Int32) {
+    package init(adopting descriptor: Int32) throws(SystemCallError) {
+        try SystemCalls.passCredentials(descriptor)
         self.descriptor = descriptor
         self.ownedPath = nil
     }
@@ -23,7 +25,14 @@ package final class UnixListener: @unchecked Sendable {  // safe: the descriptor
         if !directory.isEmpty, (try? SystemCalls.stat(directory)) == nil {
             try SystemCalls.mkdir(directory, mode: 0o755)
         }
-        self.descriptor = try SystemCalls.listeningUnixSocket(at: path, mode: 0o666, backlog: backlog)
+        let descriptor = try SystemCalls.listeningUnixSocket(at: path, mode: 0o666, backlog: backlog)
+        do {
+            try SystemCalls.passCredentials(descriptor)
+        } catch {
+            SystemCalls.close(descriptor)
+            throw error
+        }
+        self.descriptor = descriptor
         self.ownedPath = path
     }
 

@@ -34,7 +34,11 @@ package struct DaemonStartup: Sendable {
         }
         let listener: UnixListener
         if let activated = ServiceManager.activatedSockets().first {
-            listener = UnixListener(adopting: activated)
+            do {
+                listener = try UnixListener(adopting: activated)
+            } catch {
+                throw Failure(description: "cannot use the socket systemd passed: \(error)")
+            }
             listenerDescription = "the socket systemd passed"
         } else {
             do {

@@ -12,6 +12,7 @@ import Security
 //   list-service SERVICE | load NAME COUNT [LATENCY-FILE [GO-FILE]] (MixedLoad.swift)
 //   storm-until PREFIX STOP-FILE [PAUSE-FILE] (StormUntilStopped.swift)
 //   enclave-sign HEX (a signing key's stored form sent straight to the daemon, as a hostile client would)
+//   fork-get ACCOUNT (reads, forks, reads in the child, then in the parent: `before=`, `child=`, `after=` statuses)
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
 // each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised; `open`
@@ -125,6 +126,24 @@ case ("enclave-sign", 2):
     } catch {
         say("status=\((error as? KeychainError)?.status ?? -1)")
     }
+case ("fork-get", 2):
+    // A client that forks after using the keychain: the child must make its own connection, and the parent's
+    // must go on (keychaind ends a connection on which another process sends).
+    func readStatus(_ account: String) -> OSStatus {
+        var query = item(account)
+        query[kSecReturnData as String] = true
+        var result: AnyObject?
+        return SecItemCopyMatching(query as CFDictionary, &result)
+    }
+    say("before=\(readStatus(arguments[1]))")
+    let child = fork()
+    if child == 0 {
+        say("child=\(readStatus(arguments[1]))")
+        _exit(0)
+    }
+    var code: Int32 = 0
+    waitpid(child, &code, 0)
+    say("after=\(readStatus(arguments[1]))")
 case ("open", 2):
     let descriptor = open(arguments[1], O_RDONLY)
     if descriptor >= 0 {

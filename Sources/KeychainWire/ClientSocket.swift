@@ -8,6 +8,8 @@ import SystemCalls
 /// SystemCalls (no system library, so the statically linked `Security` face can use it).
 package final class ClientSocket: @unchecked Sendable {  // safe: the descriptor is immutable; close is idempotent
     private let descriptor: Int32
+    /// The process that connected: keychaind ends a connection on which any other process sends.
+    private let connectingProcess = getpid()
 
     /// Why a connection could not be made: the call and the errno's text.
     package struct ConnectError: Error, CustomStringConvertible, Sendable {
@@ -24,6 +26,10 @@ package final class ClientSocket: @unchecked Sendable {  // safe: the descriptor
     }
 
     deinit { Glibc.close(descriptor) }
+
+    /// Whether this process made the connection: false in a child that inherited it across `fork`, which must
+    /// connect for itself (closing its copy leaves the parent's connection alone).
+    package var belongsToThisProcess: Bool { getpid() == connectingProcess }
 
     /// Reads what arrived into `buffer` (the caller's, kept between reads), waiting for at least one byte: how
     /// many came, or 0 when the daemon closed the connection or it broke. The wait polls first, as `spin` allows.

@@ -96,6 +96,9 @@ package final class DaemonClient {
     }
 
     /// Sends raw bytes (tests of hostile input).
+    /// Whether this process made the connection (see ``ClientSocket/belongsToThisProcess``).
+    package var belongsToThisProcess: Bool { socket.belongsToThisProcess }
+
     package func send(raw bytes: [UInt8]) -> Bool { socket.write(bytes) }
 
     package func send(_ frame: Frame) -> Bool { frame.withEncodedBytes { socket.write($0) } }

@@ -15,13 +15,12 @@ extension SystemCalls {
 
     /// Receives what has already arrived on a connected socket into `buffer`, without waiting.
     /// - Throws: ``SystemCallError`` named `recv`.
-    package static func receiveIfArrived(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer)
-        throws(SystemCallError) -> Arrival
-    {
+    package static func receiveIfArrived(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer,
+        sender: UnsafeMutablePointer<MessageSender?>? = nil
+    ) throws(SystemCallError) -> Arrival {
         do {
-            let count = try retrying("recv") {
-                Glibc.recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
-            }
+            let count = try receive(descriptor, into: buffer, flags: Int32(MSG_DONTWAIT), sender: sender)
             return .received(count)
         } catch {
             guard error.code == EAGAIN || error.code == EWOULDBLOCK else { throw error }
@@ -32,11 +31,13 @@ extension SystemCalls {
     /// Receives into `buffer` as ``receive(_:into:)`` does, but first polls for up to `spin`'s budget: an answer
     /// that comes within microseconds then costs no sleep and no wake-up, which on a virtual machine cost more than
     /// the poll. Every wait is timed into `spin` (``AdaptiveSpin``).
-    /// - Parameter mayPoll: false when the caller knows its process has other work for the processors (other
-    ///   requests being served): the wait then sleeps at once, and is still timed.
+    /// - Parameters:
+    ///   - mayPoll: false when the caller knows its process has other work for the processors (other
+    ///     requests being served): the wait then sleeps at once, and is still timed.
+    ///   - sender: when given, receives who sent the bytes (see ``passCredentials(_:)``).
     package static func receive(
         _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin,
-        mayPoll: Bool = true
+        mayPoll: Bool = true, sender: UnsafeMutablePointer<MessageSender?>? = nil
     ) throws(SystemCallError) -> Int {
         let budget = mayPoll ? spin.budgetNanoseconds : 0
         let start = monotonicNanoseconds()
@@ -45,7 +46,7 @@ extension SystemCalls {
         if decision == .poll {
             defer { SpinGate.process.leave() }
             repeat {
-                if case .received(let count) = try receiveIfArrived(descriptor, into: buffer) {
+                if case .received(let count) = try receiveIfArrived(descriptor, into: buffer, sender: sender) {
                     spin.waited(nanoseconds: monotonicNanoseconds() &- start, polled: true)
                     return count
                 }
@@ -61,7 +62,7 @@ extension SystemCalls {
                 if now &- start >= budget { break }
             } while true
         }
-        let count = try receive(descriptor, into: buffer)
+        let count = try receive(descriptor, into: buffer, sender: sender)
         spin.waited(nanoseconds: monotonicNanoseconds() &- start)
         return count
     }

@@ -11,10 +11,12 @@ extension SystemCalls {
     /// Receives what has arrived on a connected socket into `buffer`, waiting for at least one byte.
     /// - Returns: the number of bytes received; 0 when the peer closed the connection.
     /// - Throws: ``SystemCallError`` named `recv` (`EAGAIN` when a receive timeout passed).
-    package static func receive(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer)
-        throws(SystemCallError) -> Int
-    {
-        try retrying("recv") { Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0) }
+    /// - Parameter sender: when given, receives who sent the bytes (see ``passCredentials(_:)``).
+    package static func receive(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer,
+        sender: UnsafeMutablePointer<MessageSender?>? = nil
+    ) throws(SystemCallError) -> Int {
+        try receive(descriptor, into: buffer, flags: 0, sender: sender)
     }
 
     /// Sends every byte of `bytes` on a connected socket, continuing after short sends, without SIGPIPE when the

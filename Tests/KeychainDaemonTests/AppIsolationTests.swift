@@ -128,6 +128,15 @@ import Testing
         #expect(try apps.run(apps.appA, "get", "mine")["status"] == "-25300")
     }
 
+    /// A child of `fork` holds its parent's connection: the client library connects anew in the child, and the
+    /// parent's connection goes on (keychaind ends a connection on which another process sends).
+    @Test func aForkedClientConnectsForItselfAndItsParentGoesOn() throws {
+        let apps = try Apps()
+        #expect(try apps.run(apps.appA, "add", "alpha", "secret-a")["status"] == "0")
+        let forked = try apps.run(apps.appA, "fork-get", "alpha")
+        #expect(forked["before"] == "0" && forked["child"] == "0" && forked["after"] == "0", "\(forked)")
+    }
+
     @Test func everyAcknowledgedAddSurvivesAKilledDaemon() throws {
         let apps = try Apps()
         for round in 0..<3 {

@@ -30,12 +30,16 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     /// The keychain of the connection's uid once a request has opened it: the uid of a connection never changes,
     /// so later requests need not look it up (under the lock every connection's requests share).
     private var keychain: Keychain?
+    /// The process that connected (pid and uid): bytes any other process sends on the connection end it. Nil only
+    /// for a connection made in a test without a kernel peer.
+    private let peer: (pid: Int32, uid: UInt32)?
 
     init(
-        stream: SocketStream, payloadLimit: Int, idleSeconds: Int, answerLimit: Int = Frame.defaultLargestAnswer,
-        othersAtWork: @escaping @Sendable () -> Bool = { false }
+        stream: SocketStream, peer: (pid: Int32, uid: UInt32)?, payloadLimit: Int, idleSeconds: Int,
+        answerLimit: Int = Frame.defaultLargestAnswer, othersAtWork: @escaping @Sendable () -> Bool = { false }
     ) {
         self.stream = stream
+        self.peer = peer
         self.othersAtWork = othersAtWork
         self.idleSeconds = idleSeconds
         self.payloadLimit = payloadLimit
@@ -64,19 +68,38 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
             }
             // Straight into this connection's decoder: no array made per read.
             var outcome = SocketStream.Received.endOfStream
+            var sender: MessageSender?
             let mayPoll = !othersAtWork()
             _ = decoder.receive { room in
-                outcome = stream.receive(into: room, spinning: &spin, mayPoll: mayPoll)
+                outcome = withUnsafeMutablePointer(to: &sender) { stamp in
+                    stream.receive(into: room, spinning: &spin, mayPoll: mayPoll, sender: peer == nil ? nil : stamp)
+                }
                 if case .count(let count) = outcome { return count }
                 return 0
             }
             switch outcome {
-            case .count: continue
+            case .count:
+                if let refusal = refusal(of: sender) { return .broken(refusal) }
+                continue
             case .endOfStream: return .closed
             case .timedOut: return .idle(seconds: idleSeconds)
             case .failed(let code): return .broken("read failed (errno \(code))")
             }
         }
+    }
+
+    /// Why bytes from `sender` may not be read as the connected process's, or nil when they may. The identity was
+    /// learnt of the process that connected; a socket it hands to another process (inherited across `fork`, or
+    /// sent over another socket), perhaps before it `exec`s an allowed program, must not carry that identity.
+    private func refusal(of sender: MessageSender?) -> String? {
+        guard let peer else { return nil }
+        guard let sender else { return "bytes came without the sender's credentials" }
+        guard sender.pid == peer.pid, sender.uid == peer.uid else {
+            return
+                "pid \(sender.pid) (uid \(sender.uid)) sent bytes on the connection of pid \(peer.pid): a socket handed "
+                + "to another process keeps no identity"
+        }
+        return nil
     }
 
     func send(_ frame: Frame) -> Bool { frame.withEncodedBytes { stream.write($0) } }

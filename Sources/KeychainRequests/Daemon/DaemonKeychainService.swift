@@ -195,7 +195,11 @@ package final class DaemonKeychainService: KeychainService {
     }
 
     func connected(_ held: inout DaemonClient?) throws -> DaemonClient {
-        if let held { return held }
+        if let client = held {
+            if client.belongsToThisProcess { return client }
+            // A child of a fork holds its parent's connection: keychaind would end it for both.
+            held = nil
+        }
         let client: DaemonClient
         let refusal: ErrorReply?
         do {
