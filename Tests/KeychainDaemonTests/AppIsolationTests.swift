@@ -2,6 +2,7 @@ internal import CryptoKitOpenSSL
 import Foundation
 import KeychainCore
 import KeychainStore
+import SystemCalls
 import Testing
 
 @testable import KeychainDaemon
@@ -126,6 +127,23 @@ import Testing
         try Apps.install(genuine, at: apps.appA)
         #expect(try apps.run(apps.appA, "get", "alpha")["data"] == "secret-a")
         #expect(try apps.run(apps.appA, "get", "mine")["status"] == "-25300")
+    }
+
+    static let canMakeUserNamespaces =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+        && (try? SystemCalls.run(["/usr/bin/unshare", "--user", "--map-root-user", "/bin/true"]))?.status == 0
+
+    /// App A's genuine bytes at its own path, run in a user namespace of its own (where it could have mounted
+    /// its own `/etc/ld.so.preload`, or another program at that path): neither A nor a private group.
+    @Test(.enabled(if: canMakeUserNamespaces, "needs unshare(1) and user namespaces"))
+    func theGenuineAppInAUserNamespaceOfItsOwnIsRefused() throws {
+        let apps = try Apps()
+        #expect(try apps.run(apps.appA, "add", "alpha", "secret-a")["status"] == "0")
+        let contained = try apps.run("/usr/bin/unshare", "--user", "--map-root-user", apps.appA, "get", "alpha")
+        #expect(contained["status"] == "-34018", "\(contained)")
+        #expect(contained["data"] == nil)
+        #expect(apps.daemon.waitForLog("it runs in a user namespace of its own"))
+        #expect(try apps.run(apps.appA, "get", "alpha")["data"] == "secret-a")
     }
 
     /// A child of `fork` holds its parent's connection: the client library connects anew in the child, and the

@@ -30,19 +30,37 @@ import Testing
         #expect(resolver(rules).resolve(peer) == .allowed(app, basis: "api.plist"))
     }
 
+    /// Files to stand for executables: a private group is given only for a path that names the file the process
+    /// runs.
+    private func executables(_ count: Int) -> [String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kd-resolver-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return (0..<count).map { index in
+            let path = directory.appendingPathComponent("app-\(index)").path
+            FileManager.default.createFile(atPath: path, contents: Data([UInt8(index)]))
+            return path
+        }
+    }
+
     @Test func anExecutableRuleNeedsThePathAndTheBytes() {
-        let rules = [
-            PolicyRule(executablePath: "/opt/app/bin/app", executableSHA256: digest, identity: app, source: "a")
-        ]
+        let files = executables(2)
+        defer { try? FileManager.default.removeItem(atPath: (files[0] as NSString).deletingLastPathComponent) }
+        let (allowed, elsewhere) = (files[0], files[1])
+        let rules = [PolicyRule(executablePath: allowed, executableSHA256: digest, identity: app, source: "a")]
         let genuine = PeerIdentity(
-            uid: 1000, gid: 1000, pid: 5, executablePath: "/opt/app/bin/app", executableSHA256: digest)
+            uid: 1000, gid: 1000, pid: 5, executablePath: allowed, executableSHA256: digest,
+            executableFile: fileIdentity(allowed))
         #expect(resolver(rules).resolve(genuine) == .allowed(app, basis: "a"))
         // An impostor at the allowed path with other bytes, and the genuine bytes copied elsewhere.
         var other = digest
         other[0] = 0
         let impostor = PeerIdentity(
-            uid: 1000, gid: 1000, pid: 6, executablePath: "/opt/app/bin/app", executableSHA256: other)
-        let copied = PeerIdentity(uid: 1000, gid: 1000, pid: 7, executablePath: "/home/u/app", executableSHA256: digest)
+            uid: 1000, gid: 1000, pid: 6, executablePath: allowed, executableSHA256: other,
+            executableFile: fileIdentity(allowed))
+        let copied = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 7, executablePath: elsewhere, executableSHA256: digest,
+            executableFile: fileIdentity(elsewhere))
         for peer in [impostor, copied] {
             guard case .allowed(let identity, let basis) = resolver(rules).resolve(peer) else {
                 Issue.record("refused")
@@ -56,6 +74,51 @@ import Testing
             #expect(!identity.accessGroups.contains("TEAM.app"))
         }
         #expect(resolver(rules, unknown: .refuse).resolve(impostor) == .refused("no policy rule names it"))
+    }
+
+    /// In a user namespace of its own a process can mount any file at any path, and its own `/etc/ld.so.preload`
+    /// over the genuine program: neither an executable rule nor a private group can name it. A unit can.
+    @Test func aProcessInAUserNamespaceOfItsOwnIsNoExecutableAndHasNoPrivateGroup() {
+        let files = executables(1)
+        defer { try? FileManager.default.removeItem(atPath: (files[0] as NSString).deletingLastPathComponent) }
+        let rules = [PolicyRule(executablePath: files[0], executableSHA256: digest, identity: app, source: "a")]
+        let contained = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, executablePath: files[0], executableSHA256: digest,
+            executableFile: fileIdentity(files[0]), sharesDaemonsUserNamespace: false)
+        guard case .refused(let reason) = resolver(rules).resolve(contained) else {
+            Issue.record("a process in its own user namespace was allowed")
+            return
+        }
+        #expect(reason.contains("user namespace of its own"))
+        let unitRules = [PolicyRule(unit: "api.service", identity: app, source: "api.plist")]
+        let unit = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, systemdUnit: "api.service", sharesDaemonsUserNamespace: false)
+        #expect(resolver(unitRules).resolve(unit) == .allowed(app, basis: "api.plist"))
+    }
+
+    /// The path `/proc/<pid>/exe` reports is the path in the process's mounts: a private group is derived from it
+    /// only when keychaind finds the same file there.
+    @Test func aPrivateGroupNeedsThePathToNameTheFileTheProcessRuns() {
+        let files = executables(2)
+        defer { try? FileManager.default.removeItem(atPath: (files[0] as NSString).deletingLastPathComponent) }
+        let elsewhere = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, executablePath: files[0], executableFile: fileIdentity(files[1]))
+        let nowhere = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, executablePath: files[0] + "-absent", executableFile: fileIdentity(files[1]))
+        for peer in [elsewhere, nowhere] {
+            guard case .refused(let reason) = resolver([]).resolve(peer) else {
+                Issue.record("\(peer.executablePath ?? "") got a private group")
+                continue
+            }
+            #expect(reason.contains("names another file for keychaind"))
+        }
+        let running = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, executablePath: files[0], executableFile: fileIdentity(files[0]))
+        guard case .allowed(_, let basis) = resolver([]).resolve(running) else {
+            Issue.record("the process running the file at its path was refused")
+            return
+        }
+        #expect(basis == "private group")
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/env")))

@@ -27,12 +27,16 @@ package struct PeerIdentity: Hashable, Sendable {
     /// Whether the kernel itself bound the process to the connection (`SO_PEERPIDFD`); else the daemon opened a
     /// pidfd right after accepting and checked the process started before the connection was accepted.
     package let pidBoundAtConnect: Bool
+    /// Whether the process is in keychaind's own user namespace. In one of its own (any user may make one, with
+    /// mounts of its own), a process can make any path name any file and have the loader preload any library
+    /// (its own `/etc/ld.so.preload`), so its executable's path and bytes say nothing of the code that runs.
+    package let sharesDaemonsUserNamespace: Bool
 
     package init(
         uid: UInt32, gid: UInt32, pid: Int32, systemdUnit: String? = nil, flatpakAppID: String? = nil,
         securityLabel: String? = nil, executablePath: String? = nil, executableSHA256: [UInt8]? = nil,
         executableFile: FileIdentity? = nil, loaderVariables: [String] = [], ptraceScope: Int? = nil,
-        pidBoundAtConnect: Bool = false
+        pidBoundAtConnect: Bool = false, sharesDaemonsUserNamespace: Bool = true
     ) {
         self.uid = uid
         self.gid = gid
@@ -46,6 +50,7 @@ package struct PeerIdentity: Hashable, Sendable {
         self.loaderVariables = loaderVariables
         self.ptraceScope = ptraceScope
         self.pidBoundAtConnect = pidBoundAtConnect
+        self.sharesDaemonsUserNamespace = sharesDaemonsUserNamespace
     }
 
     /// The snap the process belongs to, from an AppArmor label `snap.NAME.COMMAND`.
@@ -68,6 +73,7 @@ package struct PeerIdentity: Hashable, Sendable {
         if !loaderVariables.isEmpty { list.append("loader-variables", loaderVariables.joined(separator: ",")) }
         if let ptraceScope { list.append("ptrace-scope", String(ptraceScope)) }
         list.append("pid-bound", pidBoundAtConnect ? "kernel" : "pidfd")
+        list.append("user-namespace", sharesDaemonsUserNamespace ? "keychaind's" : "its own")
         return list
     }
 }

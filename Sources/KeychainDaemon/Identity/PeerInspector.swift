@@ -16,10 +16,13 @@ package struct PeerInspector: Sendable {
     private static let environmentLimit = 4 << 20
     private let digester: ExecutableDigester
     private let procRoot: String
+    /// keychaind's own user namespace (`/proc/self/ns/user`), read once.
+    private let ownUserNamespace: String?
 
     package init(digester: ExecutableDigester = ExecutableDigester(), procRoot: String = "/proc") {
         self.digester = digester
         self.procRoot = procRoot
+        self.ownUserNamespace = ProcFile.link("\(procRoot)/self/ns/user")
     }
 
     /// The identity of the peer with `credentials`, held by `process`, whose connection was accepted at
@@ -54,6 +57,8 @@ package struct PeerInspector: Sendable {
             throw Failure(description: "the environment of process \(credentials.pid) is over 4 MiB, too long to check")
         }
         let scope = ProcFile.text("\(procRoot)/sys/kernel/yama/ptrace_scope").flatMap(ProcessFacts.integer)
+        // Unreadable counts as another namespace: the link needs the same access as `environ`, read above.
+        let userNamespace = ProcFile.link("\(directory)/ns/user")
         guard !process.hasExited else {
             throw Failure(description: "process \(credentials.pid) exited while it was identified")
         }
@@ -62,7 +67,8 @@ package struct PeerInspector: Sendable {
             systemdUnit: ProcessFacts.systemdUnit(cgroup: cgroup), flatpakAppID: flatpak, securityLabel: label,
             executablePath: path, executableSHA256: executable?.sha256, executableFile: executable?.file,
             loaderVariables: ProcessFacts.loaderVariables(environ: environ.bytes), ptraceScope: scope,
-            pidBoundAtConnect: process.isBoundAtConnect)
+            pidBoundAtConnect: process.isBoundAtConnect,
+            sharesDaemonsUserNamespace: userNamespace != nil && userNamespace == ownUserNamespace)
     }
 
     /// Why a daemon that is not root and lacks `CAP_DAC_READ_SEARCH` (it was started as a user, not as root) could

@@ -40,6 +40,8 @@ package struct CallerResolver: Sendable {
                 "its environment sets \(peer.loaderVariables.joined(separator: ", ")), which can load code into it")
         }
         for rule in policy.rules where rule.matchesSelectors(of: peer) {
+            // In a user namespace of its own a process mounts what it likes: an executable names no program there.
+            if rule.namesExecutable, !peer.sharesDaemonsUserNamespace { continue }
             // A path without a hash vouches for the program only where no one but the owner can change it.
             if let path = rule.executablePath, rule.executableSHA256 == nil,
                 untrustedPath(path, runningFile: peer.executableFile) != nil
@@ -55,6 +57,18 @@ package struct CallerResolver: Sendable {
             guard let path = peer.executablePath, !path.hasSuffix(" (deleted)") else {
                 return .refused("its executable is unknown, so it has no private group")
             }
+            guard peer.sharesDaemonsUserNamespace else {
+                return .refused(
+                    "it runs in a user namespace of its own, where a path can name any program, so it has no "
+                        + "private group")
+            }
+            // The path as the process's mounts show it: the group is the program's only if keychaind finds the
+            // same file there.
+            guard let running = peer.executableFile, Self.fileIdentity(at: path) == running else {
+                return .refused(
+                    "its executable's path \(path) names another file for keychaind (or none), so it has no "
+                        + "private group")
+            }
             let group = Self.privateGroup(uid: peer.uid, executablePath: path)
             return .allowed(CallerIdentity(applicationIdentifier: group, accessGroups: [group]), basis: "private group")
         }
@@ -69,6 +83,13 @@ package struct CallerResolver: Sendable {
         let digest = state.finalizedBytes()
         let name = executablePath.split(separator: "/").last.map(String.init) ?? "program"
         return "LOCAL.\(name).\(hexadecimal(Array(digest.prefix(8))))"
+    }
+
+    /// The device and inode of the file at `path`, links followed.
+    static func fileIdentity(at path: String) -> FileIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     /// Why `path` cannot vouch for a program, or nil: the running file must be the file at the path, and the

@@ -40,6 +40,9 @@ package struct PolicyRule: Sendable, Equatable {
         unit != nil || flatpakAppID != nil || snap != nil || securityLabel != nil || executablePath != nil
     }
 
+    /// Whether the rule names an executable (by path, or path and hash).
+    var namesExecutable: Bool { executablePath != nil || executableSHA256 != nil }
+
     /// Whether every selector other than a hashless path matches `peer`; the trust of a path alone is the
     /// resolver's to check, since it looks at the file system.
     func matchesSelectors(of peer: PeerIdentity) -> Bool {
