@@ -200,7 +200,8 @@ var targets: [Target] = [
         .executableTarget(name: "Keychaind", dependencies: ["KeychainDaemon", "DaemonSystem"], swiftSettings: swift6),
         // A SecItem client for keychaind's tests (its copies are the tests' different apps); not a product.
         .executableTarget(
-            name: "KeychainDaemonTestClient", dependencies: ["Security", "KeychainRequests", "KeychainCore"],
+            name: "KeychainDaemonTestClient",
+            dependencies: ["Security", "KeychainRequests", "KeychainCore", "KeychainWire"],
             swiftSettings: swift6),
         .testTarget(
             name: "KeychainDaemonTests",

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainRequests
+import KeychainWire
 import Security
 
 // A client app for keychaind's tests: SecItem calls on the generic passwords of service "shared", through the
@@ -12,6 +13,7 @@ import Security
 //   list-service SERVICE | load NAME COUNT [LATENCY-FILE [GO-FILE]] (MixedLoad.swift)
 //   storm-until PREFIX STOP-FILE [PAUSE-FILE] (StormUntilStopped.swift)
 //   enclave-sign HEX (a signing key's stored form sent straight to the daemon, as a hostile client would)
+//   explain PATH (`security apps show PATH`'s request: the daemon's fields, `key=value`)
 //   fork-get ACCOUNT (reads, forks, reads in the child, then in the parent: `before=`, `child=`, `after=` statuses)
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
@@ -144,6 +146,15 @@ case ("fork-get", 2):
     var code: Int32 = 0
     waitpid(child, &code, 0)
     say("after=\(readStatus(arguments[1]))")
+case ("explain", 2):
+    // What `security apps show PATH` asks: the daemon's verdict on an executable, as `key=value` lines.
+    do {
+        let client = try DaemonClient(socketPath: ProcessInfo.processInfo.environment["KEYCHAIN_SOCKET"] ?? "")
+        let answer = try client.request(.explainExecutable, payload: Array(arguments[1].utf8))
+        for (name, value) in (try? FieldList.decode(answer.payload))?.fields ?? [] { say("\(name)=\(value)") }
+    } catch {
+        say("error=\(error)")
+    }
 case ("open", 2):
     let descriptor = open(arguments[1], O_RDONLY)
     if descriptor >= 0 {

@@ -86,4 +86,28 @@ import Testing
         // The check can fail: root itself opens them.
         #expect(try apps.run(apps.appA, "open", rootHome + "/keychain.db")["opened"] != nil)
     }
+
+    /// `security apps show PATH` reads a file only as its asker could: not one in a directory closed to them,
+    /// though readable by all and though the daemon could read it; the same words as for no file at all.
+    @Test(.enabled(if: getuid() == 0, "needs root: it creates a system user and drops to it with setpriv"))
+    func explainingAFileInADirectoryTheAskerCannotSearchIsRefused() throws {
+        let user = try Self.testUser()
+        let apps = try AppIsolationTests.Apps()
+        let closed = apps.directory + "/closed"
+        try FileManager.default.createDirectory(atPath: closed, withIntermediateDirectories: true)
+        chmod(closed, 0o700)
+        let hidden = closed + "/tool"
+        FileManager.default.createFile(atPath: hidden, contents: Data("a low-entropy secret".utf8))
+        chmod(hidden, 0o755)
+        let socket = apps.daemon.socketPath
+        let asUser = try Self.runAs(user, apps.appA, "explain", hidden, socket: socket)
+        #expect(asUser["decision"] == "refused", "\(asUser)")
+        #expect(asUser["sha256"] == nil)
+        let absent = try Self.runAs(user, apps.appA, "explain", closed + "/none", socket: socket)
+        #expect(absent["reason"] != nil && absent["reason"] == asUser["reason"])
+        // Root may search the directory: it is told.
+        #expect(try apps.run(apps.appA, "explain", hidden)["sha256"]?.count == 64)
+        // The user's view of a file on an open path.
+        #expect(try Self.runAs(user, apps.appA, "explain", apps.appB, socket: socket)["sha256"]?.count == 64)
+    }
 }

@@ -21,13 +21,25 @@ package final class ExecutableDigester: Sendable {
     private let cache = Mutex<[FileVersion: [UInt8]]>([:])
     private let cacheLimit: Int
 
+    /// The largest executable read: 1 GiB, four times a toolchain's largest programs. A file padded beyond it (a
+    /// sparse tail costs its maker nothing) would cost the daemon seconds of processor time per connection.
+    package static let largestExecutable: Int64 = 1 << 30
+
     package init(cacheLimit: Int = 512) { self.cacheLimit = cacheLimit }
 
-    /// The digest and file identity of the executable `/proc/<pid>/exe` opens; nil when it cannot be read.
+    /// The digest and file identity of the executable `/proc/<pid>/exe` opens; nil when it cannot be read, or is
+    /// over ``largestExecutable``.
     package func digest(ofExecutableAt linkPath: String) -> (sha256: [UInt8], file: FileIdentity)? {
         guard let descriptor = try? SystemCalls.open(linkPath, O_RDONLY) else { return nil }
         defer { SystemCalls.close(descriptor) }
-        guard let status = try? SystemCalls.fstat(descriptor, path: linkPath) else { return nil }
+        return digest(ofOpenFile: descriptor, path: linkPath)
+    }
+
+    /// The digest and file identity of the file open as `descriptor` (read from its start; `path` names it in
+    /// errors); nil when it cannot be read, or is over ``largestExecutable``.
+    package func digest(ofOpenFile descriptor: Int32, path: String) -> (sha256: [UInt8], file: FileIdentity)? {
+        guard let status = try? SystemCalls.fstat(descriptor, path: path), status.size <= Self.largestExecutable
+        else { return nil }
         let file = FileIdentity(device: status.device, inode: status.inode)
         let version = FileVersion(
             file: file, size: status.size,
@@ -36,12 +48,16 @@ package final class ExecutableDigester: Sendable {
         if let known = cache.withLock({ $0[version] }) { return (known, file) }
         var state = SHA256State()
         var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+        var total: Int64 = 0
         while true {
             let read = chunk.withUnsafeMutableBytes { raw in
-                Result { () throws(SystemCallError) in try SystemCalls.read(descriptor, into: raw, path: linkPath) }
+                Result { () throws(SystemCallError) in try SystemCalls.read(descriptor, into: raw, path: path) }
             }
             guard case .success(let count) = read else { return nil }
             if count == 0 { break }
+            // A file that grows while it is read is held to the same bound.
+            total += Int64(count)
+            if total > Self.largestExecutable { return nil }
             chunk.withUnsafeBytes { state.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
         let digest = state.finalizedBytes()

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainWire
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -10,24 +11,27 @@ import KeychainWire
 extension DaemonServer {
     /// What the policy makes of the executable at `path` run by the asker's uid, judged by its path and bytes
     /// alone (rules that also name a unit, a Flatpak app or an AppArmor label need a running process). The daemon
-    /// reads the file only when the asker could: it is the asker's, or readable by everyone; a digest of a file
-    /// the asker may not read would tell them something about it.
+    /// reads the file only as the asker could (``AskersFile``): a digest of a file the asker may not read would
+    /// tell them something about it.
     func explainExecutable(at path: String, asker: PeerIdentity) -> FieldList {
-        guard path.hasPrefix("/"), let resolved = realpath(path, nil) else {
-            return FieldList([("path", path), ("decision", "refused"), ("reason", "no file at that absolute path")])
+        let opened: AskersFile
+        switch AskersFile.open(path, uid: asker.uid) {
+        case .success(let file): opened = file
+        case .failure(let refusal):
+            return FieldList([("path", path), ("decision", "refused"), ("reason", refusal.reason)])
         }
-        let real = String(cString: resolved)
-        free(resolved)
-        var status = stat()
-        guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            return FieldList([("path", real), ("decision", "refused"), ("reason", "not a regular file")])
-        }
-        guard status.st_uid == asker.uid || status.st_mode & 0o004 != 0 else {
+        defer { SystemCalls.close(opened.descriptor) }
+        let real = opened.path
+        guard opened.size <= ExecutableDigester.largestExecutable else {
             return FieldList([
-                ("path", real), ("decision", "refused"), ("reason", "the file is not yours and not readable by all"),
+                ("path", real), ("decision", "refused"),
+                (
+                    "reason",
+                    "the file is over \(ExecutableDigester.largestExecutable >> 20) MiB, more than keychaind reads"
+                ),
             ])
         }
-        guard let digest = ExecutableDigester(cacheLimit: 1).digest(ofExecutableAt: real) else {
+        guard let digest = ExecutableDigester(cacheLimit: 1).digest(ofOpenFile: opened.descriptor, path: real) else {
             return FieldList([("path", real), ("decision", "refused"), ("reason", "the file cannot be read")])
         }
         let candidate = PeerIdentity(
