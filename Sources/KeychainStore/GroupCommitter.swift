@@ -136,8 +136,17 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
                     finish(ran)
                     return Array(group[(index + 1)...])
                 }
-                try? database.execute("ROLLBACK TO group_write")
-                try? database.execute("RELEASE group_write")
+                do {
+                    try database.execute("ROLLBACK TO group_write")
+                    try database.execute("RELEASE group_write")
+                } catch let undo {
+                    // The failed write's changes could not be undone alone: RELEASE would then commit them with
+                    // the group. The whole transaction goes instead, and the writes after this one run next time.
+                    try? database.execute("ROLLBACK")
+                    for earlier in ran where earlier.error == nil { earlier.error = undo }
+                    finish(ran)
+                    return Array(group[(index + 1)...])
+                }
             }
         }
         do {
