@@ -18,17 +18,22 @@ extension ReasonMessages {
         word("an add cannot name an existing item", "追加で既存の項目を指定することはできません")
         word("kSecClass is missing", "kSecClass がありません")
         word(
-            "kSecAttrSynchronizableAny is for queries, not for adding an item",
-            "kSecAttrSynchronizableAny は検索に使うもので、項目の追加には使えません")
-        word(
-            "kSecAttrSynchronizableAny is for queries, not for updating an item",
-            "kSecAttrSynchronizableAny は検索に使うもので、項目の更新には使えません")
-        word(
             "kSecUseAuthenticationUISkip is for SecItemCopyMatching only",
             "kSecUseAuthenticationUISkip を使えるのは SecItemCopyMatching だけです")
+        word(
+            "iOS refuses every search key but kSecMatchLimit here, and changes nothing",
+            "iOS はここで kSecMatchLimit 以外の検索キーをすべて拒否し、何も変更しません")
         word("an update cannot change an item's class", "更新で項目のクラスを変えることはできません")
         word("of the values, only kSecValueData", "値のうち受け付けるのは kSecValueData だけです")
         // What KEYCHAIN_DEBUG notes about a SecItem call that goes ahead.
+        word(
+            "kSecAttrSynchronizableAny in an add is ignored, as by the iOS keychain: the item is not synchronizable",
+            "追加での kSecAttrSynchronizableAny は iOS のキーチェーンと同じく無視します。項目は同期しない項目になります")
+        word(
+            "kSecAttrSynchronizableAny in attributesToUpdate is ignored, as by the iOS keychain: each item stays "
+                + "synchronizable or not",
+            "attributesToUpdate の kSecAttrSynchronizableAny は iOS のキーチェーンと同じく無視します。"
+                + "各項目の同期の有無は変わりません")
         word(
             "kSecValueData in the query is ignored: a query never matches on an item's data",
             "クエリの kSecValueData は無視します: 検索は項目のデータでは照合しません")

@@ -25,7 +25,12 @@ package enum SecItemRequest {
             throw function.refused("v_PersistentRef", because: "an add cannot name an existing item")
         }
         if input.synchronizable == .any {
-            throw function.refused("sync", because: "kSecAttrSynchronizableAny is for queries, not for adding an item")
+            // iOS's server skips the value, so the item is added as not synchronizable: SAMKeychain and its ports
+            // add with the dictionary they query with, which holds it by default.
+            notes.append(
+                KeychainError.Reason(
+                    "kSecAttrSynchronizableAny in an add is ignored, as by the iOS keychain: the item is not "
+                        + "synchronizable"))
         }
         guard let itemClass = input.itemClass else { throw function.refused("class", because: "kSecClass is missing") }
         if input.authenticationUI == .skip {
@@ -115,6 +120,7 @@ package enum SecItemRequest {
             throw SecItemFunction.updateQuery.misplaced(.returnType, keys: input.keysByGroup[.returnType] ?? [])
         }
         try input.refuseCertificateMatch(in: .updateQuery)
+        try input.refuseSearchKeys(in: .updateQuery)
         input.noteIgnoredKeys(&notes)
         if attributesToUpdate.object(forKey: "class") != nil {
             throw SecItemFunction.updateAttributes.misplaced(
@@ -131,16 +137,20 @@ package enum SecItemRequest {
             throw function.misplaced(.value, keys: ["v_PersistentRef"], detail: "of the values, only kSecValueData")
         }
         if changes.synchronizable == .any {
-            throw function.refused(
-                "sync", because: "kSecAttrSynchronizableAny is for queries, not for updating an item")
+            // Skipped by iOS's server as in an add: the items keep what they are.
+            notes.append(
+                KeychainError.Reason(
+                    "kSecAttrSynchronizableAny in attributesToUpdate is ignored, as by the iOS keychain: each item "
+                        + "stays synchronizable or not"))
         }
+        let newSynchronizable = changes.synchronizable == .any ? nil : changes.synchronizable.map { $0 == .yes }
         noteSynchronizableThisDeviceOnly(
-            synchronizable: changes.synchronizable.map { $0 == .yes } ?? (input.synchronizable == .yes),
+            synchronizable: newSynchronizable ?? (input.synchronizable == .yes),
             protection: changes.accessControl?.accessibility ?? changes.accessibility ?? input.accessibility,
             into: &notes)
         var itemChanges = ItemChanges(
             attributes: changes.attributes, accessGroup: changes.accessGroup,
-            synchronizable: changes.synchronizable.map { $0 == .yes }, accessibility: changes.accessibility,
+            synchronizable: newSynchronizable, accessibility: changes.accessibility,
             accessControl: changes.accessControl, data: changes.data)
         if let key = changes.valueReference { itemChanges.value = .key(try key.itemValue()) }
         if let certificate = changes.certificateReference {
@@ -161,6 +171,7 @@ package enum SecItemRequest {
     package static func delete(_ query: NSDictionary, notes: inout [KeychainError.Reason]) throws -> ItemQuery {
         let input = try SecDictionary(decoding: query)
         try input.refuseCertificateMatch(in: .delete)
+        try input.refuseSearchKeys(in: .delete)
         input.noteIgnoredKeys(&notes)
         var itemQuery = input.query(limit: input.limit ?? .all)
         itemQuery.returns = []
@@ -175,6 +186,18 @@ extension SecDictionary {
         guard let key = certificateMatch.keys.sorted().first else { return }
         throw function.refused(
             key, because: "the certificate search keys filter only what SecItemCopyMatching returns")
+    }
+}
+
+extension SecDictionary {
+    /// iOS's server refuses every search key in a delete or an update's query (errSecItemMatchUnsupported, which
+    /// is errSecParam), `kSecMatchLimitAll` included; a case-insensitive delete would remove items iOS keeps.
+    /// `kSecMatchLimit` alone is left to the engine: it takes `kSecMatchLimitAll` as the macOS keychain does
+    /// (wrappers compiled for anything but iOS send it), and refuses a limit of one or a number.
+    func refuseSearchKeys(in function: SecItemFunction) throws {
+        guard let key = (keysByGroup[.search] ?? []).filter({ $0 != "m_Limit" }).sorted().first else { return }
+        throw function.refused(
+            key, because: "iOS refuses every search key but kSecMatchLimit here, and changes nothing")
     }
 }
 

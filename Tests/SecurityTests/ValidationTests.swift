@@ -20,7 +20,6 @@ import Testing
             #expect(add([kSecAttrCreator as String: Date()]) == errSecParam)
             #expect(add([kSecAttrCreator as String: Data([1])]) == errSecParam)
             #expect(add([kSecAttrAccessible as String: "nonsense"]) == errSecParam)
-            #expect(add([kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]) == errSecParam)
             #expect(add([kSecAttrCreationDate as String: Date()]) == errSecParam)
             #expect(add([kSecValueData as String: Data(count: 17 << 20)]) == errSecParam)
             var result: AnyObject?
@@ -59,6 +58,13 @@ import Testing
             #expect(
                 SecItemDelete(genp.merging([kSecMatchLimit as String: kSecMatchLimitOne]) { $1 } as CFDictionary)
                     == errSecParam)
+            // Any other search key in a delete or an update's query is refused, as iOS's server refuses them all
+            // (errSecItemMatchUnsupported): a case-insensitive delete would remove what iOS keeps.
+            let folded = genp.merging([kSecAttrAccount as String: "A", kSecMatchCaseInsensitive as String: true]) { $1 }
+            #expect(SecItemDelete(folded as CFDictionary) == errSecParam)
+            #expect(SecItemUpdate(folded as CFDictionary, change) == errSecParam)
+            var kept: AnyObject?
+            #expect(SecItemCopyMatching(genp as CFDictionary, &kept) == errSecSuccess)
             // A delete ignores the return and value properties of a reused query, as on a device.
             let reused = genp.merging([kSecReturnData as String: true, kSecValueData as String: Data("s".utf8)]) { $1 }
             #expect(SecItemDelete(reused as CFDictionary) == errSecSuccess)
@@ -140,6 +146,40 @@ import Testing
             #expect(
                 SecItemCopyMatching(genp.merging([kSecMatchPolicy as String: "p"]) { $1 } as CFDictionary, &result)
                     == errSecParam)
+        }
+    }
+
+    /// iOS's server skips kSecAttrSynchronizableAny wherever it is written (`SecDbQuery.c`): an add stores the
+    /// item as not synchronizable, and attributes to update leave each item as it was. SAMKeychain and its ports
+    /// add with the dictionary they query with, which holds it by default.
+    @Test func synchronizableAnyInAnAddOrAnUpdateIsIgnoredAsOnIOS() throws {
+        try withFreshKeychain {
+            let any: [String: Any] = [kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]
+            #expect(add(any.merging([kSecValueData as String: Data("s".utf8)]) { $1 }) == errSecSuccess)
+            var result: AnyObject?
+            let read = genp.merging([kSecReturnAttributes as String: true]) { $1 }
+            #expect(SecItemCopyMatching(read as CFDictionary, &result) == errSecSuccess)
+            #expect((result as? [String: Any])?[kSecAttrSynchronizable as String] as? Bool == false)
+            // The same add again is a duplicate of that item.
+            #expect(add(any) == errSecDuplicateItem)
+            let synced = genp.merging([kSecAttrSynchronizable as String: true, kSecAttrAccount as String: "b"]) { $1 }
+            #expect(SecItemAdd(synced as CFDictionary, nil) == errSecSuccess)
+            var everything = genp.merging(any) { $1 }
+            everything[kSecAttrAccount as String] = nil
+            #expect(
+                SecItemUpdate(
+                    everything as CFDictionary,
+                    [kSecAttrSynchronizable as String: kSecAttrSynchronizableAny, kSecAttrLabel as String: "l"]
+                        as CFDictionary)
+                    == errSecSuccess)
+            let all = everything.merging([
+                kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+            ]) { $1 }
+            #expect(SecItemCopyMatching(all as CFDictionary, &result) == errSecSuccess)
+            let items = (result as? [[String: Any]]) ?? []
+            #expect(items.count == 2 && items.allSatisfy { $0[kSecAttrLabel as String] as? String == "l" })
+            #expect(
+                Set(items.compactMap { $0[kSecAttrSynchronizable as String] as? Bool }) == [true, false])
         }
     }
 
