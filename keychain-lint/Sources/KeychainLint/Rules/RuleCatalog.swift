@@ -100,9 +100,10 @@ public enum RuleCatalog {
         id: "KL205", name: "matchLimitInDelete", severity: .medium, cwe: 628, masvs: "MASVS-CODE-4",
         summary: "SecItemDelete is given kSecMatchLimitOne or a numeric match limit.",
         explanation: """
-            SecItemDelete has no limit: without one, or with kSecMatchLimitAll, it removes every item that \
-            matches. iOS fails a delete whose limit is kSecMatchLimitOne or a number with errSecParam and deletes \
-            nothing, so the code that expected a single deletion deletes nothing at all.
+            SecItemDelete has no limit: without one it removes every item that matches. iOS fails a delete whose \
+            limit is kSecMatchLimitOne or a number with errSecParam and deletes nothing, so the code that expected \
+            a single deletion deletes nothing at all. (iOS refuses kSecMatchLimitAll in a delete too; the macOS \
+            file keychain takes it, which is why cross-platform wrappers send it outside their iOS builds.)
             """,
         fix: "Remove kSecMatchLimit and narrow the query with the item's primary-key attributes instead.")
 
