@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import Security
 import Testing
 
@@ -28,6 +29,36 @@ import Testing
             #expect(result as? SecCertificate == leaf)
             let (_, data) = lookUp([kSecClass: kSecClassCertificate, kSecReturnData: true])
             #expect(data as? Data == SecCertificateCopyData(leaf) as Data)
+        }
+    }
+
+    /// Apple's server gives a certificate added without kSecAttrAccessible the `Always` class (dk), where every
+    /// other item gets WhenUnlocked: it is public, and trust evaluation reads it while the device is locked.
+    @Test func aCertificateWithoutAProtectionClassIsAlwaysAndReadableWhileLocked() throws {
+        let leaf = try CertificateFixtures.shared().certificate("leaf")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("cert-dk-\(UUID().uuidString)")
+        var configuration = KeychainConfiguration(
+            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
+        configuration.passcodeDerivationTarget = 0.002
+        let keychain = try Keychain(configuration: configuration)
+        defer {
+            keychain.close()
+            try? FileManager.default.removeItem(at: home)
+        }
+        try keychain.setPasscode(Secret(Array("1234".utf8)))
+        try SecurityRuntime.withKeychain(keychain) {
+            #expect(SecItemAdd([kSecValueRef: leaf] as CFDictionary, nil) == errSecSuccess)
+            #expect(addPassword(service: "s", account: "a", secret: "p") == errSecSuccess)
+            let (_, attributes) = lookUp([kSecClass: kSecClassCertificate, kSecReturnAttributes: true])
+            #expect((attributes as? [String: Any])?[kSecAttrAccessible as String] as? String == "dk")
+            keychain.simulateRestart()
+            let (status, data) = lookUp([kSecClass: kSecClassCertificate, kSecReturnData: true])
+            #expect(status == errSecSuccess)
+            #expect(data as? Data == SecCertificateCopyData(leaf) as Data)
+            let password: [CFString: Any] = [
+                kSecClass: kSecClassGenericPassword, kSecAttrService: "s", kSecReturnData: true,
+            ]
+            #expect(lookUp(password).0 == errSecInteractionNotAllowed)
         }
     }
 

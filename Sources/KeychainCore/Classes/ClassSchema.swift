@@ -23,6 +23,9 @@ package final class ClassSchema: Sendable {
     }
 
     package let itemClass: ItemClass
+    /// The protection class of an item added without one: Apple's server gives a certificate `Always` (it is
+    /// public, and trust evaluation reads it while the device is locked) and every other item `WhenUnlocked`.
+    package var defaultProtection: Accessibility { itemClass == .certificate ? .always : .default }
     /// The attributes a caller may set or match, with their kinds (agrp, sync and pdmn are handled apart).
     package let attributes: [AttributeKey: AttributeKind]
     /// The attributes that, with the access group and synchronizable, identify an item.

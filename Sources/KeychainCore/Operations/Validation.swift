@@ -89,7 +89,7 @@ extension Keychain {
         if let accessibility, let accessControl, accessibility != accessControl.accessibility {
             throw KeychainError.param.because("kSecAttrAccessible conflicts with the access control's protection class")
         }
-        let protection = accessControl?.accessibility ?? accessibility ?? .default
+        let protection = accessControl?.accessibility ?? accessibility ?? schema.defaultProtection
         if synchronizable && accessControl?.hasConstraints == true {
             throw KeychainError.param.because("a synchronizable item cannot carry access-control constraints")
         }
