@@ -86,6 +86,12 @@ extension ReasonMessages {
             "証明書の検索キーで絞り込めるのは SecItemCopyMatching の結果だけです")
         // SecAccessControl and PKCS #12.
         word("the protection is not a kSecAttrAccessible value", "保護クラスが kSecAttrAccessible の値ではありません")
+        word(
+            "the flags combine .biometryAny and .biometryCurrentSet; one may be set",
+            "フラグが .biometryAny と .biometryCurrentSet を組み合わせています。設定できるのはどちらか一つです")
+        word(
+            ".userPresence combines only with .applicationPassword and .privateKeyUsage",
+            ".userPresence と組み合わせられるのは .applicationPassword と .privateKeyUsage だけです")
         word("the flags combine .or and .and", "フラグに .or と .and が両方含まれています")
         word(
             "a PKCS#12 file holds private keys, not public ones",

@@ -74,6 +74,18 @@ public func SecAccessControlCreateWithFlags(
     if flags.contains(.or) && flags.contains(.and) {
         return fail(KeychainError.Reason("the flags combine .or and .and"))
     }
+    // Apple's two further checks: one biometry constraint at most, and .userPresence (biometry or passcode,
+    // itself) alone or with the two flags that are no constraint of the same kind.
+    if flags.contains(.biometryAny) && flags.contains(.biometryCurrentSet) {
+        return fail(KeychainError.Reason("the flags combine .biometryAny and .biometryCurrentSet; one may be set"))
+    }
+    if flags.contains(.userPresence),
+        !flags.subtracting([.userPresence, .applicationPassword, .privateKeyUsage]).isEmpty
+    {
+        return fail(
+            KeychainError.Reason(
+                ".userPresence combines only with .applicationPassword and .privateKeyUsage"))
+    }
     return SecAccessControl(
         policy: AccessControlPolicy(accessibility: accessibility, flags: AccessControlFlags(rawValue: flags.rawValue)))
 }

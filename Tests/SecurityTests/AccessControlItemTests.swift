@@ -201,6 +201,22 @@ import Testing
             #expect(
                 SecAccessControlCreateWithFlags(
                     nil, kSecAttrAccessibleWhenUnlocked, [.biometryAny, .or, .and, .devicePasscode], &error) == nil)
+            // SecAccessControl.m's other two refusals: two biometry constraints, and .userPresence combined with
+            // anything but .applicationPassword and .privateKeyUsage.
+            for refused: SecAccessControlCreateFlags in [
+                [.biometryAny, .biometryCurrentSet], [.userPresence, .or, .devicePasscode],
+                [.userPresence, .biometryAny],
+            ] {
+                error = nil
+                #expect(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, refused, &error) == nil)
+                #expect((error?.takeRetainedValue() as Error?).map { ($0 as NSError).code } == Int(errSecParam))
+            }
+            for accepted: SecAccessControlCreateFlags in [
+                [.userPresence, .applicationPassword], [.userPresence, .privateKeyUsage],
+                [.biometryAny, .or, .devicePasscode],
+            ] {
+                #expect(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, accepted, nil) != nil)
+            }
             #expect(add("s", .biometryAny, extra: [kSecAttrSynchronizable as String: true]) == errSecParam)
             #expect(
                 add("c", .biometryAny, extra: [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked])
