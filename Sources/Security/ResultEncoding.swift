@@ -24,8 +24,8 @@ enum ResultEncoding {
         if let attributes = result.attributes {
             let schema = ClassSchema.of(result.itemClass)
             for (key, value) in attributes {
-                // A number attribute given as a non-numeric string (kSecAttrPort: "") reads back as a number, as
-                // from securityd's integer column.
+                // A number attribute given as a non-numeric string (kSecAttrPort: "") reads back as a number:
+                // it is stored as one. iOS hands back the string the item was added with (docs/compatibility.md).
                 if schema?.attributes[key] == .number, case .string(let text) = value {
                     dictionary[constant(key.rawValue)] = NSNumber(value: leadingInteger(text))
                     continue
@@ -36,8 +36,9 @@ enum ResultEncoding {
             }
             if let policy = result.accessControl { dictionary[constant("accc")] = SecAccessControl(policy: policy) }
         }
-        // An item stored without data has no v_Data key (Apple's si-80-empty-data); kSecReturnData alone gives
-        // empty data, above. This keychain stores no data and empty data alike.
+        // An item stored without data has no v_Data key (Apple's si-80-empty-data). kSecReturnData alone gives
+        // empty data, above, where iOS gives none for an item without data and empty data for one with empty
+        // data: this keychain stores the two alike, and gives what code storing an empty password expects.
         if returns.contains(.data), let value = result.value, value.byteCount > 0 {
             dictionary[constant("v_Data")] = valueData(value)
         }
