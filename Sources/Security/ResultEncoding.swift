@@ -22,14 +22,9 @@ enum ResultEncoding {
             if let object = reference(result) { dictionary[constant("v_Ref")] = object }
         }
         if let attributes = result.attributes {
-            let schema = ClassSchema.of(result.itemClass)
+            // A number attribute given as a non-numeric string (kSecAttrPort: "", a four-character code) reads
+            // back as that string: iOS reads attributes from the item's sealed copy, where the string was kept.
             for (key, value) in attributes {
-                // A number attribute given as a non-numeric string (kSecAttrPort: "") reads back as a number:
-                // it is stored as one. iOS hands back the string the item was added with (docs/compatibility.md).
-                if schema?.attributes[key] == .number, case .string(let text) = value {
-                    dictionary[constant(key.rawValue)] = NSNumber(value: leadingInteger(text))
-                    continue
-                }
                 // The stored access control comes back typed, below, as the SecAccessControl it was made from.
                 if key.rawValue == "accc" { continue }
                 dictionary[constant(key.rawValue)] = object(value)
@@ -67,26 +62,6 @@ enum ResultEncoding {
             SecCertificateCreateWithData(nil, NSData(bytes: certificate.derBytes, length: certificate.derBytes.count))
         case .identity(let identity)?: SecIdentity(itemValue: identity)
         }
-    }
-
-    /// The integer SQLite reads from text: optional blanks and sign, then the digits up to the first other
-    /// character; 0 when there are none.
-    static func leadingInteger(_ text: String) -> Int64 {
-        var characters = Substring(text).drop { $0 == " " || $0 == "\t" }
-        var negative = false
-        if let sign = characters.first, sign == "-" || sign == "+" {
-            negative = sign == "-"
-            characters = characters.dropFirst()
-        }
-        var value: Int64 = 0
-        for character in characters {
-            guard let digit = character.wholeNumberValue, character.isASCII else { break }
-            let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = scaled.addingReportingOverflow(Int64(digit))
-            guard !overflow, !carry else { break }
-            value = sum
-        }
-        return negative ? -value : value
     }
 
     private static func data(_ secret: Secret?) -> NSData {

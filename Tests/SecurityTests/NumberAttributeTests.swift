@@ -75,14 +75,18 @@ import Testing
         }
     }
 
-    /// SecItemTests' testBadPort: iOS accepts a port given as a non-numeric string. Like securityd, the string
-    /// is kept as given (a distinct value in the primary key and in matching) and reads back as the number 0.
+    /// SecItemTests' testBadPort: iOS accepts a port given as a non-numeric string. Like securityd (`copyNumber`),
+    /// the string is kept as given (a distinct value in the primary key and in matching) and reads back as that
+    /// string, from the item's sealed copy; a four-character code given as a string comes back as itself.
     @Test func aNonNumericPortStringIsAcceptedAsOnIOS() throws {
         try withFreshKeychain {
             #expect(add([kSecAttrPort as String: ""]) == errSecSuccess)
             let (status, stored) = attributes([kSecAttrPort as String: ""])
             #expect(status == errSecSuccess)
-            #expect((stored?[kSecAttrPort as String] as? NSNumber)?.intValue == 0)
+            #expect(stored?[kSecAttrPort as String] as? String == "")
+            #expect(add([kSecAttrCreator as String: "abcd", kSecAttrAccount as String: "code"]) == errSecSuccess)
+            let (_, coded) = attributes([kSecAttrAccount as String: "code"])
+            #expect(coded?[kSecAttrCreator as String] as? String == "abcd")
             #expect(add([kSecAttrPort as String: ""]) == errSecDuplicateItem)
             #expect(attributes([kSecAttrPort as String: 0]).0 == errSecItemNotFound)
             #expect(add([kSecAttrPort as String: 0]) == errSecSuccess)
