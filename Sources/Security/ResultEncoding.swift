@@ -44,11 +44,11 @@ enum ResultEncoding {
     }
 
     /// What kSecReturnRef alone returns: each item's reference object. Passwords have none, so a search for
-    /// them returns nothing, as on iOS.
+    /// one of them returns nothing, and a search for all of them an empty array, as Apple's client builds it
+    /// (`SecItemResultProcess` skips the items it makes no reference for).
     private static func references(_ results: [ItemResult], limit: MatchLimit) -> AnyObject? {
         let objects = results.compactMap(reference)
-        guard !objects.isEmpty else { return nil }
-        if limit == .one { return objects[0] }
+        if limit == .one { return objects.first }
         return NSArray(array: objects)
     }
 

@@ -141,6 +141,10 @@ import Testing
             let (alone, nothing) = copy([kSecReturnRef as String: true])
             #expect(alone == errSecSuccess)
             #expect(nothing == nil)
+            // All of them: an empty array, as Apple's client builds the array and skips what has no reference.
+            let (all, none) = copy([kSecReturnRef as String: true, kSecMatchLimit as String: kSecMatchLimitAll])
+            #expect(all == errSecSuccess)
+            #expect((none as? [Any])?.isEmpty == true)
         }
     }
 
