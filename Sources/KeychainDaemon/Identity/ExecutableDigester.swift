@@ -30,7 +30,7 @@ package final class ExecutableDigester: Sendable {
     /// The digest and file identity of the executable `/proc/<pid>/exe` opens; nil when it cannot be read, or is
     /// over ``largestExecutable``.
     package func digest(ofExecutableAt linkPath: String) -> (sha256: [UInt8], file: FileIdentity)? {
-        guard let descriptor = try? SystemCalls.open(linkPath, O_RDONLY) else { return nil }
+        guard let descriptor = try? SystemCalls.open(linkPath, O_RDONLY | O_NOCTTY) else { return nil }
         defer { SystemCalls.close(descriptor) }
         return digest(ofOpenFile: descriptor, path: linkPath)
     }

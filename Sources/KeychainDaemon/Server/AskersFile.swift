@@ -21,6 +21,9 @@ struct AskersFile {
     let path: String
     let size: Int64
 
+    /// `O_PATH` (Linux), which Glibc's Swift module leaves out: a descriptor that names a file without opening it.
+    private static let pathOnly: Int32 = 0o10_000_000
+
     private static let unreachable = Refusal(reason: "no regular file you can read at that absolute path")
 
     static func open(_ asked: String, uid: UInt32) -> Result<AskersFile, Refusal> {
@@ -36,28 +39,33 @@ struct AskersFile {
                 return .failure(unreachable)
             }
             let isLast = index == names.count - 1
-            // O_NONBLOCK: a FIFO put at the path must not hold the daemon's thread.
-            let flags =
-                isLast
-                ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+            // The last name is opened as a path only: opening a terminal (or a FIFO, or a device) for reading
+            // would make it the daemon's controlling terminal, whose ^C stops the daemon.
+            let flags = isLast ? pathOnly | O_NOFOLLOW | O_CLOEXEC : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
             let next = openat(directory, name, flags)
             SystemCalls.close(directory)
             guard next >= 0 else { return .failure(unreachable) }
             directory = next
         }
         guard let status = try? SystemCalls.fstat(directory), status.mode & UInt32(S_IFMT) == UInt32(S_IFREG),
-            uid == 0 || (status.owner == uid ? status.mode & 0o400 != 0 : status.mode & 0o004 != 0)
+            uid == 0 || (status.owner == uid ? status.mode & 0o400 != 0 : status.mode & 0o044 == 0o044)
         else {
             SystemCalls.close(directory)
             return .failure(unreachable)
         }
-        return .success(AskersFile(descriptor: directory, path: path, size: status.size))
+        // A regular file, checked on the path descriptor: now opened for reading, through that descriptor.
+        let file = Glibc.open("/proc/self/fd/\(directory)", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        SystemCalls.close(directory)
+        guard file >= 0 else { return .failure(unreachable) }
+        return .success(AskersFile(descriptor: file, path: path, size: status.size))
     }
 
     /// Whether a directory lets `uid` through: root passes everywhere.
     private static func searchable(_ status: FileStatus, by uid: UInt32) -> Bool {
         guard status.mode & UInt32(S_IFMT) == UInt32(S_IFDIR) else { return false }
         if uid == 0 { return true }
-        return status.owner == uid ? status.mode & 0o100 != 0 : status.mode & 0o001 != 0
+        // Not the owner: the group's bit and the others' must both allow it, since the daemon does not know whether
+        // the asker is in the group (whose bit, when it is, is the one that counts).
+        return status.owner == uid ? status.mode & 0o100 != 0 : status.mode & 0o011 == 0o011
     }
 }

@@ -94,7 +94,8 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     private func refusal(of sender: MessageSender?) -> String? {
         guard let peer else { return nil }
         guard let sender else { return "bytes came without the sender's credentials" }
-        guard sender.pid == peer.pid, sender.uid == peer.uid else {
+        // The pid alone: the stamp carries the real uid, SO_PEERCRED the effective one (a setuid client differs).
+        guard sender.pid == peer.pid else {
             return
                 "pid \(sender.pid) (uid \(sender.uid)) sent bytes on the connection of pid \(peer.pid): a socket handed "
                 + "to another process keeps no identity"
