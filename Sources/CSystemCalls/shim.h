@@ -55,10 +55,10 @@ static inline int ksys_pass_credentials(int fd) {
 }
 
 /// recvmsg(2) into `buffer` with `flags`: the count (or -1 with errno), and in *known whether the bytes came with
-/// the sender's credentials (SCM_CREDENTIALS: the kernel's, never the sender's word), then in *pid, *uid, *gid.
+/// the sender's credentials (SCM_CREDENTIALS: the kernel's, never the sender's word), then its pid in *pid.
 /// The kernel never joins bytes of two senders in one read. Descriptors a peer sends find no room and are closed.
 static inline long ksys_receive_with_sender(int fd, void *buffer, size_t length, int flags, int *known,
-                                            int32_t *pid, uint32_t *uid, uint32_t *gid) {
+                                            int32_t *pid) {
     struct { pid_t pid; uid_t uid; gid_t gid; } credentials;  // struct ucred, the kernel's layout
     union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(credentials))]; } control;
     struct iovec vector = { buffer, length };
@@ -76,8 +76,6 @@ static inline long ksys_receive_with_sender(int fd, void *buffer, size_t length,
             memcpy(&credentials, CMSG_DATA(header), sizeof(credentials));
             *known = 1;
             *pid = credentials.pid;
-            *uid = credentials.uid;
-            *gid = credentials.gid;
         }
     }
     return count;

@@ -25,10 +25,10 @@ package struct SocketStream: Sendable {
 
     /// Reads what is there into `buffer` (the caller's, kept between reads), waiting for at least one byte; the
     /// wait polls first, as `spin` allows, unless `mayPoll` is false.
-    /// `sender`, when given, receives who sent the bytes, as the kernel stamped them (nil: unstamped).
+    /// `sender`, when given, receives the pid of the process that sent the bytes, as the kernel stamped them (nil: unstamped).
     package func receive(
         into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin, mayPoll: Bool = true,
-        sender: UnsafeMutablePointer<MessageSender?>? = nil
+        sender: UnsafeMutablePointer<Int32?>? = nil
     ) -> Received {
         do {
             let count = try SystemCalls.receive(

@@ -17,7 +17,7 @@ extension SystemCalls {
     /// - Throws: ``SystemCallError`` named `recv`.
     package static func receiveIfArrived(
         _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer,
-        sender: UnsafeMutablePointer<MessageSender?>? = nil
+        sender: UnsafeMutablePointer<Int32?>? = nil
     ) throws(SystemCallError) -> Arrival {
         do {
             let count = try receive(descriptor, into: buffer, flags: Int32(MSG_DONTWAIT), sender: sender)
@@ -34,10 +34,10 @@ extension SystemCalls {
     /// - Parameters:
     ///   - mayPoll: false when the caller knows its process has other work for the processors (other
     ///     requests being served): the wait then sleeps at once, and is still timed.
-    ///   - sender: when given, receives who sent the bytes (see ``passCredentials(_:)``).
+    ///   - sender: when given, receives the pid of the process that sent the bytes (see ``passCredentials(_:)``).
     package static func receive(
         _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, spinning spin: inout AdaptiveSpin,
-        mayPoll: Bool = true, sender: UnsafeMutablePointer<MessageSender?>? = nil
+        mayPoll: Bool = true, sender: UnsafeMutablePointer<Int32?>? = nil
     ) throws(SystemCallError) -> Int {
         let budget = mayPoll ? spin.budgetNanoseconds : 0
         let start = monotonicNanoseconds()

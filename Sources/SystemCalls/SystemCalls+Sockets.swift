@@ -11,10 +11,10 @@ extension SystemCalls {
     /// Receives what has arrived on a connected socket into `buffer`, waiting for at least one byte.
     /// - Returns: the number of bytes received; 0 when the peer closed the connection.
     /// - Throws: ``SystemCallError`` named `recv` (`EAGAIN` when a receive timeout passed).
-    /// - Parameter sender: when given, receives who sent the bytes (see ``passCredentials(_:)``).
+    /// - Parameter sender: when given, receives the pid of the process that sent the bytes (see ``passCredentials(_:)``).
     package static func receive(
         _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer,
-        sender: UnsafeMutablePointer<MessageSender?>? = nil
+        sender: UnsafeMutablePointer<Int32?>? = nil
     ) throws(SystemCallError) -> Int {
         try receive(descriptor, into: buffer, flags: 0, sender: sender)
     }

@@ -5,9 +5,9 @@ import SystemCalls
 #endif
 
 /// A file opened for `security apps show` the way its asker could open it, though the daemon can read more: every
-/// directory from the root searchable by the asker (theirs with the owner's search bit, or searchable by all;
-/// group bits are not counted, since the daemon does not know the asker's groups), and the file theirs or
-/// readable by all. Each name is opened below the directory opened before it, without following a link, so no
+/// directory from the root searchable by the asker (theirs with the owner's search bit, or searchable by both
+/// group and others, since the daemon does not know the asker's groups), and a regular file readable by them on
+/// the same terms. Each name is opened below the directory opened before it, without following a link, so no
 /// path swapped in between is read; and a path the asker cannot reach is refused with the same words whether or
 /// not anything is there.
 struct AskersFile {

@@ -30,16 +30,16 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     /// The keychain of the connection's uid once a request has opened it: the uid of a connection never changes,
     /// so later requests need not look it up (under the lock every connection's requests share).
     private var keychain: Keychain?
-    /// The process that connected (pid and uid): bytes any other process sends on the connection end it. Nil only
+    /// The pid of the process that connected: bytes any other process sends on the connection end it. Nil only
     /// for a connection made in a test without a kernel peer.
-    private let peer: (pid: Int32, uid: UInt32)?
+    private let peerPid: Int32?
 
     init(
-        stream: SocketStream, peer: (pid: Int32, uid: UInt32)?, payloadLimit: Int, idleSeconds: Int,
+        stream: SocketStream, peerPid: Int32?, payloadLimit: Int, idleSeconds: Int,
         answerLimit: Int = Frame.defaultLargestAnswer, othersAtWork: @escaping @Sendable () -> Bool = { false }
     ) {
         self.stream = stream
-        self.peer = peer
+        self.peerPid = peerPid
         self.othersAtWork = othersAtWork
         self.idleSeconds = idleSeconds
         self.payloadLimit = payloadLimit
@@ -68,11 +68,11 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
             }
             // Straight into this connection's decoder: no array made per read.
             var outcome = SocketStream.Received.endOfStream
-            var sender: MessageSender?
+            var sender: Int32?
             let mayPoll = !othersAtWork()
             _ = decoder.receive { room in
                 outcome = withUnsafeMutablePointer(to: &sender) { stamp in
-                    stream.receive(into: room, spinning: &spin, mayPoll: mayPoll, sender: peer == nil ? nil : stamp)
+                    stream.receive(into: room, spinning: &spin, mayPoll: mayPoll, sender: peerPid == nil ? nil : stamp)
                 }
                 if case .count(let count) = outcome { return count }
                 return 0
@@ -88,17 +88,16 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
         }
     }
 
-    /// Why bytes from `sender` may not be read as the connected process's, or nil when they may. The identity was
-    /// learnt of the process that connected; a socket it hands to another process (inherited across `fork`, or
-    /// sent over another socket), perhaps before it `exec`s an allowed program, must not carry that identity.
-    private func refusal(of sender: MessageSender?) -> String? {
-        guard let peer else { return nil }
+    /// Why bytes from the process `sender` may not be read as the connected process's, or nil when they may. The
+    /// identity was learnt of the process that connected; a socket it hands to another process (inherited across
+    /// `fork`, or sent over another socket), perhaps before it `exec`s an allowed program, must not carry that
+    /// identity. The pid alone is compared: the stamp's uid is the real one, `SO_PEERCRED`'s the effective one.
+    private func refusal(of sender: Int32?) -> String? {
+        guard let peerPid else { return nil }
         guard let sender else { return "bytes came without the sender's credentials" }
-        // The pid alone: the stamp carries the real uid, SO_PEERCRED the effective one (a setuid client differs).
-        guard sender.pid == peer.pid else {
-            return
-                "pid \(sender.pid) (uid \(sender.uid)) sent bytes on the connection of pid \(peer.pid): a socket handed "
-                + "to another process keeps no identity"
+        guard sender == peerPid else {
+            return "pid \(sender) sent bytes on the connection of pid \(peerPid): a socket handed to another process "
+                + "keeps no identity"
         }
         return nil
     }

@@ -131,7 +131,7 @@ package final class DaemonServer: Sendable {
     /// Reads frames and answers each until the client leaves, goes quiet too long or breaks the protocol.
     private func converse(_ stream: SocketStream, peer: PeerIdentity, caller: CallerIdentity, who: String) {
         let connection = DaemonConnection(
-            stream: stream, peer: (peer.pid, peer.uid), payloadLimit: limits.maximumPayload,
+            stream: stream, peerPid: peer.pid, payloadLimit: limits.maximumPayload,
             idleSeconds: limits.idleSeconds,
             answerLimit: limits.maximumAnswer, othersAtWork: { [self] in inFlight.load(ordering: .relaxed) > 0 })
         defer { handler.connectionClosed(connection, peer: peer) }
