@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -78,6 +79,13 @@ static inline long ksys_receive_with_sender(int fd, void *buffer, size_t length,
             *pid = credentials.pid;
         }
     }
+    return count;
+}
+
+/// FIONREAD of a socket: the bytes received and not yet read (a stream socket's whole queue), or -1 with errno.
+static inline int ksys_queued_bytes(int fd) {
+    int count = 0;
+    if (ioctl(fd, FIONREAD, &count) != 0) return -1;
     return count;
 }
 

@@ -15,6 +15,7 @@ import Security
 //   enclave-sign HEX (a signing key's stored form sent straight to the daemon, as a hostile client would)
 //   explain PATH (`security apps show PATH`'s request: the daemon's fields, `key=value`)
 //   fork-get ACCOUNT (reads, forks, reads in the child, then in the parent: `before=`, `child=`, `after=` statuses)
+//   wait SECONDS (sleeps, and connects to nothing)
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
 // each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised; `open`
@@ -155,6 +156,10 @@ case ("explain", 2):
     } catch {
         say("error=\(error)")
     }
+case ("wait", 2):
+    // Only runs for a while: a process for a test to exec, which makes no connection of its own.
+    sleep(UInt32(arguments[1]) ?? 0)
+    say("status=0")
 case ("open", 2):
     let descriptor = open(arguments[1], O_RDONLY)
     if descriptor >= 0 {

@@ -13,6 +13,12 @@ extension SystemCalls {
         try retrying("setsockopt SO_PASSCRED") { ksys_pass_credentials(descriptor) }
     }
 
+    /// How many bytes have arrived on the connected socket `descriptor` and are not yet read (`FIONREAD`): every
+    /// byte a peer's `write` returned for before this call.
+    package static func queuedBytes(_ descriptor: Int32) throws(SystemCallError) -> Int {
+        Int(try retrying("ioctl FIONREAD") { ksys_queued_bytes(descriptor) })
+    }
+
     /// `recv` with `flags`, or, when `sender` is given, `recvmsg` that also stores the pid of the process that
     /// sent the bytes, as the kernel stamped them (nil when they came unstamped).
     static func receive(

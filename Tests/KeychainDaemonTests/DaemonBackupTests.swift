@@ -58,6 +58,7 @@ import Testing
         let target = backupPath()
         defer { try? FileManager.default.removeItem(atPath: target) }
         let hostile = try fixture.daemon.connect()
+        #expect(try hostile.request(.ping).kind == .pong)
         func status(of request: KeychainRequest) throws -> Int32? {
             let answer = try hostile.request(.request, payload: try RequestCodec.encode(request, context: nil))
             do {

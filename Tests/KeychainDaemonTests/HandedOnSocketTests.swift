@@ -37,7 +37,7 @@ import Testing
     }
 
     /// The next frame on `descriptor`, or nil when the daemon closed the connection.
-    private static func nextFrame(on descriptor: Int32) throws -> Frame? {
+    static func nextFrame(on descriptor: Int32) throws -> Frame? {
         var decoder = FrameDecoder(payloadLimit: 1 << 20)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -104,6 +104,9 @@ import Testing
         try Self.fill(client, count: 12)
         // A client that never says hello is spoken to in protocol 1: one frame, however large (within the bound).
         let old = try daemon.connect()
+        // Its first request waits for an answer, as the daemon serves no request sent before it identified the
+        // process.
+        #expect(try old.request(.ping).kind == .pong)
         let small = ItemQuery(
             itemClass: .genericPassword, attributes: [.service: .string("bulk")], limit: .all, returns: [.data])
         let answer = try old.request(.request, payload: try RequestCodec.encode(.search(small), context: nil))

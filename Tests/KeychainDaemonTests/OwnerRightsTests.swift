@@ -171,6 +171,7 @@ import Testing
         let fixture = try Fixture()
         func claim(answering hidden: [UInt8]) throws -> FieldList? {
             let client = try fixture.daemon.connect()
+            #expect(try client.negotiate() == nil)
             let claim = Frame(kind: .claimOwner, requestID: client.takeRequestID(), payload: [])
             #expect(client.send(claim))
             while true {

@@ -59,9 +59,36 @@ import Testing
                 || refusal?.contains("no pidfd for it") == true, "\(refusal ?? "no log line")")
     }
 
+    /// A process connects, is identified and exits; another is given its pid and sends on the socket (which a
+    /// third process passed it, or which it inherited): the sender's pid is the one that connected, but its
+    /// pidfd shows that process exited, so the bytes end the connection.
+    @Test(.enabled(if: canForcePids, "needs root and a writable /proc/sys/kernel/ns_last_pid"))
+    func bytesFromAProcessGivenThePidOfOneThatExitedAreRefused() throws {
+        let daemon = try DaemonProcess()
+        let identify = Frame(kind: .identify, requestID: 1, payload: []).encoded()
+        let connection = try Self.connectFromAChildThatExits(to: daemon.socketPath, sending: identify)
+        defer { SystemCalls.close(connection.descriptor) }
+        #expect(daemon.waitForLog("pid \(connection.pid) (uid \(getuid())) running"))
+        let again = Frame(kind: .identify, requestID: 2, payload: []).encoded()
+        guard let impostor = Self.processWithPid(connection.pid, writing: again, to: connection.descriptor) else {
+            Issue.record("pid \(connection.pid) could not be given to a new process (another process took it)")
+            return
+        }
+        defer {
+            kill(impostor, SIGKILL)
+            var status: Int32 = 0
+            waitpid(impostor, &status, 0)
+        }
+        try SystemCalls.setTimeouts(connection.descriptor, seconds: 10)
+        #expect(try HandedOnSocketTests.nextFrame(on: connection.descriptor) == nil, "the impostor was answered")
+        #expect(daemon.waitForLog("after the process that connected with that pid exited"))
+    }
+
     /// A socket connected to `path` by a child process (so `SO_PEERCRED` names the child), which then exits and
-    /// is reaped; the socket stays open here.
-    private static func connectFromAChildThatExits(to path: String) throws -> (descriptor: Int32, pid: Int32) {
+    /// is reaped; the socket stays open here. With `request`, the child first sends it and reads the answer.
+    private static func connectFromAChildThatExits(
+        to path: String, sending request: [UInt8] = []
+    ) throws -> (descriptor: Int32, pid: Int32) {
         let descriptor = try SystemCalls.retrying("socket") {
             socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
@@ -72,26 +99,48 @@ import Testing
         withUnsafeMutableBytes(of: &address.pointee.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         let generic = UnsafeRawPointer(address).assumingMemoryBound(to: sockaddr.self)
         let size = socklen_t(MemoryLayout<sockaddr_un>.size)
-        // The child only connects and exits: nothing that is unsafe after fork.
-        let child = fork()
-        if child == 0 { _exit(connect(descriptor, generic, size) == 0 ? 0 : 1) }
+        var answer = [UInt8](repeating: 0, count: 64 * 1024)
+        // The child only connects, writes, reads and exits: nothing that is unsafe after fork. The answer is one
+        // write of the daemon's, so one read takes it whole.
+        let child = request.withUnsafeBytes { bytes in
+            answer.withUnsafeMutableBytes { room in
+                let child = fork()
+                if child == 0 {
+                    guard connect(descriptor, generic, size) == 0 else { _exit(1) }
+                    if bytes.count > 0 {
+                        guard write(descriptor, bytes.baseAddress, bytes.count) == bytes.count,
+                            read(descriptor, room.baseAddress, room.count) > 0
+                        else { _exit(2) }
+                    }
+                    _exit(0)
+                }
+                return child
+            }
+        }
         var status: Int32 = 0
         waitpid(child, &status, 0)
         guard child > 0, status == 0 else { throw DaemonTestError("the child could not connect") }
         return (descriptor, child)
     }
 
-    /// A new process (it waits to be killed) with `pid`, or nil when another process took the pid first.
-    private static func processWithPid(_ pid: Int32) -> Int32? {
+    /// A new process (it waits to be killed) with `pid`, or nil when another process took the pid first. With
+    /// `bytes`, that process first writes them to `descriptor` (no other process does).
+    private static func processWithPid(_ pid: Int32, writing bytes: [UInt8] = [], to descriptor: Int32 = -1)
+        -> Int32?
+    {
         let text = Array(String(pid - 1).utf8)
         for _ in 0..<50 {
             guard let file = try? SystemCalls.open(lastPid, O_WRONLY) else { return nil }
             let written = (try? SystemCalls.writeAll(file, text)) != nil
             SystemCalls.close(file)
             guard written else { return nil }
-            let child = fork()
-            if child == 0 {
-                while true { pause() }
+            let child = bytes.withUnsafeBytes { bytes in
+                let child = fork()
+                if child == 0 {
+                    if getpid() == pid && bytes.count > 0 { _ = write(descriptor, bytes.baseAddress, bytes.count) }
+                    while true { pause() }
+                }
+                return child
             }
             if child == pid { return child }
             kill(child, SIGKILL)

@@ -30,16 +30,25 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     /// The keychain of the connection's uid once a request has opened it: the uid of a connection never changes,
     /// so later requests need not look it up (under the lock every connection's requests share).
     private var keychain: Keychain?
-    /// The pid of the process that connected: bytes any other process sends on the connection end it. Nil only
-    /// for a connection made in a test without a kernel peer.
-    private let peerPid: Int32?
+    /// The process that connected, held by its pidfd: bytes any other process sends on the connection end it,
+    /// and so do bytes that come after it exited (another process may have been given its pid).
+    private let peer: ProcessHandle
+    /// How many bytes had arrived when the daemon finished identifying the peer: a frame that began among them
+    /// may have been written before the process `exec`ed the program it was identified as.
+    private let bytesBeforeIdentification: Int
+    /// How many bytes the frames read so far took.
+    private var bytesRead = 0
+    /// Whether the frame ``next()`` gave last began before the daemon finished identifying the peer.
+    private(set) var lastFrameCameBeforeIdentification = false
 
     init(
-        stream: SocketStream, peerPid: Int32?, payloadLimit: Int, idleSeconds: Int,
-        answerLimit: Int = Frame.defaultLargestAnswer, othersAtWork: @escaping @Sendable () -> Bool = { false }
+        stream: SocketStream, peer: ProcessHandle, bytesBeforeIdentification: Int, payloadLimit: Int,
+        idleSeconds: Int, answerLimit: Int = Frame.defaultLargestAnswer,
+        othersAtWork: @escaping @Sendable () -> Bool = { false }
     ) {
         self.stream = stream
-        self.peerPid = peerPid
+        self.peer = peer
+        self.bytesBeforeIdentification = bytesBeforeIdentification
         self.othersAtWork = othersAtWork
         self.idleSeconds = idleSeconds
         self.payloadLimit = payloadLimit
@@ -62,7 +71,11 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     func next() -> Next {
         while true {
             do {
-                if let frame = try decoder.next() { return .frame(frame) }
+                if let frame = try decoder.next() {
+                    lastFrameCameBeforeIdentification = bytesRead < bytesBeforeIdentification
+                    bytesRead += Frame.headerSize + frame.payload.count
+                    return .frame(frame)
+                }
             } catch {
                 return .broken(error.description)
             }
@@ -72,7 +85,7 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
             let mayPoll = !othersAtWork()
             _ = decoder.receive { room in
                 outcome = withUnsafeMutablePointer(to: &sender) { stamp in
-                    stream.receive(into: room, spinning: &spin, mayPoll: mayPoll, sender: peerPid == nil ? nil : stamp)
+                    stream.receive(into: room, spinning: &spin, mayPoll: mayPoll, sender: stamp)
                 }
                 if case .count(let count) = outcome { return count }
                 return 0
@@ -92,12 +105,17 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     /// identity was learnt of the process that connected; a socket it hands to another process (inherited across
     /// `fork`, or sent over another socket), perhaps before it `exec`s an allowed program, must not carry that
     /// identity. The pid alone is compared: the stamp's uid is the real one, `SO_PEERCRED`'s the effective one.
+    /// Once the process that connected has exited, its pid may name another process, which the stamp cannot tell
+    /// apart: the pidfd is asked after the read, so bytes the other process sent are refused.
     private func refusal(of sender: Int32?) -> String? {
-        guard let peerPid else { return nil }
         guard let sender else { return "bytes came without the sender's credentials" }
-        guard sender == peerPid else {
-            return "pid \(sender) sent bytes on the connection of pid \(peerPid): a socket handed to another process "
+        guard sender == peer.pid else {
+            return "pid \(sender) sent bytes on the connection of pid \(peer.pid): a socket handed to another process "
                 + "keeps no identity"
+        }
+        guard !peer.hasExited else {
+            return "bytes came from pid \(peer.pid) after the process that connected with that pid exited: its pid "
+                + "may have been given to another process"
         }
         return nil
     }
@@ -106,7 +124,7 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
 
     /// Sends a question and waits for the client's next frame: its answer, or nil when it is gone.
     package func exchange(_ frame: Frame) -> Frame? {
-        guard send(frame), case .frame(let answer) = next() else { return nil }
+        guard send(frame), case .frame(let answer) = next(), !lastFrameCameBeforeIdentification else { return nil }
         return answer
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import KeychainCore
 import KeychainWire
 import Synchronization
+import SystemCalls
 
 /// The daemon's accept loop and connections. One thread per connection, doing blocking reads with the idle
 /// limit as the socket's timeout: clients hold a connection for their life and send one request at a time, the
@@ -90,14 +91,30 @@ package final class DaemonServer: Sendable {
         guard let identified = identify(credentials, descriptor: descriptor, acceptedAt: acceptedAt, who: who) else {
             return
         }
-        converse(stream, peer: identified.peer, caller: identified.caller, who: who)
+        // What the peer wrote before this point may have been written before it exec'd the program it was
+        // identified as (exec keeps the pid): the frames among those bytes are not served as requests.
+        let bytesBeforeIdentification: Int
+        do {
+            bytesBeforeIdentification = try SystemCalls.queuedBytes(descriptor)
+        } catch {
+            log.warning("\(who): connection closed: \(error)")
+            return
+        }
+        let connection = DaemonConnection(
+            stream: stream, peer: identified.process, bytesBeforeIdentification: bytesBeforeIdentification,
+            payloadLimit: limits.maximumPayload, idleSeconds: limits.idleSeconds, answerLimit: limits.maximumAnswer,
+            othersAtWork: { [self] in inFlight.load(ordering: .relaxed) > 0 })
+        converse(connection, peer: identified.peer, caller: identified.caller, who: who)
     }
+
+    /// Who the peer is: its pidfd, what the kernel says of it, and what the policy makes of that.
+    private typealias Identified = (process: ProcessHandle, peer: PeerIdentity, caller: CallerIdentity)
 
     /// The peer's identity and what the policy makes of it; a refusal is logged and answered, and gives nil.
     private func identify(
         _ credentials: PeerCredentials, descriptor: Int32, acceptedAt: Double, who: String
-    ) -> (peer: PeerIdentity, caller: CallerIdentity)? {
-        func refuse(_ reason: String) -> (peer: PeerIdentity, caller: CallerIdentity)? {
+    ) -> Identified? {
+        func refuse(_ reason: String) -> Identified? {
             log.warning("\(who) is refused: \(reason)")
             let reply = ErrorReply(
                 status: ErrorReply.missingEntitlement,
@@ -124,21 +141,17 @@ package final class DaemonServer: Sendable {
         case .allowed(let caller, let basis):
             let program = peer.executablePath ?? "an unknown executable"
             log.info("\(who) running \(program) is \(caller.applicationIdentifier ?? "-") (\(basis))")
-            return (peer, caller)
+            return (process, peer, caller)
         }
     }
 
     /// Reads frames and answers each until the client leaves, goes quiet too long or breaks the protocol.
-    private func converse(_ stream: SocketStream, peer: PeerIdentity, caller: CallerIdentity, who: String) {
-        let connection = DaemonConnection(
-            stream: stream, peerPid: peer.pid, payloadLimit: limits.maximumPayload,
-            idleSeconds: limits.idleSeconds,
-            answerLimit: limits.maximumAnswer, othersAtWork: { [self] in inFlight.load(ordering: .relaxed) > 0 })
+    private func converse(_ connection: DaemonConnection, peer: PeerIdentity, caller: CallerIdentity, who: String) {
         defer { handler.connectionClosed(connection, peer: peer) }
         while true {
             switch connection.next() {
             case .frame(var frame):
-                var reply = answer(frame, peer: peer, caller: caller, connection: connection)
+                var reply = answer(frame, peer: peer, caller: caller, connection: connection, who: who)
                 frame.wipePayload()
                 let sent = connection.send(reply)
                 reply.wipePayload()
@@ -156,7 +169,7 @@ package final class DaemonServer: Sendable {
     }
 
     private func answer(
-        _ frame: Frame, peer: PeerIdentity, caller: CallerIdentity, connection: DaemonConnection
+        _ frame: Frame, peer: PeerIdentity, caller: CallerIdentity, connection: DaemonConnection, who: String
     ) -> Frame {
         switch frame.kind {
         case .ping:
@@ -181,10 +194,20 @@ package final class DaemonServer: Sendable {
         case let kind where kind.isBuiltIn:
             return ErrorReply(status: ErrorReply.unimplemented, reason: "\(kind) is not a request")
                 .frame(requestID: frame.requestID)
+        case let kind where connection.lastFrameCameBeforeIdentification:
+            log.warning("\(who): a \(kind) written before the process was identified is refused")
+            return ErrorReply(status: ErrorReply.param, reason: Self.earlyRequestReason).frame(
+                requestID: frame.requestID)
         default:
             inFlight.add(1, ordering: .relaxed)
             defer { inFlight.subtract(1, ordering: .relaxed) }
             return handler.respond(to: frame, peer: peer, caller: caller, connection: connection)
         }
     }
+
+    /// Why a request that came before the daemon had identified its sender is refused. The client library
+    /// says hello and waits for the answer before its first request, so it never sees this.
+    static let earlyRequestReason =
+        "keychaind serves a request only when it was sent after the process was identified: wait for the answer "
+        + "to a first hello (or ping) before the first request, since a process can exec another program meanwhile"
 }
