@@ -28,6 +28,8 @@ package enum DaemonCommandLine {
                                        (/etc/keychain/secure-enclave)
           --unknown-callers MODE       private (a private group from uid and executable path) or refuse
           --user NAME                  account to switch to when started as root (keychaind)
+          --host-root DIR              the machine's root, through which callers' programs are looked at
+                                       (/proc/1/root; keychaind's own / where it cannot look there)
           --max-message BYTES          largest message payload (20971520)
           --max-answer BYTES           largest answer, all its messages together (1073741824)
           --max-connections-per-uid N  connections one uid may hold open (64)
@@ -77,6 +79,7 @@ package enum DaemonCommandLine {
                 guard let uid = UInt32(exactly: owner) else { throw UsageError(description: "no uid \(owner)") }
                 configuration.policyOwner = uid
             case "--secure-enclave-setting": configuration.secureEnclaveSetting = try value(argument)
+            case "--host-root": configuration.hostRoot = try value(argument)
             case "--unknown-callers":
                 let mode = try value(argument)
                 guard let parsed = CallerResolver.UnknownCallers(rawValue: mode) else {

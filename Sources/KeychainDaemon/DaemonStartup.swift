@@ -103,7 +103,8 @@ package struct DaemonStartup: Sendable {
             "policy \(configuration.policyDirectory): \(policy.rules.count) rules; unknown callers: "
                 + configuration.unknownCallers.rawValue)
         return CallerResolver(
-            policy: policy, unknownCallers: configuration.unknownCallers, trustedOwner: configuration.policyOwner)
+            policy: policy, unknownCallers: configuration.unknownCallers, trustedOwner: configuration.policyOwner,
+            hostView: HostView(root: configuration.hostRoot))
     }
 
     /// Makes the state directory (0700). As root, returns the account to switch to after giving it the directory,

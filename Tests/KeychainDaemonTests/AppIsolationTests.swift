@@ -21,7 +21,9 @@ import Testing
         let appB: String
         var daemon: DaemonProcess
 
-        init() throws {
+        /// - Parameter hidden: whether the daemon runs in a mount namespace of its own where the apps' directory
+        ///   is an empty file system, as `/home` and `/tmp` are for the daemon under the shipped unit.
+        init(hiddenFromTheDaemon hidden: Bool = false) throws {
             directory = "/tmp/kd-apps-" + UUID().uuidString.prefix(8).lowercased()
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             chmod(directory, 0o755)
@@ -33,7 +35,14 @@ import Testing
             let (pathA, pathB) = (appA, appB)
             let digestA = hexadecimal(try Self.sha256(ofFile: appA))
             let digestB = hexadecimal(try Self.sha256(ofFile: appB))
-            daemon = try DaemonProcess { policy in
+            let hiding = [
+                "/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                "mount -t tmpfs hidden \"$0\" && exec \"$@\"", directory,
+            ]
+            // This machine's pid 1 may refuse to be looked at (a sandbox's init): the test process, in the
+            // machine's mount namespace, stands in for it.
+            let host = ["--host-root", "/proc/\(getpid())/root"]
+            daemon = try DaemonProcess(hidden ? host : [], launcher: hidden ? hiding : []) { policy in
                 PolicyFixtures.write(
                     [
                         "Executable": pathA, "SHA256": digestA,
@@ -144,6 +153,29 @@ import Testing
         #expect(contained["data"] == nil)
         #expect(apps.daemon.waitForLog("it runs in a user namespace of its own"))
         #expect(try apps.run(apps.appA, "get", "alpha")["data"] == "secret-a")
+    }
+
+    static let canHideFilesFromTheDaemon =
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+        && (try? SystemCalls.run(["/usr/bin/unshare", "--mount", "/bin/true"]))?.status == 0
+
+    /// Under the shipped unit (`ProtectHome=yes`, `PrivateTmp=yes`) the daemon does not see `/home` or `/tmp`,
+    /// where users' programs are: it looks at them through pid 1's root, for private groups and for
+    /// `security apps show`.
+    @Test(.enabled(if: canHideFilesFromTheDaemon, "needs root and unshare(1)"))
+    func aProgramInADirectoryHiddenFromTheDaemonHasItsPrivateGroupAndIsExplained() throws {
+        let apps = try Apps(hiddenFromTheDaemon: true)
+        let tool = apps.directory + "/tool"
+        try Apps.install(try Data(contentsOf: URL(fileURLWithPath: apps.appA)) + Data("tool".utf8), at: tool)
+        #expect(!FileManager.default.fileExists(atPath: "/proc/\(apps.daemon.pid)/root\(tool)"), "not hidden")
+        let added = try apps.run(tool, "add", "mine", "x")
+        #expect(added["status"] == "0", "\(added) \(apps.daemon.log)")
+        #expect(try apps.run(tool, "get", "mine")["data"] == "x")
+        #expect(try apps.run(apps.appA, "get", "mine")["status"] == "-25300")
+        let shown = try apps.run(apps.appA, "explain", apps.appB)
+        #expect(shown["decision"] == "allowed" && shown["application-identifier"] == "TEAM.b.app", "\(shown)")
+        let unnamed = try apps.run(apps.appA, "explain", tool)
+        #expect(unnamed["basis"] == "private group", "\(unnamed)")
     }
 
     /// A child of `fork` holds its parent's connection: the client library connects anew in the child, and the

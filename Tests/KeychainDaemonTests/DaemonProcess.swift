@@ -41,9 +41,10 @@ final class DaemonProcess {
     /// Starts the daemon with `arguments` added to its directories, and waits until it answers.
     /// - Parameter policy: writes the policy files before the start (the directory is passed to it).
     /// - Parameter directory: the directory of an earlier daemon (stopped with its state kept), to restart it.
+    /// - Parameter launcher: a program and its arguments that `exec`s the daemon, given after them.
     init(
         _ arguments: [String] = [], environment: [String: String] = [:], directory reused: String? = nil,
-        policy: (String) -> Void = { _ in }
+        launcher: [String] = [], policy: (String) -> Void = { _ in }
     ) throws {
         // Short: a socket path must fit in 108 bytes.
         directory = reused ?? "/tmp/kd-" + UUID().uuidString.prefix(8).lowercased()
@@ -58,9 +59,11 @@ final class DaemonProcess {
             FileManager.default.createFile(atPath: logPath, contents: nil)
         }
         process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.executable())
+        let daemon = try Self.executable()
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? daemon)
         process.arguments =
-            [
+            (launcher.isEmpty ? [] : launcher.dropFirst() + [daemon])
+            + [
                 "--foreground", "--state", directory + "/state", "--socket", socketPath, "--policy", policyDirectory,
                 "--policy-owner", String(getuid()), "--user", Self.absentAccount,
             ] + arguments

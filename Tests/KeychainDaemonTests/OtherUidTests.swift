@@ -109,5 +109,18 @@ import Testing
         #expect(try apps.run(apps.appA, "explain", hidden)["sha256"]?.count == 64)
         // The user's view of a file on an open path.
         #expect(try Self.runAs(user, apps.appA, "explain", apps.appB, socket: socket)["sha256"]?.count == 64)
+        // `..` and links are resolved as the user's own lookup would: a path through the closed directory is
+        // refused, with the same words whether or not the name in it exists.
+        try FileManager.default.createDirectory(atPath: closed + "/sub", withIntermediateDirectories: true)
+        let through = try Self.runAs(user, apps.appA, "explain", closed + "/sub/../../app-b", socket: socket)
+        #expect(through["decision"] == "refused" && through["sha256"] == nil, "\(through)")
+        let throughNothing = try Self.runAs(user, apps.appA, "explain", closed + "/none/../../app-b", socket: socket)
+        #expect(throughNothing["reason"] != nil && throughNothing["reason"] == through["reason"])
+        symlink(hidden, apps.directory + "/to-hidden")
+        #expect(
+            try Self.runAs(user, apps.appA, "explain", apps.directory + "/to-hidden", socket: socket)["sha256"] == nil)
+        symlink("../" + (apps.directory as NSString).lastPathComponent + "/./app-b", apps.directory + "/to-b")
+        let linked = try Self.runAs(user, apps.appA, "explain", apps.directory + "/to-b", socket: socket)
+        #expect(linked["exe"] == apps.appB && linked["sha256"]?.count == 64, "\(linked)")
     }
 }

@@ -25,27 +25,33 @@ package final class ExecutableDigester: Sendable {
     /// sparse tail costs its maker nothing) would cost the daemon seconds of processor time per connection.
     package static let largestExecutable: Int64 = 1 << 30
 
+    /// What was learnt of an executable: which file it is, and its SHA-256 unless it is over the bound.
+    package struct Digest: Sendable, Equatable {
+        package let file: FileIdentity
+        /// Nil for a file over ``ExecutableDigester/largestExecutable``, which is not read.
+        package let sha256: [UInt8]?
+    }
+
     package init(cacheLimit: Int = 512) { self.cacheLimit = cacheLimit }
 
-    /// The digest and file identity of the executable `/proc/<pid>/exe` opens; nil when it cannot be read, or is
-    /// over ``largestExecutable``.
-    package func digest(ofExecutableAt linkPath: String) -> (sha256: [UInt8], file: FileIdentity)? {
+    /// The file identity and digest of the executable `/proc/<pid>/exe` opens; nil when it cannot be opened.
+    package func digest(ofExecutableAt linkPath: String) -> Digest? {
         guard let descriptor = try? SystemCalls.open(linkPath, O_RDONLY | O_NOCTTY) else { return nil }
         defer { SystemCalls.close(descriptor) }
         return digest(ofOpenFile: descriptor, path: linkPath)
     }
 
-    /// The digest and file identity of the file open as `descriptor` (read from its start; `path` names it in
-    /// errors); nil when it cannot be read, or is over ``largestExecutable``.
-    package func digest(ofOpenFile descriptor: Int32, path: String) -> (sha256: [UInt8], file: FileIdentity)? {
-        guard let status = try? SystemCalls.fstat(descriptor, path: path), status.size <= Self.largestExecutable
-        else { return nil }
+    /// The file identity and digest of the file open as `descriptor` (read from its start; `path` names it in
+    /// errors); nil when it cannot be read. A file over ``largestExecutable`` keeps its identity, without a digest.
+    package func digest(ofOpenFile descriptor: Int32, path: String) -> Digest? {
+        guard let status = try? SystemCalls.fstat(descriptor, path: path) else { return nil }
         let file = FileIdentity(device: status.device, inode: status.inode)
+        guard status.size <= Self.largestExecutable else { return Digest(file: file, sha256: nil) }
         let version = FileVersion(
             file: file, size: status.size,
             modified: timespec.Fields(seconds: status.modificationSeconds, nanoseconds: status.modificationNanoseconds),
             changed: timespec.Fields(seconds: status.changeSeconds, nanoseconds: status.changeNanoseconds))
-        if let known = cache.withLock({ $0[version] }) { return (known, file) }
+        if let known = cache.withLock({ $0[version] }) { return Digest(file: file, sha256: known) }
         var state = SHA256State()
         var chunk = [UInt8](repeating: 0, count: 256 * 1024)
         var total: Int64 = 0
@@ -57,7 +63,7 @@ package final class ExecutableDigester: Sendable {
             if count == 0 { break }
             // A file that grows while it is read is held to the same bound.
             total += Int64(count)
-            if total > Self.largestExecutable { return nil }
+            if total > Self.largestExecutable { return Digest(file: file, sha256: nil) }
             chunk.withUnsafeBytes { state.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
         let digest = state.finalizedBytes()
@@ -65,7 +71,7 @@ package final class ExecutableDigester: Sendable {
             if entries.count >= cacheLimit { entries.removeAll() }
             entries[version] = digest
         }
-        return (digest, file)
+        return Digest(file: file, sha256: digest)
     }
 }
 

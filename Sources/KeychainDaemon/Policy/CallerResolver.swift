@@ -27,11 +27,17 @@ package struct CallerResolver: Sendable {
     package let unknownCallers: UnknownCallers
     /// The uid that must own an executable and its directories for a path-only rule to trust the path.
     package let trustedOwner: UInt32
+    /// Where a private group's path is looked up, and `security apps show`'s.
+    package let hostView: HostView
 
-    package init(policy: PolicyDirectory, unknownCallers: UnknownCallers = .privateGroup, trustedOwner: UInt32 = 0) {
+    package init(
+        policy: PolicyDirectory, unknownCallers: UnknownCallers = .privateGroup, trustedOwner: UInt32 = 0,
+        hostView: HostView = HostView()
+    ) {
         self.policy = policy
         self.unknownCallers = unknownCallers
         self.trustedOwner = trustedOwner
+        self.hostView = hostView
     }
 
     package func resolve(_ peer: PeerIdentity) -> Decision {
@@ -62,9 +68,9 @@ package struct CallerResolver: Sendable {
                     "it runs in a user namespace of its own, where a path can name any program, so it has no "
                         + "private group")
             }
-            // The path as the process's mounts show it: the group is the program's only if keychaind finds the
-            // same file there.
-            guard let running = peer.executableFile, Self.fileIdentity(at: path) == running else {
+            // The path as the process's mounts show it: the group is the program's only if the host's view (not
+            // the process's own, which a setuid sandbox can make) has the same file there.
+            guard let running = peer.executableFile, fileIdentity(at: path) == running else {
                 return .refused(
                     "its executable's path \(path) names another file for keychaind (or none), so it has no "
                         + "private group")
@@ -85,10 +91,10 @@ package struct CallerResolver: Sendable {
         return "LOCAL.\(name).\(hexadecimal(Array(digest.prefix(8))))"
     }
 
-    /// The device and inode of the file at `path`, links followed.
-    static func fileIdentity(at path: String) -> FileIdentity? {
+    /// The device and inode of the file at `path` as the host sees it (``HostView``), links followed.
+    func fileIdentity(at path: String) -> FileIdentity? {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard stat(hostView.path(path), &status) == 0 else { return nil }
         return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 

@@ -12,6 +12,8 @@ package struct DaemonConfiguration: Sendable, Equatable {
     /// enclave keys are software keys only with it. A client's own setting does not count.
     package var secureEnclaveSetting = SecureEnclaveSetting.system.path
     package var unknownCallers = CallerResolver.UnknownCallers.privateGroup
+    /// The root through which callers' programs are looked at (``HostView``).
+    package var hostRoot = HostView.firstProcessRoot
     /// The account the daemon switches to when started as root.
     package var user = "keychaind"
     package var limits = ConnectionLimits()

@@ -15,29 +15,28 @@ extension DaemonServer {
     /// tell them something about it.
     func explainExecutable(at path: String, asker: PeerIdentity) -> FieldList {
         let opened: AskersFile
-        switch AskersFile.open(path, uid: asker.uid) {
+        switch AskersFile.open(path, uid: asker.uid, in: resolver.withLock { $0.hostView }) {
         case .success(let file): opened = file
         case .failure(let refusal):
             return FieldList([("path", path), ("decision", "refused"), ("reason", refusal.reason)])
         }
         defer { SystemCalls.close(opened.descriptor) }
         let real = opened.path
-        guard opened.size <= ExecutableDigester.largestExecutable else {
-            return FieldList([
-                ("path", real), ("decision", "refused"),
-                (
-                    "reason",
-                    "the file is over \(ExecutableDigester.largestExecutable >> 20) MiB, more than keychaind reads"
-                ),
-            ])
-        }
         guard let digest = ExecutableDigester(cacheLimit: 1).digest(ofOpenFile: opened.descriptor, path: real) else {
             return FieldList([("path", real), ("decision", "refused"), ("reason", "the file cannot be read")])
         }
         let candidate = PeerIdentity(
             uid: asker.uid, gid: asker.gid, pid: 0, executablePath: real, executableSHA256: digest.sha256,
             executableFile: digest.file)
-        var fields = FieldList([("exe", real), ("sha256", hexadecimal(digest.sha256))])
+        var fields = FieldList([("exe", real)])
+        if let sha256 = digest.sha256 {
+            fields.append("sha256", hexadecimal(sha256))
+        } else {
+            // As for a process running it: no hash rule can name it, a path rule or a private group still may.
+            fields.append(
+                "sha256",
+                "none: the file is over \(ExecutableDigester.largestExecutable >> 20) MiB, more than keychaind reads")
+        }
         switch resolver.withLock({ $0 }).resolve(candidate) {
         case .allowed(let identity, let basis):
             fields.append("decision", "allowed")
