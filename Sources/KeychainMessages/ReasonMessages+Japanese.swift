@@ -482,6 +482,7 @@ extension ReasonMessages {
             "{0} {1} は鍵（kSecValueRef）と食い違います。鍵の {2} は {3} です")
         // keychaind and the messages between it and its clients.
         word("keychaind at {0} is not available: {1}", "{0} の keychaind を使用できません: {1}")
+        word("keychaind at {0} is not trusted: {1}", "{0} の keychaind は信頼できません: {1}")
         word("keychaind answered a backup with something else", "keychaind がバックアップに別の応答を返しました")
         word(
             "the answer is {0} bytes, more than a client of protocol 1 takes ({1} bytes); narrow the query, or use a "

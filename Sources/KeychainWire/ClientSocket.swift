@@ -27,6 +27,9 @@ package final class ClientSocket: @unchecked Sendable {  // safe: the descriptor
 
     deinit { Glibc.close(descriptor) }
 
+    /// The uid of the process that made the listening socket (`SO_PEERCRED`), or nil when the kernel does not say.
+    package var serverUID: UInt32? { try? SystemCalls.peerCredentials(of: descriptor).uid }
+
     /// Whether this process made the connection: false in a child that inherited it across `fork`, which must
     /// connect for itself (closing its copy leaves the parent's connection alone).
     package var belongsToThisProcess: Bool { getpid() == connectingProcess }

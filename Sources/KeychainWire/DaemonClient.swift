@@ -49,6 +49,9 @@ package final class DaemonClient {
         self.answerLimit = answerLimit
     }
 
+    /// The uid the daemon runs as, as the kernel recorded it when it made its socket; nil when it does not say.
+    package var daemonUID: UInt32? { socket.serverUID }
+
     /// The largest frame payload this client accepts.
     package var payloadLimit: Int { decoder.payloadLimit }
 

@@ -1,5 +1,7 @@
 import Foundation
+import KeychainCore
 import KeychainDaemon
+import KeychainRequests
 import KeychainWire
 import Testing
 
@@ -18,6 +20,39 @@ import Testing
         #expect(refusal.status == ErrorReply.missingEntitlement)
         #expect(refusal.reason.contains("keychaind runs as uid \(daemon.uid)"))
         #expect(refusal.reason.contains("identify only processes of its own uid"))
+    }
+
+    /// A socket in a directory anyone may write to could be anyone's: a daemon there running as another user
+    /// (neither root nor this process's) is sent nothing, not even a hello, so no secret reaches it.
+    @Test(.enabled(if: NobodyDaemon.isPossible, "needs root, the nobody account and setpriv"))
+    func aDaemonOfAnotherUserWithItsSocketInASharedDirectoryIsNotTrusted() throws {
+        let daemon = try NobodyDaemon(inASharedDirectory: true)
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        let item = NewItem(
+            itemClass: .genericPassword, attributes: [.service: .string("s"), .account: .string("a")],
+            data: Array("a secret".utf8))
+        var caught: KeychainError?
+        do {
+            try client.add(item)
+        } catch let error as KeychainError {
+            caught = error
+        }
+        #expect(caught?.status == -25291)
+        #expect(caught?.reason?.contains("it runs as uid \(daemon.uid)") == true, "\(String(describing: caught))")
+        #expect(caught?.localizedReason(in: .japanese)?.contains("信頼できません") == true)
+        // In a directory of its own (nobody's, closed to others) the same daemon is trusted: its own refusal comes.
+        let own = try NobodyDaemon()
+        do {
+            try KeychainClient(service: DaemonKeychainService(socketPath: own.socketPath)).add(item)
+        } catch let error as KeychainError {
+            #expect(error.status == ErrorReply.missingEntitlement, "\(error)")
+        }
+    }
+
+    @Test func theDirectoryOfASocketPathIsWhereItsNameIs() {
+        #expect(DaemonTrust.directory(of: "/run/keychaind/socket") == "/run/keychaind")
+        #expect(DaemonTrust.directory(of: "/socket") == "/")
+        #expect(DaemonTrust.directory(of: "socket") == ".")
     }
 
     @Test func effectiveCapabilitiesAreReadFromProcessStatus() {

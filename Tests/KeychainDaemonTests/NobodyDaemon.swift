@@ -6,7 +6,8 @@ import Testing
 #endif
 
 /// A keychaind started by a root test as the `nobody` account directly (through `setpriv`, not `--user`), in a
-/// directory of its own that nobody owns: a daemon a user runs as themselves. Stopped when released.
+/// directory of its own that nobody owns (a daemon a user runs as themselves), or in one like `/tmp`, root's and
+/// writable by all. Stopped when released.
 final class NobodyDaemon {
     /// Whether the machine lets a test start one: root, the nobody account and setpriv.
     static var isPossible: Bool {
@@ -19,15 +20,19 @@ final class NobodyDaemon {
     let gid: gid_t
     private let process: Process
 
-    init() throws {
+    init(inASharedDirectory shared: Bool = false) throws {
         let nobody = try #require(getpwnam("nobody")).pointee
         uid = nobody.pw_uid
         gid = nobody.pw_gid
         directory = "/tmp/kd-" + UUID().uuidString.prefix(8).lowercased()
         socketPath = directory + "/socket"
         try FileManager.default.createDirectory(atPath: directory + "/apps.d", withIntermediateDirectories: true)
-        chmod(directory, 0o755)
-        chown(directory, uid, gid)
+        if shared {
+            chmod(directory, 0o1777)
+        } else {
+            chmod(directory, 0o755)
+            chown(directory, uid, gid)
+        }
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = [

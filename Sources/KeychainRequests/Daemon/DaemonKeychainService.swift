@@ -204,6 +204,15 @@ package final class DaemonKeychainService: KeychainService {
         let refusal: ErrorReply?
         do {
             client = try DaemonClient(socketPath: socketPath)
+        } catch {
+            throw unavailable(error.description)
+        }
+        // Before anything is sent: a request may carry a secret.
+        guard let uid = client.daemonUID else { throw unavailable("the kernel does not say who serves it") }
+        if let doubt = DaemonTrust.doubt(daemonUID: uid, socketPath: socketPath) {
+            throw KeychainError.notAvailable.because("keychaind at \(socketPath) is not trusted: \(doubt)")
+        }
+        do {
             refusal = try client.negotiate()
         } catch {
             throw unavailable(error.description)
