@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/vfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 #include <linux/capability.h>
 
@@ -87,6 +89,19 @@ static inline int ksys_queued_bytes(int fd) {
     int count = 0;
     if (ioctl(fd, FIONREAD, &count) != 0) return -1;
     return count;
+}
+
+/// fstatfs(2)'s file system type of the file open as `fd`, or -1 with errno.
+static inline long ksys_file_system_type(int fd) {
+    struct statfs system;
+    if (fstatfs(fd, &system) != 0) return -1;
+    return (long)system.f_type;
+}
+
+/// Whether the file at `path` has a POSIX access control list: 1, 0, or -1 with errno (other than ENODATA).
+static inline int ksys_has_access_list(const char *path) {
+    if (getxattr(path, "system.posix_acl_access", NULL, 0) >= 0) return 1;
+    return errno == ENODATA ? 0 : -1;
 }
 
 /// pidfd_open(2), with PIDFD's flags 0 (the descriptor is close-on-exec).

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import Testing
 
 #if canImport(Glibc)
@@ -109,6 +110,25 @@ import Testing
         #expect(try apps.run(apps.appA, "explain", hidden)["sha256"]?.count == 64)
         // The user's view of a file on an open path.
         #expect(try Self.runAs(user, apps.appA, "explain", apps.appB, socket: socket)["sha256"]?.count == 64)
+        // A directory of root's group that only its group may search: the user is not in that group, and the
+        // daemon, which does not know the asker's groups, counts the group's bit only with the others'.
+        let groupOnly = apps.directory + "/group-only"
+        try FileManager.default.createDirectory(atPath: groupOnly, withIntermediateDirectories: true)
+        try AppIsolationTests.Apps.install(
+            try Data(contentsOf: URL(fileURLWithPath: apps.appB)), at: groupOnly + "/tool")
+        chmod(groupOnly, 0o710)
+        #expect(try Self.runAs(user, apps.appA, "explain", groupOnly + "/tool", socket: socket)["sha256"] == nil)
+        chmod(groupOnly, 0o711)
+        #expect(try Self.runAs(user, apps.appA, "explain", groupOnly + "/tool", socket: socket)["sha256"]?.count == 64)
+        // An access control list that denies the user a file whose mode bits let everyone read it: its group bits
+        // are then the list's mask, so a file with a list is read for no one but its owner.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/setfacl") {
+            let listed = apps.directory + "/listed"
+            try AppIsolationTests.Apps.install(try Data(contentsOf: URL(fileURLWithPath: apps.appB)), at: listed)
+            #expect(try SystemCalls.run(["/usr/bin/setfacl", "-m", "u:\(Self.userName):---", listed]).status == 0)
+            #expect(try Self.runAs(user, apps.appA, "explain", listed, socket: socket)["sha256"] == nil)
+            #expect(try apps.run(apps.appA, "explain", listed)["sha256"]?.count == 64)
+        }
         // `..` and links are resolved as the user's own lookup would: a path through the closed directory is
         // refused, with the same words whether or not the name in it exists.
         try FileManager.default.createDirectory(atPath: closed + "/sub", withIntermediateDirectories: true)

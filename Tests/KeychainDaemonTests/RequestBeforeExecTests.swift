@@ -46,7 +46,8 @@ import Testing
         let answer = try HandedOnSocketTests.nextFrame(on: descriptor)
         #expect(answer?.kind == .error, "the request was served: \(answer?.kind.description ?? "closed")")
         #expect(answer?.errorReply?.status == -50)
-        #expect(apps.daemon.waitForLog("a request written before the process was identified is refused"))
+        #expect(apps.daemon.waitForLog("connection closed: a request was written before the process was identified"))
+        #expect(try HandedOnSocketTests.nextFrame(on: descriptor) == nil, "the connection goes on")
         // The daemon did take the process for app A: only the timing of the request kept the secret.
         #expect(apps.daemon.log.contains("pid \(child) (uid \(getuid())) running \(apps.appA) is TEAM.a.app"))
     }

@@ -1,3 +1,4 @@
+import DaemonSystem
 import SystemCalls
 
 #if canImport(Glibc)
@@ -5,9 +6,9 @@ import SystemCalls
 #endif
 
 /// A file opened for `security apps show` the way its asker could open it, though the daemon can read more: the
-/// path resolved as the asker would resolve it (``AskersPath``), and a regular file readable by them (theirs with
-/// the owner's read bit, or readable by both group and others, since the daemon does not know the asker's
-/// groups). A path the asker cannot reach is refused with the same words whether or not anything is there.
+/// path resolved as the asker would resolve it (``AskersPath``), from the asker's own root, and a regular file
+/// readable by them (theirs with the owner's read bit, else readable by both group and others, without an access
+/// control list). A path the asker cannot reach is refused with the same words whether or not anything is there.
 struct AskersFile {
     /// Why the file was not opened.
     struct Refusal: Error {
@@ -21,12 +22,21 @@ struct AskersFile {
 
     private static let unreachable = Refusal(reason: "no regular file you can read at that absolute path")
 
-    static func open(_ asked: String, uid: UInt32, in host: HostView) -> Result<AskersFile, Refusal> {
-        guard let found = AskersPath.resolve(asked, for: uid, in: host) else { return .failure(unreachable) }
+    /// The file `asked` names for the process `asker` of `uid`: looked up from its root (`/proc/<pid>/root`), so
+    /// that the daemon's own mounts (the shipped unit hides `/home` and `/tmp` from it) and the machine's (which a
+    /// sandboxed app does not see) count for nothing.
+    static func open(_ asked: String, uid: UInt32, asker: ProcessHandle) -> Result<AskersFile, Refusal> {
+        let root = Glibc.open("/proc/\(asker.pid)/root", AskersPath.pathOnly | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { return .failure(unreachable) }
+        defer { SystemCalls.close(root) }
+        // The root is held now: it was the asker's if the asker still runs (its pid is no one else's).
+        guard !asker.hasExited, let found = AskersPath.resolve(asked, for: uid, from: root) else {
+            return .failure(unreachable)
+        }
         defer { SystemCalls.close(found.descriptor) }
         guard let status = try? SystemCalls.fstat(found.descriptor),
             status.mode & UInt32(S_IFMT) == UInt32(S_IFREG),
-            uid == 0 || (status.owner == uid ? status.mode & 0o400 != 0 : status.mode & 0o044 == 0o044)
+            AskersPath.allows(uid, status, of: found.descriptor, ownerBit: 0o400, othersBits: 0o044)
         else { return .failure(unreachable) }
         // A regular file, checked on the path descriptor: now opened for reading, through that descriptor.
         let file = Glibc.open("/proc/self/fd/\(found.descriptor)", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)

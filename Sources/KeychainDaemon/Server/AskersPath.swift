@@ -5,15 +5,19 @@ import SystemCalls
 #endif
 
 /// An absolute path resolved for an asker the way the kernel would resolve it for them, though by the daemon,
-/// which may search more: from the host's root (``HostView``), one name at a time below the directory opened
-/// before it, each directory searched only when the asker may search it, links read and followed here (at most
-/// 40, as the kernel allows) rather than by the kernel with the daemon's rights, `..` taken back up the names
-/// opened. So a name behind a directory closed to the asker is never looked up, and whether it exists is not
-/// told by the answer.
+/// which may search more: from the asker's own root, one name at a time below the directory opened before it,
+/// each directory searched only when the asker may search it, links read and followed here (at most 40, as the
+/// kernel allows) rather than by the kernel with the daemon's rights, `..` taken back up the names opened. So a
+/// name behind a directory closed to the asker is never looked up, and whether it exists is not told by the
+/// answer. Nothing under `/proc` is looked up: its links read with the daemon's right to look into processes,
+/// and `/proc/self` names the daemon.
 struct AskersPath {
     /// `O_PATH` (Linux), which Glibc's Swift module leaves out: a descriptor that names a file without opening it.
     static let pathOnly: Int32 = 0o10_000_000
     private static let linkLimit = 40
+    /// The most names one walk looks up, links' included: far more than any real path, and a bound on what a
+    /// request of `..` repeated can cost.
+    private static let stepLimit = 4096
 
     private let uid: UInt32
     private let root: Int32
@@ -25,19 +29,19 @@ struct AskersPath {
         self.root = root
     }
 
-    /// A path-only descriptor of the file `asked` names for `uid`, and its path with links resolved; nil when the
-    /// asker could not reach it or it does not exist (one answer for both).
-    static func resolve(_ asked: String, for uid: UInt32, in host: HostView) -> (descriptor: Int32, path: String)? {
-        guard asked.hasPrefix("/") else { return nil }
-        let root = host.openRoot()
-        guard root >= 0 else { return nil }
+    /// A path-only descriptor of the file `asked` names for `uid`, looked up from the directory `root` (the
+    /// caller's, and the caller closes it), and its path with links resolved; nil when the asker could not reach
+    /// it or it does not exist (one answer for both).
+    static func resolve(_ asked: String, for uid: UInt32, from root: Int32) -> (descriptor: Int32, path: String)? {
+        guard asked.hasPrefix("/"), asked.utf8.count < PATH_MAX else { return nil }
         var walk = AskersPath(uid: uid, root: root)
-        defer { walk.closeAll() }
+        defer { walk.closeDirectories() }
         return walk.follow(Self.names(of: asked))
     }
 
+    /// The names of `path`; a trailing slash is a last `.`, so that it names a directory, as for the kernel.
     private static func names(of path: String) -> [String] {
-        path.split(separator: "/").map(String.init).filter { $0 != "." }
+        path.split(separator: "/").map(String.init) + (path.hasSuffix("/") ? ["."] : [])
     }
 
     private var current: Int32 { directories.last?.descriptor ?? root }
@@ -46,8 +50,14 @@ struct AskersPath {
         // The names still to look up, the next one last.
         var pending = Array(names.reversed())
         var links = 0
+        var steps = 0
         while let name = pending.popLast() {
-            guard let status = try? SystemCalls.fstat(current), Self.searchable(status, by: uid) else { return nil }
+            steps += 1
+            guard steps <= Self.stepLimit, !Self.isProc(current), let status = try? SystemCalls.fstat(current),
+                status.mode & UInt32(S_IFMT) == UInt32(S_IFDIR),
+                Self.allows(uid, status, of: current, ownerBit: 0o100, othersBits: 0o011)
+            else { return nil }
+            if name == "." { continue }
             if name == ".." {
                 if let parent = directories.popLast() { SystemCalls.close(parent.descriptor) }
                 continue
@@ -77,6 +87,30 @@ struct AskersPath {
         return nil  // the path ends at a directory
     }
 
+    /// Whether `uid` may use the file open as `descriptor`, whose status is `status`, as its owner's `ownerBit`
+    /// or everyone else's `othersBits` allow: root passes everywhere. Not the owner: both the group's bit and the
+    /// others' must allow it, since the daemon does not know whether the asker is in the group; and a file with
+    /// an access control list is closed, since its group bits are then the list's mask and the list may name the
+    /// asker.
+    static func allows(
+        _ uid: UInt32, _ status: FileStatus, of descriptor: Int32, ownerBit: UInt32, othersBits: UInt32
+    ) -> Bool {
+        if uid == 0 { return true }
+        if status.owner == uid { return status.mode & ownerBit != 0 }
+        return status.mode & othersBits == othersBits && !hasAccessControlList(descriptor)
+    }
+
+    /// Whether the file has a POSIX access control list (read through `/proc/self/fd`, which a path-only
+    /// descriptor allows). An error counts as one.
+    private static func hasAccessControlList(_ descriptor: Int32) -> Bool {
+        (try? SystemCalls.hasAccessControlList("/proc/self/fd/\(descriptor)")) ?? true
+    }
+
+    /// Whether the directory is in `/proc`; unknown counts as yes, and the walk stops.
+    private static func isProc(_ directory: Int32) -> Bool {
+        (try? SystemCalls.fileSystemType(directory)).map { $0 == SystemCalls.procFileSystemType } ?? true
+    }
+
     private static func readLink(_ name: String, in directory: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlinkat(directory, name, &buffer, buffer.count - 1)
@@ -87,19 +121,5 @@ struct AskersPath {
     private mutating func closeDirectories() {
         for directory in directories { SystemCalls.close(directory.descriptor) }
         directories = []
-    }
-
-    private mutating func closeAll() {
-        closeDirectories()
-        SystemCalls.close(root)
-    }
-
-    /// Whether a directory lets `uid` through: root passes everywhere.
-    private static func searchable(_ status: FileStatus, by uid: UInt32) -> Bool {
-        guard status.mode & UInt32(S_IFMT) == UInt32(S_IFDIR) else { return false }
-        if uid == 0 { return true }
-        // Not the owner: the group's bit and the others' must both allow it, since the daemon does not know whether
-        // the asker is in the group (whose bit, when it is, is the one that counts).
-        return status.owner == uid ? status.mode & 0o100 != 0 : status.mode & 0o011 == 0o011
     }
 }

@@ -32,7 +32,7 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     private var keychain: Keychain?
     /// The process that connected, held by its pidfd: bytes any other process sends on the connection end it,
     /// and so do bytes that come after it exited (another process may have been given its pid).
-    private let peer: ProcessHandle
+    let process: ProcessHandle
     /// How many bytes had arrived when the daemon finished identifying the peer: a frame that began among them
     /// may have been written before the process `exec`ed the program it was identified as.
     private let bytesBeforeIdentification: Int
@@ -47,7 +47,7 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
         othersAtWork: @escaping @Sendable () -> Bool = { false }
     ) {
         self.stream = stream
-        self.peer = peer
+        self.process = peer
         self.bytesBeforeIdentification = bytesBeforeIdentification
         self.othersAtWork = othersAtWork
         self.idleSeconds = idleSeconds
@@ -109,12 +109,12 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     /// apart: the pidfd is asked after the read, so bytes the other process sent are refused.
     private func refusal(of sender: Int32?) -> String? {
         guard let sender else { return "bytes came without the sender's credentials" }
-        guard sender == peer.pid else {
-            return "pid \(sender) sent bytes on the connection of pid \(peer.pid): a socket handed to another process "
-                + "keeps no identity"
+        guard sender == process.pid else {
+            return "pid \(sender) sent bytes on the connection of pid \(process.pid): a socket handed to another "
+                + "process keeps no identity"
         }
-        guard !peer.hasExited else {
-            return "bytes came from pid \(peer.pid) after the process that connected with that pid exited: its pid "
+        guard !process.hasExited else {
+            return "bytes came from pid \(process.pid) after the process that connected with that pid exited: its pid "
                 + "may have been given to another process"
         }
         return nil

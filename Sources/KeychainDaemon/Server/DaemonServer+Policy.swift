@@ -1,3 +1,4 @@
+import DaemonSystem
 import Foundation
 import KeychainCore
 import KeychainWire
@@ -13,9 +14,9 @@ extension DaemonServer {
     /// alone (rules that also name a unit, a Flatpak app or an AppArmor label need a running process). The daemon
     /// reads the file only as the asker could (``AskersFile``): a digest of a file the asker may not read would
     /// tell them something about it.
-    func explainExecutable(at path: String, asker: PeerIdentity) -> FieldList {
+    func explainExecutable(at path: String, asker: PeerIdentity, process: ProcessHandle) -> FieldList {
         let opened: AskersFile
-        switch AskersFile.open(path, uid: asker.uid, in: resolver.withLock { $0.hostView }) {
+        switch AskersFile.open(path, uid: asker.uid, asker: process) {
         case .success(let file): opened = file
         case .failure(let refusal):
             return FieldList([("path", path), ("decision", "refused"), ("reason", refusal.reason)])

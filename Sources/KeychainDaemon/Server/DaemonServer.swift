@@ -151,7 +151,18 @@ package final class DaemonServer: Sendable {
         while true {
             switch connection.next() {
             case .frame(var frame):
-                var reply = answer(frame, peer: peer, caller: caller, connection: connection, who: who)
+                if connection.lastFrameCameBeforeIdentification && !frame.kind.isBuiltIn {
+                    // Ended, not only refused: what the process writes after its exec could otherwise be read as
+                    // the rest of an early frame, and line up a request of the attacker's making after it.
+                    log.warning(
+                        "\(who): connection closed: a \(frame.kind) was written before the process was identified")
+                    _ = connection.send(
+                        ErrorReply(status: ErrorReply.param, reason: Self.earlyRequestReason)
+                            .frame(requestID: frame.requestID))
+                    frame.wipePayload()
+                    return
+                }
+                var reply = answer(frame, peer: peer, caller: caller, connection: connection)
                 frame.wipePayload()
                 let sent = connection.send(reply)
                 reply.wipePayload()
@@ -169,7 +180,7 @@ package final class DaemonServer: Sendable {
     }
 
     private func answer(
-        _ frame: Frame, peer: PeerIdentity, caller: CallerIdentity, connection: DaemonConnection, who: String
+        _ frame: Frame, peer: PeerIdentity, caller: CallerIdentity, connection: DaemonConnection
     ) -> Frame {
         switch frame.kind {
         case .ping:
@@ -185,7 +196,7 @@ package final class DaemonServer: Sendable {
             return Frame(kind: .identity, requestID: frame.requestID, payload: fields.encoded())
         case .explainExecutable:
             let path = String(decoding: frame.payload, as: UTF8.self)
-            let fields = explainExecutable(at: path, asker: peer)
+            let fields = explainExecutable(at: path, asker: peer, process: connection.process)
             return Frame(kind: .executableIdentity, requestID: frame.requestID, payload: fields.encoded())
         case .hello:
             return connection.answerHello(frame)
@@ -194,10 +205,6 @@ package final class DaemonServer: Sendable {
         case let kind where kind.isBuiltIn:
             return ErrorReply(status: ErrorReply.unimplemented, reason: "\(kind) is not a request")
                 .frame(requestID: frame.requestID)
-        case let kind where connection.lastFrameCameBeforeIdentification:
-            log.warning("\(who): a \(kind) written before the process was identified is refused")
-            return ErrorReply(status: ErrorReply.param, reason: Self.earlyRequestReason).frame(
-                requestID: frame.requestID)
         default:
             inFlight.add(1, ordering: .relaxed)
             defer { inFlight.subtract(1, ordering: .relaxed) }
