@@ -104,6 +104,18 @@ static inline int ksys_has_access_list(const char *path) {
     return errno == ENODATA ? 0 : -1;
 }
 
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+/// openat2(2) of `path` below the directory `dirfd` with `flags`, following no link of any kind and never leaving
+/// the directory (RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH): a descriptor, or -1 with errno
+/// (ENOSYS before Linux 5.6; ELOOP at a link; EXDEV on the way out).
+static inline int ksys_open_beneath_without_links(int dirfd, const char *path, int flags) {
+    struct { uint64_t flags; uint64_t mode; uint64_t resolve; } how = { (uint64_t)(unsigned)flags, 0, 0x02 | 0x04 | 0x08 };
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
 /// pidfd_open(2), with PIDFD's flags 0 (the descriptor is close-on-exec).
 static inline int ksys_pidfd_open(int32_t pid) { return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0); }
 

@@ -13,6 +13,15 @@ extension SystemCalls {
         Int(try retrying("fstatfs") { ksys_file_system_type(descriptor) })
     }
 
+    /// `path` (relative) opened below the directory `directory` with `flags`, following no link on the way and
+    /// never leaving the directory (`openat2` with `RESOLVE_NO_SYMLINKS`, `RESOLVE_NO_MAGICLINKS` and
+    /// `RESOLVE_BENEATH`). - Throws: `ENOSYS` before Linux 5.6, `ELOOP` at a link.
+    package static func openWithoutLinks(
+        _ path: String, beneath directory: Int32, flags: Int32
+    ) throws(SystemCallError) -> Int32 {
+        try retrying("openat2", path: path) { ksys_open_beneath_without_links(directory, path, flags) }
+    }
+
     /// `/proc`'s file system type (`PROC_SUPER_MAGIC`).
     package static let procFileSystemType = 0x9fa0
 

@@ -112,6 +112,13 @@ import Testing
             }
             #expect(reason.contains("names another file for keychaind"))
         }
+        // A path through a link names no program, though the link leads to the running file: `/proc/<pid>/exe`
+        // gives none, so one is a path changed since.
+        let link = files[0] + "-link"
+        symlink(files[0], link)
+        let linked = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, executablePath: link, executableFile: fileIdentity(files[0]))
+        if case .allowed = resolver([]).resolve(linked) { Issue.record("a path through a link got a private group") }
         let running = PeerIdentity(
             uid: 1000, gid: 1000, pid: 5, executablePath: files[0], executableFile: fileIdentity(files[0]))
         guard case .allowed(_, let basis) = resolver([]).resolve(running) else {

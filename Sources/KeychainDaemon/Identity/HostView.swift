@@ -7,21 +7,40 @@ import SystemCalls
 /// The machine's files as its first process sees them (`/proc/1/root`, or the root `--host-root` names), where the
 /// daemon may look there, else as the daemon sees them: where a private group's path is looked up. Callers'
 /// programs live in `/home` and `/tmp`, which the shipped unit hides from the daemon itself (`ProtectHome=yes`,
-/// `PrivateTmp=yes`). Looking through pid 1's root
-/// needs ptrace read access to it, which root has, and so has the shipped unit's `CAP_SYS_PTRACE`; a daemon a user
-/// runs as themselves has not, and keeps its own view. Never a caller's own root: a process given a mount
-/// namespace of its own (by a setuid sandbox) could show its own program at another program's path.
+/// `PrivateTmp=yes`). Looking through pid 1's root needs ptrace read access to it, which root has, and so has the
+/// shipped unit's `CAP_SYS_PTRACE`; a daemon a user runs as themselves has not, and keeps its own view. Never a
+/// caller's own root: a process given a mount namespace of its own (by a setuid sandbox) could show its own
+/// program at another program's path.
 package struct HostView: Sendable, Equatable {
     package static let firstProcessRoot = "/proc/1/root"
     let root: String
 
     package init(root: String = HostView.firstProcessRoot) { self.root = root }
 
-    /// Whether the daemon can look through the root.
-    var isVisible: Bool { (try? SystemCalls.stat(root + "/")) != nil }
+    /// The device and inode of the file at the absolute `path` as the host sees it, or nil when there is none or
+    /// the path goes through a link (a path `/proc/<pid>/exe` gives has none; one swapped in since would be
+    /// followed in the daemon's own view). Before Linux 5.6, which cannot refuse links, links are followed.
+    func fileIdentity(at path: String) -> FileIdentity? {
+        var base = open(root, Self.pathOnly | O_DIRECTORY | O_CLOEXEC)
+        if base < 0 { base = open("/", Self.pathOnly | O_DIRECTORY | O_CLOEXEC) }
+        guard base >= 0 else { return nil }
+        defer { SystemCalls.close(base) }
+        let relative = String(path.drop { $0 == "/" })
+        let name = relative.isEmpty ? "." : relative
+        let file: Int32
+        do {
+            file = try SystemCalls.openWithoutLinks(name, beneath: base, flags: Self.pathOnly | O_CLOEXEC)
+        } catch  where error.code == ENOSYS {
+            var status = stat()
+            guard fstatat(base, name, &status, 0) == 0 else { return nil }
+            return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        } catch {
+            return nil
+        }
+        defer { SystemCalls.close(file) }
+        return (try? SystemCalls.fstat(file)).map { FileIdentity(device: $0.device, inode: $0.inode) }
+    }
 
-    /// The absolute `path` as the host sees it: through its root where the daemon can look there. Only for a path
-    /// without links (such as one `/proc/<pid>/exe` gives): an absolute link on the way would be followed in the
-    /// daemon's own view.
-    func path(_ path: String) -> String { isVisible ? root + path : path }
+    /// `O_PATH` (Linux), which Glibc's Swift module leaves out.
+    private static let pathOnly: Int32 = 0o10_000_000
 }

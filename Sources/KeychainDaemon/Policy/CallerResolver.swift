@@ -91,12 +91,8 @@ package struct CallerResolver: Sendable {
         return "LOCAL.\(name).\(hexadecimal(Array(digest.prefix(8))))"
     }
 
-    /// The device and inode of the file at `path` as the host sees it (``HostView``), links followed.
-    func fileIdentity(at path: String) -> FileIdentity? {
-        var status = stat()
-        guard stat(hostView.path(path), &status) == 0 else { return nil }
-        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-    }
+    /// The device and inode of the file at `path` as the host sees it (``HostView``), through no link.
+    func fileIdentity(at path: String) -> FileIdentity? { hostView.fileIdentity(at: path) }
 
     /// Why `path` cannot vouch for a program, or nil: the running file must be the file at the path, and the
     /// file and every directory above it must belong to the trusted owner and be writable by no one else.
