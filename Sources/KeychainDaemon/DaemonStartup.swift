@@ -102,9 +102,16 @@ package struct DaemonStartup: Sendable {
         log.info(
             "policy \(configuration.policyDirectory): \(policy.rules.count) rules; unknown callers: "
                 + configuration.unknownCallers.rawValue)
+        let host = HostView(root: configuration.hostRoot)
+        if configuration.unknownCallers == .privateGroup && !host.isVisible {
+            log.warning(
+                "cannot look through \(configuration.hostRoot) (it needs ptrace read access to that process): private "
+                    + "groups' paths are looked up in keychaind's own view, where a unit's ProtectHome and PrivateTmp "
+                    + "hide programs in /home and /tmp")
+        }
         return CallerResolver(
             policy: policy, unknownCallers: configuration.unknownCallers, trustedOwner: configuration.policyOwner,
-            hostView: HostView(root: configuration.hostRoot))
+            hostView: host)
     }
 
     /// Makes the state directory (0700). As root, returns the account to switch to after giving it the directory,

@@ -168,6 +168,7 @@ import Testing
         let tool = apps.directory + "/tool"
         try Apps.install(try Data(contentsOf: URL(fileURLWithPath: apps.appA)) + Data("tool".utf8), at: tool)
         #expect(!FileManager.default.fileExists(atPath: "/proc/\(apps.daemon.pid)/root\(tool)"), "not hidden")
+        #expect(!apps.daemon.log.contains("cannot look through"))
         let added = try apps.run(tool, "add", "mine", "x")
         #expect(added["status"] == "0", "\(added) \(apps.daemon.log)")
         #expect(try apps.run(tool, "get", "mine")["data"] == "x")

@@ -140,6 +140,13 @@ import Testing
         #expect(daemon.waitForLog("connection closed after 1 s without a request"))
     }
 
+    /// A machine's root the daemon cannot look through is said at the start: private groups then follow the
+    /// daemon's own view of the files.
+    @Test func aHostRootTheDaemonCannotLookThroughIsLogged() throws {
+        let daemon = try DaemonProcess(["--host-root", "/nonexistent-root"])
+        #expect(daemon.waitForLog("cannot look through /nonexistent-root"))
+    }
+
     @Test func aKindNoHandlerServesIsUnimplemented() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()

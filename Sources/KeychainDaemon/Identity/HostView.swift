@@ -17,6 +17,13 @@ package struct HostView: Sendable, Equatable {
 
     package init(root: String = HostView.firstProcessRoot) { self.root = root }
 
+    /// Whether the daemon can look through the root (else it looks in its own view).
+    package var isVisible: Bool {
+        let base = open(root, Self.pathOnly | O_DIRECTORY | O_CLOEXEC)
+        if base >= 0 { SystemCalls.close(base) }
+        return base >= 0
+    }
+
     /// The device and inode of the file at the absolute `path` as the host sees it, or nil when there is none or
     /// the path goes through a link (a path `/proc/<pid>/exe` gives has none; one swapped in since would be
     /// followed in the daemon's own view). Before Linux 5.6, which cannot refuse links, links are followed.
