@@ -14,10 +14,8 @@ import Testing
     /// App A with an item read only after the device passcode, on a daemon started with `extra`.
     private func guardedItem(extra: [String] = []) throws -> OwnerRightsTests.Fixture {
         let fixture = try OwnerRightsTests.Fixture(extra: extra)
-        let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath)
-        _ = try service.perform(
-            .setPasscode(new: Secret(Array(Self.passcode.utf8)), current: nil),
-            as: Caller(identity: service.callerIdentity))
+        try fixture.daemon.ownerClient(password: OwnerRightsTests.password).setPasscode(
+            Secret(Array(Self.passcode.utf8)))
         let added = try fixture.apps.run(fixture.apps.appA, "add-guarded", "guarded", "secret behind the passcode")
         #expect(added["status"] == "0")
         return fixture

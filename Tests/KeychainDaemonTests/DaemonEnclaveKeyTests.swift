@@ -327,8 +327,8 @@ import Testing
             environment: tcti.map { [SecureEnclaveBacking.tctiVariable: $0] } ?? [:])
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: prompter)
         let client = KeychainClient(service: service)
-        try client.setPasscode(Secret(Array("1234".utf8)))
-        try client.setGracePeriod(0)
+        try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
+        try daemon.ownerClient().setGracePeriod(0)
         return try withExtendedLifetime(daemon) {
             try ProcessKeychain.$taskKeychain.withValue(nil) {
                 try ProcessKeychainService.$taskService.withValue(service) {
@@ -345,8 +345,8 @@ import Testing
         let daemon = try DaemonProcess(["--secure-enclave-setting", setting.file])
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: prompter)
         let client = KeychainClient(service: service)
-        try client.setPasscode(Secret(Array("1234".utf8)))
-        try client.setGracePeriod(0)
+        try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
+        try daemon.ownerClient().setGracePeriod(0)
         let result = try await ProcessKeychain.$taskKeychain.withValue(nil) {
             try await ProcessKeychainService.$taskService.withValue(service) {
                 try await SecureEnclaveBacking.$tctiOverride.withValue("") { try await body(client, service) }

@@ -129,8 +129,9 @@ import Testing
         let daemon = try DaemonProcess()
         let first = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
         let second = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
-        try first.setPasscode(Secret(Array("1234".utf8)))
-        try first.setGracePeriod(0)
+        let owner = try daemon.ownerClient()
+        try owner.setPasscode(Secret(Array("1234".utf8)))
+        try owner.setGracePeriod(0)
         try first.add(Self.item("fay", accessibility: .whenUnlocked))
         try first.lock()
         #expect(try second.info().lockState == .locked)
@@ -141,12 +142,38 @@ import Testing
         #expect(try first.copyMatching(Self.query("fay")).count == 1)
     }
 
+    /// The passcode, the grace period, a simulated restart and the simulated sensors guard every app's items: an
+    /// app changes none of them (on a device no app sets the passcode or touches the sensor); the owner does.
+    @Test func onlyTheOwnerChangesWhatGuardsEveryAppsItems() throws {
+        let daemon = try DaemonProcess()
+        let app = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        let passcode = Secret(Array("1234".utf8))
+        #expect(status { try app.setPasscode(passcode) } == -34018)
+        #expect(try app.info().hasPasscode == false)
+        #expect(status { try app.setGracePeriod(86400) } == -34018)
+        #expect(status { try app.simulateRestart() } == -34018)
+        #expect(status { try app.simulatedBiometry(.enroll) } == -34018)
+        #expect(status { try app.simulatedBiometry(.script(.match)) } == -34018)
+        #expect(status { try app.simulatedCompanion(.pair) } == -34018)
+        #expect(status { _ = try app.simulatedCompanion(.status) } == 0)
+        let owner = try daemon.ownerClient()
+        try owner.setPasscode(passcode)
+        try owner.setGracePeriod(0)
+        try owner.simulatedBiometry(.enroll)
+        #expect(status { try app.removePasscode(current: passcode) } == -34018)
+        #expect(status { try app.setPasscode(Secret(Array("9999".utf8)), current: passcode) } == -34018)
+        // Locking and unlocking with the passcode stay every app's, as `security lock-keychain` and an unlock are.
+        try app.lock()
+        try app.unlock(passcode: passcode)
+        #expect(try app.info().hasPasscode == true)
+    }
+
     @Test func aRestartedDaemonWantsTheUnlockAgain() throws {
         var daemon: DaemonProcess? = try DaemonProcess()
         let directory = try #require(daemon?.directory)
         let socket = try #require(daemon?.socketPath)
         let client = KeychainClient(service: DaemonKeychainService(socketPath: socket))
-        try client.setPasscode(Secret(Array("1234".utf8)))
+        try #require(daemon).ownerClient().setPasscode(Secret(Array("1234".utf8)))
         try client.add(Self.item("gus", accessibility: .afterFirstUnlock))
         daemon?.stop(keepingState: true)
         daemon = nil
@@ -182,7 +209,7 @@ import Testing
         let daemon = try DaemonProcess()
         let right = KeychainClient(
             service: DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234")))
-        try right.setPasscode(Secret(Array("1234".utf8)))
+        try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
         try right.add(Self.constrainedItem())
         let query = ItemQuery.genericPassword(service: "svc", account: "vault", returns: [.data])
         #expect(try right.copyMatching(query).first?.data?.bytes == Array("gold".utf8))
@@ -199,7 +226,7 @@ import Testing
     @Test func anEvaluationOfTheDevicePasscodeIsJudgedByTheDaemon() throws {
         let daemon = try DaemonProcess()
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234"))
-        try KeychainClient(service: service).setPasscode(Secret(Array("1234".utf8)))
+        try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
         guard
             case .authenticationContext(let id) = try service.perform(
                 .createAuthenticationContext, as: service.caller())

@@ -1,7 +1,10 @@
 import DaemonSystem
 import Foundation
+import KeychainCore
 import KeychainDaemon
+import KeychainRequests
 import KeychainStore
+import KeychainTestSupport
 import KeychainWire
 import Testing
 
@@ -17,6 +20,12 @@ final class DaemonProcess {
     let policyDirectory: String
     private let process: Process
     private let logPath: String
+    /// The PAM service the daemon authenticates its owner with: a stack that takes ``ownerPassword``.
+    private let pam: PAMServiceFixture
+
+    /// The password that gives a client owner rights (`claim-owner`), unless a test gives the daemon its own PAM
+    /// service.
+    static let ownerPassword = "owner password of the tests"
 
     /// The built `keychaind`: `KEYCHAIN_DAEMON` if set, else beside the test bundle (SwiftPM puts executables and
     /// the test bundle in one build directory).
@@ -58,14 +67,19 @@ final class DaemonProcess {
         if !FileManager.default.fileExists(atPath: logPath) {
             FileManager.default.createFile(atPath: logPath, contents: nil)
         }
+        pam = try PAMServiceFixture(password: Self.ownerPassword)
         process = Process()
         let daemon = try Self.executable()
+        let helper = URL(fileURLWithPath: daemon).deletingLastPathComponent()
+            .appendingPathComponent("keychain-authenticate").path
         process.executableURL = URL(fileURLWithPath: launcher.first ?? daemon)
         process.arguments =
             (launcher.isEmpty ? [] : launcher.dropFirst() + [daemon])
             + [
                 "--foreground", "--state", directory + "/state", "--socket", socketPath, "--policy", policyDirectory,
                 "--policy-owner", String(getuid()), "--user", Self.absentAccount,
+                "--pam-service", PAMServiceFixture.service, "--pam-directory", pam.directory.path,
+                "--authenticate-helper", helper,
             ] + arguments
         let notify = try NotifySocket(path: directory + "/notify")
         var inherited = ProcessInfo.processInfo.environment
@@ -90,6 +104,7 @@ final class DaemonProcess {
     }
 
     deinit {
+        pam.remove()
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
@@ -150,6 +165,15 @@ final class DaemonProcess {
     }
 
     func connect() throws -> DaemonClient { try DaemonClient(socketPath: socketPath) }
+
+    /// A client with owner rights, which alone may change the keychain's protection (its passcode, grace period,
+    /// the simulated sensors): it answers the daemon's PAM question with `password`.
+    func ownerClient(password: String = DaemonProcess.ownerPassword) throws -> KeychainClient {
+        let service = DaemonKeychainService(socketPath: socketPath, systemPrompter: ScriptedRelay([password]))
+        let grant = try service.claimOwnerRights(message: "a test acts for the owner")
+        guard grant.isGranted else { throw DaemonTestError("owner rights not granted: \(grant.reason)") }
+        return KeychainClient(service: service)
+    }
 }
 
 struct DaemonTestError: Error, CustomStringConvertible {

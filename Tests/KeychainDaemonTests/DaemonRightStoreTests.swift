@@ -20,8 +20,8 @@ import Testing
         let daemon = try DaemonProcess()
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Passcode())
         let client = KeychainClient(service: service)
-        try client.setPasscode(Secret(Array("1234".utf8)))
-        try client.simulatedBiometry(.enroll)
+        try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
+        try daemon.ownerClient().simulatedBiometry(.enroll)
         let secret = Data("token".utf8)
         try await ProcessKeychain.$taskKeychain.withValue(nil) {
             try await ProcessKeychainService.$taskService.withValue(service) {
@@ -32,7 +32,7 @@ import Testing
                     LARight(requirement: .biometryCurrentSet), identifier: "t", secret: secret)
                 let right = try await store.right(forIdentifier: "t")
                 #expect(await laCode { _ = try await right.secret.rawData } == .notInteractive)
-                try client.simulatedBiometry(.script(.match))
+                try daemon.ownerClient().simulatedBiometry(.script(.match))
                 try await right.authorize(localizedReason: "test")
                 #expect(try await right.secret.rawData == secret)
                 let signature = try await right.key.sign(secret, algorithm: .ecdsaSignatureMessageX962SHA256)
@@ -40,13 +40,13 @@ import Testing
                     secret, signature: signature, algorithm: .ecdsaSignatureMessageX962SHA256)
 
                 // The passcode, judged by the daemon, grants a right of the default requirement.
-                try client.simulatedBiometry(.script(.fallback))
+                try daemon.ownerClient().simulatedBiometry(.script(.fallback))
                 let owner = try await store.saveRight(LARight(), identifier: "o", secret: secret)
                 try await owner.authorize(localizedReason: "test")
                 #expect(try await owner.secret.rawData == secret)
 
-                try client.simulatedBiometry(.changeEnrollment)
-                try client.simulatedBiometry(.script(.match))
+                try daemon.ownerClient().simulatedBiometry(.changeEnrollment)
+                try daemon.ownerClient().simulatedBiometry(.script(.match))
                 let later = try await store.right(forIdentifier: "t")
                 #expect(await laCode { try await later.authorize(localizedReason: "test") } == .authenticationFailed)
                 try await store.removeAllRights()
@@ -63,7 +63,7 @@ import Testing
     @Test func anAccessControlIsEvaluatedByTheDaemon() async throws {
         let daemon = try DaemonProcess()
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Passcode())
-        try KeychainClient(service: service).setPasscode(Secret(Array("1234".utf8)))
+        try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
         try await ProcessKeychain.$taskKeychain.withValue(nil) {
             try await ProcessKeychainService.$taskService.withValue(service) {
                 let access = try #require(
@@ -93,9 +93,9 @@ import Testing
                 #expect(environment.state.biometry?.isEnrolled == false)
                 #expect(LAContext().domainState.biometry.stateHash == nil)
 
-                try client.setPasscode(Secret(Array("1234".utf8)))
-                try client.simulatedBiometry(.enroll)
-                try client.simulatedCompanion(.pair)
+                try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
+                try daemon.ownerClient().simulatedBiometry(.enroll)
+                try daemon.ownerClient().simulatedCompanion(.pair)
                 let state = environment.state
                 #expect(state.userPassword?.isSet == true)
                 #expect(state.biometry?.isUsable == true)

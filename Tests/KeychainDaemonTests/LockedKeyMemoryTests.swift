@@ -19,8 +19,8 @@ import Testing
     @Test func theClassKeysAreInLockedMemoryAndClassAsGoWhenItLocks() throws {
         let daemon = try DaemonProcess()
         let client = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
-        try client.setPasscode(Secret(Array("1234".utf8)))
-        try client.setGracePeriod(0)
+        try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
+        try daemon.ownerClient().setGracePeriod(0)
         try client.add(DaemonEngineTests.item("held", accessibility: .whenUnlocked))
         let unlocked = try Self.lockedKilobytes(daemon)
         #expect(unlocked > 0)
@@ -61,8 +61,8 @@ import Testing
     @Test func theClassKeysPagesAreLeftOutOfDumpsAndLockedAndClassAsAreUnmappedWhenItLocks() throws {
         let daemon = try DaemonProcess()
         let client = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
-        try client.setPasscode(Secret(Array("1234".utf8)))
-        try client.setGracePeriod(0)
+        try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
+        try daemon.ownerClient().setGracePeriod(0)
         try client.add(DaemonEngineTests.item("paged", accessibility: .whenUnlocked))
         let locked = try Self.pages(of: daemon.pid, flagged: ["lo"])
         let keys = try Self.pages(of: daemon.pid, flagged: ["dd", "lo"])

@@ -240,7 +240,7 @@ import Testing
         let relay = ScriptedRelay(["1234", "not it", Self.password])
         let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath, systemPrompter: relay)
         let caller = Caller(identity: service.callerIdentity)
-        _ = try service.perform(.setPasscode(new: Secret(Array("1234".utf8)), current: nil), as: caller)
+        try fixture.daemon.ownerClient(password: OwnerRightsTests.password).setPasscode(Secret(Array("1234".utf8)))
         func evaluate() throws -> KeychainResponse {
             try Self.evaluate(.devicePasscode, reason: "Unlock your notes", service: service, caller: caller)
         }
@@ -271,7 +271,7 @@ import Testing
         let relay = ScriptedRelay([])
         let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath, systemPrompter: relay)
         let caller = Caller(identity: service.callerIdentity)
-        _ = try service.perform(.setPasscode(new: Secret(Array("1234".utf8)), current: nil), as: caller)
+        try fixture.daemon.ownerClient(password: OwnerRightsTests.password).setPasscode(Secret(Array("1234".utf8)))
         func evaluate() throws -> KeychainResponse {
             try OwnerRightsTests.evaluate(.biometrics, reason: "Show your card", service: service, caller: caller)
         }
@@ -307,7 +307,7 @@ extension DaemonFingerprintReaderTests {
         let fixture = try OwnerRightsTests.Fixture(extra: ["--fprintd-bus", fprintd.address])
         let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath, systemPrompter: UnshowableRelay())
         let caller = Caller(identity: service.callerIdentity)
-        _ = try service.perform(.setPasscode(new: Secret(Array("1234".utf8)), current: nil), as: caller)
+        try fixture.daemon.ownerClient(password: OwnerRightsTests.password).setPasscode(Secret(Array("1234".utf8)))
         try fprintd.queue("verify-match")
         #expect {
             _ = try OwnerRightsTests.evaluate(.biometrics, reason: "Show your card", service: service, caller: caller)

@@ -119,8 +119,16 @@ package final class EngineHandler: DaemonHandler {
     }
 
     /// Backups hold every access group's items, so only a connection with owner rights makes or restores one; and
-    /// they cross the socket as bytes: a path would be opened with the daemon's rights, not the client's.
+    /// they cross the socket as bytes: a path would be opened with the daemon's rights, not the client's. The
+    /// keychain's protection (its passcode, the grace period after a lock, a simulated restart) and the simulated
+    /// sensors guard every app's items, so only the owner changes them: on a device no app sets the passcode or
+    /// touches the sensor. Any app may still lock the keychain, unlock it with the passcode, and read its state.
     private static func refuseUnserved(_ request: KeychainRequest, owner: Bool) throws {
+        if let change = protectionChange(request), !owner {
+            throw KeychainError.missingEntitlement.because(
+                "\(change) changes what guards every app's items: only the keychain's owner does it (security "
+                    + "claims owner rights after authenticating the user)")
+        }
         switch request {
         case .backup, .restore:
             throw KeychainError.unimplemented.because(
@@ -132,6 +140,19 @@ package final class EngineHandler: DaemonHandler {
                         + "(security claims owner rights after authenticating the user)")
             }
         default: break
+        }
+    }
+
+    /// What `request` changes of the keychain's protection, for a refusal; nil when it changes none.
+    private static func protectionChange(_ request: KeychainRequest) -> String? {
+        switch request {
+        case .setPasscode: "setting the passcode"
+        case .removePasscode: "removing the passcode"
+        case .setGracePeriod: "setting the grace period"
+        case .simulateRestart: "a simulated restart"
+        case .simulatedBiometry: "enrolling or scripting the simulated biometry sensor"
+        case .simulatedCompanion(let action) where action != .status: "pairing or scripting the simulated companion"
+        default: nil
         }
     }
 }

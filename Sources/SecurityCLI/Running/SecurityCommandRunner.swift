@@ -78,17 +78,19 @@ public final class SecurityCommandRunner {
             case .unlockKeychain(let command):
                 try unlockKeychain(command, keychain: try open(invocation.identity))
             case .setKeychainPassword(let command):
-                try setKeychainPassword(command, keychain: try open(invocation.identity))
+                // Through keychaind, the keychain's protection and the simulated sensors are the owner's alone.
+                try setKeychainPassword(command, keychain: try open(invocation.identity, asOwner: true))
             case .setKeychainSettings(let command):
-                try setKeychainSettings(command, keychain: try open(invocation.identity))
+                try setKeychainSettings(command, keychain: try open(invocation.identity, asOwner: true))
             case .showKeychainInfo(let command):
                 try showKeychainInfo(command, keychain: try open(invocation.identity))
             case .simulateRestart:
-                let keychain = try open(invocation.identity)
+                let keychain = try open(invocation.identity, asOwner: true)
                 try perform("simulate-restart") { try keychain.simulateRestart() }
             case .biometry(let command):
-                try biometry(command, keychain: try open(invocation.identity))
-            case .companion(let command): try companion(command, keychain: try open(invocation.identity))
+                try biometry(command, keychain: try open(invocation.identity, asOwner: command != .status))
+            case .companion(let command):
+                try companion(command, keychain: try open(invocation.identity, asOwner: command != .status))
             case .backupKeychain(let command):
                 try backupKeychain(command, keychain: try open(invocation.identity, asOwner: true))
             case .restoreKeychain(let command):
