@@ -22,6 +22,9 @@ extension SystemCalls {
         try retrying("openat2", path: path) { ksys_open_beneath_without_links(directory, path, flags) }
     }
 
+    /// `O_PATH` (Linux), which Glibc's Swift module leaves out: a descriptor that names a file without opening it.
+    package static let pathOnly: Int32 = 0o10_000_000
+
     /// `/proc`'s file system type (`PROC_SUPER_MAGIC`).
     package static let procFileSystemType = 0x9fa0
 

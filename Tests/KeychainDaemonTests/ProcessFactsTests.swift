@@ -3,7 +3,30 @@ import Testing
 
 @testable import KeychainDaemon
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct ProcessFactsTests {
+    /// A process's `/.flatpak-info` is a file in a root the process may have made: the daemon reads it only when it
+    /// is a regular file there, not through a link (which would lead into the daemon's own root, with its rights),
+    /// and never waits on a FIFO planted in its place.
+    @Test(.timeLimit(.minutes(1))) func theFlatpakInfoIsReadOnlyAsARegularFileOfTheProcesssRoot() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("kd-root-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let info = "[Application]\nname=org.example.App\n"
+        try info.write(toFile: root + "/info", atomically: true, encoding: .utf8)
+        try info.write(toFile: root + "/.flatpak-info", atomically: true, encoding: .utf8)
+        #expect(ProcFile.regularFile(".flatpak-info", in: root) == Array(info.utf8))
+        try FileManager.default.removeItem(atPath: root + "/.flatpak-info")
+        try FileManager.default.createSymbolicLink(atPath: root + "/.flatpak-info", withDestinationPath: root + "/info")
+        #expect(ProcFile.regularFile(".flatpak-info", in: root) == nil)
+        try FileManager.default.removeItem(atPath: root + "/.flatpak-info")
+        #expect(mkfifo(root + "/.flatpak-info", 0o644) == 0)
+        #expect(ProcFile.regularFile(".flatpak-info", in: root) == nil)
+    }
+
     @Test func theSystemUnitComesFromTheUnifiedHierarchy() {
         #expect(ProcessFacts.systemdUnit(cgroup: "0::/system.slice/api.service\n") == "api.service")
         #expect(ProcessFacts.systemdUnit(cgroup: "0::/system.slice/nginx.service/worker\n") == "nginx.service")
@@ -56,6 +79,13 @@ import Testing
         #expect(ProcessFacts.loaderVariables(environ: environ) == ["LD_PRELOAD"])
         #expect(ProcessFacts.loaderVariables(environ: Array("LD_AUDIT=a.so".utf8)) == ["LD_AUDIT"])
         #expect(ProcessFacts.loaderVariables(environ: []) == [])
+        // Variables that load code otherwise: OpenSSL's providers and engines, glibc's converters.
+        let others = Array(
+            "OPENSSL_CONF=/tmp/c.cnf\0OPENSSL_MODULES=/tmp\0OPENSSL_ENGINES=/tmp\0GCONV_PATH=/tmp\0".utf8)
+        #expect(
+            ProcessFacts.loaderVariables(environ: others) == [
+                "OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES", "GCONV_PATH",
+            ])
     }
 
     @Test func theStartTimeSkipsACommandNameWithParentheses() {

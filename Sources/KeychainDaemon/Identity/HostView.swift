@@ -19,7 +19,7 @@ package struct HostView: Sendable, Equatable {
 
     /// Whether the daemon can look through the root (else it looks in its own view).
     package var isVisible: Bool {
-        let base = open(root, Self.pathOnly | O_DIRECTORY | O_CLOEXEC)
+        let base = open(root, SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC)
         if base >= 0 { SystemCalls.close(base) }
         return base >= 0
     }
@@ -28,15 +28,15 @@ package struct HostView: Sendable, Equatable {
     /// the path goes through a link (a path `/proc/<pid>/exe` gives has none; one swapped in since would be
     /// followed in the daemon's own view). Before Linux 5.6, which cannot refuse links, links are followed.
     func fileIdentity(at path: String) -> FileIdentity? {
-        var base = open(root, Self.pathOnly | O_DIRECTORY | O_CLOEXEC)
-        if base < 0 { base = open("/", Self.pathOnly | O_DIRECTORY | O_CLOEXEC) }
+        var base = open(root, SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC)
+        if base < 0 { base = open("/", SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC) }
         guard base >= 0 else { return nil }
         defer { SystemCalls.close(base) }
         let relative = String(path.drop { $0 == "/" })
         let name = relative.isEmpty ? "." : relative
         let file: Int32
         do {
-            file = try SystemCalls.openWithoutLinks(name, beneath: base, flags: Self.pathOnly | O_CLOEXEC)
+            file = try SystemCalls.openWithoutLinks(name, beneath: base, flags: SystemCalls.pathOnly | O_CLOEXEC)
         } catch  where error.code == ENOSYS {
             var status = stat()
             guard fstatat(base, name, &status, 0) == 0 else { return nil }
@@ -47,7 +47,4 @@ package struct HostView: Sendable, Equatable {
         defer { SystemCalls.close(file) }
         return (try? SystemCalls.fstat(file)).map { FileIdentity(device: $0.device, inode: $0.inode) }
     }
-
-    /// `O_PATH` (Linux), which Glibc's Swift module leaves out.
-    private static let pathOnly: Int32 = 0o10_000_000
 }

@@ -42,7 +42,8 @@ package struct PeerInspector: Sendable {
             }
         }
         let cgroup = ProcFile.text("\(directory)/cgroup") ?? ""
-        let flatpak = ProcFile.text("\(directory)/root/.flatpak-info").flatMap(ProcessFacts.flatpakAppID(info:))
+        let flatpak = ProcFile.regularFile(".flatpak-info", in: "\(directory)/root")
+            .flatMap { ProcessFacts.flatpakAppID(info: String(decoding: $0, as: UTF8.self)) }
         let label = (ProcFile.read("\(directory)/attr/apparmor/current") ?? ProcFile.read("\(directory)/attr/current"))
             .flatMap(ProcessFacts.securityLabel(attribute:))
         let path = ProcFile.link("\(directory)/exe")

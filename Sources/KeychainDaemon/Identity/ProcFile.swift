@@ -26,6 +26,22 @@ enum ProcFile {
         return (try? SystemCalls.readAll(descriptor, path: path, limit: limit)).map { Array($0.prefix(limit)) }
     }
 
+    /// The bytes (at most `limit`) of the regular file `name` right inside `directory`, such as a process's root,
+    /// which the process may have made itself: no link is followed (an absolute one would be followed in the
+    /// daemon's root, with its rights), no FIFO waited on, and no terminal made the daemon's controlling one.
+    static func regularFile(_ name: String, in directory: String, limit: Int = 64 * 1024) -> [UInt8]? {
+        let base = open(directory, SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC)
+        guard base >= 0 else { return nil }
+        defer { SystemCalls.close(base) }
+        let file = openat(base, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { SystemCalls.close(file) }
+        guard let status = try? SystemCalls.fstat(file), status.mode & UInt32(S_IFMT) == UInt32(S_IFREG) else {
+            return nil
+        }
+        return (try? SystemCalls.readAll(file, path: name, limit: limit + 1)).map { Array($0.prefix(limit)) }
+    }
+
     static func text(_ path: String, limit: Int = 64 * 1024) -> String? {
         read(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
     }

@@ -42,10 +42,16 @@ package enum ProcessFacts {
         return text.isEmpty || text == "unconfined" ? nil : text
     }
 
-    /// Which loader variables that inject code (`LD_PRELOAD`, `LD_LIBRARY_PATH`, `LD_AUDIT`) are set, non-empty,
-    /// in a NUL-separated `/proc/<pid>/environ`.
+    /// Which variables that load code of the environment's choosing into the process are set, non-empty, in a
+    /// NUL-separated `/proc/<pid>/environ`: the loader's (`LD_PRELOAD`, `LD_LIBRARY_PATH`, `LD_AUDIT`), OpenSSL's
+    /// (`OPENSSL_CONF` names a configuration that loads providers and engines, `OPENSSL_MODULES` and
+    /// `OPENSSL_ENGINES` where they are found; every client links libcrypto) and glibc's `GCONV_PATH` (character
+    /// set converters, loaded by `iconv`).
     package static func loaderVariables(environ: [UInt8]) -> [String] {
-        let watched = ["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT"]
+        let watched = [
+            "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES",
+            "GCONV_PATH",
+        ]
         var found: [String] = []
         for entry in environ.split(separator: 0) {
             guard let equals = entry.firstIndex(of: UInt8(ascii: "=")), equals < entry.endIndex - 1 else { continue }

@@ -26,7 +26,7 @@ struct AskersFile {
     /// that the daemon's own mounts (the shipped unit hides `/home` and `/tmp` from it) and the machine's (which a
     /// sandboxed app does not see) count for nothing.
     static func open(_ asked: String, uid: UInt32, asker: ProcessHandle) -> Result<AskersFile, Refusal> {
-        let root = Glibc.open("/proc/\(asker.pid)/root", AskersPath.pathOnly | O_DIRECTORY | O_CLOEXEC)
+        let root = Glibc.open("/proc/\(asker.pid)/root", SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC)
         guard root >= 0 else { return .failure(unreachable) }
         defer { SystemCalls.close(root) }
         // The root is held now: it was the asker's if the asker still runs (its pid is no one else's).

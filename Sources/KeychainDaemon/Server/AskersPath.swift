@@ -12,8 +12,6 @@ import SystemCalls
 /// answer. Nothing under `/proc` is looked up: its links read with the daemon's right to look into processes,
 /// and `/proc/self` names the daemon.
 struct AskersPath {
-    /// `O_PATH` (Linux), which Glibc's Swift module leaves out: a descriptor that names a file without opening it.
-    static let pathOnly: Int32 = 0o10_000_000
     private static let linkLimit = 40
     /// The most names one walk looks up, links' included: far more than any real path, and a bound on what a
     /// request of `..` repeated can cost.
@@ -75,7 +73,7 @@ struct AskersPath {
             // The last name is opened as a path only: opening a terminal (or a FIFO, or a device) for reading
             // would make it the daemon's controlling terminal, whose ^C stops the daemon. No link is followed: one
             // swapped in since the look is refused.
-            let flags = Self.pathOnly | O_NOFOLLOW | O_CLOEXEC | (isLast ? 0 : O_DIRECTORY)
+            let flags = SystemCalls.pathOnly | O_NOFOLLOW | O_CLOEXEC | (isLast ? 0 : O_DIRECTORY)
             let next = openat(current, name, flags)
             guard next >= 0 else { return nil }
             if isLast {
