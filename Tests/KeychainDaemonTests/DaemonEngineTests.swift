@@ -168,6 +168,24 @@ import Testing
         #expect(try app.info().hasPasscode == true)
     }
 
+    /// An authentication context is the connection's that created it: its id names nothing on another connection,
+    /// even of the same app, which gets errSecParam as for an id that never was.
+    @Test func anAuthenticationContextServesOnlyItsOwnConnection() throws {
+        let daemon = try DaemonProcess()
+        let creator = DaemonKeychainService(socketPath: daemon.socketPath)
+        let other = DaemonKeychainService(socketPath: daemon.socketPath)
+        let app = Caller(identity: creator.callerIdentity)
+        guard case .authenticationContext(let id) = try creator.perform(.createAuthenticationContext, as: app) else {
+            Issue.record("no context")
+            return
+        }
+        let using = Caller(identity: other.callerIdentity, authenticationContext: id)
+        #expect(status { _ = try other.perform(.authenticationContextState, as: using) } == -50)
+        #expect(status { _ = try other.perform(.forgetAuthenticationContext, as: using) } == -50)
+        let own = Caller(identity: creator.callerIdentity, authenticationContext: id)
+        #expect(status { _ = try creator.perform(.authenticationContextState, as: own) } == 0)
+    }
+
     @Test func aRestartedDaemonWantsTheUnlockAgain() throws {
         var daemon: DaemonProcess? = try DaemonProcess()
         let directory = try #require(daemon?.directory)

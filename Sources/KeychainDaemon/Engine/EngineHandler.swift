@@ -99,6 +99,7 @@ package final class EngineHandler: DaemonHandler {
         id: UInt64
     ) throws -> KeychainResponse {
         try Self.refuseUnserved(envelope.request, owner: connection.actsAsOwner)
+        try Self.checkContext(of: envelope, on: connection)
         let keychain = try connection.keychain { try keychains.keychain(for: uid) }
         let service = InProcessKeychainService(keychain, enclaveKeys: enclaveKeys)
         let acting = owner?.identity(for: connection, uid: uid, caller: identity) ?? identity
@@ -140,6 +141,22 @@ package final class EngineHandler: DaemonHandler {
                         + "(security claims owner rights after authenticating the user)")
             }
         default: break
+        }
+    }
+
+    /// The most authentication contexts one connection holds at once: far more than a process keeps `LAContext`s,
+    /// and a bound on the daemon memory a client can take with them.
+    static let contextLimit = 1024
+
+    /// A context is its connection's: an id another connection created (of this uid or another) is unknown here,
+    /// as one that never existed is; and a connection holds at most ``contextLimit`` of them.
+    private static func checkContext(of envelope: RequestCodec.Envelope, on connection: DaemonConnection) throws {
+        if let context = envelope.context, !connection.holdsContext(context) {
+            throw KeychainError.param.because("no authentication context of this connection has that id")
+        }
+        if case .createAuthenticationContext = envelope.request, connection.openContexts.count >= contextLimit {
+            throw KeychainError.allocate.because(
+                "a connection holds at most \(contextLimit) authentication contexts: invalidate those no longer used")
         }
     }
 

@@ -40,7 +40,10 @@ package final class OwnerRights: Sendable {
     /// through prompts on this connection. The answer is an `owner-rights` field list (`status` 0 on success).
     func claim(_ frame: Frame, peer: PeerIdentity, caller: CallerIdentity, connection: DaemonConnection) -> Frame {
         let who = "pid \(peer.pid) (uid \(peer.uid))"
-        let session = TerminalSession.of(pid: peer.pid, uid: peer.uid)
+        // Read by pid: the session counts only if the pid is still the client's (its pidfd shows it runs).
+        let session = TerminalSession.of(pid: peer.pid, uid: peer.uid).flatMap {
+            connection.process.hasExited ? nil : $0
+        }
         func answer(_ status: Int32, _ reason: String, prompted: Bool, until: Double? = nil) -> Frame {
             var fields = FieldList([("status", String(status)), ("owner", status == 0 ? "yes" : "no")])
             fields.append("prompted", prompted ? "yes" : "no")

@@ -139,6 +139,9 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     /// Notes a context this connection created: it is forgotten when the connection closes.
     package func noteContext(_ id: AuthenticationContextID) { _ = contexts.withLock { $0.insert(id) } }
 
+    /// Whether this connection created the context `id` and has not forgotten it.
+    package func holdsContext(_ id: AuthenticationContextID) -> Bool { contexts.withLock { $0.contains(id) } }
+
     package func forgetContext(_ id: AuthenticationContextID) { _ = contexts.withLock { $0.remove(id) } }
 
     /// The contexts still open when the connection closes.
