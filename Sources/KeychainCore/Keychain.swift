@@ -93,6 +93,7 @@ public final class Keychain: Sendable {
             let database = try Database(
                 path: path, busyTimeout: busyMilliseconds, processExclusive: configuration.soleWriterOfHome)
             do {
+                if let bytes = configuration.largestDatabaseBytes { try database.limitSize(toBytes: bytes) }
                 return try ItemStore(
                     database: database, tables: ItemTables.all, migrations: SchemaHistory.migrations)
             } catch {

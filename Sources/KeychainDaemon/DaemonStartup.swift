@@ -84,7 +84,8 @@ package struct DaemonStartup: Sendable {
         let keychains = UserKeychains(
             stateDirectory: configuration.stateDirectory,
             passcodeSystem: settings.passcodePromptsUsePAM ? authentication : nil,
-            fingerprintReader: { settings.fingerprintReader(user: $0, authentication: authentication) })
+            fingerprintReader: { settings.fingerprintReader(user: $0, authentication: authentication) },
+            largestDatabaseBytes: configuration.largestKeychainBytes)
         let owner = OwnerRights(
             settings: settings, authentication: authentication, stateDirectory: configuration.stateDirectory,
             log: log)

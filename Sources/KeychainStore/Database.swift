@@ -46,6 +46,13 @@ package final class Database {
         }
     }
 
+    /// Bounds the database file of this connection's writes to about `bytes` (SQLite's `max_page_count`, at least
+    /// the pages it has): a write past it fails with SQLITE_FULL, as on a full disk.
+    package func limitSize(toBytes bytes: Int) throws {
+        let pageSize = Int(try statement("PRAGMA page_size").rows().first?.first?.integerValue ?? 4096)
+        try execute("PRAGMA max_page_count = \(max(1, bytes / max(pageSize, 512)))")
+    }
+
     /// Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once, without its
     /// busy handler, when another connection is opening the same new file (it would risk a deadlock). Two
     /// processes opening one keychain for the first time meet exactly that, so retry for the busy timeout.

@@ -186,6 +186,35 @@ import Testing
         #expect(status { _ = try creator.perform(.authenticationContextState, as: own) } == 0)
     }
 
+    /// One uid's keychain has a bound (`--max-keychain-size`), so one user cannot fill the disk every user's
+    /// keychain is on: an add past it is errSecDiskFull, what was stored stays, and room made by a delete is used.
+    @Test func anAddPastTheKeychainsBoundIsDiskFullAndTheRestStays() throws {
+        let daemon = try DaemonProcess(["--max-keychain-size", String(1 << 20)])
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        func add(_ account: String) throws {
+            try client.add(
+                NewItem(
+                    itemClass: .genericPassword, attributes: [.service: .string("big"), .account: .string(account)],
+                    data: Array(repeating: 7, count: 100_000)))
+        }
+        var stored = 0
+        var refusal: Int32 = 0
+        while stored < 40 {
+            refusal = status { try add("item-\(stored)") }
+            if refusal != 0 { break }
+            stored += 1
+        }
+        #expect(refusal == -34, "\(stored) items of 100 kB were stored in 1 MiB")
+        #expect(stored >= 3)
+        let all = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("big")], limit: .all)
+        #expect(try client.copyMatching(all).count == stored)
+        try client.delete(
+            ItemQuery(
+                itemClass: .genericPassword, attributes: [.service: .string("big"), .account: .string("item-0")],
+                limit: .all))
+        #expect(status { try add("again") } == 0)
+    }
+
     @Test func aRestartedDaemonWantsTheUnlockAgain() throws {
         var daemon: DaemonProcess? = try DaemonProcess()
         let directory = try #require(daemon?.directory)

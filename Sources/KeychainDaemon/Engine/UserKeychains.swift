@@ -15,6 +15,8 @@ package final class UserKeychains: Sendable {
     private let passcodeSystem: SystemOwnerAuthentication?
     /// The fingerprint reader for a user's keychain, by account name (nil: the simulated sensor).
     private let fingerprintReader: @Sendable (String) -> SystemFingerprintReader?
+    /// The most bytes one uid's database may take (`--max-keychain-size`).
+    private let largestDatabaseBytes: Int?
 
     /// - Parameter passcodeDerivationTarget: seconds one passcode derivation should take (the engine's default
     ///   when nil; tests make it short).
@@ -23,8 +25,10 @@ package final class UserKeychains: Sendable {
     package init(
         stateDirectory: String, passcodeDerivationTarget: Double? = nil,
         passcodeSystem: SystemOwnerAuthentication? = nil,
-        fingerprintReader: @escaping @Sendable (String) -> SystemFingerprintReader? = { _ in nil }
+        fingerprintReader: @escaping @Sendable (String) -> SystemFingerprintReader? = { _ in nil },
+        largestDatabaseBytes: Int? = nil
     ) {
+        self.largestDatabaseBytes = largestDatabaseBytes
         self.stateDirectory = stateDirectory
         self.passcodeDerivationTarget = passcodeDerivationTarget
         self.passcodeSystem = passcodeSystem
@@ -39,7 +43,7 @@ package final class UserKeychains: Sendable {
             let reader = DaemonPrompter.userName(uid).flatMap(fingerprintReader)
             let keychain = try Self.open(
                 home: try userDirectory(uid), passcodeTarget: passcodeDerivationTarget, system: passcodeSystem,
-                reader: reader)
+                reader: reader, largestDatabaseBytes: largestDatabaseBytes)
             open[uid] = keychain
             return keychain
         }
@@ -74,7 +78,8 @@ package final class UserKeychains: Sendable {
     }
 
     private static func open(
-        home: URL, passcodeTarget: Double?, system: SystemOwnerAuthentication?, reader: SystemFingerprintReader?
+        home: URL, passcodeTarget: Double?, system: SystemOwnerAuthentication?, reader: SystemFingerprintReader?,
+        largestDatabaseBytes: Int?
     ) throws -> Keychain {
         // The identity here is only the default of convenience calls: every request names its caller.
         var configuration = KeychainConfiguration(
@@ -84,6 +89,7 @@ package final class UserKeychains: Sendable {
         configuration.groupCommit = true
         // The state directory is the daemon's alone (0700): its keybag changes only through this keychain.
         configuration.soleWriterOfHome = true
+        configuration.largestDatabaseBytes = largestDatabaseBytes
         if let passcodeTarget { configuration.passcodeDerivationTarget = passcodeTarget }
         // The reader's enrollment is asked of fprintd for the uid's account; its prompts the prompter relays.
         configuration.fingerprintReader = reader

@@ -17,6 +17,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
     /// The account the daemon switches to when started as root.
     package var user = "keychaind"
     package var limits = ConnectionLimits()
+    /// The most bytes one uid's keychain database may take: 1 GiB, many thousand times a keychain's usual size,
+    /// so that one user cannot fill the disk all users' keychains are on.
+    package var largestKeychainBytes = 1 << 30
     /// The system authentication and owner rights (Engine/OwnerSettings.swift).
     package var owner = OwnerSettings()
 
