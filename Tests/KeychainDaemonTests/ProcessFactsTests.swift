@@ -74,6 +74,37 @@ import Testing
         #expect(peer.snapName == "app")
     }
 
+    /// What the daemon reads of a process is of one program: the process's environment opened first reads nothing
+    /// once it has exec'd another, so an exec in the middle of identification is seen.
+    @Test(.timeLimit(.minutes(1))) func anImageOfAProcessIsNoLongerCurrentOnceItExecs() throws {
+        var gate: [Int32] = [0, 0]
+        try #require(pipe(&gate) == 0)
+        let arguments: [UnsafeMutablePointer<CChar>?] = (["/bin/sleep", "30"] as [String]).map { strdup($0) } + [nil]
+        defer { for argument in arguments { free(argument) } }
+        let child = fork()
+        if child == 0 {
+            var byte: UInt8 = 0
+            _ = read(gate[0], &byte, 1)
+            execv("/bin/sleep", arguments)
+            _exit(1)
+        }
+        defer {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+            close(gate[0])
+            close(gate[1])
+        }
+        let image = try #require(ProcessImage(directory: "/proc/\(child)"))
+        #expect(image.environment(limit: 1 << 20)?.bytes.isEmpty == false)
+        #expect(image.isCurrent)
+        var go: UInt8 = 1
+        #expect(write(gate[1], &go, 1) == 1)
+        func program() -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe") }
+        while program()?.hasSuffix("/sleep") != true { usleep(5_000) }
+        #expect(!image.isCurrent)
+    }
+
     @Test func loaderVariablesAreFoundOnlyWhenSet() {
         let environ = Array("PATH=/bin\0LD_PRELOAD=/tmp/x.so\0LD_LIBRARY_PATH=\0HOME=/root\0LD_AUDITX=1\0".utf8)
         #expect(ProcessFacts.loaderVariables(environ: environ) == ["LD_PRELOAD"])

@@ -31,6 +31,12 @@ package struct PeerInspector: Sendable {
         _ credentials: PeerCredentials, process: ProcessHandle, acceptedAt: Double
     ) throws(Failure) -> PeerIdentity {
         let directory = "\(procRoot)/\(credentials.pid)"
+        // First: whatever is read below is of the program running now, or the image shows it changed.
+        guard let image = ProcessImage(directory: directory) else {
+            throw Failure(
+                description: "the environment of process \(credentials.pid) cannot be read"
+                    + oneUserDaemonHint(peerUID: credentials.uid))
+        }
         if !process.isBoundAtConnect {
             guard let stat = ProcFile.text("\(directory)/stat"), let ticks = ProcessFacts.startTime(stat: stat) else {
                 throw Failure(description: "process \(credentials.pid) is gone")
@@ -48,7 +54,7 @@ package struct PeerInspector: Sendable {
             .flatMap(ProcessFacts.securityLabel(attribute:))
         let path = ProcFile.link("\(directory)/exe")
         let executable = digester.digest(ofExecutableAt: "\(directory)/exe")
-        guard let environ = ProcFile.readWhole("\(directory)/environ", limit: Self.environmentLimit) else {
+        guard let environ = image.environment(limit: Self.environmentLimit) else {
             throw Failure(
                 description: "the environment of process \(credentials.pid) cannot be read"
                     + oneUserDaemonHint(peerUID: credentials.uid))
@@ -62,6 +68,10 @@ package struct PeerInspector: Sendable {
         let userNamespace = ProcFile.link("\(directory)/ns/user")
         guard !process.hasExited else {
             throw Failure(description: "process \(credentials.pid) exited while it was identified")
+        }
+        // An exec in the middle would make a program's path and hash and another's environment one identity.
+        guard image.isCurrent else {
+            throw Failure(description: "process \(credentials.pid) ran another program while it was identified")
         }
         return PeerIdentity(
             uid: credentials.uid, gid: credentials.gid, pid: credentials.pid,
