@@ -25,15 +25,8 @@ import Testing
         defer { if !resumed { kill(daemon.pid, SIGCONT) } }
         let connection = try Self.connectFromAChildThatExits(to: daemon.socketPath)
         defer { SystemCalls.close(connection.descriptor) }
-        guard let impostor = Self.processWithPid(connection.pid) else {
-            Issue.record("pid \(connection.pid) could not be given to a new process (another process took it)")
-            return
-        }
-        defer {
-            kill(impostor, SIGKILL)
-            var status: Int32 = 0
-            waitpid(impostor, &status, 0)
-        }
+        guard let impostor = Self.processWithPid(connection.pid) else { return }
+        defer { Self.reap(impostor) }
         #expect(kill(daemon.pid, SIGCONT) == 0)
         resumed = true
         // The daemon's answer on the connection: a refusal, never an identity for the impostor.
@@ -71,14 +64,9 @@ import Testing
         #expect(daemon.waitForLog("pid \(connection.pid) (uid \(getuid())) running"))
         let again = Frame(kind: .identify, requestID: 2, payload: []).encoded()
         guard let impostor = Self.processWithPid(connection.pid, writing: again, to: connection.descriptor) else {
-            Issue.record("pid \(connection.pid) could not be given to a new process (another process took it)")
             return
         }
-        defer {
-            kill(impostor, SIGKILL)
-            var status: Int32 = 0
-            waitpid(impostor, &status, 0)
-        }
+        defer { Self.reap(impostor) }
         try SystemCalls.setTimeouts(connection.descriptor, seconds: 10)
         #expect(try HandedOnSocketTests.nextFrame(on: connection.descriptor) == nil, "the impostor was answered")
         #expect(daemon.waitForLog("after the process that connected with that pid exited"))
@@ -123,17 +111,24 @@ import Testing
         return (descriptor, child)
     }
 
-    /// A new process (it waits to be killed) with `pid`, or nil when another process took the pid first. With
-    /// `bytes`, that process first writes them to `descriptor` (no other process does).
+    /// Kills and reaps a process of the test's.
+    private static func reap(_ pid: Int32) {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    /// A new process (it waits to be killed) with `pid`, or nil, recorded as an issue, when another process took
+    /// the pid first. With `bytes`, that process first writes them to `descriptor` (no other process does).
     private static func processWithPid(_ pid: Int32, writing bytes: [UInt8] = [], to descriptor: Int32 = -1)
         -> Int32?
     {
         let text = Array(String(pid - 1).utf8)
         for _ in 0..<50 {
-            guard let file = try? SystemCalls.open(lastPid, O_WRONLY) else { return nil }
+            guard let file = try? SystemCalls.open(lastPid, O_WRONLY) else { break }
             let written = (try? SystemCalls.writeAll(file, text)) != nil
             SystemCalls.close(file)
-            guard written else { return nil }
+            guard written else { break }
             let child = bytes.withUnsafeBytes { bytes in
                 let child = fork()
                 if child == 0 {
@@ -143,10 +138,9 @@ import Testing
                 return child
             }
             if child == pid { return child }
-            kill(child, SIGKILL)
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
+            reap(child)
         }
+        Issue.record("pid \(pid) could not be given to a new process (another process took it)")
         return nil
     }
 }
