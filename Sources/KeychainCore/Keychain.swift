@@ -93,9 +93,11 @@ public final class Keychain: Sendable {
             let database = try Database(
                 path: path, busyTimeout: busyMilliseconds, processExclusive: configuration.soleWriterOfHome)
             do {
-                if let bytes = configuration.largestDatabaseBytes { try database.limitSize(toBytes: bytes) }
-                return try ItemStore(
+                let store = try ItemStore(
                     database: database, tables: ItemTables.all, migrations: SchemaHistory.migrations)
+                // After the migrations, which must not stop at a bound a new release's format may pass.
+                if let bytes = configuration.largestDatabaseBytes { try database.limitSize(toBytes: bytes) }
+                return store
             } catch {
                 database.close()
                 throw error

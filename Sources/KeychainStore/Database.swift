@@ -47,10 +47,13 @@ package final class Database {
     }
 
     /// Bounds the database file of this connection's writes to about `bytes` (SQLite's `max_page_count`, at least
-    /// the pages it has): a write past it fails with SQLITE_FULL, as on a full disk.
+    /// the pages it has): a write past it fails with SQLITE_FULL, as on a full disk. The write-ahead log is cut
+    /// back to that size too after each checkpoint (`journal_size_limit`), so it does not keep what a large
+    /// transaction made it.
     package func limitSize(toBytes bytes: Int) throws {
         let pageSize = Int(try statement("PRAGMA page_size").rows().first?.first?.integerValue ?? 4096)
         try execute("PRAGMA max_page_count = \(max(1, bytes / max(pageSize, 512)))")
+        _ = try statement("PRAGMA journal_size_limit = \(bytes)").rows()
     }
 
     /// Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once, without its

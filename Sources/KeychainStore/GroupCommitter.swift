@@ -112,8 +112,11 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
         }
     }
 
-    /// Runs one group and answers its callers; returns the writes not started because the transaction was lost
-    /// (SQLite rolled it back by itself), to be run in the next group.
+    /// Runs one group and answers its callers; returns the writes to run in the next group because the
+    /// transaction was lost (SQLite rolled it back by itself): those not started, and those that had succeeded in
+    /// it and were rolled back with it. The write that lost it is answered with its error, so the next group
+    /// goes further. (A single-row write past `max_page_count` gets SQLITE_FULL and takes the transaction with it:
+    /// one caller's full keychain does not fail the others' writes in its group.)
     private func commit(_ group: [PendingWrite]) -> [PendingWrite] {
         do {
             try database.executeKept("BEGIN IMMEDIATE")
@@ -131,10 +134,8 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
             } catch {
                 write.error = error
                 if database.isAutocommit {
-                    // The whole transaction is gone: the writes before this one were rolled back with it.
-                    for earlier in ran where earlier.error == nil { earlier.error = error }
-                    finish(ran)
-                    return Array(group[(index + 1)...])
+                    // The whole transaction is gone, and the writes before this one with it: they run again.
+                    return answerAllBut(ran, runAgain: group[(index + 1)...])
                 }
                 do {
                     try database.execute("ROLLBACK TO group_write")
@@ -143,9 +144,8 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
                     // The failed write's changes could not be undone alone: RELEASE would then commit them with
                     // the group. The whole transaction goes instead, and the writes after this one run next time.
                     try? database.execute("ROLLBACK")
-                    for earlier in ran where earlier.error == nil { earlier.error = undo }
-                    finish(ran)
-                    return Array(group[(index + 1)...])
+                    write.error = undo
+                    return answerAllBut(ran, runAgain: group[(index + 1)...])
                 }
             }
         }
@@ -162,6 +162,13 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
         }
         finish(group)
         return []
+    }
+
+    /// After a rolled-back transaction: answers the writes of `ran` that failed (the last, and any whose own
+    /// savepoint was undone), and returns those that had succeeded, then `rest`, to run again.
+    private func answerAllBut(_ ran: [PendingWrite], runAgain rest: ArraySlice<PendingWrite>) -> [PendingWrite] {
+        finish(ran.filter { $0.error != nil })
+        return ran.filter { $0.error == nil } + rest
     }
 
     private func finish(_ group: [PendingWrite], failingWith error: (any Error)? = nil) {

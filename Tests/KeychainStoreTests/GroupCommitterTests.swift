@@ -45,6 +45,46 @@ import Testing
         while !condition() && Date() < deadline { usleep(1_000) }
     }
 
+    /// A write past the database's bound (`max_page_count`) gets SQLITE_FULL, and SQLite gives up the whole
+    /// transaction with it: the other writes of its group run again in the next, and only that caller fails.
+    @Test func aWritePastTheBoundFailsOnlyItsCallerThoughSQLiteDropsTheGroup() throws {
+        let (committer, path) = try makeCommitter()
+        try committer.write { try $0.limitSize(toBytes: 64 * 1024) }
+        let gate = Gate()
+        let blocker = Thread {
+            try? committer.write { database in
+                gate.entered.signal()
+                gate.release.wait()
+                try database.statement("INSERT INTO t VALUES (?)").run([.text("blocker")])
+            }
+        }
+        blocker.start()
+        gate.entered.wait()
+        let keys = (0..<9).map { $0 == 4 ? String(repeating: "x", count: 200_000) : "key-\($0)" }
+        let results = Mutex<[String: String]>([:])
+        let group = DispatchGroup()
+        for key in keys {
+            spawn(in: group) {
+                do {
+                    try committer.write(insert(key))
+                    results.withLock { $0[String(key.prefix(8))] = "ok" }
+                } catch let error as StoreError {
+                    results.withLock { $0[String(key.prefix(8))] = error.isDiskFull ? "full" : "\(error)" }
+                } catch {
+                    results.withLock { $0[String(key.prefix(8))] = "\(error)" }
+                }
+            }
+        }
+        waitUntil { committer.pendingCount == keys.count }
+        gate.release.signal()
+        group.wait()
+        committer.close()
+        let answers = results.withLock { $0 }
+        #expect(answers["xxxxxxxx"] == "full")
+        #expect(answers.filter { $0.value == "ok" }.count == 8, "\(answers)")
+        #expect(try self.keys(at: path) == ["blocker"] + (0..<9).filter { $0 != 4 }.map { "key-\($0)" })
+    }
+
     @Test func aDuplicateInTheMiddleOfAGroupFailsOnlyItsCaller() throws {
         let (committer, path) = try makeCommitter()
         try committer.write(insert("existing"))
@@ -150,7 +190,9 @@ import Testing
         #expect(try database.integrityCheck() == "ok")
     }
 
-    @Test func aLostTransactionFailsTheWritesItHeldAndRunsTheRestAgain() throws {
+    /// A write that loses the transaction (as SQLite gives it up on a full disk or past the bound) fails alone:
+    /// the writes before it, rolled back with it, run again in the next group with those after it.
+    @Test func aLostTransactionFailsOnlyTheWriteThatLostItAndRunsTheOthersAgain() throws {
         let (committer, path) = try makeCommitter()
         let gate = Gate()
         Thread {
@@ -182,8 +224,8 @@ import Testing
         group.wait()
         committer.close()
         let outcome = results.withLock { $0 }
-        #expect(outcome == ["first": false, "breaker": false, "after": true])
-        #expect(try keys(at: path) == ["after"])
+        #expect(outcome == ["first": true, "breaker": false, "after": true])
+        #expect(try keys(at: path) == ["after", "first"])
     }
 
     @Test func aClosedCommitterRefusesWrites() throws {
