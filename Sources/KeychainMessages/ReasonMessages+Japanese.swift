@@ -483,6 +483,9 @@ extension ReasonMessages {
         // keychaind and the messages between it and its clients.
         word("keychaind at {0} is not available: {1}", "{0} の keychaind を使用できません: {1}")
         word("keychaind at {0} is not trusted: {1}", "{0} の keychaind は信頼できません: {1}")
+        word(
+            "an application password is at most {0} bytes, not {1}",
+            "アプリケーションパスワードは {0} バイトまでです（{1} バイトあります）")
         word("keychaind answered a backup with something else", "keychaind がバックアップに別の応答を返しました")
         word(
             "the answer is {0} bytes, more than a client of protocol 1 takes ({1} bytes); narrow the query, or use a "

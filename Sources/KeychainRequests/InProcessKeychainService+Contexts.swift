@@ -1,6 +1,9 @@
 import KeychainCore
 
 extension InProcessKeychainService {
+    /// The longest application password a context takes, in bytes.
+    package static let largestApplicationPassword = 4096
+
     /// The requests of an `LAContext`: its context in the registry, and policy evaluations on it.
     func performContextRequest(_ request: KeychainRequest, as caller: Caller) throws -> KeychainResponse {
         let registry = keychain.authenticationContexts
@@ -30,6 +33,12 @@ extension InProcessKeychainService {
             if let refused = settings.interactionNotAllowed { context.interactionNotAllowed = refused }
             return .done
         case .setApplicationPassword(let password):
+            // A password is typed or derived, never megabytes: a bound on what a context holds (keychaind keeps
+            // every connection's contexts).
+            if let size = password?.bytes.count, size > Self.largestApplicationPassword {
+                throw KeychainError.param.because(
+                    "an application password is at most \(Self.largestApplicationPassword) bytes, not \(size)")
+            }
             context.setApplicationPassword(password?.bytes)
             return .done
         case .invalidateAuthenticationContext:

@@ -181,9 +181,18 @@ import Testing
         }
         let using = Caller(identity: other.callerIdentity, authenticationContext: id)
         #expect(status { _ = try other.perform(.authenticationContextState, as: using) } == -50)
-        #expect(status { _ = try other.perform(.forgetAuthenticationContext, as: using) } == -50)
+        // An evaluation answers as on an invalidated context (LAError.invalidContext), as in process.
+        #expect(throws: AuthenticationFailure.invalidContext) {
+            _ = try other.perform(.canEvaluatePolicy(.deviceOwner), as: using)
+        }
+        // Forgetting it there forgets nothing: the creator's context stays.
+        #expect(status { _ = try other.perform(.forgetAuthenticationContext, as: using) } == 0)
         let own = Caller(identity: creator.callerIdentity, authenticationContext: id)
         #expect(status { _ = try creator.perform(.authenticationContextState, as: own) } == 0)
+        // A context takes an application password of a few KiB at most.
+        let huge = Secret(Array(repeating: 1, count: 5000))
+        #expect(status { _ = try creator.perform(.setApplicationPassword(huge), as: own) } == -50)
+        #expect(status { _ = try creator.perform(.setApplicationPassword(Secret(Array("pw".utf8))), as: own) } == 0)
     }
 
     /// One uid's keychain has a bound (`--max-keychain-size`), so one user cannot fill the disk every user's

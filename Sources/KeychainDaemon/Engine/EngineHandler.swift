@@ -99,6 +99,11 @@ package final class EngineHandler: DaemonHandler {
         id: UInt64
     ) throws -> KeychainResponse {
         try Self.refuseUnserved(envelope.request, owner: connection.actsAsOwner)
+        if case .forgetAuthenticationContext = envelope.request, let id = envelope.context,
+            !connection.holdsContext(id)
+        {
+            return .done  // as for an id that never was: another connection's stays
+        }
         try Self.checkContext(of: envelope, on: connection)
         let keychain = try connection.keychain { try keychains.keychain(for: uid) }
         let service = InProcessKeychainService(keychain, enclaveKeys: enclaveKeys)
@@ -152,11 +157,15 @@ package final class EngineHandler: DaemonHandler {
     /// as one that never existed is; and a connection holds at most ``contextLimit`` of them.
     private static func checkContext(of envelope: RequestCodec.Envelope, on connection: DaemonConnection) throws {
         if let context = envelope.context, !connection.holdsContext(context) {
-            throw KeychainError.param.because("no authentication context of this connection has that id")
+            // An evaluation answers as on an invalidated LAContext, as the engine does for a context that is gone.
+            switch envelope.request {
+            case .canEvaluatePolicy, .evaluatePolicy, .evaluateAccessControl: throw AuthenticationFailure.invalidContext
+            default: throw KeychainError.param.because("no authentication context of this connection has that id")
+            }
         }
         if case .createAuthenticationContext = envelope.request, connection.openContexts.count >= contextLimit {
             throw KeychainError.allocate.because(
-                "a connection holds at most \(contextLimit) authentication contexts: invalidate those no longer used")
+                "a connection holds at most \(contextLimit) authentication contexts: release LAContexts no longer used")
         }
     }
 
