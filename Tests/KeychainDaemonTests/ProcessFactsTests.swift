@@ -95,8 +95,8 @@ import Testing
             close(gate[0])
             close(gate[1])
         }
-        let image = try #require(ProcessImage(directory: "/proc/\(child)"))
-        #expect(image.environment(limit: 1 << 20)?.bytes.isEmpty == false)
+        let image = try #require(ProcessImage(directory: "/proc/\(child)", limit: 1 << 20))
+        #expect(!image.environment.bytes.isEmpty)
         #expect(image.isCurrent)
         var go: UInt8 = 1
         #expect(write(gate[1], &go, 1) == 1)

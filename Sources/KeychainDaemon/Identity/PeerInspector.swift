@@ -32,7 +32,7 @@ package struct PeerInspector: Sendable {
     ) throws(Failure) -> PeerIdentity {
         let directory = "\(procRoot)/\(credentials.pid)"
         // First: whatever is read below is of the program running now, or the image shows it changed.
-        guard let image = ProcessImage(directory: directory) else {
+        guard let image = ProcessImage(directory: directory, limit: Self.environmentLimit) else {
             throw Failure(
                 description: "the environment of process \(credentials.pid) cannot be read"
                     + oneUserDaemonHint(peerUID: credentials.uid))
@@ -54,11 +54,7 @@ package struct PeerInspector: Sendable {
             .flatMap(ProcessFacts.securityLabel(attribute:))
         let path = ProcFile.link("\(directory)/exe")
         let executable = digester.digest(ofExecutableAt: "\(directory)/exe")
-        guard let environ = image.environment(limit: Self.environmentLimit) else {
-            throw Failure(
-                description: "the environment of process \(credentials.pid) cannot be read"
-                    + oneUserDaemonHint(peerUID: credentials.uid))
-        }
+        let environ = image.environment
         // A variable past what was read would go unseen: an environment padded beyond the limit is refused.
         guard environ.isWhole else {
             throw Failure(description: "the environment of process \(credentials.pid) is over 4 MiB, too long to check")

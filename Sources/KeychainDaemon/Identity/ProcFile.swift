@@ -28,17 +28,22 @@ enum ProcFile {
 
     /// The bytes (at most `limit`) of the regular file `name` right inside `directory`, such as a process's root,
     /// which the process may have made itself: no link is followed (an absolute one would be followed in the
-    /// daemon's root, with its rights), no FIFO waited on, and no terminal made the daemon's controlling one.
+    /// daemon's root, with its rights), and only a regular file is opened for reading, so no FIFO is waited on, no
+    /// terminal made the daemon's controlling one, and no device's own open (a watchdog's, a tape's) is run.
     static func regularFile(_ name: String, in directory: String, limit: Int = 64 * 1024) -> [UInt8]? {
         let base = open(directory, SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC)
         guard base >= 0 else { return nil }
         defer { SystemCalls.close(base) }
-        let file = openat(base, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard file >= 0 else { return nil }
-        defer { SystemCalls.close(file) }
-        guard let status = try? SystemCalls.fstat(file), status.mode & UInt32(S_IFMT) == UInt32(S_IFREG) else {
+        let path = openat(base, name, SystemCalls.pathOnly | O_NOFOLLOW | O_CLOEXEC)
+        guard path >= 0 else { return nil }
+        defer { SystemCalls.close(path) }
+        guard let status = try? SystemCalls.fstat(path), status.mode & UInt32(S_IFMT) == UInt32(S_IFREG) else {
             return nil
         }
+        // A regular file, checked on the path descriptor: now opened for reading, through that descriptor.
+        let file = open("/proc/self/fd/\(path)", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { SystemCalls.close(file) }
         return (try? SystemCalls.readAll(file, path: name, limit: limit + 1)).map { Array($0.prefix(limit)) }
     }
 

@@ -4,36 +4,49 @@ import SystemCalls
     import Glibc
 #endif
 
-/// The program a process runs now, held by its `/proc/<pid>/environ` opened before anything else about it is read:
-/// the descriptor reads the memory of the program that was running when it was opened, and reads nothing once the
-/// process has `exec`ed another (the old memory is gone). So the daemon tells whether what it read of a process
-/// (its `exe`, its environment) belongs to one program.
+/// The program a process runs now, held by its `/proc/<pid>/environ`, opened and read before anything else about
+/// the process is read. The descriptor reads the memory of the program that was running when it was opened, and
+/// reads nothing once the process has `exec`ed another; and the environment read again at the end must be the
+/// same (a child of `vfork` shares its parent's memory, which the descriptor then keeps reading after the child's
+/// `exec`). So the daemon tells whether what it read of a process (its `exe`, its environment) is of one program.
 final class ProcessImage {
     private let descriptor: Int32
-    /// Whether the environment had a byte to read when it was opened: an empty one cannot tell an `exec`.
-    private var hasBytes = false
+    private let path: String
+    private let limit: Int
+    /// The environment as first read, at most the limit, and whether that was all of it.
+    let environment: (bytes: [UInt8], isWhole: Bool)
 
-    /// Opens `environ` in the process directory `directory` (`/proc/<pid>`); nil when it cannot be opened.
-    init?(directory: String) {
-        let opened = open(directory + "/environ", O_RDONLY | O_CLOEXEC)
+    /// Opens and reads `environ` in the process directory `directory` (`/proc/<pid>`), at most `limit` bytes;
+    /// nil when it cannot be opened or read.
+    init?(directory: String, limit: Int) {
+        path = directory + "/environ"
+        self.limit = limit
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
         guard opened >= 0 else { return nil }
+        guard let read = Self.read(opened, limit: limit) else {
+            SystemCalls.close(opened)
+            return nil
+        }
         descriptor = opened
+        environment = read
     }
 
     deinit { SystemCalls.close(descriptor) }
 
-    /// The environment, at most `limit` bytes, and whether that was all of it; nil when it cannot be read.
-    func environment(limit: Int) -> (bytes: [UInt8], isWhole: Bool)? {
+    private static func read(_ descriptor: Int32, limit: Int) -> (bytes: [UInt8], isWhole: Bool)? {
         guard let bytes = try? SystemCalls.readAll(descriptor, path: "environ", limit: limit + 1) else { return nil }
-        hasBytes = !bytes.isEmpty
         return (Array(bytes.prefix(limit)), bytes.count <= limit)
     }
 
     /// Whether the process still runs the program it ran when this was opened: false once it has `exec`ed
-    /// another or exited. True for an empty environment, which shows nothing either way.
+    /// another or exited.
     var isCurrent: Bool {
-        guard hasBytes else { return true }
         var byte: UInt8 = 0
-        return pread(descriptor, &byte, 1, 0) == 1
+        if !environment.bytes.isEmpty && pread(descriptor, &byte, 1, 0) != 1 { return false }
+        let again = open(path, O_RDONLY | O_CLOEXEC)
+        guard again >= 0 else { return false }
+        defer { SystemCalls.close(again) }
+        guard let now = Self.read(again, limit: limit) else { return false }
+        return now.bytes == environment.bytes && now.isWhole == environment.isWhole
     }
 }

@@ -40,6 +40,8 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     private var bytesRead = 0
     /// Whether the frame ``next()`` gave last began before the daemon finished identifying the peer.
     private(set) var lastFrameCameBeforeIdentification = false
+    /// Whether that frame also ended after it: its first bytes may be from before an `exec`, its last from after.
+    private(set) var lastFrameCrossedIdentification = false
 
     init(
         stream: SocketStream, peer: ProcessHandle, bytesBeforeIdentification: Int, payloadLimit: Int,
@@ -74,6 +76,8 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
                 if let frame = try decoder.next() {
                     lastFrameCameBeforeIdentification = bytesRead < bytesBeforeIdentification
                     bytesRead += Frame.headerSize + frame.payload.count
+                    lastFrameCrossedIdentification =
+                        lastFrameCameBeforeIdentification && bytesRead > bytesBeforeIdentification
                     return .frame(frame)
                 }
             } catch {

@@ -15,6 +15,12 @@ extension DaemonServer {
     /// reads the file only as the asker could (``AskersFile``): a digest of a file the asker may not read would
     /// tell them something about it.
     func explainExecutable(at path: String, asker: PeerIdentity, process: ProcessHandle) -> FieldList {
+        // A sandbox may deny the asker files its permission bits allow, which the daemon does not judge: a Flatpak
+        // app, a snap, or a process in a user namespace of its own is told nothing of files.
+        if asker.flatpakAppID != nil || asker.snapName != nil || !asker.sharesDaemonsUserNamespace {
+            let reason = "security apps show is not answered to a sandboxed process, whose sandbox may hide files"
+            return FieldList([("path", path), ("decision", "refused"), ("reason", reason)])
+        }
         let opened: AskersFile
         switch AskersFile.open(path, uid: asker.uid, asker: process) {
         case .success(let file): opened = file

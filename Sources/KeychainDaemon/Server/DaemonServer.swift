@@ -151,9 +151,12 @@ package final class DaemonServer: Sendable {
         while true {
             switch connection.next() {
             case .frame(var frame):
-                if connection.lastFrameCameBeforeIdentification && !frame.kind.isBuiltIn {
+                if connection.lastFrameCameBeforeIdentification
+                    && (!frame.kind.isBuiltIn || connection.lastFrameCrossedIdentification)
+                {
                     // Ended, not only refused: what the process writes after its exec could otherwise be read as
-                    // the rest of an early frame, and line up a request of the attacker's making after it.
+                    // the rest of an early frame (of any kind), and line up a request of the attacker's making
+                    // after it.
                     log.warning(
                         "\(who): connection closed: a \(frame.kind) was written before the process was identified")
                     _ = connection.send(
