@@ -1,3 +1,4 @@
+import DaemonSystem
 import Foundation
 import KeychainCore
 import KeychainRequests
@@ -50,6 +51,29 @@ import Testing
         #expect(try HandedOnSocketTests.nextFrame(on: descriptor) == nil, "the connection goes on")
         // The daemon did take the process for app A: only the timing of the request kept the secret.
         #expect(apps.daemon.log.contains("pid \(child) (uid \(getuid())) running \(apps.appA) is TEAM.a.app"))
+    }
+
+    /// Even a frame of the daemon's own kind (a ping) that began before identification ended, and ends after it,
+    /// ends the connection: its payload would take in what the process wrote after an `exec`, and line up what
+    /// follows as a request.
+    @Test func anEarlyPingWhosePayloadRunsPastIdentificationEndsTheConnection() throws {
+        let daemon = try DaemonProcess()
+        let ping = Frame(kind: .ping, requestID: 1, payload: Array(repeating: 7, count: 100)).encoded()
+        #expect(kill(daemon.pid, SIGSTOP) == 0)
+        var resumed = false
+        defer { if !resumed { kill(daemon.pid, SIGCONT) } }
+        let descriptor = try UnixConnector.connect(to: daemon.socketPath)
+        defer { SystemCalls.close(descriptor) }
+        try SystemCalls.sendAll(descriptor, Array(ping.prefix(60)))
+        #expect(kill(daemon.pid, SIGCONT) == 0)
+        resumed = true
+        #expect(daemon.waitForLog("pid \(getpid()) (uid \(getuid())) running"))
+        try SystemCalls.sendAll(descriptor, Array(ping.dropFirst(60)))
+        try SystemCalls.setTimeouts(descriptor, seconds: 10)
+        let answer = try HandedOnSocketTests.nextFrame(on: descriptor)
+        #expect(answer?.kind == .error, "answered with \(answer?.kind.description ?? "nothing")")
+        #expect(try HandedOnSocketTests.nextFrame(on: descriptor) == nil, "the connection goes on")
+        #expect(daemon.waitForLog("connection closed: a ping was written before the process was identified"))
     }
 
     /// A child that connects `descriptor` to `path`, writes `bytes`, and execs `program` (`wait 30`): between fork
