@@ -100,29 +100,35 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
                 queue.unlock()
                 return
             }
-            let group = Array(pending.prefix(maximumGroupSize))
+            var group = Array(pending.prefix(maximumGroupSize))
             pending.removeFirst(group.count)
             queue.unlock()
-            let unstarted = commit(group)
-            if !unstarted.isEmpty {
-                queue.lock()
-                pending.insert(contentsOf: unstarted, at: 0)
-                queue.unlock()
+            // The writes a lost transaction rolled back run again at once, alone: they succeeded together on
+            // this same state, and a caller that makes every group lose it (an add past the bound, over and
+            // over) must not keep them waiting. Each lost transaction answers one write, so this ends.
+            while !group.isEmpty {
+                let (again, unstarted) = commit(group)
+                if !unstarted.isEmpty {
+                    queue.lock()
+                    pending.insert(contentsOf: unstarted, at: 0)
+                    queue.unlock()
+                }
+                group = again
             }
         }
     }
 
-    /// Runs one group and answers its callers; returns the writes to run in the next group because the
-    /// transaction was lost (SQLite rolled it back by itself): those not started, and those that had succeeded in
-    /// it and were rolled back with it. The write that lost it is answered with its error, so the next group
-    /// goes further. (A single-row write past `max_page_count` gets SQLITE_FULL and takes the transaction with it:
-    /// one caller's full keychain does not fail the others' writes in its group.)
-    private func commit(_ group: [PendingWrite]) -> [PendingWrite] {
+    /// Runs one group and answers its callers. When the transaction was lost (SQLite rolled it back by itself),
+    /// the write that lost it is answered with its error, and it returns those that had succeeded before it and
+    /// were rolled back with it (`again`), and those not started (`unstarted`). (A single-row write past
+    /// `max_page_count` gets SQLITE_FULL and takes the transaction with it: one caller's full keychain does not
+    /// fail the others' writes in its group.)
+    private func commit(_ group: [PendingWrite]) -> (again: [PendingWrite], unstarted: [PendingWrite]) {
         do {
             try database.executeKept("BEGIN IMMEDIATE")
         } catch {
             finish(group, failingWith: error)
-            return []
+            return ([], [])
         }
         var ran: [PendingWrite] = []
         for (index, write) in group.enumerated() {
@@ -161,14 +167,16 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
             writes.add(committed, ordering: .relaxed)
         }
         finish(group)
-        return []
+        return ([], [])
     }
 
     /// After a rolled-back transaction: answers the writes of `ran` that failed (the last, and any whose own
-    /// savepoint was undone), and returns those that had succeeded, then `rest`, to run again.
-    private func answerAllBut(_ ran: [PendingWrite], runAgain rest: ArraySlice<PendingWrite>) -> [PendingWrite] {
+    /// savepoint was undone), and returns those that had succeeded, to run again, and `rest`, not started.
+    private func answerAllBut(
+        _ ran: [PendingWrite], runAgain rest: ArraySlice<PendingWrite>
+    ) -> (again: [PendingWrite], unstarted: [PendingWrite]) {
         finish(ran.filter { $0.error != nil })
-        return ran.filter { $0.error == nil } + rest
+        return (ran.filter { $0.error == nil }, Array(rest))
     }
 
     private func finish(_ group: [PendingWrite], failingWith error: (any Error)? = nil) {

@@ -59,12 +59,14 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
             evaluatedDomainState: detached.evaluatedDomainState)
     }
 
-    /// Sends a request about the context; without a keychain, applies it to the stand-in.
-    private func send(_ request: KeychainRequest, detached apply: (AuthenticationContext) -> Void) {
+    /// Sends a request about the context; without a keychain, applies it to the stand-in. Whether it was done.
+    @discardableResult
+    private func send(_ request: KeychainRequest, detached apply: (AuthenticationContext) -> Void) -> Bool {
         if let binding {
-            _ = try? binding.service.perform(request, as: binding.caller)
+            return (try? binding.service.perform(request, as: binding.caller)) != nil
         } else {
             apply(detached)
+            return true
         }
     }
 
@@ -219,13 +221,17 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     /// - Parameters:
     ///   - credential: the password's bytes (UTF-8 for a string); nil clears it.
     ///   - type: `.applicationPassword`.
-    /// - Returns: true.
+    /// - Returns: whether the credential was set: false for another type, for a password over 4,096 bytes, and
+    ///   when the keychain refused it (the context keeps no password then, not an earlier one).
     @discardableResult
     open func setCredential(_ credential: Data?, type: LACredentialType) -> Bool {
         guard type == .applicationPassword else { return false }  // no smart card takes a PIN here
+        if let credential, credential.count > InProcessKeychainService.largestApplicationPassword {
+            send(.setApplicationPassword(nil)) { $0.setApplicationPassword(nil) }
+            return false
+        }
         let password = credential.map { Secret(Array($0)) }
-        send(.setApplicationPassword(password)) { $0.setApplicationPassword(password?.bytes) }
-        return true
+        return send(.setApplicationPassword(password)) { $0.setApplicationPassword(password?.bytes) }
     }
 
     /// Whether an application password is set.

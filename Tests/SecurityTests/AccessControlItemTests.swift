@@ -185,6 +185,12 @@ import Testing
             let wrong = LAContext()
             wrong.setCredential(Data("other".utf8), type: .applicationPassword)
             #expect(read("ap", context: wrong).0 == errSecAuthFailed)
+            // A password over 4,096 bytes is refused, and the context keeps none, not its earlier one.
+            let replaced = LAContext()
+            #expect(replaced.setCredential(Data("app-pw".utf8), type: .applicationPassword))
+            #expect(!replaced.setCredential(Data(repeating: 1, count: 5000), type: .applicationPassword))
+            #expect(!replaced.isCredentialSet(.applicationPassword))
+            #expect(read("ap", context: replaced).0 == errSecAuthFailed)
 
             #expect(add("both", [.biometryCurrentSet, .and, .applicationPassword], context: context) == errSecSuccess)
             #expect(read("both", context: context, ui: kSecUseAuthenticationUIFail).0 == errSecInteractionNotAllowed)

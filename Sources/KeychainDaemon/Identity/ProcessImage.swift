@@ -6,9 +6,9 @@ import SystemCalls
 
 /// The program a process runs now, held by its `/proc/<pid>/environ`, opened and read before anything else about
 /// the process is read. The descriptor reads the memory of the program that was running when it was opened, and
-/// reads nothing once the process has `exec`ed another; and the environment read again at the end must be the
-/// same (a child of `vfork` shares its parent's memory, which the descriptor then keeps reading after the child's
-/// `exec`). So the daemon tells whether what it read of a process (its `exe`, its environment) is of one program.
+/// reads nothing once the process has `exec`ed another; and the environment read again at the end must set the
+/// same code-loading variables (a child of `vfork` shares its parent's memory, which the descriptor then keeps
+/// reading after the child's `exec`). So the daemon tells whether what it read of a process (its `exe`, its environment) is of one program.
 final class ProcessImage {
     private let descriptor: Int32
     private let path: String
@@ -47,6 +47,10 @@ final class ProcessImage {
         guard again >= 0 else { return false }
         defer { SystemCalls.close(again) }
         guard let now = Self.read(again, limit: limit) else { return false }
-        return now.bytes == environment.bytes && now.isWhole == environment.isWhole
+        // The variables identification judges, not the whole block: a program may rewrite its original
+        // environment block (a process title set over it) while another of its threads connects.
+        return now.isWhole == environment.isWhole
+            && ProcessFacts.loaderVariables(environ: now.bytes)
+                == ProcessFacts.loaderVariables(environ: environment.bytes)
     }
 }
