@@ -33,6 +33,46 @@ import Testing
         #expect(try apps.run(apps.appA, "explain", apps.appB)["sha256"]?.count == 64)
     }
 
+    static let canMakeARoot =
+        AppIsolationTests.canHideFilesFromTheDaemon && FileManager.default.isExecutableFile(atPath: "/usr/sbin/chroot")
+
+    /// A Flatpak app (here a root of its own with a `/.flatpak-info`, which a policy rule names) may be denied by its
+    /// sandbox files that their permission bits show: it is told nothing of files.
+    @Test(.enabled(if: canMakeARoot, "needs root, unshare(1) and chroot(8)"))
+    func aSandboxedAskerIsToldNothing() throws {
+        let daemon = try DaemonProcess { policy in
+            PolicyFixtures.write(
+                [
+                    "FlatpakID": "org.example.Sandboxed",
+                    "Entitlements": PolicyFixtures.entitlements(["TEAM.s"], application: "TEAM.s.app"),
+                ],
+                named: "sandboxed.plist", in: policy)
+        }
+        let client = try AppIsolationTests.Apps.clientExecutable()
+        let root = "/tmp/kd-root-" + UUID().uuidString.prefix(8).lowercased()
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // A root of its own: the machine's directories bound in, and the sandbox's file at its top.
+        let makeRoot = """
+            R="$0"; mount -t tmpfs sandbox "$R" || exit 1
+            for d in bin lib lib64 sbin; do [ -L "/$d" ] && ln -s "$(readlink "/$d")" "$R/$d"; done
+            for d in usr etc opt proc dev tmp work bin lib lib64 sbin; do
+              if [ -d "/$d" ] && [ ! -L "/$d" ]; then mkdir -p "$R/$d" && mount --rbind "/$d" "$R/$d"; fi
+            done
+            printf '[Application]\nname=org.example.Sandboxed\n' > "$R/.flatpak-info"
+            exec chroot "$R" "$@"
+            """
+        let shown = try runClient(
+            "/usr/bin/unshare",
+            ["--mount", "--propagation", "private", "/bin/sh", "-c", makeRoot, root, client, "explain", client],
+            socket: daemon.socketPath
+        ).fields
+        #expect(shown["decision"] == "refused", "\(shown) \(daemon.log)")
+        #expect(shown["reason"]?.contains("sandboxed") == true, "\(shown)")
+        #expect(shown["sha256"] == nil)
+        #expect(daemon.log.contains("is TEAM.s.app"), "the sandbox was not taken for the Flatpak app")
+    }
+
     /// An asker whose mounts hide a file (a sandbox's, here a tmpfs over the apps' directory) is not told of it,
     /// though the machine has it.
     @Test(.enabled(if: AppIsolationTests.canHideFilesFromTheDaemon, "needs root and unshare(1)"))
