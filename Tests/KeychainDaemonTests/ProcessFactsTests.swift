@@ -105,6 +105,40 @@ import Testing
         #expect(!image.isCurrent)
     }
 
+    /// A process started with no environment at all shows nothing through its first descriptor either way: one
+    /// that then execs a program with an environment is still seen.
+    @Test(.timeLimit(.minutes(1))) func anImageOfAProcessWithoutEnvironmentSeesAnExecIntoOneWithIt() throws {
+        var gate: [Int32] = [0, 0]
+        try #require(pipe(&gate) == 0)
+        let script = "read x; exec /usr/bin/env KEYCHAIN_TEST=1 /bin/sleep 30"
+        let arguments: [UnsafeMutablePointer<CChar>?] =
+            (["/bin/sh", "-c", script] as [String]).map { strdup($0) } + [nil]
+        defer { for argument in arguments { free(argument) } }
+        let empty: [UnsafeMutablePointer<CChar>?] = [nil]
+        let child = fork()
+        if child == 0 {
+            dup2(gate[0], 0)
+            execve("/bin/sh", arguments, empty)
+            _exit(1)
+        }
+        defer {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+            close(gate[0])
+            close(gate[1])
+        }
+        func program() -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe") }
+        while program().map({ $0.hasSuffix("sh") }) != true { usleep(5_000) }
+        let image = try #require(ProcessImage(directory: "/proc/\(child)", limit: 1 << 20))
+        #expect(image.environment.bytes.isEmpty)
+        #expect(image.isCurrent)
+        var newline: UInt8 = 10
+        #expect(write(gate[1], &newline, 1) == 1)
+        while program()?.hasSuffix("/sleep") != true { usleep(5_000) }
+        #expect(!image.isCurrent)
+    }
+
     @Test func loaderVariablesAreFoundOnlyWhenSet() {
         let environ = Array("PATH=/bin\0LD_PRELOAD=/tmp/x.so\0LD_LIBRARY_PATH=\0HOME=/root\0LD_AUDITX=1\0".utf8)
         #expect(ProcessFacts.loaderVariables(environ: environ) == ["LD_PRELOAD"])

@@ -1,4 +1,5 @@
 import DaemonSystem
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -65,8 +66,12 @@ package struct PeerInspector: Sendable {
         guard !process.hasExited else {
             throw Failure(description: "process \(credentials.pid) exited while it was identified")
         }
-        // An exec in the middle would make a program's path and hash and another's environment one identity.
-        guard image.isCurrent else {
+        // An exec in the middle would make a program's path and hash and another's environment one identity: the
+        // environment read first must still be the process's, and the file it runs the one that was hashed.
+        let running = try? SystemCalls.stat("\(directory)/exe")
+        guard image.isCurrent,
+            executable.map({ running?.device == $0.file.device && running?.inode == $0.file.inode }) ?? true
+        else {
             throw Failure(description: "process \(credentials.pid) ran another program while it was identified")
         }
         return PeerIdentity(

@@ -47,6 +47,8 @@ final class ProcessImage {
         guard again >= 0 else { return false }
         defer { SystemCalls.close(again) }
         guard let now = Self.read(again, limit: limit) else { return false }
+        // An empty environment reads nothing through the first descriptor either way: it must still be empty.
+        if environment.bytes.isEmpty { return now.bytes.isEmpty }
         // The variables identification judges, not the whole block: a program may rewrite its original
         // environment block (a process title set over it) while another of its threads connects.
         return now.isWhole == environment.isWhole
