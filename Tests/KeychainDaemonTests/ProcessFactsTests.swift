@@ -88,20 +88,13 @@ import Testing
             execv("/bin/sleep", arguments)
             _exit(1)
         }
-        defer {
-            kill(child, SIGKILL)
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
-            close(gate[0])
-            close(gate[1])
-        }
+        defer { Self.stop(child, gate: gate) }
         let image = try #require(ProcessImage(directory: "/proc/\(child)", limit: 1 << 20))
         #expect(!image.environment.bytes.isEmpty)
         #expect(image.isCurrent)
         var go: UInt8 = 1
         #expect(write(gate[1], &go, 1) == 1)
-        func program() -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe") }
-        while program()?.hasSuffix("/sleep") != true { usleep(5_000) }
+        while Self.program(of: child)?.hasSuffix("/sleep") != true { usleep(5_000) }
         #expect(!image.isCurrent)
     }
 
@@ -121,22 +114,29 @@ import Testing
             execve("/bin/sh", arguments, empty)
             _exit(1)
         }
-        defer {
-            kill(child, SIGKILL)
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
-            close(gate[0])
-            close(gate[1])
-        }
-        func program() -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe") }
-        while program().map({ $0.hasSuffix("sh") }) != true { usleep(5_000) }
+        defer { Self.stop(child, gate: gate) }
+        while Self.program(of: child).map({ $0.hasSuffix("sh") }) != true { usleep(5_000) }
         let image = try #require(ProcessImage(directory: "/proc/\(child)", limit: 1 << 20))
         #expect(image.environment.bytes.isEmpty)
         #expect(image.isCurrent)
         var newline: UInt8 = 10
         #expect(write(gate[1], &newline, 1) == 1)
-        while program()?.hasSuffix("/sleep") != true { usleep(5_000) }
+        while Self.program(of: child)?.hasSuffix("/sleep") != true { usleep(5_000) }
         #expect(!image.isCurrent)
+    }
+
+    /// Kills and reaps a child of the test, and closes the pipe it waited on.
+    private static func stop(_ child: pid_t, gate: [Int32]) {
+        kill(child, SIGKILL)
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        close(gate[0])
+        close(gate[1])
+    }
+
+    /// The program `pid` runs (`/proc/<pid>/exe`).
+    private static func program(of pid: pid_t) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
     }
 
     @Test func loaderVariablesAreFoundOnlyWhenSet() {

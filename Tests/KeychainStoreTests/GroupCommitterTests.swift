@@ -40,6 +40,48 @@ import Testing
         }.start()
     }
 
+    /// Holds the writer inside a group of one write (which then inserts `blocker`), so that the writes queued
+    /// meanwhile form the next group; release it with the gate.
+    private func holdWriter(_ committer: GroupCommitter) -> Gate {
+        let gate = Gate()
+        Thread {
+            try? committer.write { database in
+                gate.entered.signal()
+                gate.release.wait()
+                try database.statement("INSERT INTO t VALUES (?)").run([.text("blocker")])
+            }
+        }.start()
+        gate.entered.wait()
+        return gate
+    }
+
+    /// Inserts each of `keys` from a thread of its own behind the held writer, so that they form one group, then
+    /// releases the writer and waits: each key's answer, `ok`, or what `naming` calls its store error.
+    private func insertAsOneGroup(
+        _ keys: [String], on committer: GroupCommitter, behind gate: Gate,
+        naming name: @escaping @Sendable (StoreError) -> String
+    ) -> [String: String] {
+        let results = Mutex<[String: String]>([:])
+        let group = DispatchGroup()
+        for key in keys {
+            spawn(in: group) {
+                do {
+                    try committer.write(insert(key))
+                    results.withLock { $0[key] = "ok" }
+                } catch let error as StoreError {
+                    results.withLock { $0[key] = name(error) }
+                } catch {
+                    results.withLock { $0[key] = "\(error)" }
+                }
+            }
+        }
+        waitUntil { committer.pendingCount == keys.count }
+        #expect(committer.pendingCount == keys.count)
+        gate.release.signal()
+        group.wait()
+        return results.withLock { $0 }
+    }
+
     private func waitUntil(_ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(10)
         while !condition() && Date() < deadline { usleep(1_000) }
@@ -50,76 +92,26 @@ import Testing
     @Test func aWritePastTheBoundFailsOnlyItsCallerThoughSQLiteDropsTheGroup() throws {
         let (committer, path) = try makeCommitter()
         try committer.write { try $0.limitSize(toBytes: 64 * 1024) }
-        let gate = Gate()
-        let blocker = Thread {
-            try? committer.write { database in
-                gate.entered.signal()
-                gate.release.wait()
-                try database.statement("INSERT INTO t VALUES (?)").run([.text("blocker")])
-            }
-        }
-        blocker.start()
-        gate.entered.wait()
-        let keys = (0..<9).map { $0 == 4 ? String(repeating: "x", count: 200_000) : "key-\($0)" }
-        let results = Mutex<[String: String]>([:])
-        let group = DispatchGroup()
-        for key in keys {
-            spawn(in: group) {
-                do {
-                    try committer.write(insert(key))
-                    results.withLock { $0[String(key.prefix(8))] = "ok" }
-                } catch let error as StoreError {
-                    results.withLock { $0[String(key.prefix(8))] = error.isDiskFull ? "full" : "\(error)" }
-                } catch {
-                    results.withLock { $0[String(key.prefix(8))] = "\(error)" }
-                }
-            }
-        }
-        waitUntil { committer.pendingCount == keys.count }
-        gate.release.signal()
-        group.wait()
+        let gate = holdWriter(committer)
+        let large = String(repeating: "x", count: 200_000)
+        let keys = (0..<9).map { $0 == 4 ? large : "key-\($0)" }
+        let answers = insertAsOneGroup(keys, on: committer, behind: gate) { $0.isDiskFull ? "full" : "\($0)" }
         committer.close()
-        let answers = results.withLock { $0 }
-        #expect(answers["xxxxxxxx"] == "full")
-        #expect(answers.filter { $0.value == "ok" }.count == 8, "\(answers)")
+        #expect(answers[large] == "full")
+        #expect(answers.filter { $0.value == "ok" }.count == 8, "\(answers.filter { $0.key != large })")
         #expect(try self.keys(at: path) == ["blocker"] + (0..<9).filter { $0 != 4 }.map { "key-\($0)" })
     }
 
     @Test func aDuplicateInTheMiddleOfAGroupFailsOnlyItsCaller() throws {
         let (committer, path) = try makeCommitter()
         try committer.write(insert("existing"))
-        let gate = Gate()
-        let blocker = Thread {
-            try? committer.write { database in
-                gate.entered.signal()
-                gate.release.wait()
-                try database.statement("INSERT INTO t VALUES (?)").run([.text("blocker")])
-            }
-        }
-        blocker.start()
-        gate.entered.wait()
+        let gate = holdWriter(committer)
         let groupsBefore = committer.groupsCommitted
         let keys = (0..<9).map { $0 == 4 ? "existing" : "key-\($0)" }
-        let results = Mutex<[String: String]>([:])
-        let group = DispatchGroup()
-        for key in keys {
-            spawn(in: group) {
-                do {
-                    try committer.write(insert(key))
-                    results.withLock { $0[key] = "ok" }
-                } catch let error as StoreError {
-                    results.withLock { $0[key] = error.isUniqueViolation ? "duplicate" : "\(error)" }
-                } catch {
-                    results.withLock { $0[key] = "\(error)" }
-                }
-            }
+        let outcome = insertAsOneGroup(keys, on: committer, behind: gate) {
+            $0.isUniqueViolation ? "duplicate" : "\($0)"
         }
-        waitUntil { committer.pendingCount == keys.count }
-        #expect(committer.pendingCount == keys.count)
-        gate.release.signal()
-        group.wait()
         committer.close()
-        let outcome = results.withLock { $0 }
         #expect(outcome["existing"] == "duplicate")
         for key in keys where key != "existing" { #expect(outcome[key] == "ok", "\(key)") }
         // The blocker's group, then one group for all nine queued behind it.
