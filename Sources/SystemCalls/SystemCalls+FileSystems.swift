@@ -25,6 +25,13 @@ extension SystemCalls {
     /// `O_PATH` (Linux), which Glibc's Swift module leaves out: a descriptor that names a file without opening it.
     package static let pathOnly: Int32 = 0o10_000_000
 
+    /// Opens for reading the file that the path-only descriptor `pathDescriptor` names (through `/proc/self/fd`,
+    /// so the same file, whatever its name names now), without taking a terminal as the controlling one or
+    /// waiting: for a file first checked through its path-only descriptor. -1 when it cannot be opened.
+    package static func openForReading(pathDescriptor: Int32) -> Int32 {
+        Glibc.open("/proc/self/fd/\(pathDescriptor)", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+    }
+
     /// `/proc`'s file system type (`PROC_SUPER_MAGIC`).
     package static let procFileSystemType = 0x9fa0
 

@@ -41,7 +41,7 @@ enum ProcFile {
             return nil
         }
         // A regular file, checked on the path descriptor: now opened for reading, through that descriptor.
-        let file = open("/proc/self/fd/\(path)", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        let file = SystemCalls.openForReading(pathDescriptor: path)
         guard file >= 0 else { return nil }
         defer { SystemCalls.close(file) }
         return (try? SystemCalls.readAll(file, path: name, limit: limit + 1)).map { Array($0.prefix(limit)) }

@@ -39,7 +39,7 @@ struct AskersFile {
             AskersPath.allows(uid, status, of: found.descriptor, ownerBit: 0o400, othersBits: 0o044)
         else { return .failure(unreachable) }
         // A regular file, checked on the path descriptor: now opened for reading, through that descriptor.
-        let file = Glibc.open("/proc/self/fd/\(found.descriptor)", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        let file = SystemCalls.openForReading(pathDescriptor: found.descriptor)
         guard file >= 0 else { return .failure(unreachable) }
         return .success(AskersFile(descriptor: file, path: found.path, size: status.size))
     }
