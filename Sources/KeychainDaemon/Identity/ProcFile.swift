@@ -7,23 +7,22 @@ import SystemCalls
 /// Reads small files of `/proc` and `/proc/sys` with a size cap, so that a process whose environment or
 /// cgroup path is huge cannot make the daemon read without end.
 enum ProcFile {
-    /// The file's bytes, at most `limit` of them (``readWhole(_:limit:)`` tells a longer file apart); nil when it
-    /// cannot be opened.
-    static func read(_ path: String, limit: Int = 64 * 1024) -> [UInt8]? {
-        readWhole(path, limit: limit).map { Array($0.bytes.prefix(limit)) }
-    }
+    /// The file's bytes, at most `limit` of them; nil when it cannot be opened or read.
+    static func read(_ path: String, limit: Int = 64 * 1024) -> [UInt8]? { readWhole(path, limit: limit)?.bytes }
 
-    /// The file's bytes and whether they are all of it (false when the file is longer than `limit`).
+    /// The file's bytes, at most `limit` of them, and whether they are all of it; nil when it cannot be opened or
+    /// read.
     static func readWhole(_ path: String, limit: Int) -> (bytes: [UInt8], isWhole: Bool)? {
-        guard let bytes = readUpTo(path, count: limit + 1) else { return nil }
-        return (Array(bytes.prefix(limit)), bytes.count <= limit)
-    }
-
-    private static func readUpTo(_ path: String, count limit: Int) -> [UInt8]? {
         guard let descriptor = try? SystemCalls.open(path, O_RDONLY) else { return nil }
         defer { SystemCalls.close(descriptor) }
-        // A read that fails midway gives what came before it, as the end of the file would.
-        return (try? SystemCalls.readAll(descriptor, path: path, limit: limit)).map { Array($0.prefix(limit)) }
+        return readWhole(descriptor, limit: limit)
+    }
+
+    /// The bytes of the file open as `descriptor`, at most `limit` of them, and whether they are all of it (false
+    /// when the file is longer); nil when it cannot be read.
+    static func readWhole(_ descriptor: Int32, limit: Int) -> (bytes: [UInt8], isWhole: Bool)? {
+        guard let bytes = try? SystemCalls.readAll(descriptor, limit: limit + 1) else { return nil }
+        return (Array(bytes.prefix(limit)), bytes.count <= limit)
     }
 
     /// The bytes (at most `limit`) of the regular file `name` right inside `directory`, such as a process's root,
@@ -44,7 +43,7 @@ enum ProcFile {
         let file = SystemCalls.openForReading(pathDescriptor: path)
         guard file >= 0 else { return nil }
         defer { SystemCalls.close(file) }
-        return (try? SystemCalls.readAll(file, path: name, limit: limit + 1)).map { Array($0.prefix(limit)) }
+        return readWhole(file, limit: limit)?.bytes
     }
 
     static func text(_ path: String, limit: Int = 64 * 1024) -> String? {

@@ -23,7 +23,7 @@ final class ProcessImage {
         self.limit = limit
         let opened = open(path, O_RDONLY | O_CLOEXEC)
         guard opened >= 0 else { return nil }
-        guard let read = Self.read(opened, limit: limit) else {
+        guard let read = ProcFile.readWhole(opened, limit: limit) else {
             SystemCalls.close(opened)
             return nil
         }
@@ -33,11 +33,6 @@ final class ProcessImage {
 
     deinit { SystemCalls.close(descriptor) }
 
-    private static func read(_ descriptor: Int32, limit: Int) -> (bytes: [UInt8], isWhole: Bool)? {
-        guard let bytes = try? SystemCalls.readAll(descriptor, path: "environ", limit: limit + 1) else { return nil }
-        return (Array(bytes.prefix(limit)), bytes.count <= limit)
-    }
-
     /// Whether the process still runs the program it ran when this was opened: false once it has `exec`ed
     /// another or exited.
     var isCurrent: Bool {
@@ -46,7 +41,7 @@ final class ProcessImage {
         let again = open(path, O_RDONLY | O_CLOEXEC)
         guard again >= 0 else { return false }
         defer { SystemCalls.close(again) }
-        guard let now = Self.read(again, limit: limit) else { return false }
+        guard let now = ProcFile.readWhole(again, limit: limit) else { return false }
         // An empty environment reads nothing through the first descriptor either way: it must still be empty.
         if environment.bytes.isEmpty { return now.bytes.isEmpty }
         // The variables identification judges, not the whole block: a program may rewrite its original

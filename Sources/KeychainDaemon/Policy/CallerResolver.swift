@@ -70,7 +70,7 @@ package struct CallerResolver: Sendable {
             }
             // The path as the process's mounts show it: the group is the program's only if the host's view (not
             // the process's own, which a setuid sandbox can make) has the same file there.
-            guard let running = peer.executableFile, fileIdentity(at: path) == running else {
+            guard let running = peer.executableFile, hostView.fileIdentity(at: path) == running else {
                 return .refused(
                     "its executable's path \(path) names another file for keychaind (or none), so it has no "
                         + "private group")
@@ -90,9 +90,6 @@ package struct CallerResolver: Sendable {
         let name = executablePath.split(separator: "/").last.map(String.init) ?? "program"
         return "LOCAL.\(name).\(hexadecimal(Array(digest.prefix(8))))"
     }
-
-    /// The device and inode of the file at `path` as the host sees it (``HostView``), through no link.
-    func fileIdentity(at path: String) -> FileIdentity? { hostView.fileIdentity(at: path) }
 
     /// Why `path` cannot vouch for a program, or nil: the running file must be the file at the path, and the
     /// file and every directory above it must belong to the trusted owner and be writable by no one else.
