@@ -99,12 +99,7 @@ package final class EngineHandler: DaemonHandler {
         id: UInt64
     ) throws -> KeychainResponse {
         try Self.refuseUnserved(envelope.request, owner: connection.actsAsOwner)
-        if case .forgetAuthenticationContext = envelope.request, let id = envelope.context,
-            !connection.holdsContext(id)
-        {
-            return .done  // as for an id that never was: another connection's stays
-        }
-        try Self.checkContext(of: envelope, on: connection)
+        if let answer = try Self.answerForContext(of: envelope, on: connection) { return answer }
         let keychain = try connection.keychain { try keychains.keychain(for: uid) }
         let service = InProcessKeychainService(keychain, enclaveKeys: enclaveKeys)
         let acting = owner?.identity(for: connection, uid: uid, caller: identity) ?? identity
@@ -154,11 +149,16 @@ package final class EngineHandler: DaemonHandler {
     static let contextLimit = 1024
 
     /// A context is its connection's: an id another connection created (of this uid or another) is unknown here,
-    /// as one that never existed is; and a connection holds at most ``contextLimit`` of them.
-    private static func checkContext(of envelope: RequestCodec.Envelope, on connection: DaemonConnection) throws {
+    /// as one that never existed is, and a connection holds at most ``contextLimit`` of them. The answer when the
+    /// request is not to run (forgetting an unknown context is done), or nil.
+    private static func answerForContext(
+        of envelope: RequestCodec.Envelope, on connection: DaemonConnection
+    ) throws -> KeychainResponse? {
         if let context = envelope.context, !connection.holdsContext(context) {
-            // An evaluation answers as on an invalidated LAContext, as the engine does for a context that is gone.
+            // As the engine answers for a context that is gone: forgetting it is done (another connection's
+            // stays), an evaluation is on an invalidated LAContext.
             switch envelope.request {
+            case .forgetAuthenticationContext: return .done
             case .canEvaluatePolicy, .evaluatePolicy, .evaluateAccessControl: throw AuthenticationFailure.invalidContext
             default: throw KeychainError.param.because("no authentication context of this connection has that id")
             }
@@ -167,6 +167,7 @@ package final class EngineHandler: DaemonHandler {
             throw KeychainError.allocate.because(
                 "a connection holds at most \(contextLimit) authentication contexts: release LAContexts no longer used")
         }
+        return nil
     }
 
     /// What `request` changes of the keychain's protection, for a refusal; nil when it changes none.
