@@ -86,9 +86,7 @@ package struct DaemonStartup: Sendable {
             passcodeSystem: settings.passcodePromptsUsePAM ? authentication : nil,
             fingerprintReader: { settings.fingerprintReader(user: $0, authentication: authentication) },
             largestDatabaseBytes: configuration.largestKeychainBytes)
-        let owner = OwnerRights(
-            settings: settings, authentication: authentication, stateDirectory: configuration.stateDirectory,
-            log: log)
+        let owner = OwnerRights(settings: settings, authentication: authentication, log: log)
         let enclaveSetting = SecureEnclaveSetting(
             path: configuration.secureEnclaveSetting, administrator: configuration.policyOwner)
         return EngineHandler(keychains: keychains, owner: owner, enclaveSetting: enclaveSetting)

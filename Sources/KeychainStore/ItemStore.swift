@@ -172,28 +172,32 @@ package final class ItemStore {
         return scratch.bytes
     }
 
-    /// Reads at most `limit` rows whose `within` column holds one of its values and that satisfy at least one
-    /// of `anyOf` (the digest conditions are OR-ed), in insertion order, with their sealed attributes. For the
-    /// engine's explanations of failed calls: it runs on the failure path only, so its statement is not cached.
+    /// Reads at most `limit` rows whose `within` column holds one of its values (any row, without `within`) and
+    /// that satisfy at least one of `anyOf` (the digest conditions are OR-ed), in insertion order, with their
+    /// sealed attributes. For the engine's explanations of failed calls: it runs on the failure path only, so its
+    /// statement is not cached.
     package func selectNearby(
-        from table: String, within: (column: String, values: [[UInt8]]), anyOf: [(column: String, value: [UInt8])],
+        from table: String, within: (column: String, values: [[UInt8]])?, anyOf: [(column: String, value: [UInt8])],
         limit: Int
     ) throws -> [StoredRow] {
         let known = Set(spec(table).digestColumns)
         precondition(
-            known.contains(within.column) && anyOf.allSatisfy { known.contains($0.column) },
+            within.map { known.contains($0.column) } != false && anyOf.allSatisfy { known.contains($0.column) },
             "unknown digest column")
-        guard !within.values.isEmpty, limit > 0 else { return [] }
-        let placeholders = Array(repeating: "?", count: within.values.count).joined(separator: ", ")
-        var sql =
-            "SELECT rowid, uuid, pdmn, version, wrappedkey, meta, x'' FROM \(table) "
-            + "WHERE \(within.column) IN (\(placeholders))"
-        if !anyOf.isEmpty {
-            sql += " AND (" + anyOf.map { "\($0.column) = ?" }.joined(separator: " OR ") + ")"
+        guard within?.values.isEmpty != true, limit > 0 else { return [] }
+        var conditions: [String] = []
+        if let within {
+            let placeholders = Array(repeating: "?", count: within.values.count).joined(separator: ", ")
+            conditions.append("\(within.column) IN (\(placeholders))")
         }
+        if !anyOf.isEmpty {
+            conditions.append("(" + anyOf.map { "\($0.column) = ?" }.joined(separator: " OR ") + ")")
+        }
+        var sql = "SELECT rowid, uuid, pdmn, version, wrappedkey, meta, x'' FROM \(table)"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY rowid LIMIT \(limit)"
         let statement = try Statement(database: database, sql: sql)
-        try statement.bind(within.values.map(SQLValue.blob) + anyOf.map { SQLValue.blob($0.value) })
+        try statement.bind((within?.values ?? []).map(SQLValue.blob) + anyOf.map { SQLValue.blob($0.value) })
         return try readRows(statement, spec: spec(table))
     }
 

@@ -109,4 +109,36 @@ import Testing
         #expect(try theirs.secret(genericQuery([:])) == "together")
         #expect(throws: KeychainError.duplicateItem) { try theirs.add(genericPassword(accessGroup: "TEAM1.shared")) }
     }
+
+    /// The keychain's owner (keychaind's owner rights, Keychain Access on a Mac) covers every group, held or not:
+    /// its searches, updates and deletes reach every app's items, and it may write to a group no item has yet
+    /// (a service's secret put in place before the service first runs). Its adds without a group go to its own.
+    @Test func anOwnerCoversEveryGroupAndMayNameAnyGroup() throws {
+        let home = temporaryHome()
+        try makeKeychain(groups: ["TEAM1.a"], home: home).add(genericPassword(account: "a", secret: "of a"))
+        try makeKeychain(groups: ["TEAM2.b"], home: home).add(genericPassword(account: "b", secret: "of b"))
+        let owner = try Keychain(
+            configuration: KeychainConfiguration(
+                home: home,
+                identity: CallerIdentity(
+                    applicationIdentifier: "LOCAL.security", accessGroups: ["LOCAL.security"], coversEveryGroup: true)))
+        let found = try owner.copyMatching(genericQuery([:], limit: .all, returns: .attributes))
+        #expect(found.map { $0.attributes?[.accessGroup] } == [.string("TEAM1.a"), .string("TEAM2.b")])
+        #expect(try owner.count(genericQuery([:], accessGroup: "TEAM2.b")) == 1)
+        #expect(throws: KeychainError.itemNotFound) {
+            try owner.copyMatching(genericQuery([:], accessGroup: "TEAM3.c"))
+        }
+        try owner.add(genericPassword(account: "c", secret: "for c", accessGroup: "TEAM3.c"))
+        try owner.add(genericPassword(account: "own"))
+        #expect(
+            try owner.attributes(genericQuery([.account: .string("own")]))[.accessGroup] == .string("LOCAL.security"))
+        #expect(try makeKeychain(groups: ["TEAM3.c"], home: home).secret(genericQuery([:])) == "for c")
+        try owner.update(genericQuery([.account: .string("b")], limit: .all), with: ItemChanges(accessGroup: "TEAM4.d"))
+        #expect(try makeKeychain(groups: ["TEAM4.d"], home: home).secret(genericQuery([:])) == "of b")
+        #expect(try owner.delete(genericQuery([:], limit: .all)) == 4)
+        // An app's identity is untouched by the owner's: naming another group is still refused.
+        #expect(throws: KeychainError.missingEntitlement) {
+            try makeKeychain(groups: ["TEAM1.a"], home: home).copyMatching(genericQuery([:], accessGroup: "TEAM2.b"))
+        }
+    }
 }

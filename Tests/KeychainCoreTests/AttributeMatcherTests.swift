@@ -16,7 +16,7 @@ import Testing
         AttributeMatcher(
             ItemQuery(
                 itemClass: .genericPassword, attributes: attributes, synchronizable: sync,
-                caseInsensitive: caseInsensitive), groups: groups)
+                caseInsensitive: caseInsensitive), groups: .only(groups))
     }
 
     @Test func holdsExactlyWhenThereIsNoMismatch() {
@@ -46,7 +46,7 @@ import Testing
     @Test func aNamedProtectionClassIsARule() {
         var query = ItemQuery(itemClass: .genericPassword, synchronizable: .any)
         query.accessibility = .afterFirstUnlock
-        let matcher = AttributeMatcher(query, groups: ["G1"])
+        let matcher = AttributeMatcher(query, groups: .only(["G1"]))
         #expect(
             matcher.mismatches(item, schema: .genericPassword, protection: .whenUnlocked)
                 == [.accessibility(item: "ak", wanted: "ck")])

@@ -22,7 +22,7 @@ import Testing
         let schema = try keychain.schema(.genericPassword)
         let rows = try keychain.withStore { store in
             try keychain.matchingRows(
-                query, schema: schema, groups: [protectionTestGroup], limit: .all,
+                query, schema: schema, groups: .only([protectionTestGroup]), limit: .all,
                 reading: [.metadata, .secret], store: store
             ).map(\.row)
         }

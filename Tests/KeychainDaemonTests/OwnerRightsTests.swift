@@ -222,6 +222,35 @@ import Testing
         #expect(relay.asked.filter { $0 == "Password: " }.count == 3)
     }
 
+    /// Owner rights cover every group, not the groups of apps the daemon has seen: the owner puts a secret in
+    /// place for app B before B has ever run (an administrator seeding a service's key), and finds A's item after a
+    /// restart, before A has connected again. The daemon keeps no list of groups to grow.
+    @Test func theOwnerReachesGroupsOfAppsThatHaveNotRunYet() throws {
+        let fixture = try Fixture()
+        try fixture.restartDaemon()
+        let owner = DaemonKeychainService(
+            socketPath: fixture.daemon.socketPath, systemPrompter: ScriptedRelay([Self.password]))
+        #expect(try owner.claimOwnerRights(message: "test").isGranted)
+        #expect(owner.callerIdentity.coversEveryGroup)
+        let caller = Caller(identity: owner.callerIdentity)
+        let seeded = NewItem(
+            itemClass: .genericPassword, attributes: [.service: .string("shared"), .account: .string("seeded")],
+            accessGroup: "TEAM.b", data: Array("for B".utf8))
+        _ = try owner.perform(.add(seeded), as: caller)
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string("shared")], limit: .all, returns: [.attributes])
+        guard case .found(let report) = try owner.perform(.search(query), as: caller) else {
+            Issue.record("the owner found nothing")
+            return
+        }
+        #expect(
+            Set(report.results.compactMap { $0.attributes?[.accessGroup] }) == [.string("TEAM.a"), .string("TEAM.b")])
+        #expect(try fixture.apps.run(fixture.apps.appB, "get", "seeded")["data"] == "for B")
+        #expect(try fixture.apps.run(fixture.apps.appA, "get", "seeded")["status"] == "-25300")
+        let state = fixture.daemon.directory + "/state/" + String(getuid())
+        #expect(!FileManager.default.fileExists(atPath: state + "/access-groups"))
+    }
+
     /// Evaluates `policy` through the daemon in a fresh authentication context of `caller`.
     static func evaluate(
         _ policy: AuthenticationPolicy, reason: String, service: DaemonKeychainService, caller: Caller

@@ -37,8 +37,8 @@ extension Keychain {
     private func notFoundNotes(_ query: ItemQuery, schema: ClassSchema, caller: CallerIdentity, store: ItemStore)
         throws -> [KeychainError.Reason]
     {
-        let groups = caller.accessGroups
-        guard !groups.isEmpty else { return [] }
+        let groups = GroupScope(of: caller)
+        guard groups != .only([]) else { return [] }
         var notes: [KeychainError.Reason] = []
         var examined: [(primaryKey: String, mismatches: [KeychainError.Reason])] = []
         var unavailable = 0
@@ -87,7 +87,7 @@ extension Keychain {
     /// Rows of the caller's groups, of either sync state, that share a primary-key value (exactly or up to case)
     /// with the query; every row of those groups when the query names no such value. At most
     /// ``explanationCandidateLimit``.
-    private func nearbyRows(_ query: ItemQuery, schema: ClassSchema, groups: [String], store: ItemStore) throws
+    private func nearbyRows(_ query: ItemQuery, schema: ClassSchema, groups: GroupScope, store: ItemStore) throws
         -> [StoredRow]
     {
         let named = query.attributes.filter { schema.attributes[$0.key] != .date }
@@ -99,10 +99,13 @@ extension Keychain {
                 anyOf.append((ItemTables.foldedColumn(key), folded))
             }
         }
-        let within = (
-            column: ItemTables.digestColumn(.accessGroup),
-            values: try groups.map { try digester.recurringDigest(.accessGroup, .string($0)) }
-        )
+        var within: (column: String, values: [[UInt8]])?
+        if case .only(let names) = groups {
+            within = (
+                ItemTables.digestColumn(.accessGroup),
+                try names.map { try digester.recurringDigest(.accessGroup, .string($0)) }
+            )
+        }
         return try store.selectNearby(
             from: schema.itemClass.rawValue, within: within, anyOf: anyOf, limit: Self.explanationCandidateLimit)
     }
@@ -110,10 +113,10 @@ extension Keychain {
     /// Why an item with `item`'s attributes does not match `query`: one phrase per rule in the way, from the
     /// matcher the searches use.
     static func mismatches(
-        of item: [AttributeKey: AttributeValue], against query: ItemQuery, schema: ClassSchema, callerGroups: [String],
-        protection: Accessibility?
+        of item: [AttributeKey: AttributeValue], against query: ItemQuery, schema: ClassSchema,
+        callerGroups: GroupScope, protection: Accessibility?
     ) -> [KeychainError.Reason] {
-        let matcher = AttributeMatcher(query, groups: query.accessGroup.map { [$0] } ?? callerGroups)
+        let matcher = AttributeMatcher(query, groups: query.accessGroup.map { .only([$0]) } ?? callerGroups)
         return matcher.mismatches(item, schema: schema, protection: protection).map { describe($0, query: query) }
     }
 
@@ -150,7 +153,7 @@ extension Keychain {
 
     /// The other password class (`genp` ↔ `inet`) with the query's attributes, the service standing for the
     /// server and back: a note when such an item exists in the caller's groups.
-    private func otherClassNote(_ query: ItemQuery, schema: ClassSchema, groups: [String], store: ItemStore) throws
+    private func otherClassNote(_ query: ItemQuery, schema: ClassSchema, groups: GroupScope, store: ItemStore) throws
         -> KeychainError.Reason?
     {
         guard let related = schema.relatedClass, let other = ClassSchema.of(related.itemClass) else { return nil }

@@ -9,15 +9,20 @@ public struct CallerIdentity: Sendable, Hashable {
     public let applicationIdentifier: String?
     /// Every access group the caller may read and write, in order.
     public let accessGroups: [String]
+    /// Whether the caller is the keychain's owner, whose searches, updates and deletes cover every group and who
+    /// may name any group (keychaind's owner rights, as Keychain Access on a Mac); its adds without a group still
+    /// go to the first of `accessGroups`.
+    public let coversEveryGroup: Bool
     /// The access group of external tokens' items (`kSecAttrAccessGroupToken`): every app may search it, none
     /// may write to it.
     public static let tokenAccessGroup = "com.apple.token"
 
     /// An identity with the given groups, in order, duplicates removed.
-    public init(applicationIdentifier: String?, accessGroups: [String]) {
+    public init(applicationIdentifier: String?, accessGroups: [String], coversEveryGroup: Bool = false) {
         self.applicationIdentifier = applicationIdentifier
         var seen = Set<String>()
         self.accessGroups = accessGroups.filter { seen.insert($0).inserted }
+        self.coversEveryGroup = coversEveryGroup
     }
 
     /// The identity of a program with no entitlements file: `LOCAL.` followed by its bundle identifier

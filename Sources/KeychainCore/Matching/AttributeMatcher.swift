@@ -19,11 +19,11 @@ struct AttributeMatcher {
     let conditions: [AttributeKey: AttributeValue]
     let caseInsensitive: Bool
     /// The groups the search covers.
-    let groups: [String]
+    let groups: GroupScope
     let synchronizable: SynchronizableFilter
     let accessibility: Accessibility?
 
-    init(_ query: ItemQuery, groups: [String]) {
+    init(_ query: ItemQuery, groups: GroupScope) {
         conditions = query.attributes
         caseInsensitive = query.caseInsensitive
         self.groups = groups

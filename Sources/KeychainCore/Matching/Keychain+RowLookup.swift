@@ -12,12 +12,14 @@ extension Keychain {
     /// Equality on attributes is decided by SQLite on keyed digests; dates, which have no digest column, are
     /// compared after decrypting the candidates' attributes.
     func matchingRows(
-        _ query: ItemQuery, schema: ClassSchema, groups: [String], limit: MatchLimit, reading columns: RowColumns,
+        _ query: ItemQuery, schema: ClassSchema, groups: GroupScope, limit: MatchLimit, reading columns: RowColumns,
         store: ItemStore
     ) throws -> [MatchedRow] {
         var filter = RowFilter()
         filter.digestsAnyOf.reserveCapacity(query.attributes.count + 2)
-        filter.digestsAnyOf.append((ItemTables.accessGroupColumn, try digester.groupDigests(groups)))
+        if case .only(let names) = groups {
+            filter.digestsAnyOf.append((ItemTables.accessGroupColumn, try digester.groupDigests(names)))
+        }
         switch query.synchronizable {
         case .no:
             filter.digestsAnyOf.append((ItemTables.synchronizableColumn, [try digester.synchronizableDigest(false)]))

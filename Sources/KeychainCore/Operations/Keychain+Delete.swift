@@ -26,7 +26,7 @@ extension Keychain {
 
     /// The checks of a delete that need no item, shared by the delete and its dry run: the class, the
     /// attributes, the limit, the authentication UI and the groups it covers.
-    func checkedDelete(_ query: ItemQuery, caller: CallerIdentity) throws -> (ClassSchema, ItemQuery, [String]) {
+    func checkedDelete(_ query: ItemQuery, caller: CallerIdentity) throws -> (ClassSchema, ItemQuery, GroupScope) {
         let (schema, query) = try resolvePersistentReference(query)
         try validate(query.attributes, in: schema, writing: false)
         guard query.limit == .all else {

@@ -151,7 +151,7 @@ extension Keychain {
                 itemClass: schema.itemClass, synchronizable: .any,
                 persistentReference: PersistentReference(itemClass: schema.itemClass, uuid: uuid))
             rowids += try matchingRows(
-                query, schema: schema, groups: caller.accessGroups, limit: .one, reading: [], store: store
+                query, schema: schema, groups: GroupScope(of: caller), limit: .one, reading: [], store: store
             ).map(\.row.rowid)
         }
         guard !rowids.isEmpty else { return }

@@ -17,8 +17,10 @@ extension Keychain {
             itemClass: checked.schema.itemClass, attributes: key, synchronizable: item.synchronizable ? .yes : .no,
             limit: .one)
         let collides = try withStore { store in
-            try !matchingRows(sameKey, schema: checked.schema, groups: [group], limit: .one, reading: [], store: store)
-                .isEmpty
+            try !matchingRows(
+                sameKey, schema: checked.schema, groups: .only([group]), limit: .one, reading: [], store: store
+            )
+            .isEmpty
         }
         if collides {
             throw KeychainError.duplicateItem.because(
@@ -72,8 +74,10 @@ extension Keychain {
                 itemClass: schema.itemClass, attributes: new.filter { schema.primaryKey.contains($0.key) },
                 synchronizable: new[.synchronizable] == .bool(true) ? .yes : .no, limit: .one)
             let taken = try withStore { store in
-                try !matchingRows(sameKey, schema: schema, groups: [group], limit: .one, reading: [], store: store)
-                    .isEmpty
+                try !matchingRows(
+                    sameKey, schema: schema, groups: .only([group]), limit: .one, reading: [], store: store
+                )
+                .isEmpty
             }
             if taken { throw KeychainError.duplicateItem.because(reason) }
         }
@@ -90,7 +94,7 @@ extension Keychain {
     }
 
     private func preview(
-        _ query: ItemQuery, schema: ClassSchema, groups: [String], caller: CallerIdentity, limit: MatchLimit,
+        _ query: ItemQuery, schema: ClassSchema, groups: GroupScope, caller: CallerIdentity, limit: MatchLimit,
         base: Reason
     ) throws -> OperationPreview {
         let check = AttributeMatcher(query, groups: groups)

@@ -132,7 +132,7 @@ extension Keychain {
 
     /// The checks of a search, shared by the search itself and its dry run: the class, the attributes, the
     /// caller's groups it covers, and the limit.
-    func checkedSearch(_ query: ItemQuery, caller: CallerIdentity) throws -> (ClassSchema, ItemQuery, [String]) {
+    func checkedSearch(_ query: ItemQuery, caller: CallerIdentity) throws -> (ClassSchema, ItemQuery, GroupScope) {
         let (schema, query) = try resolvePersistentReference(query)
         try validate(query.attributes, in: schema, writing: false)
         if query.accessGroup == CallerIdentity.tokenAccessGroup {

@@ -68,7 +68,7 @@ extension Keychain {
         let changes: ItemChanges
         let query: ItemQuery
         let schema: ClassSchema
-        let groups: [String]
+        let groups: GroupScope
         let caller: CallerIdentity
         let check: AttributeMatcher
         /// The access group items move to, if the update moves them.
@@ -120,7 +120,7 @@ extension Keychain {
     /// The checks of an update that need no item: what ``update(_:with:)`` and its preview validate first.
     /// - Returns: the class's schema, the resolved query, the groups it searches and the group items move to.
     func checkedUpdate(_ query: ItemQuery, with changes: ItemChanges, caller: CallerIdentity) throws
-        -> (schema: ClassSchema, query: ItemQuery, groups: [String], newGroup: String?)
+        -> (schema: ClassSchema, query: ItemQuery, groups: GroupScope, newGroup: String?)
     {
         let (schema, query) = try resolvePersistentReference(query)
         try validate(query.attributes, in: schema, writing: false)

@@ -61,22 +61,29 @@ extension Keychain {
         named ?? configuration.identity
     }
 
-    /// The groups a search covers: the one named, which the caller must hold, or all of the caller's.
-    func searchGroups(_ named: String?, of caller: CallerIdentity) throws -> [String] {
+    /// The groups a search covers: the one named, which the caller must hold, or all of the caller's (every
+    /// group, for the owner).
+    func searchGroups(_ named: String?, of caller: CallerIdentity) throws -> GroupScope {
         let groups = caller.accessGroups
+        if caller.coversEveryGroup { return named.map { .only([$0]) } ?? .every }
         guard !groups.isEmpty else {
             throw KeychainError.missingEntitlement.because("the caller has no keychain access groups")
         }
-        guard let named else { return groups }
+        guard let named else { return .only(groups) }
         guard groups.contains(named) else {
             throw KeychainError.missingEntitlement.because(Self.missingGroupReason(named, groups: groups))
         }
-        return [named]
+        return .only([named])
     }
 
-    /// The group a write goes to: the one named, which the caller must hold, or the caller's first.
+    /// The group a write goes to: the one named, which the caller must hold (any, for the owner), or the caller's
+    /// first.
     func writeGroup(_ named: String?, of caller: CallerIdentity) throws -> String {
-        try searchGroups(named, of: caller)[0]
+        if caller.coversEveryGroup, let group = named ?? caller.accessGroups.first { return group }
+        guard case .only(let groups) = try searchGroups(named, of: caller), let group = groups.first else {
+            throw KeychainError.missingEntitlement.because("the caller has no keychain access groups")
+        }
+        return group
     }
 
     /// Apple's rules for protection and sync: an access control's class must agree with kSecAttrAccessible;

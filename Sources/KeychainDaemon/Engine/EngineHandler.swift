@@ -102,7 +102,7 @@ package final class EngineHandler: DaemonHandler {
         if let answer = try Self.answerForContext(of: envelope, on: connection) { return answer }
         let keychain = try connection.keychain { try keychains.keychain(for: uid) }
         let service = InProcessKeychainService(keychain, enclaveKeys: enclaveKeys)
-        let acting = owner?.identity(for: connection, uid: uid, caller: identity) ?? identity
+        let acting = owner?.identity(for: connection, caller: identity) ?? identity
         let caller = Caller(identity: acting, authenticationContext: envelope.context)
         let route = DaemonPrompter.Route(connection: connection, requestID: id, uid: uid)
         let response = try DaemonPrompter.$route.withValue(route) {

@@ -4,36 +4,29 @@ import KeychainWire
 import Synchronization
 
 /// Owner rights: a connection whose user the daemon has authenticated itself (PAM, through the relay of
-/// ``DaemonPrompter/relay(_:on:)``) acts as the owner of its uid's keychain: its own groups, then every group
-/// the daemon ever let a client of that uid act in (``AccessGroupLedger``), as Keychain Access does on a Mac.
+/// ``DaemonPrompter/relay(_:on:)``) acts as the owner of its uid's keychain, in every access group there is
+/// (``CallerIdentity/coversEveryGroup``: no list of groups to keep or to bound), as Keychain Access does on a Mac;
+/// its adds without a group go to its own first group.
 /// A success is also remembered for the client's terminal session (``TerminalSession``) for the reuse window,
 /// so that the next `security` process of that session is not asked again; no other session can use it.
 package final class OwnerRights: Sendable {
     private let settings: OwnerSettings
     private let authentication: SystemOwnerAuthentication?
-    private let ledger: AccessGroupLedger
     private let log: DaemonLog
     /// Sessions holding a reusable grant, and when it ends (seconds since boot, a clock no one can set).
     private let sessions = Mutex<[TerminalSession: Double]>([:])
 
     package init(
-        settings: OwnerSettings, authentication: SystemOwnerAuthentication?, stateDirectory: String, log: DaemonLog
+        settings: OwnerSettings, authentication: SystemOwnerAuthentication?, log: DaemonLog
     ) {
         self.settings = settings
         self.authentication = authentication
-        self.ledger = AccessGroupLedger(stateDirectory: stateDirectory)
         self.log = log
     }
 
-    /// The identity a request of `connection` runs as; notes the caller's own groups in the ledger first, once
-    /// per connection (its caller never changes), so that requests share no lock here.
-    func identity(for connection: DaemonConnection, uid: UInt32, caller: CallerIdentity) -> CallerIdentity {
-        if !connection.groupsNoted {
-            ledger.note(caller.accessGroups, uid: uid)
-            connection.groupsNoted = true
-        }
-        guard connection.actsAsOwner else { return caller }
-        return ownerIdentity(uid: uid, caller: caller)
+    /// The identity a request of `connection` runs as.
+    func identity(for connection: DaemonConnection, caller: CallerIdentity) -> CallerIdentity {
+        connection.actsAsOwner ? Self.ownerIdentity(caller) : caller
     }
 
     /// Answers a `claim-owner` frame: reuses the session's grant, or authenticates the client's user with PAM
@@ -49,13 +42,12 @@ package final class OwnerRights: Sendable {
             fields.append("prompted", prompted ? "yes" : "no")
             if let until { fields.append("until", Self.wallClock(until)) }
             if status == 0 {
-                fields.append(
-                    "access-groups", ownerIdentity(uid: peer.uid, caller: caller).accessGroups.joined(separator: " "))
+                fields.append("access-groups", caller.accessGroups.joined(separator: " "))
+                fields.append("every-group", "yes")
             }
             fields.append("reason", reason)
             return Frame(kind: .ownerRights, requestID: frame.requestID, payload: fields.encoded())
         }
-        ledger.note(caller.accessGroups, uid: peer.uid)
         if connection.actsAsOwner {
             return answer(0, "this connection holds owner rights", prompted: false, until: session.flatMap(expiry))
         }
@@ -119,10 +111,10 @@ package final class OwnerRights: Sendable {
         }
     }
 
-    private func ownerIdentity(uid: UInt32, caller: CallerIdentity) -> CallerIdentity {
+    private static func ownerIdentity(_ caller: CallerIdentity) -> CallerIdentity {
         CallerIdentity(
-            applicationIdentifier: caller.applicationIdentifier,
-            accessGroups: caller.accessGroups + ledger.groups(of: uid))
+            applicationIdentifier: caller.applicationIdentifier, accessGroups: caller.accessGroups,
+            coversEveryGroup: true)
     }
 
     private static func summary(_ outcome: SystemAuthenticationOutcome) -> String {

@@ -19,8 +19,6 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     private let idleSeconds: Int
     /// Whether the daemon authenticated this connection's user for owner rights (``OwnerRights``); for its life.
     var actsAsOwner = false
-    /// Whether the caller's access groups are in the owner ledger already (``OwnerRights``).
-    var groupsNoted = false
     /// The largest payload of a frame, both ways (`--max-message`).
     let payloadLimit: Int
     /// The largest whole answer, parts included (`--max-answer`).

@@ -60,7 +60,9 @@ extension DaemonKeychainService {
                 if granted.isGranted {
                     let groups = (fields["access-groups"] ?? "").split(separator: " ").map(String.init)
                     identity.withLock {
-                        $0 = CallerIdentity(applicationIdentifier: $0?.applicationIdentifier, accessGroups: groups)
+                        $0 = CallerIdentity(
+                            applicationIdentifier: $0?.applicationIdentifier, accessGroups: groups,
+                            coversEveryGroup: fields["every-group"] == "yes")
                     }
                 }
                 return granted

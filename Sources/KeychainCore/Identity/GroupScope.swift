@@ -1,0 +1,20 @@
+/// The access groups a request covers: some of the caller's, or, for the keychain's owner, every group there is.
+enum GroupScope: Sendable, Equatable {
+    /// These groups only (never empty).
+    case only([String])
+    /// Every group: the owner's search, update or delete, which no list of groups bounds.
+    case every
+
+    /// Every group `caller` may act in.
+    init(of caller: CallerIdentity) {
+        self = caller.coversEveryGroup ? .every : .only(caller.accessGroups)
+    }
+
+    /// Whether an item of `group` is within the scope.
+    func contains(_ group: String) -> Bool {
+        switch self {
+        case .only(let groups): groups.contains(group)
+        case .every: true
+        }
+    }
+}
