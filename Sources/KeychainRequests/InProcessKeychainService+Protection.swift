@@ -2,12 +2,14 @@ import Foundation
 import KeychainCore
 
 extension InProcessKeychainService {
-    /// Lock state, passcode and backups: the keychain's own, whoever the caller.
-    func performProtectionRequest(_ request: KeychainRequest) throws -> KeychainResponse {
+    /// Lock state, passcode and backups: the keychain's own, whoever the caller; only the passcode's back-off
+    /// tells the owner (keychaind's owner rights) from anyone else.
+    func performProtectionRequest(_ request: KeychainRequest, as caller: Caller) throws -> KeychainResponse {
         switch request {
         case .keychainInfo: return .info(try keychain.info())
         case .lock: try keychain.lock()
-        case .unlock(let passcode): try keychain.unlock(passcode: passcode)
+        case .unlock(let passcode):
+            try keychain.unlock(passcode: passcode, attempter: caller.identity.isOwner ? .owner : .anyone)
         case .setPasscode(let new, let current): try keychain.setPasscode(new, current: current)
         case .removePasscode(let current): try keychain.removePasscode(current: current)
         case .setGracePeriod(let seconds): try keychain.setGracePeriod(seconds)

@@ -66,7 +66,7 @@ public struct InProcessKeychainService: KeychainService {
             .restore,
             .backupArchive,
             .restoreArchive:
-            return try performProtectionRequest(request)
+            return try performProtectionRequest(request, as: caller)
         case .biometryStatus, .simulatedBiometry, .simulatedCompanion, .describeService:
             return try performDeviceRequest(request)
         case .enclaveKey(let enclaveRequest):

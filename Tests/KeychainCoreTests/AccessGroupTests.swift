@@ -121,7 +121,7 @@ import Testing
             configuration: KeychainConfiguration(
                 home: home,
                 identity: CallerIdentity(
-                    applicationIdentifier: "LOCAL.security", accessGroups: ["LOCAL.security"], coversEveryGroup: true)))
+                    applicationIdentifier: "LOCAL.security", accessGroups: ["LOCAL.security"], isOwner: true)))
         let found = try owner.copyMatching(genericQuery([:], limit: .all, returns: .attributes))
         #expect(found.map { $0.attributes?[.accessGroup] } == [.string("TEAM1.a"), .string("TEAM2.b")])
         #expect(try owner.count(genericQuery([:], accessGroup: "TEAM2.b")) == 1)

@@ -50,6 +50,29 @@ import Testing
         #expect(versions == [[.integer(2)]])
     }
 
+    /// The keybag of that release has one count of wrong passcodes: it opens as it is, the owner's wrong attempts
+    /// go to a count of their own beside it, and a right passcode clears them, leaving the file's passcode record
+    /// as that release wrote it.
+    @Test func itsKeybagCountsTheOwnersWrongPasscodesApart() throws {
+        let home = try formatTwoHome()
+        let keybag = home.appendingPathComponent("keybag")
+        let record = { () throws -> [String: Any]? in
+            try (JSONSerialization.jsonObject(with: Data(contentsOf: keybag)) as? [String: Any])?["passcode"]
+                as? [String: Any]
+        }
+        let written = try #require(try record())
+        let keychain = try fastKDFKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        #expect(throws: KeychainError.authFailed) {
+            try keychain.unlock(passcode: Secret(bytes("0000")), attempter: .owner)
+        }
+        #expect(try record()?["ownerFailures"] as? Int == 1)
+        #expect(try keychain.info().failedAttempts == 0)
+        try keychain.unlock(passcode: Secret(bytes("1234")))
+        #expect(try record().map { Set($0.keys) } == Set(written.keys))
+        #expect(try record()?["failures"] as? Int == 0)
+    }
+
     @Test func lockedOpenRewritesOnlyTheClassesItCanOpen() throws {
         let keychain = try fastKDFKeychain(home: try formatTwoHome())
         defer { keychain.simulateRestart() }

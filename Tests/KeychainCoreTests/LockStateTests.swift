@@ -103,6 +103,28 @@ import Testing
         #expect(throws: KeychainError.authFailed) { try reopened.unlock(passcode: passcode) }
     }
 
+    /// The owner's attempts (keychaind's owner rights) are counted apart: wrong passcodes that any app may feed do
+    /// not hold the owner back, the owner's own wrong ones hold back the owner's, and a right one clears both.
+    @Test func wrongPasscodesOfAnyoneDoNotHoldBackTheOwnersAttempts() throws {
+        let home = temporaryHome()
+        let keychain = try makeProtectedKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        try keychain.setPasscode(passcode)
+        let wrong = Secret(Array("9999".utf8))
+        for _ in 0..<5 { #expect(throws: KeychainError.authFailed) { try keychain.unlock(passcode: wrong) } }
+        #expect(throws: KeychainError.authFailed) { try keychain.unlock(passcode: passcode) }
+        try keychain.unlock(passcode: passcode, attempter: .owner)
+        #expect(try keychain.info().failedAttempts == 0)
+        try keychain.unlock(passcode: passcode)
+        for _ in 0..<5 {
+            #expect(throws: KeychainError.authFailed) { try keychain.unlock(passcode: wrong, attempter: .owner) }
+        }
+        let reopened = try makeProtectedKeychain(home: home)
+        #expect(throws: KeychainError.authFailed) { try reopened.unlock(passcode: passcode, attempter: .owner) }
+        try reopened.unlock(passcode: passcode)
+        try reopened.unlock(passcode: passcode, attempter: .owner)
+    }
+
     @Test func queriesSpanningClassesReturnWhatIsReadable() throws {
         let keychain = try makeProtectedKeychain()
         defer { keychain.simulateRestart() }

@@ -168,6 +168,24 @@ import Testing
         #expect(try app.info().hasPasscode == true)
     }
 
+    /// Any app may feed wrong passcodes, and five start the back-off for every app; the owner's attempts are
+    /// counted apart, so the owner still unlocks, and that clears the apps' count.
+    @Test func wrongPasscodesFromAnAppDoNotLockTheOwnerOut() throws {
+        let daemon = try DaemonProcess()
+        let app = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        let owner = try daemon.ownerClient()
+        let passcode = Secret(Array("1234".utf8))
+        try owner.setPasscode(passcode)
+        try app.lock()
+        for _ in 0..<5 { #expect(status { try app.unlock(passcode: Secret(Array("0000".utf8))) } == -25293) }
+        #expect(status { try app.unlock(passcode: passcode) } == -25293, "held back")
+        #expect(try app.info().retryAfterSeconds > 0)
+        try owner.unlock(passcode: passcode)
+        #expect(try app.info().lockState == .unlocked)
+        #expect(try app.info().failedAttempts == 0)
+        try app.unlock(passcode: passcode)
+    }
+
     /// An authentication context is the connection's that created it: its id names nothing on another connection,
     /// even of the same app, which gets errSecParam as for an id that never was.
     @Test func anAuthenticationContextServesOnlyItsOwnConnection() throws {

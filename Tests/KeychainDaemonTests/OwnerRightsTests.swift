@@ -231,7 +231,7 @@ import Testing
         let owner = DaemonKeychainService(
             socketPath: fixture.daemon.socketPath, systemPrompter: ScriptedRelay([Self.password]))
         #expect(try owner.claimOwnerRights(message: "test").isGranted)
-        #expect(owner.callerIdentity.coversEveryGroup)
+        #expect(owner.callerIdentity.isOwner)
         let caller = Caller(identity: owner.callerIdentity)
         let seeded = NewItem(
             itemClass: .genericPassword, attributes: [.service: .string("shared"), .account: .string("seeded")],
@@ -249,6 +249,30 @@ import Testing
         #expect(try fixture.apps.run(fixture.apps.appA, "get", "seeded")["status"] == "-25300")
         let state = fixture.daemon.directory + "/state/" + String(getuid())
         #expect(!FileManager.default.fileExists(atPath: state + "/access-groups"))
+    }
+
+    /// `security unlock-keychain` at a terminal, held back by wrong passcodes an app fed the daemon, says so and
+    /// tries the same passcode again as the owner, whose attempts are counted apart (the daemon asks the system
+    /// password first).
+    @Test func anUnlockHeldBackByAnAppsWrongPasscodesIsTriedAgainAsTheOwner() throws {
+        let fixture = try Fixture()
+        try fixture.daemon.ownerClient(password: Self.password).setPasscode(Secret(Array("1234".utf8)))
+        let app = KeychainClient(service: DaemonKeychainService(socketPath: fixture.daemon.socketPath))
+        try app.lock()
+        for _ in 0..<5 { _ = try? app.unlock(passcode: Secret(Array("0000".utf8))) }
+        let terminal = try SessionTerminal()
+        terminal.answer([Self.password])
+        let run = try terminal.runSession(
+            "printf '1234\\n' | \"$SECURITY\" unlock-keychain; echo exit=$?", environment: fixture.environment)
+        #expect(run.outputText.contains("exit=0"), "\(run.outputText) \(run.errorText) \(terminal.transcript)")
+        #expect(run.errorText.contains("counted apart"), "\(run.errorText)")
+        #expect(terminal.transcript.contains("Password: "))
+        #expect(try app.info().lockState == .unlocked)
+        // Without a terminal there is nobody to ask: the unlock stays held back.
+        try app.lock()
+        for _ in 0..<5 { _ = try? app.unlock(passcode: Secret(Array("0000".utf8))) }
+        let piped = try fixture.security(["unlock-keychain", "-p", "1234"])
+        #expect(piped.status == 51, "errSecAuthFailed: \(piped.errorText)")
     }
 
     /// Evaluates `policy` through the daemon in a fresh authentication context of `caller`.

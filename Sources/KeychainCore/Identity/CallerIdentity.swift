@@ -9,20 +9,21 @@ public struct CallerIdentity: Sendable, Hashable {
     public let applicationIdentifier: String?
     /// Every access group the caller may read and write, in order.
     public let accessGroups: [String]
-    /// Whether the caller is the keychain's owner, whose searches, updates and deletes cover every group and who
-    /// may name any group (keychaind's owner rights, as Keychain Access on a Mac); its adds without a group still
-    /// go to the first of `accessGroups`.
-    public let coversEveryGroup: Bool
+    /// Whether the system authenticated the caller as the keychain's owner (keychaind's owner rights, as Keychain
+    /// Access on a Mac): its searches, updates and deletes cover every group, it may name any group (its adds
+    /// without one still go to the first of `accessGroups`), and its passcode attempts are counted apart from the
+    /// apps' (``PasscodeAttempter``).
+    public let isOwner: Bool
     /// The access group of external tokens' items (`kSecAttrAccessGroupToken`): every app may search it, none
     /// may write to it.
     public static let tokenAccessGroup = "com.apple.token"
 
     /// An identity with the given groups, in order, duplicates removed.
-    public init(applicationIdentifier: String?, accessGroups: [String], coversEveryGroup: Bool = false) {
+    public init(applicationIdentifier: String?, accessGroups: [String], isOwner: Bool = false) {
         self.applicationIdentifier = applicationIdentifier
         var seen = Set<String>()
         self.accessGroups = accessGroups.filter { seen.insert($0).inserted }
-        self.coversEveryGroup = coversEveryGroup
+        self.isOwner = isOwner
     }
 
     /// The identity of a program with no entitlements file: `LOCAL.` followed by its bundle identifier

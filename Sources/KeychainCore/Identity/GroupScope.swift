@@ -7,7 +7,7 @@ enum GroupScope: Sendable, Equatable {
 
     /// Every group `caller` may act in.
     init(of caller: CallerIdentity) {
-        self = caller.coversEveryGroup ? .every : .only(caller.accessGroups)
+        self = caller.isOwner ? .every : .only(caller.accessGroups)
     }
 
     /// Whether an item of `group` is within the scope.

@@ -29,10 +29,11 @@ extension Keychain {
         try purgeItemsOfDestroyedClasses()
     }
 
-    /// Unlocks with the passcode: classes A and C become available to every process.
-    /// - Throws: `errSecAuthFailed` for a wrong passcode, or while wrong attempts are rate-limited.
-    public func unlock(passcode: Secret) throws {
-        try dataProtection.unlock(passcode: passcode.storage)
+    /// Unlocks with the passcode: classes A and C become available to every process. `attempter` says whose
+    /// wrong attempts this one counts with (and is held back by); a right passcode clears every count.
+    /// - Throws: `errSecAuthFailed` for a wrong passcode, or while `attempter`'s wrong attempts are rate-limited.
+    public func unlock(passcode: Secret, attempter: PasscodeAttempter = .anyone) throws {
+        try dataProtection.unlock(passcode: passcode.storage, attempter: attempter)
         try? upgradeItemFormats()  // the classes are unlocked now: rows of an older format can be rewritten
     }
 

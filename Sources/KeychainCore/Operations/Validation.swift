@@ -65,7 +65,7 @@ extension Keychain {
     /// group, for the owner).
     func searchGroups(_ named: String?, of caller: CallerIdentity) throws -> GroupScope {
         let groups = caller.accessGroups
-        if caller.coversEveryGroup { return named.map { .only([$0]) } ?? .every }
+        if caller.isOwner { return named.map { .only([$0]) } ?? .every }
         guard !groups.isEmpty else {
             throw KeychainError.missingEntitlement.because("the caller has no keychain access groups")
         }
@@ -79,7 +79,7 @@ extension Keychain {
     /// The group a write goes to: the one named, which the caller must hold (any, for the owner), or the caller's
     /// first.
     func writeGroup(_ named: String?, of caller: CallerIdentity) throws -> String {
-        if caller.coversEveryGroup, let group = named ?? caller.accessGroups.first { return group }
+        if caller.isOwner, let group = named ?? caller.accessGroups.first { return group }
         guard case .only(let groups) = try searchGroups(named, of: caller), let group = groups.first else {
             throw KeychainError.missingEntitlement.because("the caller has no keychain access groups")
         }

@@ -29,13 +29,42 @@ struct KeybagDocument: Codable, Equatable {
         var failures = 0
         /// No attempt is accepted before this time (seconds since the reference date).
         var notBefore: Double = 0
+        /// The same two for the owner's attempts (``PasscodeAttempter/owner``), counted apart; absent until the
+        /// owner gets one wrong, and in keybags written before they were kept.
+        var ownerFailures: Int?
+        var ownerNotBefore: Double?
+
+        /// The wrong attempts in a row of `attempter`, and the time before which it may not try again.
+        func backOff(of attempter: PasscodeAttempter) -> (failures: Int, notBefore: Double) {
+            switch attempter {
+            case .anyone: (failures, notBefore)
+            case .owner: (ownerFailures ?? 0, ownerNotBefore ?? 0)
+            }
+        }
+
+        mutating func setBackOff(failures: Int, notBefore: Double, of attempter: PasscodeAttempter) {
+            switch attempter {
+            case .anyone: (self.failures, self.notBefore) = (failures, notBefore)
+            case .owner: (ownerFailures, ownerNotBefore) = (failures, notBefore)
+            }
+        }
+
+        /// Whether any count holds a wrong attempt.
+        var hasFailures: Bool { failures != 0 || ownerFailures != nil || ownerNotBefore != nil }
+
+        /// Clears every count: a right passcode, whoever typed it.
+        mutating func clearFailures() {
+            (failures, notBefore, ownerFailures, ownerNotBefore) = (0, 0, nil, nil)
+        }
 
         /// The first field holding a value no passcode setting produces, whose arithmetic could trap: the
         /// iterations PBKDF2 takes (32-bit), a count that can grow by one, finite times within ±30,000 years.
         var fieldOutOfRange: String? {
             if !(1...Int(Int32.max)).contains(iterations) { return "iterations" }
-            if !(0...1_000_000).contains(failures) { return "failure count" }
-            if !(-1e12...1e12).contains(notBefore) { return "retry time" }
+            for count in [failures, ownerFailures ?? 0] where !(0...1_000_000).contains(count) {
+                return "failure count"
+            }
+            for time in [notBefore, ownerNotBefore ?? 0] where !(-1e12...1e12).contains(time) { return "retry time" }
             if !(0...1e9).contains(milliseconds) { return "derivation cost" }
             return nil
         }

@@ -234,11 +234,12 @@ final class ProtectionState: Sendable {
     }
 
     /// Unlocks with `passcode`. Without a passcode set, there is nothing to unlock.
-    /// - Throws: `errSecAuthFailed` for a wrong passcode, or while wrong attempts are being rate-limited.
-    func unlock(passcode: SecureBytes) throws {
+    /// - Throws: `errSecAuthFailed` for a wrong passcode, or while `attempter`'s wrong attempts are being
+    ///   rate-limited.
+    func unlock(passcode: SecureBytes, attempter: PasscodeAttempter = .anyone) throws {
         try modify { document in
             guard document.passcode != nil else { return }
-            let keys = try openProtectedKeys(&document, passcode: passcode)
+            let keys = try openProtectedKeys(&document, passcode: passcode, attempter: attempter)
             try store.put(keys)
         }
     }
@@ -323,17 +324,19 @@ final class ProtectionState: Sendable {
         return destroyedClassAKPU
     }
 
-    /// Checks `passcode` against the keybag (rate-limited) and returns the unwrapped A and C class keys.
-    private func openProtectedKeys(_ document: inout KeybagDocument, passcode: SecureBytes) throws
-        -> [Accessibility: SecureBytes]
-    {
+    /// Checks `passcode` against the keybag (rate-limited by `attempter`'s count of wrong attempts) and returns
+    /// the unwrapped A and C class keys.
+    private func openProtectedKeys(
+        _ document: inout KeybagDocument, passcode: SecureBytes, attempter: PasscodeAttempter = .anyone
+    ) throws -> [Accessibility: SecureBytes] {
         guard var record = document.passcode, let salt = Data(base64Encoded: record.salt) else {
             throw KeychainError.notAvailable.because("the keybag's passcode record is damaged")
         }
         let now = clock().timeIntervalSinceReferenceDate
-        if record.notBefore > now {
+        let backOff = record.backOff(of: attempter)
+        if backOff.notBefore > now {
             // Bounded before the conversion: the clock is the caller's, and Int(_:) traps out of range.
-            let wait = min(record.notBefore - now, 86_400).rounded(.up)
+            let wait = min(backOff.notBefore - now, 86_400).rounded(.up)
             throw KeychainError.authFailed.because("too many wrong passcodes; try again in \(Int(wait)) s")
         }
         let wrappingKey = try PasscodeKDF.derive(
@@ -345,17 +348,15 @@ final class ProtectionState: Sendable {
                 keys[protection] = try AESKeyWrap.unwrap(wrapped, kek: wrappingKey)
             }
         } catch {
-            record.failures += 1
-            record.notBefore = now + Self.delay(afterFailures: record.failures)
+            let failures = backOff.failures + 1
+            record.setBackOff(failures: failures, notBefore: now + Self.delay(afterFailures: failures), of: attempter)
             document.passcode = record
             throw PendingFailure(
                 document: document,
-                error: KeychainError.authFailed.because(
-                    "wrong passcode (\(record.failures) wrong in a row)"))
+                error: KeychainError.authFailed.because("wrong passcode (\(failures) wrong in a row)"))
         }
-        if record.failures != 0 {
-            record.failures = 0
-            record.notBefore = 0
+        if record.hasFailures {
+            record.clearFailures()
             document.passcode = record
         }
         return keys

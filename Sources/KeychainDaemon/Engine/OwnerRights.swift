@@ -5,8 +5,9 @@ import Synchronization
 
 /// Owner rights: a connection whose user the daemon has authenticated itself (PAM, through the relay of
 /// ``DaemonPrompter/relay(_:on:)``) acts as the owner of its uid's keychain, in every access group there is
-/// (``CallerIdentity/coversEveryGroup``: no list of groups to keep or to bound), as Keychain Access does on a Mac;
-/// its adds without a group go to its own first group.
+/// (``CallerIdentity/isOwner``: no list of groups to keep or to bound), as Keychain Access does on a Mac;
+/// its adds without a group go to its own first group, and its passcode attempts are counted apart from the
+/// apps' (which any app may feed wrong ones to).
 /// A success is also remembered for the client's terminal session (``TerminalSession``) for the reuse window,
 /// so that the next `security` process of that session is not asked again; no other session can use it.
 package final class OwnerRights: Sendable {
@@ -43,7 +44,6 @@ package final class OwnerRights: Sendable {
             if let until { fields.append("until", Self.wallClock(until)) }
             if status == 0 {
                 fields.append("access-groups", caller.accessGroups.joined(separator: " "))
-                fields.append("every-group", "yes")
             }
             fields.append("reason", reason)
             return Frame(kind: .ownerRights, requestID: frame.requestID, payload: fields.encoded())
@@ -114,7 +114,7 @@ package final class OwnerRights: Sendable {
     private static func ownerIdentity(_ caller: CallerIdentity) -> CallerIdentity {
         CallerIdentity(
             applicationIdentifier: caller.applicationIdentifier, accessGroups: caller.accessGroups,
-            coversEveryGroup: true)
+            isOwner: true)
     }
 
     private static func summary(_ outcome: SystemAuthenticationOutcome) -> String {

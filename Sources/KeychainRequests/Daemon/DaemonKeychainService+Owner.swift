@@ -62,7 +62,7 @@ extension DaemonKeychainService {
                     identity.withLock {
                         $0 = CallerIdentity(
                             applicationIdentifier: $0?.applicationIdentifier, accessGroups: groups,
-                            coversEveryGroup: fields["every-group"] == "yes")
+                            isOwner: true)
                     }
                 }
                 return granted

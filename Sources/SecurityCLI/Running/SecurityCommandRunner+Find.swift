@@ -91,7 +91,7 @@ extension SecurityCommandRunner {
     func searchedAs(_ keychain: KeychainClient, _ identity: IdentityOptions) -> [CommandMessage] {
         let caller = keychain.caller.identity
         // The owner searched every group: no app's item was out of its sight.
-        if caller.coversEveryGroup && identity.accessGroup == nil { return [] }
+        if caller.isOwner && identity.accessGroup == nil { return [] }
         let groups = identity.accessGroup.map { [$0] } ?? caller.accessGroups
         let name = caller.applicationIdentifier ?? groups.first ?? "(no identity)"
         return [

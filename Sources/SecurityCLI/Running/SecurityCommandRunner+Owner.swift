@@ -36,6 +36,15 @@ extension SecurityCommandRunner {
         return KeychainClient(service: service, caller: Caller(identity: service.callerIdentity))
     }
 
+    /// How to open a client with owner rights, when this command could claim them: through keychaind, with a
+    /// terminal to ask at, and without `--app`. Claiming asks, so it is left to the caller to decide when.
+    func ownerClient(_ identity: IdentityOptions) -> (() -> KeychainClient)? {
+        guard case .environment = source, let socket = daemonSocket, !identity.actsAsApp, Self.hasTerminal else {
+            return nil
+        }
+        return { self.daemonClient(socket, identity: identity, asOwner: true) }
+    }
+
     /// Whether this process has a controlling terminal to ask at.
     static var hasTerminal: Bool {
         let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)

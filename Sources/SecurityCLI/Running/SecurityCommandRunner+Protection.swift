@@ -12,8 +12,12 @@ extension SecurityCommandRunner {
         if !hasPasscode { note(.lockWithoutPasscode) }
     }
 
-    /// `unlock-keychain`: a wrong passcode fails with errSecAuthFailed (exit 51), as on macOS.
-    func unlockKeychain(_ command: UnlockKeychainCommand, keychain: KeychainClient) throws(CommandFailure) {
+    /// `unlock-keychain`: a wrong passcode fails with errSecAuthFailed (exit 51), as on macOS. Through keychaind,
+    /// any app may feed wrong passcodes, which hold back every app's attempts; the owner's are counted apart, so
+    /// an unlock held back is tried again with owner rights when `owner` can claim them (a terminal, no `--app`).
+    func unlockKeychain(
+        _ command: UnlockKeychainCommand, keychain: KeychainClient, owner: (() -> KeychainClient)? = nil
+    ) throws(CommandFailure) {
         // macOS names the keychain in this message, `<NULL>` when none was given; there is one here.
         let operation = "SecKeychainUnlock <NULL>"
         guard try perform(operation, { try keychain.info().hasPasscode }) else {
@@ -30,7 +34,17 @@ extension SecurityCommandRunner {
             return
         }
         let passcode = try secret(command.passcode, prompt: .unlock, option: "-p", operation: operation)
-        try perform(operation) { try keychain.unlock(passcode: passcode) }
+        do {
+            try perform(operation) { try keychain.unlock(passcode: passcode) }
+        } catch let failure {
+            guard case .keychain(let error) = failure.cause, error.status == SecurityStatus.authFailed,
+                let owner, (try? keychain.info().retryAfterSeconds) ?? 0 > 0
+            else { throw failure }
+            note(.unlockAsOwner)
+            let ownersClient = owner()
+            guard ownersClient.caller.identity.isOwner else { throw failure }
+            try perform(operation) { try ownersClient.unlock(passcode: passcode) }
+        }
     }
 
     /// `set-keychain-password`: sets, changes or (`--remove`) removes the passcode. The old one is asked for

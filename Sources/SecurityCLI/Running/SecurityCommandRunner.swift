@@ -76,7 +76,8 @@ public final class SecurityCommandRunner {
             case .lockKeychain:
                 try lockKeychain(try open(invocation.identity))
             case .unlockKeychain(let command):
-                try unlockKeychain(command, keychain: try open(invocation.identity))
+                try unlockKeychain(
+                    command, keychain: try open(invocation.identity), owner: ownerClient(invocation.identity))
             case .setKeychainPassword(let command):
                 // Through keychaind, the keychain's protection and the simulated sensors are the owner's alone.
                 try setKeychainPassword(command, keychain: try open(invocation.identity, asOwner: true))
