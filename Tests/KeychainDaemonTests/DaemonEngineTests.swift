@@ -326,4 +326,31 @@ import Testing
                 _ = try liar.perform(.evaluatePolicy(.devicePasscode, reason: "t"), as: liar.caller(context: other))
             } == -1004)
     }
+
+    /// A passcode typed at a device-passcode prompt counts with its connection's attempts: an app's after the
+    /// wrong ones any app may feed, held back; the owner's apart, and accepted.
+    @Test func theOwnersDevicePasscodePromptIsNotHeldBackByAnAppsWrongPasscodes() throws {
+        let daemon = try DaemonProcess()
+        try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
+        let app = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234"))
+        for _ in 0..<5 { _ = try? app.perform(.unlock(passcode: Secret(Array("0000".utf8))), as: app.caller()) }
+        func evaluate(_ service: DaemonKeychainService) throws -> KeychainResponse {
+            guard
+                case .authenticationContext(let id) = try service.perform(
+                    .createAuthenticationContext, as: service.caller())
+            else { throw DaemonTestError("no context") }
+            return try service.perform(
+                .evaluatePolicy(.devicePasscode, reason: "test"), as: service.caller(context: id))
+        }
+        #expect(throws: AuthenticationFailure.authenticationFailed) { _ = try evaluate(app) }
+        let owner = DaemonKeychainService(
+            socketPath: daemon.socketPath, prompter: Relay(typed: "1234"),
+            systemPrompter: ScriptedRelay([DaemonProcess.ownerPassword]))
+        #expect(try owner.claimOwnerRights(message: "test").isGranted)
+        guard case .evaluated(let method) = try evaluate(owner) else {
+            Issue.record("not evaluated")
+            return
+        }
+        #expect(method == .devicePasscode)
+    }
 }

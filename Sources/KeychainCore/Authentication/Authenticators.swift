@@ -148,8 +148,8 @@ public final class Authenticators: Sendable {
     /// system's owner authentication answers for itself.
     private func enterPasscode(reason: String) throws {
         switch try prompter.ask(.devicePasscode(reason: reason)) {
-        case .passcode(let passcode):
-            do { try protection.verifyPasscode(passcode.secure) } catch KeychainError.authFailed {
+        case .passcode(let passcode, let attempter):
+            do { try protection.verifyPasscode(passcode.secure, attempter: attempter) } catch KeychainError.authFailed {
                 throw AuthenticationFailure.authenticationFailed
             }
         case .confirmed: break

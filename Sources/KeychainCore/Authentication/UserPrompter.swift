@@ -14,8 +14,8 @@ package enum UserPrompt: Sendable, Hashable {
 package enum PromptAnswer: Sendable {
     /// The prompt's own check passed: a biometric match, the companion's approval, the system's authentication.
     case confirmed
-    /// The user typed this passcode; the keychain verifies it.
-    case passcode(SecureBytesBox)
+    /// The user typed this passcode; the keychain verifies it, counting a wrong one with `typedBy`'s attempts.
+    case passcode(SecureBytesBox, typedBy: PasscodeAttempter = .anyone)
 }
 
 /// Who asks the user: injected into the keychain (``KeychainConfiguration/userPrompter``) so that a daemon can

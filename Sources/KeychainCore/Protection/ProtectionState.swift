@@ -244,15 +244,15 @@ final class ProtectionState: Sendable {
         }
     }
 
-    /// Checks `passcode` without unlocking (a device-passcode authentication), rate-limited and counted like
-    /// ``unlock(passcode:)``.
+    /// Checks `passcode` without unlocking (a device-passcode authentication), rate-limited and counted with
+    /// `attempter`'s attempts like ``unlock(passcode:attempter:)``.
     /// - Throws: `errSecAuthFailed` for a wrong passcode, while rate-limited, or when no passcode is set.
-    func verifyPasscode(_ passcode: SecureBytes) throws {
+    func verifyPasscode(_ passcode: SecureBytes, attempter: PasscodeAttempter = .anyone) throws {
         try modify { document in
             guard document.passcode != nil else {
                 throw KeychainError.authFailed.because("no keychain passcode is set")
             }
-            _ = try openProtectedKeys(&document, passcode: passcode)
+            _ = try openProtectedKeys(&document, passcode: passcode, attempter: attempter)
         }
     }
 

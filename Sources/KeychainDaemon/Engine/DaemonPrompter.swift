@@ -71,7 +71,8 @@ final class DaemonPrompter: UserPrompter {
             throw AuthenticationFailure.systemCancel
         }
         switch try PromptCodec.decodeAnswer(answer.payload) {
-        case .passcode(let typed): return .passcode(typed)
+        // Typed on an owner's connection, it counts with the owner's attempts, which apps cannot hold back.
+        case .passcode(let typed): return .passcode(typed, typedBy: route.connection.actsAsOwner ? .owner : .anyone)
         case .failed(let failure): throw failure
         case .shown: throw AuthenticationFailure.notInteractive
         }

@@ -183,7 +183,7 @@ package final class DaemonKeychainService: KeychainService {
         }
         do {
             switch try prompter.ask(prompt) {
-            case .passcode(let typed): return .passcode(typed)
+            case .passcode(let typed, _): return .passcode(typed)
             // Only the daemon's own checks count: a local "confirmed" cannot be relayed.
             case .confirmed: return .failed(.notInteractive)
             }
