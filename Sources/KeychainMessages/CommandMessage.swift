@@ -15,7 +15,7 @@ public enum CommandMessage: Equatable, Sendable {
     case lockWithoutPasscode
     /// `unlock-keychain` without a passcode.
     case unlockWithoutPasscode
-    /// `unlock-keychain` through keychaind, held back by the apps' wrong passcodes: tried again as the owner.
+    /// `unlock-keychain` through keychaind, held back by the apps' wrong passcodes: made as the owner.
     case unlockAsOwner
     /// `set-keychain-password --remove` without a passcode.
     case nothingToRemove
@@ -72,7 +72,7 @@ public enum CommandMessage: Equatable, Sendable {
             "the keychain has no passcode, so there is nothing to unlock: items are readable until a passcode is "
                 + "set (security set-keychain-password)"
         case .unlockAsOwner:
-            "the apps' passcode attempts are held back after wrong passcodes (any app may enter them); trying again "
+            "the apps' passcode attempts are held back after wrong passcodes (any app may enter them); unlocking "
                 + "as the keychain's owner, whose attempts are counted apart: keychaind asks for your system password"
         case .nothingToRemove:
             "no passcode is set; there is nothing to remove"
@@ -137,7 +137,7 @@ public enum CommandMessage: Equatable, Sendable {
                 + "パスコードを設定するまで項目は読み出せます（security set-keychain-password）"
         case .unlockAsOwner:
             "誤ったパスコードが続いたため、アプリからのパスコード入力は待機中です（どのアプリも入力できます）。"
-                + "試行回数を別に数えるキーチェーンの所有者として再試行します。keychaind がシステムのパスワードを尋ねます"
+                + "試行回数を別に数えるキーチェーンの所有者としてロックを解除します。keychaind がシステムのパスワードを尋ねます"
         case .nothingToRemove:
             "パスコードは設定されていないため、削除するものはありません"
         case .commandLinePassword(let option?):

@@ -247,6 +247,9 @@ extension ReasonMessages {
                 + "に（チームのプレフィックス付きで）あるか確かめるか、"
                 + "kSecAttrAccessGroup を省いて \"{3}\" を使ってください")
         word("the caller has no keychain access groups", "呼び出し元にキーチェーンのアクセスグループがありません")
+        word(
+            "no app holds the access group \"{0}\": nothing is written there",
+            "アクセスグループ \"{0}\" を持つアプリはありません。そこには何も書き込みません")
         word("the delete's query", "削除のクエリ")
         word(
             "the deprecated Always classes cannot carry access-control constraints ({0})",

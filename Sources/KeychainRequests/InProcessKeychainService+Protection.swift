@@ -2,16 +2,17 @@ import Foundation
 import KeychainCore
 
 extension InProcessKeychainService {
-    /// Lock state, passcode and backups: the keychain's own, whoever the caller; only the passcode's back-off
-    /// tells the owner (keychaind's owner rights) from anyone else.
+    /// Lock state, passcode and backups: the keychain's own, whoever the caller; only the count of wrong passcodes
+    /// (a passcode's check, and what `keychainInfo` reports of it) tells the owner (keychaind's owner rights) from
+    /// anyone else.
     func performProtectionRequest(_ request: KeychainRequest, as caller: Caller) throws -> KeychainResponse {
+        let attempter: PasscodeAttempter = caller.identity.isOwner ? .owner : .anyone
         switch request {
-        case .keychainInfo: return .info(try keychain.info())
+        case .keychainInfo: return .info(try keychain.info(attempter: attempter))
         case .lock: try keychain.lock()
-        case .unlock(let passcode):
-            try keychain.unlock(passcode: passcode, attempter: caller.identity.isOwner ? .owner : .anyone)
-        case .setPasscode(let new, let current): try keychain.setPasscode(new, current: current)
-        case .removePasscode(let current): try keychain.removePasscode(current: current)
+        case .unlock(let passcode): try keychain.unlock(passcode: passcode, attempter: attempter)
+        case .setPasscode(let new, let current): try keychain.setPasscode(new, current: current, attempter: attempter)
+        case .removePasscode(let current): try keychain.removePasscode(current: current, attempter: attempter)
         case .setGracePeriod(let seconds): try keychain.setGracePeriod(seconds)
         case .simulateRestart: keychain.simulateRestart()
         case .backup(let path, let password):

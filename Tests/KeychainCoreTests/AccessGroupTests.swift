@@ -136,6 +136,12 @@ import Testing
         try owner.update(genericQuery([.account: .string("b")], limit: .all), with: ItemChanges(accessGroup: "TEAM4.d"))
         #expect(try makeKeychain(groups: ["TEAM4.d"], home: home).secret(genericQuery([:])) == "of b")
         #expect(try owner.delete(genericQuery([:], limit: .all)) == 4)
+        // No app holds the external tokens' group or an empty name: the owner writes to neither.
+        for group in [CallerIdentity.tokenAccessGroup, ""] {
+            #expect(throws: KeychainError.missingEntitlement) {
+                try owner.add(genericPassword(account: "nowhere", accessGroup: group))
+            }
+        }
         // An app's identity is untouched by the owner's: naming another group is still refused.
         #expect(throws: KeychainError.missingEntitlement) {
             try makeKeychain(groups: ["TEAM1.a"], home: home).copyMatching(genericQuery([:], accessGroup: "TEAM2.b"))

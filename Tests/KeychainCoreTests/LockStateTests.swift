@@ -113,6 +113,10 @@ import Testing
         let wrong = Secret(Array("9999".utf8))
         for _ in 0..<5 { #expect(throws: KeychainError.authFailed) { try keychain.unlock(passcode: wrong) } }
         #expect(throws: KeychainError.authFailed) { try keychain.unlock(passcode: passcode) }
+        // Nor do they hold back the owner's change of the passcode, whose check counts with the owner's too.
+        #expect(try keychain.info(attempter: .owner).retryAfterSeconds == 0)
+        #expect(try keychain.info().retryAfterSeconds > 0)
+        try keychain.setPasscode(passcode, current: passcode, attempter: .owner)
         try keychain.unlock(passcode: passcode, attempter: .owner)
         #expect(try keychain.info().failedAttempts == 0)
         try keychain.unlock(passcode: passcode)

@@ -185,6 +185,39 @@ import Testing
         }
     }
 
+    /// The keychain's owner sees every app's items, but an identity is still one app's: its certificate is paired
+    /// with the key of the certificate's own group, never with another app's copy of the key.
+    @Test func theOwnerPairsACertificateWithTheKeyOfItsOwnGroup() throws {
+        let fixture = try IdentityFixture.make(commonName: "Two Apps")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("identity-\(UUID().uuidString)")
+        func keychain(_ group: String, owner: Bool = false) throws -> Keychain {
+            try Keychain(
+                configuration: KeychainConfiguration(
+                    home: home,
+                    identity: CallerIdentity(applicationIdentifier: group, accessGroups: [group], isOwner: owner)))
+        }
+        let (appA, appB, owner) = (
+            try keychain("TEAM1.a"), try keychain("TEAM2.b"), try keychain("LOCAL.o", owner: true)
+        )
+        defer {
+            for opened in [appA, appB, owner] { opened.close() }
+            try? FileManager.default.removeItem(at: home)
+        }
+        // B holds only the key, stored first; A holds the certificate and its own copy of the key.
+        SecurityRuntime.withKeychain(appB) {
+            #expect(add([kSecClass: kSecClassKey, kSecValueRef: fixture.privateKey]) == errSecSuccess)
+        }
+        SecurityRuntime.withKeychain(appA) { addHalves(fixture) }
+        SecurityRuntime.withKeychain(owner) {
+            #expect(SecItemDelete([kSecClass: kSecClassIdentity] as CFDictionary) == errSecSuccess)
+        }
+        SecurityRuntime.withKeychain(appB) { #expect(lookUp([kSecClass: kSecClassKey]).0 == errSecSuccess) }
+        SecurityRuntime.withKeychain(appA) {
+            #expect(lookUp([kSecClass: kSecClassKey]).0 == errSecItemNotFound)
+            #expect(lookUp([kSecClass: kSecClassCertificate]).0 == errSecItemNotFound)
+        }
+    }
+
     @Test func addingAnIdentityAddsBothHalvesAndDeletingItDeletesBoth() throws {
         let fixture = try IdentityFixture.make(commonName: "Both Halves")
         let identity = SecIdentity(certificate: fixture.certificate, privateKey: fixture.privateKey)

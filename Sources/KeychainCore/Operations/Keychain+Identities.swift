@@ -54,11 +54,17 @@ extension Keychain {
                 outcome.unpaired += 1
                 continue
             }
+            // The owner sees every app's items: its pair is sought in the primary's own group, so that two apps'
+            // copies of one identity are never paired across the apps.
+            var partnerGroup = query.accessGroup
+            if caller.isOwner, partnerGroup == nil, case .string(let group)? = primary.attributes?[.accessGroup] {
+                partnerGroup = group
+            }
             var partnerQuery = ItemQuery(
                 itemClass: join.partner,
                 attributes: parts.partner.merging(join.partnerConditions) { given, _ in given }
                     .merging([join.partnerAttribute: link]) { _, linked in linked },
-                accessGroup: query.accessGroup, synchronizable: query.synchronizable,
+                accessGroup: partnerGroup, synchronizable: query.synchronizable,
                 accessibility: query.accessibility, limit: .one, caseInsensitive: query.caseInsensitive,
                 returns: returns.union(.persistentReference))
             partnerQuery.authentication = query.authentication

@@ -8,24 +8,25 @@ extension Keychain {
         get throws { try dataProtection.lockState() }
     }
 
-    /// Lock state, passcode settings and wrong-attempt state.
-    public func info() throws -> KeychainInfo {
-        try dataProtection.info()
+    /// Lock state, passcode settings and the wrong-attempt state of `attempter`'s count.
+    public func info(attempter: PasscodeAttempter = .anyone) throws -> KeychainInfo {
+        try dataProtection.info(attempter: attempter)
     }
 
     /// Sets a passcode, or changes it (`current` required). Classes A and C then need it after every restart;
     /// WhenPasscodeSetThisDeviceOnly becomes available. The keychain is unlocked afterwards.
+    /// `current` counts with `attempter`'s attempts, as an unlock's passcode does.
     /// - Throws: `errSecAuthFailed` when `current` is missing or wrong; `errSecParam` for an empty passcode.
-    public func setPasscode(_ new: Secret, current: Secret? = nil) throws {
-        try dataProtection.setPasscode(new.storage, current: current?.storage)
+    public func setPasscode(_ new: Secret, current: Secret? = nil, attempter: PasscodeAttempter = .anyone) throws {
+        try dataProtection.setPasscode(new.storage, current: current?.storage, attempter: attempter)
         try? upgradeItemFormats()  // the classes are unlocked now: rows of an older format can be rewritten
     }
 
     /// Removes the passcode. The class key of WhenPasscodeSetThisDeviceOnly is destroyed and its items are
-    /// purged; nothing else is lost.
+    /// purged; nothing else is lost. `current` counts with `attempter`'s attempts.
     /// - Throws: `errSecAuthFailed` when `current` is wrong.
-    public func removePasscode(current: Secret) throws {
-        try dataProtection.setPasscode(nil, current: current.storage)
+    public func removePasscode(current: Secret, attempter: PasscodeAttempter = .anyone) throws {
+        try dataProtection.setPasscode(nil, current: current.storage, attempter: attempter)
         try purgeItemsOfDestroyedClasses()
     }
 

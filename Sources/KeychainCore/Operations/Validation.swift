@@ -76,10 +76,18 @@ extension Keychain {
         return .only([named])
     }
 
-    /// The group a write goes to: the one named, which the caller must hold (any, for the owner), or the caller's
-    /// first.
+    /// The group a write goes to: the one named, which the caller must hold (any an app may hold, for the owner),
+    /// or the caller's first.
     func writeGroup(_ named: String?, of caller: CallerIdentity) throws -> String {
-        if caller.isOwner, let group = named ?? caller.accessGroups.first { return group }
+        if caller.isOwner, let group = named ?? caller.accessGroups.first {
+            // External tokens' group is theirs alone (its searches find none of the keychain's items), and an
+            // empty name is no app's.
+            guard group != CallerIdentity.tokenAccessGroup, !group.isEmpty else {
+                throw KeychainError.missingEntitlement.because(
+                    "no app holds the access group \"\(group)\": nothing is written there")
+            }
+            return group
+        }
         guard case .only(let groups) = try searchGroups(named, of: caller), let group = groups.first else {
             throw KeychainError.missingEntitlement.because("the caller has no keychain access groups")
         }

@@ -190,14 +190,15 @@ final class ProtectionState: Sendable {
         return try store.get(.whenUnlocked) == nil ? .locked : .unlocked
     }
 
-    func info() throws -> KeychainInfo {
+    func info(attempter: PasscodeAttempter = .anyone) throws -> KeychainInfo {
         let document = try current().document
-        let retry = max(0, (document.passcode?.notBefore ?? 0) - clock().timeIntervalSinceReferenceDate)
+        let backOff = document.passcode?.backOff(of: attempter)
+        let retry = max(0, (backOff?.notBefore ?? 0) - clock().timeIntervalSinceReferenceDate)
         return KeychainInfo(
             lockState: try lockState(), hasPasscode: document.passcode != nil,
             gracePeriod: document.gracePeriod ?? KeybagDocument.defaultGracePeriod,
             kdfIterations: document.passcode?.iterations, kdfMilliseconds: document.passcode?.milliseconds,
-            failedAttempts: document.passcode?.failures ?? 0, retryAfterSeconds: retry, classKeyStore: store.name)
+            failedAttempts: backOff?.failures ?? 0, retryAfterSeconds: retry, classKeyStore: store.name)
     }
 
     // MARK: - Commands
@@ -278,7 +279,9 @@ final class ProtectionState: Sendable {
     /// rewrapped: the cost does not depend on the number of items.
     /// - Returns: whether WhenPasscodeSetThisDeviceOnly was destroyed (its items must be purged).
     @discardableResult
-    func setPasscode(_ new: SecureBytes?, current passcode: SecureBytes?) throws -> Bool {
+    func setPasscode(_ new: SecureBytes?, current passcode: SecureBytes?, attempter: PasscodeAttempter = .anyone) throws
+        -> Bool
+    {
         if let new, new.count == 0 { throw KeychainError.param.because("a passcode cannot be empty") }
         var destroyedClassAKPU = false
         try modify { document in
@@ -287,7 +290,7 @@ final class ProtectionState: Sendable {
                 guard let passcode else {
                     throw KeychainError.authFailed.because("changing the passcode needs the current one")
                 }
-                keys = try openProtectedKeys(&document, passcode: passcode)
+                keys = try openProtectedKeys(&document, passcode: passcode, attempter: attempter)
             } else {
                 keys = [:]
                 for protection in Accessibility.allCases where KeybagDocument.isPasscodeProtected(protection) {
@@ -327,7 +330,7 @@ final class ProtectionState: Sendable {
     /// Checks `passcode` against the keybag (rate-limited by `attempter`'s count of wrong attempts) and returns
     /// the unwrapped A and C class keys.
     private func openProtectedKeys(
-        _ document: inout KeybagDocument, passcode: SecureBytes, attempter: PasscodeAttempter = .anyone
+        _ document: inout KeybagDocument, passcode: SecureBytes, attempter: PasscodeAttempter
     ) throws -> [Accessibility: SecureBytes] {
         guard var record = document.passcode, let salt = Data(base64Encoded: record.salt) else {
             throw KeychainError.notAvailable.because("the keybag's passcode record is damaged")

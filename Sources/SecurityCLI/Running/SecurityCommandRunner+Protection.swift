@@ -14,7 +14,8 @@ extension SecurityCommandRunner {
 
     /// `unlock-keychain`: a wrong passcode fails with errSecAuthFailed (exit 51), as on macOS. Through keychaind,
     /// any app may feed wrong passcodes, which hold back every app's attempts; the owner's are counted apart, so
-    /// an unlock held back is tried again with owner rights when `owner` can claim them (a terminal, no `--app`).
+    /// while the apps' are held back the unlock is made with owner rights when `owner` can claim them (a terminal,
+    /// no `--app`). Only an unlock held back before it is tried goes there: a mistyped passcode counts once.
     func unlockKeychain(
         _ command: UnlockKeychainCommand, keychain: KeychainClient, owner: (() -> KeychainClient)? = nil
     ) throws(CommandFailure) {
@@ -34,17 +35,15 @@ extension SecurityCommandRunner {
             return
         }
         let passcode = try secret(command.passcode, prompt: .unlock, option: "-p", operation: operation)
-        do {
-            try perform(operation) { try keychain.unlock(passcode: passcode) }
-        } catch let failure {
-            guard case .keychain(let error) = failure.cause, error.status == SecurityStatus.authFailed,
-                let owner, (try? keychain.info().retryAfterSeconds) ?? 0 > 0
-            else { throw failure }
+        if let owner, (try? keychain.info().retryAfterSeconds) ?? 0 > 0 {
             note(.unlockAsOwner)
             let ownersClient = owner()
-            guard ownersClient.caller.identity.isOwner else { throw failure }
-            try perform(operation) { try ownersClient.unlock(passcode: passcode) }
+            if ownersClient.caller.identity.isOwner {
+                try perform(operation) { try ownersClient.unlock(passcode: passcode) }
+                return
+            }
         }
+        try perform(operation) { try keychain.unlock(passcode: passcode) }
     }
 
     /// `set-keychain-password`: sets, changes or (`--remove`) removes the passcode. The old one is asked for
