@@ -74,6 +74,23 @@ import Testing
         #expect(policy.problems.first?.contains("writable by group or others") == true)
     }
 
+    /// A directory above the policy's that someone else may write to could have the policy's renamed away and
+    /// another put in its place: the policy is then ignored, unless that directory is sticky (as /tmp), where no
+    /// one may rename or remove another's entry.
+    @Test func aPolicyUnderADirectoryOthersMayWriteToIsNotAPolicy() {
+        let directory = PolicyFixtures.makeDirectory()
+        PolicyFixtures.write(
+            ["Unit": "api.service", "Entitlements": PolicyFixtures.entitlements(["T.a"], application: "T.a")],
+            named: "api.plist", in: directory)
+        let parent = (directory as NSString).deletingLastPathComponent
+        chmod(parent, 0o777)
+        let refused = PolicyDirectory.load(directory, owner: PolicyFixtures.owner)
+        #expect(refused.rules.isEmpty)
+        #expect(refused.problems == ["\(parent), above the policy, is writable by group or others"])
+        chmod(parent, 0o1777)
+        #expect(PolicyDirectory.load(directory, owner: PolicyFixtures.owner).rules.count == 1)
+    }
+
     @Test func aSymbolicLinkIsNotFollowed() throws {
         let directory = PolicyFixtures.makeDirectory()
         let target = PolicyFixtures.write(

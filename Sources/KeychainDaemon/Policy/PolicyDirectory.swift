@@ -29,10 +29,20 @@ package struct PolicyDirectory: Sendable {
 
     /// Reads `directory`; a missing directory is an empty policy.
     /// - Parameter owner: the uid that must own the files: root, except in tests (`--policy-owner`).
-    package static func load(_ directory: String, owner: UInt32 = 0) -> PolicyDirectory {
+    package static func load(_ named: String, owner: UInt32 = 0) -> PolicyDirectory {
         var status = stat()
-        guard lstat(directory, &status) == 0 else { return PolicyDirectory(rules: []) }
-        if let reason = untrusted(status, owner: owner, what: "the policy directory \(directory)", isDirectory: true) {
+        guard lstat(named, &status) == 0 else { return PolicyDirectory(rules: []) }
+        if let reason = untrusted(status, owner: owner, what: "the policy directory \(named)", isDirectory: true) {
+            return PolicyDirectory(rules: [], problems: [reason])
+        }
+        // Read through the real path, whose every directory is checked: a link on the way, in a directory someone
+        // else may write to, could be turned elsewhere between the check and the reads.
+        guard let resolved = realpath(named, nil) else {
+            return PolicyDirectory(rules: [], problems: ["the policy directory \(named) cannot be resolved"])
+        }
+        let directory = String(cString: resolved)
+        free(resolved)
+        if let reason = untrustedAncestor(of: directory, owner: owner) {
             return PolicyDirectory(rules: [], problems: [reason])
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
@@ -79,6 +89,26 @@ package struct PolicyDirectory: Sendable {
         }
         if status.st_uid != owner { return "\(what) is owned by uid \(status.st_uid), not \(owner)" }
         if status.st_mode & 0o022 != 0 { return "\(what) is writable by group or others" }
+        return nil
+    }
+
+    /// Why a directory above `directory` (a real path) could let someone else swap the policy, or nil: each must
+    /// belong to the policy's owner or root and be writable by no one else, unless it is sticky (as /tmp), where
+    /// no one else may rename or remove the entry below it, which the walk has already found to be the owner's.
+    private static func untrustedAncestor(of directory: String, owner: UInt32) -> String? {
+        var current = directory
+        while current != "/" {
+            guard let slash = current.lastIndex(of: "/") else { return nil }
+            current = slash == current.startIndex ? "/" : String(current[..<slash])
+            var status = stat()
+            guard lstat(current, &status) == 0 else { return "\(current), above the policy, cannot be read" }
+            if status.st_uid != owner && status.st_uid != 0 {
+                return "\(current), above the policy, is owned by uid \(status.st_uid)"
+            }
+            if status.st_mode & 0o022 != 0 && status.st_mode & S_ISVTX == 0 {
+                return "\(current), above the policy, is writable by group or others"
+            }
+        }
         return nil
     }
 
