@@ -312,6 +312,25 @@ import Testing
         #expect(relay.shown.contains("Unlock your notes"))
         #expect(relay.asked.filter { $0 == "Password: " }.count == 3)
     }
+
+    /// A prompt's reason is the app's text, shown by the helper PAM runs in: one longer than the helper's messages
+    /// may be is cut, and the prompt goes on (it used to leave the helper blocked on a message the daemon would
+    /// not read, and the connection's thread waiting for it, for good).
+    @Test(.timeLimit(.minutes(1))) func aLongReasonIsCutAndThePromptGoesOn() throws {
+        let fixture = try Fixture(extra: ["--passcode-prompts", "pam"])
+        let relay = ScriptedRelay([Self.password])
+        let service = DaemonKeychainService(socketPath: fixture.daemon.socketPath, systemPrompter: relay)
+        try fixture.daemon.ownerClient(password: OwnerRightsTests.password).setPasscode(Secret(Array("1234".utf8)))
+        let reason = String(repeating: "Unlock your notes. ", count: 6_000)
+        let response = try Self.evaluate(
+            .devicePasscode, reason: reason, service: service, caller: Caller(identity: service.callerIdentity))
+        guard case .evaluated = response else {
+            Issue.record("not evaluated: \(response)")
+            return
+        }
+        let shown = try #require(relay.shown.first { $0.hasPrefix("Unlock your notes.") })
+        #expect(shown.utf8.count <= 1024)
+    }
 }
 
 /// Biometry through keychaind with `--fingerprint-reader`: the daemon asks fprintd (a stand-in on a private bus)

@@ -12,7 +12,7 @@ extension SystemOwnerAuthentication {
         user: String, reason: String, relay: (SystemPrompt) -> SystemPromptReply
     ) -> SystemAuthenticationOutcome {
         var arguments = ["--service", service, "--user", user, "--conversation", "relay"]
-        if !reason.isEmpty { arguments += ["--reason", reason] }
+        if !reason.isEmpty { arguments += ["--reason", SystemHelper.shown(reason)] }
         if let serviceDirectory { arguments += ["--pam-directory", serviceDirectory] }
         return SystemHelper.runRelayed(helper, arguments, relay: relay)
     }
@@ -23,12 +23,27 @@ extension SystemFingerprintReader {
     /// information instead of shown at a terminal. What decides is what fprintd says in the helper.
     package func verify(reason: String, relay: (SystemPrompt) -> SystemPromptReply) -> SystemAuthenticationOutcome {
         var arguments = ["fingerprint", "--conversation", "relay"] + identityArguments
-        if !reason.isEmpty { arguments += ["--reason", reason] }
+        if !reason.isEmpty { arguments += ["--reason", SystemHelper.shown(reason)] }
         return SystemHelper.runRelayed(helper, arguments, relay: relay)
     }
 }
 
 extension SystemHelper {
+    /// The longest reason shown, in UTF-8 bytes: a prompt's reason is the caller's text, and the helper passes it
+    /// on as one message, which must stay far within what ``readMessage(_:)`` takes.
+    static let longestReason = 1024
+
+    /// `reason` as the helper shows it: cut to ``longestReason`` bytes, at a character's end.
+    static func shown(_ reason: String) -> String {
+        guard reason.utf8.count > longestReason else { return reason }
+        var cut = ""
+        for character in reason {
+            guard cut.utf8.count + character.utf8.count <= longestReason else { break }
+            cut.append(character)
+        }
+        return cut
+    }
+
     /// Runs `helper` with `arguments` (which ask for `--conversation relay`) and relays its conversation: each
     /// message it writes goes to `relay`, each typed answer back to it. What decides is the helper's exit status;
     /// `relay` can only pass on what was typed. A relay that cannot show a message (no terminal, or its
@@ -56,6 +71,9 @@ extension SystemHelper {
         let couldNotShow = converse(input: input, output: output, relay: relay)
         // fprintd's scan stops with its client; PAM has had its cancel.
         if couldNotShow { process.terminate() }
+        // A helper whose message was refused (too long, or malformed) may still be writing it: closing the pipe
+        // ends its write, so that it exits instead of waiting for a reader for good.
+        try? fromHelper.fileHandleForReading.close()
         try? toHelper.fileHandleForWriting.close()
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
