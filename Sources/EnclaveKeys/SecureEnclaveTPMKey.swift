@@ -41,16 +41,24 @@ struct SecureEnclaveTPMKey: SecureEnclaveKeyHandle {
         return SecureBytes(secret)
     }
 
+    /// The longest sealed auth value (its wrapped item key and seal, with room for an access control's
+    /// constraints) and the longest TPM blob (a P-256 key's public and private parts take well under 1 KiB).
+    /// Longer bytes are nothing this enclave made, and a loaded key would keep them.
+    static let longestSealedAuthorization = 4096
+    static let longestBlob = 4096
+
     /// Splits a stored form into the TPM blob and the access part; bytes without the envelope are taken for a
     /// bare TPM blob (whose own parsing refuses anything else).
     /// - Throws: ``EnclaveError`` -50 for a damaged envelope.
     static func parse(_ bytes: [UInt8]) throws -> (tpm: [UInt8], access: SecureEnclaveKey.Access?) {
         guard bytes.count > 4, Array(bytes[0..<4]) == magic else { return (bytes, nil) }
         var reader = SecureEnclaveBlobReader(bytes, offset: 4)
-        let tpm = try reader.take(Int(try reader.integer(4)))
+        let length = Int(try reader.integer(4))
+        guard length <= longestBlob else { throw EnclaveError.invalidBlob }
+        let tpm = try reader.take(length)
         let policy = try reader.policy()
         let sealed = reader.rest
-        guard !sealed.isEmpty else { throw EnclaveError.invalidBlob }
+        guard !sealed.isEmpty, sealed.count <= longestSealedAuthorization else { throw EnclaveError.invalidBlob }
         return (tpm, SecureEnclaveKey.Access(policy: policy, sealedAuthorization: sealed))
     }
 }

@@ -277,6 +277,9 @@ import Testing
                 _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(altered)).signature(for: message)
             }
             #expect(signsAltered == -26275)
+            // Bytes after the seal would be kept with the loaded key: a stored form longer than any seal is refused.
+            let padded = Data(stored + [UInt8](repeating: 0x41, count: 64 * 1024))
+            #expect(status { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: padded) } == -50)
 
             try client.lock()
             #expect(status { _ = try key.signature(for: message) } == -25308)
