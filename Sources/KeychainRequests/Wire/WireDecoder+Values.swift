@@ -27,7 +27,7 @@ extension WireDecoder {
     mutating func attributes() throws -> [AttributeKey: AttributeValue] {
         let count = try count(minimumSize: 5)
         var attributes: [AttributeKey: AttributeValue] = [:]
-        attributes.reserveCapacity(count)
+        attributes.reserveCapacity(min(count, Self.largestReservation))
         for _ in 0..<count {
             let key = AttributeKey(try string())
             guard attributes.updateValue(try attributeValue(), forKey: key) == nil else {

@@ -92,10 +92,14 @@ struct WireDecoder {
         try bool() ? try read(&self) : nil
     }
 
+    /// The most elements reserved ahead for a count read from the message: a count is checked against the bytes
+    /// left, not against what its elements take in memory, which can be many times more.
+    static let largestReservation = 1024
+
     mutating func array<T>(minimumSize: Int = 1, _ read: (inout WireDecoder) throws -> T) throws -> [T] {
         let count = try count(minimumSize: minimumSize)
         var values: [T] = []
-        values.reserveCapacity(count)
+        values.reserveCapacity(min(count, Self.largestReservation))
         for _ in 0..<count { values.append(try read(&self)) }
         return values
     }
