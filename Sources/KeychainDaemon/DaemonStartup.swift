@@ -32,6 +32,7 @@ package struct DaemonStartup: Sendable {
         } catch {
             throw Failure(description: "cannot keep its memory from core files and tracing: \(error)")
         }
+        Self.raiseOpenFileLimit()
         let listener: UnixListener
         if let activated = ServiceManager.activatedSockets().first {
             do {
@@ -65,6 +66,21 @@ package struct DaemonStartup: Sendable {
         server = DaemonServer(
             listener: listener, limits: configuration.limits, resolver: resolver, handler: engine, log: log,
             queueDepth: queued)
+    }
+
+    /// The most open files the daemon asks for: each connection holds its socket and its process's pidfd.
+    static let openFileLimit: rlim_t = 65_536
+
+    /// Raises the soft limit on open files (often 1,024, less than two per connection at `--max-connections`'s
+    /// default) to the hard limit, up to ``openFileLimit``. Running out would refuse every user's new connections.
+    private static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0 else { return }
+        let wanted = min(limit.rlim_max, openFileLimit)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = wanted
+        _ = setrlimit(resource, &limit)
     }
 
     /// The engine, with the system authentication the configuration names for owner rights (and device-passcode

@@ -2,6 +2,8 @@ import Foundation
 import SystemCalls
 import Testing
 
+@testable import KeychainDaemon
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -31,6 +33,27 @@ import Testing
         let padded = "/" + String(repeating: "../", count: 20_000) + String(apps.appB.dropFirst())
         #expect(try apps.run(apps.appA, "explain", padded)["sha256"] == nil)
         #expect(try apps.run(apps.appA, "explain", apps.appB)["sha256"]?.count == 64)
+    }
+
+    /// A walk holds one descriptor per directory level, so it stops at ``AskersPath/depthLimit`` levels: a
+    /// program deeper than that is not explained, and the daemon goes on.
+    @Test func aPathDeeperThanTheBoundIsRefusedAndTheDaemonGoesOn() throws {
+        let apps = try AppIsolationTests.Apps()
+        var deep = apps.directory
+        for _ in 0..<(AskersPath.depthLimit + 10) { deep += "/d" }
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: apps.appB, toPath: deep + "/app-b")
+        #expect(try apps.run(apps.appA, "explain", deep + "/app-b")["sha256"] == nil)
+        #expect(try apps.run(apps.appA, "explain", apps.appB)["sha256"]?.count == 64)
+    }
+
+    /// Each connection holds two descriptors (its socket and its client's pidfd): the daemon raises its soft limit
+    /// on open files to the hard one, which is often far above the usual 1,024.
+    @Test func theDaemonRaisesItsLimitOnOpenFiles() throws {
+        let daemon = try DaemonProcess(launcher: ["/usr/bin/prlimit", "--nofile=1024:8192", "--"])
+        let limits = try String(contentsOfFile: "/proc/\(daemon.pid)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first == "8192", "\(line)")
     }
 
     static let canMakeARoot =

@@ -16,6 +16,9 @@ struct AskersPath {
     /// The most names one walk looks up, links' included: far more than any real path, and a bound on what a
     /// request of `..` repeated can cost.
     private static let stepLimit = 4096
+    /// The most directories open at once, one per level below the root: far deeper than any real program's, and a
+    /// bound on the descriptors one request holds.
+    static let depthLimit = 256
 
     private let uid: UInt32
     private let root: Int32
@@ -79,6 +82,10 @@ struct AskersPath {
             if isLast {
                 let path = "/" + (directories.map(\.name) + [name]).joined(separator: "/")
                 return (next, path)
+            }
+            guard directories.count < Self.depthLimit else {
+                SystemCalls.close(next)
+                return nil
             }
             directories.append((name, next))
         }
