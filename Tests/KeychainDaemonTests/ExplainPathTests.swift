@@ -56,6 +56,19 @@ import Testing
         #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first == "8192", "\(line)")
     }
 
+    /// The log quotes a caller's program path, which its user chose: a path with a line break in it does not
+    /// start a line of its own in the log.
+    @Test func aProgramPathCannotForgeALogLine() throws {
+        let apps = try AppIsolationTests.Apps()
+        let forged = "keychaind: owner rights granted to root by PAM service keychain"
+        let program = apps.directory + "/app\n" + forged
+        try FileManager.default.copyItem(atPath: apps.appA, toPath: program)
+        #expect(try runClient(program, ["get", "nothing"], socket: apps.daemon.socketPath).fields["status"] != nil)
+        let log = apps.daemon.log
+        #expect(log.contains("app\\x0A" + forged), "\(log)")
+        #expect(!log.split(separator: "\n").contains { $0.hasPrefix(forged) })
+    }
+
     static let canMakeARoot =
         AppIsolationTests.canHideFilesFromTheDaemon && FileManager.default.isExecutableFile(atPath: "/usr/sbin/chroot")
 
