@@ -496,6 +496,11 @@ extension ReasonMessages {
             "応答が {0} バイトあり、プロトコル 1 のクライアントが受け取れる大きさ（{1} バイト）を超えています。"
                 + "検索条件を絞り込むか、応答を分割して受け取れるプロトコル 2 のクライアントを使ってください")
         word(
+            "the answer is {0} bytes, and keychaind holds as much as it keeps for answers still being read (this "
+                + "user's others, or every user's); try again once they are read, or narrow the query",
+            "応答が {0} バイトあり、keychaind が読み出し中の応答のために保持できる量（この利用者のほかの応答、"
+                + "またはすべての利用者の応答）に達しています。それらが読み出されてから再試行するか、検索条件を絞り込んでください")
+        word(
             "the answer is {0} bytes, over keychaind's limit of {1} bytes for one answer; narrow the query (by "
                 + "service, account or access group)",
             "応答が {0} バイトあり、keychaind の 1 回の応答の上限（{1} バイト）を超えています。"

@@ -98,6 +98,36 @@ import Testing
         #expect(!daemon.log.contains("connection closed"))
     }
 
+    /// An answer in parts stays in the daemon's memory until its client has read it: a uid holds at most
+    /// `--max-answer` bytes of such answers at once, so a client that stops reading cannot make the daemon hold
+    /// one answer per connection. Another request of the uid meanwhile is errSecAllocate, and served once the
+    /// first answer is read.
+    @Test func answersHeldForAClientThatDoesNotReadAreBoundedPerUID() throws {
+        let secret = 50_000
+        let daemon = try DaemonProcess(["--max-message", "65536", "--max-answer", "1500000"])
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        for index in 0..<20 {
+            try client.add(
+                NewItem(
+                    itemClass: .genericPassword,
+                    attributes: [.service: .string("bulk"), .account: .string("item-\(index)")],
+                    data: Array(repeating: UInt8(index), count: secret)))
+        }
+        // A million bytes, far more than the socket's buffers: the daemon holds the rest while nobody reads.
+        let slow = try daemon.connect()
+        #expect(try slow.negotiate() == nil)
+        let request = Frame(
+            kind: .request, requestID: slow.takeRequestID(),
+            payload: try RequestCodec.encode(.search(Self.everything), context: nil))
+        #expect(slow.send(request))
+        #expect(try slow.receive().kind == .responsePart)
+        let refused = #expect(throws: KeychainError.self) { _ = try client.copyMatching(Self.everything) }
+        #expect(refused?.status == -108)
+        #expect(refused?.reason?.contains("still being read") == true, "\(String(describing: refused))")
+        while try slow.receive().kind != .response {}
+        #expect(try client.copyMatching(Self.everything).count == 20)
+    }
+
     @Test func aClientOfProtocolOneNeverSeesAPartAndGetsErrSecAllocateOverOneFrame() throws {
         let daemon = try DaemonProcess(["--max-message", "4096", "--max-answer", "16384"])
         let client = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))

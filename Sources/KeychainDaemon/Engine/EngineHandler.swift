@@ -63,8 +63,17 @@ package final class EngineHandler: DaemonHandler {
         if payload.count > connection.largestAnswer {
             let refusal = KeychainError.answerTooLarge(
                 size: payload.count, limit: connection.largestAnswer, inParts: connection.takesAnswersInParts)
+            wipe(&payload)
             payload = (try? ResponseCodec.encode(.failure(refusal))) ?? []
         }
+        // An answer in parts is held until its client has read the last one, however slowly it reads.
+        let held = payload.count > connection.largestAnswerFrame ? payload.count : 0
+        if held > 0, !connection.answers.reserve(held, for: peer.uid) {
+            wipe(&payload)
+            payload = (try? ResponseCodec.encode(.failure(KeychainError.answersHeld(size: held)))) ?? []
+            return connection.sendingParts(of: payload, requestID: frame.requestID)
+        }
+        defer { if held > 0 { connection.answers.release(held, for: peer.uid) } }
         return connection.sendingParts(of: payload, requestID: frame.requestID)
     }
 

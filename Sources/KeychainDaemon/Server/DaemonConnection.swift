@@ -23,6 +23,8 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     let payloadLimit: Int
     /// The largest whole answer, parts included (`--max-answer`).
     let answerLimit: Int
+    /// The bytes of answers in parts the daemon may hold (shared by every connection).
+    let answers: AnswerBudget
     /// What the client said in its hello (protocol 2); nil while it speaks protocol 1.
     var clientHello: ProtocolHello?
     /// The keychain of the connection's uid once a request has opened it: the uid of a connection never changes,
@@ -43,9 +45,10 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
 
     init(
         stream: SocketStream, peer: ProcessHandle, bytesBeforeIdentification: Int, payloadLimit: Int,
-        idleSeconds: Int, answerLimit: Int = Frame.defaultLargestAnswer,
+        idleSeconds: Int, answerLimit: Int = Frame.defaultLargestAnswer, answers: AnswerBudget? = nil,
         othersAtWork: @escaping @Sendable () -> Bool = { false }
     ) {
+        self.answers = answers ?? AnswerBudget(largestAnswer: answerLimit)
         self.stream = stream
         self.process = peer
         self.bytesBeforeIdentification = bytesBeforeIdentification

@@ -19,6 +19,7 @@ package final class DaemonServer: Sendable {
     private let handler: any DaemonHandler
     private let log: DaemonLog
     private let counter: ConnectionCounter
+    private let answers: AnswerBudget
     private let inFlight = Atomic<Int>(0)
     private let queueDepth: @Sendable () -> Int
     private let started = Date()
@@ -36,6 +37,7 @@ package final class DaemonServer: Sendable {
         self.handler = handler
         self.log = log
         self.counter = ConnectionCounter(limits: limits)
+        self.answers = AnswerBudget(largestAnswer: limits.maximumAnswer)
         self.queueDepth = queueDepth
     }
 
@@ -103,7 +105,7 @@ package final class DaemonServer: Sendable {
         let connection = DaemonConnection(
             stream: stream, peer: identified.process, bytesBeforeIdentification: bytesBeforeIdentification,
             payloadLimit: limits.maximumPayload, idleSeconds: limits.idleSeconds, answerLimit: limits.maximumAnswer,
-            othersAtWork: { [self] in inFlight.load(ordering: .relaxed) > 0 })
+            answers: answers, othersAtWork: { [self] in inFlight.load(ordering: .relaxed) > 0 })
         converse(connection, peer: identified.peer, caller: identified.caller, who: who)
     }
 

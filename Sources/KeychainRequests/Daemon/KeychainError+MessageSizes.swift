@@ -19,6 +19,14 @@ extension KeychainError {
                 + "narrow the query (by service, account or access group)")
     }
 
+    /// An answer keychaind cannot hold now: its client's other answers (or all users' together) still being read
+    /// fill what it keeps for answers in parts. errSecAllocate (-108).
+    package static func answersHeld(size: Int) -> KeychainError {
+        KeychainError.allocate.because(
+            "the answer is \(size) bytes, and keychaind holds as much as it keeps for answers still being read "
+                + "(this user's others, or every user's); try again once they are read, or narrow the query")
+    }
+
     /// An answer whose parts announce more than this process takes: errSecAllocate (-108).
     package static func answerOverClientLimit(size: UInt64, limit: Int) -> KeychainError {
         KeychainError.allocate.because(
