@@ -55,7 +55,10 @@ package struct AnswerPart: Hashable, Sendable {
     /// The frame carrying the piece `range` of `payload`: a `response-part`, or the closing `response`.
     package static func frame(of payload: [UInt8], _ range: Range<Int>, requestID: UInt64, isLast: Bool) -> Frame {
         guard !isLast else { return Frame(kind: .response, requestID: requestID, payload: Array(payload[range])) }
-        let part = AnswerPart(totalSize: UInt64(payload.count), piece: Array(payload[range]))
-        return Frame(kind: .responsePart, requestID: requestID, payload: part.encoded())
+        // Written straight from the answer, sized at once: no copy of the piece is left behind unwiped.
+        var writer = ByteWriter(capacity: headerSize + range.count)
+        writer.uint64(UInt64(payload.count))
+        writer.raw(payload[range])
+        return Frame(kind: .responsePart, requestID: requestID, payload: writer.bytes)
     }
 }

@@ -12,6 +12,7 @@ package struct ByteWriter {
     package mutating func uint32(_ value: UInt32) { append(UInt64(value), byteCount: 4) }
     package mutating func uint64(_ value: UInt64) { append(value, byteCount: 8) }
     package mutating func raw(_ value: [UInt8]) { bytes += value }
+    package mutating func raw(_ value: ArraySlice<UInt8>) { bytes += value }
 
     /// `value` preceded by its count as a 32-bit value (callers keep values under 4 GiB: frames are far smaller).
     package mutating func lengthPrefixed(_ value: [UInt8]) {

@@ -18,6 +18,8 @@ import Testing
         #expect(frames.allSatisfy { $0.payload.count <= 1024 && $0.requestID == 4 })
         #expect(frames.dropLast().allSatisfy { $0.kind == .responsePart })
         #expect(frames.last?.kind == .response)
+        // A part is the whole answer's size, then its piece (written straight from the answer).
+        #expect(frames[0].payload == AnswerPart(totalSize: 10_000, piece: Array(answer[0..<1016])).encoded())
         let assembler = AnswerAssembler(limit: 10_000)
         for part in frames.dropLast() { try assembler.add(partPayload: part.payload) }
         #expect(assembler.isStarted)

@@ -64,9 +64,11 @@ final class DaemonPrompter: UserPrompter {
             return .confirmed
         }
         let question = Frame(kind: .prompt, requestID: route.requestID, payload: PromptCodec.encode(prompt))
-        guard let answer = route.connection.exchange(question), answer.kind == .promptAnswer,
-            answer.requestID == route.requestID
-        else {
+        // The answer's payload holds the typed passcode: wiped once it is decoded (or found to be no answer). One
+        // binding only, so that the wipe reaches the bytes themselves rather than a copy.
+        guard var answer = route.connection.exchange(question) else { throw AuthenticationFailure.systemCancel }
+        defer { answer.wipePayload() }
+        guard answer.kind == .promptAnswer, answer.requestID == route.requestID else {
             // The client left, or sent something else than an answer: as if the system canceled the prompt.
             throw AuthenticationFailure.systemCancel
         }
@@ -83,8 +85,11 @@ final class DaemonPrompter: UserPrompter {
     /// answer of the wrong sort) ends the conversation as a cancel.
     static func relay(_ message: SystemPrompt, on route: Route) -> SystemPromptReply {
         let question = Frame(kind: .prompt, requestID: route.requestID, payload: PromptCodec.encode(message))
-        guard let answer = route.connection.exchange(question), answer.kind == .promptAnswer,
-            answer.requestID == route.requestID, let reply = try? PromptCodec.decodeAnswer(answer.payload)
+        // The answer's payload holds what was typed (a password): wiped once it is decoded.
+        guard var answer = route.connection.exchange(question) else { return .failed(.systemCancel) }
+        defer { answer.wipePayload() }
+        guard answer.kind == .promptAnswer, answer.requestID == route.requestID,
+            let reply = try? PromptCodec.decodeAnswer(answer.payload)
         else { return .failed(.systemCancel) }
         switch reply {
         case .passcode(let typed) where message.style.isQuestion: return .typed(typed)

@@ -47,8 +47,12 @@ extension DaemonConnection {
         // One frame at a time: a large answer is not copied into all its frames at once.
         let ranges = AnswerPart.pieces(ofAnswerSized: payload.count, largestPayload: largestAnswerFrame)
         for range in ranges.dropLast() {
+            // Each part may hold secrets: wiped once sent, as the whole answer is by its owner.
+            var part = AnswerPart.frame(of: payload, range, requestID: requestID, isLast: false)
+            let sent = send(part)
+            part.wipePayload()
             // A client that is gone fails the closing send too, which ends the connection.
-            guard send(AnswerPart.frame(of: payload, range, requestID: requestID, isLast: false)) else { break }
+            guard sent else { break }
         }
         let last = ranges.last ?? 0..<payload.count
         return AnswerPart.frame(of: payload, last, requestID: requestID, isLast: true)
