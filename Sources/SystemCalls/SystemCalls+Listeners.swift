@@ -26,13 +26,27 @@ extension SystemCalls {
                     }
                 }
             }
-            try retrying("chmod", path: path) { chmod(path, mode) }
+            try setSocketFileMode(path, mode)
             try retrying("listen", path: path) { listen(descriptor, backlog) }
             return descriptor
         } catch {
             close(descriptor)
             throw error
         }
+    }
+
+    /// Sets the mode of the socket file just bound at `path`, through a descriptor of that very file: `chmod` of
+    /// the path would follow a link put in its place (in a directory others may write to) and change the mode of
+    /// whatever it names, with the daemon's rights. The file must be a socket of this process's user.
+    private static func setSocketFileMode(_ path: String, _ mode: mode_t) throws(SystemCallError) {
+        let file = try retrying("open", path: path) { Glibc.open(path, pathOnly | O_NOFOLLOW | O_CLOEXEC) }
+        defer { close(file) }
+        let status = try fstat(file, path: path)
+        guard status.mode & UInt32(S_IFMT) == UInt32(S_IFSOCK), status.owner == geteuid() else {
+            throw SystemCallError(call: "bind", code: EEXIST, path: path)
+        }
+        // A path-only descriptor takes no fchmod; its /proc/self/fd link reaches the same file.
+        try retrying("chmod", path: path) { chmod("/proc/self/fd/\(file)", mode) }
     }
 
     /// A Unix stream socket connected to `path`, close-on-exec.
