@@ -66,8 +66,8 @@ package final class EngineHandler: DaemonHandler {
             wipe(&payload)
             payload = (try? ResponseCodec.encode(.failure(refusal))) ?? []
         }
-        // An answer in parts is held until its client has read the last one, however slowly it reads.
-        let held = payload.count > connection.largestAnswerFrame ? payload.count : 0
+        // An answer larger than the socket's buffers is held until its client has read it, however slowly.
+        let held = payload.count > AnswerBudget.smallestHeld ? payload.count : 0
         if held > 0, !connection.answers.reserve(held, for: peer.uid) {
             wipe(&payload)
             payload = (try? ResponseCodec.encode(.failure(KeychainError.answersHeld(size: held)))) ?? []

@@ -1,9 +1,14 @@
 import Synchronization
 
-/// The bytes of answers keychaind holds while clients read them in parts, per uid and in all. An answer stays in
-/// the daemon's memory until its client has read the last part, and a client may read as slowly as it likes: a
-/// uid's connections (64) each holding an answer of `--max-answer` (1 GiB) would take all the memory there is.
+/// The bytes of answers keychaind holds while clients read them, per uid and in all. An answer larger than the
+/// socket's buffers stays in the daemon's memory until its client has read it, and a client may read as slowly as
+/// it likes: a uid's connections (64) each holding an answer of `--max-answer` (1 GiB) would take all the memory
+/// there is.
 package final class AnswerBudget: Sendable {
+    /// Answers up to this size are not counted: the socket's buffers (about 200 KiB each way) take most of them
+    /// at once, and 64 connections of them hold little.
+    package static let smallestHeld = 256 * 1024
+
     private let perUID: Int
     private let total: Int
     private let held = Mutex<(total: Int, byUID: [UInt32: Int])>((0, [:]))
