@@ -4,13 +4,14 @@ import Foundation
     import Glibc
 #endif
 
-/// Policy directories for tests: made 0755 under a private temporary directory, owned by the test's uid (root in
-/// CI), which the tests pass as the policy's owner.
+/// Policy directories for tests: made 0755 under a private directory of /tmp, owned by the test's uid (root in CI),
+/// which the tests pass as the policy's owner. Not under `TMPDIR`: every directory above a policy must be root's or
+/// the owner's and closed to others (or sticky, as /tmp is), which a `TMPDIR` of some other tree need not be.
 enum PolicyFixtures {
     static let owner = getuid()
 
     static func makeDirectory() -> String {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("keychaind-tests-\(UUID().uuidString)")
+        let base = URL(fileURLWithPath: "/tmp/keychaind-tests-\(UUID().uuidString)")
         let path = base.appendingPathComponent("apps.d").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         chmod(base.path, 0o755)

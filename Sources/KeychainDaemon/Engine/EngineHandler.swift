@@ -66,14 +66,13 @@ package final class EngineHandler: DaemonHandler {
             wipe(&payload)
             payload = (try? ResponseCodec.encode(.failure(refusal))) ?? []
         }
-        // An answer larger than the socket's buffers is held until its client has read it, however slowly.
-        let held = payload.count > AnswerBudget.smallestHeld ? payload.count : 0
-        if held > 0, !connection.answers.reserve(held, for: peer.uid) {
+        // An answer larger than the socket's buffers is held until its client has read it, however slowly: counted
+        // until its last frame is sent (``DaemonConnection/answerSent()``).
+        if payload.count > AnswerBudget.smallestHeld, !connection.holdAnswer(payload.count, uid: peer.uid) {
+            let size = payload.count
             wipe(&payload)
-            payload = (try? ResponseCodec.encode(.failure(KeychainError.answersHeld(size: held)))) ?? []
-            return connection.sendingParts(of: payload, requestID: frame.requestID)
+            payload = (try? ResponseCodec.encode(.failure(KeychainError.answersHeld(size: size)))) ?? []
         }
-        defer { if held > 0 { connection.answers.release(held, for: peer.uid) } }
         return connection.sendingParts(of: payload, requestID: frame.requestID)
     }
 

@@ -15,7 +15,8 @@ package final class AnswerBudget: Sendable {
 
     /// A uid may hold one answer of the largest size at a time, and all uids together two.
     package convenience init(largestAnswer: Int) {
-        self.init(perUID: largestAnswer, total: 2 * largestAnswer)
+        let (twice, overflow) = largestAnswer.multipliedReportingOverflow(by: 2)
+        self.init(perUID: largestAnswer, total: overflow ? .max : twice)
     }
 
     package init(perUID: Int, total: Int) {
@@ -28,7 +29,7 @@ package final class AnswerBudget: Sendable {
     package func reserve(_ bytes: Int, for uid: UInt32) -> Bool {
         held.withLock { held in
             let mine = held.byUID[uid] ?? 0
-            guard mine + bytes <= perUID, held.total + bytes <= total else { return false }
+            guard bytes >= 0, bytes <= perUID - mine, bytes <= total - held.total else { return false }
             held.byUID[uid] = mine + bytes
             held.total += bytes
             return true

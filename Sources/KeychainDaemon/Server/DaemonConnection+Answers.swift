@@ -37,6 +37,22 @@ extension DaemonConnection {
         return min(answerLimit, clientHello.largestAnswer)
     }
 
+    /// Counts `bytes` of an answer to a client of `uid` in the daemon's budget until ``answerSent()``; false, with
+    /// nothing counted, when the budget cannot take them.
+    func holdAnswer(_ bytes: Int, uid: UInt32) -> Bool {
+        answerSent()
+        guard answers.reserve(bytes, for: uid) else { return false }
+        heldAnswer = (bytes, uid)
+        return true
+    }
+
+    /// Gives back what the answer being sent held: its last frame is sent, or the connection is ending.
+    func answerSent() {
+        guard let held = heldAnswer else { return }
+        answers.release(held.bytes, for: held.uid)
+        heldAnswer = nil
+    }
+
     /// Whether the client takes answers in parts.
     var takesAnswersInParts: Bool { (clientHello?.protocolVersion ?? 1) >= 2 }
 

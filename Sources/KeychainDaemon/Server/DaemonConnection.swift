@@ -23,8 +23,10 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     let payloadLimit: Int
     /// The largest whole answer, parts included (`--max-answer`).
     let answerLimit: Int
-    /// The bytes of answers in parts the daemon may hold (shared by every connection).
+    /// The bytes of answers the daemon may hold while clients read them (shared by every connection).
     let answers: AnswerBudget
+    /// What the answer being sent holds of that budget (``holdAnswer(_:uid:)``).
+    var heldAnswer: (bytes: Int, uid: UInt32)?
     /// What the client said in its hello (protocol 2); nil while it speaks protocol 1.
     var clientHello: ProtocolHello?
     /// The keychain of the connection's uid once a request has opened it: the uid of a connection never changes,

@@ -149,7 +149,10 @@ package final class DaemonServer: Sendable {
 
     /// Reads frames and answers each until the client leaves, goes quiet too long or breaks the protocol.
     private func converse(_ connection: DaemonConnection, peer: PeerIdentity, caller: CallerIdentity, who: String) {
-        defer { handler.connectionClosed(connection, peer: peer) }
+        defer {
+            connection.answerSent()
+            handler.connectionClosed(connection, peer: peer)
+        }
         while true {
             switch connection.next() {
             case .frame(var frame):
@@ -170,6 +173,7 @@ package final class DaemonServer: Sendable {
                 var reply = answer(frame, peer: peer, caller: caller, connection: connection)
                 frame.wipePayload()
                 let sent = connection.send(reply)
+                connection.answerSent()
                 reply.wipePayload()
                 guard sent else { return }
             case .closed:
