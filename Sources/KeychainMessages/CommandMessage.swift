@@ -73,7 +73,7 @@ public enum CommandMessage: Equatable, Sendable {
                 + "set (security set-keychain-password)"
         case .unlockAsOwner:
             "the apps' passcode attempts are held back after wrong passcodes (any app may enter them); unlocking "
-                + "as the keychain's owner, whose attempts are counted apart: keychaind asks for your system password"
+                + "as the keychain's owner, whose attempts are counted apart (keychaind may ask for your system password)"
         case .nothingToRemove:
             "no passcode is set; there is nothing to remove"
         case .commandLinePassword(let option?):
@@ -137,7 +137,7 @@ public enum CommandMessage: Equatable, Sendable {
                 + "パスコードを設定するまで項目は読み出せます（security set-keychain-password）"
         case .unlockAsOwner:
             "誤ったパスコードが続いたため、アプリからのパスコード入力は待機中です（どのアプリも入力できます）。"
-                + "試行回数を別に数えるキーチェーンの所有者としてロックを解除します。keychaind がシステムのパスワードを尋ねます"
+                + "試行回数を別に数えるキーチェーンの所有者としてロックを解除します（keychaind がシステムのパスワードを尋ねることがあります）"
         case .nothingToRemove:
             "パスコードは設定されていないため、削除するものはありません"
         case .commandLinePassword(let option?):

@@ -248,6 +248,9 @@ extension ReasonMessages {
                 + "kSecAttrAccessGroup を省いて \"{3}\" を使ってください")
         word("the caller has no keychain access groups", "呼び出し元にキーチェーンのアクセスグループがありません")
         word(
+            "kSecAttrAccessGroup is longer than {0} bytes: no app holds such a group",
+            "kSecAttrAccessGroup が {0} バイトを超えています。そのようなグループを持つアプリはありません")
+        word(
             "no app holds the access group \"{0}\": nothing is written there",
             "アクセスグループ \"{0}\" を持つアプリはありません。そこには何も書き込みません")
         word("the delete's query", "削除のクエリ")

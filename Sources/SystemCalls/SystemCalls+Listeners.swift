@@ -43,7 +43,7 @@ extension SystemCalls {
         defer { close(file) }
         let status = try fstat(file, path: path)
         guard status.mode & UInt32(S_IFMT) == UInt32(S_IFSOCK), status.owner == geteuid() else {
-            throw SystemCallError(call: "bind", code: EEXIST, path: path)
+            throw SystemCallError(call: "chmod", code: ENOTSOCK, path: path)
         }
         // A path-only descriptor takes no fchmod; its /proc/self/fd link reaches the same file.
         try retrying("chmod", path: path) { chmod("/proc/self/fd/\(file)", mode) }

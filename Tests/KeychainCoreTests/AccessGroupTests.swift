@@ -136,6 +136,10 @@ import Testing
         try owner.update(genericQuery([.account: .string("b")], limit: .all), with: ItemChanges(accessGroup: "TEAM4.d"))
         #expect(try makeKeychain(groups: ["TEAM4.d"], home: home).secret(genericQuery([:])) == "of b")
         #expect(try owner.delete(genericQuery([:], limit: .all)) == 4)
+        // A group name longer than any app's is refused, whatever the call.
+        let long = String(repeating: "g", count: 1025)
+        #expect(throws: KeychainError.param) { try owner.add(genericPassword(account: "long", accessGroup: long)) }
+        #expect(throws: KeychainError.param) { try owner.copyMatching(genericQuery([:], accessGroup: long)) }
         // No app holds the external tokens' group or an empty name: the owner writes to neither.
         for group in [CallerIdentity.tokenAccessGroup, ""] {
             #expect(throws: KeychainError.missingEntitlement) {

@@ -49,7 +49,11 @@ import Testing
 
     /// Each connection holds two descriptors (its socket and its client's pidfd): the daemon raises its soft limit
     /// on open files to the hard one, which is often far above the usual 1,024.
-    @Test func theDaemonRaisesItsLimitOnOpenFiles() throws {
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") && hardLimitOnOpenFiles() >= 8192,
+            "needs prlimit(1) and a hard limit on open files of at least 8,192"))
+    func theDaemonRaisesItsLimitOnOpenFiles() throws {
         let daemon = try DaemonProcess(launcher: ["/usr/bin/prlimit", "--nofile=1024:8192", "--"])
         let limits = try String(contentsOfFile: "/proc/\(daemon.pid)/limits", encoding: .utf8)
         let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
@@ -67,6 +71,20 @@ import Testing
         let log = apps.daemon.log
         #expect(log.contains("app\\x0A" + forged), "\(log)")
         #expect(!log.split(separator: "\n").contains { $0.hasPrefix(forged) })
+    }
+
+    /// At most eight walks at once, each holding up to 256 descriptors: a ninth is refused, not queued.
+    @Test func onlyEightWalksRunAtOnce() {
+        let walks = ConcurrencyLimit(8)
+        #expect((0..<8).allSatisfy { _ in walks.begin() })
+        #expect(!walks.begin())
+        walks.end()
+        #expect(walks.begin())
+    }
+
+    static func hardLimitOnOpenFiles() -> rlim_t {
+        var limit = rlimit()
+        return getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? limit.rlim_max : 0
     }
 
     static let canMakeARoot =

@@ -59,7 +59,7 @@ package struct SystemFingerprintReader: Sendable, Equatable {
     /// Asks for a finger, showing `reason` first.
     func verify(reason: String) -> SystemAuthenticationOutcome {
         var arguments = ["fingerprint", "--terminal", terminal] + identityArguments
-        if !reason.isEmpty { arguments += ["--reason", reason] }
+        if !reason.isEmpty { arguments += ["--reason", SystemHelper.shown(reason)] }
         return SystemHelper.run(helper, arguments).outcome
     }
 

@@ -40,7 +40,7 @@ package struct SystemOwnerAuthentication: Sendable, Equatable {
     /// Asks the user, showing `reason` first, and waits for the answer.
     package func authenticate(reason: String) -> SystemAuthenticationOutcome {
         var arguments = ["--service", service, "--terminal", terminal]
-        if !reason.isEmpty { arguments += ["--reason", reason] }
+        if !reason.isEmpty { arguments += ["--reason", SystemHelper.shown(reason)] }
         if let serviceDirectory { arguments += ["--pam-directory", serviceDirectory] }
         return SystemHelper.run(helper, arguments).outcome
     }

@@ -1,6 +1,6 @@
 /// The access groups a request covers: some of the caller's, or, for the keychain's owner, every group there is.
 enum GroupScope: Sendable, Equatable {
-    /// These groups only (never empty).
+    /// These groups only (none, for a caller without groups: then nothing is in scope).
     case only([String])
     /// Every group: the owner's search, update or delete, which no list of groups bounds.
     case every

@@ -65,7 +65,11 @@ extension Keychain {
     /// group, for the owner).
     func searchGroups(_ named: String?, of caller: CallerIdentity) throws -> GroupScope {
         let groups = caller.accessGroups
-        if caller.isOwner { return named.map { .only([$0]) } ?? .every }
+        if caller.isOwner {
+            guard let named else { return .every }
+            try Self.checkOwnersGroupName(named)
+            return .only([named])
+        }
         guard !groups.isEmpty else {
             throw KeychainError.missingEntitlement.because("the caller has no keychain access groups")
         }
@@ -86,12 +90,25 @@ extension Keychain {
                 throw KeychainError.missingEntitlement.because(
                     "no app holds the access group \"\(group)\": nothing is written there")
             }
+            try Self.checkOwnersGroupName(group)
             return group
         }
         guard case .only(let groups) = try searchGroups(named, of: caller), let group = groups.first else {
             throw KeychainError.missingEntitlement.because("the caller has no keychain access groups")
         }
         return group
+    }
+
+    /// The longest access group the owner may name. An app's groups come from its entitlements (the
+    /// administrator's policy through keychaind); the owner's are its own text, and each name it uses is digested
+    /// and kept in the engine's cache of recent values.
+    static let longestOwnersGroupName = 1024
+
+    private static func checkOwnersGroupName(_ group: String) throws {
+        guard group.utf8.count <= longestOwnersGroupName else {
+            throw KeychainError.param.because(
+                "kSecAttrAccessGroup is longer than \(longestOwnersGroupName) bytes: no app holds such a group")
+        }
     }
 
     /// Apple's rules for protection and sync: an access control's class must agree with kSecAttrAccessible;

@@ -42,7 +42,13 @@ package struct PolicyDirectory: Sendable {
         }
         let directory = String(cString: resolved)
         free(resolved)
-        if let reason = untrustedAncestor(of: directory, owner: owner) {
+        // The real directory itself is checked as the one named was (a link on the way may name another).
+        guard lstat(directory, &status) == 0 else {
+            return PolicyDirectory(rules: [], problems: ["the policy directory \(directory) cannot be read"])
+        }
+        if let reason = untrusted(status, owner: owner, what: "the policy directory \(directory)", isDirectory: true)
+            ?? untrustedAncestor(of: directory, owner: owner)
+        {
             return PolicyDirectory(rules: [], problems: [reason])
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])

@@ -19,6 +19,8 @@ struct AskersPath {
     /// The most directories open at once, one per level below the root: far deeper than any real program's, and a
     /// bound on the descriptors one request holds.
     static let depthLimit = 256
+    /// The walks under way, at most eight at once.
+    static let walks = ConcurrencyLimit(8)
 
     private let uid: UInt32
     private let root: Int32

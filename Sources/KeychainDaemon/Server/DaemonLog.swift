@@ -25,7 +25,7 @@ package final class DaemonLog: Sendable {
         lock.withLock { _ in write(printable) }
     }
 
-    /// `line` with each control character (C0, DEL and C1) written as `\xNN`.
+    /// `line` with each control character (C0, DEL and C1) and backslash written as `\xNN`.
     static func printable(_ line: String) -> String {
         guard line.unicodeScalars.contains(where: isControl) else { return line }
         var result = ""
@@ -40,7 +40,8 @@ package final class DaemonLog: Sendable {
         return result
     }
 
+    /// Control characters, and the backslash, so that an escape in the log always stands for one of them.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\\"
     }
 }

@@ -21,6 +21,13 @@ extension DaemonServer {
             let reason = "security apps show is not answered to a sandboxed process, whose sandbox may hide files"
             return FieldList([("path", path), ("decision", "refused"), ("reason", reason)])
         }
+        // A walk holds a descriptor per directory level (up to ``AskersPath/depthLimit``): only a few at once, so
+        // that every connection's walking together cannot take the daemon's descriptors.
+        guard AskersPath.walks.begin() else {
+            let reason = "keychaind is answering other apps show requests; ask again in a moment"
+            return FieldList([("path", path), ("decision", "refused"), ("reason", reason)])
+        }
+        defer { AskersPath.walks.end() }
         let opened: AskersFile
         switch AskersFile.open(path, uid: asker.uid, asker: process) {
         case .success(let file): opened = file
