@@ -112,9 +112,11 @@ package final class DaemonKeychainService: KeychainService {
     {
         let assembler = AnswerAssembler(limit: client.answerLimit)
         while true {
-            let frame = try roundTrip(client, held: &held) { client throws(DaemonClient.Failure) in
+            var frame = try roundTrip(client, held: &held) { client throws(DaemonClient.Failure) in
                 try client.receive()
             }
+            // An answer's frames may hold secrets: each is wiped once used (the frame's own bytes, not a copy).
+            defer { frame.wipePayload() }
             guard frame.requestID == requestID || frame.kind == .error else {
                 held = nil
                 throw unavailable("keychaind answered another request (#\(frame.requestID))")
