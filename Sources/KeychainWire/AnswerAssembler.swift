@@ -25,23 +25,25 @@ package final class AnswerAssembler {
 
     /// Adds the piece of a `response-part` frame.
     package func add(partPayload payload: [UInt8]) throws(Failure) {
-        let part: AnswerPart
+        let totalSize: UInt64
         do {
-            part = try AnswerPart.decode(payload)
+            totalSize = try AnswerPart.totalSize(ofPart: payload)
         } catch {
             throw .inconsistent("a part is shorter than its header")
         }
         if let expected {
-            guard part.totalSize == expected else { throw .inconsistent("the parts disagree on the answer's size") }
+            guard totalSize == expected else { throw .inconsistent("the parts disagree on the answer's size") }
         } else {
-            guard part.totalSize <= UInt64(limit) else { throw .tooLarge(size: part.totalSize, limit: limit) }
-            expected = part.totalSize
-            bytes.reserveCapacity(Int(part.totalSize))
+            guard totalSize <= UInt64(limit) else { throw .tooLarge(size: totalSize, limit: limit) }
+            expected = totalSize
+            bytes.reserveCapacity(Int(totalSize))
         }
-        guard UInt64(bytes.count + part.piece.count) <= part.totalSize else {
+        // The piece is read in place: a copy of it would hold secrets and go unwiped.
+        let piece = payload[AnswerPart.headerSize...]
+        guard UInt64(bytes.count + piece.count) <= totalSize else {
             throw .inconsistent("the parts carry more than the answer's size")
         }
-        bytes += part.piece
+        bytes += piece
     }
 
     /// The whole answer, given the payload of the closing `response` frame (the answer itself when there were no

@@ -22,6 +22,13 @@ package struct AnswerPart: Hashable, Sendable {
         return writer.bytes
     }
 
+    /// The whole answer's size a part's payload announces, read from its header alone: the client takes the
+    /// piece straight from the payload, leaving no copy of it behind unwiped.
+    package static func totalSize(ofPart payload: [UInt8]) throws(ByteReader.Shortfall) -> UInt64 {
+        var reader = ByteReader(payload)
+        return try reader.uint64(reading: "the size of the whole answer")
+    }
+
     package static func decode(_ payload: [UInt8]) throws(ByteReader.Shortfall) -> AnswerPart {
         var reader = ByteReader(payload)
         let total = try reader.uint64(reading: "the size of the whole answer")
