@@ -220,6 +220,50 @@ import Testing
         #expect(try keys(at: path) == ["after", "first"])
     }
 
+    /// A write rolled back with a lost transaction runs again at once, alone: however many writes that lose their
+    /// transaction are queued after it (one app adding past its bound, over and over), it runs twice and is
+    /// answered, rather than being rolled back by each of them in turn.
+    @Test func aWriteRolledBackWithALostTransactionRunsAgainAloneAndIsNotStarved() throws {
+        let (committer, path) = try makeCommitter()
+        let gate = Gate()
+        Thread {
+            try? committer.write { _ in
+                gate.entered.signal()
+                gate.release.wait()
+            }
+        }.start()
+        gate.entered.wait()
+        let runs = Atomic<Int>(0)
+        let results = Mutex<[String: Bool]>([:])
+        let group = DispatchGroup()
+        func submit(_ name: String, _ body: @escaping @Sendable (Database) throws -> Void) {
+            let queued = committer.pendingCount
+            spawn(in: group) {
+                let succeeded = (try? committer.write(body)) != nil
+                results.withLock { $0[name] = succeeded }
+            }
+            waitUntil { committer.pendingCount == queued + 1 }
+        }
+        submit("good") { database in
+            runs.add(1, ordering: .relaxed)
+            try database.statement("INSERT INTO t VALUES (?)").run([.text("good")])
+        }
+        for index in 0..<8 {
+            submit("breaker-\(index)") { database in
+                try database.execute("ROLLBACK")
+                struct Lost: Error {}
+                throw Lost()
+            }
+        }
+        gate.release.signal()
+        group.wait()
+        committer.close()
+        #expect(results.withLock { $0["good"] } == true)
+        #expect(runs.load(ordering: .relaxed) == 2, "ran once in the group and once alone")
+        #expect(results.withLock { $0.filter { $0.key.hasPrefix("breaker") && !$0.value }.count } == 8)
+        #expect(try keys(at: path) == ["good"])
+    }
+
     @Test func aClosedCommitterRefusesWrites() throws {
         let (committer, _) = try makeCommitter()
         committer.close()
