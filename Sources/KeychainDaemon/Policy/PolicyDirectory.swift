@@ -27,7 +27,7 @@ package struct PolicyDirectory: Sendable {
     ]
     private static let otherKeys: Set<String> = ["Entitlements", "Comment"]
 
-    /// Reads `directory`; a missing directory is an empty policy.
+    /// Reads the directory `named` (through its real path); a missing directory is an empty policy.
     /// - Parameter owner: the uid that must own the files: root, except in tests (`--policy-owner`).
     package static func load(_ named: String, owner: UInt32 = 0) -> PolicyDirectory {
         var status = stat()
