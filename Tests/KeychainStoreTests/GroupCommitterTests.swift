@@ -40,19 +40,48 @@ import Testing
         }.start()
     }
 
-    /// Holds the writer inside a group of one write (which then inserts `blocker`), so that the writes queued
-    /// meanwhile form the next group; release it with the gate.
-    private func holdWriter(_ committer: GroupCommitter) -> Gate {
+    /// Holds the writer inside a group of one write (which then inserts `blocker`, unless told not to), so that the
+    /// writes queued meanwhile form the next group; release it with the gate.
+    private func holdWriter(_ committer: GroupCommitter, insertingBlocker: Bool = true) -> Gate {
         let gate = Gate()
         Thread {
             try? committer.write { database in
                 gate.entered.signal()
                 gate.release.wait()
+                guard insertingBlocker else { return }
                 try database.statement("INSERT INTO t VALUES (?)").run([.text("blocker")])
             }
         }.start()
         gate.entered.wait()
         return gate
+    }
+
+    /// A write that gives up the transaction itself, as SQLite does on a full disk or past the bound.
+    private static let losingTheTransaction: @Sendable (Database) throws -> Void = { database in
+        try database.execute("ROLLBACK")
+        struct Lost: Error {}
+        throw Lost()
+    }
+
+    /// Queues `writes` in their order behind a writer held idle, so that they form one group, then releases it
+    /// and waits: whether each succeeded, by name.
+    private func runInOrder(
+        _ writes: [(name: String, body: @Sendable (Database) throws -> Void)], on committer: GroupCommitter
+    ) -> [String: Bool] {
+        let gate = holdWriter(committer, insertingBlocker: false)
+        let results = Mutex<[String: Bool]>([:])
+        let group = DispatchGroup()
+        for (name, body) in writes {
+            let queued = committer.pendingCount
+            spawn(in: group) {
+                let succeeded = (try? committer.write(body)) != nil
+                results.withLock { $0[name] = succeeded }
+            }
+            waitUntil { committer.pendingCount == queued + 1 }
+        }
+        gate.release.signal()
+        group.wait()
+        return results.withLock { $0 }
     }
 
     /// Inserts each of `keys` from a thread of its own behind the held writer, so that they form one group, then
@@ -186,36 +215,11 @@ import Testing
     /// the writes before it, rolled back with it, run again in the next group with those after it.
     @Test func aLostTransactionFailsOnlyTheWriteThatLostItAndRunsTheOthersAgain() throws {
         let (committer, path) = try makeCommitter()
-        let gate = Gate()
-        Thread {
-            try? committer.write { _ in
-                gate.entered.signal()
-                gate.release.wait()
-            }
-        }.start()
-        gate.entered.wait()
         // Queued in order: a good write, one that ends the transaction (as SQLite does on a full disk), another.
-        let results = Mutex<[String: Bool]>([:])
-        let group = DispatchGroup()
-        func submit(_ name: String, _ body: @escaping @Sendable (Database) throws -> Void) {
-            let queued = committer.pendingCount
-            spawn(in: group) {
-                let succeeded = (try? committer.write(body)) != nil
-                results.withLock { $0[name] = succeeded }
-            }
-            waitUntil { committer.pendingCount == queued + 1 }
-        }
-        submit("first", insert("first"))
-        submit("breaker") { database in
-            try database.execute("ROLLBACK")
-            struct Lost: Error {}
-            throw Lost()
-        }
-        submit("after", insert("after"))
-        gate.release.signal()
-        group.wait()
+        let outcome = runInOrder(
+            [("first", insert("first")), ("breaker", Self.losingTheTransaction), ("after", insert("after"))],
+            on: committer)
         committer.close()
-        let outcome = results.withLock { $0 }
         #expect(outcome == ["first": true, "breaker": false, "after": true])
         #expect(try keys(at: path) == ["after", "first"])
     }
@@ -225,42 +229,17 @@ import Testing
     /// answered, rather than being rolled back by each of them in turn.
     @Test func aWriteRolledBackWithALostTransactionRunsAgainAloneAndIsNotStarved() throws {
         let (committer, path) = try makeCommitter()
-        let gate = Gate()
-        Thread {
-            try? committer.write { _ in
-                gate.entered.signal()
-                gate.release.wait()
-            }
-        }.start()
-        gate.entered.wait()
         let runs = Atomic<Int>(0)
-        let results = Mutex<[String: Bool]>([:])
-        let group = DispatchGroup()
-        func submit(_ name: String, _ body: @escaping @Sendable (Database) throws -> Void) {
-            let queued = committer.pendingCount
-            spawn(in: group) {
-                let succeeded = (try? committer.write(body)) != nil
-                results.withLock { $0[name] = succeeded }
-            }
-            waitUntil { committer.pendingCount == queued + 1 }
-        }
-        submit("good") { database in
+        let good: @Sendable (Database) throws -> Void = { database in
             runs.add(1, ordering: .relaxed)
             try database.statement("INSERT INTO t VALUES (?)").run([.text("good")])
         }
-        for index in 0..<8 {
-            submit("breaker-\(index)") { database in
-                try database.execute("ROLLBACK")
-                struct Lost: Error {}
-                throw Lost()
-            }
-        }
-        gate.release.signal()
-        group.wait()
+        let breakers = (0..<8).map { (name: "breaker-\($0)", body: Self.losingTheTransaction) }
+        let outcome = runInOrder([("good", good)] + breakers, on: committer)
         committer.close()
-        #expect(results.withLock { $0["good"] } == true)
+        #expect(outcome["good"] == true)
         #expect(runs.load(ordering: .relaxed) == 2, "ran once in the group and once alone")
-        #expect(results.withLock { $0.filter { $0.key.hasPrefix("breaker") && !$0.value }.count } == 8)
+        #expect(outcome.filter { $0.key.hasPrefix("breaker") && !$0.value }.count == 8)
         #expect(try keys(at: path) == ["good"])
     }
 
