@@ -1,6 +1,7 @@
 import DaemonSystem
 import Foundation
 import KeychainCore
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -32,7 +33,9 @@ package struct DaemonStartup: Sendable {
         } catch {
             throw Failure(description: "cannot keep its memory from core files and tracing: \(error)")
         }
-        Self.raiseOpenFileLimit()
+        // Each connection holds its socket and its process's pidfd: the usual soft limit (1,024) is less than two
+        // per connection at --max-connections's default, and running out would refuse every user's connections.
+        SystemCalls.raiseOpenFileLimit(upTo: Self.openFileLimit)
         let listener: UnixListener
         if let activated = ServiceManager.activatedSockets().first {
             do {
@@ -68,20 +71,8 @@ package struct DaemonStartup: Sendable {
             queueDepth: queued)
     }
 
-    /// The most open files the daemon asks for: each connection holds its socket and its process's pidfd.
-    static let openFileLimit: rlim_t = 65_536
-
-    /// Raises the soft limit on open files (often 1,024, less than two per connection at `--max-connections`'s
-    /// default) to the hard limit, up to ``openFileLimit``. Running out would refuse every user's new connections.
-    private static func raiseOpenFileLimit() {
-        var limit = rlimit()
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        guard getrlimit(resource, &limit) == 0 else { return }
-        let wanted = min(limit.rlim_max, openFileLimit)
-        guard limit.rlim_cur < wanted else { return }
-        limit.rlim_cur = wanted
-        _ = setrlimit(resource, &limit)
-    }
+    /// The most open files the daemon asks for (the soft limit is raised to the hard one, up to this).
+    static let openFileLimit: UInt64 = 65_536
 
     /// The engine, with the system authentication the configuration names for owner rights (and device-passcode
     /// prompts with `--passcode-prompts pam`).

@@ -58,4 +58,19 @@ extension SystemCalls {
         let mask = capabilities.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) }
         try once("capset") { ksys_set_capabilities(mask) }
     }
+
+    /// Raises this process's soft limit on open files to its hard limit, up to `ceiling`; returns the soft limit
+    /// now in force (nil when it cannot be read).
+    @discardableResult
+    package static func raiseOpenFileLimit(upTo ceiling: UInt64) -> UInt64? {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0 else { return nil }
+        let wanted = min(limit.rlim_max, rlim_t(ceiling))
+        if limit.rlim_cur < wanted {
+            let raised = rlimit(rlim_cur: wanted, rlim_max: limit.rlim_max)
+            if withUnsafePointer(to: raised, { setrlimit(resource, $0) }) == 0 { limit.rlim_cur = wanted }
+        }
+        return UInt64(limit.rlim_cur)
+    }
 }
