@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import Security
+import Synchronization
 import Testing
 
 /// Identities: not stored, but certificate items joined with the private key items whose `klbl` is the
@@ -324,6 +325,44 @@ import Testing
                 SecItemDelete([kSecClass: kSecClassIdentity, kSecAttrLabel: "Second"] as CFDictionary)
                     == errSecSuccess)
             #expect(lookUp([kSecClass: kSecClassKey]).0 == errSecItemNotFound)
+        }
+    }
+
+    /// A delete decides whether the key is still paired inside its own transaction: an identity added meanwhile
+    /// with the same key (the add keeps the key that is there) must not lose it to the delete of the first one.
+    @Test func anIdentityAddedWhileAnotherWithItsKeyIsDeletedKeepsTheKey() throws {
+        let fixture = try IdentityFixture.make(commonName: "Leaving")
+        let staying = try fixture.anotherCertificate(commonName: "Staying")
+        let leaving = SecIdentity(certificate: fixture.certificate, privateKey: fixture.privateKey)
+        let joining = SecIdentity(certificate: staying, privateKey: fixture.privateKey)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("identity-race-\(UUID().uuidString)")
+        let groups = ["TEAM1.com.example.app"]
+        let keychain = try Keychain(
+            configuration: KeychainConfiguration(
+                home: home, identity: CallerIdentity(applicationIdentifier: groups[0], accessGroups: groups)))
+        defer {
+            keychain.close()
+            try? FileManager.default.removeItem(at: home)
+        }
+        SecurityRuntime.withKeychain(keychain) {
+            for _ in 0..<60 {
+                #expect(add([kSecValueRef: leaving]) == errSecSuccess)
+                let statuses = Mutex<[OSStatus]>([0, 0])
+                // Threads of their own: the keychain a task installs is the task's, so each installs it again.
+                DispatchQueue.concurrentPerform(iterations: 2) { turn in
+                    let status = SecurityRuntime.withKeychain(keychain) {
+                        turn == 0
+                            ? SecItemDelete([kSecValueRef: leaving] as CFDictionary)
+                            : SecItemAdd([kSecValueRef: joining] as CFDictionary, nil)
+                    }
+                    statuses.withLock { $0[turn] = status }
+                }
+                #expect(statuses.withLock { $0 } == [errSecSuccess, errSecSuccess])
+                // Whichever came first, the identity added is whole: its certificate and its key.
+                #expect(lookUp([kSecClass: kSecClassIdentity, kSecAttrLabel: "Staying"]).0 == errSecSuccess)
+                #expect(SecItemDelete([kSecClass: kSecClassIdentity] as CFDictionary) == errSecSuccess)
+                #expect(lookUp([kSecClass: kSecClassKey]).0 == errSecItemNotFound)
+            }
         }
     }
 

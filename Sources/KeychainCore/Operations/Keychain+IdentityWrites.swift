@@ -105,42 +105,34 @@ extension Keychain {
             throw joinedNotFound(schema, join: join, outcome: outcome)
         }
         let primaries = outcome.items.compactMap { $0.primary.persistentReference?.uuid }
-        var partners: [[UInt8]] = []
-        for item in outcome.items {
-            guard let uuid = item.partner.persistentReference?.uuid, !partners.contains(uuid) else { continue }
-            if try !isStillPaired(item.link, join: join, except: Set(primaries), caller: caller) {
-                partners.append(uuid)
-            }
-        }
         try writeSection { store in
+            // Decided in the section, on its own connection: a certificate added meanwhile with the same key (by
+            // another process, or earlier in the same group commit) keeps the key, as one there before would.
+            var partners: [[UInt8]] = []
+            for item in outcome.items {
+                guard let uuid = item.partner.persistentReference?.uuid, !partners.contains(uuid) else { continue }
+                let paired = try isStillPaired(
+                    item.link, schema: schemas.primary, join: join, except: Set(primaries), caller: caller,
+                    store: store)
+                if !paired { partners.append(uuid) }
+            }
             try deleteRows(primaries, schema: schemas.primary, caller: caller, store: store)
             try deleteRows(partners, schema: schemas.partner, caller: caller, store: store)
         }
         return primaries.count
     }
 
-    /// Whether a primary item other than `except` links to `link` in the caller's groups (a locked or damaged
-    /// one counts: the key is kept rather than orphan a certificate the caller cannot see now).
+    /// Whether a primary item other than `except` links to `link` in the caller's groups. The rows are matched
+    /// by their digests alone, so a locked or damaged one counts too: the key is kept rather than orphan a
+    /// certificate the caller cannot read now.
     private func isStillPaired(
-        _ link: AttributeValue, join: JoinedClasses, except: Set<[UInt8]>, caller: CallerIdentity
+        _ link: AttributeValue, schema: ClassSchema, join: JoinedClasses, except: Set<[UInt8]>,
+        caller: CallerIdentity, store: ItemStore
     ) throws -> Bool {
-        let query = ItemQuery(
-            itemClass: join.primary, attributes: [join.primaryAttribute: link], synchronizable: .any, limit: .all,
-            returns: .persistentReference)
-        let report: SearchReport
-        do {
-            report = try search(query, as: caller)
-        } catch KeychainError.itemNotFound {
-            return false
-        } catch let error as KeychainError
-            where error.status == SecurityStatus.interactionNotAllowed || error.status == SecurityStatus.decode
-        {
-            return true
-        }
-        if report.leftOut > 0 || report.damaged > 0 { return true }
-        return report.results.contains { result in
-            result.persistentReference.map { !except.contains($0.uuid) } ?? false
-        }
+        let query = ItemQuery(itemClass: join.primary, attributes: [join.primaryAttribute: link], synchronizable: .any)
+        let rows = try matchingRows(
+            query, schema: schema, groups: GroupScope(of: caller), limit: .all, reading: [], store: store)
+        return rows.contains { !except.contains($0.row.uuid) }
     }
 
     /// Deletes the rows of `schema`'s table with these UUIDs in the caller's groups (inside a transaction).
