@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import Synchronization
 
 /// A trust management object: the certificates to evaluate, the policies, the anchors and the date, and the
@@ -170,9 +171,11 @@ public func SecTrustSetAnchorCertificatesOnly(_ trust: SecTrust, _ anchorCertifi
 /// - Parameters:
 ///   - trust: the object.
 ///   - verifyDate: the date.
-/// - Returns: `errSecSuccess`.
+/// - Returns: `errSecSuccess`, or `errSecParam` for a date no certificate can be checked at (not a number,
+///   infinite, or outside the years a keychain date can hold).
 public func SecTrustSetVerifyDate(_ trust: SecTrust, _ verifyDate: CFDate) -> OSStatus {
     let date = verifyDate as Date
+    guard AttributeValue.isValidDate(date) else { return errSecParam }
     trust.update { $0.verifyDate = date }
     return errSecSuccess
 }

@@ -87,12 +87,20 @@ package enum ChainVerifier {
             throw .library("X509_STORE_CTX_init")
         }
         let parameters = X509_STORE_CTX_get0_param(context)
-        X509_VERIFY_PARAM_set_time(parameters, time_t(request.date.timeIntervalSince1970.rounded(.down)))
+        X509_VERIFY_PARAM_set_time(parameters, request.date.opensslTime)
         // An anchor need not be self-signed (Apple trusts an intermediate or a leaf given as an anchor).
         X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN))
-        if let hostname = request.hostname { setHost(hostname, on: parameters) }
-
         let collector = ProblemCollector()
+        if let hostname = request.hostname, !setHost(hostname, on: parameters) {
+            // OpenSSL sets no host for a name it refuses (one with a NUL inside) or an empty one, and would then
+            // check none: such a name matches no certificate.
+            collector.problems.append(
+                ChainProblem(
+                    index: 0, kind: .hostnameMismatch,
+                    detail: "the host name is empty or holds a character no host name has, so it matches no "
+                        + "certificate"))
+        }
+
         let retained = Unmanaged.passRetained(collector)
         defer { retained.release() }
         kossl_store_ctx_set_context(context, retained.toOpaque())
@@ -115,15 +123,19 @@ package enum ChainVerifier {
         return ChainVerificationResult(chain: chain, problems: collector.problems)
     }
 
-    private static func setHost(_ hostname: String, on parameters: OpaquePointer?) {
+    /// Sets the host name or IP address the leaf must name; false when OpenSSL would check nothing.
+    private static func setHost(_ hostname: String, on parameters: OpaquePointer?) -> Bool {
         var name = hostname
         if name.hasSuffix(".") { name.removeLast() }
-        if X509_VERIFY_PARAM_set1_ip_asc(parameters, name) == 1 { return }
+        guard !name.isEmpty, !name.utf8.contains(0) else { return false }
+        if X509_VERIFY_PARAM_set1_ip_asc(parameters, name) == 1 { return true }
         OpenSSLEncoding.clearErrors()
         // Apple trusts only the subject alternative names for TLS, never a DNS name in the common name.
         X509_VERIFY_PARAM_set_hostflags(
             parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
-        _ = X509_VERIFY_PARAM_set1_host(parameters, name, name.utf8.count)
+        let set = X509_VERIFY_PARAM_set1_host(parameters, name, name.utf8.count) == 1
+        OpenSSLEncoding.clearErrors()
+        return set
     }
 }
 

@@ -79,7 +79,7 @@ package enum OCSPStaple {
         guard let store = X509_STORE_new() else { return false }
         defer { X509_STORE_free(store) }
         _ = X509_STORE_add_cert(store, anchor.handle)
-        X509_VERIFY_PARAM_set_time(X509_STORE_get0_param(store), time_t(date.timeIntervalSince1970.rounded(.down)))
+        X509_VERIFY_PARAM_set_time(X509_STORE_get0_param(store), date.opensslTime)
         guard let trusted = kossl_x509_stack_new() else { return false }
         defer { kossl_x509_stack_free(trusted) }
         _ = kossl_x509_stack_push(trusted, issuer.handle)

@@ -105,6 +105,25 @@ import Testing
         #expect(evaluate(other).error?.code == Int(errSecHostNameMismatch))
     }
 
+    /// A host name OpenSSL cannot check (one with a NUL inside, an empty one, a lone dot) fails the evaluation
+    /// with errSecHostNameMismatch: it never turns the host name check off.
+    @Test(arguments: ["www.example.test\0.evil.test", "", ".", "\0"])
+    func aHostNameThatCannotBeCheckedIsAMismatch(host: String) throws {
+        let (trusted, error) = evaluate(
+            try trust(["leaf", "intermediate"], policy: SecPolicyCreateSSL(true, host as CFString)))
+        #expect(!trusted)
+        #expect(error?.code == Int(errSecHostNameMismatch))
+    }
+
+    /// A date no certificate can be checked at (not a number, infinite, past the year 9999) is errSecParam, and
+    /// the trust keeps the date it had.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300])
+    func aVerifyDateOutOfRangeIsRefused(seconds: Double) throws {
+        let trust = try trust(["leaf", "intermediate"])
+        #expect(SecTrustSetVerifyDate(trust, Date(timeIntervalSinceReferenceDate: seconds) as CFDate) == errSecParam)
+        #expect(evaluate(trust).trusted)
+    }
+
     @Test func aMissingIntermediateFailsWithErrSecCreateChainFailed() throws {
         let (trusted, error) = evaluate(try trust(["leaf"]))
         #expect(!trusted)
