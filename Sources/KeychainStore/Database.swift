@@ -106,25 +106,39 @@ package final class Database {
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls the whole transaction back and is rethrown.
     /// IMMEDIATE takes the write lock up front, so two processes never both read-then-write and deadlock.
     package func writeTransaction<R>(_ body: () throws -> R) throws -> R {
-        try executeKept("BEGIN IMMEDIATE")
+        try begin("BEGIN IMMEDIATE")
         do {
             let result = try body()
             try executeKept("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            rollBack()
             throw error
         }
     }
 
+    /// Runs a BEGIN statement, with ROLLBACK prepared first: the transaction can then always be ended, since a
+    /// prepared ROLLBACK does not fail in WAL mode, where preparing one can (out of memory). A connection left
+    /// inside a transaction would show later reads what was undone, and refuse every later BEGIN.
+    package func begin(_ sql: String) throws {
+        _ = try statement("ROLLBACK")
+        try executeKept(sql)
+    }
+
+    /// Undoes the open transaction, if there is one (an error may have ended it already).
+    package func rollBack() {
+        guard !isAutocommit else { return }
+        try? executeKept("ROLLBACK")
+    }
+
     /// Runs `body` inside a read transaction, so all its reads see one snapshot.
     package func readTransaction<R>(_ body: () throws -> R) throws -> R {
-        try executeKept("BEGIN DEFERRED")
+        try begin("BEGIN DEFERRED")
         let result: R
         do {
             result = try body()
         } catch {
-            try? execute("ROLLBACK")
+            rollBack()
             throw error
         }
         // A COMMIT that fails means the snapshot was not what it seemed: say so rather than return it, and end
@@ -132,7 +146,7 @@ package final class Database {
         do {
             try executeKept("COMMIT")
         } catch {
-            try? execute("ROLLBACK")
+            rollBack()
             throw error
         }
         return result

@@ -125,7 +125,7 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
     /// fail the others' writes in its group.)
     private func commit(_ group: [PendingWrite]) -> (again: [PendingWrite], unstarted: [PendingWrite]) {
         do {
-            try database.executeKept("BEGIN IMMEDIATE")
+            try database.begin("BEGIN IMMEDIATE")
         } catch {
             finish(group, failingWith: error)
             return ([], [])
@@ -144,13 +144,13 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
                     return answerAllBut(ran, runAgain: group[(index + 1)...])
                 }
                 do {
-                    try database.execute("ROLLBACK TO group_write")
-                    try database.execute("RELEASE group_write")
-                } catch let undo {
+                    try database.executeKept("ROLLBACK TO group_write")
+                    try database.executeKept("RELEASE group_write")
+                } catch {
                     // The failed write's changes could not be undone alone: RELEASE would then commit them with
-                    // the group. The whole transaction goes instead, and the writes after this one run next time.
-                    try? database.execute("ROLLBACK")
-                    write.error = undo
+                    // the group. The whole transaction goes instead, and the writes after this one run next time;
+                    // the failed write keeps its own error, which says what was wrong with it.
+                    database.rollBack()
                     return answerAllBut(ran, runAgain: group[(index + 1)...])
                 }
             }
@@ -158,7 +158,7 @@ package final class GroupCommitter: @unchecked Sendable {  // safe: `database` i
         do {
             try database.executeKept("COMMIT")
         } catch {
-            try? database.execute("ROLLBACK")
+            database.rollBack()
             for write in group where write.error == nil { write.error = error }
         }
         let committed = group.filter { $0.error == nil }.count

@@ -63,4 +63,30 @@ import Testing
         #expect(try database.statement("SELECT count(*) FROM child").rows() == [[.integer(0)]])
         #expect(try database.readTransaction { 42 } == 42)
     }
+
+    /// A write transaction whose COMMIT is refused is rolled back and ended: the connection can begin the next
+    /// one, and reads see nothing of it. Ending one with nothing open is harmless.
+    @Test func writeTransactionEndsATransactionWhoseCommitFails() throws {
+        let database = try Database(path: temporaryPath())
+        defer { database.close() }
+        try database.execute(
+            """
+            PRAGMA foreign_keys = ON;
+            CREATE TABLE parent (id INTEGER PRIMARY KEY);
+            CREATE TABLE child (parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
+            """)
+        let error = #expect(throws: StoreError.self) {
+            try database.writeTransaction {
+                try database.statement("INSERT INTO parent VALUES (1)").run()
+                try database.statement("INSERT INTO child VALUES (7)").run()
+            }
+        }
+        #expect(error?.result == .constraintForeignKey)
+        #expect(database.isAutocommit)
+        #expect(try database.statement("SELECT count(*) FROM parent").rows() == [[.integer(0)]])
+        database.rollBack()
+        #expect(database.isAutocommit)
+        try database.writeTransaction { try database.statement("INSERT INTO parent VALUES (2)").run() }
+        #expect(try database.statement("SELECT count(*) FROM parent").rows() == [[.integer(1)]])
+    }
 }
