@@ -36,7 +36,7 @@ extension Keychain {
         guard let oldPolicy else {
             return try changes.data ?? oldSealer.openSecret(match.row.secret, itemKey: itemKey).bytes
         }
-        guard changes.data != nil || rewrapping else { return nil }  // attributes only: no authentication
+        guard changes.dataCount != nil || rewrapping else { return nil }  // attributes only: no authentication
         // Apple: updating the secret of a constrained item needs the same authentication as reading it.
         let current = try openConstrained(
             match.row.secret, policy: oldPolicy, sealer: oldSealer, itemKey: itemKey, authentication: authentication)

@@ -76,6 +76,12 @@ extension ItemValue {
         }
     }
 
+    /// The number of bytes of ``storedBytes``, without copying them.
+    var storedByteCount: Int {
+        if case .identity = self { return 0 }
+        return byteCount
+    }
+
     /// Whether this value is of the kind `kind`.
     func isKind(_ kind: ClassSchema.ValueKind) -> Bool {
         switch (self, kind) {

@@ -73,7 +73,7 @@ extension Keychain {
         let schema = try schema(item.itemClass)
         try ItemValue.check(item.value, for: schema, in: KeychainError.Reason("an add"))
         try validate(item.attributes, in: schema, writing: true)
-        try validate(data: item.value?.storedBytes)
+        try validate(dataCount: item.value?.storedByteCount)
         let group = try writeGroup(item.accessGroup, of: caller)
         let protection = try protection(
             accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable,
@@ -142,8 +142,10 @@ extension Keychain {
         let constraints = item.accessControl.flatMap { $0.hasConstraints ? $0 : nil }
         if let constraints { attributes[AccessControlPolicy.attributeKey] = .data(constraints.encoded) }
         let fresh = try FreshItemIdentity.draw()
+        var secret = item.value?.storedBytes ?? []
+        defer { wipe(&secret) }
         var prepared = try prepare(
-            attributes, secret: item.value?.storedBytes ?? [], schema: checked.schema,
+            attributes, secret: secret, schema: checked.schema,
             protection: checked.protection, uuid: fresh.uuid, itemKey: fresh.itemKey,
             constraints: constraints, context: context)
         prepared.leftOut = checked.leftOut

@@ -145,7 +145,7 @@ extension Keychain {
             throw KeychainError.param.because("kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only")
         }
         try validate(changes.attributes, in: schema, writing: true)
-        try validate(data: changes.data)
+        try validate(dataCount: changes.dataCount)
         let groups = try searchGroups(query.accessGroup, of: caller)
         let newGroup = try changes.accessGroup.map { try writeGroup($0, of: caller) }
         return (schema, query, groups, newGroup)
@@ -191,7 +191,7 @@ extension Keychain {
         return UpdatePlan(
             oldSealer: oldSealer, itemKey: itemKey, attributes: attributes, oldPolicy: oldPolicy,
             newPolicy: newPolicy, protection: protection, rewrapping: rewrapping,
-            opensConstrainedSecret: oldPolicy != nil && (changes.data != nil || rewrapping))
+            opensConstrainedSecret: oldPolicy != nil && (changes.dataCount != nil || rewrapping))
     }
 
     private func apply(

@@ -50,8 +50,8 @@ extension Keychain {
     }
 
     /// Checks the size of a secret.
-    func validate(data: [UInt8]?) throws {
-        if let data, data.count > Self.maximumDataSize {
+    func validate(dataCount: Int?) throws {
+        if let dataCount, dataCount > Self.maximumDataSize {
             throw KeychainError.param.because("kSecValueData is larger than \(Self.maximumDataSize) bytes")
         }
     }

@@ -17,10 +17,12 @@ enum DeviceKey {
             // Read back: another process may have created it first, and its key is the one on disk.
             stored = try SecretFile.read(url)
         }
-        guard var bytes = stored, bytes.count == 32 else {
+        // The array read is wiped itself: a second name for it would make the wipe copy it first and clear the
+        // copy.
+        defer { if stored != nil { wipe(&stored!) } }
+        guard stored?.count == 32 else {
             throw KeychainError.notAvailable.because("the device key file is damaged")
         }
-        defer { wipe(&bytes) }
-        return SecureBytes(bytes)
+        return SecureBytes(stored!)
     }
 }

@@ -26,11 +26,14 @@ extension KeyringKeyStore {
 
     private static func homeIsGone(_ path: String, namespace: String) -> Bool {
         let deviceKeyURL = URL(fileURLWithPath: path, isDirectory: true).appendingPathComponent(DeviceKey.fileName)
-        let stored: [UInt8]?
+        var stored: [UInt8]?
         do { stored = try SecretFile.read(deviceKeyURL) } catch { return false }
-        guard var bytes = stored else { return true }
-        defer { wipe(&bytes) }
-        guard bytes.count == 32, let current = try? self.namespace(deviceKey: SecureBytes(bytes)) else { return false }
+        // The array read is wiped itself (a second name for it would make the wipe clear a copy).
+        defer { if stored != nil { wipe(&stored!) } }
+        guard stored != nil else { return true }
+        guard stored?.count == 32, let current = try? self.namespace(deviceKey: SecureBytes(stored!)) else {
+            return false
+        }
         return current != namespace
     }
 

@@ -31,15 +31,21 @@ final class ProtectionState: Sendable {
         /// Class keys that need no passcode, unwrapped once; searched in order: a handful of entries compared by
         /// case cost less than hashing a class name.
         private let alwaysAvailable: [(Accessibility, AESKeyWrapper)]
+        /// A stand-in that makes the next use read the file: a saved keybag whose snapshot could not be made.
+        let isUnread: Bool
 
         init(
             document: KeybagDocument, identity: SecretFile.FileIdentity?,
-            alwaysAvailable: [Accessibility: AESKeyWrapper]
+            alwaysAvailable: [Accessibility: AESKeyWrapper], isUnread: Bool = false
         ) {
             self.document = document
             self.identity = identity
             self.alwaysAvailable = alwaysAvailable.map { ($0.key, $0.value) }
+            self.isUnread = isUnread
         }
+
+        static let unread = Snapshot(
+            document: KeybagDocument(classes: [:]), identity: nil, alwaysAvailable: [:], isUnread: true)
 
         func alwaysAvailableKey(_ protection: Accessibility) -> AESKeyWrapper? {
             for (candidate, key) in alwaysAvailable where candidate == protection { return key }
@@ -110,7 +116,12 @@ final class ProtectionState: Sendable {
     private static func loadIfPresent(_ url: URL, deviceKey: SecureBytes) throws -> Snapshot? {
         let identity = SecretFile.fileIdentity(path: url.path)
         guard let bytes = try SecretFile.read(url) else { return nil }
-        let document = try KeybagDocument.decode(bytes)
+        return try snapshot(of: try KeybagDocument.decode(bytes), identity: identity, deviceKey: deviceKey)
+    }
+
+    private static func snapshot(
+        of document: KeybagDocument, identity: SecretFile.FileIdentity?, deviceKey: SecureBytes
+    ) throws -> Snapshot {
         var available: [Accessibility: AESKeyWrapper] = [:]
         for protection in Accessibility.allCases
         where document.passcode == nil
@@ -130,12 +141,13 @@ final class ProtectionState: Sendable {
         return Snapshot(document: document, identity: identity, alwaysAvailable: available)
     }
 
-    /// The current snapshot, re-read if another process replaced the keybag file.
+    /// The current snapshot, re-read if another process replaced the keybag file (or one saved here could not
+    /// be made).
     private func current() throws -> Snapshot {
-        if keybagChangesOnlyHere { return snapshot.withLock { $0 } }
-        let identity = keybagWatch.identity()
         let known = snapshot.withLock { $0 }
-        if known.identity == identity { return known }
+        if keybagChangesOnlyHere && !known.isUnread { return known }
+        let identity = keybagWatch.identity()
+        if known.identity == identity && !known.isUnread { return known }
         let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
         snapshot.withLock { $0 = fresh }
         // The classes kept in memory may have changed (a passcode set): item key schedules left behind go.
@@ -284,6 +296,7 @@ final class ProtectionState: Sendable {
     {
         if let new, new.count == 0 { throw KeychainError.param.because("a passcode cannot be empty") }
         var destroyedClassAKPU = false
+        var unlocked: [Accessibility: SecureBytes] = [:]
         try modify { document in
             var keys: [Accessibility: SecureBytes]
             if document.passcode != nil {
@@ -312,7 +325,7 @@ final class ProtectionState: Sendable {
                 document.passcode = KeybagDocument.PasscodeRecord(
                     iterations: tuned.iterations, salt: Data(salt).base64EncodedString(),
                     milliseconds: tuned.milliseconds)
-                try store.put(keys)
+                unlocked = keys
             } else {
                 keys[.whenPasscodeSetThisDeviceOnly] = nil
                 destroyedClassAKPU = document.classes[Accessibility.whenPasscodeSetThisDeviceOnly.rawValue] != nil
@@ -321,9 +334,10 @@ final class ProtectionState: Sendable {
                     document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: deviceKey))
                 }
                 document.passcode = nil
-                store.clear()
             }
         }
+        // The unlocked keys follow the keybag once it is saved: a failed save leaves the lock state as it was.
+        if unlocked.isEmpty { store.clear() } else { try store.put(unlocked) }
         return destroyedClassAKPU
     }
 
@@ -399,9 +413,18 @@ final class ProtectionState: Sendable {
     }
 
     private func save(_ document: KeybagDocument) throws {
-        try SecretFile.replace(keybagURL, bytes: try document.encoded())
-        let reloaded = try Self.load(keybagURL, deviceKey: deviceKey)
-        snapshot.withLock { $0 = reloaded }
+        do {
+            try SecretFile.replace(keybagURL, bytes: try document.encoded())
+        } catch {
+            // The file may hold either document now (the rename may have happened): the next use reads it.
+            snapshot.withLock { $0 = Snapshot.unread }
+            throw error
+        }
+        // From what was written, not read back: a failed read here would keep the old snapshot in use (keychaind
+        // never looks at the file again) while the file says otherwise, say a passcode set and none known.
+        let written = try? Self.snapshot(
+            of: document, identity: SecretFile.fileIdentity(path: keybagURL.path), deviceKey: deviceKey)
+        snapshot.withLock { $0 = written ?? Snapshot.unread }
         AESGCM.forgetKeySchedules()
     }
 }

@@ -36,7 +36,7 @@ enum SecretFile {
         } catch {
             throw failure(error, url)
         }
-        syncDirectory(url)
+        try syncDirectory(url)
         return true
     }
 
@@ -50,7 +50,7 @@ enum SecretFile {
             try? SystemCalls.unlink(temporary)
             throw failure(error, url)
         }
-        syncDirectory(url)
+        try syncDirectory(url)
     }
 
     /// The identity of the file's current version (inode, change time, size), or nil when it does not exist. A
@@ -106,11 +106,15 @@ enum SecretFile {
         return path
     }
 
-    private static func syncDirectory(_ url: URL) {
-        guard let descriptor = try? SystemCalls.open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
-        else { return }
-        try? SystemCalls.fsync(descriptor)
-        SystemCalls.close(descriptor)
+    /// Makes a new name in `url`'s directory durable. A failure is the caller's: the name may not survive a
+    /// crash, so the change cannot be reported done.
+    private static func syncDirectory(_ url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        let descriptor = try reporting(directory) { () throws(SystemCallError) in
+            try SystemCalls.open(directory.path, O_RDONLY | O_DIRECTORY)
+        }
+        defer { SystemCalls.close(descriptor) }
+        try reporting(directory) { () throws(SystemCallError) in try SystemCalls.fsync(descriptor) }
     }
 
     /// Runs `body`, turning its failure into the keychain's error (see ``failure(_:_:as:)``).

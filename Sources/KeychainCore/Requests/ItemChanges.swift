@@ -26,6 +26,9 @@ public struct ItemChanges: Sendable {
         set { value = newValue.map { .secret(Secret($0)) } }
     }
 
+    /// The number of new secret bytes, without copying them; nil when the secret is not replaced.
+    var dataCount: Int? { value?.secret?.count }
+
     /// Whether the update changes nothing.
     public var isEmpty: Bool {
         attributes.isEmpty && accessGroup == nil && synchronizable == nil && accessibility == nil
