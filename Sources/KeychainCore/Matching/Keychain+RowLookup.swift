@@ -5,6 +5,10 @@ struct MatchedRow: Sendable {
     var row: StoredRow
     var protection: Accessibility
     var attributes: [AttributeKey: AttributeValue]?
+    /// The row names a protection class no keychain writes (it was damaged, or changed on disk): it matches on
+    /// its digests like any row, and every use that would open it finds it damaged (errSecDecode), so a search
+    /// skips and counts it, and a delete can remove it. ``protection`` is then a stand-in.
+    var isDamaged = false
 }
 
 extension Keychain {
@@ -60,7 +64,12 @@ extension Keychain {
         matches.reserveCapacity(rows.count)
         for row in rows {
             guard let protection = Accessibility(rawValue: row.protection) else {
-                throw KeychainError.decode.because("an item has an unknown protection class")
+                // A date condition needs the attributes, which such a row cannot give: it matches none.
+                if dateConditions.isEmpty {
+                    matches.append(MatchedRow(row: row, protection: .whenUnlocked, attributes: nil, isDamaged: true))
+                }
+                if let wanted, matches.count >= wanted { break }
+                continue
             }
             if dateConditions.isEmpty {
                 matches.append(MatchedRow(row: row, protection: protection, attributes: nil))
@@ -75,6 +84,12 @@ extension Keychain {
         return matches
     }
 
+    /// - Throws: errSecDecode for a row whose protection class is unknown.
+    func refuseDamaged(_ match: MatchedRow) throws {
+        guard match.isDamaged else { return }
+        throw KeychainError.decode.because("an item has an unknown protection class")
+    }
+
     func sealer(for row: StoredRow, schema: ClassSchema, protection: Accessibility) -> ItemSealer {
         ItemSealer(
             table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection, version: row.version,
@@ -84,6 +99,7 @@ extension Keychain {
     /// Decrypts a matched row's attributes.
     func openAttributes(of match: MatchedRow, schema: ClassSchema) throws -> [AttributeKey: AttributeValue] {
         if let attributes = match.attributes { return attributes }
+        try refuseDamaged(match)
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
         let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
         return try sealer.openAttributes(match.row.metadata, itemKey: itemKey)

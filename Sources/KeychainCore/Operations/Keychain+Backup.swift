@@ -143,7 +143,9 @@ extension Keychain {
                         from: schema.itemClass.rawValue, where: RowFilter(), reading: [.metadata, .secret])
                     for row in rows {
                         guard let protection = Accessibility(rawValue: row.protection) else {
-                            throw KeychainError.decode.because("an item has an unknown protection class")
+                            // Damaged (or changed on disk): counted in the summary, as rows that do not decrypt.
+                            contents.damagedCount += 1
+                            continue
                         }
                         // A ThisDeviceOnly item is counted and skipped without its class key: never decrypted.
                         guard Self.leavesDevice(schema, protection, nil) else {

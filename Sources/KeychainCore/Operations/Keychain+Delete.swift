@@ -44,7 +44,7 @@ extension Keychain {
     /// so is a row that no longer decrypts: deleting is the only way to be rid of it.
     /// - Throws: `errSecDecode` when the row's contents do not satisfy the query.
     private func verify(_ match: MatchedRow, against check: AttributeMatcher, schema: ClassSchema) throws {
-        guard let classKey = try? classKey(match.protection) else { return }
+        guard !match.isDamaged, let classKey = try? classKey(match.protection) else { return }
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
         guard let itemKey = try? sealer.itemKey(wrapped: match.row.wrappedKey, classKey: classKey),
             let attributes = try? sealer.openAttributes(match.row.metadata, itemKey: itemKey, only: check.keys)

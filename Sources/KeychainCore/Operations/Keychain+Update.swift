@@ -167,6 +167,7 @@ extension Keychain {
 
     private func plan(_ job: UpdateJob, for match: MatchedRow) throws -> UpdatePlan {
         let (changes, schema, newGroup) = (job.changes, job.schema, job.newGroup)
+        try refuseDamaged(match)
         let oldSealer = sealer(for: match.row, schema: schema, protection: match.protection)
         let itemKey = try oldSealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
         var attributes = try oldSealer.openAttributes(match.row.metadata, itemKey: itemKey)

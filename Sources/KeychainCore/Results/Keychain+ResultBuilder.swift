@@ -18,6 +18,7 @@ extension Keychain {
         checkedByDigests: Bool = false
     ) throws -> ItemResult {
         let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
+        try refuseDamaged(match)
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
         // Even a search that returns no contents reveals the item; it needs the class to be available.
         let classKey = try classKey(match.protection)
