@@ -273,6 +273,9 @@ extension ReasonMessages {
         word(
             "the item needs user authentication, which failed: {0}",
             "項目にはユーザ認証が必要ですが、認証に失敗しました: {0}")
+        word(
+            "the items to update needed a new authentication each time the update ran again; nothing was changed",
+            "更新を実行し直すたびに、更新する項目に新しい認証が必要になりました。何も変更していません")
         word("the kernel keyring refused the class keys: {0}", "カーネルのキーリングがクラス鍵を受け付けませんでした: {0}")
         word(
             "the kernel's key quota for this user is full{0}, so the class keys cannot be kept: every "

@@ -53,15 +53,24 @@ extension Keychain {
         // A user taking their time at a prompt must hold up no other call of this process and no writer of
         // another: the update runs with prompts deferred, and if one is needed its transaction is rolled back,
         // the prompts are asked outside the store's lock, and the update runs again, finding them in the context.
+        // The run after the prompts defers them too: were one needed again (an item matching now that did not
+        // then, a reuse window run out), it would otherwise be asked inside the transaction (and keychaind's group
+        // committer cannot ask at all). Items that keep changing under it end the update after a few rounds.
         var deferring = authentication
         deferring.defersPrompts = true
-        do {
-            try applyInTransaction(jobs, authentication: deferring)
-        } catch is PromptDeferred {
-            for job in jobs { try authenticateAhead(job, authentication: authentication) }
-            try applyInTransaction(jobs, authentication: authentication)
+        for _ in 0..<Self.updateAuthenticationRounds {
+            do {
+                return try applyInTransaction(jobs, authentication: deferring)
+            } catch is PromptDeferred {
+                for job in jobs { try authenticateAhead(job, authentication: authentication) }
+            }
         }
+        throw KeychainError.authFailed.because(
+            "the items to update needed a new authentication each time the update ran again; nothing was changed")
     }
+
+    /// How many times an update asks for its authentications and runs again before it gives up.
+    static let updateAuthenticationRounds = 3
 
     /// One update: what it changes, where, and when.
     private struct UpdateJob {
