@@ -68,4 +68,25 @@ static inline void kossl_store_ctx_set_context(X509_STORE_CTX *ctx, void *contex
     X509_STORE_CTX_set_app_data(ctx, context);
 }
 static inline void *kossl_store_ctx_context(X509_STORE_CTX *ctx) { return X509_STORE_CTX_get_app_data(ctx); }
+// A PKCS#12 file's safes and bags, walked for their iteration counts before any key derivation.
+static inline int kossl_pkcs7_stack_count(const STACK_OF(PKCS7) *stack) { return sk_PKCS7_num(stack); }
+static inline PKCS7 *kossl_pkcs7_stack_value(const STACK_OF(PKCS7) *stack, int index) {
+    return sk_PKCS7_value(stack, index);
+}
+static inline void kossl_pkcs7_stack_free_all(STACK_OF(PKCS7) *stack) { sk_PKCS7_pop_free(stack, PKCS7_free); }
+static inline int kossl_pkcs7_type(const PKCS7 *p7) { return OBJ_obj2nid(p7->type); }
+// The encryption algorithm of an EncryptedData safe, which OpenSSL has no accessor for; NULL for another type.
+static inline const X509_ALGOR *kossl_pkcs7_encryption_algorithm(const PKCS7 *p7) {
+    if (OBJ_obj2nid(p7->type) != NID_pkcs7_encrypted || p7->d.encrypted == NULL) return NULL;
+    return p7->d.encrypted->enc_data == NULL ? NULL : p7->d.encrypted->enc_data->algorithm;
+}
+static inline int kossl_safebag_stack_count(const STACK_OF(PKCS12_SAFEBAG) *stack) {
+    return sk_PKCS12_SAFEBAG_num(stack);
+}
+static inline const PKCS12_SAFEBAG *kossl_safebag_stack_value(const STACK_OF(PKCS12_SAFEBAG) *stack, int index) {
+    return sk_PKCS12_SAFEBAG_value(stack, index);
+}
+static inline void kossl_safebag_stack_free_all(STACK_OF(PKCS12_SAFEBAG) *stack) {
+    sk_PKCS12_SAFEBAG_pop_free(stack, PKCS12_SAFEBAG_free);
+}
 #endif

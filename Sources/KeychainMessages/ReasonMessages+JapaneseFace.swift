@@ -129,6 +129,8 @@ extension ReasonMessages {
         word("{0} holds no certificate or key", "{0} には証明書も鍵もありません")
         word("the PKCS#12 file's key has no certificate", "PKCS#12 ファイルの鍵に証明書がありません")
         word("the PKCS#12 file is empty", "PKCS#12 ファイルが空です")
+        word("everything in {0} is already in the keychain", "{0} の中身はすべてキーチェーンにすでにあります")
+        word("SecItemAdd returned no persistent reference", "SecItemAdd が永続参照を返しませんでした")
         // The `security` command: identity, backups and doctor.
         word(
             "{0} {1}, and KEYCHAIN_ENTITLEMENTS confines this command to its identity's groups; run it without "

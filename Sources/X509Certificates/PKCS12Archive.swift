@@ -22,7 +22,8 @@ package struct PKCS12Contents: Sendable {
 package enum PKCS12Archive {
     /// Opens `bytes` with `passphrase`.
     /// - Throws: `X509Error.wrongPassphrase` when the integrity check fails, `.malformed` when the bytes are not
-    ///   PKCS#12 or their contents do not decrypt and parse.
+    ///   PKCS#12, their contents do not decrypt and parse, or they ask for more key-derivation iterations than
+    ///   `PKCS12Iterations.maximum`.
     package static func open(_ bytes: [UInt8], passphrase: String) throws(X509Error) -> PKCS12Contents {
         LegacyAlgorithms.enable()
         defer { OpenSSLEncoding.clearErrors() }
@@ -39,15 +40,17 @@ package enum PKCS12Archive {
         guard consumed == bytes.count else {
             throw .malformed("the data has \(bytes.count - consumed) bytes after the PKCS#12 file")
         }
-        if PKCS12_mac_present(archive) == 1 {
-            guard macVerifies(archive, passphrase) else { throw .wrongPassphrase }
-        }
+        // The iteration counts are bounded before any key derivation, the MAC's included.
+        guard let safes = PKCS12_unpack_authsafes(archive) else { throw undecryptable }
+        defer { kossl_pkcs7_stack_free_all(safes) }
+        var iterations = PKCS12Iterations()
+        try iterations.addUnencrypted(archive, safes: safes)
+        let opening = try openingPassphrase(archive, passphrase)
+        try iterations.addEncrypted(safes, passphrase: opening)
         var key: OpaquePointer?
         var certificate: OpaquePointer?
         var others: OpaquePointer?
-        guard PKCS12_parse(archive, passphrase, &key, &certificate, &others) == 1 else {
-            throw .malformed("the PKCS#12 contents do not decrypt or parse (an unsupported algorithm?)")
-        }
+        guard PKCS12_parse(archive, passphrase, &key, &certificate, &others) == 1 else { throw undecryptable }
         defer {
             EVP_PKEY_free(key)
             X509_free(certificate)
@@ -61,10 +64,20 @@ package enum PKCS12Archive {
             localKeyID: certificate.flatMap(localKeyID))
     }
 
-    /// OpenSSL's own rule for an empty passphrase: try it as "" and as no passphrase at all.
-    private static func macVerifies(_ archive: OpaquePointer, _ passphrase: String) -> Bool {
-        if PKCS12_verify_mac(archive, passphrase, Int32(passphrase.utf8.count)) == 1 { return true }
-        return passphrase.isEmpty && PKCS12_verify_mac(archive, nil, 0) == 1
+    static let undecryptable = X509Error.malformed(
+        "the PKCS#12 contents do not decrypt or parse (an unsupported algorithm?)")
+
+    /// Checks the MAC; answers the passphrase the contents decrypt with. OpenSSL's own rule for an empty one
+    /// (PKCS12_parse's): no passphrase at all when there is no MAC or the MAC was made so, else "".
+    private static func openingPassphrase(_ archive: OpaquePointer, _ passphrase: String) throws(X509Error)
+        -> String?
+    {
+        guard PKCS12_mac_present(archive) == 1 else { return passphrase.isEmpty ? nil : passphrase }
+        if passphrase.isEmpty && PKCS12_verify_mac(archive, nil, 0) == 1 { return nil }
+        guard PKCS12_verify_mac(archive, passphrase, Int32(passphrase.utf8.count)) == 1 else {
+            throw .wrongPassphrase
+        }
+        return passphrase
     }
 
     private static func pkcs8(_ key: OpaquePointer) throws(X509Error) -> SecureBytes {

@@ -3,7 +3,8 @@ import KeychainTestSupport
 
 /// Certificates, keys and PKCS#12 files made by the `openssl` command once per test process, for the
 /// certificate verbs: a root, an intermediate, a leaf for www.example.test, an expired leaf, an RSA identity,
-/// and PKCS#12 files in OpenSSL 3's default format and with `-legacy`.
+/// PKCS#12 files in OpenSSL 3's default format and with `-legacy`, a second identity from the same CA and the
+/// chain alone as PKCS#12.
 final class CertificateFiles: Sendable {
     let directory: URL
 
@@ -77,5 +78,12 @@ final class CertificateFiles: Sendable {
         openssl req -x509 -newkey rsa:2048 -nodes -keyout rsa.key -subj "/CN=RSA Client" -days 30 -out rsa.pem \
             2>/dev/null
         openssl pkcs12 -export -inkey rsa.key -in rsa.pem -passout pass: -out rsa.p12
+        openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out second.key
+        openssl req -new -key second.key -subj "/O=Example Org/CN=second.example.test" -out second.csr
+        openssl x509 -req -in second.csr -CA intermediate.pem -CAkey intermediate.key -CAcreateserial -days 365 \
+            -extfile ext.cnf -extensions leaf -out second.pem
+        openssl pkcs12 -export -inkey second.key -in second.pem -certfile chain.pem -name "Second Identity" \
+            -passout pass:correct-horse -out second.p12
+        openssl pkcs12 -export -nokeys -in chain.pem -passout pass:correct-horse -out chain.p12
         """#
 }

@@ -63,6 +63,57 @@ import Testing
         #expect(listed.components(separatedBy: "-----BEGIN CERTIFICATE-----").count == 4)
     }
 
+    @Test func aSecondIdentityFromTheSameCAImportsBesideItsChain() throws {
+        #expect(harness.run(["import", files.path("default.p12"), "-P", "correct-horse"]).exitCode == 0)
+        let second = harness.run(["import", files.path("second.p12"), "-P", "correct-horse"])
+        #expect(second.exitCode == 0)
+        #expect(second.output == "1 identity imported.\n2 certificates already in the keychain.\n")
+        let listed = harness.run(["find-certificate", "-a", "-p"]).output
+        #expect(listed.components(separatedBy: "-----BEGIN CERTIFICATE-----").count == 5)
+        let identities = try json(harness.run(["find-identity", "--json"]).output)
+        let labels = (identities["identities"] as? [[String: Any]])?.compactMap { $0["label"] as? String }
+        #expect(Set(labels ?? []) == ["second.example.test", "www.example.test"])
+        // The CA certificates were there before: the second identity's delete leaves them and the first.
+        #expect(harness.run(["delete-identity", "-c", "second.example.test"]).exitCode == 0)
+        #expect(harness.run(["find-certificate", "-a", "--json"]).output.split(separator: "\n").count == 3)
+    }
+
+    @Test func aChainPartlyThereImportsTheRestAndAChainAllThereIsADuplicate() throws {
+        #expect(harness.run(["import", files.path("root.pem")]).output == "1 certificate imported.\n")
+        let partly = harness.run(["import", files.path("chain.p12"), "-P", "correct-horse", "--json"])
+        #expect(partly.exitCode == 0)
+        let counts = try json(partly.output)
+        #expect(counts["certificates"] as? Int == 1)
+        #expect(counts["alreadyPresent"] as? Int == 1)
+        #expect(counts["identities"] as? Int == 0)
+        let again = harness.run(["import", files.path("chain.p12"), "-P", "correct-horse"])
+        #expect(again.exitCode == 45)  // errSecDuplicateItem, -25299
+        #expect(
+            again.errors.hasSuffix(
+                "security: SecKeychainItemImport: The specified item already exists in the keychain.\n"
+                    + "security: everything in \(files.path("chain.p12")) is already in the keychain\n"))
+        #expect(again.output.isEmpty)
+        // The identity's own certificate is no chain certificate: already there, it fails the import.
+        let identity = harness.run(["import", files.path("leaf.der")])
+        #expect(identity.exitCode == 0)
+        #expect(harness.run(["import", files.path("default.p12"), "-P", "correct-horse"]).exitCode == 45)
+        #expect(harness.run(["export", "-t", "privKeys"]).exitCode == 44)
+    }
+
+    @Test func aFailedImportForTheOwnerLeavesTheSameKeyInAnotherGroup() throws {
+        let owner = CommandHarness(groups: ["LOCAL.security"], isOwner: true)
+        #expect(owner.run(["-G", "TEAM2.other", "import", files.path("leaf.key")]).output == "1 key imported.\n")
+        #expect(owner.run(["import", files.path("leaf.der")]).exitCode == 0)
+        // The key goes in beside TEAM2.other's copy; the certificate, already there, fails the import.
+        let failed = owner.run(["import", files.path("default.p12"), "-P", "correct-horse"])
+        #expect(failed.exitCode == 45)
+        #expect(owner.run(["-G", "LOCAL.security", "export", "-t", "privKeys"]).exitCode == 44)
+        let kept = owner.run(["-G", "TEAM2.other", "export", "-t", "privKeys", "-p"])
+        #expect(kept.exitCode == 0)
+        #expect(kept.output.hasPrefix("-----BEGIN PRIVATE KEY-----\n"))
+        #expect(owner.run(["export", "-t", "certs"]).output.components(separatedBy: "BEGIN CERTIFICATE").count == 2)
+    }
+
     @Test func anRSAIdentityWithAnEmptyPassphraseAndPEMKeysAndCertificates() throws {
         #expect(harness.run(["import", files.path("rsa.p12"), "-P", ""]).output == "1 identity imported.\n")
         #expect(harness.run(["import", files.path("leaf.key")]).output == "1 key imported.\n")

@@ -13,9 +13,10 @@ final class CommandHarness {
     /// The language of the runner's messages.
     var language = MessageLanguage.english
 
-    init(groups: [String] = ["TEAM1.com.example.app"]) {
+    /// `isOwner`: the command acts for the keychain's owner, as keychaind's owner rights make it (every group).
+    init(groups: [String] = ["TEAM1.com.example.app"], isOwner: Bool = false) {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("security-cli-test-\(UUID().uuidString)")
-        identity = CallerIdentity(applicationIdentifier: groups.first, accessGroups: groups)
+        identity = CallerIdentity(applicationIdentifier: groups.first, accessGroups: groups, isOwner: isOwner)
     }
 
     deinit { try? FileManager.default.removeItem(at: home) }

@@ -150,6 +150,11 @@ final class CertificateFixtures: Sendable {
             -passout pass:correct-horse -out default.p12
         openssl pkcs12 -export -legacy -inkey leaf.key -in leaf.pem -certfile chain.pem -name "My Identity" \
             -passout pass:correct-horse -out legacy.p12
+        # Every count 65,536 (DER 02 03 01 00 00), with and without a MAC: the iteration tests patch them in place.
+        openssl pkcs12 -export -inkey leaf.key -in leaf.pem -certfile chain.pem -iter 65536 \
+            -passout pass:correct-horse -out counted.p12
+        openssl pkcs12 -export -nomac -inkey leaf.key -in leaf.pem -certfile chain.pem -iter 65536 \
+            -passout pass:correct-horse -out counted-nomac.p12
         openssl pkcs8 -topk8 -nocrypt -in leaf.key -outform DER -out leaf.pkcs8
         """#
 }

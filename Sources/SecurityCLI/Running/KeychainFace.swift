@@ -75,6 +75,23 @@ struct KeychainFace {
         return run { SecItemAdd(attributes as CFDictionary, nil) }
     }
 
+    /// Adds one item and answers its status and persistent reference: the name of that one row, which a copy
+    /// of the same key or certificate in another access group does not share.
+    func addReturningPersistentReference(_ attributes: [String: Any]) -> (status: OSStatus, reference: Data?) {
+        var attributes = scoped(attributes)
+        attributes[kSecReturnPersistentRef as String] = true
+        var result: CFTypeRef?
+        let status = run { SecItemAdd(attributes as CFDictionary, &result) }
+        return (status, result as? Data)
+    }
+
+    /// Deletes the one item `persistentReference` names.
+    func delete(persistentReference: Data, operation: String) throws(CommandFailure) {
+        let query = scoped([kSecValuePersistentRef as String: persistentReference])
+        let status = run { SecItemDelete(query as CFDictionary) }
+        guard status == errSecSuccess else { throw Self.failure(operation, status) }
+    }
+
     /// Deletes the item `reference` names.
     func delete(_ itemClass: CFString, _ reference: AnyObject, operation: String) throws(CommandFailure) {
         let query = scoped([kSecClass as String: itemClass, kSecValueRef as String: reference])

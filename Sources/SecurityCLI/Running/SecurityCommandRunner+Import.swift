@@ -24,6 +24,8 @@ extension SecurityCommandRunner {
     private struct ImportedItems {
         var certificates: [SecCertificate] = []
         var keys: [SecKey] = []
+        /// A PKCS#12 file's other certificates (its CA's): one already in the keychain is left as it is.
+        var chain: [SecCertificate] = []
         /// The PKCS#12 file's key certificate's friendlyName, which labels its key.
         var label: String?
         var isIdentity = false
@@ -31,50 +33,73 @@ extension SecurityCommandRunner {
 
     /// `import FILE`: certificates (PEM or DER), private keys (PEM or DER PKCS #8, PEM PKCS #1 RSA) and PKCS#12
     /// files (key, certificate and chain; asks for the passphrase when `-P` is not given) go in as items, all of
-    /// them or, on a failure, none.
+    /// them or, on a failure, none. A chain certificate already there is skipped (a second identity from the same
+    /// CA), unless nothing else is new.
     func importItems(_ command: ImportCommand, identity: IdentityOptions) throws(CommandFailure) {
         let operation = "SecKeychainItemImport"
         var bytes = try CertificateFiles.contents(of: command.file, operation: operation)
         defer { PosixIO.wipe(&bytes) }
         let items = try read(bytes, command, operation: operation)
         let face = try face(identity)
-        var added: [(CFString, AnyObject)] = []
+        var added: [Data] = []
         for key in items.keys {
             var attributes: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueRef as String: key]
             if let label = items.label { attributes[kSecAttrLabel as String] = label }
-            try add(face, attributes, kSecClassKey, key, &added, operation)
+            try add(face, attributes, &added, operation)
         }
-        for certificate in items.certificates {
-            let attributes: [String: Any] = [
-                kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate,
-            ]
-            try add(face, attributes, kSecClassCertificate, certificate, &added, operation)
+        for certificate in items.certificates { try add(face, Self.item(certificate), &added, operation) }
+        var present = 0
+        for certificate in items.chain {
+            if try !add(face, Self.item(certificate), &added, operation, skippingDuplicate: true) { present += 1 }
+        }
+        guard !added.isEmpty else {
+            throw CommandFailure(
+                operation,
+                KeychainError.duplicateItem.because("everything in \(command.file) is already in the keychain"))
         }
         let identities = items.isIdentity ? 1 : 0
-        let certificates = items.certificates.count - identities
+        let certificates = items.certificates.count + items.chain.count - present - identities
         let keys = items.keys.count - identities
         if format.json {
-            output.writeLine(JSONText.encode(["identities": identities, "certificates": certificates, "keys": keys]))
+            output.writeLine(
+                JSONText.encode([
+                    "identities": identities, "certificates": certificates, "keys": keys, "alreadyPresent": present,
+                ]))
             return
         }
         if identities > 0 { output.writeLine("1 identity imported.") }
         if keys > 0 { output.writeLine("\(keys) key\(keys == 1 ? "" : "s") imported.") }
         if certificates > 0 { output.writeLine("\(certificates) certificate\(certificates == 1 ? "" : "s") imported.") }
+        if present > 0 {
+            output.writeLine("\(present) certificate\(present == 1 ? "" : "s") already in the keychain.")
+        }
     }
 
-    /// Adds one item; on failure deletes the ones this import added, then fails.
+    private static func item(_ certificate: SecCertificate) -> [String: Any] {
+        [kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate]
+    }
+
+    /// Adds one item and notes its persistent reference; answers false for a duplicate `skippingDuplicate` lets
+    /// pass. On another failure it deletes the items this import added, by those references, then fails.
+    @discardableResult
     private func add(
-        _ face: KeychainFace, _ attributes: [String: Any], _ itemClass: CFString, _ reference: AnyObject,
-        _ added: inout [(CFString, AnyObject)], _ operation: String
-    ) throws(CommandFailure) {
-        let status = face.add(attributes)
-        guard status == errSecSuccess else {
-            for (addedClass, addedReference) in added.reversed() {
-                try? face.delete(addedClass, addedReference, operation: operation)
+        _ face: KeychainFace, _ attributes: [String: Any], _ added: inout [Data], _ operation: String,
+        skippingDuplicate: Bool = false
+    ) throws(CommandFailure) -> Bool {
+        let (status, reference) = face.addReturningPersistentReference(attributes)
+        if status == errSecDuplicateItem && skippingDuplicate { return false }
+        guard status == errSecSuccess, let reference else {
+            // Not by value: for the owner that would also match a copy in another access group.
+            for addedReference in added.reversed() {
+                try? face.delete(persistentReference: addedReference, operation: operation)
             }
-            throw KeychainFace.failure(operation, status)
+            if status != errSecSuccess { throw KeychainFace.failure(operation, status) }
+            throw CommandFailure(
+                operation,
+                KeychainError(SecurityStatus.internalComponent).because("SecItemAdd returned no persistent reference"))
         }
-        added.append((itemClass, reference))
+        added.append(reference)
+        return true
     }
 
     private func read(_ bytes: [UInt8], _ command: ImportCommand, operation: String) throws(CommandFailure)
@@ -148,8 +173,8 @@ extension SecurityCommandRunner {
         } else if let certificate = contents.certificate {
             items.certificates = [certificate]
         }
-        items.certificates += contents.chain
-        guard !items.certificates.isEmpty else {
+        items.chain = contents.chain
+        guard !items.certificates.isEmpty || !items.chain.isEmpty else {
             throw decodeFailure(operation, because: "the PKCS#12 file is empty")
         }
         return items
