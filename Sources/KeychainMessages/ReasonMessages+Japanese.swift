@@ -143,6 +143,11 @@ extension ReasonMessages {
         word("item attributes are malformed", "項目の属性の形式が正しくありません")
         word("items of class {0} are not supported yet", "クラス {0} の項目にはまだ対応していません")
         word(
+            "kSecAttrAccessible cannot be given beside a kSecAttrAccessControl with flags, whose protection class "
+                + "is the item's: leave kSecAttrAccessible out",
+            "フラグのある kSecAttrAccessControl と一緒に kSecAttrAccessible は指定できません。"
+                + "項目の保護クラスはアクセス制御のものです。kSecAttrAccessible を省いてください")
+        word(
             "kSecAttrAccessible conflicts with the access control's protection class",
             "kSecAttrAccessible がアクセス制御の保護クラスと食い違っています")
         word(

@@ -211,6 +211,12 @@ extension SecDictionary {
         case .text, .data:
             if let text = string(value) { return .string(text) }
             if let bytes = bytes(value) { return .data(bytes) }
+            // securityd keeps a number given for a blob attribute (an account that is a user id) as that number;
+            // it refuses a Boolean. A fraction, which it would keep too, is refused here: no value of ours holds one.
+            let number = value as? NSNumber ?? (value as? Int).map(NSNumber.init(value:))
+            if let number, !number.isBoolean, Double(number.int64Value) == number.doubleValue {
+                return .number(number.int64Value)
+            }
         case .number:
             // As securityd reads a number attribute: a number (0 and 1 bridge to Bool on Linux) or a Boolean as
             // 0 or 1; a decimal string as its number, and any other string (iOS takes kSecAttrPort: "") as given.

@@ -227,6 +227,16 @@ import Testing
             #expect(
                 add("c", .biometryAny, extra: [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked])
                     == errSecParam)
+            // Even of the access control's own class: Apple's keychain takes the two as conflicting access controls.
+            let sameClass = [kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly]
+            #expect(add("c", .biometryAny, extra: sameClass) == errSecParam)
+            // Without flags they agree when their classes do.
+            let plain: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "plain",
+                kSecAttrAccessControl as String: control([], kSecAttrAccessibleWhenUnlocked),
+                kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked,
+            ]
+            #expect(SecItemAdd(plain as CFDictionary, nil) == errSecSuccess)
             var query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "d",
                 kSecAttrAccessControl as String: control(.biometryAny, kSecAttrAccessibleAlways),

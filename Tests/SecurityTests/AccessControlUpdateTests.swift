@@ -188,6 +188,11 @@ import Testing
                 kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked,
             ]
             #expect(update("a", conflicting) == errSecParam)
+            let sameClass: [String: Any] = [
+                kSecAttrAccessControl as String: control(.devicePasscode),
+                kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+            ]
+            #expect(update("a", sameClass) == errSecParam)
             #expect(add("b", nil) == errSecSuccess)
             let always = [kSecAttrAccessControl as String: control(.biometryAny, kSecAttrAccessibleAlways)]
             #expect(update("b", always) == errSecParam)

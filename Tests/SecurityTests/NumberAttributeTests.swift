@@ -64,14 +64,44 @@ import Testing
         }
     }
 
-    /// Where securityd takes no number or Boolean, neither is accepted: string attributes, and kSecMatchLimit.
-    @Test func numbersAndBooleansStayRefusedWhereAppleRefusesThem() throws {
+    /// Where securityd takes no Boolean, none is accepted: text and data attributes, and kSecMatchLimit.
+    @Test func booleansStayRefusedWhereAppleRefusesThem() throws {
         try withFreshKeychain {
-            #expect(add([kSecAttrPath as String: 1]) == errSecParam)
             #expect(add([kSecAttrSecurityDomain as String: true]) == errSecParam)
+            #expect(add([kSecAttrLabel as String: false]) == errSecParam)
             #expect(add([:]) == errSecSuccess)
             #expect(attributes([kSecMatchLimit as String: true]).0 == errSecParam)
             #expect(attributes([kSecMatchLimit as String: 1]).0 == errSecSuccess)
+        }
+    }
+
+    /// securityd keeps a number given for a text or data attribute (its blob attributes) as that number: an
+    /// account that is a user id is stored, found by the same number (not by its digits as a string) and read back
+    /// as a number.
+    @Test func aNumberForATextAttributeIsKeptAsTheNumber() throws {
+        try withFreshKeychain {
+            let item: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "ids",
+                kSecAttrAccount as String: 42, kSecAttrLabel as String: 7, kSecValueData as String: Data("pw".utf8),
+            ]
+            #expect(SecItemAdd(item as CFDictionary, nil) == errSecSuccess)
+            #expect(SecItemAdd(item as CFDictionary, nil) == errSecDuplicateItem)
+            var found: AnyObject?
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: 42,
+                kSecReturnAttributes as String: true,
+            ]
+            #expect(SecItemCopyMatching(query as CFDictionary, &found) == errSecSuccess)
+            let attributes = found as? [String: Any]
+            #expect((attributes?[kSecAttrAccount as String] as? NSNumber)?.intValue == 42)
+            #expect(attributes?[kSecAttrAccount as String] is String == false)
+            #expect((attributes?[kSecAttrLabel as String] as? NSNumber)?.intValue == 7)
+            let byDigits: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "42",
+            ]
+            #expect(SecItemCopyMatching(byDigits as CFDictionary, nil) == errSecItemNotFound)
+            #expect(add([kSecAttrLabel as String: 1.5]) == errSecParam)
+            #expect(add([kSecAttrPath as String: 1]) == errSecSuccess)
         }
     }
 

@@ -74,6 +74,7 @@ extension Keychain {
         try ItemValue.check(item.value, for: schema, in: KeychainError.Reason("an add"))
         try validate(item.attributes, in: schema, writing: true)
         try validate(dataCount: item.value?.storedByteCount)
+        try refuseAccessibleBeside(item.accessibility, item.accessControl)
         let group = try writeGroup(item.accessGroup, of: caller)
         let protection = try protection(
             accessibility: item.accessibility, accessControl: item.accessControl, synchronizable: item.synchronizable,

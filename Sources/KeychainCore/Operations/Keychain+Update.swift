@@ -155,6 +155,7 @@ extension Keychain {
         }
         try validate(changes.attributes, in: schema, writing: true)
         try validate(dataCount: changes.dataCount)
+        try refuseAccessibleBeside(changes.accessibility, changes.accessControl)
         let groups = try searchGroups(query.accessGroup, of: caller)
         let newGroup = try changes.accessGroup.map { try writeGroup($0, of: caller) }
         return (schema, query, groups, newGroup)

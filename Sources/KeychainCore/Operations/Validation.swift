@@ -41,9 +41,10 @@ extension Keychain {
 
     private static func value(_ value: AttributeValue, fits kind: AttributeKind) -> Bool {
         switch (kind, value) {
-        // A number attribute may hold a string that is not a number (iOS stores kSecAttrPort: "" as given).
-        case (.text, .string), (.text, .data), (.data, .data), (.data, .string), (.number, .number), (.number, .string),
-            (.boolean, .bool), (.boolean, .number), (.date, .date):
+        // A number attribute may hold a string that is not a number (iOS stores kSecAttrPort: "" as given), and a
+        // text or data attribute a number (iOS keeps kSecAttrAccount: 42 as the number).
+        case (.text, .string), (.text, .data), (.text, .number), (.data, .data), (.data, .string), (.data, .number),
+            (.number, .number), (.number, .string), (.boolean, .bool), (.boolean, .number), (.date, .date):
             true
         default: false
         }
@@ -109,6 +110,16 @@ extension Keychain {
             throw KeychainError.param.because(
                 "kSecAttrAccessGroup is longer than \(longestOwnersGroupName) bytes: no app holds such a group")
         }
+    }
+
+    /// An access control with flags names the item's class itself: Apple's keychain makes a second access control
+    /// of kSecAttrAccessible and refuses the two as conflicting (errSecParam), even of one class. Without flags
+    /// the two agree when their classes do.
+    func refuseAccessibleBeside(_ accessibility: Accessibility?, _ accessControl: AccessControlPolicy?) throws {
+        guard accessibility != nil, let accessControl, accessControl.hasFlags else { return }
+        throw KeychainError.param.because(
+            "kSecAttrAccessible cannot be given beside a kSecAttrAccessControl with flags, whose protection class is "
+                + "the item's: leave kSecAttrAccessible out")
     }
 
     /// Apple's rules for protection and sync: an access control's class must agree with kSecAttrAccessible;
