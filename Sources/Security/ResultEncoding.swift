@@ -34,7 +34,10 @@ enum ResultEncoding {
         // An item stored without data has no v_Data key (Apple's si-80-empty-data). kSecReturnData alone gives
         // empty data, above, where iOS gives none for an item without data and empty data for one with empty
         // data: this keychain stores the two alike, and gives what code storing an empty password expects.
-        if returns.contains(.data), let value = result.value, value.byteCount > 0 {
+        // With kSecReturnRef a password, which has no reference object, keeps its data in the dictionary, as
+        // Apple's client leaves the data it fetched to make a reference when none was made.
+        let keepsData = returns.contains(.data) || (returns.contains(.reference) && result.value?.secret != nil)
+        if keepsData, let value = result.value, value.byteCount > 0 {
             dictionary[constant("v_Data")] = valueData(value)
         }
         if let reference = result.persistentReference {

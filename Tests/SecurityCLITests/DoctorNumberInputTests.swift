@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `security doctor` reads JSON numbers for number attributes as SecItemAdd would get them from Swift: 0 and 1
-/// included (issue 11), and JSON `true`/`false` only where Apple's securityd takes a Boolean.
+/// included (issue 11), for text attributes too, and JSON `true`/`false` only where Apple's securityd takes a
+/// Boolean.
 @Suite struct DoctorNumberInputTests {
     @Test func zeroAndOneAreNumbersForNumberAttributes() {
         let harness = CommandHarness()
@@ -20,7 +21,10 @@ import Testing
         let harness = CommandHarness()
         let limit = harness.doctor("copy", json: #"{"class":"genp","m_Limit":true}"#)
         #expect(limit.output.hasPrefix("SecItemCopyMatching would return -50"))
-        let text = harness.doctor("add", json: #"{"class":"genp","acct":1,"v_Data":"pw"}"#)
+        let text = harness.doctor("add", json: #"{"class":"genp","acct":true,"v_Data":"pw"}"#)
         #expect(text.output.hasPrefix("SecItemAdd would return -50"))
+        // A number is kept for a text attribute, as securityd keeps one for its blob attributes.
+        let number = harness.doctor("add", json: #"{"class":"genp","acct":1,"v_Data":"pw"}"#)
+        #expect(number.output.hasPrefix("SecItemAdd would return 0"))
     }
 }

@@ -137,6 +137,10 @@ import Testing
             let referenced = try #require(withReference as? [String: Any])
             #expect(referenced[kSecClass as String] as? String == "genp")
             #expect(referenced[kSecAttrAccount as String] as? String == "alice")
+            // It has no reference object, so its data stays in the dictionary (iOS's client keeps what it fetched
+            // to make one).
+            #expect(referenced[kSecValueData as String] as? Data == Data("s".utf8))
+            #expect(referenced[kSecValueRef as String] == nil)
             // A password has no reference object: the reference alone returns nothing, as on iOS.
             let (alone, nothing) = copy([kSecReturnRef as String: true])
             #expect(alone == errSecSuccess)

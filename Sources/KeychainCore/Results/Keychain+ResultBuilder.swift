@@ -98,10 +98,11 @@ extension Keychain {
         return try Self.itemValue(Secret(secret), schema: schema, attributes: [:])
     }
 
-    /// Whether a result needs the item's value: for `.data`, and for `.reference` of a class whose reference
-    /// object is made from it (keys, certificates).
+    /// Whether a result needs the item's value: for `.data`, and for `.reference`, whose object is made from it
+    /// (keys, certificates) or which, for a password, has none and returns the data in its place (securityd
+    /// decrypts the item whenever a reference is asked for, and Apple's client keeps the data it fetched for one).
     static func readsValue(_ returns: ReturnOptions, schema: ClassSchema) -> Bool {
-        returns.contains(.data) || (returns.contains(.reference) && schema.valueKind != .secret)
+        returns.contains(.data) || returns.contains(.reference)
     }
 
     /// The typed value of an item from its decrypted secret column and the attributes that describe it.
