@@ -338,7 +338,6 @@ extension ReasonMessages {
         word("the query", "クエリ")
         word("the query names no class (kSecClass)", "クエリにクラス（kSecClass）がありません")
         word("the random generator failed", "乱数生成器が失敗しました")
-        word("the update changes nothing", "この更新では何も変わりません")
         word(
             "the update would give an item the primary key of another ({0}); nothing was changed",
             "更新すると項目が別の項目と同じ主キー（{0}）になります。何も変更していません")

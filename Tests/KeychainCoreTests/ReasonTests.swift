@@ -56,13 +56,13 @@ import Testing
     }
 
     @Test func keychainErrorKeepsItsEnglishReasonAndOffersTheLocalizedOne() {
-        let error = KeychainError.param.because("the update changes nothing")
-        #expect(error.reason == "the update changes nothing")
-        #expect(error.localizedReason(in: .english) == "the update changes nothing")
-        #expect(error.localizedReason(in: .japanese) == "この更新では何も変わりません")
+        let error = KeychainError.param.because("a passcode cannot be empty")
+        #expect(error.reason == "a passcode cannot be empty")
+        #expect(error.localizedReason(in: .english) == "a passcode cannot be empty")
+        #expect(error.localizedReason(in: .japanese) == "パスコードは空にできません")
         #expect(
             "\(error)" == "One or more parameters passed to a function were not valid. (OSStatus -50): "
-                + "the update changes nothing")
+                + "a passcode cannot be empty")
         #expect(KeychainError.param.reason == nil && KeychainError.param.localizedReason(in: .japanese) == nil)
         // Errors compare by status, as `#expect(throws:)` and `catch` patterns rely on; the reasons differ.
         #expect(error == KeychainError.param)

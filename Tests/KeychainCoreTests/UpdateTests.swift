@@ -1,5 +1,6 @@
 import Foundation
 import KeychainTestSupport
+import Synchronization
 import Testing
 
 @testable import KeychainCore
@@ -111,13 +112,23 @@ import Testing
         }
     }
 
-    @Test func emptyUpdateIsParam() throws {
-        let keychain = try makeKeychain()
-        try keychain.add(genericPassword())
+    /// As securityd, which rewrites each match as it is: an empty update succeeds when something matches (its
+    /// modification date moves), and is errSecItemNotFound when nothing does.
+    @Test func anEmptyUpdateRewritesTheMatchesAsTheyAre() throws {
+        let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        let now = Mutex(start)
+        let keychain = try makeKeychain(clock: { now.withLock { $0 } })
+        try keychain.add(genericPassword(secret: "kept"))
+        now.withLock { $0 = start.addingTimeInterval(60) }
+        try keychain.update(genericQuery([:], limit: .all), with: ItemChanges())
+        let found = try #require(try keychain.copyMatching(genericQuery([:], returns: [.attributes, .data])).first)
+        #expect(found.data?.bytes == bytes("kept"))
+        #expect(found.attributes?[.modificationDate] == .date(start.addingTimeInterval(60)))
+        #expect(found.attributes?[.creationDate] == .date(start))
         let error = #expect(throws: KeychainError.self) {
-            try keychain.update(genericQuery([:], limit: .all), with: ItemChanges())
+            try keychain.update(genericQuery([.account: .string("nobody")], limit: .all), with: ItemChanges())
         }
-        #expect(error?.status == -50)
+        #expect(error?.status == -25300)
     }
 
     @Test func updateOfReadOnlyDateIsParam() throws {

@@ -139,7 +139,6 @@ extension Keychain {
         guard query.limit == .all else {
             throw KeychainError.param.because("an update applies to every match; kSecMatchLimit must be absent or All")
         }
-        guard !changes.isEmpty else { throw KeychainError.param.because("the update changes nothing") }
         try ItemValue.check(changes.value, for: schema, in: KeychainError.Reason("an update"))
         if changes.value != nil, schema.valueKind != .secret {
             throw KeychainError.unimplemented.because(
