@@ -281,6 +281,9 @@ extension ReasonMessages {
         word(
             "the items to update needed a new authentication each time the update ran again; nothing was changed",
             "更新を実行し直すたびに、更新する項目に新しい認証が必要になりました。何も変更していません")
+        word(
+            "the dictionary has {0} keys; the keychain reads at most {1}",
+            "辞書のキーが {0} 個あります。キーチェーンが読むのは {1} 個までです")
         word("the kernel keyring refused the class keys: {0}", "カーネルのキーリングがクラス鍵を受け付けませんでした: {0}")
         word(
             "the kernel's key quota for this user is full{0}, so the class keys cannot be kept: every "
@@ -360,6 +363,7 @@ extension ReasonMessages {
                 + "kSecMatchCaseInsensitive を指定するか、大文字と小文字を直してください")
         word("{0} has a value of the wrong type", "{0} の値の型が違います")
         word("{0} is damaged", "{0} が壊れています")
+        word("{0} is not a key the keychain knows", "{0} はキーチェーンが知らないキーです")
         word("{0} is larger than {1} bytes", "{0} が {1} バイトを超えています")
         word(
             "{0} is not a date between the years 0 and 9999 ({1} seconds since 2001)",

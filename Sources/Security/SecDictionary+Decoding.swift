@@ -11,6 +11,10 @@ extension SecDictionary {
     init(decoding dictionary: NSDictionary, itemClass known: ItemClass? = nil) throws {
         // Keys and values side by side, the keys as strings: no array of pairs is built and copied.
         let (rawKeys, values) = Self.keysAndValues(of: dictionary)
+        guard rawKeys.count <= Self.mostKeys else {
+            throw KeychainError.param.because(
+                "the dictionary has \(rawKeys.count) keys; the keychain reads at most \(Self.mostKeys)")
+        }
         var keys: [String] = []
         keys.reserveCapacity(rawKeys.count)
         for rawKey in rawKeys {
@@ -52,6 +56,9 @@ extension SecDictionary {
     private static func referencedClass(_ value: Any) -> ItemClass? {
         bytes(value).flatMap(PersistentReference.init(bytes:))?.itemClass
     }
+
+    /// The most keys one dictionary may hold, as securityd's query parser allows (`QUERY_KEY_LIMIT`).
+    static let mostKeys = 128
 
     /// The keys and the values of `dictionary`, in matching order. Foundation on Linux iterates an NSDictionary by
     /// looking every key up again, hashing the NSString each time; for its own two classes the keys and values
@@ -114,6 +121,11 @@ extension SecDictionary {
             guard let control = value as? SecAccessControl else { throw Self.wrongType(key) }
             accessControl = control.policy
         case .attribute(let attribute):
+            // Only four-character keys name attributes: securityd answers any other key it does not know with
+            // errSecItemInvalidKey, which is errSecParam (a key name such as "kSecAttrService" given as text).
+            guard key.utf16.count == 4 else {
+                throw KeychainError.param.because("\(key) is not a key the keychain knows")
+            }
             guard let kind = schema?.attributes[attribute] else {
                 // Left to the engine, which knows whether the class is stored and answers precisely.
                 attributes[attribute] = .string("")

@@ -128,7 +128,13 @@ import Testing
         try withFreshKeychain {
             var many = genp
             for index in 0..<5000 { many["key\(index)"] = index }
-            #expect(SecItemAdd(many as CFDictionary, nil) == errSecNoSuchAttr)
+            // securityd's query parser reads at most 128 keys (QUERY_KEY_LIMIT): errSecItemIllegalQuery, -50.
+            #expect(SecItemAdd(many as CFDictionary, nil) == errSecParam)
+            // A key it does not know: errSecNoSuchAttr when it has four characters, as an attribute's name has,
+            // else errSecItemInvalidKey (-50): a constant's name given as text, a misspelt key.
+            #expect(add(["zzzz": "x"]) == errSecNoSuchAttr)
+            #expect(add(["kSecAttrService": "x"]) == errSecParam)
+            #expect(add(["account": "x"]) == errSecParam)
             #expect(add([kSecReturnData as String: "yes"]) == errSecParam)
             var result: AnyObject?
             #expect(
