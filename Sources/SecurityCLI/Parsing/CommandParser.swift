@@ -184,7 +184,11 @@ public enum CommandParser {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count / 2)
         for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else {
+                // What was decoded so far is part of the password: wiped, not left behind.
+                PosixIO.wipe(&bytes)
+                return nil
+            }
             bytes.append(high << 4 | low)
         }
         return bytes
