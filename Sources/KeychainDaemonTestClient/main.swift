@@ -16,6 +16,7 @@ import Security
 //   explain PATH (`security apps show PATH`'s request: the daemon's fields, `key=value`)
 //   fork-get ACCOUNT (reads, forks, reads in the child, then in the parent: `before=`, `child=`, `after=` statuses)
 //   wait SECONDS (sleeps, and connects to nothing)
+//   with-library PATH COMMAND… (loads the library, then runs the command)
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
 // each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised; `open`
@@ -57,7 +58,15 @@ func read(_ query: [String: Any]) {
     if let data = result as? Data { say("data=" + String(decoding: data, as: UTF8.self)) }
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+// `with-library PATH COMMAND…`: loads a library first, as a program loads a plugin, or one found beside it.
+if arguments.first == "with-library", arguments.count > 2 {
+    guard dlopen(arguments[1], RTLD_NOW) != nil else {
+        say("loaded=0")
+        exit(2)
+    }
+    arguments.removeFirst(2)
+}
 switch (arguments.first, arguments.count) {
 case ("add", 3):
     var attributes = item(arguments[1])

@@ -138,6 +138,31 @@ import Testing
         #expect(try apps.run(apps.appA, "get", "mine")["status"] == "-25300")
     }
 
+    /// App A, genuine bytes at its own path, after loading a library from its own directory (which others may
+    /// write to: it is under /tmp), as a program built with `$ORIGIN` in its search path loads one planted beside
+    /// it: A's rule is not applied, and it has only a private group of its own.
+    @Test func theGenuineAppWithALibraryFromAnOpenDirectoryIsNotTheApp() throws {
+        let apps = try Apps()
+        #expect(try apps.run(apps.appA, "add", "alpha", "secret-a")["status"] == "0")
+        let planted = apps.directory + "/libplanted.so"
+        try Apps.install(try Data(contentsOf: URL(fileURLWithPath: try Self.harmlessLibrary())), at: planted)
+        #expect(try apps.run(apps.appA, "with-library", planted, "get", "alpha")["status"] == "-25300")
+        #expect(try apps.run(apps.appA, "with-library", planted, "delete", "alpha")["status"] == "-25300")
+        // The same library loaded from root's own directory changes nothing.
+        #expect(
+            try apps.run(apps.appA, "with-library", try Self.harmlessLibrary(), "get", "alpha")["data"] == "secret-a")
+        #expect(apps.daemon.log.contains("a.plist is not applied: it loaded \(planted), and /tmp is writable"))
+    }
+
+    /// glibc's `libutil.so.1`, an empty library kept for old programs, beside the C library this process runs.
+    static func harmlessLibrary() throws -> String {
+        // Read to its end: /proc files show a size of 0.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
+        let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+        let libc = try #require(ProcessFacts.codeFiles(maps: maps).first { $0.hasSuffix("/libc.so.6") })
+        return URL(fileURLWithPath: libc).deletingLastPathComponent().appendingPathComponent("libutil.so.1").path
+    }
+
     static let canMakeUserNamespaces =
         FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
         && (try? SystemCalls.run(["/usr/bin/unshare", "--user", "--map-root-user", "/bin/true"]))?.status == 0

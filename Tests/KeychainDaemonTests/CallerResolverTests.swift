@@ -160,6 +160,55 @@ import Testing
         #expect(resolver.resolve(peer) == .refused("no policy rule names it"))
     }
 
+    /// A hash rule vouches for the program's bytes, not for libraries it loaded from where others could have put
+    /// them (beside a program with `$ORIGIN` in its search path): with one, the rule is not applied, and says why.
+    @Test(.enabled(if: ["/usr/bin/env", "/etc/passwd"].allSatisfy(FileManager.default.fileExists(atPath:))))
+    func anExecutableRuleIsNotAppliedToAProgramThatLoadedCodeOthersCouldHavePut() throws {
+        let program = "/usr/bin/env"
+        let rules = [
+            PolicyRule(executablePath: program, executableSHA256: digest, identity: app, source: "app.plist")
+        ]
+        func peer(_ codeFiles: [String]?) -> PeerIdentity {
+            PeerIdentity(
+                uid: 1000, gid: 1000, pid: 5, executablePath: program, executableSHA256: digest,
+                executableFile: fileIdentity(program), codeFiles: codeFiles)
+        }
+        // Root's closed directories (the program itself is the rule's to vouch for), and a library replaced by
+        // an upgrade since it was loaded: only root could have put it there.
+        for closed in [[program, "/etc/passwd"], ["/etc/passwd (deleted)"], []] {
+            #expect(resolver(rules).resolve(peer(closed)) == .allowed(app, basis: "app.plist"), "\(closed)")
+        }
+        let writable = FileManager.default.temporaryDirectory.appendingPathComponent("kd-lib-\(UUID().uuidString)")
+            .path
+        FileManager.default.createFile(atPath: writable, contents: Data([1]))
+        chmod(writable, 0o755)
+        defer { unlink(writable) }
+        let planted: [([String]?, String)] = [
+            ([program, writable], "it loaded \(writable), and "),
+            ([writable + " (deleted)"], "it loaded \(writable) (deleted), and "),
+            (["/memfd:payload (deleted)"], "it runs code from memory"),
+            (nil, "its memory map cannot be read"),
+        ]
+        for (files, reason) in planted {
+            guard case .allowed(let identity, let basis) = resolver(rules).resolve(peer(files)) else {
+                Issue.record("\(String(describing: files)) was refused, not given a private group")
+                continue
+            }
+            #expect(identity != app)
+            #expect(basis.hasPrefix("private group (app.plist is not applied: \(reason)"), "\(basis)")
+            guard case .refused(let why) = resolver(rules, unknown: .refuse).resolve(peer(files)) else {
+                Issue.record("\(String(describing: files)) was allowed")
+                continue
+            }
+            #expect(why.contains("app.plist is not applied: \(reason)"))
+        }
+        // A unit rule names no program: what the process loaded is not its business.
+        let unitRules = [PolicyRule(unit: "api.service", identity: app, source: "api.plist")]
+        let service = PeerIdentity(
+            uid: 1000, gid: 1000, pid: 5, systemdUnit: "api.service", executablePath: program, codeFiles: [writable])
+        #expect(resolver(unitRules).resolve(service) == .allowed(app, basis: "api.plist"))
+    }
+
     @Test func loaderVariablesAreRefusedEvenForAKnownProgram() {
         let rules = [PolicyRule(unit: "api.service", identity: app, source: "api.plist")]
         let peer = PeerIdentity(

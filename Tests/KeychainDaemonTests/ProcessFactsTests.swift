@@ -27,6 +27,29 @@ import Testing
         #expect(ProcFile.regularFile(".flatpak-info", in: root) == nil)
     }
 
+    /// The files a process runs code from: executable file mappings only, each once, a path with spaces whole,
+    /// a deleted file with the kernel's suffix; not the kernel's own mappings, anonymous ones or data files.
+    @Test func theCodeFilesAreTheExecutableFileMappings() {
+        let maps = """
+            55d0c0a00000-55d0c0a20000 r--p 00000000 fd:01 131 /srv/my app/bin
+            55d0c0a20000-55d0c0a80000 r-xp 00020000 fd:01 131 /srv/my app/bin
+            7f10a0000000-7f10a0021000 rw-p 00000000 00:00 0
+            7f10a1000000-7f10a1200000 r-xp 00028000 fd:01 912 /usr/lib/x86_64-linux-gnu/libc.so.6
+            7f10a1200000-7f10a1250000 r--p 00228000 fd:01 912 /usr/lib/x86_64-linux-gnu/libc.so.6
+            7f10a1300000-7f10a1320000 r-xp 00000000 fd:01 77 /home/u/plugins/libx.so (deleted)
+            7f10a1400000-7f10a1500000 r--p 00000000 fd:01 55 /usr/lib/locale/locale-archive
+            7f10a1600000-7f10a1601000 r-xp 00000000 00:01 9 /memfd:jit (deleted)
+            7ffd5a1fe000-7ffd5a200000 r-xp 00000000 00:00 0                          [vdso]
+            ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]
+            """
+        #expect(
+            ProcessFacts.codeFiles(maps: maps) == [
+                "/srv/my app/bin", "/usr/lib/x86_64-linux-gnu/libc.so.6", "/home/u/plugins/libx.so (deleted)",
+                "/memfd:jit (deleted)",
+            ])
+        #expect(ProcessFacts.codeFiles(maps: "").isEmpty)
+    }
+
     @Test func theSystemUnitComesFromTheUnifiedHierarchy() {
         #expect(ProcessFacts.systemdUnit(cgroup: "0::/system.slice/api.service\n") == "api.service")
         #expect(ProcessFacts.systemdUnit(cgroup: "0::/system.slice/nginx.service/worker\n") == "nginx.service")

@@ -31,12 +31,16 @@ package struct PeerIdentity: Hashable, Sendable {
     /// mounts of its own), a process can make any path name any file and have the loader preload any library
     /// (its own `/etc/ld.so.preload`), so its executable's path and bytes say nothing of the code that runs.
     package let sharesDaemonsUserNamespace: Bool
+    /// The files the process runs code from (``ProcessFacts/codeFiles(maps:)``), its executable among them; nil
+    /// when its map could not be read whole. A path named by an `Executable` rule vouches for the program only
+    /// if the libraries it loaded are as closed to others as the rule needs.
+    package let codeFiles: [String]?
 
     package init(
         uid: UInt32, gid: UInt32, pid: Int32, systemdUnit: String? = nil, flatpakAppID: String? = nil,
         securityLabel: String? = nil, executablePath: String? = nil, executableSHA256: [UInt8]? = nil,
         executableFile: FileIdentity? = nil, loaderVariables: [String] = [], ptraceScope: Int? = nil,
-        pidBoundAtConnect: Bool = false, sharesDaemonsUserNamespace: Bool = true
+        pidBoundAtConnect: Bool = false, sharesDaemonsUserNamespace: Bool = true, codeFiles: [String]? = []
     ) {
         self.uid = uid
         self.gid = gid
@@ -51,6 +55,7 @@ package struct PeerIdentity: Hashable, Sendable {
         self.ptraceScope = ptraceScope
         self.pidBoundAtConnect = pidBoundAtConnect
         self.sharesDaemonsUserNamespace = sharesDaemonsUserNamespace
+        self.codeFiles = codeFiles
     }
 
     /// The snap the process belongs to, from an AppArmor label `snap.NAME.COMMAND`.

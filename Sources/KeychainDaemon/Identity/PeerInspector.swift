@@ -15,6 +15,8 @@ package struct PeerInspector: Sendable {
     }
 
     private static let environmentLimit = 4 << 20
+    /// A map longer than this (tens of thousands of mappings) is not read, and vouches for no library.
+    private static let mapsLimit = 4 << 20
     private let digester: ExecutableDigester
     private let procRoot: String
     /// keychaind's own user namespace (`/proc/self/ns/user`), read once.
@@ -60,6 +62,11 @@ package struct PeerInspector: Sendable {
         guard environ.isWhole else {
             throw Failure(description: "the environment of process \(credentials.pid) is over 4 MiB, too long to check")
         }
+        // Read before the checks below, like the rest: the map of the program that connected.
+        let maps = ProcFile.readWhole("\(directory)/maps", limit: Self.mapsLimit)
+        let codeFiles = maps.flatMap {
+            $0.isWhole ? ProcessFacts.codeFiles(maps: String(decoding: $0.bytes, as: UTF8.self)) : nil
+        }
         let scope = ProcFile.text("\(procRoot)/sys/kernel/yama/ptrace_scope").flatMap(ProcessFacts.integer)
         // Unreadable counts as another namespace: the link needs the same access as `environ`, read above.
         let userNamespace = ProcFile.link("\(directory)/ns/user")
@@ -80,7 +87,8 @@ package struct PeerInspector: Sendable {
             executablePath: path, executableSHA256: executable?.sha256, executableFile: executable?.file,
             loaderVariables: ProcessFacts.loaderVariables(environ: environ.bytes), ptraceScope: scope,
             pidBoundAtConnect: process.isBoundAtConnect,
-            sharesDaemonsUserNamespace: userNamespace != nil && userNamespace == ownUserNamespace)
+            sharesDaemonsUserNamespace: userNamespace != nil && userNamespace == ownUserNamespace,
+            codeFiles: codeFiles)
     }
 
     /// Why a daemon that is not root and lacks `CAP_DAC_READ_SEARCH` (it was started as a user, not as root) could

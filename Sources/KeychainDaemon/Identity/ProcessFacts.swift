@@ -61,6 +61,35 @@ package enum ProcessFacts {
         return found
     }
 
+    /// The files a process runs code from, by `/proc/<pid>/maps`: the paths of its executable file mappings, each
+    /// once, in the order of the map. The kernel's own mappings (`[vdso]`) and anonymous ones are left out; a
+    /// file deleted since it was mapped keeps the kernel's ` (deleted)` after its path.
+    package static func codeFiles(maps: String) -> [String] {
+        var files: [String] = []
+        var seen = Set<String>()
+        for line in maps.split(separator: "\n") {
+            // address perms offset dev inode path: the path is the rest after five fields (it may hold spaces).
+            var rest = line[...]
+            var fields: [Substring] = []
+            while fields.count < 5 {
+                rest = rest.drop { $0 == " " }
+                guard let end = rest.firstIndex(of: " ") else {
+                    fields.append(rest)
+                    rest = ""
+                    break
+                }
+                fields.append(rest[..<end])
+                rest = rest[end...]
+            }
+            let path = String(rest.drop { $0 == " " })
+            guard fields.count == 5, fields[1].contains("x"), path.hasPrefix("/"), seen.insert(path).inserted else {
+                continue
+            }
+            files.append(path)
+        }
+        return files
+    }
+
     /// The start time of a process in clock ticks since boot: field 22 of `/proc/<pid>/stat`, counted after the
     /// command name's closing parenthesis (the name itself may hold spaces and parentheses).
     package static func startTime(stat: String) -> UInt64? {

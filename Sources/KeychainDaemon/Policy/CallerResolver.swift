@@ -45,6 +45,7 @@ package struct CallerResolver: Sendable {
             return .refused(
                 "its environment sets \(peer.loaderVariables.joined(separator: ", ")), which can load code into it")
         }
+        var notApplied: [String] = []
         for rule in policy.rules where rule.matchesSelectors(of: peer) {
             // In a user namespace of its own a process mounts what it likes: an executable names no program there.
             if rule.namesExecutable, !peer.sharesDaemonsUserNamespace { continue }
@@ -54,11 +55,18 @@ package struct CallerResolver: Sendable {
             {
                 continue
             }
+            // Nor does either vouch for code the program loaded from where someone else could have put it (a
+            // library beside a program built with `$ORIGIN` in its search path, a plugin).
+            if rule.namesExecutable, let reason = untrustedCode(of: peer) {
+                notApplied.append("\(rule.source) is not applied: \(reason)")
+                continue
+            }
             return .allowed(rule.identity, basis: rule.source)
         }
+        let note = notApplied.isEmpty ? "" : " (\(notApplied.joined(separator: "; ")))"
         switch unknownCallers {
         case .refuse:
-            return .refused("no policy rule names it")
+            return .refused("no policy rule names it\(note)")
         case .privateGroup:
             guard let path = peer.executablePath, !path.hasSuffix(" (deleted)") else {
                 return .refused("its executable is unknown, so it has no private group")
@@ -76,7 +84,8 @@ package struct CallerResolver: Sendable {
                         + "private group")
             }
             let group = Self.privateGroup(uid: peer.uid, executablePath: path)
-            return .allowed(CallerIdentity(applicationIdentifier: group, accessGroups: [group]), basis: "private group")
+            return .allowed(
+                CallerIdentity(applicationIdentifier: group, accessGroups: [group]), basis: "private group\(note)")
         }
     }
 
@@ -101,14 +110,55 @@ package struct CallerResolver: Sendable {
         guard let runningFile,
             runningFile == FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         else { return "the process does not run the file at \(path)" }
+        return unclosed(path, owners: [trustedOwner])
+    }
+
+    /// Why a file the process runs code from (other than its executable, which the rule itself vouches for)
+    /// could have been put there by someone but root and the trusted owner, or nil. A file deleted since it
+    /// was mapped is judged by its directory, where only they could have put it.
+    package func untrustedCode(of peer: PeerIdentity) -> String? {
+        guard let files = peer.codeFiles else { return "its memory map cannot be read" }
+        let owners: Set<UInt32> = [0, trustedOwner]
+        var closed = Set<String>()
+        for file in files where file != peer.executablePath {
+            if file.hasPrefix("/memfd:") { return "it runs code from memory (\(file))" }
+            let deletedSuffix = " (deleted)"
+            let reason =
+                file.hasSuffix(deletedSuffix)
+                ? unclosed(String(file.dropLast(deletedSuffix.count)), owners: owners, from: .parent, known: &closed)
+                : unclosed(file, owners: owners, from: .file, known: &closed)
+            if let reason { return "it loaded \(file), and \(reason)" }
+        }
+        return nil
+    }
+
+    private enum Start { case file, parent }
+
+    /// Why `path` or a directory above it (from `start`) belongs to no one of `owners` or is writable by group or
+    /// others, or nil. `known` holds directories already found closed.
+    private func unclosed(
+        _ path: String, owners: Set<UInt32>, from start: Start = .file, known: inout Set<String>
+    ) -> String? {
+        guard path.hasPrefix("/") else { return "\(path) is not absolute" }
         var current = path
+        var checking = start == .file
         while true {
-            guard lstat(current, &status) == 0 else { return "\(current) cannot be read" }
-            if status.st_uid != trustedOwner { return "\(current) is owned by uid \(status.st_uid)" }
-            if status.st_mode & 0o022 != 0 { return "\(current) is writable by group or others" }
+            if checking, !known.contains(current) {
+                var status = stat()
+                guard lstat(current, &status) == 0 else { return "\(current) cannot be read" }
+                if !owners.contains(status.st_uid) { return "\(current) is owned by uid \(status.st_uid)" }
+                if status.st_mode & 0o022 != 0 { return "\(current) is writable by group or others" }
+                if current != path { known.insert(current) }
+            }
+            checking = true
             if current == "/" { return nil }
             guard let slash = current.lastIndex(of: "/") else { return "\(path) is not absolute" }
             current = slash == current.startIndex ? "/" : String(current[..<slash])
         }
+    }
+
+    private func unclosed(_ path: String, owners: Set<UInt32>) -> String? {
+        var known = Set<String>()
+        return unclosed(path, owners: owners, known: &known)
     }
 }
