@@ -1,5 +1,6 @@
-/// Formats bytes as macOS's `security` prints attribute values and passwords: `"text"` when every byte is
-/// printable ASCII, else `0xHEX  "text with \ooo escapes"`.
+/// Formats bytes as macOS's `security` prints attribute values and passwords (its `print_buffer`): `"text"` when
+/// every byte is printable ASCII other than a backslash, `0xHEX ` when none is, else `0xHEX  "text"` with each
+/// other byte (a backslash included) as a `\ooo` escape; a quote is printed as it is, and no bytes print nothing.
 ///
 /// The formatters append to a buffer the caller has reserved room in (`reservation(for:)`), so a secret is never
 /// left behind in a temporary array or a reallocated one: the caller wipes the one buffer when done.
@@ -9,17 +10,17 @@ enum BufferFormatter {
 
     /// Appends the printed form of `bytes` to `output`.
     static func appendFormatted(_ bytes: [UInt8], to output: inout [UInt8]) {
-        if bytes.allSatisfy(isPrintable) {
-            appendQuoted(bytes, to: &output)
-            return
+        let hasText = bytes.contains(where: isPrintable)
+        if bytes.contains(where: { !isPrintable($0) }) {
+            output += [UInt8(ascii: "0"), UInt8(ascii: "x")]
+            for byte in bytes {
+                output.append(hexDigit(byte >> 4, uppercase: true))
+                output.append(hexDigit(byte & 0xF, uppercase: true))
+            }
+            if hasText { output.append(UInt8(ascii: " ")) }
+            output.append(UInt8(ascii: " "))
         }
-        output += [UInt8(ascii: "0"), UInt8(ascii: "x")]
-        for byte in bytes {
-            output.append(hexDigit(byte >> 4, uppercase: true))
-            output.append(hexDigit(byte & 0xF, uppercase: true))
-        }
-        output += [UInt8(ascii: " "), UInt8(ascii: " ")]
-        appendQuoted(bytes, to: &output)
+        if hasText { appendQuoted(bytes, to: &output) }
     }
 
     /// Appends lowercase hexadecimal digits, with no prefix.
@@ -38,18 +39,15 @@ enum BufferFormatter {
         return output
     }
 
-    private static func isPrintable(_ byte: UInt8) -> Bool { (0x20...0x7E).contains(byte) }
+    /// Printed as itself: printable ASCII but the backslash, which starts an escape.
+    private static func isPrintable(_ byte: UInt8) -> Bool { (0x20...0x7E).contains(byte) && byte != 0x5C }
 
     private static func appendQuoted(_ bytes: [UInt8], to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                output.append(UInt8(ascii: "\\"))
+            if isPrintable(byte) {
                 output.append(byte)
-            case _ where isPrintable(byte):
-                output.append(byte)
-            default:
+            } else {
                 TerminalText.appendOctalEscape(byte, to: &output)
             }
         }

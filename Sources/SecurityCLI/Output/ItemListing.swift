@@ -110,8 +110,7 @@ struct ItemListing {
         case (_, .uint32): return renderCode(value)
         case (.string(let text), _): bytes = Array(text.utf8)
         case (.data(let data), _): bytes = data
-        case (.number(let number), _): return hex32(UInt32(truncatingIfNeeded: number))
-        case (.bool(let flag), _): return hex32(flag ? 1 : 0)
+        case (.number, _), (.bool, _): return renderCode(value)
         case (.date(let date), _):
             guard DateText.isPrintable(date) else { return "<\(DateText.invalid(date))>" }
             bytes = Array((timestamp(date) + "\0").utf8)
@@ -121,8 +120,8 @@ struct ItemListing {
         return String(decoding: BufferFormatter.format(bytes), as: UTF8.self)
     }
 
-    /// A 32-bit value as macOS prints it: a four-character code in quotes when all four bytes are printable
-    /// ("htps"), else `0x%08X ` (with macOS's trailing space).
+    /// A 32-bit value as macOS prints it (`print_uint32`): its four bytes, most significant first, as any buffer
+    /// is printed: `"htps"` for a four-character code, `0x00000000 ` for 0, `0x00000050  "\000\000\000P"` for 80.
     private static func renderCode(_ value: AttributeValue) -> String {
         let bytes: [UInt8]
         switch value {
@@ -133,16 +132,8 @@ struct ItemListing {
         case .bool(let flag): bytes = [0, 0, 0, flag ? 1 : 0]
         case .date: bytes = []
         }
-        let word = (Array(repeating: 0, count: 4 - bytes.count) + bytes).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        if bytes.count == 4, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) {
-            return "\"" + String(decoding: bytes, as: UTF8.self) + "\""
-        }
-        return hex32(word) + " "
-    }
-
-    private static func hex32(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+        return String(
+            decoding: BufferFormatter.format(Array(repeating: 0, count: 4 - bytes.count) + bytes), as: UTF8.self)
     }
 
     /// `YYYYMMDDhhmmssZ` in UTC, the form of macOS's `<timedate>` values; a date no four-digit year holds
