@@ -36,6 +36,8 @@ public enum UsageMessage: Equatable, Sendable {
     case verifyDate(String)
     /// An option the verb cannot run without.
     case optionRequired(Character)
+    /// A delete that names nothing to delete.
+    case searchOptionRequired
     /// `verify-cert -R`: revocation checking is not done here.
     case revocationChecking
     /// `add-certificates`, `import`: the file operand is missing or there are several.
@@ -99,6 +101,7 @@ public enum UsageMessage: Equatable, Sendable {
             "-\(option) needs one of \(allowed.joined(separator: ", ")), not \"\(value)\""
         case .verifyDate(let value): "-d needs a date in GMT as YYYY-MM-DD-hh:mm:ss (time optional), not \"\(value)\""
         case .optionRequired(let option): "-\(option) is required"
+        case .searchOptionRequired: "name the item to delete with at least one of its options (-a, -s, -l, …)"
         case .revocationChecking: "-R: revocation checking (OCSP, CRL) is not supported"
         case .oneFileOperand: "name the file (add-certificates takes several)"
         case .oneNameOperand: "name the key pair (its label)"
@@ -166,6 +169,7 @@ public enum UsageMessage: Equatable, Sendable {
         case .verifyDate(let value):
             "-d には GMT の日時を YYYY-MM-DD-hh:mm:ss（時刻は省略可）で指定してください（\"\(value)\" は不可）"
         case .optionRequired(let option): "-\(option) を指定してください"
+        case .searchOptionRequired: "削除する項目をオプション（-a、-s、-l など）の少なくとも 1 つで指定してください"
         case .revocationChecking: "-R: 失効確認（OCSP、CRL）には対応していません"
         case .oneFileOperand: "ファイルを指定してください（add-certificates には複数指定できます）"
         case .oneNameOperand: "鍵ペアの名前（ラベル）を指定してください"

@@ -37,7 +37,7 @@ import Testing
 
                 """)
         #expect(try victimSecret(harness) == "victim-pw")
-        #expect(!run.output.contains("password has been deleted"))
+        #expect(!(run.output + run.errors).contains("password has been deleted"))
         #expect(!run.errors.contains("delete-generic-password"))
         #expect(run.output == "victim-pw\n")  // the line after the skipped one runs
         #expect(run.errors.contains("skipped the password line"))
@@ -69,7 +69,7 @@ import Testing
                 """)
         #expect(try victimSecret(harness) == "victim-pw")
         #expect(!run.errors.contains("Hunter2Secret") && !run.output.contains("Hunter2Secret"))
-        #expect(!run.output.contains("password has been deleted"))
+        #expect(!(run.output + run.errors).contains("password has been deleted"))
         #expect(run.errors.contains("-i stopped"))
         #expect(run.exitCode == ExitCode.forStatus(SecurityStatus.param))
     }
@@ -80,7 +80,7 @@ import Testing
         for line in ["add-generic-password -Z -s x -w", "add-generic-pasword -s x -w", "unlock-keychain -x"] {
             let run = harness.runInteractive(standardInput: "\(line)\ndelete-generic-password -s victim\n")
             #expect(try victimSecret(harness) == "victim-pw", "\(line)")
-            #expect(!run.output.contains("password has been deleted"), "\(line)")
+            #expect(!(run.output + run.errors).contains("password has been deleted"), "\(line)")
             #expect(run.errors.contains("-i stopped"), "\(line)")
             #expect(run.exitCode == ExitCode.usage)
         }

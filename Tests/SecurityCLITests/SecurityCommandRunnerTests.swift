@@ -133,10 +133,26 @@ import Testing
         let delete = harness.run(["delete-generic-password", "-s", "svc"])
         #expect(delete.exitCode == 0)
         #expect(delete.output.contains("\"acct\"<blob>=\"alice\""))
-        #expect(delete.output.hasSuffix("password has been deleted.\n"))
+        #expect(delete.errors == "password has been deleted.\n")
+        #expect(!delete.output.contains("deleted"))
         #expect(!delete.output.contains("one"))
         #expect(harness.run(["find-generic-password", "-a", "alice"]).exitCode == 44)
         #expect(harness.run(["find-generic-password", "-a", "bob", "-w"]).output == "two\n")
+    }
+
+    /// As macOS: a delete names what it deletes. Options that came out empty in a script are a usage error, and
+    /// no item is deleted.
+    @Test func aDeleteWithoutSearchOptionsIsAUsageErrorAndDeletesNothing() {
+        let harness = CommandHarness()
+        _ = harness.run(["add-generic-password", "-a", "alice", "-s", "svc", "-w"], password: "one")
+        _ = harness.run(["add-internet-password", "-a", "bob", "-s", "example.com", "-w"], password: "two")
+        for verb in ["delete-generic-password", "delete-internet-password"] {
+            let delete = harness.run([verb])
+            #expect(delete.exitCode == 64)
+            #expect(delete.errors.contains("name the item to delete"))
+        }
+        #expect(harness.run(["find-generic-password", "-a", "alice", "-w"]).output == "one\n")
+        #expect(harness.run(["find-internet-password", "-a", "bob", "-w"]).output == "two\n")
     }
 
     @Test func dumpKeychainShowsSecretsOnlyWithD() {
@@ -201,7 +217,7 @@ import Testing
         #expect(harness.run(["find-internet-password", "-s", "example.com", "-w"]).output == "inet-pw2\n")
         let delete = harness.run(["delete-internet-password", "-s", "example.com"])
         #expect(delete.exitCode == 0)
-        #expect(delete.output.hasSuffix("password has been deleted.\n"))
+        #expect(delete.errors == "password has been deleted.\n")
         #expect(harness.run(["find-internet-password", "-s", "example.com"]).exitCode == 44)
     }
 

@@ -104,6 +104,9 @@ public enum CommandParser {
                 FindPasswordCommand(itemClass: verb.itemClass, attributes: attributes, display: display))
         case .deleteGenericPassword, .deleteInternetPassword:
             let attributes = try ItemAttributeOptions(verb: verb).attributes(from: options)
+            // As macOS: a delete names what it deletes. A script whose options came out empty must not delete
+            // whichever item comes first.
+            guard !attributes.isEmpty else { throw UsageError(.searchOptionRequired, verb: verb) }
             return .deletePassword(DeletePasswordCommand(itemClass: verb.itemClass, attributes: attributes))
         case .dumpKeychain:
             var dump = DumpKeychainCommand()

@@ -56,7 +56,8 @@ extension SecurityCommandRunner {
         if format.json {
             output.writeLine(JSONText.encode(["deleted": JSONText.item(item.itemClass, item.attributes ?? [:])]))
         } else {
-            output.writeLine("password has been deleted.")
+            // On standard error, as macOS writes it: the listing alone goes to standard output.
+            errors.writeLine("password has been deleted.")
         }
     }
 
