@@ -281,7 +281,9 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
 
     private static func laError(_ error: any Error) -> LAError {
         if let error = error as? LAError { return error }
-        if let failure = error as? AuthenticationFailure { return LAError(LAError.Code(rawValue: failure.code)) }
+        if let failure = error as? AuthenticationFailure {
+            return LAError(LAError.Code(rawValue: failure.code) ?? .authenticationFailed)
+        }
         return LAError(.biometryNotAvailable, userInfo: [NSLocalizedDescriptionKey: "\(error)"])
     }
 
@@ -290,7 +292,7 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
         switch policy {
         case .deviceOwnerAuthentication: return LAError(.passcodeNotSet)
         case .deviceOwnerAuthenticationWithWatch, .deviceOwnerAuthenticationWithWristDetection:
-            return LAError(.watchNotAvailable)
+            return LAError(.companionNotAvailable)
         case .deviceOwnerAuthenticationWithBiometrics, .deviceOwnerAuthenticationWithBiometricsOrWatch:
             return LAError(.biometryNotAvailable)
         }

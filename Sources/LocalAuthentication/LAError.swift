@@ -6,52 +6,58 @@ public let LAErrorDomain = "com.apple.LocalAuthentication"
 
 /// A LocalAuthentication failure, with Apple's codes; bridges to an `NSError` in `LAErrorDomain`.
 public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  // safe: immutable
-    /// Apple's error codes (several old names share a value, so this is a struct, not an enum).
-    public struct Code: RawRepresentable, Hashable, Sendable {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
-        public init?(_ rawValue: Int) { self.rawValue = rawValue }
-
-        public static let authenticationFailed = Code(rawValue: -1)
-        public static let userCancel = Code(rawValue: -2)
-        public static let userFallback = Code(rawValue: -3)
-        public static let systemCancel = Code(rawValue: -4)
-        public static let passcodeNotSet = Code(rawValue: -5)
-        public static let biometryNotAvailable = Code(rawValue: -6)
-        public static let biometryNotEnrolled = Code(rawValue: -7)
-        public static let biometryLockout = Code(rawValue: -8)
-        public static let appCancel = Code(rawValue: -9)
-        public static let invalidContext = Code(rawValue: -10)
-        public static let watchNotAvailable = Code(rawValue: -11)
-        public static let biometryNotPaired = Code(rawValue: -12)
-        public static let biometryDisconnected = Code(rawValue: -13)
-        public static let invalidDimensions = Code(rawValue: -14)
+    /// Apple's error codes: an enumeration of `Int`, as Swift imports Apple's, so that `Code(rawValue:)` is
+    /// failable and a `switch` over every case compiles (with `@unknown default` too). An old name that shares a
+    /// value with a newer one is a deprecated alias, as in Apple's SDK.
+    public enum Code: Int, Hashable, Sendable {
+        case authenticationFailed = -1
+        case userCancel = -2
+        case userFallback = -3
+        case systemCancel = -4
+        case passcodeNotSet = -5
+        case biometryNotAvailable = -6
+        case biometryNotEnrolled = -7
+        case biometryLockout = -8
+        case appCancel = -9
+        case invalidContext = -10
         /// No paired companion device (iOS 18, macOS 15): the watch error's new name, with its value.
-        public static let companionNotAvailable = Code(rawValue: -11)
-        public static let notInteractive = Code(rawValue: -1004)
+        case companionNotAvailable = -11
+        case biometryNotPaired = -12
+        case biometryDisconnected = -13
+        case invalidDimensions = -14
+        case notInteractive = -1004
+
+        /// The older name of `companionNotAvailable` (Apple deprecates it on macOS 15 only).
+        public static var watchNotAvailable: Code { .companionNotAvailable }
         @available(*, deprecated, renamed: "biometryNotAvailable")
-        public static let touchIDNotAvailable = Code(rawValue: -6)
+        public static var touchIDNotAvailable: Code { .biometryNotAvailable }
         @available(*, deprecated, renamed: "biometryNotEnrolled")
-        public static let touchIDNotEnrolled = Code(rawValue: -7)
+        public static var touchIDNotEnrolled: Code { .biometryNotEnrolled }
         @available(*, deprecated, renamed: "biometryLockout")
-        public static let touchIDLockout = Code(rawValue: -8)
+        public static var touchIDLockout: Code { .biometryLockout }
     }
 
     /// The code of this error.
     public let code: Code
+    /// The code as given: an `NSError`'s code that names no `Code` is kept here (and `code` is then
+    /// `.authenticationFailed`).
+    private let rawCode: Int
     /// What the error carries besides its code, as an `NSError`'s user info.
     public let userInfo: [String: Any]
 
     /// Makes an error with `code`.
     public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
+        rawCode = code.rawValue
         self.userInfo = userInfo
     }
 
     /// The error an `NSError` of `LAErrorDomain` describes: its code and its user info, as Apple's bridged error
     /// type takes it. (Apple's stops the process for an error of another domain; this one keeps the code.)
     public init(_nsError error: NSError) {
-        self.init(Code(rawValue: error.code), userInfo: error.userInfo)
+        code = Code(rawValue: error.code) ?? .authenticationFailed
+        rawCode = error.code
+        userInfo = error.userInfo
     }
 
     /// Equal code and user info, each value compared as `NSError`'s equality compares it (by its own equality).
@@ -67,12 +73,14 @@ public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  //
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     public static var errorDomain: String { LAErrorDomain }
-    public var errorCode: Int { code.rawValue }
+    public var errorCode: Int { rawCode }
     /// The given user info, with the description iOS gives for the code (in the user's language: English, or
     /// Japanese when `LC_ALL`, `LC_MESSAGES` or `LANG` asks for it) unless one was given.
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = userInfo
-        if info[NSLocalizedDescriptionKey] == nil, let text = code.localizedDescription(in: .current) {
+        if info[NSLocalizedDescriptionKey] == nil,
+            let text = LocalAuthenticationMessages.description(ofCode: rawCode, in: .current)
+        {
             info[NSLocalizedDescriptionKey] = text
         }
         return info
@@ -89,7 +97,7 @@ public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  //
     public static var appCancel: Code { .appCancel }
     public static var invalidContext: Code { .invalidContext }
     public static var notInteractive: Code { .notInteractive }
-    public static var watchNotAvailable: Code { .watchNotAvailable }
+    public static var watchNotAvailable: Code { .companionNotAvailable }
     public static var biometryNotPaired: Code { .biometryNotPaired }
     public static var biometryDisconnected: Code { .biometryDisconnected }
     public static var invalidDimensions: Code { .invalidDimensions }

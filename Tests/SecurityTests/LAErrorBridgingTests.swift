@@ -30,4 +30,30 @@ import Testing
         #expect(Set([first, LAError(.userCancel, userInfo: ["attempt": 2])]).count == 1)
         #expect(LAError(.userCancel).userInfo.isEmpty)
     }
+
+    /// `LAError.Code` is an enumeration of `Int`, as Swift imports Apple's: the patterns iOS code is written with
+    /// compile and behave the same (a failable `init(rawValue:)`, an exhaustive switch, `@unknown default`).
+    @Test func theCodeIsAnEnumerationAsOnIOS() {
+        func kind(of code: Int) -> String {
+            guard let known = LAError.Code(rawValue: code) else { return "unknown" }
+            switch known {
+            case .userCancel, .appCancel, .systemCancel: return "cancel"
+            case .userFallback: return "fallback"
+            case .authenticationFailed, .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled,
+                .biometryLockout, .invalidContext, .companionNotAvailable, .biometryNotPaired, .biometryDisconnected,
+                .invalidDimensions, .notInteractive:
+                return "failure"
+            @unknown default: return "new"
+            }
+        }
+        #expect(kind(of: -2) == "cancel")
+        #expect(kind(of: -3) == "fallback")
+        #expect(kind(of: -1004) == "failure")
+        #expect(kind(of: -99) == "unknown")
+        #expect(LAError.Code.watchNotAvailable == .companionNotAvailable)
+        // An NSError of the domain with a code LocalAuthentication does not define keeps that code.
+        let odd = LAError(_nsError: NSError(domain: LAErrorDomain, code: -99))
+        #expect((odd as NSError).code == -99)
+        #expect(odd.errorCode == -99)
+    }
 }
