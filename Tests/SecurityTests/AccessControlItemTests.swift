@@ -168,6 +168,13 @@ import Testing
             try keychain.authenticators.biometry.script(.fallback)
             prompt.enter("1234")
             #expect(read("up") == (errSecSuccess, "secret-up"))
+            // Biometry alone: the fallback is no way in, and a failure, not the user's cancel (Apple's SecItem.m
+            // maps every LocalAuthentication error but userCancel and notInteractive to errSecAuthFailed).
+            #expect(add("bio", .biometryAny) == errSecSuccess)
+            try keychain.authenticators.biometry.script(.fallback)
+            #expect(read("bio").0 == errSecAuthFailed)
+            try keychain.authenticators.biometry.script(.cancel)
+            #expect(read("bio").0 == errSecUserCanceled)
             try keychain.authenticators.biometry.unenroll()
             prompt.enter("1234")
             #expect(read("up") == (errSecSuccess, "secret-up"))

@@ -16,11 +16,12 @@ package enum AuthenticationFailure: Int, Error, Sendable, CaseIterable {
     /// The `LAError` code.
     package var code: Int { rawValue }
 
-    /// What the keychain returns when a read needed this authentication (Apple: a cancel is
-    /// errSecUserCanceled, a refused interaction errSecInteractionNotAllowed, anything else errSecAuthFailed).
+    /// What the keychain returns when a read needed this authentication, as Apple's `SecItem.m` maps it: the
+    /// user's cancel is errSecUserCanceled, a refused interaction errSecInteractionNotAllowed, and anything else
+    /// (the system's or the app's cancel, the fallback among them) errSecAuthFailed.
     package var keychainError: KeychainError {
         switch self {
-        case .userCancel, .systemCancel, .appCancel, .userFallback:
+        case .userCancel:
             KeychainError(SecurityStatus.userCanceled, reason: "the authentication was canceled")
         case .notInteractive:
             KeychainError.interactionNotAllowed.because(
