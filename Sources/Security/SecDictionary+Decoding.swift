@@ -169,6 +169,10 @@ extension SecDictionary {
             case "u_AuthUIS": authenticationUI = .skip
             default: throw Self.wrongType(key)
             }
+        case .noAuthenticationUI:
+            // As Apple's client: true stands for kSecUseAuthenticationUIFail where kSecUseAuthenticationUI is
+            // absent; false for nothing.
+            noAuthenticationUI = try Self.boolean(value, key)
         case .authenticationContext:
             guard let carrier = value as? AuthenticationContextCarrier else {
                 throw KeychainError.param.because("kSecUseAuthenticationContext must be an LAContext")

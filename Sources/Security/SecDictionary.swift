@@ -31,6 +31,8 @@ struct SecDictionary {
     /// `kSecUseAuthenticationContext`'s context and `kSecUseAuthenticationUI`'s policy.
     var authenticationContext: AuthenticationContextID?
     var authenticationUI: AuthenticationUI?
+    /// `kSecUseNoAuthenticationUI` set true: what an absent `kSecUseAuthenticationUI` means then is Fail.
+    var noAuthenticationUI = false
     var operationPrompt: String?
     /// The keys the dictionary held, in its order, with their groups. Only explanations look at them, so they are
     /// kept as a list and grouped on demand.
@@ -66,6 +68,7 @@ enum PropertyKey {
     case certificateMatch  // a certificate search key (CertificateMatch)
     case fileKeychain(PropertyGroup)  // a key of macOS file keychains, which this keychain does not have
     case authenticationUI, authenticationContext, operationPrompt
+    case noAuthenticationUI  // the deprecated kSecUseNoAuthenticationUI
 
     static func of(_ raw: String) -> PropertyKey {
         table[raw] ?? .attribute(AttributeKey(raw))
@@ -79,7 +82,7 @@ enum PropertyKey {
             "r_PersistentRef": .returnType(.persistentReference), "v_Data": .valueData,
             "v_PersistentRef": .valuePersistentRef, "v_Ref": .valueRef,
             // kSecUseDataProtectionKeychain: this keychain always has data-protection semantics.
-            "nleg": .accepted(.use), "u_OpPrompt": .operationPrompt, "u_NoAuthUI": .accepted(.use),
+            "nleg": .accepted(.use), "u_OpPrompt": .operationPrompt, "u_NoAuthUI": .noAuthenticationUI,
             "u_AuthCtx": .authenticationContext, "u_AuthUI": .authenticationUI,
             "u_ItemList": .fileKeychain(.use), "u_Keychain": .fileKeychain(.use),
             "m_SearchList": .fileKeychain(.search),
@@ -96,7 +99,7 @@ enum PropertyKey {
         case .matchLimit, .caseInsensitive, .ignoredSearch, .certificateMatch: .search
         case .returnType: .returnType
         case .valueData, .valuePersistentRef, .valueRef: .value
-        case .authenticationUI, .authenticationContext, .operationPrompt: .use
+        case .authenticationUI, .authenticationContext, .operationPrompt, .noAuthenticationUI: .use
         case .accepted(let group), .fileKeychain(let group): group
         }
     }

@@ -97,7 +97,8 @@ extension SecDictionary {
             itemClass: itemClass, attributes: attributes, accessGroup: accessGroup,
             synchronizable: synchronizable ?? .no, accessibility: accessibility, limit: limit,
             caseInsensitive: caseInsensitive, returns: engineReturns, persistentReference: persistentReference)
-        query.authentication = ReadAuthentication(ui: authenticationUI ?? .allow, operationPrompt: operationPrompt)
+        query.authentication = ReadAuthentication(
+            ui: authenticationUI ?? (noAuthenticationUI ? .fail : .allow), operationPrompt: operationPrompt)
         return query
     }
 }

@@ -29,7 +29,9 @@ import Testing
     }
 
     /// Reads `account`'s secret: the status and the text.
-    private func read(_ account: String, context: LAContext? = nil, ui: CFString? = nil) -> (OSStatus, String?) {
+    private func read(
+        _ account: String, context: LAContext? = nil, ui: CFString? = nil, extra: [String: Any] = [:]
+    ) -> (OSStatus, String?) {
         var query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.app.auth",
             kSecAttrAccount as String: account, kSecReturnData as String: true,
@@ -37,6 +39,7 @@ import Testing
         ]
         if let context { query[kSecUseAuthenticationContext as String] = context }
         if let ui { query[kSecUseAuthenticationUI as String] = ui }
+        query.merge(extra) { $1 }
         var result: AnyObject?
         let status = SecItemCopyMatching(query as CFDictionary, &result)
         return (status, (result as? Data).map { String(decoding: $0, as: UTF8.self) })
@@ -168,6 +171,14 @@ import Testing
             try keychain.authenticators.biometry.script(.fallback)
             prompt.enter("1234")
             #expect(read("up") == (errSecSuccess, "secret-up"))
+            // The deprecated kSecUseNoAuthenticationUI: true is kSecUseAuthenticationUIFail where kSecUseAuthenticationUI
+            // is absent (Apple's client); kSecUseAuthenticationUI wins over it.
+            #expect(add("quiet", .biometryAny) == errSecSuccess)
+            try keychain.authenticators.biometry.script(.match)
+            let noUI = [kSecUseNoAuthenticationUI as String: true]
+            #expect(read("quiet", extra: noUI).0 == errSecInteractionNotAllowed)
+            #expect(try keychain.authenticators.biometry.status().script.count == 1)  // no prompt was shown
+            #expect(read("quiet", ui: kSecUseAuthenticationUIAllow, extra: noUI) == (errSecSuccess, "secret-quiet"))
             // Biometry alone: the fallback is no way in, and a failure, not the user's cancel (Apple's SecItem.m
             // maps every LocalAuthentication error but userCancel and notInteractive to errSecAuthFailed).
             #expect(add("bio", .biometryAny) == errSecSuccess)
