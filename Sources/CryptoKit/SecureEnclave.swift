@@ -129,13 +129,13 @@ extension SecureEnclave.P256.Signing {
         /// keychain home's device key seals. A Linux extension; Apple's enclave keys are always in hardware.
         public var isHardwareBacked: Bool { key.isHardwareBacked }
 
-        /// Signs a SHA-256 `digest` in the enclave, after the authentication the key's access control asks for.
-        /// - Throws: `CryptoKitError.incorrectParameterSize` for a digest of another size;
-        ///   `underlyingCoreCryptoError` with -128 (canceled), -25293 (failed, or an enrollment change for a
+        /// Signs `digest` in the enclave, after the authentication the key's access control asks for. A digest of
+        /// another size than SHA-256's (SHA-384, SHA-1) is signed as ECDSA reads it on P-256: its leftmost 256
+        /// bits, or its value when shorter, as Apple's enclave signs it.
+        /// - Throws: `underlyingCoreCryptoError` with -128 (canceled), -25293 (failed, or an enrollment change for a
         ///   `.biometryCurrentSet` key), -25308 (locked class, or interaction not allowed), or a TPM failure.
         public func signature<D: Digest>(for digest: D) throws -> P256.Signing.ECDSASignature {
-            let bytes = Array(digest)
-            guard bytes.count == 32 else { throw CryptoKitError.incorrectParameterSize }
+            let bytes = ECDSADigest.p256(Array(digest))
             let raw = try SecureEnclave.translated {
                 try key.signature(
                     digest: bytes, context: context, reason: SecureEnclave.reason(context))

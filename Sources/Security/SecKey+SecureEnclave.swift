@@ -100,7 +100,8 @@ extension SecKey {
             "export not implemented for key <SecKeyRef:('\(kSecAttrTokenIDSecureEnclave)') 0x\(address)>")
     }
 
-    /// ECDSA with an enclave key for `algorithm`: SHA-256 messages or 32-byte digests, X9.62 (DER) or RFC 4754.
+    /// ECDSA with an enclave key for `algorithm`: a message's digest or a digest of any size, signed as ECDSA reads
+    /// it on P-256 (its leftmost 256 bits), X9.62 (DER) or RFC 4754.
     func enclaveSignature(_ enclave: EnclaveKeyBinding, _ algorithm: SecKeyAlgorithm, _ data: NSData) throws
         -> [UInt8]
     {
@@ -108,17 +109,8 @@ extension SecKey {
         guard case .ecdsa(let input, let raw) = plan else {
             throw SecKeyError.param("\(algorithm.rawValue): algorithm not supported by the key \(self)")
         }
-        switch input {
-        case .message(.sha256), .digest(.sha256), .digest(nil): break
-        default:
-            throw SecKeyError.param(
-                "\(algorithm.rawValue): the Secure Enclave signs SHA-256 messages or 32-byte digests only")
-        }
         let digest = try SignatureInputs.prepare(input, data, algorithm)
-        guard digest.count == 32 else {
-            throw SecKeyError.param("bad digest size for signing with algorithm \(algorithm.rawValue)")
-        }
-        let signature = try enclave.signature(digest: digest)
+        let signature = try enclave.signature(digest: ECDSADigest.p256(digest))
         if raw { return signature }
         guard let der = try? signature.withUnsafeBytes({ try ECKey.derSignature(fromRaw: $0, curve: .p256) }) else {
             throw SecKeyError(errSecInternalComponent, "the enclave's signature could not be encoded")

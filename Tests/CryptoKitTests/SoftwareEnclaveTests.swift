@@ -154,6 +154,13 @@ import Testing
                 #expect(!key.publicKey.isValidSignature(signature, for: Data("other".utf8)))
                 let digest = SHA256.hash(data: message)
                 #expect(key.publicKey.isValidSignature(try key.signature(for: digest), for: digest))
+                // Other digests too, as Apple's enclave signs them (swift-certificates signs with SHA-384 and
+                // SHA-512 digests): CryptoKit's verifier of the same digest accepts them.
+                let longer = SHA384.hash(data: message)
+                #expect(key.publicKey.isValidSignature(try key.signature(for: longer), for: longer))
+                let shorter = Insecure.SHA1.hash(data: message)
+                #expect(key.publicKey.isValidSignature(try key.signature(for: shorter), for: shorter))
+                #expect(!key.publicKey.isValidSignature(try key.signature(for: longer), for: SHA384.hash(data: Data())))
                 // The stored form holds no private scalar in the clear.
                 let stored = key.dataRepresentation
                 #expect(Array(stored.prefix(4)) == Array("KSWE".utf8))

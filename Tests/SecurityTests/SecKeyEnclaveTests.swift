@@ -76,8 +76,16 @@ struct SecKeyEnclaveTests {
             let signature = try #require(Self.sign(key, digest, .ecdsaSignatureDigestX962SHA256).signature)
             #expect(Self.verifies(key, digest, signature, .ecdsaSignatureDigestX962SHA256))
             #expect(Self.verifies(key, message, signature, .ecdsaSignatureMessageX962SHA256))
-            // The enclave signs SHA-256 only.
-            #expect(Self.sign(key, message, .ecdsaSignatureMessageX962SHA384).status == Int(errSecParam))
+            // Other digests are signed as ECDSA reads them on P-256 (their leftmost 256 bits, or their value when
+            // shorter), as Apple's enclave signs them: a standard verifier of the same algorithm accepts them.
+            for algorithm in [
+                SecKeyAlgorithm.ecdsaSignatureMessageX962SHA384, .ecdsaSignatureMessageX962SHA512,
+                .ecdsaSignatureMessageX962SHA1,
+            ] {
+                let signature = try #require(Self.sign(key, message, algorithm).signature, "\(algorithm.rawValue)")
+                #expect(Self.verifies(key, message, signature, algorithm), "\(algorithm.rawValue)")
+                #expect(!Self.verifies(key, Data("other".utf8), signature, algorithm))
+            }
         }
     }
 
