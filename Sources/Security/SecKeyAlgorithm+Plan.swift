@@ -76,9 +76,10 @@ enum KeyAlgorithmPlan {
             guard let digest else { return nil }
             self = .rsaSignature(.message(digest), .pkcs1v15)
         case ("RSA", "digest-PSS"), ("RSA", "message-PSS"):
-            // "…-PSS:<digest>:<MGF1 digest>:<salt length>", the three agreeing.
-            guard let digest, parts.count == 5, parts[3] == parts[2], parts[4] == "\(digest.outputByteCount)"
-            else { return nil }
+            // "…-PSS:<digest>:<MGF1 digest>:<salt length>", the three agreeing; the salt is the digest's length.
+            // Apple's SHA-224 names end in 24, not 28: they are taken as Apple spells them.
+            let salt = digest?.outputByteCount == 28 ? "24" : digest.map { "\($0.outputByteCount)" }
+            guard let digest, parts.count == 5, parts[3] == parts[2], parts[4] == salt else { return nil }
             self = .rsaSignature(parts[1] == "digest-PSS" ? .digest(digest) : .message(digest), .pss)
         default: return nil
         }

@@ -79,9 +79,10 @@ public struct SecKeyAlgorithm: Hashable, RawRepresentable, @unchecked Sendable {
     /// Apple's algorithm "algid:sign:RSA:digest-PSS:SHA1:SHA1:20".
     public static let rsaSignatureDigestPSSSHA1 = SecKeyAlgorithm(
         rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA1:SHA1:20"))
-    /// Apple's algorithm "algid:sign:RSA:digest-PSS:SHA224:SHA224:28".
+    /// Apple's algorithm "algid:sign:RSA:digest-PSS:SHA224:SHA224:24" (Apple's name ends in 24; the salt is 28
+    /// bytes, the digest's length, as for every PSS algorithm).
     public static let rsaSignatureDigestPSSSHA224 = SecKeyAlgorithm(
-        rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA224:SHA224:28"))
+        rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA224:SHA224:24"))
     /// Apple's algorithm "algid:sign:RSA:digest-PSS:SHA256:SHA256:32".
     public static let rsaSignatureDigestPSSSHA256 = SecKeyAlgorithm(
         rawValue: SecConstant("algid:sign:RSA:digest-PSS:SHA256:SHA256:32"))
@@ -94,9 +95,9 @@ public struct SecKeyAlgorithm: Hashable, RawRepresentable, @unchecked Sendable {
     /// Apple's algorithm "algid:sign:RSA:message-PSS:SHA1:SHA1:20".
     public static let rsaSignatureMessagePSSSHA1 = SecKeyAlgorithm(
         rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA1:SHA1:20"))
-    /// Apple's algorithm "algid:sign:RSA:message-PSS:SHA224:SHA224:28".
+    /// Apple's algorithm "algid:sign:RSA:message-PSS:SHA224:SHA224:24".
     public static let rsaSignatureMessagePSSSHA224 = SecKeyAlgorithm(
-        rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA224:SHA224:28"))
+        rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA224:SHA224:24"))
     /// Apple's algorithm "algid:sign:RSA:message-PSS:SHA256:SHA256:32".
     public static let rsaSignatureMessagePSSSHA256 = SecKeyAlgorithm(
         rawValue: SecConstant("algid:sign:RSA:message-PSS:SHA256:SHA256:32"))

@@ -131,6 +131,11 @@ import Testing
                 ["-sha256", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32"]
             ),
             (
+                // Apple's name ends in 24; its salt is 28 bytes, the digest's length.
+                SecKeyAlgorithm(rawValue: "algid:sign:RSA:message-PSS:SHA224:SHA224:24" as CFString),
+                ["-sha224", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:28"]
+            ),
+            (
                 .rsaSignatureMessagePSSSHA384,
                 ["-sha384", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:48"]
             ),
