@@ -193,6 +193,27 @@ import Testing
         }
     }
 
+    /// An enclave key-agreement key is a `DiffieHellmanKeyAgreement` and an HPKE recipient, as on Apple's systems:
+    /// generic code takes it, and a message sealed to its public key opens with it.
+    @Test func anEnclaveKeyIsAnHPKERecipient() throws {
+        func agree<K: DiffieHellmanKeyAgreement>(_ key: K, with peer: K.PublicKey) throws -> SharedSecret {
+            try key.sharedSecretFromKeyAgreement(with: peer)
+        }
+        try withSoftwareEnclave {
+            try withEnclaveKeychain { _, _ in
+                let key = try SecureEnclave.P256.KeyAgreement.PrivateKey()
+                let peer = P256.KeyAgreement.PrivateKey()
+                #expect(try agree(key, with: peer.publicKey) == peer.sharedSecretFromKeyAgreement(with: key.publicKey))
+                let suite = HPKE.Ciphersuite.P256_SHA256_AES_GCM_256
+                var sender = try HPKE.Sender(recipientKey: key.publicKey, ciphersuite: suite, info: Data("v1".utf8))
+                let sealed = try sender.seal(Data("to the enclave".utf8))
+                var recipient = try HPKE.Recipient(
+                    privateKey: key, ciphersuite: suite, info: Data("v1".utf8), encapsulatedKey: sender.encapsulatedKey)
+                #expect(try recipient.open(sealed) == Data("to the enclave".utf8))
+            }
+        }
+    }
+
     @Test func theStoredFormRestoresAfterTheHomeIsReopened() throws {
         try withSoftwareEnclave {
             let home = ReopenableKeychainHome()

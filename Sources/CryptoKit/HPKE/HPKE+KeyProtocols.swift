@@ -105,3 +105,5 @@ extension P521.KeyAgreement.PrivateKey: HPKEDiffieHellmanPrivateKeyGeneration {
 }
 
 extension Curve25519.KeyAgreement.PrivateKey: HPKEDiffieHellmanPrivateKeyGeneration {}
+/// An enclave key can be an HPKE recipient (DHKEM(P-256)): its half of the key agreement runs in the enclave.
+extension SecureEnclave.P256.KeyAgreement.PrivateKey: HPKEDiffieHellmanPrivateKey {}
