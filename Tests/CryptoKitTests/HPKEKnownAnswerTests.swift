@@ -221,15 +221,17 @@ import Testing
         // A failed open does not advance the sequence number: the first message still opens, then the second.
         #expect(try recipient.open(first) == Data("one".utf8))
         #expect(try recipient.open(second) == Data("two".utf8))
-        #expect(throws: HPKE.Errors.expectedPSK) {
-            try HPKE.Sender(
+        // As Apple's (swift-crypto's verifyPSKInputs): given is given, even empty. A sender using an empty
+        // identifier or key is answered by a recipient given the same.
+        let psk = SymmetricKey(size: .bits256)
+        for (shared, identifier) in [(psk, Data()), (SymmetricKey(data: Data()), Data())] {
+            var sender = try HPKE.Sender(
                 recipientKey: key.publicKey, ciphersuite: .Curve25519_SHA256_ChachaPoly, info: Data(),
-                presharedKey: SymmetricKey(data: Data()), presharedKeyIdentifier: Data())
-        }
-        #expect(throws: HPKE.Errors.inconsistentPSKInputs) {
-            try HPKE.Sender(
-                recipientKey: key.publicKey, ciphersuite: .Curve25519_SHA256_ChachaPoly, info: Data(),
-                presharedKey: SymmetricKey(size: .bits256), presharedKeyIdentifier: Data())
+                presharedKey: shared, presharedKeyIdentifier: identifier)
+            var receiver = try HPKE.Recipient(
+                privateKey: key, ciphersuite: .Curve25519_SHA256_ChachaPoly, info: Data(),
+                encapsulatedKey: sender.encapsulatedKey, presharedKey: shared, presharedKeyIdentifier: identifier)
+            #expect(try receiver.open(try sender.seal(Data("psk".utf8))) == Data("psk".utf8))
         }
         let exportOnly = HPKE.Ciphersuite(kem: .Curve25519_HKDF_SHA256, kdf: .HKDF_SHA256, aead: .exportOnly)
         var exporter = try HPKE.Sender(recipientKey: key.publicKey, ciphersuite: exportOnly, info: Data())

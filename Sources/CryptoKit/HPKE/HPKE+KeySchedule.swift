@@ -1,3 +1,5 @@
+internal import CryptoKitOpenSSL
+
 /// The parts of RFC 9180 both sides share: labeled KDF calls, DHKEM's shared secret, the key schedule and the
 /// encryption context.
 extension HPKE {
@@ -41,17 +43,20 @@ extension HPKE {
     /// The bytes of a Diffie-Hellman result.
     static func bytes(of secret: SharedSecret) -> [UInt8] { secret.withUnsafeBytes { Array($0) } }
 
-    /// `KeySchedule` (RFC 9180 section 5.1), checking the pre-shared key inputs against the mode.
+    /// `KeySchedule` (RFC 9180 section 5.1), checking the pre-shared key inputs against the mode. As Apple's
+    /// (swift-crypto's `verifyPSKInputs`), an input counts as given when it is there, even empty: a PSK mode takes
+    /// an empty key or identifier, as an iOS sender may have used one.
     static func keySchedule(
         mode: Mode, suite: Ciphersuite, sharedSecret: [UInt8], info: Data, psk: SymmetricKey?, pskID: Data?
     ) throws -> Context {
-        let pskBytes = psk.map { key in key.withUnsafeBytes { Array($0) } } ?? []
-        let pskIDBytes = pskID.map { Array($0) } ?? []
-        guard pskBytes.isEmpty == pskIDBytes.isEmpty else { throw Errors.inconsistentPSKInputs }
+        guard (psk == nil) == (pskID == nil) else { throw Errors.inconsistentPSKInputs }
         switch mode {
-        case .base, .auth: guard pskBytes.isEmpty else { throw Errors.unexpectedPSK }
-        case .psk, .authPSK: guard !pskBytes.isEmpty else { throw Errors.expectedPSK }
+        case .base, .auth: guard psk == nil else { throw Errors.unexpectedPSK }
+        case .psk, .authPSK: guard psk != nil else { throw Errors.expectedPSK }
         }
+        var pskBytes = psk.map { key in key.withUnsafeBytes { Array($0) } } ?? []
+        defer { pskBytes.withUnsafeMutableBytes { ConstantTime.wipe($0) } }
+        let pskIDBytes = pskID.map { Array($0) } ?? []
         let suiteID =
             Array("HPKE".utf8) + twoBytes(Int(suite.kem.value)) + twoBytes(Int(suite.kdf.value))
             + twoBytes(Int(suite.aead.value))
