@@ -50,6 +50,23 @@ import Testing
         }
     }
 
+    /// Apple: `evaluatedPolicyDomainState` has a value only after `canEvaluatePolicy` succeeded for a biometric
+    /// policy, or a biometric match; a failed check or a passcode-only evaluation leaves it nil.
+    @Test func theEvaluatedDomainStateComesOnlyFromABiometricSuccess() async throws {
+        try await withAuthenticatingKeychain(passcode: "1234", enrolled: false) { keychain, _ in
+            let context = LAContext()
+            var error: NSError?
+            #expect(!context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
+            #expect(context.evaluatedPolicyDomainState == nil)
+            keychain.authenticators.passcodePrompt.enter("1234")
+            #expect(try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "passcode only"))
+            #expect(context.evaluatedPolicyDomainState == nil)
+            try keychain.authenticators.biometry.enroll()
+            #expect(context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
+            #expect(context.evaluatedPolicyDomainState != nil)
+        }
+    }
+
     /// iOS 18's companion names of the watch policies and error: the same values (`LAPublicDefines.h` defines
     /// kLAErrorCompanionNotAvailable as kLAErrorWatchNotAvailable).
     @Test func companionPoliciesAreTheWatchPolicies() async throws {

@@ -61,12 +61,13 @@ public final class Authenticators: Sendable {
         try sensor.status()
     }
 
-    /// Whether `policy` can be evaluated now; records the enrolled set in `context`.
+    /// Whether `policy` can be evaluated now; when it can and it is a biometric policy, records the enrolled set
+    /// in `context` (Apple: `evaluatedPolicyDomainState` has a value only after such a check succeeded, or a
+    /// biometric match).
     /// - Throws: `AuthenticationFailure` saying why not.
     public func canEvaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext) throws {
         if context.isInvalidated { throw AuthenticationFailure.invalidContext }
         let sensor = try self.sensor.status()
-        context.noteDomainState(sensor.domainState)
         let paired = try companion.status().isPaired
         if policy == .companion, !paired { throw AuthenticationFailure.watchNotAvailable }
         // Apple: biometry needs a device passcode; so does every device-owner policy.
@@ -78,6 +79,9 @@ public final class Authenticators: Sendable {
             guard sensor.isEnrolled else { throw AuthenticationFailure.biometryNotEnrolled }
             guard !sensor.isLockedOut else { throw AuthenticationFailure.biometryLockout }
         case .deviceOwner, .devicePasscode, .companion: break
+        }
+        if [.biometrics, .biometricsOrCompanion, .deviceOwner].contains(policy) {
+            context.noteDomainState(sensor.domainState)
         }
     }
 
@@ -139,7 +143,8 @@ public final class Authenticators: Sendable {
         -> AuthenticationMethod
     {
         let state = try sensor.keys().domainState
-        context.noteDomainState(state)
+        // Only a biometric match tells the enrolled set (a passcode or a companion says nothing of it).
+        if method == .biometry { context.noteDomainState(state) }
         context.record(method, at: clock(), domainState: method == .biometry ? state : nil)
         return method
     }
