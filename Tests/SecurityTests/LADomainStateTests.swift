@@ -53,17 +53,22 @@ import Testing
     /// Apple: `evaluatedPolicyDomainState` has a value only after `canEvaluatePolicy` succeeded for a biometric
     /// policy, or a biometric match; a failed check or a passcode-only evaluation leaves it nil.
     @Test func theEvaluatedDomainStateComesOnlyFromABiometricSuccess() async throws {
-        try await withAuthenticatingKeychain(passcode: "1234", enrolled: false) { keychain, _ in
-            let context = LAContext()
+        try await withAuthenticatingKeychain(passcode: "1234", enrolled: true) { keychain, _ in
             var error: NSError?
-            #expect(!context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
-            #expect(context.evaluatedPolicyDomainState == nil)
+            // A failed check, of a policy that is not biometric.
+            let unpaired = LAContext()
+            #expect(!unpaired.canEvaluatePolicy(.deviceOwnerAuthenticationWithCompanion, error: &error))
+            #expect(unpaired.evaluatedPolicyDomainState == nil)
+            // A success by the passcode, the user having chosen the fallback at the biometric prompt.
+            let byPasscode = LAContext()
+            try keychain.authenticators.biometry.script(.fallback)
             keychain.authenticators.passcodePrompt.enter("1234")
-            #expect(try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "passcode only"))
-            #expect(context.evaluatedPolicyDomainState == nil)
-            try keychain.authenticators.biometry.enroll()
-            #expect(context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
-            #expect(context.evaluatedPolicyDomainState != nil)
+            #expect(try await byPasscode.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "passcode"))
+            #expect(byPasscode.evaluatedPolicyDomainState == nil)
+            // A biometric check that succeeds.
+            let checked = LAContext()
+            #expect(checked.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
+            #expect(checked.evaluatedPolicyDomainState != nil)
         }
     }
 
