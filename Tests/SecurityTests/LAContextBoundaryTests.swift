@@ -22,6 +22,16 @@ private final class QueueNotingPrompter: UserPrompter {
     }
 }
 
+/// A prompter that, while the user is asked, has the app invalidate the context, then answers the passcode.
+private final class InvalidatingPrompter: UserPrompter {
+    let context = Mutex<LAContext?>(nil)
+
+    func ask(_ prompt: UserPrompt) throws -> PromptAnswer {
+        context.withLock { $0?.invalidate() }
+        return .passcode(SecureBytesBox(Array("1234".utf8)))
+    }
+}
+
 @Suite struct LAContextBoundaryTests {
     private func keychain(_ prompter: any UserPrompter) throws -> (Keychain, URL) {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("la-boundary-\(UUID().uuidString)")
@@ -62,6 +72,30 @@ private final class QueueNotingPrompter: UserPrompter {
             #expect(context?.touchIDAuthenticationAllowableReuseDuration == 42)
             context = nil
             #expect(keychain.authenticationContexts.count == 0)
+        }
+    }
+
+    /// Apple: invalidating a context cancels its pending evaluation with `.appCancel`; what the user answered
+    /// meanwhile counts for nothing, and the context holds no authentication.
+    @Test func invalidatingAContextWhileTheUserIsAskedCancelsItsEvaluation() async throws {
+        let prompter = InvalidatingPrompter()
+        let (keychain, home) = try keychain(prompter)
+        defer {
+            keychain.close()
+            try? FileManager.default.removeItem(at: home)
+        }
+        try await SecurityRuntime.withKeychain(keychain) { () async throws in
+            let context = LAContext()
+            prompter.context.withLock { $0 = context }
+            do {
+                _ = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "why")
+                Issue.record("the evaluation succeeded on an invalidated context")
+            } catch let error as LAError {
+                #expect(error.code == .appCancel)
+            }
+            var error: NSError?
+            #expect(!context.canEvaluatePolicy(.deviceOwnerAuthentication, error: &error))
+            #expect(error?.code == LAError.Code.invalidContext.rawValue)
         }
     }
 }

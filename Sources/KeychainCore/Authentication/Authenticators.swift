@@ -88,9 +88,20 @@ public final class Authenticators: Sendable {
     /// Asks the user to authenticate for `policy` and records the success in `context`.
     /// - Parameter reason: why the app asks (`localizedReason`, `kSecUseOperationPrompt`), shown by system prompts.
     /// - Returns: how the user authenticated.
-    /// - Throws: `AuthenticationFailure`.
+    /// - Throws: `AuthenticationFailure`; `.appCancel` when the context was invalidated while the user was asked
+    ///   (Apple: invalidating a context cancels its pending evaluations), whatever the user answered.
     @discardableResult
     public func evaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext, reason: String = "") throws
+        -> AuthenticationMethod
+    {
+        do {
+            return try prompt(policy, context: context, reason: reason)
+        } catch let failure as AuthenticationFailure where failure != .invalidContext && context.isInvalidated {
+            throw AuthenticationFailure.appCancel
+        }
+    }
+
+    private func prompt(_ policy: AuthenticationPolicy, context: AuthenticationContext, reason: String) throws
         -> AuthenticationMethod
     {
         if policy == .deviceOwner || policy == .devicePasscode {
@@ -142,6 +153,8 @@ public final class Authenticators: Sendable {
     private func record(_ method: AuthenticationMethod, in context: AuthenticationContext) throws
         -> AuthenticationMethod
     {
+        // Invalidated while the user was asked: the success is not the app's any more.
+        if context.isInvalidated { throw AuthenticationFailure.appCancel }
         let state = try sensor.keys().domainState
         // Only a biometric match tells the enrolled set (a passcode or a companion says nothing of it).
         if method == .biometry { context.noteDomainState(state) }
