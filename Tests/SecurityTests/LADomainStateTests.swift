@@ -65,6 +65,13 @@ import Testing
             keychain.authenticators.passcodePrompt.enter("1234")
             #expect(try await byPasscode.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "passcode"))
             #expect(byPasscode.evaluatedPolicyDomainState == nil)
+            // A biometric evaluation that fails: its check passed, but no match came.
+            let canceled = LAContext()
+            try keychain.authenticators.biometry.script(.cancel)
+            await #expect(throws: LAError.self) {
+                try await canceled.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "no")
+            }
+            #expect(canceled.evaluatedPolicyDomainState == nil)
             // A biometric check that succeeds.
             let checked = LAContext()
             #expect(checked.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))

@@ -66,6 +66,14 @@ public final class Authenticators: Sendable {
     /// biometric match).
     /// - Throws: `AuthenticationFailure` saying why not.
     public func canEvaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext) throws {
+        try check(policy, context: context, notingDomainState: true)
+    }
+
+    /// ``canEvaluate(_:context:)``'s checks; an evaluation runs them without noting the enrolled set, which only
+    /// its biometric match may (one that fails leaves none).
+    private func check(_ policy: AuthenticationPolicy, context: AuthenticationContext, notingDomainState: Bool)
+        throws
+    {
         if context.isInvalidated { throw AuthenticationFailure.invalidContext }
         let sensor = try self.sensor.status()
         let paired = try companion.status().isPaired
@@ -80,7 +88,7 @@ public final class Authenticators: Sendable {
             guard !sensor.isLockedOut else { throw AuthenticationFailure.biometryLockout }
         case .deviceOwner, .devicePasscode, .companion: break
         }
-        if [.biometrics, .biometricsOrCompanion, .deviceOwner].contains(policy) {
+        if notingDomainState, [.biometrics, .biometricsOrCompanion, .deviceOwner].contains(policy) {
             context.noteDomainState(sensor.domainState)
         }
     }
@@ -105,9 +113,9 @@ public final class Authenticators: Sendable {
         -> AuthenticationMethod
     {
         if policy == .deviceOwner || policy == .devicePasscode {
-            try canEvaluate(.devicePasscode, context: context)
+            try check(.devicePasscode, context: context, notingDomainState: false)
         } else {
-            try canEvaluate(policy, context: context)
+            try check(policy, context: context, notingDomainState: false)
         }
         if context.interactionNotAllowed { throw AuthenticationFailure.notInteractive }
         switch policy {
@@ -129,7 +137,9 @@ public final class Authenticators: Sendable {
                     _ = try prompter.ask(.biometry(reason: reason))
                     return try record(.biometry, in: context)
                 } catch AuthenticationFailure.authenticationFailed, AuthenticationFailure.userFallback {
-                    // The prompt offers the passcode after a failed match or on "Enter Password".
+                    // The prompt offers the passcode after a failed match or on "Enter Password", unless the app
+                    // has invalidated the context meanwhile.
+                    if context.isInvalidated { throw AuthenticationFailure.appCancel }
                 }
             }
             try enterPasscode(reason: reason)

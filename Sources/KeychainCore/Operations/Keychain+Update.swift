@@ -58,11 +58,13 @@ extension Keychain {
         // committer cannot ask at all). Items that keep changing under it end the update after a few rounds.
         var deferring = authentication
         deferring.defersPrompts = true
-        for _ in 0..<Self.updateAuthenticationRounds {
+        for round in 1...Self.updateAuthenticationRounds {
             do {
                 return try applyInTransaction(jobs, authentication: deferring)
-            } catch is PromptDeferred {
+            } catch is PromptDeferred where round < Self.updateAuthenticationRounds {
                 for job in jobs { try authenticateAhead(job, authentication: authentication) }
+            } catch is PromptDeferred {
+                break  // no prompt whose answer would not be used
             }
         }
         throw KeychainError.authFailed.because(
