@@ -32,7 +32,7 @@ package struct PeerIdentity: Hashable, Sendable {
     /// (its own `/etc/ld.so.preload`), so its executable's path and bytes say nothing of the code that runs.
     package let sharesDaemonsUserNamespace: Bool
     /// The files the process runs code from (``ProcessFacts/codeFiles(maps:)``), its executable among them; nil
-    /// when its map could not be read whole. A path named by an `Executable` rule vouches for the program only
+    /// when its map could not be read whole, or was not read (then no `Executable` rule applies). A path named by an `Executable` rule vouches for the program only
     /// if the libraries it loaded are as closed to others as the rule needs.
     package let codeFiles: [String]?
 
@@ -40,7 +40,7 @@ package struct PeerIdentity: Hashable, Sendable {
         uid: UInt32, gid: UInt32, pid: Int32, systemdUnit: String? = nil, flatpakAppID: String? = nil,
         securityLabel: String? = nil, executablePath: String? = nil, executableSHA256: [UInt8]? = nil,
         executableFile: FileIdentity? = nil, loaderVariables: [String] = [], ptraceScope: Int? = nil,
-        pidBoundAtConnect: Bool = false, sharesDaemonsUserNamespace: Bool = true, codeFiles: [String]? = []
+        pidBoundAtConnect: Bool = false, sharesDaemonsUserNamespace: Bool = true, codeFiles: [String]? = nil
     ) {
         self.uid = uid
         self.gid = gid

@@ -115,13 +115,14 @@ package struct CallerResolver: Sendable {
 
     /// Why a file the process runs code from (other than its executable, which the rule itself vouches for)
     /// could have been put there by someone but root and the trusted owner, or nil. A file deleted since it
-    /// was mapped is judged by its directory, where only they could have put it.
+    /// was mapped is judged by its directory, where only they could have put it. Memory files (`memfd`) are left
+    /// out, like anonymous memory: only code already running in the process makes them (a JIT's double mapping,
+    /// libffi's trampolines), never the loader from a planted file.
     package func untrustedCode(of peer: PeerIdentity) -> String? {
         guard let files = peer.codeFiles else { return "its memory map cannot be read" }
         let owners: Set<UInt32> = [0, trustedOwner]
         var closed = Set<String>()
-        for file in files where file != peer.executablePath {
-            if file.hasPrefix("/memfd:") { return "it runs code from memory (\(file))" }
+        for file in files where file != peer.executablePath && !file.hasPrefix("/memfd:") {
             let deletedSuffix = " (deleted)"
             let reason =
                 file.hasSuffix(deletedSuffix)

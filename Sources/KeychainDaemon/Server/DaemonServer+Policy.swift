@@ -39,9 +39,10 @@ extension DaemonServer {
         guard let digest = ExecutableDigester(cacheLimit: 1).digest(ofOpenFile: opened.descriptor, path: real) else {
             return FieldList([("path", real), ("decision", "refused"), ("reason", "the file cannot be read")])
         }
+        // The file alone: what it will load is known only when it runs, and checked then.
         let candidate = PeerIdentity(
             uid: asker.uid, gid: asker.gid, pid: 0, executablePath: real, executableSHA256: digest.sha256,
-            executableFile: digest.file)
+            executableFile: digest.file, codeFiles: [real])
         var fields = FieldList([("exe", real)])
         if let sha256 = digest.sha256 {
             fields.append("sha256", hexadecimal(sha256))
@@ -57,6 +58,11 @@ extension DaemonServer {
             fields.append("basis", basis)
             fields.append("application-identifier", identity.applicationIdentifier ?? "")
             fields.append("access-groups", identity.accessGroups.joined(separator: " "))
+            if basis != "private group" {
+                fields.append(
+                    "when-it-runs",
+                    "the rule applies only if every library it loads is root's and closed to others up to /")
+            }
         case .refused(let reason):
             fields.append("decision", "refused")
             fields.append("reason", reason)
