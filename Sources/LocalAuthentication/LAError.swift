@@ -62,7 +62,7 @@ public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  //
 
     /// Equal code and user info, each value compared as `NSError`'s equality compares it (by its own equality).
     public static func == (lhs: LAError, rhs: LAError) -> Bool {
-        guard lhs.code == rhs.code, lhs.userInfo.count == rhs.userInfo.count else { return false }
+        guard lhs.rawCode == rhs.rawCode, lhs.userInfo.count == rhs.userInfo.count else { return false }
         return lhs.userInfo.allSatisfy { key, value in
             guard let other = rhs.userInfo[key] else { return false }
             if let value = value as? AnyHashable, let other = other as? AnyHashable { return value == other }
@@ -70,7 +70,7 @@ public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  //
         }
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawCode) }
 
     public static var errorDomain: String { LAErrorDomain }
     public var errorCode: Int { rawCode }

@@ -19,7 +19,10 @@ extension HPKE {
     static func labeledExtract(
         _ kdf: KDF, suiteID: [UInt8], salt: [UInt8], label: String, ikm: [UInt8]
     ) -> [UInt8] {
-        kdf.extract(salt: salt, ikm: Array("HPKE-v1".utf8) + suiteID + Array(label.utf8) + ikm)
+        // The labeled input holds key material (a PSK, a Diffie-Hellman output): wiped once extracted.
+        var labeled = Array("HPKE-v1".utf8) + suiteID + Array(label.utf8) + ikm
+        defer { labeled.withUnsafeMutableBytes { ConstantTime.wipe($0) } }
+        return kdf.extract(salt: salt, ikm: labeled)
     }
 
     /// `LabeledExpand` (RFC 9180 section 4).

@@ -66,14 +66,23 @@ public final class Authenticators: Sendable {
     /// biometric match).
     /// - Throws: `AuthenticationFailure` saying why not.
     public func canEvaluate(_ policy: AuthenticationPolicy, context: AuthenticationContext) throws {
-        try check(policy, context: context, notingDomainState: true)
+        // A biometric policy's check tells the enrolled set when it succeeds, and none when it fails; another
+        // policy's leaves what an earlier check told.
+        guard [.biometrics, .biometricsOrCompanion, .deviceOwner].contains(policy) else {
+            return try check(policy, context: context)
+        }
+        do {
+            try check(policy, context: context)
+        } catch {
+            context.noteDomainState(nil)
+            throw error
+        }
+        context.noteDomainState(try sensor.status().domainState)
     }
 
     /// ``canEvaluate(_:context:)``'s checks; an evaluation runs them without noting the enrolled set, which only
     /// its biometric match may (one that fails leaves none).
-    private func check(_ policy: AuthenticationPolicy, context: AuthenticationContext, notingDomainState: Bool)
-        throws
-    {
+    private func check(_ policy: AuthenticationPolicy, context: AuthenticationContext) throws {
         if context.isInvalidated { throw AuthenticationFailure.invalidContext }
         let sensor = try self.sensor.status()
         let paired = try companion.status().isPaired
@@ -87,9 +96,6 @@ public final class Authenticators: Sendable {
             guard sensor.isEnrolled else { throw AuthenticationFailure.biometryNotEnrolled }
             guard !sensor.isLockedOut else { throw AuthenticationFailure.biometryLockout }
         case .deviceOwner, .devicePasscode, .companion: break
-        }
-        if notingDomainState, [.biometrics, .biometricsOrCompanion, .deviceOwner].contains(policy) {
-            context.noteDomainState(sensor.domainState)
         }
     }
 
@@ -113,9 +119,9 @@ public final class Authenticators: Sendable {
         -> AuthenticationMethod
     {
         if policy == .deviceOwner || policy == .devicePasscode {
-            try check(.devicePasscode, context: context, notingDomainState: false)
+            try check(.devicePasscode, context: context)
         } else {
-            try check(policy, context: context, notingDomainState: false)
+            try check(policy, context: context)
         }
         if context.interactionNotAllowed { throw AuthenticationFailure.notInteractive }
         switch policy {

@@ -109,7 +109,10 @@ extension Keychain {
                 let attributes: [AttributeKey: AttributeValue]
                 do {
                     attributes = try openAttributes(of: match, schema: schema)
-                } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
+                } catch let error as KeychainError
+                    where error.status == SecurityStatus.interactionNotAllowed || error.status == SecurityStatus.decode
+                {
+                    // Unreadable now, or damaged (which a delete removes on its digests alone): counted, not shown.
                     unavailable += 1
                     continue
                 }

@@ -107,14 +107,21 @@ enum SecretFile {
     }
 
     /// Makes a new name in `url`'s directory durable. A failure is the caller's: the name may not survive a
-    /// crash, so the change cannot be reported done.
+    /// crash, so the change cannot be reported done. A file system that cannot sync a directory (EINVAL: some
+    /// network and virtual-machine shares) keeps names as it can, as SQLite takes it.
     private static func syncDirectory(_ url: URL) throws {
         let directory = url.deletingLastPathComponent()
         let descriptor = try reporting(directory) { () throws(SystemCallError) in
             try SystemCalls.open(directory.path, O_RDONLY | O_DIRECTORY)
         }
         defer { SystemCalls.close(descriptor) }
-        try reporting(directory) { () throws(SystemCallError) in try SystemCalls.fsync(descriptor) }
+        do throws(SystemCallError) {
+            try SystemCalls.fsync(descriptor)
+        } catch  where error.code == EINVAL {
+            return
+        } catch {
+            throw failure(error, directory)
+        }
     }
 
     /// Runs `body`, turning its failure into the keychain's error (see ``failure(_:_:as:)``).
