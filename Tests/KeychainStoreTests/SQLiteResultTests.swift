@@ -47,14 +47,8 @@ import Testing
 
     /// A COMMIT that fails (here a deferred foreign key left unsatisfied) fails the read transaction and ends it.
     @Test func readTransactionReportsAFailingCommitAndEndsTheTransaction() throws {
-        let database = try Database(path: temporaryPath())
+        let database = try parentAndDeferredChild()
         defer { database.close() }
-        try database.execute(
-            """
-            PRAGMA foreign_keys = ON;
-            CREATE TABLE parent (id INTEGER PRIMARY KEY);
-            CREATE TABLE child (parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
-            """)
         let error = #expect(throws: StoreError.self) {
             try database.readTransaction { try database.statement("INSERT INTO child VALUES (7)").run() }
         }
@@ -67,14 +61,8 @@ import Testing
     /// A write transaction whose COMMIT is refused is rolled back and ended: the connection can begin the next
     /// one, and reads see nothing of it. Ending one with nothing open is harmless.
     @Test func writeTransactionEndsATransactionWhoseCommitFails() throws {
-        let database = try Database(path: temporaryPath())
+        let database = try parentAndDeferredChild()
         defer { database.close() }
-        try database.execute(
-            """
-            PRAGMA foreign_keys = ON;
-            CREATE TABLE parent (id INTEGER PRIMARY KEY);
-            CREATE TABLE child (parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
-            """)
         let error = #expect(throws: StoreError.self) {
             try database.writeTransaction {
                 try database.statement("INSERT INTO parent VALUES (1)").run()
@@ -88,5 +76,18 @@ import Testing
         #expect(database.isAutocommit)
         try database.writeTransaction { try database.statement("INSERT INTO parent VALUES (2)").run() }
         #expect(try database.statement("SELECT count(*) FROM parent").rows() == [[.integer(1)]])
+    }
+
+    /// A database whose `child` rows must name a `parent` row by COMMIT (a deferred foreign key), so that a COMMIT
+    /// can be made to fail.
+    private func parentAndDeferredChild() throws -> Database {
+        let database = try Database(path: temporaryPath())
+        try database.execute(
+            """
+            PRAGMA foreign_keys = ON;
+            CREATE TABLE parent (id INTEGER PRIMARY KEY);
+            CREATE TABLE child (parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
+            """)
+        return database
     }
 }

@@ -155,15 +155,7 @@ import Testing
     @Test func anIdentityWhoseKeyIsInAnotherGroupIsNotFound() throws {
         let fixture = try IdentityFixture.make(commonName: "Split")
         let groups = ["TEAM1.com.example.app", "TEAM1.com.example.other"]
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("identity-\(UUID().uuidString)")
-        let keychain = try Keychain(
-            configuration: KeychainConfiguration(
-                home: home, identity: CallerIdentity(applicationIdentifier: groups[0], accessGroups: groups)))
-        defer {
-            keychain.close()
-            try? FileManager.default.removeItem(at: home)
-        }
-        SecurityRuntime.withKeychain(keychain) {
+        try withFreshKeychainHandle(groups: groups) { keychain in
             #expect(add([kSecValueRef: fixture.certificate, kSecAttrAccessGroup: groups[0]]) == errSecSuccess)
             #expect(
                 add([kSecClass: kSecClassKey, kSecValueRef: fixture.privateKey, kSecAttrAccessGroup: groups[1]])
@@ -172,17 +164,17 @@ import Testing
             #expect(lookUp([kSecClass: kSecClassIdentity]).0 == errSecSuccess)
             // Within one group, the certificate has no key.
             #expect(lookUp([kSecClass: kSecClassIdentity, kSecAttrAccessGroup: groups[0]]).0 == errSecItemNotFound)
-        }
-        // An app that holds only the certificate's group sees no identity, nor can it make one.
-        let app = CallerIdentity(applicationIdentifier: groups[0], accessGroups: [groups[0]])
-        #expect(throws: KeychainError.itemNotFound) {
-            try keychain.copyMatching(ItemQuery(itemClass: .identity), as: app)
-        }
-        let certificates = try keychain.copyMatching(ItemQuery(itemClass: .certificate), as: app)
-        #expect(certificates.count == 1)
-        let other = CallerIdentity(applicationIdentifier: groups[1], accessGroups: [groups[1]])
-        #expect(throws: KeychainError.itemNotFound) {
-            try keychain.copyMatching(ItemQuery(itemClass: .identity), as: other)
+            // An app that holds only the certificate's group sees no identity, nor can it make one.
+            let app = CallerIdentity(applicationIdentifier: groups[0], accessGroups: [groups[0]])
+            #expect(throws: KeychainError.itemNotFound) {
+                try keychain.copyMatching(ItemQuery(itemClass: .identity), as: app)
+            }
+            let certificates = try keychain.copyMatching(ItemQuery(itemClass: .certificate), as: app)
+            #expect(certificates.count == 1)
+            let other = CallerIdentity(applicationIdentifier: groups[1], accessGroups: [groups[1]])
+            #expect(throws: KeychainError.itemNotFound) {
+                try keychain.copyMatching(ItemQuery(itemClass: .identity), as: other)
+            }
         }
     }
 
@@ -335,16 +327,7 @@ import Testing
         let staying = try fixture.anotherCertificate(commonName: "Staying")
         let leaving = SecIdentity(certificate: fixture.certificate, privateKey: fixture.privateKey)
         let joining = SecIdentity(certificate: staying, privateKey: fixture.privateKey)
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("identity-race-\(UUID().uuidString)")
-        let groups = ["TEAM1.com.example.app"]
-        let keychain = try Keychain(
-            configuration: KeychainConfiguration(
-                home: home, identity: CallerIdentity(applicationIdentifier: groups[0], accessGroups: groups)))
-        defer {
-            keychain.close()
-            try? FileManager.default.removeItem(at: home)
-        }
-        SecurityRuntime.withKeychain(keychain) {
+        try withFreshKeychainHandle { keychain in
             for _ in 0..<60 {
                 #expect(add([kSecValueRef: leaving]) == errSecSuccess)
                 let statuses = Mutex<[OSStatus]>([0, 0])
