@@ -100,6 +100,13 @@ extension RSAKey {
         guard EVP_PKEY_decrypt_init(context) == 1, Self.configure(context, padding) else {
             throw OpenSSLErrorQueue.failure()
         }
+        if case .pkcs1v15 = padding {
+            // OpenSSL 3.2 and later answer a bad PKCS #1 v1.5 padding with random bytes (implicit rejection);
+            // Apple's SecKeyCreateDecryptedData reports it as a failure, and callers tell a wrong key by it. Older
+            // OpenSSL does not know the setting, and fails explicitly already.
+            _ = EVP_PKEY_CTX_ctrl_str(context, "rsa_pkcs1_implicit_rejection", "0")
+            ERR_clear_error()
+        }
         var length = 0
         let scratch = try SecureBytes(count: modulusByteCount) { output in
             length = output.count
