@@ -28,8 +28,10 @@ struct TrustEvaluation {
         var request = ChainVerificationRequest(
             leaf: leaf.x509, intermediates: settings.certificates.dropFirst().map(\.x509),
             anchors: anchors.map(\.x509), date: date)
-        request.trustsSystemAnchors = settings.customAnchors == nil || !settings.customAnchorsOnly
+        // Anchors only, with none set, trusts nothing: Apple then adds no system anchors either.
+        request.trustsSystemAnchors = !settings.customAnchorsOnly
         request.hostname = settings.policies.lazy.compactMap(\.hostname).first
+        request.requiresStrongCryptography = settings.policies.contains { $0.isSSLServer }
         let known = settings.certificates + anchors
         var found: [SecTrustFailure]
         do {
@@ -115,9 +117,15 @@ struct TrustEvaluation {
 }
 
 extension SecPolicy {
+    /// The host name an SSL policy checks, a client's as a server's (Apple checks both).
     var hostname: String? {
-        if case .ssl(true, let hostname) = rule { return hostname }
+        if case .ssl(_, let hostname) = rule { return hostname }
         return nil
+    }
+
+    var isSSLServer: Bool {
+        if case .ssl(true, _) = rule { return true }
+        return false
     }
 }
 

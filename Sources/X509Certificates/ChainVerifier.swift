@@ -13,6 +13,10 @@ package struct ChainVerificationRequest: Sendable {
     package var date: Date
     /// The DNS name or IP address the leaf must name (in its subject alternative names), or nil for none.
     package var hostname: String?
+    /// Whether every certificate must use strong cryptography, as Apple's SSL policy demands: RSA keys of at
+    /// least 2,048 bits (EC 224), and no SHA-1 or MD5 signature but a trust anchor's own (OpenSSL's
+    /// authentication security level 2).
+    package var requiresStrongCryptography = false
 
     package init(
         leaf: X509Certificate, intermediates: [X509Certificate] = [], anchors: [X509Certificate] = [],
@@ -90,6 +94,7 @@ package enum ChainVerifier {
         X509_VERIFY_PARAM_set_time(parameters, request.date.opensslTime)
         // An anchor need not be self-signed (Apple trusts an intermediate or a leaf given as an anchor).
         X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN))
+        if request.requiresStrongCryptography { X509_VERIFY_PARAM_set_auth_level(parameters, 2) }
         let collector = ProblemCollector()
         if let hostname = request.hostname, !setHost(hostname, on: parameters) {
             // OpenSSL sets no host for a name it refuses (one with a NUL inside) or an empty one, and would then
@@ -105,7 +110,15 @@ package enum ChainVerifier {
         defer { retained.release() }
         kossl_store_ctx_set_context(context, retained.toOpaque())
         X509_STORE_CTX_set_verify_cb(context, recordProblem)
-        _ = X509_verify_cert(context)
+        let verified = X509_verify_cert(context)
+        if verified != 1 && collector.problems.isEmpty {
+            // A failure the callback was not told of (a store lookup, memory): the chain is not verified.
+            let code = X509_STORE_CTX_get_error(context)
+            collector.problems.append(
+                ChainProblem(
+                    index: 0, kind: .other(code == X509_V_OK ? X509_V_ERR_UNSPECIFIED : code),
+                    detail: "the chain could not be verified"))
+        }
         OpenSSLEncoding.clearErrors()
 
         var chain: [X509Certificate] = []

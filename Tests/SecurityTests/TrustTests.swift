@@ -124,6 +124,71 @@ import Testing
         #expect(evaluate(trust).trusted)
     }
 
+    /// Apple's SSL policy refuses weak cryptography anywhere below the anchor: a SHA-1 signature, an RSA key under
+    /// 2,048 bits. The basic policy takes a SHA-1 signature.
+    @Test func theSSLPolicyRefusesSHA1SignaturesAndSmallRSAKeys() throws {
+        let tag = UUID().uuidString.prefix(8)
+        _ = try fixtures.output(
+            """
+            openssl x509 -req -in leaf.csr -CA intermediate.pem -CAkey intermediate.key -CAcreateserial -days 30 \
+                -sha1 -extfile ext.cnf -extensions leaf -out sha1-\(tag).pem 2>/dev/null
+            openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -out small-\(tag).key 2>/dev/null
+            openssl req -new -key small-\(tag).key -subj "/CN=www.example.test" -out small-\(tag).csr
+            openssl x509 -req -in small-\(tag).csr -CA intermediate.pem -CAkey intermediate.key -CAcreateserial \
+                -days 30 -extfile ext.cnf -extensions leaf -out small-\(tag).pem 2>/dev/null
+            for name in sha1-\(tag) small-\(tag); do openssl x509 -in "$name.pem" -outform DER -out "$name.der"; done
+            """)
+        for weak in ["sha1-\(tag)", "small-\(tag)"] {
+            let (trusted, error) = evaluate(try trust([weak, "intermediate"]))
+            #expect(!trusted, "\(weak)")
+            #expect(error != nil)
+        }
+        #expect(evaluate(try trust(["sha1-\(tag)", "intermediate"], policy: SecPolicyCreateBasicX509())).trusted)
+    }
+
+    /// Anchors only, with no anchors set, trusts nothing: not the system's CA certificates either. (One of the
+    /// system's own roots, evaluated as a leaf, is trusted by them otherwise.)
+    @Test(.enabled(if: systemRoot() != nil, "needs a CA certificate in /etc/ssl/certs that is valid today"))
+    func anchorsOnlyWithoutAnchorsTrustsNothing() throws {
+        let root = try #require(Self.systemRoot())
+        var trust: SecTrust?
+        #expect(SecTrustCreateWithCertificates(root, SecPolicyCreateBasicX509(), &trust) == errSecSuccess)
+        let created = try #require(trust)
+        #expect(evaluate(created).trusted)
+        #expect(SecTrustSetAnchorCertificatesOnly(created, true) == errSecSuccess)
+        #expect(!evaluate(created).trusted)
+    }
+
+    /// The first certificate of the system's CA directory that the system's anchors trust today.
+    static func systemRoot() -> SecCertificate? {
+        let directory = "/etc/ssl/certs"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.sorted() ?? []
+        for name in names where name.hasSuffix(".pem") {
+            guard let text = try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8),
+                let body = text.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst().first?
+                    .components(separatedBy: "-----END CERTIFICATE-----").first,
+                let der = Data(base64Encoded: body, options: .ignoreUnknownCharacters),
+                let certificate = SecCertificateCreateWithData(nil, der as CFData)
+            else { continue }
+            var trust: SecTrust?
+            guard SecTrustCreateWithCertificates(certificate, SecPolicyCreateBasicX509(), &trust) == errSecSuccess,
+                let trust, SecTrustEvaluateWithError(trust, nil)
+            else { continue }
+            return certificate
+        }
+        return nil
+    }
+
+    /// A client policy's host name is checked too, as Apple checks it.
+    @Test func aClientPolicysHostNameIsChecked() throws {
+        let named = try trust(
+            ["client", "intermediate"], policy: SecPolicyCreateSSL(false, "www.example.test" as CFString))
+        #expect(evaluate(named).trusted)
+        let other = try trust(
+            ["client", "intermediate"], policy: SecPolicyCreateSSL(false, "evil.example.test" as CFString))
+        #expect(evaluate(other).error?.code == Int(errSecHostNameMismatch))
+    }
+
     @Test func aMissingIntermediateFailsWithErrSecCreateChainFailed() throws {
         let (trusted, error) = evaluate(try trust(["leaf"]))
         #expect(!trusted)
