@@ -114,6 +114,21 @@ import Testing
         #expect(owner.run(["export", "-t", "certs"]).output.components(separatedBy: "BEGIN CERTIFICATE").count == 2)
     }
 
+    /// The owner deletes an identity by its rows, never by value: another app's copy of the same key stays, and
+    /// the identity's own key, in the certificate's group, goes.
+    @Test func theOwnerDeletingAnIdentityLeavesAnotherAppsCopyOfItsKey() throws {
+        let owner = CommandHarness(groups: ["LOCAL.security"], isOwner: true)
+        #expect(owner.run(["-G", "TEAM2.other", "import", files.path("leaf.key")]).output == "1 key imported.\n")
+        #expect(
+            owner.run(["-G", "LOCAL.security", "import", files.path("default.p12"), "-P", "correct-horse"]).exitCode
+                == 0)
+        #expect(owner.run(["delete-identity", "-c", "www.example.test"]).exitCode == 0)
+        #expect(owner.run(["-G", "LOCAL.security", "export", "-t", "privKeys"]).exitCode == 44)
+        let kept = owner.run(["-G", "TEAM2.other", "export", "-t", "privKeys", "-p"])
+        #expect(kept.exitCode == 0)
+        #expect(kept.output.hasPrefix("-----BEGIN PRIVATE KEY-----\n"))
+    }
+
     @Test func anRSAIdentityWithAnEmptyPassphraseAndPEMKeysAndCertificates() throws {
         #expect(harness.run(["import", files.path("rsa.p12"), "-P", ""]).output == "1 identity imported.\n")
         #expect(harness.run(["import", files.path("leaf.key")]).output == "1 key imported.\n")

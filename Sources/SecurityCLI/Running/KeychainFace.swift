@@ -15,12 +15,15 @@ struct KeychainFace {
     /// `-G GROUP` when it narrows every call: `KEYCHAIN_ENTITLEMENTS` confines the command, or through keychaind.
     let accessGroup: String?
 
-    /// A stored item: its reference object and attributes.
+    /// A stored item: its reference object, attributes and persistent reference.
     struct Item<Reference> {
         let reference: Reference
         let attributes: [String: Any]
 
         var label: String? { attributes[kSecAttrLabel as String] as? String }
+        var accessGroup: String? { attributes[kSecAttrAccessGroup as String] as? String }
+        /// The name of this one row: a copy of the same key or certificate in another access group has another.
+        var persistentReference: Data? { attributes[kSecValuePersistentRef as String] as? Data }
     }
 
     func run<R>(_ body: () throws -> R) rethrows -> R {
@@ -59,6 +62,7 @@ struct KeychainFace {
         query[kSecMatchLimit as String] = kSecMatchLimitAll
         query[kSecReturnRef as String] = true
         query[kSecReturnAttributes as String] = true
+        query[kSecReturnPersistentRef as String] = true
         var result: CFTypeRef?
         let status = run { SecItemCopyMatching(query as CFDictionary, &result) }
         if status == errSecItemNotFound { return [] }
@@ -92,11 +96,15 @@ struct KeychainFace {
         guard status == errSecSuccess else { throw Self.failure(operation, status) }
     }
 
-    /// Deletes the item `reference` names.
-    func delete(_ itemClass: CFString, _ reference: AnyObject, operation: String) throws(CommandFailure) {
-        let query = scoped([kSecClass as String: itemClass, kSecValueRef as String: reference])
-        let status = run { SecItemDelete(query as CFDictionary) }
-        guard status == errSecSuccess else { throw Self.failure(operation, status) }
+    /// Deletes the one row `item` was read from (never by its value: for the owner that would also match a copy
+    /// in another access group).
+    func delete<Reference>(_ item: Item<Reference>, operation: String) throws(CommandFailure) {
+        guard let reference = item.persistentReference else {
+            throw CommandFailure(
+                operation,
+                KeychainError(SecurityStatus.internalComponent).because("the item has no persistent reference"))
+        }
+        try delete(persistentReference: reference, operation: operation)
     }
 
     static func failure(_ operation: String, _ status: OSStatus) -> CommandFailure {
@@ -109,21 +117,24 @@ struct StoredIdentity {
     let certificate: KeychainFace.Item<SecCertificate>
     let key: KeychainFace.Item<SecKey>
 
-    /// Pairs certificates with private keys by public key (Apple's join of `pkhh` and `klbl`).
+    /// Pairs certificates with private keys by public key (Apple's join of `pkhh` and `klbl`), preferring the key
+    /// in the certificate's own access group: the owner, who sees every group, then pairs an app's certificate
+    /// with that app's key, not with another app's copy of it.
     static func pairs(_ certificates: [KeychainFace.Item<SecCertificate>], _ keys: [KeychainFace.Item<SecKey>])
         -> [StoredIdentity]
     {
-        var keysByPublicKey: [Data: KeychainFace.Item<SecKey>] = [:]
+        var keysByPublicKey: [Data: [KeychainFace.Item<SecKey>]] = [:]
         for key in keys {
             let publicKey = SecKeyCopyPublicKey(key.reference)
             if let external = publicKey.flatMap({ SecKeyCopyExternalRepresentation($0, nil) }) {
-                keysByPublicKey[external as Data] = key
+                keysByPublicKey[external as Data, default: []].append(key)
             }
         }
         return certificates.compactMap { certificate in
             guard let publicKey = SecCertificateCopyKey(certificate.reference),
                 let external = SecKeyCopyExternalRepresentation(publicKey, nil),
-                let key = keysByPublicKey[external as Data]
+                let candidates = keysByPublicKey[external as Data],
+                let key = candidates.first(where: { $0.accessGroup == certificate.accessGroup }) ?? candidates.first
             else { return nil }
             return StoredIdentity(certificate: certificate, key: key)
         }

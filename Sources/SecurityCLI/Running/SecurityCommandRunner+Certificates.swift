@@ -97,8 +97,8 @@ extension SecurityCommandRunner {
                     "\(chosen.count) certificates match; name one by its hash with -Z (find-certificate -Z "
                         + "prints them)"))
         }
-        try face.delete(kSecClassCertificate, item.reference, operation: operation)
-        if let key { try face.delete(kSecClassKey, key.reference, operation: operation) }
+        try face.delete(item, operation: operation)
+        if let key { try face.delete(key, operation: operation) }
         if format.json {
             output.writeLine(
                 JSONText.encode([
