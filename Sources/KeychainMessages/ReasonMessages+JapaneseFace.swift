@@ -131,6 +131,7 @@ extension ReasonMessages {
         word("the PKCS#12 file is empty", "PKCS#12 ファイルが空です")
         word("everything in {0} is already in the keychain", "{0} の中身はすべてキーチェーンにすでにあります")
         word("SecItemAdd returned no persistent reference", "SecItemAdd が永続参照を返しませんでした")
+        word("the item has no persistent reference", "項目に永続参照がありません")
         // The `security` command: identity, backups and doctor.
         word(
             "{0} {1}, and KEYCHAIN_ENTITLEMENTS confines this command to its identity's groups; run it without "
