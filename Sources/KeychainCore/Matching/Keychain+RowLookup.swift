@@ -8,7 +8,7 @@ struct MatchedRow: Sendable {
     /// The row names a protection class no keychain writes (it was damaged, or changed on disk): it matches on
     /// its digests like any row, and every use that would open it finds it damaged (errSecDecode), so a search
     /// skips and counts it, and a delete can remove it. ``protection`` is then a stand-in.
-    var isDamaged = false
+    var isDamaged: Bool { Accessibility(rawValue: row.protection) == nil }
 }
 
 extension Keychain {
@@ -66,7 +66,7 @@ extension Keychain {
             guard let protection = Accessibility(rawValue: row.protection) else {
                 // A date condition needs the attributes, which such a row cannot give: it matches none.
                 if dateConditions.isEmpty {
-                    matches.append(MatchedRow(row: row, protection: .whenUnlocked, attributes: nil, isDamaged: true))
+                    matches.append(MatchedRow(row: row, protection: .whenUnlocked, attributes: nil))
                 }
                 if let wanted, matches.count >= wanted { break }
                 continue

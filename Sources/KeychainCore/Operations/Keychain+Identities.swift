@@ -92,7 +92,7 @@ extension Keychain {
         context: AuthenticationContext?
     ) throws -> SearchReport {
         var wanted: ReturnOptions = []
-        if Self.readsValue(query.returns, schema: schema) { wanted.insert(.data) }
+        if Self.readsValue(query.returns) { wanted.insert(.data) }
         if query.returns.contains(.attributes) { wanted.insert(.attributes) }
         let outcome = try joinedItems(
             query, join: join, caller: caller, context: context, limit: query.limit, returns: wanted)

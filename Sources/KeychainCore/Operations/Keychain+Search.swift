@@ -28,7 +28,7 @@ extension Keychain {
         let given = query.authentication
         let readAuthentication = { self.authentication(given, context: context, caller: caller) }
         var columns = RowColumns.metadata  // not an array literal: an OptionSet built from one costs an array
-        if Self.readsValue(query.returns, schema: schema) { columns.insert(.secret) }
+        if Self.readsValue(query.returns) { columns.insert(.secret) }
         // Rows are read under a connection's lock (one SELECT reads one snapshot); decrypting them, and any prompt
         // an item's access control asks for, happen after it is released, so a user taking their time at a
         // prompt never holds up the process's other keychain calls.

@@ -14,7 +14,8 @@ final class ProtectionState: Sendable {
     let store: any UnlockedKeyStore
     private let kdfTarget: Double
     private let clock: @Sendable () -> Date
-    private let snapshot: Mutex<Snapshot>
+    /// The keybag as last read or saved; nil when a save could not make one, so that the next use reads the file.
+    private let snapshot: Mutex<Snapshot?>
     private let keybagURL: URL
     /// The keybag file, checked before each use (unless ``keybagChangesOnlyHere``): another process may have
     /// replaced it.
@@ -31,21 +32,15 @@ final class ProtectionState: Sendable {
         /// Class keys that need no passcode, unwrapped once; searched in order: a handful of entries compared by
         /// case cost less than hashing a class name.
         private let alwaysAvailable: [(Accessibility, AESKeyWrapper)]
-        /// A stand-in that makes the next use read the file: a saved keybag whose snapshot could not be made.
-        let isUnread: Bool
 
         init(
             document: KeybagDocument, identity: SecretFile.FileIdentity?,
-            alwaysAvailable: [Accessibility: AESKeyWrapper], isUnread: Bool = false
+            alwaysAvailable: [Accessibility: AESKeyWrapper]
         ) {
             self.document = document
             self.identity = identity
             self.alwaysAvailable = alwaysAvailable.map { ($0.key, $0.value) }
-            self.isUnread = isUnread
         }
-
-        static let unread = Snapshot(
-            document: KeybagDocument(classes: [:]), identity: nil, alwaysAvailable: [:], isUnread: true)
 
         func alwaysAvailableKey(_ protection: Accessibility) -> AESKeyWrapper? {
             for (candidate, key) in alwaysAvailable where candidate == protection { return key }
@@ -145,9 +140,7 @@ final class ProtectionState: Sendable {
     /// be made).
     private func current() throws -> Snapshot {
         let known = snapshot.withLock { $0 }
-        if keybagChangesOnlyHere && !known.isUnread { return known }
-        let identity = keybagWatch.identity()
-        if known.identity == identity && !known.isUnread { return known }
+        if let known, keybagChangesOnlyHere || known.identity == keybagWatch.identity() { return known }
         let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
         snapshot.withLock { $0 = fresh }
         // The classes kept in memory may have changed (a passcode set): item key schedules left behind go.
@@ -417,14 +410,14 @@ final class ProtectionState: Sendable {
             try SecretFile.replace(keybagURL, bytes: try document.encoded())
         } catch {
             // The file may hold either document now (the rename may have happened): the next use reads it.
-            snapshot.withLock { $0 = Snapshot.unread }
+            snapshot.withLock { $0 = nil }
             throw error
         }
         // From what was written, not read back: a failed read here would keep the old snapshot in use (keychaind
         // never looks at the file again) while the file says otherwise, say a passcode set and none known.
         let written = try? Self.snapshot(
             of: document, identity: SecretFile.fileIdentity(path: keybagURL.path), deviceKey: deviceKey)
-        snapshot.withLock { $0 = written ?? Snapshot.unread }
+        snapshot.withLock { $0 = written }
         AESGCM.forgetKeySchedules()
     }
 }

@@ -33,7 +33,7 @@ extension Keychain {
                 persistentReference: returns.contains(.persistentReference) ? reference : nil)
         }
         // A key's or certificate's reference object is made from its value; a password has none.
-        let readsValue = Self.readsValue(returns, schema: schema)
+        let readsValue = Self.readsValue(returns)
         var attributes: [AttributeKey: AttributeValue]? = match.attributes
         if attributes == nil, returns.contains(.attributes) {
             attributes = try sealer.openAttributes(match.row.metadata, itemKey: itemKey)
@@ -101,7 +101,7 @@ extension Keychain {
     /// Whether a result needs the item's value: for `.data`, and for `.reference`, whose object is made from it
     /// (keys, certificates) or which, for a password, has none and returns the data in its place (securityd
     /// decrypts the item whenever a reference is asked for, and Apple's client keeps the data it fetched for one).
-    static func readsValue(_ returns: ReturnOptions, schema: ClassSchema) -> Bool {
+    static func readsValue(_ returns: ReturnOptions) -> Bool {
         returns.contains(.data) || returns.contains(.reference)
     }
 

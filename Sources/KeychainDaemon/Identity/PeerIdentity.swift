@@ -32,8 +32,9 @@ package struct PeerIdentity: Hashable, Sendable {
     /// (its own `/etc/ld.so.preload`), so its executable's path and bytes say nothing of the code that runs.
     package let sharesDaemonsUserNamespace: Bool
     /// The files the process runs code from (``ProcessFacts/codeFiles(maps:)``), its executable among them; nil
-    /// when its map could not be read whole, or was not read (then no `Executable` rule applies). A path named by an `Executable` rule vouches for the program only
-    /// if the libraries it loaded are as closed to others as the rule needs.
+    /// when its map could not be read whole, or was not read (then no `Executable` rule applies). A path named by
+    /// an `Executable` rule vouches for the program only if the libraries it loaded are as closed to others as the
+    /// rule needs.
     package let codeFiles: [String]?
 
     package init(
