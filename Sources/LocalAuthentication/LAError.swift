@@ -37,17 +37,15 @@ public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  //
         public static var touchIDLockout: Code { .biometryLockout }
     }
 
-    /// The code of this error.
-    public let code: Code
-    /// The code as given: an `NSError`'s code that names no `Code` is kept here (and `code` is then
-    /// `.authenticationFailed`).
+    /// The code of this error (`.authenticationFailed` for an `NSError`'s code that names no `Code`).
+    public var code: Code { Code(rawValue: rawCode) ?? .authenticationFailed }
+    /// The code as given, kept whole: an `NSError`'s code that names no `Code` too.
     private let rawCode: Int
     /// What the error carries besides its code, as an `NSError`'s user info.
     public let userInfo: [String: Any]
 
     /// Makes an error with `code`.
     public init(_ code: Code, userInfo: [String: Any] = [:]) {
-        self.code = code
         rawCode = code.rawValue
         self.userInfo = userInfo
     }
@@ -55,7 +53,6 @@ public struct LAError: Error, CustomNSError, Hashable, @unchecked Sendable {  //
     /// The error an `NSError` of `LAErrorDomain` describes: its code and its user info, as Apple's bridged error
     /// type takes it. (Apple's stops the process for an error of another domain; this one keeps the code.)
     public init(_nsError error: NSError) {
-        code = Code(rawValue: error.code) ?? .authenticationFailed
         rawCode = error.code
         userInfo = error.userInfo
     }
