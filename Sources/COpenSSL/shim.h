@@ -54,6 +54,14 @@ static inline X509 *kossl_x509_stack_value(const STACK_OF(X509) *stack, int inde
 static inline void kossl_x509_stack_free_all(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
 // Frees the stack only; the certificates stay owned by whoever holds them.
 static inline void kossl_x509_stack_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
+// The number of purposes in the certificate's extendedKeyUsage extension, or -1 when it has none that parses.
+static inline int kossl_extended_key_usage_count(X509 *certificate) {
+    EXTENDED_KEY_USAGE *usage = X509_get_ext_d2i(certificate, NID_ext_key_usage, NULL, NULL);
+    if (usage == NULL) return -1;
+    int count = sk_ASN1_OBJECT_num(usage);
+    sk_ASN1_OBJECT_pop_free(usage, ASN1_OBJECT_free);
+    return count;
+}
 static inline int kossl_general_names_count(const GENERAL_NAMES *names) { return sk_GENERAL_NAME_num(names); }
 static inline const GENERAL_NAME *kossl_general_names_value(const GENERAL_NAMES *names, int index) {
     return sk_GENERAL_NAME_value(names, index);

@@ -103,7 +103,9 @@ extension SecTrustCheck {
     /// looks at.
     fileprivate var isAboutTheCertificateItself: Bool {
         switch self {
-        case .sslHostname, .temporalValidity, .keyUsage, .extendedKeyUsage, .criticalExtensions: true
+        case .sslHostname, .temporalValidity, .keyUsage, .extendedKeyUsage, .serverAuthenticationUsage,
+            .criticalExtensions:
+            true
         case .basicConstraints, .basicConstraintsPathLength, .anchorTrusted, .missingIntermediate, .signature,
             .revoked, .other:
             false

@@ -37,9 +37,14 @@ struct TrustEvaluation {
         do {
             let result = try ChainVerifier.verify(request)
             chain = result.chain.map { built in known.first { $0.x509 == built } ?? SecCertificate(x509: built) }
+            let anchoredBySystem =
+                request.trustsSystemAnchors && result.isAnchored
+                && !anchors.contains { $0.x509 == result.chain.last }
             found =
                 result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
                 + Self.policyFailures(of: leaf, under: settings.policies)
+                + Self.serverAuthenticationFailures(
+                    of: result.chain, anchoredBySystem: anchoredBySystem, under: settings.policies)
         } catch {
             chain = [leaf]
             found = [SecTrustFailure(index: 0, check: .other("the chain could not be verified: \(error)"))]
@@ -87,6 +92,35 @@ struct TrustEvaluation {
         }
     }
 
+    /// Apple's stricter rule for TLS servers (its SSL server policy's ServerAuthEKU check, and [Requirements for
+    /// trusted certificates in iOS 13](https://support.apple.com/en-us/103769)): a chain anchored by a system root
+    /// needs a leaf whose extendedKeyUsage names serverAuth (an absent extension or anyExtendedKeyUsage is not
+    /// enough), and every intermediate with an extendedKeyUsage must allow serverAuth or any purpose; under any
+    /// other anchor the leaf needs serverAuth when it was issued after 1 July 2019. The failure is the leaf's.
+    static func serverAuthenticationFailures(
+        of chain: [X509Certificate], anchoredBySystem: Bool, under policies: [SecPolicy]
+    ) -> [SecTrustFailure] {
+        guard policies.contains(where: \.isSSLServer), let leaf = chain.first else { return [] }
+        let leafNamesServer = leaf.extensions.extendedKeyUsage?.serverAuthentication == true
+        let compliant: Bool
+        if anchoredBySystem {
+            let intermediates = chain.dropFirst().dropLast()
+            compliant =
+                leafNamesServer
+                && intermediates.allSatisfy { certificate in
+                    guard let usage = certificate.extensions.extendedKeyUsage, !usage.isEmpty else { return true }
+                    return usage.serverAuthentication || usage.any
+                }
+        } else {
+            compliant = leafNamesServer || leaf.notBefore <= serverAuthenticationRequiredSince
+        }
+        return compliant ? [] : [SecTrustFailure(index: 0, check: .serverAuthenticationUsage)]
+    }
+
+    /// The date after which Apple requires serverAuth of every TLS server certificate, as its trust evaluation
+    /// reckons it (583,628,400 seconds after 2001-01-01: 2019-06-30 23:00 UTC).
+    static let serverAuthenticationRequiredSince = Date(timeIntervalSinceReferenceDate: 583_628_400)
+
     /// Apple's error: the most important kind of failure (the one nearest the leaf among equals) names the code
     /// and the short description; the underlying error lists each certificate's failures.
     var error: NSError? {
@@ -110,7 +144,9 @@ struct TrustEvaluation {
         let indices = Set(failures.map(\.index)).sorted()
         return indices.map { index in
             let summary = chain.indices.contains(index) ? chain[index].subjectSummary ?? "" : ""
-            let texts = failures.filter { $0.index == index }.map(\.check.text)
+            let texts = failures.filter { $0.index == index }.map(\.check.text).reduce(into: [String]()) {
+                if !$0.contains($1) { $0.append($1) }
+            }
             return "Certificate \(index) “\(summary)” has errors: \(texts.joined(separator: ", "));"
         }.joined()
     }
@@ -126,6 +162,14 @@ extension SecPolicy {
     var isSSLServer: Bool {
         if case .ssl(true, _) = rule { return true }
         return false
+    }
+}
+
+extension ChainVerificationResult {
+    /// Whether the chain ends in a trusted anchor: no certificate was left without an issuer or ended in an
+    /// untrusted root.
+    var isAnchored: Bool {
+        !problems.contains { $0.kind == .untrustedRoot || $0.kind == .missingIssuer }
     }
 }
 

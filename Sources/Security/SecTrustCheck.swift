@@ -7,6 +7,8 @@ enum SecTrustCheck: Equatable {
     case temporalValidity
     case keyUsage
     case extendedKeyUsage
+    /// A TLS server chain without the serverAuth purpose Apple requires of it (ServerAuthEKU).
+    case serverAuthenticationUsage
     /// An issuing certificate that is not a CA.
     case basicConstraints
     case basicConstraintsPathLength
@@ -28,7 +30,7 @@ enum SecTrustCheck: Equatable {
         case .sslHostname: SecurityStatus.hostNameMismatch
         case .temporalValidity: SecurityStatus.certificateExpired
         case .keyUsage: SecurityStatus.invalidKeyUsageForPolicy
-        case .extendedKeyUsage: SecurityStatus.invalidExtendedKeyUsage
+        case .extendedKeyUsage, .serverAuthenticationUsage: SecurityStatus.invalidExtendedKeyUsage
         case .basicConstraints: SecurityStatus.noBasicConstraints
         case .basicConstraintsPathLength: SecurityStatus.pathLengthConstraintExceeded
         case .anchorTrusted, .signature, .other: SecurityStatus.notTrusted
@@ -49,6 +51,7 @@ enum SecTrustCheck: Equatable {
         case .temporalValidity: "TemporalValidity"
         case .keyUsage: "KeyUsage"
         case .extendedKeyUsage: "ExtendedKeyUsage"
+        case .serverAuthenticationUsage: "ServerAuthEKU"
         case .basicConstraints: "BasicConstraints"
         case .basicConstraintsPathLength: "BasicConstraintsPathLen"
         case .anchorTrusted: "AnchorTrusted"
@@ -64,7 +67,7 @@ enum SecTrustCheck: Equatable {
         switch self {
         case .sslHostname: .name
         case .temporalValidity: .expired
-        case .keyUsage, .extendedKeyUsage: .usage
+        case .keyUsage, .extendedKeyUsage, .serverAuthenticationUsage: .usage
         case .basicConstraints, .basicConstraintsPathLength, .criticalExtensions: .compliance
         case .anchorTrusted, .missingIntermediate, .signature, .other: .trust
         case .revoked: .revoked
@@ -77,7 +80,7 @@ enum SecTrustCheck: Equatable {
         case .sslHostname: "SSL hostname does not match name(s) in certificate"
         case .temporalValidity: "Certificate is not temporally valid"
         case .keyUsage: "Key usage does not match certificate usage"
-        case .extendedKeyUsage: "Extended key usage does not match certificate usage"
+        case .extendedKeyUsage, .serverAuthenticationUsage: "Extended key usage does not match certificate usage"
         case .basicConstraints: "Basic constraints are required but missing"
         case .basicConstraintsPathLength: "Chain exceeded constrained path length"
         case .anchorTrusted: "Root is not trusted"

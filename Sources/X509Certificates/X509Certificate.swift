@@ -123,6 +123,11 @@ package struct ExtendedKeyUsage: Sendable, Equatable {
     package let serverAuthentication: Bool
     package let clientAuthentication: Bool
     package let any: Bool
+    /// How many purposes the extension names, those above and any other.
+    package let count: Int
+
+    /// Whether the extension names no purpose at all.
+    package var isEmpty: Bool { count == 0 }
 }
 
 extension CertificateExtensions {

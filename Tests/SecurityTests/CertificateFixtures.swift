@@ -77,6 +77,19 @@ final class CertificateFixtures: Sendable {
         extendedKeyUsage = serverAuth
         subjectAltName = DNS:www.example.test
         1.3.6.1.4.1.55555.1 = critical, ASN1:NULL
+        [noeku]
+        basicConstraints = CA:false
+        keyUsage = critical, digitalSignature
+        subjectAltName = DNS:www.example.test
+        [anyeku]
+        basicConstraints = CA:false
+        keyUsage = critical, digitalSignature
+        extendedKeyUsage = anyExtendedKeyUsage
+        subjectAltName = DNS:www.example.test
+        [mailca]
+        basicConstraints = critical, CA:true
+        keyUsage = critical, keyCertSign, cRLSign
+        extendedKeyUsage = emailProtection
         [client]
         basicConstraints = CA:false
         keyUsage = critical, digitalSignature
@@ -130,7 +143,21 @@ final class CertificateFixtures: Sendable {
         sign notca root 3650 notca
         openssl req -new -key leaf.key -subj "/CN=under.example.test" -out under.csr
         sign under notca 365 leaf
-        for name in root intermediate leaf expired client wild badusage critical sub deep notca under; do der "$name"; done
+        # Without extendedKeyUsage, issued today and before Apple required serverAuth (1 July 2019); anyEKU alone.
+        openssl req -new -key leaf.key -subj "/CN=noeku.example.test" -out noeku.csr
+        sign noeku intermediate 365 noeku
+        openssl req -new -key leaf.key -subj "/CN=old.example.test" -out old.csr
+        openssl ca -batch -config ca.cnf -cert intermediate.pem -keyfile intermediate.key -in old.csr \
+            -startdate 20190601000000Z -enddate 20991231235959Z -extfile ext.cnf -extensions noeku -notext \
+            -out old.pem 2>/dev/null
+        openssl req -new -key leaf.key -subj "/CN=anyeku.example.test" -out anyeku.csr
+        sign anyeku intermediate 365 anyeku
+        # A CA whose extendedKeyUsage allows e-mail only.
+        ec mailca
+        openssl req -new -key mailca.key -subj "/CN=Mail Only CA" -out mailca.csr
+        sign mailca root 3650 mailca
+        for name in root intermediate leaf expired client wild badusage critical sub deep notca under noeku old anyeku \
+            mailca; do der "$name"; done
         cat intermediate.pem root.pem > chain.pem
 
         # Parsing: PrintableString values to normalize, an RSA key, a chosen serial number, e-mail addresses.

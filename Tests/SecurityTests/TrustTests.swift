@@ -247,6 +247,34 @@ import Testing
         #expect(evaluate(serverAsClient).error?.code == Int(errSecInvalidExtendedKeyUsage))
     }
 
+    /// A TLS server certificate issued after 1 July 2019 must name serverAuth, under an app's anchors too: one
+    /// without extendedKeyUsage, or with anyExtendedKeyUsage alone, is not permitted for this usage (Apple's
+    /// ServerAuthEKU check). One issued before then is trusted, as is any under the basic policy.
+    @Test func aRecentServerCertificateMustNameServerAuth() throws {
+        for name in ["noeku", "anyeku"] {
+            let (trusted, error) = evaluate(try trust([name, "intermediate"]))
+            #expect(!trusted, "\(name)")
+            #expect(error?.code == Int(errSecInvalidExtendedKeyUsage), "\(name)")
+            #expect(
+                detail(error)
+                    == "Certificate 0 “\(name).example.test” has errors: Extended key usage does not match "
+                    + "certificate usage;")
+            #expect(evaluate(try trust([name, "intermediate"], policy: SecPolicyCreateBasicX509())).trusted)
+            #expect(evaluate(try trust([name, "intermediate"], policy: SecPolicyCreateSSL(false, nil))).trusted)
+        }
+        #expect(evaluate(try trust(["old", "intermediate"])).trusted)
+    }
+
+    /// The user's exception for the missing serverAuth is recorded under Apple's name for the check.
+    @Test func theServerAuthExceptionIsRecordedAndHonoured() throws {
+        let first = try trust(["noeku", "intermediate"])
+        #expect(!evaluate(first).trusted)
+        let exceptions = try #require(SecTrustCopyExceptions(first))
+        let again = try trust(["noeku", "intermediate"])
+        #expect(SecTrustSetExceptions(again, exceptions))
+        #expect(evaluate(again).trusted)
+    }
+
     @Test func theMostImportantFailureDecides() throws {
         // Trust outranks the host name, which outranks expiry.
         let untrusted = try trust(
