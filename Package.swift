@@ -119,11 +119,12 @@ var targets: [Target] = [
         .target(name: "SystemBus", dependencies: ["CDBus"], swiftSettings: swift6),
         .target(name: "PAMSession", dependencies: ["CPAM"], swiftSettings: swift6),
         .executableTarget(
-            name: "KeychainAuthenticate", dependencies: ["PAMSession", "SystemBus", "TerminalIO"], swiftSettings: swift6
+            name: "KeychainAuthenticate", dependencies: ["PAMSession", "SystemBus", "SystemCalls", "TerminalIO"],
+            swiftSettings: swift6
         ),
         // A stand-in fprintd on a private bus, for tests of the fingerprint back end.
         .executableTarget(name: "KeychainTestFprintd", dependencies: ["SystemBus"], swiftSettings: swift6),
-        .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI"], swiftSettings: swift6),
+        .executableTarget(name: "SecurityTool", dependencies: ["SecurityCLI", "SystemCalls"], swiftSettings: swift6),
         // libFuzzer targets for the decoders of untrusted bytes (scripts/fuzz.sh); a normal build makes a replayer.
         .executableTarget(
             name: "KeychainFuzz",

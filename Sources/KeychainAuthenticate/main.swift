@@ -3,6 +3,7 @@
 // and says how it went in its exit status; or it lists the fingers fprintd has enrolled. It holds no keychain
 // secret: the keychain treats a success as the owner having answered its prompt.
 import SystemBus
+import SystemCalls
 import TerminalIO
 
 #if canImport(Glibc)
@@ -19,6 +20,9 @@ func finish(_ outcome: Outcome, _ message: String? = nil) -> Never {
     if let message { report("keychain-authenticate: \(message)\n") }
     exit(outcome.rawValue)
 }
+
+// The user's system password passes through this process: it must not end up in a core file.
+try? SystemCalls.forbidCoreFiles()
 
 guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else {
     report(Options.usage)

@@ -59,6 +59,16 @@ extension SystemCalls {
         try once("capset") { ksys_set_capabilities(mask) }
     }
 
+    /// Sets this process's core file size limit, soft and hard, to 0 (`RLIMIT_CORE`): a crash or a SIGQUIT
+    /// leaves no core file with the secrets typed into it, and core handlers that honour the limit (systemd-coredump,
+    /// apport) keep none either. Unlike ``forbidDumpsAndTracing()`` it leaves `/proc/<pid>` readable to the
+    /// process's own uid, which a keychaind running as that user needs to know its client.
+    package static func forbidCoreFiles() throws(SystemCallError) {
+        let none = rlimit(rlim_cur: 0, rlim_max: 0)
+        let resource = __rlimit_resource_t(RLIMIT_CORE.rawValue)
+        try once("setrlimit RLIMIT_CORE") { withUnsafePointer(to: none) { setrlimit(resource, $0) } }
+    }
+
     /// Raises this process's soft limit on open files to its hard limit, up to `ceiling`; returns the soft limit
     /// now in force (nil when it cannot be read).
     @discardableResult

@@ -146,6 +146,47 @@ import Testing
         #expect(explicit.ownerAuthentication?.helper.path == "/bin/true")
     }
 
+    /// The user's system password passes through the helper: it allows no core file (its limit is 0, soft and
+    /// hard), so a crash or a SIGQUIT at the prompt leaves none with the password in it.
+    @Test func theHelperAllowsNoCoreFile() async throws {
+        let pam = try PAMServiceFixture(password: password)
+        defer { pam.remove() }
+        let user = try TerminalUser()
+        try await withAuthenticatingKeychain(enrolled: false, owner: owner(pam, terminal: user.path)) { _, _ in
+            user.answer([password], delay: 3)
+            let done = DispatchSemaphore(value: 0)
+            let context = LAContext()
+            context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock") { _, _ in done.signal() }
+            var limits: [String] = []
+            for _ in 0..<100 where limits.isEmpty {
+                limits = Self.helperCoreLimits()
+                usleep(20_000)
+            }
+            #expect(limits == ["0", "0"])
+            #expect(done.wait(timeout: .now() + 20) == .success)
+            _ = user.transcript()
+        }
+    }
+
+    /// The soft and hard core file limits of this process's running `keychain-authenticate` child, once it has
+    /// set them (empty until then).
+    private static func helperCoreLimits() -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for pid in entries where pid.allSatisfy(\.isNumber) {
+            guard
+                (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("keychain-authen")
+                    == true,
+                let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                status.contains("\nPPid:\t\(getpid())\n"),
+                let limits = try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8),
+                let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max core file size") })
+            else { continue }
+            let values = line.dropFirst("Max core file size".count).split(separator: " ").prefix(2).map(String.init)
+            if values == ["0", "0"] { return values }
+        }
+        return []
+    }
+
     @Test func aPendingPromptDoesNotHoldUpOtherReads() async throws {
         let pam = try PAMServiceFixture(password: password)
         defer { pam.remove() }
