@@ -63,6 +63,25 @@ import Testing
         #expect(canceled.exitCode == 128)
     }
 
+    /// A secret on the command line was seen by other processes whether or not the run uses it: the warning is
+    /// given as the run starts, also when there is nothing to unlock, no old passcode to check or no file to read.
+    @Test func aSecretOnTheCommandLineIsWarnedOfEvenWhenUnused() {
+        let harness = CommandHarness()
+        defer { harness.restart() }
+        let unlock = harness.run(["unlock-keychain", "-p", "unused-1"])
+        #expect(unlock.errors.contains("warning: a password on the command line (-p) is visible to other processes"))
+        let change = harness.run(["set-keychain-password", "-o", "unused-2", "-p", "1234"])
+        #expect(change.exitCode == 0)
+        #expect(change.errors.contains("(-o) is visible to other processes"))
+        #expect(change.errors.contains("(-p) is visible to other processes"))
+        let missing = harness.run(["import", "/nonexistent/file.p12", "-P", "unused-3"])
+        #expect(missing.exitCode != 0)
+        #expect(missing.errors.contains("(-P) is visible to other processes"))
+        let quiet = harness.run(["-q", "unlock-keychain", "-p", "1234"])
+        #expect(!quiet.errors.contains("visible to other processes"))
+        for run in [unlock, change, missing] { #expect(!run.errors.contains("unused-")) }
+    }
+
     @Test func changePasscodeAsksOldThenNewTwice() {
         let harness = CommandHarness()
         defer { harness.restart() }

@@ -42,13 +42,13 @@ extension SecurityCommandRunner {
         }
     }
 
-    /// The new item's password, warning when it came on the command line. Nil when none was given.
+    /// The new item's password (one from the command line was warned of as the run started). Nil when none was
+    /// given.
     private func password(for command: AddPasswordCommand) throws(CommandFailure) -> [UInt8]? {
         switch command.password {
         case .none:
             return nil
         case .commandLine(let given):
-            note(.commandLinePassword(option: nil))
             return given.secret.bytes
         case .prompt:
             secretLinesRead += 1

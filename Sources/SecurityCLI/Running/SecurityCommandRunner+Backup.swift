@@ -8,7 +8,7 @@ extension SecurityCommandRunner {
     func backupKeychain(_ command: BackupFileCommand, keychain: KeychainClient) throws(CommandFailure) {
         let operation = "backup-keychain"
         try refuseWhenConfined(operation, KeychainError.Reason("reads the items of every access group"))
-        let password = try secret(command.password, prompt: .newBackup, option: "-p", operation: operation)
+        let password = try secret(command.password, prompt: .newBackup, operation: operation)
         let url = URL(fileURLWithPath: command.file)
         let summary = try perform(operation) { try keychain.backup(to: url.path, password: password) }
         if format.json {
@@ -29,7 +29,7 @@ extension SecurityCommandRunner {
     func restoreKeychain(_ command: BackupFileCommand, keychain: KeychainClient) throws(CommandFailure) {
         let operation = "restore-keychain"
         try refuseWhenConfined(operation, KeychainError.Reason("writes items into every access group"))
-        let password = try secret(command.password, prompt: .existingBackup, option: "-p", operation: operation)
+        let password = try secret(command.password, prompt: .existingBackup, operation: operation)
         let url = URL(fileURLWithPath: command.file)
         let summary = try perform(operation) { try keychain.restore(from: url.path, password: password) }
         if format.json { return writeCounts(summary.itemCount, summary.excludedCount, url.path) }

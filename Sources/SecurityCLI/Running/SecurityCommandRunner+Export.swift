@@ -55,7 +55,7 @@ extension SecurityCommandRunner {
                         "the private key has no certificate in the keychain; export it with -f pemseq"))
             }
             let passphrase = try secret(
-                command.passphrase ?? .prompt, prompt: .exportPassphrase, option: "-P", operation: operation)
+                command.passphrase ?? .prompt, prompt: .exportPassphrase, operation: operation)
             let leaf = pair?.certificate.reference
             do {
                 bytes = Array(

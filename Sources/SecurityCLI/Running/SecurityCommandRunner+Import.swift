@@ -154,7 +154,7 @@ extension SecurityCommandRunner {
             }
         }
         let passphrase = try secret(
-            command.passphrase ?? .prompt, prompt: .importPassphrase, option: "-P", operation: operation)
+            command.passphrase ?? .prompt, prompt: .importPassphrase, operation: operation)
         let contents: PKCS12Items
         do {
             // The passphrase is text to PKCS#12 (OpenSSL turns it into BMPString); Swift strings are not wiped.

@@ -34,7 +34,7 @@ extension SecurityCommandRunner {
             note(.unlockWithoutPasscode)
             return
         }
-        let passcode = try secret(command.passcode, prompt: .unlock, option: "-p", operation: operation)
+        let passcode = try secret(command.passcode, prompt: .unlock, operation: operation)
         if let owner, (try? keychain.info().retryAfterSeconds) ?? 0 > 0 {
             note(.unlockAsOwner)
             let ownersClient = owner()
@@ -54,7 +54,7 @@ extension SecurityCommandRunner {
         passcodeIsSet = hasPasscode
         var current: Secret?
         if hasPasscode {
-            current = try secret(command.current, prompt: .oldPasscode, option: "-o", operation: operation)
+            current = try secret(command.current, prompt: .oldPasscode, operation: operation)
         }
         guard let newInput = command.new else {
             guard let current else {
@@ -64,7 +64,7 @@ extension SecurityCommandRunner {
             try perform(operation) { try keychain.removePasscode(current: current) }
             return
         }
-        let new = try secret(newInput, prompt: .newPasscode, option: "-p", operation: operation)
+        let new = try secret(newInput, prompt: .newPasscode, operation: operation)
         try perform(operation) { try keychain.setPasscode(new, current: current) }
     }
 
@@ -95,15 +95,14 @@ extension SecurityCommandRunner {
         return (try? keychain.enclaveBacking()).map(SecureEnclaveBacking.init) ?? .none
     }
 
-    /// A passcode or backup password: read with `prompt`, or taken from the command line with the warning
-    /// macOS gives. The bytes are copied into wiped-on-free memory and every array holding them is wiped.
-    func secret(_ input: PasscodeInput, prompt: PasswordPrompt, option: String, operation: String)
+    /// A passcode or backup password: read with `prompt`, or taken from the command line (warned of as the run
+    /// starts). The bytes are copied into wiped-on-free memory and every array holding them is wiped.
+    func secret(_ input: PasscodeInput, prompt: PasswordPrompt, operation: String)
         throws(CommandFailure) -> Secret
     {
         var bytes: [UInt8]
         switch input {
         case .commandLine(let given):
-            note(.commandLinePassword(option: option))
             return given.secret
         case .prompt:
             secretLinesRead += 1

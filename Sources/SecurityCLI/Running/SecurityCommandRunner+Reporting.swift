@@ -51,3 +51,25 @@ extension SecurityCommand {
         }
     }
 }
+
+extension SecurityCommand {
+    /// The options that carried a secret on the command line, for the warning that other processes saw it: given
+    /// whether or not the run gets as far as using the secret (nil stands for `-w`/`-X` of an add).
+    var secretsOnCommandLine: [String?] {
+        func given(_ input: PasscodeInput?, _ option: String) -> [String?] {
+            if case .commandLine = input { return [option] }
+            return []
+        }
+        switch self {
+        case .addPassword(let command):
+            if case .commandLine = command.password { return [nil] }
+            return []
+        case .unlockKeychain(let command): return given(command.passcode, "-p")
+        case .setKeychainPassword(let command): return given(command.current, "-o") + given(command.new, "-p")
+        case .backupKeychain(let command), .restoreKeychain(let command): return given(command.password, "-p")
+        case .importItems(let command): return given(command.passphrase, "-P")
+        case .exportItems(let command): return given(command.passphrase, "-P")
+        default: return []
+        }
+    }
+}

@@ -56,6 +56,7 @@ public final class SecurityCommandRunner {
     public func run(_ invocation: Invocation) -> Int32 {
         format = invocation.output
         if format.leaksRequested { note(.leaksIgnored) }
+        for option in invocation.command.secretsOnCommandLine { note(.commandLinePassword(option: option)) }
         do {
             switch invocation.command {
             case .help(let verb):
