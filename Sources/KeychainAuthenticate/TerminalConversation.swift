@@ -20,7 +20,9 @@ final class TerminalConversation: PAMConversation {
     func hasInput() -> Bool {
         var poller = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, 0) > 0 else { return false }
+        // What was typed may be the user's password, typed while the reader waits for a finger.
         var buffer = [UInt8](repeating: 0, count: 64)
+        defer { PosixIO.wipe(&buffer) }
         _ = buffer.withUnsafeMutableBytes { Glibc.read(terminal, $0.baseAddress, $0.count) }
         return true
     }

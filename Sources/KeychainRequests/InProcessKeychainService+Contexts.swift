@@ -35,11 +35,11 @@ extension InProcessKeychainService {
         case .setApplicationPassword(let password):
             // A password is typed or derived, never megabytes: a bound on what a context holds (keychaind keeps
             // every connection's contexts).
-            if let size = password?.bytes.count, size > Self.largestApplicationPassword {
+            if let size = password?.count, size > Self.largestApplicationPassword {
                 throw KeychainError.param.because(
                     "an application password is at most \(Self.largestApplicationPassword) bytes, not \(size)")
             }
-            context.setApplicationPassword(password?.bytes)
+            context.setApplicationPassword(password)
             return .done
         case .invalidateAuthenticationContext:
             context.invalidate()

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainCrypto
 import KeychainRequests
 import Security
 import Synchronization
@@ -227,11 +228,12 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
     open func setCredential(_ credential: Data?, type: LACredentialType) -> Bool {
         guard type == .applicationPassword else { return false }  // no smart card takes a PIN here
         if let credential, credential.count > InProcessKeychainService.largestApplicationPassword {
-            send(.setApplicationPassword(nil)) { $0.setApplicationPassword(nil) }
+            send(.setApplicationPassword(nil)) { $0.setApplicationPassword(Secret?.none) }
             return false
         }
-        let password = credential.map { Secret(Array($0)) }
-        return send(.setApplicationPassword(password)) { $0.setApplicationPassword(password?.bytes) }
+        // Straight into wiped-on-free memory: no plain array of the password is left behind.
+        let password = credential.map { Secret(SecureBytes($0)) }
+        return send(.setApplicationPassword(password)) { $0.setApplicationPassword(password) }
     }
 
     /// Whether an application password is set.

@@ -33,18 +33,26 @@ extension HPKE {
         return kdf.expand(prk: prk, info: labeledInfo, count: count)
     }
 
-    /// DHKEM's `ExtractAndExpand`: the KEM shared secret from the Diffie-Hellman output(s) and the KEM context.
+    /// DHKEM's `ExtractAndExpand`: the KEM shared secret from the Diffie-Hellman output(s) and the KEM context,
+    /// in an array the caller wipes.
     static func kemSharedSecret(kem: KEM, dh: [UInt8], kemContext: [UInt8]) -> [UInt8] {
         let suiteID = Array("KEM".utf8) + twoBytes(Int(kem.value))
-        let prk = labeledExtract(kem.kdf, suiteID: suiteID, salt: [], label: "eae_prk", ikm: dh)
+        var prk = labeledExtract(kem.kdf, suiteID: suiteID, salt: [], label: "eae_prk", ikm: dh)
+        defer { prk.withUnsafeMutableBytes { ConstantTime.wipe($0) } }
         let secret = labeledExpand(
             kem.kdf, suiteID: suiteID, prk: prk, label: "shared_secret", info: kemContext,
             count: kem.sharedSecretByteCount)
         return secret.withUnsafeBytes { Array($0) }
     }
 
-    /// The bytes of a Diffie-Hellman result.
-    static func bytes(of secret: SharedSecret) -> [UInt8] { secret.withUnsafeBytes { Array($0) } }
+    /// The Diffie-Hellman results, one after the other, in an array the caller wipes. Its room is reserved
+    /// first, so growing it leaves no unwiped copy behind.
+    static func concatenated(_ secrets: [SharedSecret]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(secrets.reduce(0) { total, secret in total + secret.withUnsafeBytes { $0.count } })
+        for secret in secrets { secret.withUnsafeBytes { bytes.append(contentsOf: $0) } }
+        return bytes
+    }
 
     /// `KeySchedule` (RFC 9180 section 5.1), checking the pre-shared key inputs against the mode. As Apple's
     /// (swift-crypto's `verifyPSKInputs`), an input counts as given when it is there, even empty: a PSK mode takes
@@ -67,7 +75,8 @@ extension HPKE {
         let pskIDHash = labeledExtract(kdf, suiteID: suiteID, salt: [], label: "psk_id_hash", ikm: pskIDBytes)
         let infoHash = labeledExtract(kdf, suiteID: suiteID, salt: [], label: "info_hash", ikm: Array(info))
         let context = [mode.rawValue] + pskIDHash + infoHash
-        let secret = labeledExtract(kdf, suiteID: suiteID, salt: sharedSecret, label: "secret", ikm: pskBytes)
+        var secret = labeledExtract(kdf, suiteID: suiteID, salt: sharedSecret, label: "secret", ikm: pskBytes)
+        defer { secret.withUnsafeMutableBytes { ConstantTime.wipe($0) } }
         let key = labeledExpand(
             kdf, suiteID: suiteID, prk: secret, label: "key", info: context, count: suite.aead.keyByteCount)
         let baseNonce = labeledExpand(
@@ -151,7 +160,8 @@ extension HPKE {
         /// `Export` (RFC 9180 section 5.3).
         func export(context: some DataProtocol, count: Int) throws -> SymmetricKey {
             guard count >= 0, count <= 255 * suite.kdf.hashByteCount else { throw Errors.inconsistentParameters }
-            let secret = exporterSecret.withUnsafeBytes { Array($0) }
+            var secret = exporterSecret.withUnsafeBytes { Array($0) }
+            defer { secret.withUnsafeMutableBytes { ConstantTime.wipe($0) } }
             return HPKE.labeledExpand(
                 suite.kdf, suiteID: suiteID, prk: secret, label: "sec", info: Array(context), count: count)
         }

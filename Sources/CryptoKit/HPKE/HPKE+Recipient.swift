@@ -1,3 +1,5 @@
+internal import CryptoKitOpenSSL
+
 extension HPKE {
     /// The receiving side of an HPKE context: decapsulates the sender's key, then opens messages in order.
     public struct Recipient: Sendable {
@@ -52,13 +54,16 @@ extension HPKE {
             let kem = ciphersuite.kem
             let recipientBytes = Array(try privateKey.publicKey.hpkeRepresentation(kem: kem))
             let ephemeral = try SK.PublicKey(encapsulatedKey, kem: kem)
-            var dh = HPKE.bytes(of: try privateKey.sharedSecretFromKeyAgreement(with: ephemeral))
+            var agreements = [try privateKey.sharedSecretFromKeyAgreement(with: ephemeral)]
             var kemContext = Array(encapsulatedKey) + recipientBytes
             if let sender {
-                dh += HPKE.bytes(of: try privateKey.sharedSecretFromKeyAgreement(with: sender))
+                agreements.append(try privateKey.sharedSecretFromKeyAgreement(with: sender))
                 kemContext += Array(try sender.hpkeRepresentation(kem: kem))
             }
-            let sharedSecret = HPKE.kemSharedSecret(kem: kem, dh: dh, kemContext: kemContext)
+            var dh = HPKE.concatenated(agreements)
+            defer { dh.withUnsafeMutableBytes { ConstantTime.wipe($0) } }
+            var sharedSecret = HPKE.kemSharedSecret(kem: kem, dh: dh, kemContext: kemContext)
+            defer { sharedSecret.withUnsafeMutableBytes { ConstantTime.wipe($0) } }
             context = try HPKE.keySchedule(
                 mode: mode, suite: ciphersuite, sharedSecret: sharedSecret, info: info, psk: psk, pskID: pskID)
         }

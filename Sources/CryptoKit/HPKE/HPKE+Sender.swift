@@ -1,3 +1,5 @@
+internal import CryptoKitOpenSSL
+
 extension HPKE {
     /// The sending side of an HPKE context: encapsulates a key to the recipient, then seals messages in order.
     public struct Sender: Sendable {
@@ -52,13 +54,16 @@ extension HPKE {
             let recipientBytes = Array(try recipientKey.hpkeRepresentation(kem: kem))
             let ephemeral = ephemeralKey ?? SK.PublicKey.EphemeralPrivateKey()
             let enc = try ephemeral.publicKey.hpkeRepresentation(kem: kem)
-            var dh = HPKE.bytes(of: try ephemeral.sharedSecretFromKeyAgreement(with: recipientKey))
+            var agreements = [try ephemeral.sharedSecretFromKeyAgreement(with: recipientKey)]
             var kemContext = Array(enc) + recipientBytes
             if let sender {
-                dh += HPKE.bytes(of: try sender.sharedSecretFromKeyAgreement(with: recipientKey))
+                agreements.append(try sender.sharedSecretFromKeyAgreement(with: recipientKey))
                 kemContext += Array(try sender.publicKey.hpkeRepresentation(kem: kem))
             }
-            let sharedSecret = HPKE.kemSharedSecret(kem: kem, dh: dh, kemContext: kemContext)
+            var dh = HPKE.concatenated(agreements)
+            defer { dh.withUnsafeMutableBytes { ConstantTime.wipe($0) } }
+            var sharedSecret = HPKE.kemSharedSecret(kem: kem, dh: dh, kemContext: kemContext)
+            defer { sharedSecret.withUnsafeMutableBytes { ConstantTime.wipe($0) } }
             encapsulatedKey = enc
             context = try HPKE.keySchedule(
                 mode: mode, suite: ciphersuite, sharedSecret: sharedSecret, info: info, psk: psk, pskID: pskID)

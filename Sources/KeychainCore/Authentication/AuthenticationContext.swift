@@ -59,6 +59,11 @@ public final class AuthenticationContext: Sendable {
         state.withLock { $0.applicationPassword = password.map { SecureBytes($0) } }
     }
 
+    /// Sets (or clears) the application password, sharing the secret's wiped-on-free memory: no plain copy.
+    public func setApplicationPassword(_ password: Secret?) {
+        state.withLock { $0.applicationPassword = password?.storage }
+    }
+
     /// The enrolled biometric set seen by the last evaluation or availability check.
     public var evaluatedDomainState: [UInt8]? { state.withLock { $0.domainState } }
 

@@ -76,6 +76,16 @@ extension ItemValue {
         }
     }
 
+    /// ``storedBytes`` in wiped-on-free memory, sharing the secret's or the key's own (no plain copy).
+    var storedSecret: Secret {
+        switch self {
+        case .secret(let secret): secret
+        case .key(let key): key.externalRepresentation
+        case .certificate(let certificate): Secret(certificate.derBytes)
+        case .identity: Secret([])
+        }
+    }
+
     /// The number of bytes of ``storedBytes``, without copying them.
     var storedByteCount: Int {
         if case .identity = self { return 0 }

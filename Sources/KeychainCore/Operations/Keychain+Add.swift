@@ -32,7 +32,7 @@ extension Keychain {
         // The caller has just handed over the secret: returning it needs no authentication.
         return try result(
             for: match, schema: prepared.schema, returns: item.returns,
-            suppliedSecret: item.value?.storedBytes ?? [])
+            suppliedSecret: item.value?.storedSecret ?? Secret([]))
     }
 
     /// Adds several items in one transaction: all of them, or, if any is invalid or a duplicate, none.

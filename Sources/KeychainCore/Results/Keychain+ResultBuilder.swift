@@ -14,7 +14,7 @@ extension Keychain {
     ///   - checkedByDigests: the lookup's digest conditions covered every rule of `check` (no date condition).
     func result(
         for match: MatchedRow, schema: ClassSchema, returns: ReturnOptions, check: AttributeMatcher? = nil,
-        authentication: @autoclosure () -> ReadAuthentication = ReadAuthentication(), suppliedSecret: [UInt8]? = nil,
+        authentication: @autoclosure () -> ReadAuthentication = ReadAuthentication(), suppliedSecret: Secret? = nil,
         checkedByDigests: Bool = false
     ) throws -> ItemResult {
         let reference = PersistentReference(itemClass: schema.itemClass, uuid: match.row.uuid)
@@ -59,7 +59,7 @@ extension Keychain {
         if readsValue {
             if let policy {
                 if let suppliedSecret {
-                    data = Secret(suppliedSecret)
+                    data = suppliedSecret
                 } else {
                     data = Secret(
                         try openConstrained(
