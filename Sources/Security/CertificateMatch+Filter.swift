@@ -103,11 +103,10 @@ extension SecTrustCheck {
     /// looks at.
     fileprivate var isAboutTheCertificateItself: Bool {
         switch self {
-        case .sslHostname, .temporalValidity, .keyUsage, .extendedKeyUsage, .serverAuthenticationUsage,
-            .criticalExtensions:
-            true
-        case .basicConstraints, .basicConstraintsPathLength, .anchorTrusted, .missingIntermediate, .signature,
-            .revoked, .other:
+        case .sslHostname, .temporalValidity, .keyUsage, .extendedKeyUsage, .criticalExtensions: true
+        // Apple's serverAuth rule depends on the chain's anchor: a path check, which a leaf-only evaluation skips.
+        case .serverAuthenticationUsage, .basicConstraints, .basicConstraintsPathLength, .anchorTrusted,
+            .missingIntermediate, .signature, .revoked, .other:
             false
         }
     }

@@ -50,6 +50,9 @@ import Testing
         #expect(
             json.output == #"{"hex":"0xFFFF7B1E","message":"A required entitlement isn't present.","status":-34018}"#
                 + "\n")
+        // A code the keychain never returns: SecCopyErrorMessageString's text, the code's name.
+        let unnamed = harness.run(["error", "-67690"])
+        #expect(unnamed.output == "Error: 0xFFFEF796 -67690 errSecInvalidCertificateRef (OSStatus -67690)\n")
     }
 
     @Test func quietAndVerboseShapeTheErrorLines() {

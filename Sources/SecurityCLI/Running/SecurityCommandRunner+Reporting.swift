@@ -1,6 +1,7 @@
 import KeychainCore
 import KeychainMessages
 import KeychainRequests
+import Security
 
 extension SecurityCommandRunner {
     /// Writes a failure: macOS's message line, then (unless `-q`) the keychain's reason; with `-v` the status and
@@ -29,12 +30,12 @@ extension SecurityCommandRunner {
         for code in codes {
             let hex = String(UInt32(bitPattern: code), radix: 16, uppercase: true)
             let padded = "0x" + String(repeating: "0", count: max(0, 8 - hex.count)) + hex
-            let message = StatusMessages.text(for: code, english: SecurityStatus.message(for: code), in: .english)
+            // SecCopyErrorMessageString's text (JSON's in English, for scripts), as macOS prints it.
             if format.json {
+                let message = SecurityStatusText.message(for: code, in: .english)
                 output.writeLine(JSONText.encode(["status": Int(code), "hex": padded, "message": message]))
             } else {
-                let text = StatusMessages.text(for: code, english: message, in: language)
-                output.writeLine("Error: \(padded) \(code) \(text)")
+                output.writeLine("Error: \(padded) \(code) \(SecurityStatusText.message(for: code, in: language))")
             }
         }
     }
