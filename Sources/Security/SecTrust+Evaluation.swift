@@ -42,6 +42,7 @@ struct TrustEvaluation {
                 && !anchors.contains { $0.x509 == result.chain.last }
             found =
                 result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
+                + Self.otherHostFailures(of: leaf, under: settings.policies, checked: request.hostname)
                 + Self.policyFailures(of: leaf, under: settings.policies)
                 + Self.serverAuthenticationFailures(
                     of: result.chain, anchoredBySystem: anchoredBySystem, under: settings.policies)
@@ -66,6 +67,16 @@ struct TrustEvaluation {
         guard !responses.isEmpty, chain.count >= 2, let anchor = chain.last else { return nil }
         return OCSPStaple.answer(
             for: chain[0].x509, issuer: chain[1].x509, anchor: anchor.x509, responses: responses, at: date)
+    }
+
+    /// Each SSL policy is a check of its own, as on Apple's: OpenSSL checks the first policy's host name, and the
+    /// leaf must name every other policy's too.
+    private static func otherHostFailures(
+        of leaf: SecCertificate, under policies: [SecPolicy], checked: String?
+    ) -> [SecTrustFailure] {
+        let others = policies.compactMap(\.hostname).filter { $0 != checked }
+        guard others.contains(where: { !ChainVerifier.names($0, in: leaf.x509) }) else { return [] }
+        return [SecTrustFailure(index: 0, check: .sslHostname)]
     }
 
     /// The TLS rules OpenSSL is not asked to check, applied to the leaf: the extended key usage, when present,

@@ -136,6 +136,22 @@ package enum ChainVerifier {
         return ChainVerificationResult(chain: chain, problems: collector.problems)
     }
 
+    /// Whether `certificate` names `hostname` (a DNS name or an IP address) as the chain's host check does: its
+    /// subject alternative names only, a wildcard only as a whole leftmost label, a final dot ignored. A name that
+    /// cannot be checked (empty, holding a NUL) matches nothing.
+    package static func names(_ hostname: String, in certificate: X509Certificate) -> Bool {
+        var name = hostname
+        if name.hasSuffix(".") { name.removeLast() }
+        guard !name.isEmpty, !name.utf8.contains(0) else { return false }
+        defer { OpenSSLEncoding.clearErrors() }
+        let address = X509_check_ip_asc(certificate.handle, name, 0)
+        if address >= 0 { return address == 1 }  // -2: not an IP address
+        return X509_check_host(certificate.handle, name, name.utf8.count, hostFlags, nil) == 1
+    }
+
+    /// Apple trusts only the subject alternative names for TLS, never a DNS name in the common name.
+    private static let hostFlags = UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
+
     /// Sets the host name or IP address the leaf must name; false when OpenSSL would check nothing.
     private static func setHost(_ hostname: String, on parameters: OpaquePointer?) -> Bool {
         var name = hostname
@@ -143,9 +159,7 @@ package enum ChainVerifier {
         guard !name.isEmpty, !name.utf8.contains(0) else { return false }
         if X509_VERIFY_PARAM_set1_ip_asc(parameters, name) == 1 { return true }
         OpenSSLEncoding.clearErrors()
-        // Apple trusts only the subject alternative names for TLS, never a DNS name in the common name.
-        X509_VERIFY_PARAM_set_hostflags(
-            parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+        X509_VERIFY_PARAM_set_hostflags(parameters, hostFlags)
         let set = X509_VERIFY_PARAM_set1_host(parameters, name, name.utf8.count) == 1
         OpenSSLEncoding.clearErrors()
         return set

@@ -265,6 +265,25 @@ import Testing
         #expect(evaluate(try trust(["old", "intermediate"])).trusted)
     }
 
+    /// Several SSL policies are several checks: the leaf must name each policy's host, not only the first's.
+    @Test func everySSLPolicysHostIsChecked() throws {
+        func evaluated(_ hosts: [String]) throws -> (trusted: Bool, error: NSError?) {
+            let certificates = try ["leaf", "intermediate"].map(fixtures.certificate)
+            let policies = hosts.map { SecPolicyCreateSSL(true, $0 as CFString) }
+            var trust: SecTrust?
+            #expect(SecTrustCreateWithCertificates(certificates as CFArray, policies as CFArray, &trust) == 0)
+            let created = try #require(trust)
+            #expect(SecTrustSetAnchorCertificates(created, [try fixtures.certificate("root")] as CFArray) == 0)
+            return evaluate(created)
+        }
+        #expect(try evaluated(["www.example.test", "api.example.test", "192.0.2.7"]).trusted)
+        for hosts in [["www.example.test", "evil.example.test"], ["www.example.test", "192.0.2.8"]] {
+            let (trusted, error) = try evaluated(hosts)
+            #expect(!trusted, "\(hosts)")
+            #expect(error?.code == Int(errSecHostNameMismatch), "\(hosts)")
+        }
+    }
+
     /// The user's exception for the missing serverAuth is recorded under Apple's name for the check.
     @Test func theServerAuthExceptionIsRecordedAndHonoured() throws {
         let first = try trust(["noeku", "intermediate"])
