@@ -52,12 +52,13 @@ extension Keychain {
         return try sealer.openEnvelope(column, itemKey: itemKey).bytes
     }
 
-    /// The PBKDF2 rounds for a new application-password alternative: as many as the passcode's derivation takes
-    /// (tuned to `passcodeDerivationTarget` when no passcode is set), so a guess costs what a passcode guess does.
+    /// The PBKDF2 rounds for a new application-password alternative: as many as the passcode's derivation takes,
+    /// so a guess costs what a passcode guess does, and never fewer than this machine's tuning to
+    /// `passcodeDerivationTarget` gives: the keybag's count is a file's word, which a writer of the home could lower.
     private func applicationPasswordIterations(_ policy: AccessControlPolicy) throws -> Int {
         guard policy.alternatives.contains(where: { $0.contains(.applicationPassword) }) else { return 0 }
-        if let iterations = try dataProtection.passcodeIterations { return iterations }
-        return try ApplicationPasswordWork.iterations(target: configuration.passcodeDerivationTarget)
+        let tuned = try ApplicationPasswordWork.iterations(target: configuration.passcodeDerivationTarget)
+        return max(try dataProtection.passcodeIterations ?? 0, tuned)
     }
 
     /// A query's authentication for one call: with the call's context, and the caller named in the prompt
