@@ -49,4 +49,12 @@ package struct SourceUnit: Sendable {
     package var properties: [VariableDecl]
     /// Top-level statements (Swift scripts and `main.swift`).
     package var topLevel: Block
+    /// Why the file was not analysed (it nests too deeply to parse safely); nil when it was.
+    package var skipReason: String? = nil
+}
+
+/// A file that was read but not analysed, and why; reported in every output format so a skip is never silent.
+public struct SkippedFile: Sendable, Equatable {
+    public var path: String
+    public var reason: String
 }
