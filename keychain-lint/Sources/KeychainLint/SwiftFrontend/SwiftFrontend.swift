@@ -8,10 +8,17 @@ internal import SwiftSyntax
 package enum SwiftFrontend {
     /// Parses without lowering; the benchmark uses it to tell parser time from analysis time.
     package static func parseSyntaxOnly(_ source: String) -> Int {
-        Parser.parse(source: source).statements.count
+        guard SwiftNestingScan.depth(of: source) != nil else { return 0 }
+        return Parser.parse(source: source).statements.count
     }
 
     package static func parse(path: String, source: String) -> SourceUnit {
+        guard SwiftNestingScan.depth(of: source) != nil else {
+            return SourceUnit(
+                path: path, language: .swift, imports: [], functions: [], properties: [], topLevel: [],
+                skipReason: "nesting too deep (more than \(SwiftNestingScan.maximumDepth) arrays or closures nested "
+                    + "in one expression; SwiftParser's time doubles with each level)")
+        }
         let tree = Parser.parse(source: source)
         let lowering = SwiftLowering(converter: SourceLocationConverter(fileName: path, tree: tree))
         let topLevel = lowering.lowerTopLevel(tree.statements)
