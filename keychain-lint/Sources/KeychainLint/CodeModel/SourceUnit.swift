@@ -34,6 +34,8 @@ package struct FunctionDecl: Sendable {
     package var body: Block
     package var position: SourcePosition
     package var compilationConditions: [String]
+    /// The type or extension the function is declared in (`UserDefaults` for `extension UserDefaults`).
+    package var enclosingType: String? = nil
 
     package var signature: String { name + "(" + labels.map { $0 + ":" }.joined() + ")" }
 }

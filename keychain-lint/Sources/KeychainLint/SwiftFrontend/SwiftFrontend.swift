@@ -36,6 +36,8 @@ final class SwiftLowering {
     var properties: [VariableDecl] = []
     /// Conditions of the `#if` clauses that enclose the node being lowered.
     var compilationConditions: [String] = []
+    /// Names of the types and extensions that enclose the node being lowered, innermost last.
+    var enclosingTypes: [String] = []
 
     init(converter: SourceLocationConverter) {
         self.converter = converter
@@ -117,8 +119,19 @@ final class SwiftLowering {
         } else if let enumCase = decl.as(EnumCaseDeclSyntax.self) {
             properties += lowerEnumCase(enumCase)
         } else if let group = decl.asProtocol(DeclGroupSyntax.self) {
+            enclosingTypes.append(Self.typeName(of: decl) ?? "")
             lowerMembers(group.memberBlock.members)
+            enclosingTypes.removeLast()
         }
+    }
+
+    static func typeName(of decl: DeclSyntax) -> String? {
+        if let type = decl.as(ExtensionDeclSyntax.self) { return type.extendedType.trimmedDescription }
+        if let type = decl.as(ClassDeclSyntax.self) { return type.name.text }
+        if let type = decl.as(StructDeclSyntax.self) { return type.name.text }
+        if let type = decl.as(EnumDeclSyntax.self) { return type.name.text }
+        if let type = decl.as(ActorDeclSyntax.self) { return type.name.text }
+        return nil
     }
 
     /// `case clientSecret = "..."`: a raw value is a constant named by its case.
@@ -146,11 +159,12 @@ final class SwiftLowering {
     ) {
         let position = position(of: node)
         let conditions = compilationConditions
+        let enclosingType = enclosingTypes.last
         let body = lowerItems(items)
         functions.append(
             FunctionDecl(
                 name: name, labels: labels, parameters: parameters, body: body, position: position,
-                compilationConditions: conditions))
+                compilationConditions: conditions, enclosingType: enclosingType))
     }
 
     func registerAccessors(_ block: AccessorBlockSyntax, name: String, at node: some SyntaxProtocol) {
