@@ -65,7 +65,7 @@ final class SwiftLowering {
                     properties += declarations
                     block += declarations.map { Stmt(.variable($0), at: $0.position) }
                 } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
-                    for clause in conditional.clauses {
+                    for clause in liveClauses(conditional) {
                         withCondition(clause) {
                             if case .statements(let nested) = clause.elements { block += lowerTopLevel(nested) }
                             if case .decls(let members) = clause.elements { lowerMembers(members) }
@@ -79,6 +79,19 @@ final class SwiftLowering {
             }
         }
         return block
+    }
+
+    /// The clauses that can be compiled: `#if false` is dead code (often an old implementation kept for
+    /// reference), and after `#if true` the other clauses are.
+    func liveClauses(_ conditional: IfConfigDeclSyntax) -> [IfConfigClauseSyntax] {
+        var live: [IfConfigClauseSyntax] = []
+        for clause in conditional.clauses {
+            let condition = clause.condition?.trimmedDescription
+            if condition == "false" { continue }
+            live.append(clause)
+            if condition == "true" || condition == nil { break }
+        }
+        return live
     }
 
     func withCondition(_ clause: IfConfigClauseSyntax, _ body: () -> Void) {
@@ -110,7 +123,7 @@ final class SwiftLowering {
         } else if let subscriptDecl = decl.as(SubscriptDeclSyntax.self), let accessors = subscriptDecl.accessorBlock {
             registerAccessors(accessors, name: "subscript", at: subscriptDecl)
         } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
-            for clause in conditional.clauses {
+            for clause in liveClauses(conditional) {
                 withCondition(clause) {
                     if case .decls(let members) = clause.elements { lowerMembers(members) }
                     if case .statements(let items) = clause.elements { _ = lowerTopLevel(items) }
