@@ -156,7 +156,8 @@ public struct Linter: Sendable {
 
     private static let sourceCheckers: [any SourceChecker] = [
         AccessibilityChecker(), ItemOperationChecker(), ReadErrorChecker(), AccessControlChecker(),
-        SecretStorageChecker(), PlatformChecker(), BackgroundReadChecker(), CryptoKitChecker(), KeyChecker(),
+        SecretStorageChecker(), StatusHandlingChecker(), PlatformChecker(), BackgroundReadChecker(), CryptoKitChecker(),
+        KeyChecker(),
     ]
 
     /// Applies configuration and suppressions, and sorts.
@@ -203,7 +204,8 @@ public struct Linter: Sendable {
             var line: Int
         }
         var strongest: [Line: Severity] = [:]
-        for finding in findings {
+        // A discarded status is about the call's result, not the item: it hides no note about the item.
+        for finding in findings where finding.rule.id != RuleCatalog.discardedStatus.id {
             let line = Line(path: finding.path, line: finding.position.line)
             strongest[line] = max(strongest[line] ?? .info, finding.severity)
         }
