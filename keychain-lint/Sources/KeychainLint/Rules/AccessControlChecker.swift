@@ -67,8 +67,17 @@ package struct AccessControlChecker: SourceChecker {
         }
         var variables = analysis.unit.properties
         for function in analysis.functions { function.decl.body.collectVariables(into: &variables) }
+        var flagVariables: Set<String> = []
         for variable in variables where variable.typeName?.contains("SecAccessControlCreateFlags") == true {
+            flagVariables.insert(variable.name)
             if let value = variable.initializer { reportBiometryAny(in: value, into: &collector) }
+        }
+        // `flags.insert(.biometryAny)`: a flag added after the declaration.
+        analysis.unit.visitAllExpressions { expr in
+            guard let method = expr.calleeName, ["insert", "formUnion", "update"].contains(method),
+                let receiver = expr.callReceiver?.unwrapped.terminalName, flagVariables.contains(receiver)
+            else { return }
+            for argument in expr.callArguments { reportBiometryAny(in: argument.value, into: &collector) }
         }
         if !bindsAuthentication {
             for function in analysis.functions { reportBooleanGates(in: function.decl, into: &collector) }
