@@ -28,7 +28,7 @@ import Testing
 
     @Test func appliesDisabledRulesAndSeverities() {
         var configuration = Configuration()
-        configuration.disabledRules = ["KL101"]
+        configuration.disabledRules = ["KL101", "KL208"]
         configuration.severities = ["KL201": .low]
         let source = """
             func save(_ q: [String: Any]) {

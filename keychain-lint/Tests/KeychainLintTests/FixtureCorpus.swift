@@ -180,7 +180,7 @@ enum FixtureCorpus {
                                                    kSecAttrAccount as String: "session-token",
                                                    kSecAttrAccessControl as String: access as Any,
                                                    kSecValueData as String: token]
-                        SecItemAdd(item as CFDictionary, nil)
+                        SecItemAdd(item as CFDictionary, nil) // expect: KL208
                     }
                     """
                 ),
@@ -244,7 +244,7 @@ enum FixtureCorpus {
                     """
                     import Foundation
                     func save(_ data: Data) {
-                        SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "sync", // expect: KL501
+                        SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "sync", // expect: KL501 KL208
                                     kSecValueData: data,
                                     kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock] as CFDictionary, nil)
                         _ = UserDefaults.standard.bool(forKey: "synced")
@@ -456,7 +456,7 @@ enum FixtureCorpus {
                             kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock, // expect: KL301
                             kSecAttrAccessControl as String: access,
                             kSecValueData as String: password]
-                        SecItemAdd(add as CFDictionary, nil)
+                        SecItemAdd(add as CFDictionary, nil) // expect: KL208
                     }
                     """
                 )
@@ -553,10 +553,14 @@ enum FixtureCorpus {
         for file in testCase.files {
             for (index, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 // `expect-above:` on a line of its own marks the line before it.
+                // Several ids may follow one marker: `// expect: KL102 KL208`.
+                func ids(after marker: Range<Substring.Index>) -> [Substring] {
+                    line[marker.upperBound...].split(separator: " ").filter { $0.hasPrefix("KL") }.map { $0.prefix(5) }
+                }
                 if let marker = line.range(of: "expect-above: ") {
-                    result.insert("\(line[marker.upperBound...].prefix(5))@\(file.path):\(index)")
+                    for id in ids(after: marker) { result.insert("\(id)@\(file.path):\(index)") }
                 } else if let marker = line.range(of: "expect: ") {
-                    result.insert("\(line[marker.upperBound...].prefix(5))@\(file.path):\(index + 1)")
+                    for id in ids(after: marker) { result.insert("\(id)@\(file.path):\(index + 1)") }
                 }
             }
         }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ReportFormatTests {
     static let source = """
-        func save(_ data: Data) {
+        func save(_ data: Data) -> OSStatus {
             SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways, kSecValueData: data] as CFDictionary, nil)
         }
         """

@@ -3,18 +3,18 @@ package enum SecretNames {
     private static let secretWords: Set<String> = [
         "password", "passwords", "passwd", "passphrase", "secret", "secrets", "token", "tokens", "credential",
         "credentials", "jwt", "bearer", "apikey", "privatekey", "secretkey", "accesskey", "pin", "passcode",
-        "passcodes", "cvv", "cvc", "cvv2",
+        "passcodes", "cvv", "cvc", "cvv2", "cookie", "cookies",
     ]
     /// Words that make a name describe something about a secret rather than the secret itself.
     private static let disqualifyingWords: Set<String> = [
         "is", "has", "did", "should", "enabled", "enable", "disabled", "count", "expiry", "expires", "expiration",
         "expired", "date", "time", "timestamp", "type", "hash", "hashed", "digest", "encrypted", "length", "status",
-        "state", "valid", "required", "saved", "stored", "present", "exists", "url", "endpoint", "header", "field",
+        "valid", "required", "present", "exists", "url", "endpoint", "field",
         "label", "placeholder", "title", "message", "prompt", "hint", "error", "policy", "format", "regex", "pattern",
         "mode", "style", "version", "id", "identifier", "show", "visible", "hidden", "forgot", "change",
-        "changed", "confirm", "confirmation", "strength", "min", "max", "minimum", "maximum", "request", "response",
-        "refreshing", "needs", "will", "last", "lifetime", "ttl", "duration", "interval", "attempts", "retry",
-        "text", "view", "button", "cell", "image", "icon", "color", "font", "manager", "provider", "store", "service",
+        "changed", "confirm", "confirmation", "strength", "min", "max", "minimum", "maximum", "request",
+        "refreshing", "needs", "will", "lifetime", "ttl", "duration", "interval", "attempts", "retry",
+        "view", "button", "cell", "image", "icon", "color", "font", "manager", "provider", "service",
         "handler", "delegate", "controller", "observer", "kind", "option", "options", "description", "path", "file",
         "location", "keychain", "storage", "param", "parameter", "parameters", "query", "attributes", "tag", "tags",
         "ids", "list", "names", "types", "kinds", "counts", "dates", "reported", "registered", "sent",
@@ -72,7 +72,11 @@ package enum SecretNames {
         if dropTrailingKeyWord, parts.count > 1, ["key", "keys"].contains(parts.last!) { parts.removeLast() }
         if parts.first == "k", parts.count > 1 { parts.removeFirst() }
         guard !parts.isEmpty else { return .neutral }
-        if parts.contains(where: disqualifyingWords.contains) { return .notSecret }
+        // A session id is the credential of a logged-in session; `idToken` is OpenID's token, not an id.
+        if let session = parts.firstIndex(of: "session"), parts[(session + 1)...].first == "id" { return .secret }
+        let endsInToken = ["token", "tokens"].contains(parts.last!)
+        let disqualifiers = parts.filter { disqualifyingWords.contains($0) && !(endsInToken && $0 == "id") }
+        if !disqualifiers.isEmpty { return .notSecret }
         if parts.contains(where: devicePushWords.contains) { return .notSecret }
         if let last = parts.last, ["key", "keys", "name", "names", "tag", "prefix", "suffix"].contains(last) {
             if last.hasPrefix("key"), parts.count > 1, keyQualifiers.contains(parts[parts.count - 2]) { return .secret }

@@ -34,6 +34,8 @@ package struct FunctionDecl: Sendable {
     package var body: Block
     package var position: SourcePosition
     package var compilationConditions: [String]
+    /// The type or extension the function is declared in (`UserDefaults` for `extension UserDefaults`).
+    package var enclosingType: String? = nil
 
     package var signature: String { name + "(" + labels.map { $0 + ":" }.joined() + ")" }
 }
@@ -49,4 +51,12 @@ package struct SourceUnit: Sendable {
     package var properties: [VariableDecl]
     /// Top-level statements (Swift scripts and `main.swift`).
     package var topLevel: Block
+    /// Why the file was not analysed (it nests too deeply to parse safely); nil when it was.
+    package var skipReason: String? = nil
+}
+
+/// A file that was read but not analysed, and why; reported in every output format so a skip is never silent.
+public struct SkippedFile: Sendable, Equatable {
+    public var path: String
+    public var reason: String
 }

@@ -20,6 +20,8 @@ public struct LintReport: Sendable {
     public var skippedTestFiles = 0
     /// Projects analysed apart (see `ProjectRoots`).
     public var projects = 1
+    /// Files read but not analysed, such as files nested too deeply to parse safely.
+    public var skippedFiles: [SkippedFile] = []
 
     /// Adds another project's report to this one.
     mutating func merge(_ other: LintReport) {
@@ -28,6 +30,7 @@ public struct LintReport: Sendable {
         suppressed += other.suppressed
         skippedTestFiles += other.skippedTestFiles
         projects += other.projects
+        skippedFiles += other.skippedFiles
     }
 }
 
@@ -91,6 +94,7 @@ public struct Linter: Sendable {
         var total = LintReport(findings: [], filesScanned: 0, suppressed: 0, projects: 0)
         for files in projects where !files.isEmpty { total.merge(lint(files: files)) }
         total.findings.sort(by: Finding.reportOrder)
+        total.skippedFiles.sort { $0.path < $1.path }
         return total
     }
 
@@ -152,7 +156,8 @@ public struct Linter: Sendable {
 
     private static let sourceCheckers: [any SourceChecker] = [
         AccessibilityChecker(), ItemOperationChecker(), ReadErrorChecker(), AccessControlChecker(),
-        SecretStorageChecker(), PlatformChecker(), BackgroundReadChecker(), CryptoKitChecker(), KeyChecker(),
+        SecretStorageChecker(), StatusHandlingChecker(), PlatformChecker(), BackgroundReadChecker(), CryptoKitChecker(),
+        KeyChecker(),
     ]
 
     /// Applies configuration and suppressions, and sorts.
@@ -184,7 +189,11 @@ public struct Linter: Sendable {
         var texts: [String: String] = [:]
         for file in parsed { texts[file.source.path] = file.source.text }
         FindingLocator.complete(&findings, texts: texts)
-        return LintReport(findings: findings, filesScanned: parsed.count, suppressed: suppressed)
+        let skipped = parsed.compactMap { file in
+            file.unit?.skipReason.map { SkippedFile(path: file.source.path, reason: $0) }
+        }
+        return LintReport(
+            findings: findings, filesScanned: parsed.count, suppressed: suppressed, skippedFiles: skipped)
     }
 
     /// One finding per rule and line, and no low or info note on a line that already has a medium or high
@@ -195,7 +204,8 @@ public struct Linter: Sendable {
             var line: Int
         }
         var strongest: [Line: Severity] = [:]
-        for finding in findings {
+        // A discarded status is about the call's result, not the item: it hides no note about the item.
+        for finding in findings where finding.rule.id != RuleCatalog.discardedStatus.id {
             let line = Line(path: finding.path, line: finding.position.line)
             strongest[line] = max(strongest[line] ?? .info, finding.severity)
         }

@@ -18,7 +18,7 @@ enum RelevanceFilter {
         "privatekey", "private_key", "accesskey", "access_key", "signingkey", "signing_key", "encryptionkey",
         "encryption_key", "masterkey", "master_key", "licensekey", "license_key", "clientkey", "client_key",
         "appkey", "app_key", "hmackey", "hmac_key", "akia", "sk_live_", "rk_live_", "ghp_", "gho_", "github_pat_",
-        "xoxb-", "xoxp-", "aiza", "private key-----", "glpat-",
+        "xoxb-", "xoxp-", "aiza", "private key-----", "glpat-", "cookie", "sessionid", "session_id",
         // Stores that are not the keychain.
         "userdefaults", "appstorage", "scenestorage", "keyvaluestore",
         // LocalAuthentication and access control.

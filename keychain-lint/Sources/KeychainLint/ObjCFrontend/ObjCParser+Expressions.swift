@@ -16,6 +16,8 @@ extension ObjCParser {
 
     mutating func parseAssignment() -> Expr {
         let start = position
+        guard descend() else { return make(.other([]), from: start) }
+        defer { depth -= 1 }
         let target = parseConditional()
         if let token = current, token.kind == .punctuation, Self.assignmentOperators.contains(token.text) {
             index += 1
@@ -27,6 +29,8 @@ extension ObjCParser {
 
     mutating func parseConditional() -> Expr {
         let start = position
+        guard descend() else { return make(.other([]), from: start) }
+        defer { depth -= 1 }
         let condition = parseBinary(minimumPrecedence: 3)
         guard consume("?") else { return condition }
         // `a ?: b` keeps a when it is non-nil.
@@ -51,6 +55,8 @@ extension ObjCParser {
 
     private mutating func parseUnary() -> Expr {
         let start = position
+        guard descend() else { return make(.other([]), from: start) }
+        defer { depth -= 1 }
         guard let token = current else { return make(.other([]), from: start) }
         if token.kind == .punctuation, ["!", "-", "+", "~", "*", "&", "++", "--"].contains(token.text) {
             index += 1

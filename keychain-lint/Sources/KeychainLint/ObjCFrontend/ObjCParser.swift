@@ -5,6 +5,14 @@ struct ObjCParser {
     var index = 0
     var functions: [FunctionDecl] = []
     var globals: [VariableDecl] = []
+    /// Expressions and statements being parsed, one inside another: the parser recurses once per level, so a
+    /// generated file with thousands of `(` or `{` would overflow the stack (SIGSEGV) without a bound.
+    var depth = 0
+    /// Set when `depth` passed `maximumDepth`: the rest of the file was abandoned.
+    private(set) var tooDeep = false
+    /// About 170 nested parentheses (each costs an assignment, a conditional and a unary level) or 500 nested
+    /// blocks; hand-written code stays far below, and the debug build still has stack to spare at this depth.
+    static let maximumDepth = 500
 
     init(tokens: [ObjCToken]) {
         self.tokens = tokens
@@ -43,6 +51,18 @@ struct ObjCParser {
             if depth == 0 { return }
         }
         _ = close
+    }
+
+    /// Enters one more level of nesting; false (and the rest of the tokens dropped) when that is too deep.
+    mutating func descend() -> Bool {
+        guard depth < Self.maximumDepth, !tooDeep else {
+            tooDeep = true
+            // Every loop of the parser stops at the end of the tokens, so the recursion unwinds at once.
+            index = tokens.count
+            return false
+        }
+        depth += 1
+        return true
     }
 
     // MARK: File level
@@ -177,6 +197,8 @@ struct ObjCParser {
     }
 
     mutating func parseStatement() -> Stmt? {
+        guard current != nil, descend() else { return nil }
+        defer { depth -= 1 }
         guard let token = current else { return nil }
         let start = token.position
         if token.isPunctuation("{") { return Stmt(.block(parseBlock()), at: start) }

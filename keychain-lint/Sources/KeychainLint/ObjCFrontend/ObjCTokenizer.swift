@@ -115,10 +115,50 @@ struct ObjCTokenizer {
         }
         let directive = String(decoding: text, as: UTF8.self)
         let words = directive.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if words.count >= 2, words[0] == "if", words[1] == "0" || words[1] == "false" {
+            skipDeadBranch()
+            return
+        }
         guard let keyword = words.first, keyword == "import" || keyword == "include", words.count > 1 else { return }
         let target = words[1].trimmingCharacters(in: ["<", ">", "\""])
         let framework = target.split(separator: "/").first.map(String.init) ?? target
         imports.append(ImportDecl(name: framework, position: start))
+    }
+
+    /// Skips the lines of an `#if 0` clause up to its `#else`, `#elif` or `#endif`, nested conditionals included:
+    /// that code is never compiled, often an old implementation kept for reference.
+    private mutating func skipDeadBranch() {
+        var depth = 0
+        while offset < bytes.count {
+            // At a line start: read the directive's keyword, if the line is one.
+            while offset < bytes.count, peek() == 0x20 || peek() == 0x09 { advance() }
+            if peek() == UInt8(ascii: "#") {
+                advance()
+                while offset < bytes.count, peek() == 0x20 || peek() == 0x09 { advance() }
+                let begin = offset
+                while offset < bytes.count, Self.isIdentifierByte(peek()) { advance() }
+                let keyword = String(decoding: bytes[begin..<offset], as: UTF8.self)
+                if keyword.hasPrefix("if") {
+                    depth += 1
+                } else if keyword == "endif" {
+                    if depth == 0 {
+                        skipLine()
+                        return
+                    }
+                    depth -= 1
+                } else if depth == 0, keyword == "else" || keyword == "elif" {
+                    // `#elif` opens a clause whose condition is read as compiled, as any other is.
+                    skipLine()
+                    return
+                }
+            }
+            skipLine()
+        }
+    }
+
+    private mutating func skipLine() {
+        while offset < bytes.count, peek() != 0x0A { advance() }
+        if offset < bytes.count { advance() }
     }
 
     private mutating func readToken() {

@@ -8,6 +8,12 @@ package enum ObjectiveCFrontend {
         let tokenizer = ObjCTokenizer(source: source)
         var parser = ObjCParser(tokens: tokenizer.tokens)
         parser.parseFile()
+        if parser.tooDeep {
+            return SourceUnit(
+                path: path, language: .objectiveC, imports: tokenizer.imports, functions: [], properties: [],
+                topLevel: [],
+                skipReason: "nesting too deep (more than \(ObjCParser.maximumDepth) nested expressions or blocks)")
+        }
         return SourceUnit(
             path: path, language: .objectiveC, imports: tokenizer.imports, functions: parser.functions,
             properties: parser.globals, topLevel: [])

@@ -29,6 +29,7 @@ enum JSONReport {
             "summary": [
                 "files": report.filesScanned, "findings": report.findings.count, "suppressed": report.suppressed,
                 "bySeverity": bySeverity, "skippedTestFiles": report.skippedTestFiles, "projects": report.projects,
+                "skippedFiles": report.skippedFiles.map { ["path": $0.path, "reason": $0.reason] },
             ],
             "findings": findings,
         ]

@@ -41,9 +41,25 @@ enum SARIFReport {
             "properties": [
                 "filesScanned": report.filesScanned, "skippedTestFiles": report.skippedTestFiles,
                 "projects": report.projects, "suppressed": report.suppressed,
+                "skippedFiles": report.skippedFiles.count,
+            ],
+            // A file left unanalysed is a tool notification, so code scanning shows it rather than a clean run.
+            "invocations": [
+                [
+                    "executionSuccessful": true,
+                    "toolExecutionNotifications": report.skippedFiles.map(notification),
+                ] as [String: Any]
             ],
         ]
         return JSONText.encode(["$schema": schema, "version": "2.1.0", "runs": [run]])
+    }
+
+    private static func notification(_ file: SkippedFile) -> [String: Any] {
+        [
+            "level": "warning",
+            "message": ["text": "skipped: \(file.reason)"],
+            "locations": [["physicalLocation": ["artifactLocation": ["uri": uri(for: file.path)]]]],
+        ]
     }
 
     private static func ruleObject(_ rule: RuleDescriptor) -> [String: Any] {

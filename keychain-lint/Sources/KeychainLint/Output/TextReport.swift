@@ -9,6 +9,9 @@ enum TextReport {
                 "\(place): \(finding.severity.rawValue): \(finding.message) [\(finding.rule.id) \(finding.rule.name)]")
             lines.append("    fix: \(finding.rule.fix)")
         }
+        for file in report.skippedFiles {
+            lines.append("\(file.path): note: skipped: \(file.reason)")
+        }
         var counts: [String] = []
         for severity in Severity.allCases {
             let count = report.findings.filter { $0.severity == severity }.count
@@ -22,6 +25,10 @@ enum TextReport {
         if report.suppressed > 0 { summary += ", \(report.suppressed) suppressed" }
         if report.skippedTestFiles > 0 {
             summary += ", \(report.skippedTestFiles) test file\(report.skippedTestFiles == 1 ? "" : "s") skipped"
+        }
+        if !report.skippedFiles.isEmpty {
+            let count = report.skippedFiles.count
+            summary += ", \(count) file\(count == 1 ? "" : "s") not analysed (see the notes above)"
         }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"

@@ -29,6 +29,8 @@ package struct AccessControlChecker: SourceChecker {
         "decrypt", "decrypted", "reveal", "login", "logged", "signin", "pay", "payment",
         "payments", "transfer", "withdraw", "purchase", "export", "seed", "mnemonic", "recovery", "private",
         "wallet", "vault", "keychain", "credential", "credentials", "session", "authorize", "approve", "backup",
+        // An app lock: the flag or the call that opens the app is what the evaluation guards.
+        "unlock", "unlocked", "authenticated", "authorized", "secret", "secrets",
     ]
 
     package init() {}
@@ -65,11 +67,20 @@ package struct AccessControlChecker: SourceChecker {
         }
         var variables = analysis.unit.properties
         for function in analysis.functions { function.decl.body.collectVariables(into: &variables) }
+        var flagVariables: Set<String> = []
         for variable in variables where variable.typeName?.contains("SecAccessControlCreateFlags") == true {
+            flagVariables.insert(variable.name)
             if let value = variable.initializer { reportBiometryAny(in: value, into: &collector) }
         }
+        // `flags.insert(.biometryAny)`: a flag added after the declaration.
+        analysis.unit.visitAllExpressions { expr in
+            guard let method = expr.calleeName, ["insert", "formUnion", "update"].contains(method),
+                let receiver = expr.callReceiver?.unwrapped.terminalName, flagVariables.contains(receiver)
+            else { return }
+            for argument in expr.callArguments { reportBiometryAny(in: argument.value, into: &collector) }
+        }
         if !bindsAuthentication {
-            for function in analysis.functions { reportBooleanGates(in: function.decl.body, into: &collector) }
+            for function in analysis.functions { reportBooleanGates(in: function.decl, into: &collector) }
         }
         if let firstBiometricUse {
             collector.signals.biometricUses.append((collector.path, firstBiometricUse))
@@ -90,15 +101,19 @@ package struct AccessControlChecker: SourceChecker {
 
     /// KL304 for each evaluatePolicy (or LARight authorization) in a body: medium when what it guards touches a
     /// secret or a privileged operation, low when it only confirms a step of the interface.
-    private func reportBooleanGates(in body: Block, into collector: inout FindingCollector) {
+    private func reportBooleanGates(in function: FunctionDecl, into collector: inout FindingCollector) {
+        let body = function.body
         var evaluations: [Expr] = []
         // A result handed to a caller (a completion, a reply, a return) may guard anything: judged as a secret gate.
-        var guardsSecret = body.returnsEvaluation
+        // So does a function whose own name says what it opens (`unlockVault`).
+        var guardsSecret =
+            body.returnsEvaluation || SecretNames.words(function.name).contains(where: Self.privilegedWords.contains)
         body.visitExpressions { expr in
             if let callee = expr.calleeName, callee == "evaluatePolicy" || callee == "authorize",
                 expr.callArguments.contains(where: { $0.label == "localizedReason" })
             {
                 evaluations.append(expr)
+                if EvaluatedContextUse.repliesToCaller(expr) { guardsSecret = true }
                 return
             }
             if let callee = expr.calleeName, Self.resultHandlers.contains(callee), !expr.callArguments.isEmpty {
@@ -116,7 +131,7 @@ package struct AccessControlChecker: SourceChecker {
                 guardsSecret = true
             }
         }
-        for evaluation in evaluations {
+        for evaluation in evaluations where !EvaluatedContextUse.handsOnContext(of: evaluation, in: body) {
             let gate =
                 evaluation.calleeName == "authorize"
                 ? "an LARight's authorization (a state in the app's process)" : "evaluatePolicy's boolean"

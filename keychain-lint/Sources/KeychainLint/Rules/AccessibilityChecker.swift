@@ -78,11 +78,14 @@ package struct AccessibilityChecker: SourceChecker {
             }
             let controlled = control.contains { $0.path.canRunTogether(with: sync.path) }
             guard deviceBound || controlled else { continue }
+            // Only an access control makes the add fail; a ThisDeviceOnly item is stored and simply stays here.
             collector.report(
                 RuleCatalog.synchronizableConflict, at: sync.keyExpr.position,
-                "a synchronizable item cannot use "
-                    + (deviceBound ? "a ThisDeviceOnly class" : "an access control")
-                    + ": the add fails with errSecParam")
+                controlled
+                    ? "a synchronizable item cannot use an access control: the add fails with errSecParam"
+                    : "a synchronizable item with a ThisDeviceOnly class is stored but does not sync: it never "
+                        + "reaches the user's other devices; use kSecAttrAccessibleAfterFirstUnlock or WhenUnlocked "
+                        + "for a synced item, or drop kSecAttrSynchronizable")
         }
     }
 
@@ -147,10 +150,13 @@ package struct AccessibilityChecker: SourceChecker {
                 guard label.lowercased().contains("accessib") || label == "withAccess" else { continue }
                 let value = argument.value.unwrapped
                 if case .member(_, let name) = value.kind, KeychainSymbols.wrapperAlwaysCases.contains(name) {
+                    // The same wrapper's AfterFirstUnlock case, keeping ThisDeviceOnly when the code asked for it.
+                    let replacement = name.replacingOccurrences(of: "Always", with: "AfterFirstUnlock")
+                        .replacingOccurrences(of: "always", with: "afterFirstUnlock")
                     collector.report(
                         RuleCatalog.accessibleAlways, at: value.position,
                         "the wrapper stores this item with an Always accessibility class (.\(name)): it stays "
-                            + "decryptable while the device is locked; use .afterFirstUnlock")
+                            + "decryptable while the device is locked; use .\(replacement)")
                 } else if let symbol = analysis.resolver.symbol(of: value),
                     KeychainSymbols.alwaysClasses.contains(symbol)
                 {

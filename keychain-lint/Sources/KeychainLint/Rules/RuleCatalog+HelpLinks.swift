@@ -19,6 +19,8 @@ extension RuleDescriptor {
         "KL205": apple + "security/secitemdelete(_:)",
         "KL206": apple + "security/searching-for-keychain-items",
         "KL207": apple + "security/secitemcopymatching(_:_:)",
+        "KL208": apple + "security/secitemadd(_:_:)",
+        "KL209": apple + "security/errsecduplicateitem",
         "KL301": apple + "security/secaccesscontrolcreatewithflags(_:_:_:_:)",
         "KL302": apple + "security/ksecattrsynchronizable",
         "KL303": apple + "security/secaccesscontrolcreateflags/biometrycurrentset",

@@ -127,6 +127,36 @@ public enum RuleCatalog {
             """,
         fix: "Use `as?` with the type the return keys imply and handle nil; casts to SecKey and friends are fine.")
 
+    public static let discardedStatus = RuleDescriptor(
+        id: "KL208", name: "discardedStatus", severity: .medium, cwe: 252, masvs: "MASVS-STORAGE-1, MASVS-CODE-4",
+        summary: "The OSStatus of SecItemAdd, SecItemUpdate or SecItemDelete is discarded.",
+        explanation: """
+            A keychain write fails for ordinary reasons: a duplicate item, a locked device \
+            (errSecInteractionNotAllowed), a missing entitlement, a malformed query (errSecParam). When the status is \
+            thrown away the app carries on as if the credential were saved or removed: a login that is forgotten at \
+            the next launch, or a token that survives sign-out. The release checklist asks for every SecItem call's \
+            OSStatus to be checked.
+            """,
+        fix: """
+            Keep the status and handle it: `let status = SecItemAdd(...)`, then throw or return an error that names \
+            the operation, service and account unless it is errSecSuccess.
+            """)
+
+    public static let ignoredDuplicateItem = RuleDescriptor(
+        id: "KL209", name: "ignoredDuplicateItem", severity: .medium, cwe: 390, masvs: "MASVS-STORAGE-1, MASVS-CODE-4",
+        summary: "An errSecDuplicateItem branch neither updates the item nor reports the failure.",
+        explanation: """
+            errSecDuplicateItem from SecItemAdd means an item with the same primary key already exists, so the new \
+            value was not stored and the old one is still read. A branch that only logs or returns leaves the stale \
+            credential in place while the caller believes the save worked; the checklist calls the ignored \
+            duplicate the most common keychain bug, and a query that does not match the item's uniqueness is its \
+            usual cause.
+            """,
+        fix: """
+            On errSecDuplicateItem call SecItemUpdate with the new value (or update first and add on \
+            errSecItemNotFound), or throw or return the failure to the caller.
+            """)
+
     public static let accessibleWithAccessControl = RuleDescriptor(
         id: "KL301", name: "accessibleWithAccessControl", severity: .high, cwe: 628, masvs: "MASVS-STORAGE-1",
         summary: "kSecAttrAccessible and kSecAttrAccessControl are set in the same dictionary.",
@@ -423,7 +453,8 @@ public enum RuleCatalog {
     public static let all: [RuleDescriptor] = [
         suppressionWithoutReason, accessibleAlways, addWithoutAccessibility, accessibleMigrates, deleteThenAdd,
         deleteOnReadError, matchLimitInAdd, invalidUpdate, matchLimitInDelete, copyWithoutPrimaryKey,
-        forcedCopyResult, accessibleWithAccessControl, synchronizableConflict, biometryAny, evaluatePolicyGate,
+        forcedCopyResult, discardedStatus, ignoredDuplicateItem, accessibleWithAccessControl, synchronizableConflict,
+        biometryAny, evaluatePolicyGate,
         missingFaceIDUsage, userPresenceFallback, secretInUserDefaults, hardCodedSecret, publishableKey, secretInLog,
         macOSFileKeychain, arbitraryLoads, commonCrypto, missingPrivacyManifest, backgroundReadOfWhenUnlockedItem,
         weakDigestForSecurity, shortSymmetricKey, secureEnclaveWithoutAvailabilityCheck, nonceReuse,

@@ -3,11 +3,16 @@ package struct SecretStorageChecker: SourceChecker {
     package init() {}
 
     package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
+        let properties = Dictionary(analysis.unit.properties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for function in analysis.functions {
-            function.decl.body.visitExpressions { check($0, locals: function.flow.locals, into: &collector) }
+            let write = DefaultsWrite(function: function.decl, locals: function.flow.locals, properties: properties)
+            function.decl.body.visitExpressions { check($0, write: write, into: &collector) }
         }
+        let topLevel = FunctionDecl(
+            name: "", labels: [], parameters: [], body: [], position: .unknown, compilationConditions: [])
         for property in analysis.unit.properties {
-            property.initializer?.visit { check($0, locals: [:], into: &collector) }
+            let write = DefaultsWrite(function: topLevel, locals: [:], properties: properties)
+            property.initializer?.visit { check($0, write: write, into: &collector) }
         }
         var variables = analysis.unit.properties
         for function in analysis.functions { function.decl.body.collectVariables(into: &variables) }
@@ -28,12 +33,12 @@ package struct SecretStorageChecker: SourceChecker {
         }
     }
 
-    private func check(_ expr: Expr, locals: [String: Expr], into collector: inout FindingCollector) {
+    private func check(_ expr: Expr, write: DefaultsWrite, into collector: inout FindingCollector) {
         guard case .call(let callee, let arguments, _) = expr.kind else {
             checkLiteral(expr, into: &collector)
             return
         }
-        checkDefaultsWrite(expr, callee: callee, arguments: arguments, locals: locals, into: &collector)
+        checkDefaultsWrite(expr, callee: callee, arguments: arguments, write: write, into: &collector)
         checkLogging(expr, callee: callee, arguments: arguments, into: &collector)
         let calleeText = callee.unwrapped.dottedName ?? ""
         for argument in arguments {
@@ -55,42 +60,36 @@ package struct SecretStorageChecker: SourceChecker {
     private static let storeMethods: Set<String> = ["set", "setValue", "setObject", "setString", "setData"]
 
     private func checkDefaultsWrite(
-        _ call: Expr, callee: Expr, arguments: [Argument], locals: [String: Expr],
-        into collector: inout FindingCollector
+        _ call: Expr, callee: Expr, arguments: [Argument], write: DefaultsWrite, into collector: inout FindingCollector
     ) {
-        guard case .member(let receiver?, let method) = callee.unwrapped.kind, Self.storeMethods.contains(method),
-            arguments.count == 2, let key = arguments.first(where: { $0.label == "forKey" })?.value,
-            Self.isDefaultsStore(receiver)
-                || receiver.unwrapped.terminalName.flatMap({ locals[$0] }).map(Self.isDefaultsStore) == true
+        let receiver: Expr?
+        let method: String
+        switch callee.unwrapped.kind {
+        case .member(let base, let name): (receiver, method) = (base, name)
+        // `set(value, forKey:)` inside `extension UserDefaults`.
+        case .identifier(let name): (receiver, method) = (nil, name)
+        default: return
+        }
+        guard Self.storeMethods.contains(method), arguments.count == 2,
+            let key = arguments.first(where: { $0.label == "forKey" })?.value, write.isDefaultsStore(receiver)
         else { return }
         let value = arguments[0].value.unwrapped
         switch value.kind {
         case .booleanLiteral, .integerLiteral, .floatLiteral, .nilLiteral, .binary, .prefix("!", _): return
         default: break
         }
-        let keyVerdict: SecretNames.Verdict
-        if let literal = key.stringValue {
-            keyVerdict = SecretNames.verdict(forName: literal)
-        } else if let name = key.unwrapped.terminalName {
-            keyVerdict = SecretNames.verdict(forName: name, dropTrailingKeyWord: true)
-        } else {
-            keyVerdict = .neutral
-        }
-        let valueVerdict = value.terminalName.map { SecretNames.verdict(forName: $0) } ?? .neutral
-        guard keyVerdict != .notSecret, valueVerdict != .notSecret,
-            keyVerdict == .secret || valueVerdict == .secret
-        else { return }
-        let store = receiver.dottedName ?? "UserDefaults"
+        let keyVerdict =
+            write.keyName(key).map { SecretNames.verdict(forName: $0.name, dropTrailingKeyWord: !$0.isLiteral) }
+            ?? .neutral
+        let valueVerdict = write.valueName(value).map { SecretNames.verdict(forName: $0) } ?? .neutral
+        // Either name is enough (`set(password, forKey: "savedPassword")`), unless the value is a flag, count,
+        // date or hash about the secret.
+        guard keyVerdict == .secret || valueVerdict == .secret, valueVerdict != .notSecret else { return }
+        let store = receiver?.dottedName ?? "UserDefaults"
         collector.report(
             RuleCatalog.secretInUserDefaults, at: call.position,
             "a credential is written to \(store), an unencrypted plist that backups and device tools can read; "
                 + "store it in the keychain")
-    }
-
-    private static func isDefaultsStore(_ receiver: Expr) -> Bool {
-        let text = (receiver.dottedName ?? "").lowercased()
-        return text.contains("userdefaults") || text.contains("defaults") || text.contains("ubiquitouskeyvaluestore")
-            || text.contains("kvstore") || text.contains("keyvaluestore")
     }
 
     private func checkAppStorage(_ variable: VariableDecl, into collector: inout FindingCollector) {

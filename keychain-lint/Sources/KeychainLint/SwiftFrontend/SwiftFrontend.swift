@@ -8,10 +8,17 @@ internal import SwiftSyntax
 package enum SwiftFrontend {
     /// Parses without lowering; the benchmark uses it to tell parser time from analysis time.
     package static func parseSyntaxOnly(_ source: String) -> Int {
-        Parser.parse(source: source).statements.count
+        guard SwiftNestingScan.depth(of: source) != nil else { return 0 }
+        return Parser.parse(source: source).statements.count
     }
 
     package static func parse(path: String, source: String) -> SourceUnit {
+        guard SwiftNestingScan.depth(of: source) != nil else {
+            return SourceUnit(
+                path: path, language: .swift, imports: [], functions: [], properties: [], topLevel: [],
+                skipReason: "nesting too deep (more than \(SwiftNestingScan.maximumDepth) arrays or closures nested "
+                    + "in one expression; SwiftParser's time doubles with each level)")
+        }
         let tree = Parser.parse(source: source)
         let lowering = SwiftLowering(converter: SourceLocationConverter(fileName: path, tree: tree))
         let topLevel = lowering.lowerTopLevel(tree.statements)
@@ -29,6 +36,8 @@ final class SwiftLowering {
     var properties: [VariableDecl] = []
     /// Conditions of the `#if` clauses that enclose the node being lowered.
     var compilationConditions: [String] = []
+    /// Names of the types and extensions that enclose the node being lowered, innermost last.
+    var enclosingTypes: [String] = []
 
     init(converter: SourceLocationConverter) {
         self.converter = converter
@@ -56,7 +65,7 @@ final class SwiftLowering {
                     properties += declarations
                     block += declarations.map { Stmt(.variable($0), at: $0.position) }
                 } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
-                    for clause in conditional.clauses {
+                    for clause in liveClauses(conditional) {
                         withCondition(clause) {
                             if case .statements(let nested) = clause.elements { block += lowerTopLevel(nested) }
                             if case .decls(let members) = clause.elements { lowerMembers(members) }
@@ -70,6 +79,19 @@ final class SwiftLowering {
             }
         }
         return block
+    }
+
+    /// The clauses that can be compiled: `#if false` is dead code (often an old implementation kept for
+    /// reference), and after `#if true` the other clauses are.
+    func liveClauses(_ conditional: IfConfigDeclSyntax) -> [IfConfigClauseSyntax] {
+        var live: [IfConfigClauseSyntax] = []
+        for clause in conditional.clauses {
+            let condition = clause.condition?.trimmedDescription
+            if condition == "false" { continue }
+            live.append(clause)
+            if condition == "true" || condition == nil { break }
+        }
+        return live
     }
 
     func withCondition(_ clause: IfConfigClauseSyntax, _ body: () -> Void) {
@@ -101,7 +123,7 @@ final class SwiftLowering {
         } else if let subscriptDecl = decl.as(SubscriptDeclSyntax.self), let accessors = subscriptDecl.accessorBlock {
             registerAccessors(accessors, name: "subscript", at: subscriptDecl)
         } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
-            for clause in conditional.clauses {
+            for clause in liveClauses(conditional) {
                 withCondition(clause) {
                     if case .decls(let members) = clause.elements { lowerMembers(members) }
                     if case .statements(let items) = clause.elements { _ = lowerTopLevel(items) }
@@ -110,8 +132,19 @@ final class SwiftLowering {
         } else if let enumCase = decl.as(EnumCaseDeclSyntax.self) {
             properties += lowerEnumCase(enumCase)
         } else if let group = decl.asProtocol(DeclGroupSyntax.self) {
+            enclosingTypes.append(Self.typeName(of: decl) ?? "")
             lowerMembers(group.memberBlock.members)
+            enclosingTypes.removeLast()
         }
+    }
+
+    static func typeName(of decl: DeclSyntax) -> String? {
+        if let type = decl.as(ExtensionDeclSyntax.self) { return type.extendedType.trimmedDescription }
+        if let type = decl.as(ClassDeclSyntax.self) { return type.name.text }
+        if let type = decl.as(StructDeclSyntax.self) { return type.name.text }
+        if let type = decl.as(EnumDeclSyntax.self) { return type.name.text }
+        if let type = decl.as(ActorDeclSyntax.self) { return type.name.text }
+        return nil
     }
 
     /// `case clientSecret = "..."`: a raw value is a constant named by its case.
@@ -139,11 +172,12 @@ final class SwiftLowering {
     ) {
         let position = position(of: node)
         let conditions = compilationConditions
+        let enclosingType = enclosingTypes.last
         let body = lowerItems(items)
         functions.append(
             FunctionDecl(
                 name: name, labels: labels, parameters: parameters, body: body, position: position,
-                compilationConditions: conditions))
+                compilationConditions: conditions, enclosingType: enclosingType))
     }
 
     func registerAccessors(_ block: AccessorBlockSyntax, name: String, at node: some SyntaxProtocol) {

@@ -6,6 +6,8 @@ extension SwiftLowering {
         let end = endOffset(of: syntax)
         func make(_ kind: ExprKind) -> Expr { Expr(kind, at: at, endOffset: end) }
 
+        // `_ = SecItemAdd(...)`: the discarded result is written to `_`.
+        if syntax.is(DiscardAssignmentExprSyntax.self) { return make(.identifier("_")) }
         if let reference = syntax.as(DeclReferenceExprSyntax.self) {
             return make(.identifier(reference.baseName.identifierText))
         }

@@ -19,7 +19,7 @@ extension SwiftLowering {
             return lowerVariable(variable).map { Stmt(.variable($0), at: $0.position) }
         }
         if let conditional = decl.as(IfConfigDeclSyntax.self) {
-            let clauses = conditional.clauses.map { clause in
+            let clauses = liveClauses(conditional).map { clause in
                 var body: Block = []
                 withCondition(clause) {
                     if case .statements(let items) = clause.elements { body = lowerItems(items) }

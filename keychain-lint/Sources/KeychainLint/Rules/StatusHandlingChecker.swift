@@ -1,0 +1,110 @@
+/// KL208–KL209: the release checklist's error handling. Every SecItem write's OSStatus is checked, and
+/// errSecDuplicateItem is handled rather than swallowed or only logged.
+package struct StatusHandlingChecker: SourceChecker {
+    private static let writes: Set<String> = ["SecItemAdd", "SecItemUpdate", "SecItemDelete"]
+    /// Callbacks that hand a result to the caller.
+    private static let resultHandlers: Set<String> = [
+        "completion", "completionHandler", "reply", "callback", "handler", "resume", "failure", "reject",
+    ]
+
+    package init() {}
+
+    package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
+        let swift = analysis.unit.language == .swift
+        for function in analysis.functions {
+            checkDiscarded(in: function.decl.body, swift: swift, into: &collector)
+            function.decl.body.visitStatements { checkDuplicateBranch($0, into: &collector) }
+        }
+    }
+
+    /// A Swift body of one expression returns it (`queue.sync { SecItemAdd(...) }`, `-> OSStatus { SecItemAdd(...) }`),
+    /// so only statements among others are discards there.
+    private func checkDiscarded(in block: Block, swift: Bool, into collector: inout FindingCollector) {
+        for statement in block {
+            if !(swift && block.count == 1) { checkDiscarded(statement, into: &collector) }
+            for nested in statement.nestedBlocks { checkDiscarded(in: nested, swift: swift, into: &collector) }
+        }
+    }
+
+    // MARK: KL208
+
+    private func checkDiscarded(_ statement: Stmt, into collector: inout FindingCollector) {
+        let call: Expr
+        switch statement.kind {
+        case .expression(let expr): call = expr.unwrapped
+        case .assignment(let target, "=", let value):
+            guard case .identifier("_") = target.unwrapped.kind else { return }
+            call = value.unwrapped
+        default: return
+        }
+        guard let name = call.calleeName, Self.writes.contains(name) else { return }
+        collector.report(
+            RuleCatalog.discardedStatus, at: call.position,
+            "the OSStatus of \(name) is discarded: a failed write (a duplicate, a locked device, errSecParam) "
+                + "goes unnoticed; check it and report the failure")
+    }
+
+    // MARK: KL209
+
+    private func checkDuplicateBranch(_ statement: Stmt, into collector: inout FindingCollector) {
+        switch statement.kind {
+        case .ifStatement(let conditions, let then, _):
+            for case .expression(let condition) in conditions {
+                if let mention = Self.duplicateTest(in: condition, op: "==") { report(mention, then, &collector) }
+            }
+        case .guardStatement(let conditions, let otherwise):
+            for case .expression(let condition) in conditions {
+                if let mention = Self.duplicateTest(in: condition, op: "!=") { report(mention, otherwise, &collector) }
+            }
+        case .switchStatement(_, let cases):
+            for item in cases {
+                if let mention = item.patterns.first(where: { $0.unwrapped.terminalName == "errSecDuplicateItem" }) {
+                    report(mention, item.body, &collector)
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    private func report(_ mention: Expr, _ branch: Block, _ collector: inout FindingCollector) {
+        guard !Self.handles(branch) else { return }
+        collector.report(
+            RuleCatalog.ignoredDuplicateItem, at: mention.position,
+            "errSecDuplicateItem is swallowed here: the new value was not stored and the old one stays; update "
+                + "the item with SecItemUpdate, or throw or return the failure")
+    }
+
+    /// `status == errSecDuplicateItem` (or `!=` for a guard): the constant's position.
+    private static func duplicateTest(in condition: Expr, op wanted: String) -> Expr? {
+        var found: Expr?
+        condition.visit { part in
+            guard found == nil, case .binary(let op, let lhs, let rhs) = part.kind, op == wanted else { return }
+            found = [lhs, rhs].first { $0.unwrapped.terminalName == "errSecDuplicateItem" }?.unwrapped
+        }
+        return found
+    }
+
+    /// An update (SecItemUpdate or a function named for it), a thrown or returned failure, a result handed to a
+    /// callback, or a delete (KL201's business) handles the duplicate.
+    private static func handles(_ branch: Block) -> Bool {
+        var handled = false
+        branch.visitStatements { statement in
+            if case .returnStatement(let value?) = statement.kind {
+                switch value.unwrapped.kind {
+                case .booleanLiteral(true), .nilLiteral: break
+                default: handled = true
+                }
+            }
+        }
+        branch.visitExpressions { expr in
+            guard let name = expr.calleeName else { return }
+            if name == "SecItemDelete" || name.lowercased().contains("update") || resultHandlers.contains(name)
+                || ["fatalError", "preconditionFailure"].contains(name)
+            {
+                handled = true
+            }
+        }
+        return handled
+    }
+}
