@@ -313,6 +313,9 @@ extension ReasonMessages {
             "キーバッグのファイルが壊れています: パスコードの {0} が範囲外です")
         word("the keybag file is missing", "キーバッグのファイルがありません")
         word(
+            "the keybag's wrapped class key of {0} is damaged",
+            "キーバッグのラップされた {0} のクラス鍵が壊れています")
+        word(
             "the keybag file is missing from {0}, but keychain.db holds items that only its class keys open; "
                 + "a new keybag would make every one of them unreadable, so none is made: restore the keybag (with "
                 + "device.key) from a copy of this keychain home, or move keychain.db away to start an empty "

@@ -352,12 +352,22 @@ final class ProtectionState: Sendable {
         let wrappingKey = try PasscodeKDF.derive(
             passcode: passcode, salt: Array(salt), iterations: record.iterations, deviceKey: deviceKey)
         var keys: [Accessibility: SecureBytes] = [:]
-        do {
-            for protection in Accessibility.allCases where KeybagDocument.isPasscodeProtected(protection) {
-                guard let wrapped = document.wrapped(protection) else { continue }
+        var damaged: [Accessibility] = []
+        for protection in Accessibility.allCases where KeybagDocument.isPasscodeProtected(protection) {
+            guard let wrapped = document.wrapped(protection) else { continue }
+            do {
                 keys[protection] = try AESKeyWrap.unwrap(wrapped, kek: wrappingKey)
+            } catch {
+                damaged.append(protection)
             }
-        } catch {
+        }
+        // A passcode that opens some class keys is the right one: a key it does not open was damaged, which is
+        // no wrong attempt (counting it would lock the owner out for the file's fault).
+        if !damaged.isEmpty, !keys.isEmpty {
+            let names = damaged.map(\.rawValue).joined(separator: ", ")
+            throw KeychainError.notAvailable.because("the keybag's wrapped class key of \(names) is damaged")
+        }
+        if !damaged.isEmpty {
             let failures = backOff.failures + 1
             record.setBackOff(failures: failures, notBefore: now + Self.delay(afterFailures: failures), of: attempter)
             document.passcode = record
