@@ -65,7 +65,7 @@ public func SecTrustGetNetworkFetchAllowed(_ trust: SecTrust, _ allowFetch: Unsa
 /// The time an evaluation checks validity at: the date set by `SecTrustSetVerifyDate`, or now.
 /// - Parameter trust: the object.
 /// - Returns: seconds since 1 January 2001 (`CFAbsoluteTime`).
-public func SecTrustGetVerifyTime(_ trust: SecTrust) -> Double {
+public func SecTrustGetVerifyTime(_ trust: SecTrust) -> CFAbsoluteTime {
     (trust.state.withLock { $0.settings.verifyDate } ?? Date()).timeIntervalSinceReferenceDate
 }
 
