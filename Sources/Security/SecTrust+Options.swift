@@ -35,6 +35,11 @@ nonisolated(unsafe) public let kSecTrustRevocationValidUntilDate: CFString = Sec
 /// Whether the certificate passed the certificate transparency checks (`CFBoolean`).
 nonisolated(unsafe) public let kSecTrustCertificateTransparency: CFString = SecConstant(
     "TrustCertificateTransparency")
+/// Whether an EV chain without CT qualification was let through as an exception (`CFBoolean`). Apple stopped
+/// returning it in iOS 11 and macOS 10.13, once the exempted certificates had expired; no result here holds it.
+@available(*, deprecated, message: "no trust result holds it since iOS 11")
+nonisolated(unsafe) public let kSecTrustCertificateTransparencyWhiteList: CFString = SecConstant(
+    "TrustCertificateTransparencyWhiteList")
 
 /// Allows or forbids fetching what an evaluation lacks over the network (intermediate certificates). This
 /// keychain never fetches anything: the setting is kept and reported, and evaluations use only the certificates
