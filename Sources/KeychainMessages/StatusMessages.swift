@@ -11,7 +11,7 @@ public enum StatusMessages {
     ///   - language: the language to answer in.
     public static func text(for status: Int32, english: String, in language: MessageLanguage) -> String {
         switch language {
-        case .japanese: japanese[status] ?? english
+        case .japanese: japanese[status] ?? secureTransportJapanese[status] ?? english
         case .english: english
         }
     }

@@ -30,6 +30,10 @@ public enum LABiometryType: Int, Sendable {
 
     @available(*, deprecated, renamed: "none")
     public static var typeNone: LABiometryType { .none }
+
+    /// iOS 11.0's name for `.none`, which Swift still imports from Apple's header.
+    @available(*, deprecated, renamed: "none")
+    public static var LABiometryNone: LABiometryType { .none }
 }
 
 /// The longest time, in seconds, a biometric match may be reused (five minutes, as on Apple devices).

@@ -95,6 +95,14 @@ public func SecCertificateCopySerialNumberData(
     Data(certificate.x509.serialNumber) as NSData
 }
 
+/// The serial number of a certificate, as iOS 10.3 declared it (without an error parameter, unlike macOS's).
+/// - Parameter certificate: the certificate.
+/// - Returns: the content octets of its DER INTEGER.
+@available(*, deprecated, renamed: "SecCertificateCopySerialNumberData(_:_:)")
+public func SecCertificateCopySerialNumber(_ certificate: SecCertificate) -> CFData? {
+    SecCertificateCopySerialNumberData(certificate, nil)
+}
+
 /// The issuer's distinguished name, normalized as Apple does (PrintableString values upper-cased with blanks
 /// collapsed), as a DER SEQUENCE.
 /// - Parameter certificate: the certificate.

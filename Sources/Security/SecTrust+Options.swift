@@ -35,6 +35,11 @@ nonisolated(unsafe) public let kSecTrustRevocationValidUntilDate: CFString = Sec
 /// Whether the certificate passed the certificate transparency checks (`CFBoolean`).
 nonisolated(unsafe) public let kSecTrustCertificateTransparency: CFString = SecConstant(
     "TrustCertificateTransparency")
+/// Whether an EV chain without CT qualification was let through as an exception (`CFBoolean`). Apple stopped
+/// returning it in iOS 11 and macOS 10.13, once the exempted certificates had expired; no result here holds it.
+@available(*, deprecated, message: "no trust result holds it since iOS 11")
+nonisolated(unsafe) public let kSecTrustCertificateTransparencyWhiteList: CFString = SecConstant(
+    "TrustCertificateTransparencyWhiteList")
 
 /// Allows or forbids fetching what an evaluation lacks over the network (intermediate certificates). This
 /// keychain never fetches anything: the setting is kept and reported, and evaluations use only the certificates
@@ -65,7 +70,7 @@ public func SecTrustGetNetworkFetchAllowed(_ trust: SecTrust, _ allowFetch: Unsa
 /// The time an evaluation checks validity at: the date set by `SecTrustSetVerifyDate`, or now.
 /// - Parameter trust: the object.
 /// - Returns: seconds since 1 January 2001 (`CFAbsoluteTime`).
-public func SecTrustGetVerifyTime(_ trust: SecTrust) -> Double {
+public func SecTrustGetVerifyTime(_ trust: SecTrust) -> CFAbsoluteTime {
     (trust.state.withLock { $0.settings.verifyDate } ?? Date()).timeIntervalSinceReferenceDate
 }
 

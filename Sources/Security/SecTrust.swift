@@ -4,7 +4,7 @@ import Synchronization
 
 /// A trust management object: the certificates to evaluate, the policies, the anchors and the date, and the
 /// result of the last evaluation (any change clears it).
-public final class SecTrust: CustomStringConvertible, Sendable {
+public final class SecTrust: Hashable, CustomStringConvertible, Sendable {
     struct Settings {
         /// The leaf first, then the certificates that may help build its chain.
         var certificates: [SecCertificate]
@@ -39,6 +39,12 @@ public final class SecTrust: CustomStringConvertible, Sendable {
     public var description: String {
         state.withLock { "<SecTrust: \($0.settings.certificates.count) certificates>" }
     }
+
+    // Identity, as CFEqual and CFHash are for Apple's SecTrust: it registers no equality of its own
+    // (`CFGiblisFor(SecTrust)`), and its settings change while it is used, so a value equality would move it in
+    // a set.
+    public static func == (lhs: SecTrust, rhs: SecTrust) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// Changes the settings and forgets the last evaluation.
     func update(_ change: (inout Settings) -> Void) {

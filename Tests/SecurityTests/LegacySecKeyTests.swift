@@ -180,8 +180,8 @@ import Testing
         #expect(none == nil)
     }
 
-    @Test func theLegacyVerifyFailureHasAName() {
+    @Test func theLegacyVerifyFailureHasApplesText() {
         #expect(errSSLCrypto == -9809)
-        #expect((SecCopyErrorMessageString(errSSLCrypto, nil) as String?)?.contains("errSSLCrypto") == true)
+        #expect(SecurityStatusText.message(for: errSSLCrypto, in: .english) == "underlying cryptographic error")
     }
 }

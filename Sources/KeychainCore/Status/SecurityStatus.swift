@@ -103,9 +103,11 @@ public enum SecurityStatus {
     /// Apple's message for `status`, or "OSStatus N" for a code it does not describe (SecBase.h gives
     /// errSecCoreFoundationUnknown none).
     public static func message(for status: Int32) -> String {
-        messages[status] ?? "OSStatus \(status)"
+        messages[status] ?? secureTransportMessages[status] ?? "OSStatus \(status)"
     }
 
     /// Whether ``message(for:)`` has Apple's message for `status`.
-    public static func describes(_ status: Int32) -> Bool { messages[status] != nil }
+    public static func describes(_ status: Int32) -> Bool {
+        messages[status] != nil || secureTransportMessages[status] != nil
+    }
 }
