@@ -9,19 +9,23 @@ package enum SecureEnclaveBackends {
     /// The backend of this task: the TPM when one answers, else the software enclave when the administrator opted
     /// in to it.
     /// - Throws: ``EnclaveError`` with -4 (errSecUnimplemented) when there is neither, or the TPM's failure when
-    ///   it answers but refuses the storage primary key and there is no opt-in.
+    ///   it answers but refuses (the storage primary key, its object memory full): then the software enclave never
+    ///   stands in, as keys made there would silently replace hardware ones.
     package static func current() throws(EnclaveError) -> any SecureEnclaveBackend {
+        let failure: EnclaveError
         do {
             return SecureEnclaveTPMBackend(connection: try connection())
         } catch {
-            let setting = SecureEnclaveSetting.current
-            switch setting.read() {
-            case .software:
-                return SecureEnclaveSoftwareBackend()
-            case .off(let reason):
-                if let reason { logIgnoredSetting(reason) }
-                throw error
-            }
+            failure = error
+        }
+        // -4 is "no TPM at all": none configured, no device, nothing listening, or a build without TSS2.
+        guard failure.status == -4 else { throw failure }
+        switch SecureEnclaveSetting.current.read() {
+        case .software:
+            return SecureEnclaveSoftwareBackend()
+        case .off(let reason):
+            if let reason { logIgnoredSetting(reason) }
+            throw failure
         }
     }
 
