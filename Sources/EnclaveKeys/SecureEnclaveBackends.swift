@@ -53,7 +53,7 @@ package enum SecureEnclaveBackends {
         do {
             return try TPMConfiguration.connection(tcti)
         } catch {
-            throw .status(error.code, reason: error.description)
+            throw .status(error.status, reason: error.description)
         }
     }
 
@@ -63,8 +63,8 @@ package enum SecureEnclaveBackends {
         TPMConfiguration.forget(tcti)
     }
 
-    /// Runs a TPM operation, turning its failures into ``EnclaveError`` with the TSS2 response code (-50,
-    /// errSecParam, for a blob this keychain did not write).
+    /// Runs a TPM operation, turning its failures into ``EnclaveError`` with their OSStatus (``TPMError/status``;
+    /// the TSS2 response code stays in the reason).
     static func translating<R>(_ connection: TPMConnection, _ body: () throws(TPMError) -> R) throws(EnclaveError)
         -> R
     {
@@ -73,7 +73,7 @@ package enum SecureEnclaveBackends {
         } catch {
             // A transport failure (TCTI layer, 0x000Axxxx) means the TPM went away: reconnect next time.
             if case .tpm(_, let code) = error, code >> 16 == 0x0A { TPMConfiguration.forget(connection.tcti) }
-            throw .status(error.code, reason: error.description)
+            throw .status(error.status, reason: error.description)
         }
     }
 
