@@ -33,7 +33,8 @@ public enum SecureEnclave {
 
     /// Runs an enclave operation, turning its ``EnclaveError`` into CryptoKit's: a status becomes
     /// `CryptoKitError.underlyingCoreCryptoError` (-4 without an enclave, -50 for bytes that are no key of it,
-    /// the keychain's status, or the TPM's response code); an OpenSSL failure, its own case.
+    /// the keychain's status, or the status of a TPM failure: -26275 for a blob the TPM refuses, -25291 for a TPM
+    /// busy, full or out of reach, -25308 in lockout); an OpenSSL failure, its own case.
     static func translated<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
@@ -112,9 +113,10 @@ extension SecureEnclave.P256.Signing {
 
         /// Restores a key from its `dataRepresentation`, which only the TPM that made it can load (a software
         /// enclave key: only the keychain home that made it).
-        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with the TPM's response code when the TPM refuses
-        ///   it (another TPM, or this one after its seeds changed), -26275 (errSecDecode) for a software key that was
-        ///   altered or made in another home, -50 for bytes that are no key blob of this enclave, -4 without one.
+        /// - Throws: `CryptoKitError.underlyingCoreCryptoError` with -26275 (errSecDecode) when the TPM refuses it
+        ///   (another TPM, or this one after its seeds changed) or for a software key that was altered or made in
+        ///   another home, -25291 (errSecNotAvailable) when the TPM is busy, full or out of reach, -25308 in its
+        ///   lockout, -50 for bytes that are no key blob of this enclave, -4 without one.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
             key = try SecureEnclave.translated { try SecureEnclaveKey.restore(dataRepresentation, use: .signing) }
             context = authenticationContext

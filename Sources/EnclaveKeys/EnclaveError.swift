@@ -7,7 +7,7 @@ package import KeychainCrypto
 /// `CFError` with the status. Reasons name operations and statuses, never key bytes.
 package enum EnclaveError: Error, Sendable, CustomStringConvertible {
     /// A status as Apple's enclave reports it: -4 without an enclave, -50 for bytes that are no key of this
-    /// enclave, the keychain's status (-25308, -128, -25293, -26275), or a TPM response code.
+    /// enclave, the keychain's status (-25308, -128, -25293, -26275), or a TPM failure's (``TPMError/status``).
     case status(Int32, reason: String)
     /// A failure of CryptoKit's OpenSSL backend (a peer point off the curve, a parameter of the wrong size).
     case backend(BackendError)

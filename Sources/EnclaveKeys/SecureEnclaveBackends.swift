@@ -9,19 +9,23 @@ package enum SecureEnclaveBackends {
     /// The backend of this task: the TPM when one answers, else the software enclave when the administrator opted
     /// in to it.
     /// - Throws: ``EnclaveError`` with -4 (errSecUnimplemented) when there is neither, or the TPM's failure when
-    ///   it answers but refuses the storage primary key and there is no opt-in.
+    ///   it answers but refuses (the storage primary key, its object memory full): then the software enclave never
+    ///   stands in, as keys made there would silently replace hardware ones.
     package static func current() throws(EnclaveError) -> any SecureEnclaveBackend {
+        let failure: EnclaveError
         do {
             return SecureEnclaveTPMBackend(connection: try connection())
         } catch {
-            let setting = SecureEnclaveSetting.current
-            switch setting.read() {
-            case .software:
-                return SecureEnclaveSoftwareBackend()
-            case .off(let reason):
-                if let reason { logIgnoredSetting(reason) }
-                throw error
-            }
+            failure = error
+        }
+        // -4 is "no TPM at all": none configured, no device, nothing listening, or a build without TSS2.
+        guard failure.status == -4 else { throw failure }
+        switch SecureEnclaveSetting.current.read() {
+        case .software:
+            return SecureEnclaveSoftwareBackend()
+        case .off(let reason):
+            if let reason { logIgnoredSetting(reason) }
+            throw failure
         }
     }
 
@@ -49,7 +53,7 @@ package enum SecureEnclaveBackends {
         do {
             return try TPMConfiguration.connection(tcti)
         } catch {
-            throw .status(error.code, reason: error.description)
+            throw .status(error.status, reason: error.description)
         }
     }
 
@@ -59,8 +63,8 @@ package enum SecureEnclaveBackends {
         TPMConfiguration.forget(tcti)
     }
 
-    /// Runs a TPM operation, turning its failures into ``EnclaveError`` with the TSS2 response code (-50,
-    /// errSecParam, for a blob this keychain did not write).
+    /// Runs a TPM operation, turning its failures into ``EnclaveError`` with their OSStatus (``TPMError/status``;
+    /// the TSS2 response code stays in the reason).
     static func translating<R>(_ connection: TPMConnection, _ body: () throws(TPMError) -> R) throws(EnclaveError)
         -> R
     {
@@ -69,7 +73,7 @@ package enum SecureEnclaveBackends {
         } catch {
             // A transport failure (TCTI layer, 0x000Axxxx) means the TPM went away: reconnect next time.
             if case .tpm(_, let code) = error, code >> 16 == 0x0A { TPMConfiguration.forget(connection.tcti) }
-            throw .status(error.code, reason: error.description)
+            throw .status(error.status, reason: error.description)
         }
     }
 

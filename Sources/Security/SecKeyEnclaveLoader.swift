@@ -49,15 +49,14 @@ final class SecKeyEnclaveLoader: Sendable {
         return key
     }
 
-    /// The failure of a load. A TPM's own refusal (a response code of the TPM layer, such as TPM_RC_INTEGRITY for
-    /// another TPM's blob), bytes this backend does not read (-50), and a software seal of another home (-26275)
-    /// all mean one thing to the caller: this enclave cannot decode the stored key. They answer errSecDecode, the
-    /// status the software enclave already gives for another home's key in both faces; the TPM's code stays in
-    /// the reason. Anything else (no enclave, a TPM out of reach, a locked keychain) keeps its own status.
+    /// The failure of a load. A TPM's refusal of the blob itself (TPM_RC_INTEGRITY for another TPM's blob, which
+    /// the enclave reports as errSecDecode already), bytes this backend does not read (-50), and a software seal of
+    /// another home (-26275) all mean one thing to the caller: this enclave cannot decode the stored key. Anything
+    /// else keeps its own status: no enclave (-4), a TPM busy, full or out of reach (-25291, errSecNotAvailable), a
+    /// TPM in lockout or a locked keychain (-25308), so that a caller never gives up a good key for them.
     static func refusal(_ error: EnclaveError) -> SecKeyError {
         let status = error.status
-        let tpmRefusal = status > 0 && status < 0x1_0000
-        guard tpmRefusal || status == errSecParam || status == errSecDecode else {
+        guard status == errSecParam || status == errSecDecode else {
             return SecKeyError(status, "Secure Enclave: \(error.description)")
         }
         return SecKeyError(

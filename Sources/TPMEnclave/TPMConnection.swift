@@ -81,8 +81,13 @@ package final class TPMConnection: Sendable {
             var pcrs = TPML_PCR_SELECTION()
             var outPrivate: UnsafeMutablePointer<TPM2B_PRIVATE>? = nil
             var outPublic: UnsafeMutablePointer<TPM2B_PUBLIC>? = nil
+            // inSensitive (the auth value) is Create's first parameter: a session salted with the primary key
+            // encrypts it, so that only the TPM holding the primary's private key reads it.
+            let session = try Self.startEncryptingSession(
+                state.context, saltedWith: state.primary, attributes: TPMA_SESSION(TPMA_SESSION_DECRYPT))
+            defer { _ = Esys_FlushContext(state.context, session) }
             let rc = Esys_Create(
-                state.context, state.primary, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                state.context, state.primary, ESYS_TR(ESYS_TR_PASSWORD), session, ESYS_TR(ESYS_TR_NONE),
                 &sensitive, &template, &outside, &pcrs, &outPrivate, &outPublic, nil, nil, nil)
             defer {
                 Esys_Free(outPrivate)
@@ -176,7 +181,8 @@ package final class TPMConnection: Sendable {
                 defer { Self.wipe(&auth) }
                 let set = Esys_TR_SetAuth(state.context, key, &auth)
                 guard set == 0 else { throw .tpm(operation: "TR_SetAuth", code: set) }
-                let session = try Self.startEncryptingSession(state.context)
+                let session = try Self.startEncryptingSession(
+                    state.context, attributes: TPMA_SESSION(TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT))
                 defer { _ = Esys_FlushContext(state.context, session) }
                 return try body(state.context, key, session)
             }
@@ -184,20 +190,24 @@ package final class TPMConnection: Sendable {
         }
     }
 
-    /// An unbound, unsalted HMAC session with AES-128-CFB parameter encryption in both directions; its keys come
-    /// from the auth value of the object it authorizes.
-    private static func startEncryptingSession(_ context: OpaquePointer) throws(TPMError) -> ESYS_TR {
+    /// An unbound HMAC session with AES-128-CFB parameter encryption in the directions `attributes` name. Unsalted,
+    /// its keys come from the auth value of the object it authorizes; salted with `saltKey` (the primary key), from
+    /// a salt only the TPM holding that key's private part can decrypt. It is kept after each command
+    /// (continueSession), so the caller flushes it on every path.
+    private static func startEncryptingSession(
+        _ context: OpaquePointer, saltedWith saltKey: ESYS_TR = ESYS_TR(ESYS_TR_NONE), attributes: TPMA_SESSION
+    ) throws(TPMError) -> ESYS_TR {
         var symmetric = TPMT_SYM_DEF()
         symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
         symmetric.keyBits.aes = 128
         symmetric.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
         var session: ESYS_TR = 0
         let rc = Esys_StartAuthSession(
-            context, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+            context, saltKey, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
             ESYS_TR(ESYS_TR_NONE), nil, TPM2_SE(TPM2_SE_HMAC), &symmetric, TPMI_ALG_HASH(TPM2_ALG_SHA256), &session)
         guard rc == 0 else { throw .tpm(operation: "StartAuthSession", code: rc) }
-        let attributes = TPMA_SESSION(TPMA_SESSION_CONTINUESESSION | TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT)
-        let set = Esys_TRSess_SetAttributes(context, session, attributes, 0xFF)
+        let set = Esys_TRSess_SetAttributes(
+            context, session, TPMA_SESSION(TPMA_SESSION_CONTINUESESSION) | attributes, 0xFF)
         guard set == 0 else {
             _ = Esys_FlushContext(context, session)
             throw .tpm(operation: "TRSess_SetAttributes", code: set)

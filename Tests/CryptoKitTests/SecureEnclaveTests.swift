@@ -151,10 +151,10 @@ struct CryptoKitSecureEnclaveTPMTests {
             let blob = try SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
                 try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
             }
-            // A second TPM (other seeds) refuses the blob with a TPM error, not a crash.
+            // A second TPM (other seeds) refuses the blob: errSecDecode (TPM_RC_INTEGRITY in the reason), no crash.
             let second = try SoftwareTPM()
             SecureEnclaveBacking.$tctiOverride.withValue(second.tcti) {
-                #expect(throws: CryptoKitError.self) {
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -26275)) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                 }
             }
@@ -170,7 +170,7 @@ struct CryptoKitSecureEnclaveTPMTests {
             try FileManager.default.createDirectory(at: first.stateDirectory, withIntermediateDirectories: true)
             try first.start()
             SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
-                #expect(throws: CryptoKitError.self) {
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -26275)) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                 }
             }

@@ -1,0 +1,50 @@
+import Testing
+
+@testable import EnclaveKeys
+@testable import TPMEnclave
+
+/// The OSStatus of each kind of TPM failure: only a Load's refusal of the blob says the key is lost (errSecDecode).
+struct TPMErrorStatusTests {
+    static func status(_ operation: String, _ code: UInt32) -> Int32 {
+        TPMError.tpm(operation: operation, code: code).status
+    }
+
+    @Test func onlyALoadRefusingTheBlobMeansAnotherTPM() {
+        #expect(Self.status("Load", 0x1DF) == -26275)  // TPM_RC_INTEGRITY, parameter 1
+        #expect(Self.status("Load", 0x1E5) == -26275)  // TPM_RC_BINDING, parameter 1
+        #expect(Self.status("Load", 0x18B) == -26275)  // TPM_RC_HANDLE, handle 1
+        #expect(Self.status("Sign", 0x1DF) == -50)  // the input, not the key
+        #expect(Self.status("ECDH_ZGen", 0x2E7) == -50)  // TPM_RC_ECC_POINT, parameter 2
+    }
+
+    @Test func aBusyFullOrUnreachableTPMIsNotAvailable() {
+        for code: UInt32 in [0x902, 0x903, 0x922, 0x908, 0x90A] {  // object/session memory, retry, yielded, testing
+            #expect(Self.status("Load", code) == -25291)
+            #expect(Self.status("Create", code) == -25291)
+        }
+        #expect(Self.status("Load", 0xA_000A) == -25291)  // TCTI I/O error
+        #expect(Self.status("Sign", 0xA_0009) == -25291)  // TCTI: try again (a timeout)
+        #expect(Self.status("CreatePrimary", 0x101) == -25291)  // TPM_RC_FAILURE
+    }
+
+    @Test func lockoutAndAWrongAuthValue() {
+        #expect(Self.status("Load", 0x921) == -25308)  // TPM_RC_LOCKOUT: not now
+        #expect(Self.status("Create", 0x921) == -25308)
+        #expect(Self.status("Sign", 0x98E) == -25293)  // TPM_RC_AUTH_FAIL, session 1
+        #expect(Self.status("Sign", 0x9A2) == -25293)  // TPM_RC_BAD_AUTH, session 1
+    }
+
+    @Test func noTPMAndOtherFailures() {
+        #expect(TPMError.unavailable(tcti: "device:/dev/null").status == -4)
+        #expect(TPMError.notBuiltIn.status == -4)
+        #expect(TPMError.invalidKeyBlob.status == -50)
+        #expect(Self.status("Sign", 0x7_0018) == -2070)  // ESAPI: a malformed response
+    }
+
+    @Test func anEnclaveErrorCarriesTheStatusAndTheCode() {
+        let error = EnclaveError.status(
+            Self.status("Load", 0x902), reason: TPMError.tpm(operation: "Load", code: 0x902).description)
+        #expect(error.status == -25291)
+        #expect(error.description.contains("0x902"))
+    }
+}
