@@ -176,7 +176,8 @@ import Testing
         let column = try keychain.constrainedEnvelopeColumn(row.secret, sealer: sealer, itemKey: itemKey)
         let (envelope, _) = try ConstraintEnvelope.unframing(column)
         let passcodeIterations = try #require(try keychain.info().kdfIterations)
-        #expect(envelope.alternatives.first?.iterations == passcodeIterations)
+        // At least the passcode's rounds (more when this machine's tuning now gives more: ApplicationPasswordWorkTests).
+        #expect((envelope.alternatives.first?.iterations ?? 0) >= passcodeIterations)
         // In the row itself the envelope is sealed: neither its salt nor its wrapped key can be read.
         #expect((try? ConstraintEnvelope.unframing(row.secret)) == nil)
     }
