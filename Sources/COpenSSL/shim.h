@@ -39,6 +39,7 @@ static inline int kossl_gcm_set_tag(EVP_CIPHER_CTX *ctx, int len, void *tag) {
 // Stapled OCSP responses (X509Certificates' OCSPStaple).
 #include <openssl/ocsp.h>
 #include <openssl/x509_vfy.h>
+#include <openssl/pem.h>
 #include <openssl/pkcs12.h>
 #include <openssl/provider.h>
 static inline void kossl_free(void *pointer) { OPENSSL_free(pointer); }

@@ -37,9 +37,9 @@ struct TrustEvaluation {
         do {
             let result = try ChainVerifier.verify(request)
             chain = result.chain.map { built in known.first { $0.x509 == built } ?? SecCertificate(x509: built) }
+            // As Apple's check: the root is in the system's store, whatever anchors the app set.
             let anchoredBySystem =
-                request.trustsSystemAnchors && result.isAnchored
-                && !anchors.contains { $0.x509 == result.chain.last }
+                result.isAnchored && result.chain.last.map { ChainVerifier.isSystemAnchor($0) } == true
             found =
                 result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
                 + Self.otherHostFailures(of: leaf, under: settings.policies, checked: request.hostname)

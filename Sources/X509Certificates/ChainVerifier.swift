@@ -136,6 +136,26 @@ package enum ChainVerifier {
         return ChainVerificationResult(chain: chain, problems: collector.problems)
     }
 
+    /// Whether `certificate` is one of the system's anchors: in a file of the hashed CA directory named by its
+    /// subject's hash (`<hash>.0`, `<hash>.1`, … as `c_rehash` names them). Apple asks this of a chain's root
+    /// whatever anchors the app set (its TLS server rules are stricter for system-anchored chains).
+    package static func isSystemAnchor(
+        _ certificate: X509Certificate, directory: String = ChainVerifier.systemAnchorDirectory
+    ) -> Bool {
+        defer { OpenSSLEncoding.clearErrors() }
+        let hash = String(X509_subject_name_hash(certificate.handle), radix: 16)
+        let name = String(repeating: "0", count: max(0, 8 - hash.count)) + hash
+        for index in 0..<64 {
+            guard let file = BIO_new_file("\(directory)/\(name).\(index)", "r") else { return false }
+            defer { BIO_free(file) }
+            while let candidate = PEM_read_bio_X509(file, nil, nil, nil) {
+                defer { X509_free(candidate) }
+                if X509_cmp(candidate, certificate.handle) == 0 { return true }
+            }
+        }
+        return false
+    }
+
     /// Whether `certificate` names `hostname` (a DNS name or an IP address) as the chain's host check does: its
     /// subject alternative names only, a wildcard only as a whole leftmost label, a final dot ignored. A name that
     /// cannot be checked (empty, holding a NUL) matches nothing.

@@ -47,18 +47,19 @@ import X509Certificates
     }
 
     /// End to end: a system root evaluated as a server certificate is anchored by the system, so it needs
-    /// serverAuth whatever its date; the same root as the app's own anchor needs it only if issued after the
-    /// cut-off.
+    /// serverAuth whatever its date; so it is when the app sets that same root as its own anchor, as Apple asks
+    /// the system's store whatever anchors the app set.
     @Test(.enabled(if: TrustTests.systemRoot() != nil, "needs a CA certificate in /etc/ssl/certs valid today"))
     func aChainEndingInASystemRootIsAnchoredBySystem() throws {
         let root = try #require(TrustTests.systemRoot())
+        #expect(ChainVerifier.isSystemAnchor(root.x509))
+        #expect(!ChainVerifier.isSystemAnchor(try fixtures.certificate("root").x509))
         let namesServer = root.x509.extensions.extendedKeyUsage?.serverAuthentication == true
         let missing = SecTrustFailure(index: 0, check: .serverAuthenticationUsage)
         var settings = SecTrust.Settings(certificates: [root], policies: [SecPolicyCreateSSL(true, nil)])
         #expect(TrustEvaluation(settings: settings).failures.contains(missing) == !namesServer)
         settings.customAnchors = [root]
         settings.customAnchorsOnly = true
-        let recent = root.x509.notBefore > TrustEvaluation.serverAuthenticationRequiredSince
-        #expect(TrustEvaluation(settings: settings).failures.contains(missing) == (!namesServer && recent))
+        #expect(TrustEvaluation(settings: settings).failures.contains(missing) == !namesServer)
     }
 }
