@@ -6,7 +6,8 @@ import Synchronization
 /// On Apple platforms such a pointer is the container's own element, valid while the container lives, and code
 /// turns it back into an object with `unsafeBitCast`. An element that is an object here (`SecIdentity`,
 /// `SecCertificate`) is its own pointer. But Foundation on Linux hands a bridged element back as a Swift value (an
-/// NSDictionary as a Dictionary), so the object made from it is kept here for as long as its container lives.
+/// NSDictionary as a Dictionary), so the object made from it is kept here for as long as its container lives, and
+/// until the next sweep after it is gone. Data is kept in memory that is wiped when the object goes.
 enum CFContainerElements {
     // Safe to send: the container is only compared by identity, and the objects are copies this type made; both
     // are reached only under the lock.
@@ -17,7 +18,14 @@ enum CFContainerElements {
         var objects: [AnyHashable: [AnyObject]] = [:]
     }
 
-    private static let kept = Mutex<[ObjectIdentifier: Kept]>([:])
+    private struct Table: @unchecked Sendable {
+        var entries: [ObjectIdentifier: Kept] = [:]
+        /// The size at which the entries of containers gone are swept out: sweeping at every new container made
+        /// a run over many containers quadratic.
+        var sweepAt = 64
+    }
+
+    private static let table = Mutex(Table())
 
     /// A pointer to `element`, valid while `container` lives.
     /// - Parameters:
@@ -32,26 +40,29 @@ enum CFContainerElements {
         // An immutable container's element never changes; a mutable one's is made again when it no longer equals.
         let mutable = container is NSMutableArray || container is NSMutableDictionary
         let id = ObjectIdentifier(container)
-        let made = Kept(container: container, objects: [slot: [element as AnyObject]])
-        let address = kept.withLock { kept -> UInt in
-            var entry: Kept
-            if let known = kept[id], known.container === container {
-                if let newest = known.objects[slot]?.last,
-                    !mutable || (newest as? NSObject)?.isEqual(element) == true
-                {
-                    return UInt(bitPattern: Unmanaged.passUnretained(newest).toOpaque())
-                }
-                entry = known
-                entry.objects[slot, default: []] += made.objects[slot] ?? []
-            } else {
-                kept = kept.filter { $0.value.container != nil }
-                entry = made
+        let address = table.withLock { table -> UInt in
+            let known = table.entries[id].flatMap { $0.container === container ? $0 : nil }
+            var entry = known ?? Kept(container: container)
+            if let newest = entry.objects[slot]?.last, !mutable || (newest as? NSObject)?.isEqual(element) == true {
+                return UInt(bitPattern: Unmanaged.passUnretained(newest).toOpaque())
             }
-            kept[id] = entry
-            let object = entry.objects[slot]?.last ?? (element as AnyObject)
+            let object = Self.object(for: element)
+            entry.objects[slot, default: []].append(object)
+            table.entries[id] = entry
+            if table.entries.count >= table.sweepAt {
+                table.entries = table.entries.filter { $0.value.container != nil }
+                table.sweepAt = max(64, table.entries.count * 2)
+            }
             return UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
         }
         // The address is of an object the table keeps, so it is never zero.
         return UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped
+    }
+
+    /// The object kept for a bridged element: bytes in memory that is wiped when the object goes (a secret the
+    /// keychain returned comes out of its container as `Data`), anything else as Foundation bridges it.
+    private static func object(for element: Any) -> AnyObject {
+        if let data = element as? Data { return data.withUnsafeBytes { ReturnedData(copying: $0) } }
+        return element as AnyObject
     }
 }
