@@ -22,6 +22,11 @@ extension ReasonMessages {
             "バックアップにはデバイスの外に出せる項目をすべて入れる必要がありますが、{0}。"
                 + "何も書き込んでいません")
         word("a backup password cannot be empty", "バックアップのパスワードは空にできません")
+        word(
+            "every alternative of the item's access control needs the device passcode it was stored under, and that "
+                + "passcode was removed (a new one does not replace it): the item can never be opened again; delete it",
+            "項目のアクセス制御のどの選択肢も、保存時のデバイスパスコードを必要としますが、そのパスコードは削除されました"
+                + "（新しいパスコードでは代わりになりません）。この項目は二度と開けません。削除してください")
         word("a class key of {0} bytes cannot be kept", "{0} バイトのクラス鍵は保持できません")
         word("a constrained item's key envelope is damaged", "制約付き項目の鍵エンベロープが壊れています")
         word("a constrained item's secret does not authenticate", "制約付き項目の秘密データが認証を通りません")

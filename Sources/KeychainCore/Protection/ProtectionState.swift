@@ -152,6 +152,16 @@ final class ProtectionState: Sendable {
         get throws { try current().document.passcode != nil }
     }
 
+    /// Whether a passcode was removed and the items its key alone opened may still be in the database.
+    var passcodeBoundItemsAwaitPurge: Bool {
+        get throws { try current().document.passcodeBoundItemsToPurge == true }
+    }
+
+    /// Records that the items bound to a removed passcode are gone.
+    func finishPasscodeBoundPurge() throws {
+        try modify { document in document.passcodeBoundItemsToPurge = nil }
+    }
+
     /// The PBKDF2 rounds of the passcode's derivation, when a passcode is set.
     var passcodeIterations: Int? {
         get throws { try current().document.passcode?.iterations }
@@ -323,6 +333,7 @@ final class ProtectionState: Sendable {
                 keys[.whenPasscodeSetThisDeviceOnly] = nil
                 destroyedClassAKPU = document.classes[Accessibility.whenPasscodeSetThisDeviceOnly.rawValue] != nil
                 document.setWrapped(.whenPasscodeSetThisDeviceOnly, nil)
+                document.passcodeBoundItemsToPurge = true
                 for (protection, key) in keys {
                     document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: deviceKey))
                 }
