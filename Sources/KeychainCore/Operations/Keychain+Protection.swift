@@ -45,7 +45,7 @@ extension Keychain {
 
     /// Locks: class A becomes unavailable after the grace period, class C stays available until restart. Fails
     /// closed: class A's keys go (or get their expiry) before the lock is recorded. Locking again while locked
-    /// keeps the first lock's deadline.
+    /// takes the earlier of the first lock's deadline and the current grace period from now: never later.
     public func lock() throws {
         try dataProtection.lock()
     }

@@ -219,7 +219,8 @@ final class ProtectionState: Sendable {
     // MARK: - Commands
 
     /// Locks: class A goes after the grace period; class C stays until restart. Locking again while locked
-    /// does not restart the grace period; it completes a lock that was cut short.
+    /// does not restart the grace period (it may end it sooner: the earlier deadline wins); it completes a lock
+    /// that was cut short.
     func lock() throws {
         // Under the keybag's file lock, as unlocks are: a lock and an unlock of two processes take turns, so
         // neither can leave a recorded lock beside class A keys without an expiry.
