@@ -228,7 +228,9 @@ extension ReasonMessages {
                 + "y を加えてください")
         word("the access control has no usable constraint", "アクセス制御に使える制約がありません")
         word("the authentication was canceled", "認証はキャンセルされました")
-        word("the backup asks for {0} KDF iterations", "バックアップが KDF の反復回数 {0} を求めています")
+        word(
+            "the backup file is damaged: it asks for {0} KDF iterations, and backups use 1 to {1}",
+            "バックアップファイルが壊れています。KDF の反復回数 {0} を求めていますが、バックアップが使うのは 1 から {1} です")
         word("the backup file is truncated", "バックアップファイルが途中で切れています")
         word("the backup file's header is damaged", "バックアップファイルのヘッダが壊れています")
         word("the backup holds a malformed item", "バックアップに形式の正しくない項目があります")

@@ -52,8 +52,11 @@ extension Keychain {
         let contents = try readMigratableItems()
         let file: [UInt8]
         do {
-            let tuned = try PasscodeKDF.tune(target: configuration.passcodeDerivationTarget)
-            file = try BackupArchive.seal(contents, password: password.storage, iterations: tuned.iterations)
+            // Tuned like the passcode, but never below the backup floor: the passcode's cost is set for guesses
+            // on this machine, a backup's must hold off guesses anywhere.
+            let tuned = try PasscodeKDF.tune(target: configuration.passcodeDerivationTarget).iterations
+            let iterations = min(max(tuned, BackupArchive.minimumIterations), BackupArchive.maximumIterations)
+            file = try BackupArchive.seal(contents, password: password.storage, iterations: iterations)
         } catch let error as CryptoError {
             throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
         }
