@@ -23,6 +23,9 @@ extension ReasonMessages {
                 + "何も書き込んでいません")
         word("a backup password cannot be empty", "バックアップのパスワードは空にできません")
         word(
+            "the backup holds an item that cannot be restored: {0}; nothing was restored",
+            "バックアップに復元できない項目があります: {0}。何も復元していません")
+        word(
             "every alternative of the item's access control needs the device passcode it was stored under, and that "
                 + "passcode was removed (a new one does not replace it): the item can never be opened again; delete it",
             "項目のアクセス制御のどの選択肢も、保存時のデバイスパスコードを必要としますが、そのパスコードは削除されました"

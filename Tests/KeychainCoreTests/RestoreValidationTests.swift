@@ -53,6 +53,18 @@ import Testing
         return forged
     }
 
+    // MARK: - Access groups
+
+    @Test(arguments: ["", "com.apple.token"])
+    func anItemInAGroupNoAppHoldsRestoresNothing(group: String) throws {
+        let archive = try file(
+            BackupContents(entries: [entry("good", uuid: 1), entry("bad", group: .string(group), uuid: 2)]))
+        let (error, left) = try restoreFails(archive)
+        #expect(error.status == SecurityStatus.decode)
+        #expect(error.reason?.contains("access group \"\(group)\"") == true, "\(error.reason ?? "")")
+        #expect(left == 0)
+    }
+
     // MARK: - Key derivation bounds
 
     @Test func aBackupUsesAtLeastTheFixedMinimumOfIterationsWhateverThePasscodeTarget() throws {

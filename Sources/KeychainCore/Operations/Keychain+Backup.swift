@@ -201,11 +201,19 @@ extension Keychain {
                 "the backup holds an item of class \(entry.protection.rawValue), which never leaves its device")
         }
         var plain = entry.attributes
-        guard case .string = plain.removeValue(forKey: .accessGroup),
+        guard case .string(let group) = plain.removeValue(forKey: .accessGroup),
             case .bool = plain.removeValue(forKey: .synchronizable),
             case .date = plain[.creationDate], case .date = plain[.modificationDate],
             entry.secret.count <= Self.maximumDataSize
         else { throw KeychainError.decode.because("the backup holds an item without its group, sync flag or dates") }
+        // The owner's write checks: a forged group no app holds ("", the token group) would be a hidden item.
+        do {
+            try Self.checkOwnersWriteGroup(group)
+        } catch let error as KeychainError {
+            throw KeychainError.decode.because(
+                "the backup holds an item that cannot be restored: "
+                    + "\(error.explanation ?? Reason(statusMessage: error.status)); nothing was restored")
+        }
         do {
             try validate(plain, in: schema, writing: false)
         } catch let error as KeychainError {
