@@ -23,6 +23,12 @@ extension ReasonMessages {
                 + "何も書き込んでいません")
         word("a backup password cannot be empty", "バックアップのパスワードは空にできません")
         word(
+            "{0} is not a regular file but a {1}; only a regular file is read",
+            "{0} は通常のファイルではなく {1} です。読み込むのは通常のファイルだけです")
+        word(
+            "{0} is larger than {1} bytes, more than any file read here; it was not read",
+            "{0} は {1} バイトより大きく、ここで読み込むどのファイルよりも大きいため、読み込んでいません")
+        word(
             "the backup holds an item that cannot be restored: {0}; nothing was restored",
             "バックアップに復元できない項目があります: {0}。何も復元していません")
         word(

@@ -56,3 +56,58 @@ import Testing
         #expect(error?.reason == expected)
     }
 }
+
+/// Backup files come from anywhere: only a regular file of a bounded size is read, and nothing waits on a pipe.
+@Suite(.serialized) struct BackupFileTests {
+    private func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("backup-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func aPipeIsRefusedEvenWithAWriter() throws {
+        let fifo = try scratch().appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        // A writer that gives a few bytes and closes: what the old read would have taken as a backup.
+        let writer = Thread {
+            let descriptor = open(fifo.path, O_WRONLY)
+            if descriptor >= 0 {
+                _ = write(descriptor, "KCBACKUP", 8)
+                close(descriptor)
+            }
+        }
+        writer.start()
+        let error = #expect(throws: KeychainError.self) { try Keychain.readBackupFile(fifo) }
+        #expect(error?.status == SecurityStatus.param)
+        // Let the writer go if it is still waiting for a reader.
+        let unblock = open(fifo.path, O_RDONLY | O_NONBLOCK)
+        if unblock >= 0 { close(unblock) }
+    }
+
+    @Test func aFileLargerThanAnyBackupIsRefusedUnread() throws {
+        let file = try scratch().appendingPathComponent("huge")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        #expect(truncate(file.path, off_t(300 << 20)) == 0)  // sparse: nothing is written
+        let error = #expect(throws: KeychainError.self) { try Keychain.readBackupFile(file) }
+        #expect(error?.status == SecurityStatus.param)
+    }
+
+    @Test func aDeviceOrAPipeWithoutWriterIsRefusedAtOnce() throws {
+        let fifo = try scratch().appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        for url in [URL(fileURLWithPath: "/dev/zero"), fifo, try scratch()] {
+            let error = #expect(throws: KeychainError.self) { try Keychain.readBackupFile(url) }
+            #expect(error?.status == SecurityStatus.param)
+            #expect(error?.reason?.contains("not a regular file") == true)
+        }
+    }
+
+    @Test func aSymbolicLinkToARegularFileIsFollowed() throws {
+        let directory = try scratch()
+        let file = directory.appendingPathComponent("backup")
+        try Data([1, 2, 3]).write(to: file)
+        let link = directory.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        #expect(try Keychain.readBackupFile(link) == [1, 2, 3])
+    }
+}

@@ -108,10 +108,15 @@ extension Keychain {
         guard try SecretFile.createExclusively(url, bytes: archive) else { throw Self.existingFile(url) }
     }
 
-    /// The bytes of the backup file at `url`.
-    /// - Throws: `errSecParam` when there is no file there; `errSecIO` when it cannot be read.
+    /// The largest backup file read (256 MiB): far above any real keychain's backup, below what strains memory.
+    package static let largestBackupFile = 256 << 20
+
+    /// The bytes of the backup file at `url`, a regular file (a symbolic link to one is followed) of at most
+    /// ``largestBackupFile`` bytes.
+    /// - Throws: `errSecParam` when there is no file there, for anything but a regular file (a FIFO, a device,
+    ///   a directory) and for a larger file, none of it read; `errSecIO` when it cannot be read.
     package static func readBackupFile(_ url: URL) throws -> [UInt8] {
-        guard let file = try SecretFile.read(url) else {
+        guard let file = try SecretFile.readRegularFile(url, largest: largestBackupFile) else {
             throw KeychainError.param.because("there is no backup file at \(url.path)")
         }
         return file

@@ -126,7 +126,7 @@ enum SecretFile {
 
     /// Runs `body`, turning its failure into the keychain's error (see ``failure(_:_:as:)``).
     @discardableResult
-    private static func reporting<R>(
+    static func reporting<R>(
         _ url: URL, as call: String? = nil, _ body: () throws(SystemCallError) -> R
     ) throws(KeychainError) -> R {
         do { return try body() } catch { throw failure(error, url, as: call) }
@@ -134,7 +134,7 @@ enum SecretFile {
 
     /// The keychain's error for a failed call: `diskFull` for ENOSPC, else `io`, naming the call (or `call`)
     /// and the file, never its contents.
-    private static func failure(_ error: SystemCallError, _ url: URL, as call: String? = nil) -> KeychainError {
+    static func failure(_ error: SystemCallError, _ url: URL, as call: String? = nil) -> KeychainError {
         let status = error.code == ENOSPC ? SecurityStatus.diskFull : SecurityStatus.io
         return KeychainError(status, reason: "\(call ?? error.call) \(url.lastPathComponent): \(error.message)")
     }
