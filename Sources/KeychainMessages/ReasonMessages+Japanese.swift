@@ -23,6 +23,27 @@ extension ReasonMessages {
                 + "何も書き込んでいません")
         word("a backup password cannot be empty", "バックアップのパスワードは空にできません")
         word(
+            "the backup's key derivation is KDF {0}, which this version does not know (it knows KDF 1, "
+                + "PBKDF2-HMAC-SHA-256)",
+            "バックアップの鍵導出は KDF {0} ですが、このバージョンはそれを知りません"
+                + "（知っているのは KDF 1、PBKDF2-HMAC-SHA-256 です）")
+        word(
+            "the backup's contents are damaged: they say {0} items were left out, more than {1}",
+            "バックアップの内容が壊れています。除外した項目が {0} 個とありますが、{1} 個を超えています")
+        word(
+            "the backup itself holds two items of class {0} with the same persistent reference; it is damaged, and "
+                + "nothing was restored",
+            "バックアップ自体に、同じ永続参照を持つクラス {0} の項目が二つあります。バックアップが壊れているため、"
+                + "何も復元していません")
+        word(
+            "the backup holds an item with a pdmn attribute, but an item's protection class is recorded apart "
+                + "(here {0}); it is damaged, and nothing was restored",
+            "バックアップに pdmn 属性を持つ項目がありますが、項目の保護クラスは別に記録されます（ここでは {0}）。"
+                + "バックアップが壊れているため、何も復元していません")
+        word(
+            "the backup itself holds two items with the same primary key ({0}); nothing was restored",
+            "バックアップ自体に、同じ主キー（{0}）の項目が二つあります。何も復元していません")
+        word(
             "{0} is not a regular file but a {1}; only a regular file is read",
             "{0} は通常のファイルではなく {1} です。読み込むのは通常のファイルだけです")
         word(

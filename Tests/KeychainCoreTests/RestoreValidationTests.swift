@@ -89,4 +89,46 @@ import Testing
         #expect(error.status == SecurityStatus.decode)
         #expect(Date().timeIntervalSince(start) < 2)
     }
+
+    // MARK: - Precise reasons
+
+    @Test func anUnknownKDFIsNamedAsSuch() throws {
+        let archive = try file(BackupContents(entries: [entry("a", uuid: 1)]))
+        let (error, _) = try restoreFails(try forgedHeader(archive) { $0[10] = 7 })
+        #expect(error.status == SecurityStatus.decode)
+        #expect(error.reason?.contains("KDF 7") == true, "\(error.reason ?? "")")
+        #expect(error.reason?.contains("format 1") == false)
+    }
+
+    @Test func aBackupRepeatingAPersistentReferenceSaysSo() throws {
+        let archive = try file(BackupContents(entries: [entry("a", uuid: 1), entry("b", uuid: 1)]))
+        let (error, left) = try restoreFails(archive)
+        #expect(error.reason?.contains("the backup itself") == true, "\(error.reason ?? "")")
+        #expect(error.reason?.contains("restored before") == false)
+        #expect(left == 0)
+    }
+
+    @Test func aBackupRepeatingAPrimaryKeySaysSo() throws {
+        let archive = try file(BackupContents(entries: [entry("a", uuid: 1), entry("a", uuid: 2)]))
+        let (error, left) = try restoreFails(archive)
+        #expect(error.status == SecurityStatus.duplicateItem)
+        #expect(error.reason?.contains("the backup itself") == true, "\(error.reason ?? "")")
+        #expect(left == 0)
+    }
+
+    @Test func aForgedProtectionAttributeIsNamedWithoutContradiction() throws {
+        let archive = try file(BackupContents(entries: [entry("a", uuid: 1, extra: [.accessible: .string("dk")])]))
+        let (error, _) = try restoreFails(archive)
+        #expect(error.status == SecurityStatus.decode)
+        #expect(error.reason?.contains("its attributes are") == false, "\(error.reason ?? "")")
+        #expect(error.reason?.contains("pdmn") == true)
+    }
+
+    @Test func anImpossibleCountOfItemsLeftOutIsDamage() throws {
+        var contents = BackupContents(entries: [entry("a", uuid: 1)])
+        contents.excludedCount = Int(UInt32.max)
+        let (error, left) = try restoreFails(try file(contents))
+        #expect(error.status == SecurityStatus.decode)
+        #expect(left == 0)
+    }
 }

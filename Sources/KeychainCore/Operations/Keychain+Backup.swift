@@ -92,6 +92,7 @@ extension Keychain {
             throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
         }
         // Everything is validated and sealed before the one write transaction, so a failure writes nothing.
+        try Self.refuseRepeatedReferences(contents.entries)
         let items = try contents.entries.map(prepareRestored)
         try insertRestored(items)
         return BackupSummary(itemCount: items.count, excludedCount: contents.excludedCount)
@@ -196,6 +197,17 @@ extension Keychain {
             secret: try sealer.openSecret(row.secret, itemKey: itemKey))
     }
 
+    /// A backup holds each item once: two entries with one persistent reference (class and UUID) are damage in
+    /// the file, whatever the target holds.
+    private static func refuseRepeatedReferences(_ entries: [BackupEntry]) throws {
+        var seen: Set<[UInt8]> = []
+        for entry in entries where !seen.insert(Array(entry.itemClass.rawValue.utf8) + entry.uuid).inserted {
+            throw KeychainError.decode.because(
+                "the backup itself holds two items of class \(entry.itemClass.rawValue) with the same persistent "
+                    + "reference; it is damaged, and nothing was restored")
+        }
+    }
+
     /// Checks one item from a backup as strictly as an add would, and seals it under this keychain's keys.
     private func prepareRestored(_ entry: BackupEntry) throws -> PreparedItem {
         guard let schema = ClassSchema.of(entry.itemClass) else {
@@ -206,6 +218,12 @@ extension Keychain {
                 "the backup holds an item of class \(entry.protection.rawValue), which never leaves its device")
         }
         var plain = entry.attributes
+        // The protection class is recorded beside the attributes, never among them.
+        guard plain[.accessible] == nil else {
+            throw KeychainError.decode.because(
+                "the backup holds an item with a pdmn attribute, but an item's protection class is recorded apart "
+                    + "(here \(entry.protection.rawValue)); it is damaged, and nothing was restored")
+        }
         guard case .string(let group) = plain.removeValue(forKey: .accessGroup),
             case .bool = plain.removeValue(forKey: .synchronizable),
             case .date = plain[.creationDate], case .date = plain[.modificationDate],
@@ -236,11 +254,21 @@ extension Keychain {
     private func insertRestored(_ items: [PreparedItem]) throws {
         try withStore { store in
             try store.database.writeTransaction {
+                // The primary keys this restore inserted: a collision with one of them is the backup's own.
+                var inserted: Set<[UInt8]> = []
                 for item in items {
                     let table = item.schema.itemClass.rawValue
+                    let key = Array(table.utf8) + item.row.primaryKeyDigest
                     do {
                         try store.insert(item.row, into: table)
+                        inserted.insert(key)
                     } catch let error as StoreError where error.isUniqueViolation {
+                        if inserted.contains(key) {
+                            throw KeychainError.duplicateItem.because(
+                                "the backup itself holds two items with the same primary key "
+                                    + "(\(describePrimaryKey(item.attributes, schema: item.schema))); "
+                                    + "nothing was restored")
+                        }
                         let sameUUID = try store.select(
                             from: table, where: RowFilter(uuid: item.row.uuid, limit: 1), reading: [])
                         throw KeychainError.duplicateItem.because(
