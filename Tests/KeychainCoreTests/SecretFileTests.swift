@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import KeychainCore
@@ -58,6 +59,7 @@ import Testing
 }
 
 /// Backup files come from anywhere: only a regular file of a bounded size is read, and nothing waits on a pipe.
+/// A backup being written has no name until it is complete, so a process killed meanwhile leaves nothing.
 @Suite(.serialized) struct BackupFileTests {
     private func scratch() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("backup-file-\(UUID().uuidString)")
@@ -109,5 +111,26 @@ import Testing
         let link = directory.appendingPathComponent("link")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
         #expect(try Keychain.readBackupFile(link) == [1, 2, 3])
+    }
+
+    @Test func aNewFileHasNoNameUntilItIsComplete() throws {
+        let directory = try scratch()
+        let target = directory.appendingPathComponent("b.kcb")
+        let seen = Mutex<[String]>([])
+        SecretFile.beforeLinking.withLock {
+            $0 = { seen.withLock { $0 = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] } }
+        }
+        defer { SecretFile.beforeLinking.withLock { $0 = nil } }
+        #expect(try SecretFile.createExclusively(target, bytes: [1, 2, 3]))
+        #expect(seen.withLock { $0 } == [])
+        #expect(try SecretFile.read(target) == [1, 2, 3])
+        #expect(try !SecretFile.createExclusively(target, bytes: [4]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["b.kcb"])
+        // A symbolic link at the name counts as a file there, even one to nothing: nothing is written through it.
+        let link = directory.appendingPathComponent("link")
+        let elsewhere = directory.appendingPathComponent("elsewhere")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: elsewhere)
+        #expect(try !SecretFile.createExclusively(link, bytes: [5]))
+        #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
     }
 }
