@@ -190,6 +190,8 @@ final class KeyringKeyStore: UnlockedKeyStore {
         return Self.lockDeadline(in: ring) != nil
     }
 
+    var holdsAnything: Bool { keyring != nil }
+
     func clear() {
         keyring?.drop()
         serials.withLock { $0 = [:] }

@@ -61,5 +61,7 @@ final class ProcessKeyStore: UnlockedKeyStore {
 
     var isLocked: Bool { state.withLock { $0.locked } }
 
+    var holdsAnything: Bool { state.withLock { !$0.keys.isEmpty || $0.locked } }
+
     func clear() { state.withLock { $0 = State() } }
 }

@@ -89,6 +89,19 @@ final class ProtectionState: Sendable {
             try SecretFile.createExclusively(url, bytes: try Self.freshDocument(deviceKey: deviceKey).encoded())
             snapshot = Mutex(try Self.load(url, deviceKey: deviceKey))
         }
+        try dropKeysOfARemovedPasscode()
+    }
+
+    /// A passcode removal cut short after the keybag was saved leaves the home's unlocked class keys (the
+    /// destroyed WhenPasscodeSetThisDeviceOnly key among them) in the store, recorded as unlocked: nothing may
+    /// hold them for a home without a passcode. Checked again under the keybag's lock, so a passcode another
+    /// process is setting now (its keys follow its keybag) is not taken for one.
+    private func dropKeysOfARemovedPasscode() throws {
+        guard try !hasPasscode, store.holdsAnything else { return }
+        try SecretFile.withExclusiveLock(lockURL) {
+            guard try Self.load(keybagURL, deviceKey: deviceKey).document.passcode == nil else { return }
+            store.clear()
+        }
     }
 
     // MARK: - Reading the keybag

@@ -18,6 +18,8 @@ protocol UnlockedKeyStore: Sendable {
     func lock(classAExpiresAfter seconds: Int) throws
     /// Whether a lock was recorded since the last unlock.
     var isLocked: Bool { get }
+    /// Whether the store holds anything for the home (keys or a recorded lock).
+    var holdsAnything: Bool { get }
     /// Forgets everything, as a restart does.
     func clear()
 }
