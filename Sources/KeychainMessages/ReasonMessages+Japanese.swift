@@ -22,6 +22,41 @@ extension ReasonMessages {
             "バックアップにはデバイスの外に出せる項目をすべて入れる必要がありますが、{0}。"
                 + "何も書き込んでいません")
         word("a backup password cannot be empty", "バックアップのパスワードは空にできません")
+        word(
+            "the backup's key derivation is KDF {0}, which this version does not know (it knows KDF 1, "
+                + "PBKDF2-HMAC-SHA-256)",
+            "バックアップの鍵導出は KDF {0} ですが、このバージョンはそれを知りません"
+                + "（知っているのは KDF 1、PBKDF2-HMAC-SHA-256 です）")
+        word(
+            "the backup's contents are damaged: they say {0} items were left out, more than {1}",
+            "バックアップの内容が壊れています。除外した項目が {0} 個とありますが、{1} 個を超えています")
+        word(
+            "the backup itself holds two items of class {0} with the same persistent reference; it is damaged, and "
+                + "nothing was restored",
+            "バックアップ自体に、同じ永続参照を持つクラス {0} の項目が二つあります。バックアップが壊れているため、"
+                + "何も復元していません")
+        word(
+            "the backup holds an item with a pdmn attribute, but an item's protection class is recorded apart "
+                + "(here {0}); it is damaged, and nothing was restored",
+            "バックアップに pdmn 属性を持つ項目がありますが、項目の保護クラスは別に記録されます（ここでは {0}）。"
+                + "バックアップが壊れているため、何も復元していません")
+        word(
+            "the backup itself holds two items with the same primary key ({0}); nothing was restored",
+            "バックアップ自体に、同じ主キー（{0}）の項目が二つあります。何も復元していません")
+        word(
+            "{0} is not a regular file but a {1}; only a regular file is read",
+            "{0} は通常のファイルではなく {1} です。読み込むのは通常のファイルだけです")
+        word(
+            "{0} is larger than {1} bytes, more than any file read here; it was not read",
+            "{0} は {1} バイトより大きく、ここで読み込むどのファイルよりも大きいため、読み込んでいません")
+        word(
+            "the backup holds an item that cannot be restored: {0}; nothing was restored",
+            "バックアップに復元できない項目があります: {0}。何も復元していません")
+        word(
+            "every alternative of the item's access control needs the device passcode it was stored under, and that "
+                + "passcode was removed (a new one does not replace it): the item can never be opened again; delete it",
+            "項目のアクセス制御のどの選択肢も、保存時のデバイスパスコードを必要としますが、そのパスコードは削除されました"
+                + "（新しいパスコードでは代わりになりません）。この項目は二度と開けません。削除してください")
         word("a class key of {0} bytes cannot be kept", "{0} バイトのクラス鍵は保持できません")
         word("a constrained item's key envelope is damaged", "制約付き項目の鍵エンベロープが壊れています")
         word("a constrained item's secret does not authenticate", "制約付き項目の秘密データが認証を通りません")
@@ -223,7 +258,9 @@ extension ReasonMessages {
                 + "y を加えてください")
         word("the access control has no usable constraint", "アクセス制御に使える制約がありません")
         word("the authentication was canceled", "認証はキャンセルされました")
-        word("the backup asks for {0} KDF iterations", "バックアップが KDF の反復回数 {0} を求めています")
+        word(
+            "the backup file is damaged: it asks for {0} KDF iterations, and backups use 1 to {1}",
+            "バックアップファイルが壊れています。KDF の反復回数 {0} を求めていますが、バックアップが使うのは 1 から {1} です")
         word("the backup file is truncated", "バックアップファイルが途中で切れています")
         word("the backup file's header is damaged", "バックアップファイルのヘッダが壊れています")
         word("the backup holds a malformed item", "バックアップに形式の正しくない項目があります")

@@ -12,7 +12,8 @@ extension InProcessKeychainService {
         case .lock: try keychain.lock()
         case .unlock(let passcode): try keychain.unlock(passcode: passcode, attempter: attempter)
         case .setPasscode(let new, let current): try keychain.setPasscode(new, current: current, attempter: attempter)
-        case .removePasscode(let current): try keychain.removePasscode(current: current, attempter: attempter)
+        case .removePasscode(let current):
+            return .deleted(count: try keychain.removePasscode(current: current, attempter: attempter))
         case .setGracePeriod(let seconds): try keychain.setGracePeriod(seconds)
         case .simulateRestart: keychain.simulateRestart()
         case .backup(let path, let password):

@@ -83,8 +83,16 @@ public struct KeychainClient: Sendable {
         try expectDone(.setPasscode(new: new, current: current), "setPasscode")
     }
 
-    public func removePasscode(current: Secret) throws {
-        try expectDone(.removePasscode(current: current), "removePasscode")
+    /// Removes the passcode.
+    /// - Returns: how many items went with it (WhenPasscodeSetThisDeviceOnly, and those only the passcode opened);
+    ///   nil from a keychaind too old to count them.
+    @discardableResult
+    public func removePasscode(current: Secret) throws -> Int? {
+        switch try service.perform(.removePasscode(current: current), as: caller) {
+        case .deleted(let count): return count
+        case .done: return nil
+        default: throw unexpectedResponse(to: "removePasscode")
+        }
     }
 
     public func setGracePeriod(_ seconds: Int) throws {

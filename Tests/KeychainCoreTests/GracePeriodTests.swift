@@ -71,4 +71,38 @@ import Testing
         #expect(try store.get(.afterFirstUnlock) != nil)
         #expect(store.isLocked)
     }
+
+    /// A second lock after the grace period was shortened takes the shorter deadline: a lock never extends
+    /// the period, but it may end it sooner (`set-keychain-settings -t 0` then `lock-keychain` again).
+    @Test func lockingAgainWithAShorterGracePeriodShortensIt() throws {
+        let keychain = try fastKDFKeychain()
+        defer { keychain.simulateRestart() }
+        try keychain.addToken("token", .whenUnlocked)
+        try keychain.setPasscode(testPasscode)
+        try keychain.setGracePeriod(86_400)
+        try keychain.lock()
+        #expect(keychain.readStatus("token") == SecurityStatus.success)
+        try keychain.setGracePeriod(0)
+        try keychain.lock()
+        #expect(keychain.readStatus("token") == SecurityStatus.interactionNotAllowed)
+    }
+
+    @Test func theProcessMemoryStoreShortensButNeverExtendsTheGracePeriod() throws {
+        let store = ProcessKeyStore()
+        let keys = [
+            Accessibility.whenUnlocked: SecureBytes(Array(repeating: 1, count: 32)),
+            .afterFirstUnlock: SecureBytes(Array(repeating: 2, count: 32)),
+        ]
+        try store.put(keys)
+        try store.lock(classAExpiresAfter: 86_400)
+        try store.lock(classAExpiresAfter: 0)
+        #expect(try store.get(.whenUnlocked) == nil)
+        #expect(try store.get(.afterFirstUnlock) != nil)
+
+        try store.put(keys)
+        try store.lock(classAExpiresAfter: 1)
+        try store.lock(classAExpiresAfter: 86_400)  // never extends
+        Thread.sleep(forTimeInterval: 1.05)
+        #expect(try store.get(.whenUnlocked) == nil)
+    }
 }

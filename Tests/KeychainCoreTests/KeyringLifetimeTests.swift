@@ -78,4 +78,27 @@ import Testing
         #expect(keychain.readStatus("token") == SecurityStatus.success)
         #expect(try keychain.lockState == .unlocked)
     }
+
+    /// A removal cut short after the keybag lost its passcode and before the keyring was dropped: the next open
+    /// finds class keys (the destroyed WhenPasscodeSetThisDeviceOnly key among them) recorded as unlocked for a
+    /// home without a passcode, and drops them.
+    @Test(.enabled(if: kernelKeyringIsAvailable, "needs the kernel keyring"))
+    func anOpenDropsKeysLeftForAHomeWithoutAPasscode() throws {
+        let home = temporaryHome()
+        let keychain = try fastKDFKeychain(home: home)
+        try keychain.setPasscode(testPasscode)
+        let store = keychain.dataProtection.store
+        var held: [Accessibility: SecureBytes] = [:]
+        for protection in Accessibility.allCases {
+            if let key = try store.get(protection) { held[protection] = key }
+        }
+        #expect(held[.whenPasscodeSetThisDeviceOnly] != nil)
+        try keychain.dataProtection.setPasscode(nil, current: testPasscode.storage)
+        try store.put(held)  // the keyring as the cut-short removal left it
+        keychain.close()
+
+        let reopened = try fastKDFKeychain(home: home)
+        #expect(try reopened.lockState == .noPasscode)
+        #expect(try eventuallyNoKeys(naming: home).isEmpty)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import KeychainCore
@@ -54,5 +55,82 @@ import Testing
         let expected = "read \(home.lastPathComponent): \(String(cString: strerror(EISDIR)))"
         let error = #expect(throws: KeychainError.self) { try SecretFile.read(home) }
         #expect(error?.reason == expected)
+    }
+}
+
+/// Backup files come from anywhere: only a regular file of a bounded size is read, and nothing waits on a pipe.
+/// A backup being written has no name until it is complete, so a process killed meanwhile leaves nothing.
+@Suite(.serialized) struct BackupFileTests {
+    private func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("backup-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func aPipeIsRefusedEvenWithAWriter() throws {
+        let fifo = try scratch().appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        // A writer that gives a few bytes and closes: what the old read would have taken as a backup.
+        let writer = Thread {
+            let descriptor = open(fifo.path, O_WRONLY)
+            if descriptor >= 0 {
+                _ = write(descriptor, "KCBACKUP", 8)
+                close(descriptor)
+            }
+        }
+        writer.start()
+        let error = #expect(throws: KeychainError.self) { try Keychain.readBackupFile(fifo) }
+        #expect(error?.status == SecurityStatus.param)
+        // Let the writer go if it is still waiting for a reader.
+        let unblock = open(fifo.path, O_RDONLY | O_NONBLOCK)
+        if unblock >= 0 { close(unblock) }
+    }
+
+    @Test func aFileLargerThanAnyBackupIsRefusedUnread() throws {
+        let file = try scratch().appendingPathComponent("huge")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        #expect(truncate(file.path, off_t(300 << 20)) == 0)  // sparse: nothing is written
+        let error = #expect(throws: KeychainError.self) { try Keychain.readBackupFile(file) }
+        #expect(error?.status == SecurityStatus.param)
+    }
+
+    @Test func aDeviceOrAPipeWithoutWriterIsRefusedAtOnce() throws {
+        let fifo = try scratch().appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        for url in [URL(fileURLWithPath: "/dev/zero"), fifo, try scratch()] {
+            let error = #expect(throws: KeychainError.self) { try Keychain.readBackupFile(url) }
+            #expect(error?.status == SecurityStatus.param)
+            #expect(error?.reason?.contains("not a regular file") == true)
+        }
+    }
+
+    @Test func aSymbolicLinkToARegularFileIsFollowed() throws {
+        let directory = try scratch()
+        let file = directory.appendingPathComponent("backup")
+        try Data([1, 2, 3]).write(to: file)
+        let link = directory.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        #expect(try Keychain.readBackupFile(link) == [1, 2, 3])
+    }
+
+    @Test func aNewFileHasNoNameUntilItIsComplete() throws {
+        let directory = try scratch()
+        let target = directory.appendingPathComponent("b.kcb")
+        let seen = Mutex<[String]>([])
+        SecretFile.beforeLinking.withLock {
+            $0 = { seen.withLock { $0 = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] } }
+        }
+        defer { SecretFile.beforeLinking.withLock { $0 = nil } }
+        #expect(try SecretFile.createExclusively(target, bytes: [1, 2, 3]))
+        #expect(seen.withLock { $0 } == [])
+        #expect(try SecretFile.read(target) == [1, 2, 3])
+        #expect(try !SecretFile.createExclusively(target, bytes: [4]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["b.kcb"])
+        // A symbolic link at the name counts as a file there, even one to nothing: nothing is written through it.
+        let link = directory.appendingPathComponent("link")
+        let elsewhere = directory.appendingPathComponent("elsewhere")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: elsewhere)
+        #expect(try !SecretFile.createExclusively(link, bytes: [5]))
+        #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
     }
 }

@@ -172,6 +172,7 @@ import Testing
 
         let remove = harness.run(["set-keychain-password", "--remove"], standardInput: "1234\n")
         #expect(remove.exitCode == 0)
+        #expect(remove.output.hasPrefix("0 items deleted with the passcode"))
         let json = try harness.info()
         #expect(json["hasPasscode"] as? Bool == false)
         #expect(json["lockState"] as? String == "no passcode")

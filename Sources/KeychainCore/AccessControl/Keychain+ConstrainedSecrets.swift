@@ -85,6 +85,10 @@ extension Keychain {
         let (envelope, sealed) = try ConstraintEnvelope.unframing(
             try constrainedEnvelopeColumn(column, sealer: sealer, itemKey: itemKey))
         let context = authentication.context ?? AuthenticationContext()
+        // Only the passcode's key opens it, and that key went with the passcode: no prompt can help.
+        if Self.onlyThePasscodeOpens(envelope.alternatives.map(\.factors)), try !dataProtection.hasPasscode {
+            throw KeychainError.authFailed.because(Self.removedPasscodeReason)
+        }
         var prompted: Set<AuthenticationPolicy> = []
         while true {
             // One look at the sensor's file per attempt: its keys and enrolled set for every alternative.
@@ -99,7 +103,11 @@ extension Keychain {
             }
             let alternatives = envelope.alternatives.map(\.factors)
             guard let policy = promptPolicy(alternatives, context: context, excluding: prompted) else {
-                throw KeychainError.authFailed.because(unsatisfiedReason(alternatives))
+                // The passcode was given and still opens nothing: the item's key is of a passcode since removed.
+                let passcodeGiven = try authenticators.holds(.devicePasscode, in: context)
+                throw KeychainError.authFailed.because(
+                    Self.onlyThePasscodeOpens(alternatives) && passcodeGiven
+                        ? Self.removedPasscodeReason : unsatisfiedReason(alternatives))
             }
             if authentication.ui == .skip { throw ConstraintSkip() }
             if authentication.ui == .fail || context.interactionNotAllowed {
@@ -186,6 +194,13 @@ extension Keychain {
         return Reason(
             "no constraint of the item's access control opens it now (a biometryCurrentSet item cannot be "
                 + "read after the enrolled biometry changed)")
+    }
+
+    /// Why an item bound to a removed passcode cannot be opened, now or ever.
+    static var removedPasscodeReason: KeychainError.Reason {
+        Reason(
+            "every alternative of the item's access control needs the device passcode it was stored under, and that "
+                + "passcode was removed (a new one does not replace it): the item can never be opened again; delete it")
     }
 
     /// The key of one alternative: every factor's key, combined with HKDF.

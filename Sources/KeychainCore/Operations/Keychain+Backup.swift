@@ -52,8 +52,11 @@ extension Keychain {
         let contents = try readMigratableItems()
         let file: [UInt8]
         do {
-            let tuned = try PasscodeKDF.tune(target: configuration.passcodeDerivationTarget)
-            file = try BackupArchive.seal(contents, password: password.storage, iterations: tuned.iterations)
+            // Tuned like the passcode, but never below the backup floor: the passcode's cost is set for guesses
+            // on this machine, a backup's must hold off guesses anywhere.
+            let tuned = try PasscodeKDF.tune(target: configuration.passcodeDerivationTarget).iterations
+            let iterations = min(max(tuned, BackupArchive.minimumIterations), BackupArchive.maximumIterations)
+            file = try BackupArchive.seal(contents, password: password.storage, iterations: iterations)
         } catch let error as CryptoError {
             throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
         }
@@ -89,6 +92,7 @@ extension Keychain {
             throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
         }
         // Everything is validated and sealed before the one write transaction, so a failure writes nothing.
+        try Self.refuseRepeatedReferences(contents.entries)
         let items = try contents.entries.map(prepareRestored)
         try insertRestored(items)
         return BackupSummary(itemCount: items.count, excludedCount: contents.excludedCount)
@@ -105,10 +109,15 @@ extension Keychain {
         guard try SecretFile.createExclusively(url, bytes: archive) else { throw Self.existingFile(url) }
     }
 
-    /// The bytes of the backup file at `url`.
-    /// - Throws: `errSecParam` when there is no file there; `errSecIO` when it cannot be read.
+    /// The largest backup file read (256 MiB): far above any real keychain's backup, below what strains memory.
+    package static let largestBackupFile = 256 << 20
+
+    /// The bytes of the backup file at `url`, a regular file (a symbolic link to one is followed) of at most
+    /// ``largestBackupFile`` bytes.
+    /// - Throws: `errSecParam` when there is no file there, for anything but a regular file (a FIFO, a device,
+    ///   a directory) and for a larger file, none of it read; `errSecIO` when it cannot be read.
     package static func readBackupFile(_ url: URL) throws -> [UInt8] {
-        guard let file = try SecretFile.read(url) else {
+        guard let file = try SecretFile.readRegularFile(url, largest: largestBackupFile) else {
             throw KeychainError.param.because("there is no backup file at \(url.path)")
         }
         return file
@@ -188,6 +197,17 @@ extension Keychain {
             secret: try sealer.openSecret(row.secret, itemKey: itemKey))
     }
 
+    /// A backup holds each item once: two entries with one persistent reference (class and UUID) are damage in
+    /// the file, whatever the target holds.
+    private static func refuseRepeatedReferences(_ entries: [BackupEntry]) throws {
+        var seen: Set<[UInt8]> = []
+        for entry in entries where !seen.insert(Array(entry.itemClass.rawValue.utf8) + entry.uuid).inserted {
+            throw KeychainError.decode.because(
+                "the backup itself holds two items of class \(entry.itemClass.rawValue) with the same persistent "
+                    + "reference; it is damaged, and nothing was restored")
+        }
+    }
+
     /// Checks one item from a backup as strictly as an add would, and seals it under this keychain's keys.
     private func prepareRestored(_ entry: BackupEntry) throws -> PreparedItem {
         guard let schema = ClassSchema.of(entry.itemClass) else {
@@ -198,11 +218,25 @@ extension Keychain {
                 "the backup holds an item of class \(entry.protection.rawValue), which never leaves its device")
         }
         var plain = entry.attributes
-        guard case .string = plain.removeValue(forKey: .accessGroup),
+        // The protection class is recorded beside the attributes, never among them.
+        guard plain[.accessible] == nil else {
+            throw KeychainError.decode.because(
+                "the backup holds an item with a pdmn attribute, but an item's protection class is recorded apart "
+                    + "(here \(entry.protection.rawValue)); it is damaged, and nothing was restored")
+        }
+        guard case .string(let group) = plain.removeValue(forKey: .accessGroup),
             case .bool = plain.removeValue(forKey: .synchronizable),
             case .date = plain[.creationDate], case .date = plain[.modificationDate],
             entry.secret.count <= Self.maximumDataSize
         else { throw KeychainError.decode.because("the backup holds an item without its group, sync flag or dates") }
+        // The owner's write checks: a forged group no app holds ("", the token group) would be a hidden item.
+        do {
+            try Self.checkOwnersWriteGroup(group)
+        } catch let error as KeychainError {
+            throw KeychainError.decode.because(
+                "the backup holds an item that cannot be restored: "
+                    + "\(error.explanation ?? Reason(statusMessage: error.status)); nothing was restored")
+        }
         do {
             try validate(plain, in: schema, writing: false)
         } catch let error as KeychainError {
@@ -220,11 +254,21 @@ extension Keychain {
     private func insertRestored(_ items: [PreparedItem]) throws {
         try withStore { store in
             try store.database.writeTransaction {
+                // The primary keys this restore inserted: a collision with one of them is the backup's own.
+                var inserted: Set<[UInt8]> = []
                 for item in items {
                     let table = item.schema.itemClass.rawValue
+                    let key = Array(table.utf8) + item.row.primaryKeyDigest
                     do {
                         try store.insert(item.row, into: table)
+                        inserted.insert(key)
                     } catch let error as StoreError where error.isUniqueViolation {
+                        if inserted.contains(key) {
+                            throw KeychainError.duplicateItem.because(
+                                "the backup itself holds two items with the same primary key "
+                                    + "(\(describePrimaryKey(item.attributes, schema: item.schema))); "
+                                    + "nothing was restored")
+                        }
                         let sameUUID = try store.select(
                             from: table, where: RowFilter(uuid: item.row.uuid, limit: 1), reading: [])
                         throw KeychainError.duplicateItem.because(

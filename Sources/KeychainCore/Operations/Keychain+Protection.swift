@@ -22,12 +22,17 @@ extension Keychain {
         try? upgradeItemFormats()  // the classes are unlocked now: rows of an older format can be rewritten
     }
 
-    /// Removes the passcode. The class key of WhenPasscodeSetThisDeviceOnly is destroyed and its items are
-    /// purged; nothing else is lost. `current` counts with `attempter`'s attempts.
+    /// Removes the passcode. The class key of WhenPasscodeSetThisDeviceOnly is destroyed, and with it the key
+    /// devicePasscode constraints are bound to: its items, and the items every alternative of whose access control
+    /// needs the passcode, are deleted (Apple deletes the items whose key dies with the passcode). Items another
+    /// alternative opens (biometry, a companion, an application password) stay. `current` counts with
+    /// `attempter`'s attempts.
+    /// - Returns: how many items were deleted.
     /// - Throws: `errSecAuthFailed` when `current` is wrong.
-    public func removePasscode(current: Secret, attempter: PasscodeAttempter = .anyone) throws {
+    @discardableResult
+    public func removePasscode(current: Secret, attempter: PasscodeAttempter = .anyone) throws -> Int {
         try dataProtection.setPasscode(nil, current: current.storage, attempter: attempter)
-        try purgeItemsOfDestroyedClasses()
+        return try purgeItemsOfDestroyedClasses()
     }
 
     /// Unlocks with the passcode: classes A and C become available to every process. `attempter` says whose
@@ -40,7 +45,7 @@ extension Keychain {
 
     /// Locks: class A becomes unavailable after the grace period, class C stays available until restart. Fails
     /// closed: class A's keys go (or get their expiry) before the lock is recorded. Locking again while locked
-    /// keeps the first lock's deadline.
+    /// takes the earlier of the first lock's deadline and the current grace period from now: never later.
     public func lock() throws {
         try dataProtection.lock()
     }
@@ -57,18 +62,30 @@ extension Keychain {
         try dataProtection.setGracePeriod(seconds)
     }
 
-    /// Deletes the items whose class key no longer exists (WhenPasscodeSetThisDeviceOnly without a passcode).
-    /// It runs at every open, so it looks with a read first: the write lock is taken only when there is a purge.
-    func purgeItemsOfDestroyedClasses() throws {
-        guard try !dataProtection.hasPasscode else { return }
+    /// Deletes the items whose key no longer exists: WhenPasscodeSetThisDeviceOnly without a passcode and, after
+    /// a removal the keybag records, the items only the removed passcode opened, all in one transaction. It runs
+    /// at every open, so it looks with a read first: the write lock is taken only when there is a purge.
+    /// - Returns: how many items were deleted.
+    @discardableResult
+    func purgeItemsOfDestroyedClasses() throws -> Int {
+        guard try !dataProtection.hasPasscode else { return 0 }
         let destroyed = Accessibility.whenPasscodeSetThisDeviceOnly.rawValue
-        try withStore { store in
-            guard try store.holdsRows(protection: destroyed) else { return }
-            try store.database.writeTransaction {
-                for table in ClassSchema.stored.map(\.itemClass.rawValue) {
-                    try store.deleteAll(protection: Accessibility.whenPasscodeSetThisDeviceOnly.rawValue, from: table)
+        let boundItems = try dataProtection.passcodeBoundItemsAwaitPurge
+        let purged = try withStore { store -> Int in
+            guard try boundItems || store.holdsRows(protection: destroyed) else { return 0 }
+            return try store.database.writeTransaction {
+                var purged = 0
+                for schema in ClassSchema.stored {
+                    let table = schema.itemClass.rawValue
+                    purged += try store.deleteAll(protection: destroyed, from: table)
+                    guard boundItems else { continue }
+                    purged += try store.delete(rowids: try passcodeBoundRows(schema, store: store), from: table)
                 }
+                return purged
             }
         }
+        // After the commit: a crash before this repeats the purge, which finds nothing more.
+        if boundItems { try dataProtection.finishPasscodeBoundPurge() }
+        return purged
     }
 }

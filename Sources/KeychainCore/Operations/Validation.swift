@@ -85,13 +85,7 @@ extension Keychain {
     /// or the caller's first.
     func writeGroup(_ named: String?, of caller: CallerIdentity) throws -> String {
         if caller.isOwner, let group = named ?? caller.accessGroups.first {
-            // External tokens' group is theirs alone (its searches find none of the keychain's items), and an
-            // empty name is no app's.
-            guard group != CallerIdentity.tokenAccessGroup, !group.isEmpty else {
-                throw KeychainError.missingEntitlement.because(
-                    "no app holds the access group \"\(group)\": nothing is written there")
-            }
-            try Self.checkOwnersGroupName(group)
+            try Self.checkOwnersWriteGroup(group)
             return group
         }
         guard case .only(let groups) = try searchGroups(named, of: caller), let group = groups.first else {
@@ -104,6 +98,17 @@ extension Keychain {
     /// administrator's policy through keychaind); the owner's are its own text, and each name it uses is digested
     /// and kept in the engine's cache of recent values.
     static let longestOwnersGroupName = 1024
+
+    /// The checks of a group the owner writes to (a restore's items too): any an app may hold.
+    static func checkOwnersWriteGroup(_ group: String) throws {
+        // External tokens' group is theirs alone (its searches find none of the keychain's items), and an
+        // empty name is no app's.
+        guard group != CallerIdentity.tokenAccessGroup, !group.isEmpty else {
+            throw KeychainError.missingEntitlement.because(
+                "no app holds the access group \"\(group)\": nothing is written there")
+        }
+        try checkOwnersGroupName(group)
+    }
 
     private static func checkOwnersGroupName(_ group: String) throws {
         guard group.utf8.count <= longestOwnersGroupName else {

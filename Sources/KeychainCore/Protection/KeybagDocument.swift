@@ -12,6 +12,9 @@ struct KeybagDocument: Codable, Equatable {
     var gracePeriod: Int?
     /// Base64 of each wrapped class key, by class name.
     var classes: [String: String]
+    /// Set when the passcode is removed, cleared once the items bound to its key are deleted: a crash between
+    /// the two leaves the purge to the next open (absent in keybags of earlier versions, which ignore it).
+    var passcodeBoundItemsToPurge: Bool?
 
     static let defaultGracePeriod = 10
     /// Grace periods `setGracePeriod` accepts: up to a day (Apple's longest "Require Passcode" delay is hours),

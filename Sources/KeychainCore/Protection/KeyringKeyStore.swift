@@ -158,13 +158,15 @@ final class KeyringKeyStore: UnlockedKeyStore {
     }
 
     /// Fails closed: class A's key is set to expire (or dropped at once) first, and only then is the lock
-    /// recorded; a key the kernel refuses a timeout for is dropped. A lock while locked keeps the first lock's
-    /// deadline, so it never extends the grace period, and it completes a lock that was interrupted.
+    /// recorded; a key the kernel refuses a timeout for is dropped. A lock while locked takes the earlier of the
+    /// recorded deadline and its own, so it never extends the grace period but may shorten it (a period set
+    /// shorter since), and it completes a lock that was interrupted.
     func lock(classAExpiresAfter seconds: Int) throws {
         guard let ring = keyring else { return }  // nothing unlocked: nothing to lock
         let now = Int(time(nil))
         let later = now.addingReportingOverflow(max(seconds, 0))
-        let deadline = Self.lockDeadline(in: ring) ?? (later.overflow ? Int.max : later.partialValue)
+        let own = later.overflow ? Int.max : later.partialValue
+        let deadline = min(Self.lockDeadline(in: ring) ?? own, own)
         if let classA = ring.serial(of: Group.classA.rawValue) {
             // Arithmetic that cannot trap: a deadline the kernel cannot count drops the key now.
             let remaining = deadline.subtractingReportingOverflow(now)
@@ -187,6 +189,8 @@ final class KeyringKeyStore: UnlockedKeyStore {
         guard let ring = keyring else { return false }
         return Self.lockDeadline(in: ring) != nil
     }
+
+    var holdsAnything: Bool { keyring != nil }
 
     func clear() {
         keyring?.drop()

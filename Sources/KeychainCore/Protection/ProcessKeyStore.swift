@@ -40,14 +40,19 @@ final class ProcessKeyStore: UnlockedKeyStore {
         }
     }
 
+    /// A lock while locked takes the earlier of the two deadlines: it never extends the grace period, but a
+    /// period set shorter since the first lock ends it sooner.
     func lock(classAExpiresAfter seconds: Int) throws {
         state.withLock { state in
-            guard !state.locked else { return }
+            let deadline = Date().addingTimeInterval(Double(max(seconds, 0)))
             for protection in Accessibility.classA {
                 if seconds <= 0 {
                     state.keys[protection] = nil
-                } else {
-                    state.expiry[protection] = Date().addingTimeInterval(Double(seconds))
+                    state.expiry[protection] = nil
+                } else if state.keys[protection] != nil {
+                    // Unlocked keys have no expiry; a locked one keeps its own if that comes first.
+                    let current = state.locked ? state.expiry[protection] ?? deadline : deadline
+                    state.expiry[protection] = min(current, deadline)
                 }
             }
             state.locked = true
@@ -55,6 +60,8 @@ final class ProcessKeyStore: UnlockedKeyStore {
     }
 
     var isLocked: Bool { state.withLock { $0.locked } }
+
+    var holdsAnything: Bool { state.withLock { !$0.keys.isEmpty || $0.locked } }
 
     func clear() { state.withLock { $0 = State() } }
 }

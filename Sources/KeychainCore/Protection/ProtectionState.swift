@@ -89,6 +89,19 @@ final class ProtectionState: Sendable {
             try SecretFile.createExclusively(url, bytes: try Self.freshDocument(deviceKey: deviceKey).encoded())
             snapshot = Mutex(try Self.load(url, deviceKey: deviceKey))
         }
+        try dropKeysOfARemovedPasscode()
+    }
+
+    /// A passcode removal cut short after the keybag was saved leaves the home's unlocked class keys (the
+    /// destroyed WhenPasscodeSetThisDeviceOnly key among them) in the store, recorded as unlocked: nothing may
+    /// hold them for a home without a passcode. Checked again under the keybag's lock, so a passcode another
+    /// process is setting now (its keys follow its keybag) is not taken for one.
+    private func dropKeysOfARemovedPasscode() throws {
+        guard try !hasPasscode, store.holdsAnything else { return }
+        try SecretFile.withExclusiveLock(lockURL) {
+            guard try Self.load(keybagURL, deviceKey: deviceKey).document.passcode == nil else { return }
+            store.clear()
+        }
     }
 
     // MARK: - Reading the keybag
@@ -152,6 +165,16 @@ final class ProtectionState: Sendable {
         get throws { try current().document.passcode != nil }
     }
 
+    /// Whether a passcode was removed and the items its key alone opened may still be in the database.
+    var passcodeBoundItemsAwaitPurge: Bool {
+        get throws { try current().document.passcodeBoundItemsToPurge == true }
+    }
+
+    /// Records that the items bound to a removed passcode are gone.
+    func finishPasscodeBoundPurge() throws {
+        try modify { document in document.passcodeBoundItemsToPurge = nil }
+    }
+
     /// The PBKDF2 rounds of the passcode's derivation, when a passcode is set.
     var passcodeIterations: Int? {
         get throws { try current().document.passcode?.iterations }
@@ -209,7 +232,8 @@ final class ProtectionState: Sendable {
     // MARK: - Commands
 
     /// Locks: class A goes after the grace period; class C stays until restart. Locking again while locked
-    /// does not restart the grace period; it completes a lock that was cut short.
+    /// does not restart the grace period (it may end it sooner: the earlier deadline wins); it completes a lock
+    /// that was cut short.
     func lock() throws {
         // Under the keybag's file lock, as unlocks are: a lock and an unlock of two processes take turns, so
         // neither can leave a recorded lock beside class A keys without an expiry.
@@ -323,6 +347,7 @@ final class ProtectionState: Sendable {
                 keys[.whenPasscodeSetThisDeviceOnly] = nil
                 destroyedClassAKPU = document.classes[Accessibility.whenPasscodeSetThisDeviceOnly.rawValue] != nil
                 document.setWrapped(.whenPasscodeSetThisDeviceOnly, nil)
+                document.passcodeBoundItemsToPurge = true
                 for (protection, key) in keys {
                     document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: deviceKey))
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SystemCalls
 
 #if canImport(Glibc)
@@ -27,10 +28,44 @@ enum SecretFile {
     /// racing, exactly one wins. Returns false when the file already existed.
     @discardableResult
     static func createExclusively(_ url: URL, bytes: [UInt8]) throws -> Bool {
+        if let created = try createUnnamedThenLink(url, bytes: bytes) { return created }
         let temporary = try writeTemporary(beside: url, bytes: bytes)
         defer { try? SystemCalls.unlink(temporary) }
+        beforeLinking.withLock { $0 }?()
         do throws(SystemCallError) {
             try SystemCalls.link(temporary, to: url.path)
+        } catch  where error.code == EEXIST {
+            return false
+        } catch {
+            throw failure(error, url)
+        }
+        try syncDirectory(url)
+        return true
+    }
+
+    /// Tests only: runs when a new file's bytes are written and synced, just before it gets its name, the moment
+    /// at which a process killed leaves behind whatever has a name by then.
+    static let beforeLinking = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// ``createExclusively(_:bytes:)`` with a file that has no name until it is complete (`O_TMPFILE`), so a
+    /// process killed meanwhile leaves nothing beside `url`; nil where the file system offers no such files.
+    private static func createUnnamedThenLink(_ url: URL, bytes: [UInt8]) throws -> Bool? {
+        let descriptor: Int32
+        do throws(SystemCallError) {
+            descriptor = try SystemCalls.openUnnamed(inDirectory: url.deletingLastPathComponent().path, mode: 0o600)
+        } catch  where [EOPNOTSUPP, EISDIR, EINVAL].contains(error.code) {
+            return nil
+        } catch {
+            throw failure(error, url, as: "create")
+        }
+        defer { SystemCalls.close(descriptor) }
+        try reporting(url) { () throws(SystemCallError) in
+            try SystemCalls.writeAll(descriptor, bytes)
+            try SystemCalls.fsync(descriptor)
+        }
+        beforeLinking.withLock { $0 }?()
+        do throws(SystemCallError) {
+            try SystemCalls.linkUnnamed(descriptor, to: url.path)
         } catch  where error.code == EEXIST {
             return false
         } catch {
@@ -126,7 +161,7 @@ enum SecretFile {
 
     /// Runs `body`, turning its failure into the keychain's error (see ``failure(_:_:as:)``).
     @discardableResult
-    private static func reporting<R>(
+    static func reporting<R>(
         _ url: URL, as call: String? = nil, _ body: () throws(SystemCallError) -> R
     ) throws(KeychainError) -> R {
         do { return try body() } catch { throw failure(error, url, as: call) }
@@ -134,7 +169,7 @@ enum SecretFile {
 
     /// The keychain's error for a failed call: `diskFull` for ENOSPC, else `io`, naming the call (or `call`)
     /// and the file, never its contents.
-    private static func failure(_ error: SystemCallError, _ url: URL, as call: String? = nil) -> KeychainError {
+    static func failure(_ error: SystemCallError, _ url: URL, as call: String? = nil) -> KeychainError {
         let status = error.code == ENOSPC ? SecurityStatus.diskFull : SecurityStatus.io
         return KeychainError(status, reason: "\(call ?? error.call) \(url.lastPathComponent): \(error.message)")
     }

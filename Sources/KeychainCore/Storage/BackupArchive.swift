@@ -33,8 +33,15 @@ enum BackupArchive {
     private static let checksumSize = 16
     /// magic, version, KDF, iterations, salt, password check, checksum.
     static let headerSize = 8 + 2 + 1 + 4 + saltSize + checkSize + checksumSize
-    /// A bound on the iterations a file may ask for, so a crafted file cannot make a restore spin for hours.
-    static let maximumIterations = 50_000_000
+    /// The fewest iterations a backup is written with, whatever the passcode's target: the file leaves the
+    /// machine and is attacked offline (OWASP's 2023 figure for PBKDF2-HMAC-SHA-256; about 0.2 s here).
+    static let minimumIterations = 600_000
+    /// The most a file may ask for, checked before any derivation, so a forged header cannot make a restore spin
+    /// (Apple's backup keybags use 10 million; about 3 s here). Backups are written within it.
+    static let maximumIterations = 10_000_000
+    /// The most items a backup may say it left out: a count beyond any keychain (each item is a database row of
+    /// over a hundred bytes), so a larger one is damage, not a number to print.
+    static let maximumExcludedCount = 10_000_000
 
     /// Encrypts `contents` under `password` stretched over `iterations` rounds.
     static func seal(_ contents: BackupContents, password: SecureBytes, iterations: Int) throws -> [UInt8] {
@@ -79,11 +86,19 @@ enum BackupArchive {
             _ = try reader.take(magic.count)
             return (try reader.integer(UInt16.self), try reader.byte(), Int(try reader.integer(UInt32.self)))
         }
-        guard version == formatVersion, kdf == kdfIdentifier else {
+        guard version == formatVersion else {
             throw KeychainError.decode.because("the backup is of format \(version), which this version cannot read")
         }
+        guard kdf == kdfIdentifier else {
+            throw KeychainError.decode.because(
+                "the backup's key derivation is KDF \(kdf), which this version does not know (it knows KDF 1, "
+                    + "PBKDF2-HMAC-SHA-256)")
+        }
+        // Older backups were written with as few as 1,000: read, but never more than a backup is written with.
         guard (1...maximumIterations).contains(iterations) else {
-            throw KeychainError.decode.because("the backup asks for \(iterations) KDF iterations")
+            throw KeychainError.decode.because(
+                "the backup file is damaged: it asks for \(iterations) KDF iterations, and backups use 1 to "
+                    + "\(maximumIterations)")
         }
         let saltEnd = 15 + saltSize
         let keys = try Keys(password: password, salt: Array(header[15..<saltEnd]), iterations: iterations)
@@ -152,6 +167,11 @@ enum BackupArchive {
         var reader = BinaryReader(bytes, damaged: KeychainError.decode.because("the backup's contents are malformed"))
         var contents = BackupContents()
         contents.excludedCount = Int(try reader.integer(UInt32.self))
+        guard contents.excludedCount <= maximumExcludedCount else {
+            throw KeychainError.decode.because(
+                "the backup's contents are damaged: they say \(contents.excludedCount) items were left out, more than "
+                    + "\(maximumExcludedCount)")
+        }
         let count = Int(try reader.integer(UInt32.self))
         for _ in 0..<count {
             let className = String(decoding: try reader.lengthPrefixed(UInt8.self), as: UTF8.self)

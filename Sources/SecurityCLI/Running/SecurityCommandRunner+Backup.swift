@@ -56,6 +56,14 @@ extension SecurityCommandRunner {
         output.writeLine(JSONText.encode(object))
     }
 
+    /// What `set-keychain-password --remove` deleted with the passcode; `--json`: `{"deletedCount":N}`.
+    func writeDeletedWithPasscode(_ count: Int) {
+        if format.json { return output.writeLine(JSONText.encode(["deletedCount": count])) }
+        output.writeLine(
+            "\(Self.items(count)) deleted with the passcode (WhenPasscodeSetThisDeviceOnly, or only the passcode "
+                + "opened them)")
+    }
+
     /// "1 item", "3 items".
     private static func items(_ count: Int, _ noun: String = "item") -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"

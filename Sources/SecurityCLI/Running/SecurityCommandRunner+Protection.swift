@@ -61,7 +61,8 @@ extension SecurityCommandRunner {
                 note(.nothingToRemove)
                 return
             }
-            try perform(operation) { try keychain.removePasscode(current: current) }
+            let deleted = try perform(operation) { try keychain.removePasscode(current: current) }
+            if let deleted { writeDeletedWithPasscode(deleted) }
             return
         }
         let new = try secret(newInput, prompt: .newPasscode, operation: operation)

@@ -1,0 +1,36 @@
+import KeychainCrypto
+import KeychainStore
+
+/// Items that only the device passcode opens. A devicePasscode factor's key is derived from the
+/// WhenPasscodeSetThisDeviceOnly class key, which removing the passcode destroys; biometry, companion and
+/// application-password factors have keys of their own. An item every alternative of whose key envelope holds
+/// the passcode factor can never be opened again once that key is gone.
+extension Keychain {
+    /// The rowids of `schema`'s table whose items only the passcode's key opened. Rows whose class is unavailable
+    /// or that do not decrypt are left alone (a damaged row is the read's to report).
+    func passcodeBoundRows(_ schema: ClassSchema, store: ItemStore) throws -> [Int64] {
+        let rows = try store.select(
+            from: schema.itemClass.rawValue, where: RowFilter(), reading: [.metadata, .secret])
+        return rows.compactMap { row in (try? isPasscodeBound(row, schema: schema)) == true ? row.rowid : nil }
+    }
+
+    private func isPasscodeBound(_ row: StoredRow, schema: ClassSchema) throws -> Bool {
+        guard let protection = Accessibility(rawValue: row.protection) else { return false }
+        let sealer = sealer(for: row, schema: schema, protection: protection)
+        let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: try classKey(protection))
+        let attributes = try sealer.openAttributes(row.metadata, itemKey: itemKey)
+        guard let policy = try storedPolicy(attributes),
+            policy.alternatives.contains(where: { $0.contains(.devicePasscode) })
+        else { return false }
+        // The envelope, not the policy, says which alternatives were made (one that could not be made when the
+        // item was stored, say biometry with nothing enrolled, is not in it).
+        let (envelope, _) = try ConstraintEnvelope.unframing(
+            try constrainedEnvelopeColumn(row.secret, sealer: sealer, itemKey: itemKey))
+        return Self.onlyThePasscodeOpens(envelope.alternatives.map(\.factors))
+    }
+
+    /// Whether every alternative needs the passcode's key.
+    static func onlyThePasscodeOpens(_ alternatives: [[ConstraintFactor]]) -> Bool {
+        !alternatives.isEmpty && alternatives.allSatisfy { $0.contains(.devicePasscode) }
+    }
+}
