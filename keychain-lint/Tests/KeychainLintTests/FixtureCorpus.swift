@@ -104,7 +104,8 @@ enum FixtureCorpus {
                     """
                     final class TokenStore {
                         func remove(_ key: String) throws {
-                            SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key] as CFDictionary)
+                            SecItemDelete([kSecClass: kSecClassGenericPassword, // expect: KL208
+                                           kSecAttrAccount: key] as CFDictionary)
                         }
                         func migrate(_ key: String, value: Data, legacy: Bool) throws {
                             var result: AnyObject?
@@ -130,7 +131,7 @@ enum FixtureCorpus {
                             return ReadResult(data: item as? Data, error: status == errSecSuccess ? nil : status)
                         }
                         static func delete(account: String) {
-                            SecItemDelete([kSecAttrAccount: account] as CFDictionary)
+                            SecItemDelete([kSecAttrAccount: account] as CFDictionary) // expect: KL208
                         }
                     }
                     func deviceIdentifier() -> Data {
@@ -205,7 +206,7 @@ enum FixtureCorpus {
                     """
                     final class SessionStore {
                         func save(_ token: Data) {
-                            SecItemAdd([kSecClass: kSecClassGenericPassword, // expect: KL102
+                            SecItemAdd([kSecClass: kSecClassGenericPassword, // expect: KL102 KL208
                                         kSecAttrService: "session",
                                         kSecValueData: token] as CFDictionary, nil)
                         }

@@ -6,7 +6,7 @@ import Testing
 /// SARIF that code scanning can follow across commits and place on the right character.
 @Suite struct SARIFTrackingTests {
     static let store = """
-        func save(_ data: Data) {
+        func save(_ data: Data) -> OSStatus {
             SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways, kSecValueData: data] as CFDictionary, nil)
         }
         """

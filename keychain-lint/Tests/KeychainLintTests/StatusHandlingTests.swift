@@ -43,6 +43,66 @@ import Testing
         #expect(locations(of: "KL208", in: source).isEmpty)
     }
 
+    /// A body of one statement is not a return unless something takes its value: an arm, a case, a loop body or a
+    /// Void function's body discards the status.
+    @Test func discardedStatusInSingleStatementBodies() {
+        let source = """
+            import Security
+            enum Mode { case clear, keep }
+            func reset(_ q: [String: Any], _ reset: Bool, _ mode: Mode, _ qs: [CFDictionary]) {
+                if reset { SecItemDelete(q as CFDictionary) }
+                switch mode {
+                case .clear: SecItemDelete(q as CFDictionary)
+                case .keep: break
+                }
+                for q in qs { SecItemDelete(q) }
+            }
+            func clear(_ q: [String: Any]) { SecItemDelete(q as CFDictionary) }
+            func clearAll(_ q: [String: Any]) -> Void { SecItemDelete(q as CFDictionary) }
+            func retry(_ q: [String: Any], _ queue: DispatchQueue, _ reset: Bool) -> Bool {
+                do { try check() } catch { SecItemDelete(q as CFDictionary) }
+                queue.async { if reset { SecItemDelete(q as CFDictionary) } }
+                return true
+            }
+            func check() throws {}
+            var item: [String: Any] = [:]
+            var status: OSStatus {
+                get { errSecSuccess }
+                set { SecItemDelete(item as CFDictionary) }
+            }
+            """
+        #expect(
+            locations(of: "KL208", in: source) == [
+                "4:16", "6:18", "9:19", "11:34", "12:45", "14:32", "15:30", "22:11",
+            ])
+    }
+
+    /// Where the one expression is the value a closure or a value-returning function gives back, the status is kept.
+    @Test func returnedSingleExpressionIsSilent() {
+        let source = """
+            import Foundation
+            import Security
+            struct Store {
+                let queue = DispatchQueue(label: "store")
+                var q: [String: Any]
+                func add() -> OSStatus { SecItemAdd(q as CFDictionary, nil) }
+                func addOnQueue() -> OSStatus { queue.sync { SecItemAdd(q as CFDictionary, nil) } }
+                var deleted: OSStatus { SecItemDelete(q as CFDictionary) }
+                var updated: OSStatus { get { SecItemUpdate(q as CFDictionary, q as CFDictionary) } }
+                subscript(key: String) -> OSStatus { SecItemDelete(q as CFDictionary) }
+                func pick(_ fresh: Bool) -> OSStatus {
+                    let status = if fresh { SecItemAdd(q as CFDictionary, nil) } else { SecItemDelete(q as CFDictionary) }
+                    return status
+                }
+                // An `if` or `switch` that is a body's one statement is an expression there (SE-0380).
+                func choose(_ fresh: Bool) -> OSStatus {
+                    if fresh { SecItemAdd(q as CFDictionary, nil) } else { SecItemDelete(q as CFDictionary) }
+                }
+            }
+            """
+        #expect(locations(of: "KL208", in: source).isEmpty)
+    }
+
     @Test func duplicateItemSwallowed() {
         let source = """
             import Security

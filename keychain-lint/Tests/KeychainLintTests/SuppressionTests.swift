@@ -26,7 +26,7 @@ import Testing
     @Test func fileWideSuppression() {
         let source = """
             // keychain-lint:ignore-file KL101 -- fixtures for the migration tests
-            func save() {
+            func save() -> OSStatus {
                 SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways] as CFDictionary, nil)
             }
             """

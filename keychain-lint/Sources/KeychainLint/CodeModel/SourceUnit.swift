@@ -36,6 +36,9 @@ package struct FunctionDecl: Sendable {
     package var compilationConditions: [String]
     /// The type or extension the function is declared in (`UserDefaults` for `extension UserDefaults`).
     package var enclosingType: String? = nil
+    /// True when the body gives back a value: a Swift function or subscript with a non-Void result, or a getter. A
+    /// one-expression body then returns that expression; in a Void body, an initializer or a setter it is discarded.
+    package var returnsValue: Bool = false
 
     package var signature: String { name + "(" + labels.map { $0 + ":" }.joined() + ")" }
 }

@@ -11,31 +11,37 @@ extension Array where Element == Stmt {
 
 extension Stmt {
     /// The blocks directly inside this statement: its arms or body, and closures in its own expressions.
-    package var nestedBlocks: [Block] {
-        var blocks: [Block] = []
+    package var nestedBlocks: [Block] { arms + closures }
+
+    /// The statement's own arms or body: if/else, guard, switch cases, `#if` clauses, loop, do/catch and defer bodies.
+    package var arms: [Block] {
+        switch kind {
+        case .ifStatement(_, let then, let otherwise): [then] + (otherwise.map { [$0] } ?? [])
+        case .guardStatement(_, let otherwise): [otherwise]
+        case .switchStatement(_, let cases): cases.map(\.body)
+        case .compilationConditional(let clauses): clauses.map(\.body)
+        case .loop(_, let body): [body]
+        case .block(let block): [block]
+        case .expression, .variable, .assignment, .returnStatement, .function, .other: []
+        }
+    }
+
+    /// The outermost closures in the statement's own expressions (if and switch expressions are lowered as closures).
+    package var closures: [Block] {
         var own: [Expr] = []
         switch kind {
         case .expression(let expr): own = [expr]
         case .variable(let decl): own = decl.initializer.map { [$0] } ?? []
         case .assignment(let target, _, let value): own = [target, value]
-        case .ifStatement(let conditions, let then, let otherwise):
-            own = conditions.compactMap(\.expression)
-            blocks = [then] + (otherwise.map { [$0] } ?? [])
-        case .guardStatement(let conditions, let otherwise):
-            own = conditions.compactMap(\.expression)
-            blocks = [otherwise]
-        case .switchStatement(let subject, let cases):
-            own = [subject]
-            blocks = cases.map(\.body)
-        case .compilationConditional(let clauses): blocks = clauses.map(\.body)
-        case .loop(let conditions, let body):
-            own = conditions
-            blocks = [body]
+        case .ifStatement(let conditions, _, _): own = conditions.compactMap(\.expression)
+        case .guardStatement(let conditions, _): own = conditions.compactMap(\.expression)
+        case .switchStatement(let subject, _): own = [subject]
+        case .compilationConditional, .block, .function: break
+        case .loop(let conditions, _): own = conditions
         case .returnStatement(let value): own = value.map { [$0] } ?? []
-        case .block(let block): blocks = [block]
-        case .function: break
         case .other(let parts): own = parts
         }
+        var blocks: [Block] = []
         for expr in own { expr.collectClosures(into: &blocks) }
         return blocks
     }

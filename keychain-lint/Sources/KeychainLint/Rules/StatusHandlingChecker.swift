@@ -12,17 +12,33 @@ package struct StatusHandlingChecker: SourceChecker {
     package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
         let swift = analysis.unit.language == .swift
         for function in analysis.functions {
-            checkDiscarded(in: function.decl.body, swift: swift, into: &collector)
+            checkDiscarded(
+                in: function.decl.body, returned: swift && function.decl.returnsValue, swift: swift, into: &collector)
             function.decl.body.visitStatements { checkDuplicateBranch($0, into: &collector) }
         }
     }
 
-    /// A Swift body of one expression returns it (`queue.sync { SecItemAdd(...) }`, `-> OSStatus { SecItemAdd(...) }`),
-    /// so only statements among others are discards there.
-    private func checkDiscarded(in block: Block, swift: Bool, into collector: inout FindingCollector) {
+    /// `returned`: the block's value is what its Swift function, getter or closure gives back, so a lone expression
+    /// there is returned (`-> OSStatus { SecItemAdd(...) }`, `queue.sync { SecItemAdd(...) }`), not discarded. In a
+    /// Void body and in arms, cases, loop and catch bodies the lone call's status is thrown away.
+    private func checkDiscarded(in block: Block, returned: Bool, swift: Bool, into collector: inout FindingCollector) {
+        let lone = returned && block.count == 1
         for statement in block {
-            if !(swift && block.count == 1) { checkDiscarded(statement, into: &collector) }
-            for nested in statement.nestedBlocks { checkDiscarded(in: nested, swift: swift, into: &collector) }
+            if !lone { checkDiscarded(statement, into: &collector) }
+            // A lone if with an else, switch or `#if` is the returned expression itself (SE-0380), so its arms are
+            // returned too; an if without an else is only a statement.
+            var armsReturned = false
+            switch statement.kind {
+            case .ifStatement(_, _, let otherwise): armsReturned = lone && otherwise != nil
+            case .switchStatement, .compilationConditional: armsReturned = lone
+            default: break
+            }
+            for arm in statement.arms {
+                checkDiscarded(in: arm, returned: armsReturned, swift: swift, into: &collector)
+            }
+            for closure in statement.closures {
+                checkDiscarded(in: closure, returned: swift, swift: swift, into: &collector)
+            }
         }
     }
 

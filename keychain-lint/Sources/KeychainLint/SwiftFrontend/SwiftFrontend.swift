@@ -113,15 +113,17 @@ final class SwiftLowering {
         } else if let function = decl.as(FunctionDeclSyntax.self) {
             registerFunction(
                 name: function.name.text, parameters: function.signature.parameterClause.parameters,
-                body: function.body, at: function)
+                body: function.body, returnsValue: Self.isValue(function.signature.returnClause?.type), at: function)
         } else if let initializer = decl.as(InitializerDeclSyntax.self) {
             registerFunction(
                 name: "init", parameters: initializer.signature.parameterClause.parameters,
-                body: initializer.body, at: initializer)
+                body: initializer.body, returnsValue: false, at: initializer)
         } else if let deinitializer = decl.as(DeinitializerDeclSyntax.self), let body = deinitializer.body {
             registerBody(name: "deinit", labels: [], parameters: [], items: body.statements, at: deinitializer)
         } else if let subscriptDecl = decl.as(SubscriptDeclSyntax.self), let accessors = subscriptDecl.accessorBlock {
-            registerAccessors(accessors, name: "subscript", at: subscriptDecl)
+            registerAccessors(
+                accessors, name: "subscript", returnsValue: Self.isValue(subscriptDecl.returnClause.type),
+                at: subscriptDecl)
         } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
             for clause in liveClauses(conditional) {
                 withCondition(clause) {
@@ -157,18 +159,26 @@ final class SwiftLowering {
         }
     }
 
+    /// False for no result type and for `Void` or `()`, whose one-expression body returns nothing.
+    static func isValue(_ type: TypeSyntax?) -> Bool {
+        guard let type else { return false }
+        return !["Void", "()", "Swift.Void"].contains(type.trimmedDescription)
+    }
+
     func registerFunction(
-        name: String, parameters: FunctionParameterListSyntax, body: CodeBlockSyntax?, at node: some SyntaxProtocol
+        name: String, parameters: FunctionParameterListSyntax, body: CodeBlockSyntax?, returnsValue: Bool,
+        at node: some SyntaxProtocol
     ) {
         guard let body else { return }
         let labels = parameters.map { $0.firstName.text }
         let names = parameters.map { ($0.secondName ?? $0.firstName).text }
-        registerBody(name: name, labels: labels, parameters: names, items: body.statements, at: node)
+        registerBody(
+            name: name, labels: labels, parameters: names, items: body.statements, returnsValue: returnsValue, at: node)
     }
 
     func registerBody(
         name: String, labels: [String], parameters: [String], items: CodeBlockItemListSyntax,
-        at node: some SyntaxProtocol
+        returnsValue: Bool = false, at node: some SyntaxProtocol
     ) {
         let position = position(of: node)
         let conditions = compilationConditions
@@ -177,17 +187,23 @@ final class SwiftLowering {
         functions.append(
             FunctionDecl(
                 name: name, labels: labels, parameters: parameters, body: body, position: position,
-                compilationConditions: conditions, enclosingType: enclosingType))
+                compilationConditions: conditions, enclosingType: enclosingType, returnsValue: returnsValue))
     }
 
-    func registerAccessors(_ block: AccessorBlockSyntax, name: String, at node: some SyntaxProtocol) {
+    /// `returnsValue` is for the getter; setters, observers and `_modify` give nothing back.
+    func registerAccessors(
+        _ block: AccessorBlockSyntax, name: String, returnsValue: Bool, at node: some SyntaxProtocol
+    ) {
         switch block.accessors {
         case .getter(let items):
-            registerBody(name: name, labels: [], parameters: [], items: items, at: node)
+            registerBody(name: name, labels: [], parameters: [], items: items, returnsValue: returnsValue, at: node)
         case .accessors(let accessors):
             for accessor in accessors {
                 guard let body = accessor.body else { continue }
-                registerBody(name: name, labels: [], parameters: [], items: body.statements, at: accessor)
+                let getter = accessor.accessorSpecifier.tokenKind == .keyword(.get)
+                registerBody(
+                    name: name, labels: [], parameters: [], items: body.statements,
+                    returnsValue: getter && returnsValue, at: accessor)
             }
         @unknown default:
             break
@@ -206,7 +222,9 @@ final class SwiftLowering {
         for binding in decl.bindings {
             let name = binding.pattern.trimmedDescription
             if let accessors = binding.accessorBlock {
-                registerAccessors(accessors, name: name, at: binding)
+                // A computed property has a type annotation; without one there are only observers.
+                let returnsValue = binding.typeAnnotation.map { Self.isValue($0.type) } ?? false
+                registerAccessors(accessors, name: name, returnsValue: returnsValue, at: binding)
             }
             result.append(
                 VariableDecl(
