@@ -72,11 +72,19 @@ import Testing
         #expect(mkfifo(fifo.path, 0o600) == 0)
         // A writer that gives a few bytes and closes: what the old read would have taken as a backup.
         let writer = Thread {
+            // The reader may be gone by the time the bytes go: the write must fail with EPIPE, not end the test
+            // process with SIGPIPE (blocked on this thread, and taken back before it ends).
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
             let descriptor = open(fifo.path, O_WRONLY)
             if descriptor >= 0 {
                 _ = write(descriptor, "KCBACKUP", 8)
                 close(descriptor)
             }
+            var none = timespec()
+            _ = sigtimedwait(&pipeSignal, nil, &none)
         }
         writer.start()
         let error = #expect(throws: KeychainError.self) { try Keychain.readBackupFile(fifo) }
