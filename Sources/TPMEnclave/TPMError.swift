@@ -60,7 +60,12 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
             // TPM_RC_AUTH_FAIL, TPM_RC_BAD_AUTH: the auth value presented is not the key's.
             return number == 0x0E || number == 0x22 ? authFailed : internalComponent
         }
-        // A handle or parameter refused: for Load, the blob (TPM_RC_INTEGRITY, TPM_RC_BINDING, …); else the input.
-        return operation == "Load" ? decode : param
+        switch operation {
+        // The hierarchy refused its primary (disabled, an owner password set): no key's fault.
+        case "CreatePrimary": return notAvailable
+        // A parameter refused is the blob (TPM_RC_INTEGRITY, TPM_RC_BINDING, …); the handle is the parent, ours.
+        case "Load": return code & 0x40 != 0 ? decode : notAvailable
+        default: return param  // the input
+        }
     }
 }

@@ -12,7 +12,8 @@ struct TPMErrorStatusTests {
     @Test func onlyALoadRefusingTheBlobMeansAnotherTPM() {
         #expect(Self.status("Load", 0x1DF) == -26275)  // TPM_RC_INTEGRITY, parameter 1
         #expect(Self.status("Load", 0x1E5) == -26275)  // TPM_RC_BINDING, parameter 1
-        #expect(Self.status("Load", 0x18B) == -26275)  // TPM_RC_HANDLE, handle 1
+        #expect(Self.status("Load", 0x18B) == -25291)  // TPM_RC_HANDLE, handle 1: the parent, not the blob
+        #expect(Self.status("CreatePrimary", 0x185) == -25291)  // TPM_RC_HIERARCHY, handle 1: disabled
         #expect(Self.status("Sign", 0x1DF) == -50)  // the input, not the key
         #expect(Self.status("ECDH_ZGen", 0x2E7) == -50)  // TPM_RC_ECC_POINT, parameter 2
     }
