@@ -160,13 +160,19 @@ package enum ChainVerifier {
     /// subject alternative names only, a wildcard only as a whole leftmost label, a final dot ignored. A name that
     /// cannot be checked (empty, holding a NUL) matches nothing.
     package static func names(_ hostname: String, in certificate: X509Certificate) -> Bool {
-        var name = hostname
-        if name.hasSuffix(".") { name.removeLast() }
-        guard !name.isEmpty, !name.utf8.contains(0) else { return false }
+        guard let name = checkable(hostname) else { return false }
         defer { OpenSSLEncoding.clearErrors() }
         let address = X509_check_ip_asc(certificate.handle, name, 0)
         if address >= 0 { return address == 1 }  // -2: not an IP address
         return X509_check_host(certificate.handle, name, name.utf8.count, hostFlags, nil) == 1
+    }
+
+    /// `hostname` as OpenSSL checks it (a final dot dropped), or nil for a name it cannot check: empty, or holding
+    /// a NUL (OpenSSL would then check nothing).
+    private static func checkable(_ hostname: String) -> String? {
+        var name = hostname
+        if name.hasSuffix(".") { name.removeLast() }
+        return name.isEmpty || name.utf8.contains(0) ? nil : name
     }
 
     /// Apple trusts only the subject alternative names for TLS, never a DNS name in the common name.
@@ -174,9 +180,7 @@ package enum ChainVerifier {
 
     /// Sets the host name or IP address the leaf must name; false when OpenSSL would check nothing.
     private static func setHost(_ hostname: String, on parameters: OpaquePointer?) -> Bool {
-        var name = hostname
-        if name.hasSuffix(".") { name.removeLast() }
-        guard !name.isEmpty, !name.utf8.contains(0) else { return false }
+        guard let name = checkable(hostname) else { return false }
         if X509_VERIFY_PARAM_set1_ip_asc(parameters, name) == 1 { return true }
         OpenSSLEncoding.clearErrors()
         X509_VERIFY_PARAM_set_hostflags(parameters, hostFlags)
