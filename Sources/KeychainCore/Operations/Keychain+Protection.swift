@@ -74,6 +74,9 @@ extension Keychain {
         let purged = try withStore { store -> Int in
             guard try boundItems || store.holdsRows(protection: destroyed) else { return 0 }
             return try store.database.writeTransaction {
+                // Asked again under the write lock: another process may have set a passcode since, and the items
+                // it then bound to its passcode must stay (a new item is written under this same lock).
+                guard try !dataProtection.hasPasscode else { return 0 }
                 var purged = 0
                 for schema in ClassSchema.stored {
                     let table = schema.itemClass.rawValue
