@@ -39,7 +39,10 @@ struct TrustEvaluation {
             chain = result.chain.map { built in known.first { $0.x509 == built } ?? SecCertificate(x509: built) }
             // As Apple's check: the root is in the system's store, whatever anchors the app set.
             let anchoredBySystem =
-                result.isAnchored && result.chain.last.map { ChainVerifier.isSystemAnchor($0) } == true
+                result.isAnchored
+                && result.chain.last.map {
+                    ChainVerifier.isSystemAnchor($0, directory: request.systemAnchorDirectory)
+                } == true
             found =
                 result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
                 + Self.otherHostFailures(of: leaf, under: settings.policies, checked: request.hostname)

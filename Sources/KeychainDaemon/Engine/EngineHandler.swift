@@ -124,6 +124,15 @@ package final class EngineHandler: DaemonHandler {
             if let forgotten = envelope.context { connection.forgetContext(forgotten) }
         default: break
         }
+        return Self.understood(response, to: envelope.request, byProtocol: connection.clientProtocolVersion)
+    }
+
+    /// `response` as a client of `version` understands it: before protocol 4 a passcode removal was answered
+    /// done, and such a client takes nothing else (it would report a failure of a removal that happened).
+    static func understood(_ response: KeychainResponse, to request: KeychainRequest, byProtocol version: Int)
+        -> KeychainResponse
+    {
+        if case .removePasscode = request, case .deleted = response, version < 4 { return .done }
         return response
     }
 

@@ -54,7 +54,10 @@ extension DaemonConnection {
     }
 
     /// Whether the client takes answers in parts.
-    var takesAnswersInParts: Bool { (clientHello?.protocolVersion ?? 1) >= 2 }
+    var takesAnswersInParts: Bool { clientProtocolVersion >= 2 }
+
+    /// The protocol the client said it speaks; 1 until it says hello.
+    var clientProtocolVersion: Int { clientHello?.protocolVersion ?? 1 }
 
     /// Sends `payload`, the answer to `requestID`, in parts when it is larger than one frame: every
     /// `response-part` frame now, and returns the closing `response` frame for the caller to send. The caller
