@@ -23,6 +23,9 @@ enum CFContainerElements {
         /// The size at which the entries of containers gone are swept out: sweeping at every new container made
         /// a run over many containers quadratic.
         var sweepAt = 64
+        /// Objects made since the last sweep: a process that makes few containers after one holding a secret
+        /// still lets that secret go (and be wiped) soon.
+        var madeSinceSweep = 0
     }
 
     private static let table = Mutex(Table())
@@ -49,9 +52,11 @@ enum CFContainerElements {
             let object = Self.object(for: element)
             entry.objects[slot, default: []].append(object)
             table.entries[id] = entry
-            if table.entries.count >= table.sweepAt {
+            table.madeSinceSweep += 1
+            if table.entries.count >= table.sweepAt || table.madeSinceSweep >= max(64, table.entries.count) {
                 table.entries = table.entries.filter { $0.value.container != nil }
                 table.sweepAt = max(64, table.entries.count * 2)
+                table.madeSinceSweep = 0
             }
             return UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
         }

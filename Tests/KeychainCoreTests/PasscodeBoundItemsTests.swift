@@ -50,6 +50,34 @@ import Testing
         #expect(keychain.readStatus("plain") == 0)
     }
 
+    /// The watch and an application password keep an item as biometry does; the passcode alone binds an item of
+    /// another class or table just the same.
+    @Test func otherFactorsClassesAndTablesAreJudgedAlike() throws {
+        let keychain = try fastKDFKeychain()
+        defer { keychain.simulateRestart() }
+        try keychain.setPasscode(testPasscode)
+        try keychain.authenticators.companion.pair()
+        try keychain.add(constrained("watch-or-passcode", [.companion, .or, .devicePasscode]))
+        let context = AuthenticationContext()
+        context.setApplicationPassword(Array("pw".utf8))
+        try keychain.add(constrained("application-password", .applicationPassword), context: context)
+        var afterFirstUnlock = constrained("passcode-after-first-unlock", .devicePasscode)
+        afterFirstUnlock.accessControl = AccessControlPolicy(accessibility: .afterFirstUnlock, flags: .devicePasscode)
+        try keychain.add(afterFirstUnlock)
+        try keychain.add(
+            NewItem(
+                itemClass: .internetPassword,
+                attributes: [.account: .string("internet"), .server: .string("example.com")],
+                accessControl: AccessControlPolicy(accessibility: .whenUnlocked, flags: .devicePasscode),
+                data: Array("internet-secret".utf8)))
+        #expect(try keychain.removePasscode(current: testPasscode) == 2)
+        #expect(try accounts(keychain) == ["watch-or-passcode", "application-password"])
+        let internet = #expect(throws: KeychainError.self) {
+            try keychain.search(ItemQuery(itemClass: .internetPassword, limit: .all, returns: .attributes))
+        }
+        #expect(internet?.status == -25300)
+    }
+
     /// A crash after the keybag lost its passcode but before the purge: the next open finishes it.
     @Test func theNextOpenFinishesAPurgeCutShort() throws {
         let home = temporaryHome()

@@ -68,6 +68,9 @@ enum SecretFile {
             try SystemCalls.linkUnnamed(descriptor, to: url.path)
         } catch  where error.code == EEXIST {
             return false
+        } catch  where error.code == ENOENT || error.code == EPERM {
+            // Neither /proc nor CAP_DAC_READ_SEARCH: the unnamed file cannot be named; a named one will do.
+            return nil
         } catch {
             throw failure(error, url)
         }
