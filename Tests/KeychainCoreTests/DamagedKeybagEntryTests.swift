@@ -25,22 +25,11 @@ import Testing
         document["classes"] = classes
         try JSONSerialization.data(withJSONObject: document).write(to: keybag)
 
-        let right = status { try keychain.unlock(passcode: testPasscode) }
+        let right = keychainStatus { try keychain.unlock(passcode: testPasscode) }
         #expect(right == -25291)
         #expect(try keychain.info().failedAttempts == 0)
-        let wrong = status { try keychain.unlock(passcode: Secret(Array("not the passcode".utf8))) }
+        let wrong = keychainStatus { try keychain.unlock(passcode: Secret(Array("not the passcode".utf8))) }
         #expect(wrong == -25293)
         #expect(try keychain.info().failedAttempts == 1)
-    }
-
-    private func status(_ body: () throws -> Void) -> Int32 {
-        do {
-            try body()
-            return 0
-        } catch let error as KeychainError {
-            return error.status
-        } catch {
-            return 1
-        }
     }
 }

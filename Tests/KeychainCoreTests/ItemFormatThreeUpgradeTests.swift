@@ -31,17 +31,6 @@ import Testing
         try keychain.withStore { try $0.select(from: "inet", where: RowFilter(), reading: []) }.first?.version
     }
 
-    private func status(_ body: () throws -> Void) -> Int32 {
-        do {
-            try body()
-            return 0
-        } catch let error as KeychainError {
-            return error.status
-        } catch {
-            return 0
-        }
-    }
-
     @Test func theFixtureIsFormatTwo() throws {
         let home = try formatTwoHome()
         let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)

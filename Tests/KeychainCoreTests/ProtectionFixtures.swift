@@ -56,3 +56,16 @@ func accountQuery(_ account: String, returns: ReturnOptions = []) -> ItemQuery {
         itemClass: .genericPassword, attributes: [.account: .string(account)],
         limit: returns.isEmpty ? .all : .one, returns: returns)
 }
+
+/// The status `body` ends with: 0 when it succeeds, the keychain's status when it throws a ``KeychainError``, and
+/// -1 for any other error (which no keychain call should throw).
+func keychainStatus(_ body: () throws -> Void) -> Int32 {
+    do {
+        try body()
+        return 0
+    } catch let error as KeychainError {
+        return error.status
+    } catch {
+        return -1
+    }
+}
