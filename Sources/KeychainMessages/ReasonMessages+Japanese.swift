@@ -46,6 +46,13 @@ extension ReasonMessages {
         word(
             "{0} is not a regular file but a {1}; only a regular file is read",
             "{0} は通常のファイルではなく {1} です。読み込むのは通常のファイルだけです")
+        word("{0} grew while it was read; it was not read", "{0} は読み込む間に大きくなったため、読み込んでいません")
+        word("directory", "ディレクトリ")
+        word("FIFO", "FIFO")
+        word("character device", "キャラクタデバイス")
+        word("block device", "ブロックデバイス")
+        word("socket", "ソケット")
+        word("special file", "特殊ファイル")
         word(
             "{0} is larger than {1} bytes, more than any file read here; it was not read",
             "{0} は {1} バイトより大きく、ここで読み込むどのファイルよりも大きいため、読み込んでいません")

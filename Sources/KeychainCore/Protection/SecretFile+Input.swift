@@ -43,20 +43,22 @@ extension SecretFile {
             if count == 0 { break }
             filled += count
         }
-        guard filled <= Int(status.size), filled <= largest else { throw tooLarge }
+        guard filled <= Int(status.size) else {
+            throw KeychainError.param.because("\(url.path) grew while it was read; it was not read")
+        }
         bytes.removeLast(bytes.count - filled)
         return bytes
     }
 
-    /// The file type of `mode` in a word, for a refusal.
-    private static func kind(_ mode: UInt32) -> String {
+    /// The file type of `mode` in a word, for a refusal (worded in the reader's language).
+    private static func kind(_ mode: UInt32) -> KeychainError.Reason {
         switch mode & UInt32(S_IFMT) {
-        case UInt32(S_IFDIR): "directory"
-        case UInt32(S_IFIFO): "FIFO"
-        case UInt32(S_IFCHR): "character device"
-        case UInt32(S_IFBLK): "block device"
-        case UInt32(S_IFSOCK): "socket"
-        default: "special file"
+        case UInt32(S_IFDIR): KeychainError.Reason("directory")
+        case UInt32(S_IFIFO): KeychainError.Reason("FIFO")
+        case UInt32(S_IFCHR): KeychainError.Reason("character device")
+        case UInt32(S_IFBLK): KeychainError.Reason("block device")
+        case UInt32(S_IFSOCK): KeychainError.Reason("socket")
+        default: KeychainError.Reason("special file")
         }
     }
 }
