@@ -32,7 +32,9 @@ package final class SoftwareTPM {
     /// Starts `swtpm` on a free port pair (server, control) over the same state directory.
     package func start() throws {
         for _ in 0..<20 {
-            let candidate = Int.random(in: 20_000..<60_000)
+            // Below Linux's default range of ephemeral ports (32768-60999), where the local end of any connection
+            // (another test's, to another swtpm) could hold the control port and make this swtpm exit.
+            let candidate = Int.random(in: 20_000..<32_000)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/swtpm")
             process.arguments = [
@@ -43,7 +45,10 @@ package final class SoftwareTPM {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            if Self.waitForListener(port: candidate, process: process) {
+            // The TCTI talks to both: the command port and the control port beside it.
+            if Self.waitForListener(port: candidate, process: process)
+                && Self.waitForListener(port: candidate + 1, process: process) && process.isRunning
+            {
                 self.process = process
                 port = candidate
                 return
