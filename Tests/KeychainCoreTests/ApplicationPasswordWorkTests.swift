@@ -13,13 +13,11 @@ import Testing
         let keychain = try fastKDFKeychain(home: home)
         defer { keychain.simulateRestart() }
         try keychain.setPasscode(testPasscode)
-        let keybag = home.appendingPathComponent("keybag")
-        var document = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: keybag)) as? [String: Any])
-        var passcode = try #require(document["passcode"] as? [String: Any])
-        passcode["iterations"] = 1
-        document["passcode"] = passcode
-        try JSONSerialization.data(withJSONObject: document).write(to: keybag)
+        try editKeybag(in: home) { document in
+            var passcode = try #require(document["passcode"] as? [String: Any])
+            passcode["iterations"] = 1
+            document["passcode"] = passcode
+        }
         #expect(try keychain.dataProtection.passcodeIterations == 1, "the keybag as changed is read")
 
         let context = AuthenticationContext()

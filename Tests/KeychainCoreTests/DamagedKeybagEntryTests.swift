@@ -14,16 +14,14 @@ import Testing
         try keychain.setPasscode(testPasscode)
         keychain.simulateRestart()
 
-        let keybag = home.appendingPathComponent("keybag")
-        var document = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: keybag)) as? [String: Any])
-        var classes = try #require(document["classes"] as? [String: String])
-        let encoded = try #require(classes["cku"])
-        var wrapped = try #require(Data(base64Encoded: encoded))
-        wrapped[wrapped.count - 1] ^= 0x01
-        classes["cku"] = wrapped.base64EncodedString()
-        document["classes"] = classes
-        try JSONSerialization.data(withJSONObject: document).write(to: keybag)
+        try editKeybag(in: home) { document in
+            var classes = try #require(document["classes"] as? [String: String])
+            let encoded = try #require(classes["cku"])
+            var wrapped = try #require(Data(base64Encoded: encoded))
+            wrapped[wrapped.count - 1] ^= 0x01
+            classes["cku"] = wrapped.base64EncodedString()
+            document["classes"] = classes
+        }
 
         let right = keychainStatus { try keychain.unlock(passcode: testPasscode) }
         #expect(right == -25291)

@@ -69,3 +69,13 @@ func keychainStatus(_ body: () throws -> Void) -> Int32 {
         return -1
     }
 }
+
+/// Rewrites the keybag file of `home` as someone who can write the home would: `change` gets its JSON.
+func editKeybag(in home: URL, _ change: (inout [String: Any]) throws -> Void) throws {
+    let keybag = home.appendingPathComponent("keybag")
+    guard var document = try JSONSerialization.jsonObject(with: Data(contentsOf: keybag)) as? [String: Any] else {
+        throw CocoaError(.fileReadCorruptFile)
+    }
+    try change(&document)
+    try JSONSerialization.data(withJSONObject: document).write(to: keybag)
+}

@@ -44,6 +44,10 @@ final class CertificateFixtures: Sendable {
                 -extfile ext.cnf -extensions "$4" -out "$1.pem"
         }
         der() { openssl x509 -in "$1.pem" -outform DER -out "$1.der"; }
+        dated() { # name startdate enddate extfile-section: issued by the intermediate for the dates given
+            openssl ca -batch -config ca.cnf -cert intermediate.pem -keyfile intermediate.key -in "$1.csr" \
+                -startdate "$2" -enddate "$3" -extfile ext.cnf -extensions "$4" -notext -out "$1.pem" 2>/dev/null
+        }
         cat > ext.cnf <<'CNF'
         [root]
         basicConstraints = critical, CA:true
@@ -121,9 +125,7 @@ final class CertificateFixtures: Sendable {
         openssl req -new -key leaf.key -subj "/O=Example Org/CN=www.example.test" -out leaf.csr
         sign leaf intermediate 365 leaf
         openssl req -new -key leaf.key -subj "/CN=expired.example.test" -out expired.csr
-        openssl ca -batch -config ca.cnf -cert intermediate.pem -keyfile intermediate.key -in expired.csr \
-            -startdate 20200101000000Z -enddate 20210101000000Z -extfile ext.cnf -extensions leaf -notext \
-            -out expired.pem 2>/dev/null
+        dated expired 20200101000000Z 20210101000000Z leaf
         openssl req -new -key leaf.key -subj "/CN=client.example.test" -out client.csr
         sign client intermediate 365 client
         openssl req -new -key leaf.key -subj "/CN=wildcard" -out wild.csr
@@ -147,9 +149,7 @@ final class CertificateFixtures: Sendable {
         openssl req -new -key leaf.key -subj "/CN=noeku.example.test" -out noeku.csr
         sign noeku intermediate 365 noeku
         openssl req -new -key leaf.key -subj "/CN=old.example.test" -out old.csr
-        openssl ca -batch -config ca.cnf -cert intermediate.pem -keyfile intermediate.key -in old.csr \
-            -startdate 20190601000000Z -enddate 20991231235959Z -extfile ext.cnf -extensions noeku -notext \
-            -out old.pem 2>/dev/null
+        dated old 20190601000000Z 20991231235959Z noeku
         openssl req -new -key leaf.key -subj "/CN=anyeku.example.test" -out anyeku.csr
         sign anyeku intermediate 365 anyeku
         # A CA whose extendedKeyUsage allows e-mail only.
