@@ -11,6 +11,7 @@ import Security
 FloorOnly.runIfAsked()
 LookupProfile.runIfAsked()
 AccessControlBenchmark.runIfAsked()
+DataProtectionBenchmark.runIfAsked()
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let durableOps = arguments.count > 0 ? arguments[0] : 300

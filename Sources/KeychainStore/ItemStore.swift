@@ -82,6 +82,13 @@ package final class ItemStore {
         try database.statement(sql).run(values)
     }
 
+    /// Replaces only a row's wrapped item key (its class key was renewed; nothing else of the row changes).
+    package func replaceWrappedKey(_ wrappedKey: [UInt8], rowid: Int64, in table: String) throws {
+        try database.statement("UPDATE \(table) SET wrappedkey = ? WHERE rowid = ?").run([
+            .blob(wrappedKey), .integer(rowid),
+        ])
+    }
+
     /// Reads the rows that pass `filter`, in insertion order. The sealed attributes and secret are read only
     /// when asked for; otherwise they come back empty.
     package func select(from table: String, where filter: RowFilter, reading columns: RowColumns) throws

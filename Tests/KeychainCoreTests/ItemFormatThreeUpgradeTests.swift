@@ -87,6 +87,36 @@ import Testing
         #expect(web.first?.data?.bytes == Array("secret-web".utf8))
     }
 
+    /// A change of passcode on a home of that release renews its class keys: every item still opens (the
+    /// constrained one with its factor), the keybag becomes format 2, and the release's own keybag put back opens
+    /// none of the items of classes A and C with the old passcode.
+    @Test func aPasscodeChangeRenewsTheClassKeysOfTheRelease() throws {
+        let home = try formatTwoHome()
+        let original = try Data(contentsOf: home.appendingPathComponent("keybag"))
+        let keychain = try fastKDFKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
+        #expect(try KeybagDocument.decode(Array(Data(contentsOf: home.appendingPathComponent("keybag")))).format == 2)
+        keychain.simulateRestart()
+        try keychain.unlock(passcode: Secret(bytes("5678")))
+        for account in ["plain", "twin-a", "twin-b", "after-first", "always"] {
+            #expect(keychain.secretText(account) == "secret-\(account)")
+        }
+        try keychain.authenticators.biometry.script(.match)
+        #expect(keychain.secretText("biometry") == "secret-biometry")
+        keychain.simulateRestart()
+        keychain.close()
+
+        try original.write(to: home.appendingPathComponent("keybag"))
+        let replayed = try fastKDFKeychain(home: home)
+        defer { replayed.simulateRestart() }
+        try replayed.unlock(passcode: testPasscode)
+        for account in ["plain", "twin-a", "twin-b", "after-first"] {
+            #expect(replayed.readStatus(account) == -26275, "\(account)")
+        }
+        #expect(replayed.secretText("always") == "secret-always")
+    }
+
     @Test func formatTwoRowsReadAndUpdateBeforeTheyAreRewritten() throws {
         let keychain = try fastKDFKeychain(home: try formatTwoHome())
         defer { keychain.simulateRestart() }

@@ -55,8 +55,8 @@ extension Keychain {
             throw KeychainError.decode.because("the key's authorization is truncated")
         }
         let sealer = Self.enclaveSealer(policy, binding: binding)
-        let itemKey = try sealer.itemKey(
-            wrapped: Array(bytes[5..<(5 + length)]), classKey: try classKey(policy.accessibility))
+        let itemKey = try enclaveItemKey(
+            wrapped: Array(bytes[5..<(5 + length)]), sealer: sealer, protection: policy.accessibility)
         let sealed = Array(bytes[(5 + length)...])
         guard policy.hasConstraints else { return try sealer.openSecret(sealed, itemKey: itemKey) }
         let authentication = ReadAuthentication(
@@ -64,6 +64,20 @@ extension Keychain {
             operationPrompt: reason ?? Self.defaultPrompt(for: caller ?? configuration.identity))
         return try openConstrained(
             sealed, policy: policy, sealer: sealer, itemKey: itemKey, authentication: authentication)
+    }
+
+    /// The authorization's item key, under the class key of today or of any earlier generation: the sealed
+    /// authorization lives in the app's copy of the key, which no renewal of the class keys can rewrap.
+    private func enclaveItemKey(wrapped: [UInt8], sealer: ItemSealer, protection: Accessibility) throws -> SecureBytes {
+        let current = try classKey(protection)
+        do {
+            return try sealer.itemKey(wrapped: wrapped, classKey: current)
+        } catch {
+            for retired in try dataProtection.retiredClassKeys(protection, currentKey: current) {
+                if let key = try? retired.unwrap(wrapped) { return key }
+            }
+            throw error
+        }
     }
 
     private static func enclaveSealer(_ policy: AccessControlPolicy, binding: [UInt8]) -> ItemSealer {

@@ -17,7 +17,7 @@ extension Keychain {
     private func isPasscodeBound(_ row: StoredRow, schema: ClassSchema) throws -> Bool {
         guard let protection = Accessibility(rawValue: row.protection) else { return false }
         let sealer = sealer(for: row, schema: schema, protection: protection)
-        let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: try classKey(protection))
+        let itemKey = try itemKey(wrapped: row.wrappedKey, sealer: sealer, protection: protection)
         let attributes = try sealer.openAttributes(row.metadata, itemKey: itemKey)
         guard let policy = try storedPolicy(attributes),
             policy.alternatives.contains(where: { $0.contains(.devicePasscode) })

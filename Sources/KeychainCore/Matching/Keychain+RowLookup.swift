@@ -101,7 +101,7 @@ extension Keychain {
         if let attributes = match.attributes { return attributes }
         try refuseDamaged(match)
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
-        let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
+        let itemKey = try itemKey(wrapped: match.row.wrappedKey, sealer: sealer, protection: match.protection)
         return try sealer.openAttributes(match.row.metadata, itemKey: itemKey)
     }
 }

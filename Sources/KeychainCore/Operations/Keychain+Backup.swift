@@ -189,7 +189,7 @@ extension Keychain {
                 "a backup must hold every item that can leave the device, and \(why); nothing was written")
         }
         let sealer = sealer(for: row, schema: schema, protection: protection)
-        let itemKey = try sealer.itemKey(wrapped: row.wrappedKey, classKey: key)
+        let itemKey = try itemKey(wrapped: row.wrappedKey, sealer: sealer, protection: protection, classKey: key)
         let attributes = try sealer.openAttributes(row.metadata, itemKey: itemKey)
         guard Self.leavesDevice(schema, protection, attributes) else { return nil }
         return BackupEntry(

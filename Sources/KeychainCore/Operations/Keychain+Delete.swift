@@ -46,7 +46,9 @@ extension Keychain {
     private func verify(_ match: MatchedRow, against check: AttributeMatcher, schema: ClassSchema) throws {
         guard !match.isDamaged, let classKey = try? classKey(match.protection) else { return }
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
-        guard let itemKey = try? sealer.itemKey(wrapped: match.row.wrappedKey, classKey: classKey),
+        guard
+            let itemKey = try? itemKey(
+                wrapped: match.row.wrappedKey, sealer: sealer, protection: match.protection, classKey: classKey),
             let attributes = try? sealer.openAttributes(match.row.metadata, itemKey: itemKey, only: check.keys)
         else { return }
         guard check.holds(for: attributes, schema: schema) else {

@@ -38,7 +38,7 @@ extension Keychain {
         else { return nil }
         let old = sealer(for: row, schema: schema, protection: protection)
         do {
-            let itemKey = try old.itemKey(wrapped: row.wrappedKey, classKey: classKey)
+            let itemKey = try itemKey(wrapped: row.wrappedKey, sealer: old, protection: protection, classKey: classKey)
             let attributes = try old.openAttributes(row.metadata, itemKey: itemKey)
             // The digests are computed again from the authenticated attributes, so the new seal binds what the
             // row holds, whatever its old digest columns said.

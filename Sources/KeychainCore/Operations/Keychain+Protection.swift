@@ -18,7 +18,9 @@ extension Keychain {
     /// `current` counts with `attempter`'s attempts, as an unlock's passcode does.
     /// - Throws: `errSecAuthFailed` when `current` is missing or wrong; `errSecParam` for an empty passcode.
     public func setPasscode(_ new: Secret, current: Secret? = nil, attempter: PasscodeAttempter = .anyone) throws {
-        try dataProtection.setPasscode(new.storage, current: current?.storage, attempter: attempter)
+        try renewingClassKeys {
+            try dataProtection.setPasscode(new.storage, current: current?.storage, attempter: attempter)
+        }
         try? upgradeItemFormats()  // the classes are unlocked now: rows of an older format can be rewritten
     }
 
@@ -31,7 +33,7 @@ extension Keychain {
     /// - Throws: `errSecAuthFailed` when `current` is wrong.
     @discardableResult
     public func removePasscode(current: Secret, attempter: PasscodeAttempter = .anyone) throws -> Int {
-        try dataProtection.setPasscode(nil, current: current.storage, attempter: attempter)
+        try renewingClassKeys { try dataProtection.setPasscode(nil, current: current.storage, attempter: attempter) }
         return try purgeItemsOfDestroyedClasses()
     }
 
@@ -40,6 +42,7 @@ extension Keychain {
     /// - Throws: `errSecAuthFailed` for a wrong passcode, or while `attempter`'s wrong attempts are rate-limited.
     public func unlock(passcode: Secret, attempter: PasscodeAttempter = .anyone) throws {
         try dataProtection.unlock(passcode: passcode.storage, attempter: attempter)
+        try? finishPendingItemKeyRewrap()  // opportunistic, as the upgrade below: the next unlock tries again
         try? upgradeItemFormats()  // the classes are unlocked now: rows of an older format can be rewritten
     }
 

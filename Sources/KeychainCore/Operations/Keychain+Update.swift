@@ -180,7 +180,7 @@ extension Keychain {
         let (changes, schema, newGroup) = (job.changes, job.schema, job.newGroup)
         try refuseDamaged(match)
         let oldSealer = sealer(for: match.row, schema: schema, protection: match.protection)
-        let itemKey = try oldSealer.itemKey(wrapped: match.row.wrappedKey, classKey: try classKey(match.protection))
+        let itemKey = try itemKey(wrapped: match.row.wrappedKey, sealer: oldSealer, protection: match.protection)
         var attributes = try oldSealer.openAttributes(match.row.metadata, itemKey: itemKey)
         guard job.check.holds(for: attributes, schema: schema) else {
             throw KeychainError.decode.because("an item's index does not match its contents (the row is damaged)")

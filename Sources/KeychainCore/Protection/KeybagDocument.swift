@@ -2,9 +2,11 @@ import Foundation
 
 /// The keybag file: class keys of the seven protection classes, each wrapped (RFC 3394).
 ///
-/// JSON, format 1. Without a passcode every class key is wrapped by the device key. With a passcode the keys of
-/// classes A (ak, aku, akpu) and C (ck, cku) are wrapped by a key derived from the passcode and tangled with the
-/// device key; the deprecated Always classes (dk, dku) stay under the device key alone.
+/// JSON. Without a passcode every class key is wrapped by the device key. With a passcode the keys of classes A
+/// (ak, aku, akpu) and C (ck, cku) are wrapped by a key derived from the passcode and tangled with the device key;
+/// the deprecated Always classes (dk, dku) stay under the device key alone. Format 2 adds the retired generations
+/// of renewed class keys (``retiredClasses``); earlier versions, which know only format 1, refuse it rather than
+/// drop them.
 struct KeybagDocument: Codable, Equatable {
     var format = 1
     var passcode: PasscodeRecord?
@@ -15,6 +17,13 @@ struct KeybagDocument: Codable, Equatable {
     /// Set when the passcode is removed, cleared once the items bound to its key are deleted: a crash between
     /// the two leaves the purge to the next open (absent in keybags of earlier versions, which ignore it).
     var passcodeBoundItemsToPurge: Bool?
+    /// The earlier keys of the classes renewed at passcode changes, by class name, newest first, each wrapped
+    /// (RFC 3394, base64) by the class's current key: whoever holds today's key of a class can open its older
+    /// ones, and an older copy of the keybag opens none of today's.
+    var retiredClasses: [String: [String]]?
+    /// Set when the class keys are renewed, cleared once every item key is rewrapped under the new ones: a crash
+    /// or failure between the two leaves the rewrap to the next unlock.
+    var itemKeysToRewrap: Bool?
 
     static let defaultGracePeriod = 10
     /// Grace periods `setGracePeriod` accepts: up to a day (Apple's longest "Require Passcode" delay is hours),
@@ -89,6 +98,18 @@ struct KeybagDocument: Codable, Equatable {
         classes[protection.rawValue] = bytes.map { Data($0).base64EncodedString() }
     }
 
+    /// The wrapped retired keys of `protection`, newest first.
+    func retired(_ protection: Accessibility) -> [[UInt8]] {
+        (retiredClasses?[protection.rawValue] ?? []).compactMap { Data(base64Encoded: $0).map(Array.init) }
+    }
+
+    mutating func setRetired(_ protection: Accessibility, _ wrapped: [[UInt8]]) {
+        var all = retiredClasses ?? [:]
+        all[protection.rawValue] = wrapped.isEmpty ? nil : wrapped.map { Data($0).base64EncodedString() }
+        retiredClasses = all.isEmpty ? nil : all
+        format = retiredClasses == nil ? 1 : 2
+    }
+
     func encoded() throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -96,7 +117,8 @@ struct KeybagDocument: Codable, Equatable {
     }
 
     static func decode(_ bytes: [UInt8]) throws -> KeybagDocument {
-        guard let document = try? JSONDecoder().decode(KeybagDocument.self, from: Data(bytes)), document.format == 1
+        guard let document = try? JSONDecoder().decode(KeybagDocument.self, from: Data(bytes)),
+            (1...2).contains(document.format)
         else { throw KeychainError.notAvailable.because("the keybag file is damaged or of an unknown format") }
         if let record = document.passcode, let field = record.fieldOutOfRange {
             throw KeychainError.notAvailable.because(

@@ -304,8 +304,9 @@ final class ProtectionState: Sendable {
             info: Array(KeyHierarchy.devicePasscodeConstraint.utf8))
     }
 
-    /// Sets, changes (`current` required) or, with `new` nil, removes the passcode. Only class keys are
-    /// rewrapped: the cost does not depend on the number of items.
+    /// Sets, changes (`current` required) or, with `new` nil, removes the passcode. The keys of classes A and C
+    /// but WhenPasscodeSetThisDeviceOnly are made anew (``renew(_:in:)``); the caller then rewraps the item keys
+    /// (``Keychain/rewrapItemKeys(_:)``).
     /// - Returns: whether WhenPasscodeSetThisDeviceOnly was destroyed (its items must be purged).
     @discardableResult
     func setPasscode(_ new: SecureBytes?, current passcode: SecureBytes?, attempter: PasscodeAttempter = .anyone) throws
@@ -328,6 +329,7 @@ final class ProtectionState: Sendable {
                     keys[protection] = try AESKeyWrap.unwrap(wrapped, kek: deviceKey)
                 }
             }
+            try Self.renew(&keys, in: &document)
             if let new {
                 if keys[.whenPasscodeSetThisDeviceOnly] == nil {
                     keys[.whenPasscodeSetThisDeviceOnly] = try SystemRandom.key()
@@ -357,6 +359,53 @@ final class ProtectionState: Sendable {
         // The unlocked keys follow the keybag once it is saved: a failed save leaves the lock state as it was.
         if unlocked.isEmpty { store.clear() } else { try store.put(unlocked) }
         return destroyedClassAKPU
+    }
+
+    /// Classes whose keys a passcode set, change or removal makes anew, so that an older copy of the keybag (one
+    /// from before the passcode was set opens without it) opens none of the items written or rewrapped since.
+    /// Not WhenPasscodeSetThisDeviceOnly: the key devicePasscode constraints are bound to is derived from it, and
+    /// it is made at a set and destroyed at a removal anyway.
+    static let renewedClasses: [Accessibility] = [
+        .whenUnlocked, .whenUnlockedThisDeviceOnly, .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly,
+    ]
+
+    /// Replaces the keys of ``renewedClasses`` in `keys` by new ones; each old key joins its class's retired
+    /// keys, which are rewrapped under the new key (a retired key that no longer unwraps was damaged and goes).
+    private static func renew(_ keys: inout [Accessibility: SecureBytes], in document: inout KeybagDocument) throws {
+        for protection in renewedClasses {
+            guard let old = keys[protection] else { continue }
+            let new = try SystemRandom.key()
+            let oldKey = try AESKeyWrapper(kek: old)
+            let newKey = try AESKeyWrapper(kek: new)
+            var retired = [try newKey.wrap(old)]
+            for wrapped in document.retired(protection) {
+                guard let older = try? oldKey.unwrap(wrapped) else { continue }
+                retired.append(try newKey.wrap(older))
+            }
+            document.setRetired(protection, retired)
+            keys[protection] = new
+        }
+        document.itemKeysToRewrap = true
+    }
+
+    /// The retired keys of `protection`, newest first, at most `limit`, opened with its current key `currentKey`.
+    func retiredClassKeys(_ protection: Accessibility, currentKey: AESKeyWrapper, limit: Int = .max) throws
+        -> [AESKeyWrapper]
+    {
+        try current().document.retired(protection).prefix(limit).compactMap { wrapped in
+            guard let key = try? currentKey.unwrap(wrapped) else { return nil }
+            return try AESKeyWrapper(kek: key)
+        }
+    }
+
+    /// Whether the class keys were renewed and item keys may still be wrapped by their retired keys.
+    var itemKeysAwaitRewrap: Bool {
+        get throws { try current().document.itemKeysToRewrap == true }
+    }
+
+    /// Records that every item key is wrapped by its class's current key.
+    func finishItemKeyRewrap() throws {
+        try modify { document in document.itemKeysToRewrap = nil }
     }
 
     /// Checks `passcode` against the keybag (rate-limited by `attempter`'s count of wrong attempts) and returns

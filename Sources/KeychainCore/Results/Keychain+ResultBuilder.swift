@@ -22,7 +22,8 @@ extension Keychain {
         let sealer = sealer(for: match.row, schema: schema, protection: match.protection)
         // Even a search that returns no contents reveals the item; it needs the class to be available.
         let classKey = try classKey(match.protection)
-        let itemKey = try sealer.itemKey(wrapped: match.row.wrappedKey, classKey: classKey)
+        let itemKey = try itemKey(
+            wrapped: match.row.wrappedKey, sealer: sealer, protection: match.protection, classKey: classKey)
         if checkedByDigests,
             let value = try dataOnlyValue(
                 match, schema: schema, returns: returns, sealer: sealer, itemKey: itemKey,
