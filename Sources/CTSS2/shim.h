@@ -11,13 +11,18 @@
 
 // The storage primary key: ECC P-256, restricted decryption with AES-128-CFB, under the owner hierarchy. The
 // same template always gives the same key for one owner seed, so it is re-created rather than stored.
-static inline void kchtpm_primary_template(TPM2B_PUBLIC *template) {
+// With `lockout_exempt` (noDA) its use as a parent works while the TPM is in dictionary-attack lockout, which any
+// process with access to the TPM can cause with wrong auth values for an object of its own; its auth value is
+// empty, so there is nothing to guess. Without it, the primary of the keys made before noDA was set: a different
+// template, so a different key, which those keys' blobs are bound to.
+static inline void kchtpm_primary_template(TPM2B_PUBLIC *template, int lockout_exempt) {
     memset(template, 0, sizeof *template);
     TPMT_PUBLIC *area = &template->publicArea;
     area->type = TPM2_ALG_ECC;
     area->nameAlg = TPM2_ALG_SHA256;
     area->objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
-        | TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT;
+        | TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT
+        | (lockout_exempt ? TPMA_OBJECT_NODA : 0);
     area->parameters.eccDetail.symmetric.algorithm = TPM2_ALG_AES;
     area->parameters.eccDetail.symmetric.keyBits.aes = 128;
     area->parameters.eccDetail.symmetric.mode.aes = TPM2_ALG_CFB;

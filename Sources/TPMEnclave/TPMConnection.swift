@@ -12,11 +12,14 @@ package final class TPMConnection: Sendable {
     private struct State: ~Copyable {
         let tctiContext: OpaquePointer
         let context: OpaquePointer
-        let primary: UInt32  // an ESYS_TR
+        let primary: UInt32  // an ESYS_TR: the lockout-exempt primary, every new key's parent
+        /// The primary of keys made before the exemption, created at the first use of such a key.
+        var legacyPrimary: UInt32?
 
         deinit {
             var context: OpaquePointer? = self.context
             _ = Esys_FlushContext(context, primary)
+            if let legacyPrimary { _ = Esys_FlushContext(context, legacyPrimary) }
             Esys_Finalize(&context)
             var tcti: OpaquePointer? = tctiContext
             Tss2_TctiLdr_Finalize(&tcti)
@@ -37,8 +40,23 @@ package final class TPMConnection: Sendable {
             Tss2_TctiLdr_Finalize(&tcti)
             throw .unavailable(tcti: self.tcti)
         }
+        let primary: ESYS_TR
+        do {
+            primary = try Self.createPrimary(context, .lockoutExempt)
+        } catch {
+            var finalized: OpaquePointer? = context
+            Esys_Finalize(&finalized)
+            var tcti: OpaquePointer? = tctiContext
+            Tss2_TctiLdr_Finalize(&tcti)
+            throw error
+        }
+        state = Mutex(State(tctiContext: tctiContext, context: context, primary: primary))
+    }
+
+    /// Creates (re-creates: the owner seed and the template determine it) the storage primary key `kind`.
+    private static func createPrimary(_ context: OpaquePointer, _ kind: TPMPrimary) throws(TPMError) -> ESYS_TR {
         var template = TPM2B_PUBLIC()
-        kchtpm_primary_template(&template)
+        kchtpm_primary_template(&template, kind == .lockoutExempt ? 1 : 0)
         var sensitive = TPM2B_SENSITIVE_CREATE()
         var outside = TPM2B_DATA()
         var pcrs = TPML_PCR_SELECTION()
@@ -46,14 +64,20 @@ package final class TPMConnection: Sendable {
         let rc = Esys_CreatePrimary(
             context, ESYS_TR(ESYS_TR_RH_OWNER), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
             ESYS_TR(ESYS_TR_NONE), &sensitive, &template, &outside, &pcrs, &primary, nil, nil, nil, nil)
-        guard rc == 0 else {
-            var finalized: OpaquePointer? = context
-            Esys_Finalize(&finalized)
-            var tcti: OpaquePointer? = tctiContext
-            Tss2_TctiLdr_Finalize(&tcti)
-            throw .tpm(operation: "CreatePrimary", code: rc)
+        guard rc == 0 else { throw .tpm(operation: "CreatePrimary", code: rc) }
+        return primary
+    }
+
+    /// The handle of the primary `kind`, creating the legacy one at its first use.
+    private static func primary(_ kind: TPMPrimary, in state: inout State) throws(TPMError) -> ESYS_TR {
+        switch kind {
+        case .lockoutExempt: return state.primary
+        case .legacy:
+            if let legacy = state.legacyPrimary { return legacy }
+            let legacy = try createPrimary(state.context, .legacy)
+            state.legacyPrimary = legacy
+            return legacy
         }
-        state = Mutex(State(tctiContext: tctiContext, context: context, primary: primary))
     }
 
     /// The longest authorization value a key takes (the size of its name algorithm's digest, SHA-256).
@@ -68,9 +92,14 @@ package final class TPMConnection: Sendable {
 
     /// Creates a P-256 key for `use` inside the TPM under the primary key.
     /// - Parameter authorization: the key's auth value (empty: none), which every later use must present.
-    package func createKey(use: TPMKeyUse, authorization: [UInt8] = []) throws(TPMError) -> TPMKeyBlob {
+    /// - Parameter parent: the primary key to make it under; only tests make keys under the legacy one, as older
+    ///   releases did.
+    package func createKey(use: TPMKeyUse, authorization: [UInt8] = [], parent: TPMPrimary = .lockoutExempt)
+        throws(TPMError) -> TPMKeyBlob
+    {
         guard authorization.count <= Self.maximumAuthorizationSize else { throw .invalidKeyBlob }
         return try state.withLock { (state: inout State) throws(TPMError) -> TPMKeyBlob in
+            let parentHandle = try Self.primary(parent, in: &state)
             var template = TPM2B_PUBLIC()
             kchtpm_key_template(&template, Int32(use.rawValue))
             var sensitive = TPM2B_SENSITIVE_CREATE()
@@ -84,17 +113,17 @@ package final class TPMConnection: Sendable {
             // inSensitive (the auth value) is Create's first parameter: a session salted with the primary key
             // encrypts it, so that only the TPM holding the primary's private key reads it.
             let session = try Self.startEncryptingSession(
-                state.context, saltedWith: state.primary, attributes: TPMA_SESSION(TPMA_SESSION_DECRYPT))
+                state.context, saltedWith: parentHandle, attributes: TPMA_SESSION(TPMA_SESSION_DECRYPT))
             defer { _ = Esys_FlushContext(state.context, session) }
             let rc = Esys_Create(
-                state.context, state.primary, ESYS_TR(ESYS_TR_PASSWORD), session, ESYS_TR(ESYS_TR_NONE),
+                state.context, parentHandle, ESYS_TR(ESYS_TR_PASSWORD), session, ESYS_TR(ESYS_TR_NONE),
                 &sensitive, &template, &outside, &pcrs, &outPrivate, &outPublic, nil, nil, nil)
             defer {
                 Esys_Free(outPrivate)
                 Esys_Free(outPublic)
             }
             guard rc == 0, let outPrivate, let outPublic else { throw .tpm(operation: "Create", code: rc) }
-            return try TPMKeyBlob(public: outPublic.pointee, private: outPrivate.pointee, use: use)
+            return try TPMKeyBlob(public: outPublic.pointee, private: outPrivate.pointee, use: use, parent: parent)
         }
     }
 
@@ -169,8 +198,8 @@ package final class TPMConnection: Sendable {
             var keyPrivate = blob.privateArea
             var key: ESYS_TR = 0
             let rc = Esys_Load(
-                state.context, state.primary, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                &keyPrivate, &keyPublic, &key)
+                state.context, try Self.primary(blob.parent, in: &state), ESYS_TR(ESYS_TR_PASSWORD),
+                ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &keyPrivate, &keyPublic, &key)
             // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here.
             guard rc == 0 else { throw .tpm(operation: "Load", code: rc) }
             defer { _ = Esys_FlushContext(state.context, key) }
