@@ -76,7 +76,7 @@ public final class Keychain: Sendable {
         // A crash between removing the passcode and purging its class's items leaves rows nothing can open.
         try purgeItemsOfDestroyedClasses()
         // Opportunistic: a row whose class is locked, or a database busy with another writer, waits for later.
-        try? finishPendingItemKeyRewrap()
+        try? finishUnfinishedRenewal()
         try? upgradeItemFormats()
     }
 

@@ -357,6 +357,11 @@ extension ReasonMessages {
             "キーバッグのファイルが壊れています: パスコードの {0} が範囲外です")
         word("the keybag file is missing", "キーバッグのファイルがありません")
         word(
+            "the keychain's passcode was changed since it was unlocked here, and its class keys with it; "
+                + "unlock it again with the new passcode",
+            "ここでロック解除された後にキーチェーンのパスコードが変更され、クラス鍵も新しくなりました。"
+                + "新しいパスコードでもう一度ロック解除してください")
+        word(
             "the keybag's wrapped class key of {0} is damaged",
             "キーバッグのラップされた {0} のクラス鍵が壊れています")
         word(

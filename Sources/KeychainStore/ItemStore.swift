@@ -82,10 +82,11 @@ package final class ItemStore {
         try database.statement(sql).run(values)
     }
 
-    /// Replaces only a row's wrapped item key (its class key was renewed; nothing else of the row changes).
-    package func replaceWrappedKey(_ wrappedKey: [UInt8], rowid: Int64, in table: String) throws {
-        try database.statement("UPDATE \(table) SET wrappedkey = ? WHERE rowid = ?").run([
-            .blob(wrappedKey), .integer(rowid),
+    /// Replaces a row's sealed columns (its wrapped item key, attributes and secret) and nothing else: a new item
+    /// key for the same contents, so no digest column or index changes.
+    package func replaceSeal(_ row: StoredRow, in table: String) throws {
+        try database.statement("UPDATE \(table) SET wrappedkey = ?, meta = ?, secret = ? WHERE rowid = ?").run([
+            .blob(row.wrappedKey), .blob(row.metadata), .blob(row.secret), .integer(row.rowid),
         ])
     }
 

@@ -6,8 +6,8 @@ import Testing
 @testable import KeychainCore
 
 /// A passcode set, change or removal makes the keys of classes A and C (but WhenPasscodeSetThisDeviceOnly) anew
-/// and rewraps every item key under them: a copy of the keybag from before opens none of the items, and every item
-/// still opens with the keybag of today.
+/// and reseals every item of theirs under a new item key: a copy of the keybag (and of the database) from before
+/// opens none of today's items, and every item still opens with the keybag of today.
 @Suite struct ClassKeyRenewalTests {
     private static let renewed: [Accessibility] = [
         .whenUnlocked, .whenUnlockedThisDeviceOnly, .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly,
@@ -94,108 +94,165 @@ import Testing
         for protection in Accessibility.allCases where protection != .whenPasscodeSetThisDeviceOnly {
             #expect(keychain.secretText(protection.rawValue) == protection.rawValue, "\(protection.rawValue)")
         }
-        #expect(try !keychain.dataProtection.itemKeysAwaitRewrap)
+        #expect(try keychain.dataProtection.unfinishedRenewal == nil)
         #expect(try document(home).retired(.whenUnlocked).count == 3)
         #expect(try document(home).format == 2)
     }
 
-    /// Every row of a renewed class is under its class's current key once the change returns.
-    @Test func theChangeRewrapsEveryItemKey() throws {
+    /// Every row of a renewed class has a new item key, under its class's current key, once the change returns.
+    @Test func theChangeResealsEveryItemUnderANewItemKey() throws {
         let home = temporaryHome()
         let keychain = try populated(home: home, passcode: true)
         defer { keychain.simulateRestart() }
-        let before = try wrappedKeys(keychain)
+        let before = try rows(keychain)
+        let oldItemKeys = try itemKeys(keychain, of: before)
         try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
-        let after = try wrappedKeys(keychain)
+        let after = try rows(keychain)
         for protection in Self.renewed {
-            let current = try keychain.classKey(protection)
-            let wrapped = try #require(after[protection.rawValue])
-            #expect(wrapped != before[protection.rawValue], "\(protection.rawValue)")
-            #expect(throws: Never.self, "\(protection.rawValue)") { try current.unwrap(wrapped) }
+            let row = try #require(after[protection.rawValue])
+            let itemKey = try keychain.classKey(protection).unwrap(row.wrappedKey)
+            #expect(itemKey.bytes != oldItemKeys[protection.rawValue]?.bytes, "\(protection.rawValue)")
         }
         // WhenPasscodeSetThisDeviceOnly keeps its key (devicePasscode constraints are bound to it), and so do the
-        // Always classes.
+        // Always classes: their rows are as they were.
         for protection in [Accessibility.whenPasscodeSetThisDeviceOnly, .always, .alwaysThisDeviceOnly] {
-            #expect(after[protection.rawValue] == before[protection.rawValue], "\(protection.rawValue)")
+            #expect(after[protection.rawValue]?.wrappedKey == before[protection.rawValue]?.wrappedKey)
+            #expect(after[protection.rawValue]?.secret == before[protection.rawValue]?.secret)
         }
     }
 
-    /// The wrapped item key of each token, by account.
-    private func wrappedKeys(_ keychain: Keychain) throws -> [String: [UInt8]] {
-        var keys: [String: [UInt8]] = [:]
-        for protection in Accessibility.allCases {
-            let digest = try keychain.digester.digest(.account, .string(protection.rawValue))
-            let rows = try keychain.withStore { store in
-                try store.select(
-                    from: "genp", where: RowFilter(digestsAnyOf: [(column: "d_acct", values: [digest])]), reading: [])
-            }
-            keys[protection.rawValue] = rows.first?.wrappedKey
+    /// A constrained item's envelope is carried over unopened under its new item key: its factor still opens it.
+    @Test func aConstrainedItemOpensWithItsFactorAfterAChange() throws {
+        let keychain = try fastKDFKeychain()
+        defer { keychain.simulateRestart() }
+        try keychain.setPasscode(testPasscode)
+        try keychain.authenticators.biometry.enroll()
+        for protection in [Accessibility.whenUnlocked, .afterFirstUnlockThisDeviceOnly] {
+            try keychain.add(
+                NewItem(
+                    itemClass: .genericPassword, attributes: [.account: .string(protection.rawValue)],
+                    accessControl: AccessControlPolicy(accessibility: protection, flags: .biometryAny),
+                    data: Array(protection.rawValue.utf8)))
         }
-        return keys
-    }
-
-    private func setWrappedKey(_ wrapped: [UInt8], of account: String, in keychain: Keychain) throws {
-        let digest = try keychain.digester.digest(.account, .string(account))
-        try keychain.withStore { store in
-            let rows = try store.select(
-                from: "genp", where: RowFilter(digestsAnyOf: [(column: "d_acct", values: [digest])]), reading: [])
-            let row = try #require(rows.first)
-            try store.replaceWrappedKey(wrapped, rowid: row.rowid, in: "genp")
+        try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
+        for protection in [Accessibility.whenUnlocked, .afterFirstUnlockThisDeviceOnly] {
+            try keychain.authenticators.biometry.script(.match)
+            #expect(keychain.secretText(protection.rawValue) == protection.rawValue, "\(protection.rawValue)")
         }
     }
 
-    /// A write sealed just before a change and committed just after it is under the key before: it still reads,
-    /// and the next change carries it forward.
-    @Test func aRowUnderThePreviousKeyReadsAndTheNextChangeRewrapsIt() throws {
+    /// Whoever kept a copy of the home from before a change (keybag and database) and knows the passcode of then
+    /// holds that time's item keys: none opens today's row of the same item, whose secret has changed since.
+    @Test func itemKeysFromBeforeAChangeOpenNoRowOfToday() throws {
         let home = temporaryHome()
         let keychain = try populated(home: home, passcode: true)
         defer { keychain.simulateRestart() }
         let account = Accessibility.whenUnlocked.rawValue
-        let sealedBefore = try #require(try wrappedKeys(keychain)[account])
-        let second = Secret(bytes("5678"))
-        try keychain.setPasscode(second, current: testPasscode)
-        try setWrappedKey(sealedBefore, of: account, in: keychain)
-        #expect(keychain.secretText(account) == account)
-        try keychain.setPasscode(Secret(bytes("9012")), current: second)
-        let current = try keychain.classKey(.whenUnlocked)
-        #expect(throws: Never.self) { try current.unwrap(try #require(try wrappedKeys(keychain)[account])) }
-        #expect(keychain.secretText(account) == account)
+        let oldRow = try #require(try rows(keychain)[account])
+        let oldItemKey = try #require(try itemKeys(keychain, of: [account: oldRow])[account])
+        try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
+        try keychain.update(accountQuery(account), with: ItemChanges(data: Array("changed".utf8)))
+        let today = try #require(try rows(keychain)[account])
+        let schema = try keychain.schema(.genericPassword)
+        let sealer = keychain.sealer(for: today, schema: schema, protection: .whenUnlocked)
+        #expect(throws: KeychainError.decode) { try sealer.openSecret(today.secret, itemKey: oldItemKey) }
+        #expect(throws: KeychainError.decode) { try sealer.openAttributes(today.metadata, itemKey: oldItemKey) }
+        #expect(keychain.secretText(account) == "changed")
     }
 
-    /// A row under a key older than the one before today's is a row put back from further back: it reads as damaged.
-    @Test func aRowTwoGenerationsOldIsDamaged() throws {
+    /// The row of each token, by account.
+    private func rows(_ keychain: Keychain) throws -> [String: StoredRow] {
+        var found: [String: StoredRow] = [:]
+        for protection in Accessibility.allCases {
+            let digest = try keychain.digester.digest(.account, .string(protection.rawValue))
+            let rows = try keychain.withStore { store in
+                try store.select(
+                    from: "genp", where: RowFilter(digestsAnyOf: [(column: "d_acct", values: [digest])]),
+                    reading: [.metadata, .secret])
+            }
+            found[protection.rawValue] = rows.first
+        }
+        return found
+    }
+
+    /// The item key of each row, opened as a read does.
+    private func itemKeys(_ keychain: Keychain, of rows: [String: StoredRow]) throws -> [String: SecureBytes] {
+        let schema = try keychain.schema(.genericPassword)
+        var keys: [String: SecureBytes] = [:]
+        for (account, row) in rows {
+            guard let protection = Accessibility(rawValue: row.protection) else { continue }
+            let sealer = keychain.sealer(for: row, schema: schema, protection: protection)
+            keys[account] = try keychain.itemKey(wrapped: row.wrappedKey, sealer: sealer, protection: protection)
+        }
+        return keys
+    }
+
+    /// Writes `row` back as it was (a write sealed before a change and committed after it looks the same).
+    private func putBack(_ row: StoredRow, in keychain: Keychain) throws {
+        try keychain.withStore { store in
+            try store.database.statement("UPDATE genp SET wrappedkey = ?, meta = ?, secret = ? WHERE rowid = ?").run([
+                .blob(row.wrappedKey), .blob(row.metadata), .blob(row.secret), .integer(row.rowid),
+            ])
+        }
+    }
+
+    /// A write sealed before two changes and committed after them is under a retired key: it still reads, and the
+    /// next change reseals it under the current one.
+    @Test func aRowUnderARetiredKeyReadsAndTheNextChangeResealsIt() throws {
         let home = temporaryHome()
         let keychain = try populated(home: home, passcode: true)
         defer { keychain.simulateRestart() }
         let account = Accessibility.afterFirstUnlock.rawValue
-        let old = try #require(try wrappedKeys(keychain)[account])
-        let second = Secret(bytes("5678"))
+        let sealedBefore = try #require(try rows(keychain)[account])
+        let (second, third) = (Secret(bytes("5678")), Secret(bytes("9012")))
         try keychain.setPasscode(second, current: testPasscode)
-        try keychain.setPasscode(Secret(bytes("9012")), current: second)
-        try setWrappedKey(old, of: account, in: keychain)
-        #expect(keychain.readStatus(account) == SecurityStatus.decode)
+        try keychain.setPasscode(third, current: second)
+        try putBack(sealedBefore, in: keychain)
+        #expect(keychain.secretText(account) == account)
+        try keychain.setPasscode(Secret(bytes("3456")), current: third)
+        let current = try keychain.classKey(.afterFirstUnlock)
+        #expect(throws: Never.self) { try current.unwrap(try #require(try rows(keychain)[account]).wrappedKey) }
+        #expect(keychain.secretText(account) == account)
     }
 
-    /// A change whose rewrap did not happen (a crash after the keybag was saved): the rows read under the key
-    /// before, and the next unlock rewraps them and clears the keybag's mark.
-    @Test func theNextUnlockFinishesARewrapCutShort() throws {
+    /// A change whose reseal did not happen (a crash after the keybag was saved): the rows read under the retired
+    /// keys, and the next unlock reseals them and clears the keybag's mark.
+    @Test func theNextUnlockFinishesAResealCutShort() throws {
         let home = temporaryHome()
         let keychain = try populated(home: home, passcode: true)
         defer { keychain.simulateRestart() }
         let second = Secret(bytes("5678"))
         try keychain.dataProtection.setPasscode(second.storage, current: testPasscode.storage)
-        #expect(try keychain.dataProtection.itemKeysAwaitRewrap)
+        #expect(try keychain.dataProtection.unfinishedRenewal != nil)
         for protection in Accessibility.allCases {
             #expect(keychain.secretText(protection.rawValue) == protection.rawValue, "\(protection.rawValue)")
         }
         keychain.simulateRestart()
         try keychain.unlock(passcode: second)
-        #expect(try !keychain.dataProtection.itemKeysAwaitRewrap)
-        let keys = try wrappedKeys(keychain)
+        #expect(try keychain.dataProtection.unfinishedRenewal == nil)
+        let rows = try rows(keychain)
         for protection in Self.renewed {
             let current = try keychain.classKey(protection)
-            #expect(throws: Never.self) { try current.unwrap(try #require(keys[protection.rawValue])) }
+            #expect(throws: Never.self) { try current.unwrap(try #require(rows[protection.rawValue]).wrappedKey) }
         }
+    }
+
+    /// A process that keeps its unlocked keys in its own memory (no kernel keyring) while another changes the
+    /// passcode holds keys that open nothing renewed: it is asked to unlock again rather than reading rows as
+    /// damaged or sealing new items under a retired key.
+    @Test func aProcessHoldingKeysFromBeforeAChangeMustUnlockAgain() throws {
+        let home = temporaryHome()
+        let holder = try fastKDFKeychain(home: home) { $0.classKeysInProcessMemory = true }
+        try holder.setPasscode(testPasscode)
+        try holder.addToken("token", .whenUnlocked)
+        let changer = try fastKDFKeychain(home: home) { $0.classKeysInProcessMemory = true }
+        let second = Secret(bytes("5678"))
+        try changer.setPasscode(second, current: testPasscode)
+        #expect(holder.readStatus("token") == SecurityStatus.interactionNotAllowed)
+        #expect(
+            keychainStatus { try holder.addToken("late", .whenUnlocked) } == SecurityStatus.interactionNotAllowed)
+        try holder.unlock(passcode: second)
+        #expect(holder.secretText("token") == "token")
     }
 
     /// A Secure Enclave key's authorization lives in the app's copy of the key, which no rewrap reaches: it opens

@@ -55,7 +55,9 @@ extension Keychain {
             throw KeychainError.decode.because("the key's authorization is truncated")
         }
         let sealer = Self.enclaveSealer(policy, binding: binding)
-        let itemKey = try enclaveItemKey(
+        // Under the class key of its time: a renewal reseals rows, not the app's copy of its key, so the retired
+        // keys open it.
+        let itemKey = try itemKey(
             wrapped: Array(bytes[5..<(5 + length)]), sealer: sealer, protection: policy.accessibility)
         let sealed = Array(bytes[(5 + length)...])
         guard policy.hasConstraints else { return try sealer.openSecret(sealed, itemKey: itemKey) }
@@ -64,20 +66,6 @@ extension Keychain {
             operationPrompt: reason ?? Self.defaultPrompt(for: caller ?? configuration.identity))
         return try openConstrained(
             sealed, policy: policy, sealer: sealer, itemKey: itemKey, authentication: authentication)
-    }
-
-    /// The authorization's item key, under the class key of today or of any earlier generation: the sealed
-    /// authorization lives in the app's copy of the key, which no renewal of the class keys can rewrap.
-    private func enclaveItemKey(wrapped: [UInt8], sealer: ItemSealer, protection: Accessibility) throws -> SecureBytes {
-        let current = try classKey(protection)
-        do {
-            return try sealer.itemKey(wrapped: wrapped, classKey: current)
-        } catch {
-            for retired in try dataProtection.retiredClassKeys(protection, currentKey: current) {
-                if let key = try? retired.unwrap(wrapped) { return key }
-            }
-            throw error
-        }
     }
 
     private static func enclaveSealer(_ policy: AccessControlPolicy, binding: [UInt8]) -> ItemSealer {

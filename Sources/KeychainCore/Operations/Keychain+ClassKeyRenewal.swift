@@ -2,29 +2,24 @@ import KeychainCrypto
 import KeychainStore
 
 /// A passcode set, change or removal makes the keys of classes A and C anew (``ProtectionState/renewedClasses``)
-/// and rewraps every item key under them in the same write section, so an older copy of the keybag opens none of
-/// today's items. The old keys stay in the keybag as retired keys, wrapped by the new ones. A row is read under
-/// its class's current key or, failing that, the key before it: a write sealed just before a renewal and
-/// committed just after it is under that key (the next renewal, or the next unlock after an unfinished rewrap,
-/// carries it forward).
+/// and, in the same write section, reseals every item of those classes under a new item key wrapped by the new
+/// class key: an older copy of the keybag, even with an older copy of the database, opens nothing of today's
+/// items. The old class keys stay in the keybag as retired keys, wrapped by the new ones. A row that is not under
+/// its class's current key (a write sealed before a change and committed after it, or a reseal cut short) still
+/// opens under a retired key, and the next open or unlock reseals it.
 extension Keychain {
-    /// The retired keys a rewrap looks under: the key before the current one, and the one before that (rows of
-    /// writes that raced the last renewal).
-    private static let retiredKeysRewrapped = 2
-
-    /// Unwraps a row's item key with its class key, or with the class's retired key before it.
-    /// - Throws: `errSecDecode` when neither opens it (the row is damaged).
+    /// Unwraps a row's item key with its class key or, failing that, one of the class's retired keys.
+    /// - Throws: `errSecDecode` when none opens it (the row is damaged).
     func itemKey(
         wrapped: [UInt8], sealer: ItemSealer, protection: Accessibility, classKey: AESKeyWrapper
     ) throws -> SecureBytes {
         do {
             return try sealer.itemKey(wrapped: wrapped, classKey: classKey)
         } catch {
-            guard ProtectionState.renewedClasses.contains(protection) else { throw error }
-            for retired in try dataProtection.retiredClassKeys(protection, currentKey: classKey, limit: 1) {
-                if let key = try? retired.unwrap(wrapped) { return key }
+            guard let key = try retiredItemKey(wrapped: wrapped, protection: protection, classKey: classKey) else {
+                throw error
             }
-            throw error
+            return key
         }
     }
 
@@ -34,59 +29,107 @@ extension Keychain {
         try itemKey(wrapped: wrapped, sealer: sealer, protection: protection, classKey: try classKey(protection))
     }
 
-    /// Runs `change` (a passcode set, change or removal: it renews the class keys) and rewraps the item keys in
-    /// the same write section, so no write of another caller commits between the two. A failed rewrap after the
-    /// keybag changed does not undo the change: the rows it did not reach are still read with the retired keys,
-    /// and the next unlock finishes it.
+    /// The item key a retired key of `protection` unwraps from `wrapped`, if one does.
+    func retiredItemKey(wrapped: [UInt8], protection: Accessibility, classKey: AESKeyWrapper) throws -> SecureBytes? {
+        guard ProtectionState.renewedClasses.contains(protection) else { return nil }
+        for retired in try dataProtection.retiredClassKeys(protection, currentKey: classKey) {
+            if let key = try? retired.unwrap(wrapped) { return key }
+        }
+        return nil
+    }
+
+    /// Runs `change` (a passcode set, change or removal: it renews the class keys) and reseals the items in the
+    /// same write section, so no write of another caller commits between the two. A failed reseal after the
+    /// keybag changed does not undo the change: the rows it did not reach still open under the retired keys, and
+    /// the next open or unlock reseals them.
     func renewingClassKeys(_ change: () throws -> Void) throws {
         var changed = false
+        var renewal: String?
         var complete = false
         do {
             try writeSection { store in
-                try change()
-                changed = true
-                complete = try rewrapItemKeys(store)
+                // A group commit runs a section again when another write of its group failed the transaction: the
+                // keybag change is not undone, so it is made once.
+                if !changed {
+                    try change()
+                    changed = true
+                    renewal = try dataProtection.unfinishedRenewal
+                }
+                complete = try resealItemsOfRetiredKeys(store)
             }
         } catch {
             guard changed else { throw error }
             complete = false
         }
-        if complete { try? dataProtection.finishItemKeyRewrap() }
+        if complete, let renewal { try? dataProtection.finishRenewal(renewal) }
     }
 
-    /// Finishes a rewrap a renewal left unfinished (a crash, a failed write, a class locked at the time), when its
-    /// classes are available now. Cheap when there is none: one look at the keybag.
-    func finishPendingItemKeyRewrap() throws {
-        guard try dataProtection.itemKeysAwaitRewrap else { return }
-        let complete = try writeSection { store in try rewrapItemKeys(store) }
-        if complete { try dataProtection.finishItemKeyRewrap() }
+    /// Reseals the items a renewal did not reach (a crash, a failed write, a class locked at the time), when
+    /// their classes are available now. Cheap when there are none: one look at the keybag.
+    func finishUnfinishedRenewal() throws {
+        guard let renewal = try dataProtection.unfinishedRenewal else { return }
+        if try writeSection({ store in try resealItemsOfRetiredKeys(store) }) {
+            try dataProtection.finishRenewal(renewal)
+        }
     }
 
-    /// Rewraps under their class's current key the item keys still wrapped by a recent retired key. Rows whose
-    /// key opens under none (damaged, or rolled back from further back) are left to the read to report.
+    /// Gives every row of a renewed class whose item key is wrapped by a retired key a new item key, wrapped by
+    /// the class's current key. Rows no key opens are left to the read to report as damaged.
     /// - Returns: false when a class holding rows was not available, so some may be left.
-    private func rewrapItemKeys(_ store: ItemStore) throws -> Bool {
+    private func resealItemsOfRetiredKeys(_ store: ItemStore) throws -> Bool {
         var complete = true
         for protection in ProtectionState.renewedClasses {
             guard let current = try? classKey(protection) else {
                 if try store.holdsRows(protection: protection.rawValue) { complete = false }
                 continue
             }
-            let retired = try dataProtection.retiredClassKeys(
-                protection, currentKey: current, limit: Self.retiredKeysRewrapped)
+            let retired = try dataProtection.retiredClassKeys(protection, currentKey: current)
             guard !retired.isEmpty else { continue }
             for schema in ClassSchema.stored {
                 let table = schema.itemClass.rawValue
                 let rows = try store.select(
-                    from: table, where: RowFilter(protection: protection.rawValue), reading: [])
+                    from: table, where: RowFilter(protection: protection.rawValue), reading: [.metadata, .secret])
                 for row in rows where (try? current.unwrap(row.wrappedKey)) == nil {
                     guard let itemKey = retired.lazy.compactMap({ try? $0.unwrap(row.wrappedKey) }).first else {
                         continue
                     }
-                    try store.replaceWrappedKey(try current.wrap(itemKey), rowid: row.rowid, in: table)
+                    let newItemKey = try SystemRandom.key()
+                    if row.version == ItemSealer.formatVersion {
+                        guard
+                            let rekeyed = try? rekeyed(
+                                row, schema: schema, protection: protection, itemKey: itemKey, classKey: current,
+                                newItemKey: newItemKey)
+                        else { continue }
+                        try store.replaceSeal(rekeyed, in: table)
+                    } else {
+                        guard
+                            let resealed = try? resealed(
+                                row, schema: schema, protection: protection, itemKey: itemKey, classKey: current,
+                                newItemKey: newItemKey)
+                        else { continue }
+                        try store.replace(resealed, in: table)
+                    }
                 }
             }
         }
         return complete
+    }
+
+    /// A row of the current format under a new item key: each sealed part decrypted and encrypted again with the
+    /// same additional data (the secret's binds the row's index, which does not change), nothing decoded but
+    /// whether the secret is a constraint envelope (carried over unopened).
+    /// - Throws: `errSecDecode` when the row does not decrypt.
+    private func rekeyed(
+        _ row: StoredRow, schema: ClassSchema, protection: Accessibility, itemKey: SecureBytes,
+        classKey: AESKeyWrapper, newItemKey: SecureBytes
+    ) throws -> StoredRow {
+        let sealer = sealer(for: row, schema: schema, protection: protection)
+        let secretPart: ItemSealer.Part =
+            try sealer.hasConstraints(row.metadata, itemKey: itemKey) ? .constrainedEnvelope : .secret
+        var rekeyed = row
+        rekeyed.metadata = try sealer.resealed(row.metadata, part: .metadata, from: itemKey, to: newItemKey)
+        rekeyed.secret = try sealer.resealed(row.secret, part: secretPart, from: itemKey, to: newItemKey)
+        rekeyed.wrappedKey = try classKey.wrap(newItemKey)
+        return rekeyed
     }
 }

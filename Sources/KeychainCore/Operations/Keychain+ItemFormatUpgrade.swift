@@ -39,30 +39,52 @@ extension Keychain {
         let old = sealer(for: row, schema: schema, protection: protection)
         do {
             let itemKey = try itemKey(wrapped: row.wrappedKey, sealer: old, protection: protection, classKey: classKey)
-            let attributes = try old.openAttributes(row.metadata, itemKey: itemKey)
-            // The digests are computed again from the authenticated attributes, so the new seal binds what the
-            // row holds, whatever its old digest columns said.
-            let index = try indexRow(attributes, schema: schema)
-            let new = ItemSealer(
-                table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection,
-                version: ItemSealer.formatVersion, indexBinding: index.binding)
-            let constrained = attributes[AccessControlPolicy.attributeKey] != nil
-            var secret = constrained ? [] : try old.openSecret(row.secret, itemKey: itemKey).bytes
-            defer { wipe(&secret) }
-            let sealed = try new.seal(attributes: attributes, secret: secret, itemKey: itemKey, classKey: classKey)
-            var upgraded = row
-            upgraded.version = ItemSealer.formatVersion
-            upgraded.primaryKeyDigest = index.primaryKey
-            upgraded.digests = index.digests
-            upgraded.indexBinding = index.binding
-            upgraded.wrappedKey = sealed.wrappedKey
-            upgraded.metadata = sealed.metadata
-            upgraded.secret =
-                constrained
-                ? try carriedOverEnvelope(row.secret, from: old, to: new, itemKey: itemKey) : sealed.secret
-            return upgraded
+            return try resealed(row, schema: schema, protection: protection, itemKey: itemKey, classKey: classKey)
         } catch KeychainError.decode {
             return nil
         }
+    }
+
+    /// `row`, opened with its item key `itemKey`, sealed again in the current format under `classKey`: with
+    /// `newItemKey` when given (a renewal of the class keys), else with its own.
+    /// - Throws: `errSecDecode` when the row does not decrypt.
+    func resealed(
+        _ row: StoredRow, schema: ClassSchema, protection: Accessibility, itemKey: SecureBytes,
+        classKey: AESKeyWrapper, newItemKey: SecureBytes? = nil
+    ) throws -> StoredRow {
+        let old = sealer(for: row, schema: schema, protection: protection)
+        let attributes = try old.openAttributes(row.metadata, itemKey: itemKey)
+        // The digests are computed again from the authenticated attributes, so the new seal binds what the
+        // row holds, whatever its old digest columns said.
+        let index = try indexRow(attributes, schema: schema)
+        let new = ItemSealer(
+            table: schema.itemClass.rawValue, uuid: row.uuid, protection: protection,
+            version: ItemSealer.formatVersion, indexBinding: index.binding)
+        let constrained = attributes[AccessControlPolicy.attributeKey] != nil
+        var secret = constrained ? [] : try old.openSecret(row.secret, itemKey: itemKey).bytes
+        defer { wipe(&secret) }
+        let sealingKey = newItemKey ?? itemKey
+        let sealed = try new.seal(attributes: attributes, secret: secret, itemKey: sealingKey, classKey: classKey)
+        var resealed = row
+        resealed.version = ItemSealer.formatVersion
+        resealed.primaryKeyDigest = index.primaryKey
+        resealed.digests = index.digests
+        resealed.indexBinding = index.binding
+        resealed.wrappedKey = sealed.wrappedKey
+        resealed.metadata = sealed.metadata
+        if constrained {
+            // The envelope's own seal is the item key's; what it holds opens only with the constraint keys and
+            // is carried over unopened.
+            if let newItemKey {
+                var framed = try constrainedEnvelopeColumn(row.secret, sealer: old, itemKey: itemKey)
+                defer { wipe(&framed) }
+                resealed.secret = try new.sealEnvelope(framed, itemKey: newItemKey)
+            } else {
+                resealed.secret = try carriedOverEnvelope(row.secret, from: old, to: new, itemKey: itemKey)
+            }
+        } else {
+            resealed.secret = sealed.secret
+        }
+        return resealed
     }
 }

@@ -42,7 +42,7 @@ extension Keychain {
     /// - Throws: `errSecAuthFailed` for a wrong passcode, or while `attempter`'s wrong attempts are rate-limited.
     public func unlock(passcode: Secret, attempter: PasscodeAttempter = .anyone) throws {
         try dataProtection.unlock(passcode: passcode.storage, attempter: attempter)
-        try? finishPendingItemKeyRewrap()  // opportunistic, as the upgrade below: the next unlock tries again
+        try? finishUnfinishedRenewal()  // opportunistic, as the upgrade below: the next unlock tries again
         try? upgradeItemFormats()  // the classes are unlocked now: rows of an older format can be rewritten
     }
 

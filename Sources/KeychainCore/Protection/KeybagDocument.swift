@@ -21,9 +21,10 @@ struct KeybagDocument: Codable, Equatable {
     /// (RFC 3394, base64) by the class's current key: whoever holds today's key of a class can open its older
     /// ones, and an older copy of the keybag opens none of today's.
     var retiredClasses: [String: [String]]?
-    /// Set when the class keys are renewed, cleared once every item key is rewrapped under the new ones: a crash
-    /// or failure between the two leaves the rewrap to the next unlock.
-    var itemKeysToRewrap: Bool?
+    /// A renewal of the class keys whose items are not all resealed yet (its random id): set with the new keys,
+    /// cleared once every item of the renewed classes has a new item key under them. A crash or failure between
+    /// the two leaves the reseal to the next open or unlock; the id keeps a reseal from clearing a later renewal's.
+    var unfinishedRenewal: String?
 
     static let defaultGracePeriod = 10
     /// Grace periods `setGracePeriod` accepts: up to a day (Apple's longest "Require Passcode" delay is hours),

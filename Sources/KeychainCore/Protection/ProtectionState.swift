@@ -32,6 +32,9 @@ final class ProtectionState: Sendable {
         /// Class keys that need no passcode, unwrapped once; searched in order: a handful of entries compared by
         /// case cost less than hashing a class name.
         private let alwaysAvailable: [(Accessibility, AESKeyWrapper)]
+        /// Each renewed class's newest retired key, as wrapped by its current key (decoded once, for the check
+        /// of every stored key that ``ProtectionState/isCurrent(_:_:in:)`` makes).
+        private let newestRetired: [(Accessibility, [UInt8])]
 
         init(
             document: KeybagDocument, identity: SecretFile.FileIdentity?,
@@ -40,6 +43,17 @@ final class ProtectionState: Sendable {
             self.document = document
             self.identity = identity
             self.alwaysAvailable = alwaysAvailable.map { ($0.key, $0.value) }
+            newestRetired = ProtectionState.renewedClasses.compactMap { protection in
+                guard let wrapped = document.retiredClasses?[protection.rawValue]?.first,
+                    let bytes = Data(base64Encoded: wrapped)
+                else { return nil }
+                return (protection, Array(bytes))
+            }
+        }
+
+        func newestRetiredKey(_ protection: Accessibility) -> [UInt8]? {
+            for (candidate, wrapped) in newestRetired where candidate == protection { return wrapped }
+            return nil
         }
 
         func alwaysAvailableKey(_ protection: Accessibility) -> AESKeyWrapper? {
@@ -198,7 +212,29 @@ final class ProtectionState: Sendable {
                     + "(\(Self.availability(protection))) cannot be used until it is unlocked; "
                     + "\(Keychain.lockedClassFix(protection))")
         }
-        return try AESKeyWrapper(kek: key)
+        let wrapper = try AESKeyWrapper(kek: key)
+        if Self.isCurrent(wrapper, protection, in: state) { return wrapper }
+        // A change of passcode in another process may be between saving the keybag and storing its keys: once it
+        // lets go of the keybag's lock, both agree.
+        try SecretFile.withExclusiveLock(lockURL) {}
+        let settled = try current()
+        if let key = try store.get(protection), let wrapper = try? AESKeyWrapper(kek: key),
+            Self.isCurrent(wrapper, protection, in: settled)
+        {
+            return wrapper
+        }
+        // A key from before the latest renewal (kept in this process's memory while another changed the passcode,
+        // or left in the keyring by a change cut short) must seal nothing: it opens none of the renewed items.
+        throw KeychainError.interactionNotAllowed.because(
+            "the keychain's passcode was changed since it was unlocked here, and its class keys with it; "
+                + "unlock it again with the new passcode")
+    }
+
+    /// Whether a stored key of `protection` is the keybag's current one: the newest retired key is wrapped by the
+    /// current key, so a stored key that does not open it is older (with nothing retired, any key is current).
+    private static func isCurrent(_ key: AESKeyWrapper, _ protection: Accessibility, in snapshot: Snapshot) -> Bool {
+        guard let newestRetired = snapshot.newestRetiredKey(protection) else { return true }
+        return (try? key.unwrap(newestRetired)) != nil
     }
 
     private static func availability(_ protection: Accessibility) -> KeychainError.Reason {
@@ -305,8 +341,8 @@ final class ProtectionState: Sendable {
     }
 
     /// Sets, changes (`current` required) or, with `new` nil, removes the passcode. The keys of classes A and C
-    /// but WhenPasscodeSetThisDeviceOnly are made anew (``renew(_:in:)``); the caller then rewraps the item keys
-    /// (``Keychain/rewrapItemKeys(_:)``).
+    /// but WhenPasscodeSetThisDeviceOnly are made anew (``renew(_:in:)``); the caller then reseals the items
+    /// (``Keychain/renewingClassKeys(_:)``).
     /// - Returns: whether WhenPasscodeSetThisDeviceOnly was destroyed (its items must be purged).
     @discardableResult
     func setPasscode(_ new: SecureBytes?, current passcode: SecureBytes?, attempter: PasscodeAttempter = .anyone) throws
@@ -355,9 +391,11 @@ final class ProtectionState: Sendable {
                 }
                 document.passcode = nil
             }
+        } then: {
+            // The unlocked keys follow the keybag once it is saved (a failed save leaves the lock state as it was),
+            // still under its lock: a process that finds its stored key older than the keybag waits for this.
+            if unlocked.isEmpty { store.clear() } else { try store.put(unlocked) }
         }
-        // The unlocked keys follow the keybag once it is saved: a failed save leaves the lock state as it was.
-        if unlocked.isEmpty { store.clear() } else { try store.put(unlocked) }
         return destroyedClassAKPU
     }
 
@@ -385,27 +423,28 @@ final class ProtectionState: Sendable {
             document.setRetired(protection, retired)
             keys[protection] = new
         }
-        document.itemKeysToRewrap = true
+        document.unfinishedRenewal = Data(try SystemRandom.bytes(16)).base64EncodedString()
     }
 
-    /// The retired keys of `protection`, newest first, at most `limit`, opened with its current key `currentKey`.
-    func retiredClassKeys(_ protection: Accessibility, currentKey: AESKeyWrapper, limit: Int = .max) throws
-        -> [AESKeyWrapper]
-    {
-        try current().document.retired(protection).prefix(limit).compactMap { wrapped in
+    /// The retired keys of `protection`, newest first, opened with its current key `currentKey`.
+    func retiredClassKeys(_ protection: Accessibility, currentKey: AESKeyWrapper) throws -> [AESKeyWrapper] {
+        try current().document.retired(protection).compactMap { wrapped in
             guard let key = try? currentKey.unwrap(wrapped) else { return nil }
             return try AESKeyWrapper(kek: key)
         }
     }
 
-    /// Whether the class keys were renewed and item keys may still be wrapped by their retired keys.
-    var itemKeysAwaitRewrap: Bool {
-        get throws { try current().document.itemKeysToRewrap == true }
+    /// The id of a renewal of the class keys whose items may not all be resealed yet.
+    var unfinishedRenewal: String? {
+        get throws { try current().document.unfinishedRenewal }
     }
 
-    /// Records that every item key is wrapped by its class's current key.
-    func finishItemKeyRewrap() throws {
-        try modify { document in document.itemKeysToRewrap = nil }
+    /// Records that every item of the renewed classes is sealed under the keys of renewal `id` (a later renewal's
+    /// record stays).
+    func finishRenewal(_ id: String) throws {
+        try modify { document in
+            if document.unfinishedRenewal == id { document.unfinishedRenewal = nil }
+        }
     }
 
     /// Checks `passcode` against the keybag (rate-limited by `attempter`'s count of wrong attempts) and returns
@@ -475,7 +514,8 @@ final class ProtectionState: Sendable {
 
     /// Read-modify-write of the keybag under the file lock; the file is replaced atomically, and saved even
     /// when `body` fails with a ``PendingFailure``.
-    private func modify(_ body: (inout KeybagDocument) throws -> Void) throws {
+    /// `afterSave` runs once the document is saved, still under the lock.
+    private func modify(_ body: (inout KeybagDocument) throws -> Void, then afterSave: () throws -> Void = {}) throws {
         try SecretFile.withExclusiveLock(lockURL) {
             let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
             var document = fresh.document
@@ -486,6 +526,7 @@ final class ProtectionState: Sendable {
                 throw pending.error
             }
             if document != fresh.document { try save(document) }
+            try afterSave()
         }
     }
 

@@ -137,6 +137,22 @@ struct ItemSealer {
         try open(sealed, itemKey: itemKey, part: .constrainedEnvelope)
     }
 
+    /// `sealed` (a part of this item) decrypted with `itemKey` and encrypted again under `newItemKey`, with the
+    /// same additional data; the plaintext is never copied out of wiped memory.
+    func resealed(_ sealed: [UInt8], part: Part, from itemKey: SecureBytes, to newItemKey: SecureBytes) throws
+        -> [UInt8]
+    {
+        let plain = try open(sealed, itemKey: itemKey, part: part)
+        return try plain.withUnsafeBytes { try AESGCM.seal($0, key: newItemKey, authenticating: associatedData(part)) }
+    }
+
+    /// Whether the sealed attributes hold an access control with constraints (their secret column is then a
+    /// constraint envelope), decoding nothing else.
+    func hasConstraints(_ sealedAttributes: [UInt8], itemKey: SecureBytes) throws -> Bool {
+        try openAttributes(sealedAttributes, itemKey: itemKey, only: [AccessControlPolicy.attributeKey])[
+            AccessControlPolicy.attributeKey] != nil
+    }
+
     private func open(_ sealed: [UInt8], itemKey: SecureBytes, part: Part, keyScheduleMayStay: Bool = false) throws
         -> SecureBytes
     {
