@@ -522,9 +522,6 @@ extension ReasonMessages {
             "a certificate (kSecValueRef with a SecCertificate, or its DER as kSecValueData)",
             "証明書（SecCertificate を渡した kSecValueRef、または kSecValueData に渡した DER）")
         word("a certificate item needs {0}, which the certificate's DER gives", "証明書の項目には {0} が必要で、それは証明書の DER から得られます")
-        word(
-            "a key added as kSecValueData needs kSecAttrKeyType and kSecAttrKeyClass to say what it is",
-            "kSecValueData として追加する鍵には、その種類を示す kSecAttrKeyType と kSecAttrKeyClass が必要です")
         word("a key item lacks its type, class or size (the row is damaged)", "鍵の項目に種類・クラス・サイズのいずれかがありません（行が壊れています）")
         word(
             "an item of class {0} needs its value (kSecValueRef); none was given",
@@ -534,9 +531,6 @@ extension ReasonMessages {
             "{0} の項目の値は、まだ更新では置き換えられません。削除してから新しいものを追加してください。"
                 + "何も変更していません")
         word("kSecValueData is not one DER-encoded X.509 certificate", "kSecValueData が DER 形式の X.509 証明書 1 つではありません")
-        word(
-            "kSecValueData is not the external representation of a key of type {0} and class {1}",
-            "kSecValueData は種類 {0}、クラス {1} の鍵の外部表現ではありません")
         word(
             "kSecValueRef must be a SecKey, a SecCertificate or a SecIdentity, not {0}",
             "kSecValueRef には {0} ではなく SecKey、SecCertificate または SecIdentity を渡してください")

@@ -43,10 +43,14 @@ package enum SecItemRequest {
             itemClass: itemClass, attributes: input.attributes, accessGroup: input.accessGroup,
             synchronizable: input.synchronizable == .yes, accessibility: input.accessibility,
             accessControl: input.accessControl, data: input.data, returns: input.engineReturns)
-        if let key = try input.keyToAdd() {
+        if let key = input.valueReference {
             item.value = .key(try key.itemValue())
             // The key's own attributes fill in what the caller did not give, as Apple's SecItemAdd merges them.
             item.attributes.merge(key.itemAttributes) { given, _ in given }
+        } else if let key = input.keyValueAsGiven() {
+            item.value = .key(key)
+            // Apple's default for an effective size not given is 0, not the size in bits a key reference reports.
+            if item.attributes[.effectiveKeySize] == nil { item.attributes[.effectiveKeySize] = .number(0) }
         }
         if let certificate = try input.certificateToAdd() {
             item.value = .certificate(CertificateValue(derBytes: [UInt8](certificate.x509.der)))
@@ -202,25 +206,20 @@ extension SecDictionary {
 }
 
 extension SecDictionary {
-    /// The key an add stores: its `kSecValueRef`, or for `kSecClassKey` a `kSecValueData` read as the external
-    /// representation of the key its `kSecAttrKeyType` and `kSecAttrKeyClass` name.
-    /// - Throws: errSecParam for data that is not such a key.
-    func keyToAdd() throws -> SecKey? {
-        if let valueReference { return valueReference }
-        guard itemClass == .key, let data else { return nil }
-        guard case .number(let type)? = attributes[.keyType], case .number(let keyClass)? = attributes[.keyClass]
-        else {
-            throw KeychainError.param.because(
-                "a key added as kSecValueData needs kSecAttrKeyType and kSecAttrKeyClass to say what it is")
+    /// A key added as `kSecValueData` (no `kSecValueRef`), stored as the bytes given: iOS derives nothing from
+    /// them (it asks only a reference's key for its attributes), so the item is what its attributes say, with
+    /// Apple's default of 0 for a class, type or size left out. Any bytes are accepted (an app's 64 random bytes
+    /// for a database key); `kSecReturnRef` makes a `SecKey` of them only when the class and type name a key that
+    /// the bytes are.
+    func keyValueAsGiven() -> KeyValue? {
+        guard itemClass == .key, valueReference == nil, let data else { return nil }
+        func number(_ attribute: AttributeKey) -> Int64 {
+            guard case .number(let value)? = attributes[attribute] else { return 0 }
+            return value
         }
-        let value = KeyValue(
-            keyType: String(type), keyClass: String(keyClass), sizeInBits: 0,
-            externalRepresentation: Secret(data))
-        guard let key = SecKey(itemValue: value) else {
-            throw KeychainError.param.because(
-                "kSecValueData is not the external representation of a key of type \(type) and class \(keyClass)")
-        }
-        return key
+        return KeyValue(
+            keyType: String(number(.keyType)), keyClass: String(number(.keyClass)),
+            sizeInBits: Int(clamping: number(.keySizeInBits)), externalRepresentation: Secret(data))
     }
 }
 

@@ -163,15 +163,57 @@ import Testing
             ])
             #expect(status == errSecSuccess)
             #expect(result as? SecKey == key)
+            // Nothing is derived from the bytes, as on iOS: the size and application label are the defaults.
             let (_, attributes) = lookUp([kSecClass: kSecClassKey, kSecReturnAttributes: true])
-            #expect((attributes as? [String: Any])?[kSecAttrKeySizeInBits as String] as? NSNumber == 2048)
-            var garbage = add
-            garbage[kSecValueData] = Data([1, 2, 3])
-            garbage[kSecAttrApplicationTag] = Data("other".utf8)
-            #expect(SecItemAdd(garbage as CFDictionary, nil) == errSecParam)
-            garbage[kSecValueData] = external
-            garbage[kSecAttrKeyType] = nil
-            #expect(SecItemAdd(garbage as CFDictionary, nil) == errSecParam)
+            let dictionary = try #require(attributes as? [String: Any])
+            #expect(dictionary[kSecAttrKeySizeInBits as String] as? NSNumber == 0)
+            #expect(dictionary[kSecAttrApplicationLabel as String] as? Data == Data())
+        }
+    }
+
+    /// iOS stores a key item's kSecValueData as given, whatever the bytes: a database's encryption key of 64
+    /// random bytes, with a tag and a size and nothing else (the pattern of Realm's encryption example).
+    @Test func anyBytesAddedAsAKeyAreStoredAndReadBack() throws {
+        let bytes = Data((0..<64).map { _ in UInt8.random(in: 0...255) })
+        try withFreshKeychain {
+            let query: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("io.example.db-key".utf8),
+                kSecAttrKeySizeInBits: 512,
+            ]
+            #expect(SecItemAdd(query.merging([kSecValueData: bytes]) { $1 } as CFDictionary, nil) == errSecSuccess)
+            let (status, found) = lookUp(query.merging([kSecReturnData: true]) { $1 })
+            #expect(status == errSecSuccess)
+            #expect(found as? Data == bytes)
+            // The same tag, size and (default) class and type: the same item, whatever the bytes.
+            let other = Data(repeating: 1, count: 64)
+            #expect(
+                SecItemAdd(query.merging([kSecValueData: other]) { $1 } as CFDictionary, nil) == errSecDuplicateItem)
+            // Bytes that are no key of the type named are stored too.
+            let named: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
+                kSecAttrKeyClass: kSecAttrKeyClassPublic, kSecAttrApplicationTag: Data("junk".utf8),
+                kSecValueData: Data([1, 2, 3]),
+            ]
+            #expect(SecItemAdd(named as CFDictionary, nil) == errSecSuccess)
+        }
+    }
+
+    /// Two different public keys added as data with the same tag, class and type are one item on iOS (nothing
+    /// tells them apart but the bytes, which are not an attribute): the second add is a duplicate, so the usual
+    /// "add, else update" keeps the new key rather than finding the old one.
+    @Test func twoKeysAddedAsDataWithOneTagAreDuplicates() throws {
+        let first = try KeyFixtures.external(
+            try #require(SecKeyCopyPublicKey(try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256))))
+        let second = try KeyFixtures.external(
+            try #require(SecKeyCopyPublicKey(try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256))))
+        try withFreshKeychain {
+            let query: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
+                kSecAttrKeyClass: kSecAttrKeyClassPublic, kSecAttrApplicationTag: Self.tag,
+            ]
+            #expect(SecItemAdd(query.merging([kSecValueData: first]) { $1 } as CFDictionary, nil) == errSecSuccess)
+            #expect(
+                SecItemAdd(query.merging([kSecValueData: second]) { $1 } as CFDictionary, nil) == errSecDuplicateItem)
         }
     }
 

@@ -61,9 +61,14 @@ package final class ClassSchema: Sendable {
         .isInvisible: .boolean, .isNegative: .boolean, .creationDate: .date, .modificationDate: .date,
     ]
 
-    /// The value an absent primary-key attribute takes, so absent and empty collide as on Apple's keychain.
+    /// The value an absent primary-key attribute takes, so absent and empty collide as on Apple's keychain: 0, or
+    /// empty (data for a data attribute, as a key's application label reads back on Apple's).
     func defaultValue(for key: AttributeKey) -> AttributeValue {
-        attributes[key] == .number ? .number(0) : .string("")
+        switch attributes[key] {
+        case .number?: .number(0)
+        case .data?: .data([])
+        default: .string("")
+        }
     }
 
     /// Attributes with an index digest column (every attribute but the dates), in a fixed order.
