@@ -27,7 +27,11 @@ func runQuotaScenario(uid: uid_t) -> Never {
         return (0, "")
     }
     func userKeys() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/key-users", encoding: .utf8) else { return -1 }
+        // Read to the end: String(contentsOfFile:) stops after 4 KiB of a /proc file, and this uid's line may be
+        // past them on a machine with many key users.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/key-users") else { return -1 }
+        defer { try? handle.close() }
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if fields.count >= 4, fields[0] == "\(uid):" { return Int(fields[3].split(separator: "/")[0]) ?? -1 }

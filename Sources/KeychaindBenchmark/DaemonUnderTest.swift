@@ -30,7 +30,7 @@ final class DaemonUnderTest {
 
     /// The daemon's resident size (`VmRSS`), in kB.
     var residentKilobytes: Int {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let status = ProcText.read("/proc/\(pid)/status")
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
         }

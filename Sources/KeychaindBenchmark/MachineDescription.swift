@@ -3,16 +3,14 @@ import Foundation
 /// One line describing the machine the figures come from: processor, cores, memory, kernel, file system, date.
 enum MachineDescription {
     static func current(directory: String) -> String {
-        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let cpuinfo = ProcText.read("/proc/cpuinfo")
         let model =
             cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
             ?? "unknown processor"
         let memory = ProcessInfo.processInfo.physicalMemory / (1 << 20)
-        let kernel =
-            (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-        let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
+        let kernel = ProcText.read("/proc/sys/kernel/osrelease").trimmingCharacters(in: .whitespacesAndNewlines)
+        let mounts = ProcText.read("/proc/mounts")
         // The mount holding `directory`: the longest mount point above it.
         var mount: [String]?
         for line in mounts.split(separator: "\n") {

@@ -18,7 +18,11 @@ import Testing
 
     /// The kernel keys this process can see whose description names `namespace`.
     private func keys(naming namespace: String) throws -> [String] {
-        let keys = try String(contentsOfFile: "/proc/keys", encoding: .utf8)
+        // Read to the end: Foundation's String(contentsOfFile:) stops after the first 4 KiB of a /proc file, whose
+        // size reads as 0, and a machine holding many keys lists this home's past them.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/keys"))
+        defer { try? handle.close() }
+        let keys = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         return keys.split(separator: "\n").map(String.init).filter { $0.contains("keychain.\(namespace)") }
     }
 
