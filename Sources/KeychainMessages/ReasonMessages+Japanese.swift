@@ -431,7 +431,6 @@ extension ReasonMessages {
         word(
             "{0} is not set on the item (the query asks for {1})",
             "項目に {0} がありません（クエリは {1} を求めています）")
-        word("{0} is read-only; the keychain sets it", "{0} は読み取り専用で、キーチェーンが設定します")
         word("{0} matching item(s) cannot be read now: {1}", "一致した {0} 件の項目は今は読み出せません: {1}")
         word(
             "{0} matching item(s) of class {1} are damaged and were skipped (UUID {2}{3}); delete them, or "

@@ -23,6 +23,9 @@ extension ReasonMessages {
         word(
             "iOS refuses every search key but kSecMatchLimit here, and changes nothing",
             "iOS はここで kSecMatchLimit 以外の検索キーをすべて拒否し、何も変更しません")
+        word(
+            "iOS refuses attributes beside kSecValuePersistentRef, which names the item alone",
+            "iOS は kSecValuePersistentRef と並べた属性を拒否します。参照だけで項目が決まるためです")
         word("an update cannot change an item's class", "更新で項目のクラスを変えることはできません")
         word("of the values, only kSecValueData", "値のうち受け付けるのは kSecValueData だけです")
         // What KEYCHAIN_DEBUG notes about a SecItem call that goes ahead.

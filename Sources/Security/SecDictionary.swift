@@ -49,9 +49,11 @@ struct SecDictionary {
     var certificateMatch = CertificateMatch()
 
     /// What the engine is asked to return: with other return keys, kSecReturnRef brings the attributes, which
-    /// Apple's server puts in the dictionary it builds a reference from.
+    /// Apple's server puts in the dictionary it builds a reference from, and so does kSecReturnData, which Apple's
+    /// client always asks for with the attributes (only data alone comes back bare).
     var engineReturns: ReturnOptions {
-        returns.contains(.reference) && returns != .reference ? returns.union(.attributes) : returns
+        let bringsAttributes = returns.contains(.reference) || returns.contains(.data)
+        return bringsAttributes && returns != .reference && returns != .data ? returns.union(.attributes) : returns
     }
 }
 

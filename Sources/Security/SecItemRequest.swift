@@ -91,6 +91,7 @@ package enum SecItemRequest {
         )
     {
         let input = try SecDictionary(decoding: query)
+        try input.refuseAttributesBesidePersistentReference(in: .copyMatching)
         input.noteIgnoredKeys(&notes)
         return (
             input.query(limit: input.limit ?? .one), input.authenticationContext, input.certificateMatch,
@@ -125,6 +126,7 @@ package enum SecItemRequest {
         }
         try input.refuseCertificateMatch(in: .updateQuery)
         try input.refuseSearchKeys(in: .updateQuery)
+        try input.refuseAttributesBesidePersistentReference(in: .updateQuery)
         input.noteIgnoredKeys(&notes)
         if attributesToUpdate.object(forKey: "class") != nil {
             throw SecItemFunction.updateAttributes.misplaced(
@@ -176,6 +178,7 @@ package enum SecItemRequest {
         let input = try SecDictionary(decoding: query)
         try input.refuseCertificateMatch(in: .delete)
         try input.refuseSearchKeys(in: .delete)
+        try input.refuseAttributesBesidePersistentReference(in: .delete)
         input.noteIgnoredKeys(&notes)
         var itemQuery = input.query(limit: input.limit ?? .all)
         itemQuery.returns = []
@@ -196,6 +199,20 @@ extension SecDictionary {
 extension SecDictionary {
     /// iOS's server refuses every search key in a delete or an update's query (errSecItemMatchUnsupported, which
     /// is errSecParam), `kSecMatchLimitAll` included; a case-insensitive delete would remove items iOS keeps.
+    /// A query that names its item by persistent reference names it by nothing else: iOS answers errSecParam when
+    /// attributes stand beside the reference (the access group, a protection class and a synchronizable flag
+    /// count; `kSecAttrSynchronizableAny`, which a reference query implies, does not).
+    func refuseAttributesBesidePersistentReference(in function: SecItemFunction) throws {
+        guard persistentReference != nil else { return }
+        var named = attributes.keys.map(\.rawValue)
+        if accessGroup != nil { named.append("agrp") }
+        if accessibility != nil { named.append("pdmn") }
+        if let synchronizable, synchronizable != .any { named.append("sync") }
+        guard let first = named.sorted().first else { return }
+        throw function.refused(
+            first, because: "iOS refuses attributes beside kSecValuePersistentRef, which names the item alone")
+    }
+
     /// `kSecMatchLimit` alone is left to the engine: it takes `kSecMatchLimitAll` as the macOS keychain does
     /// (wrappers compiled for anything but iOS send it), and refuses a limit of one or a number.
     func refuseSearchKeys(in function: SecItemFunction) throws {

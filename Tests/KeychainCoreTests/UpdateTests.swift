@@ -131,16 +131,6 @@ import Testing
         #expect(error?.status == -25300)
     }
 
-    @Test func updateOfReadOnlyDateIsParam() throws {
-        let keychain = try makeKeychain()
-        try keychain.add(genericPassword())
-        #expect(throws: KeychainError.param) {
-            try keychain.update(
-                genericQuery([:], limit: .all),
-                with: ItemChanges(attributes: [.creationDate: .date(Date(timeIntervalSince1970: 0))]))
-        }
-    }
-
     @Test func updateWithNoMatchIsItemNotFound() throws {
         let keychain = try makeKeychain()
         let error = #expect(throws: KeychainError.self) {

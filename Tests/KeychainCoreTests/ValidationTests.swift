@@ -58,11 +58,28 @@ import Testing
         #expect(try keychain.count(genericQuery([:])) == 1)
     }
 
-    @Test func readOnlyDatesInAddAreParam() throws {
+    /// As Apple's keychain: an add's dates are its own time whatever it gives; an update keeps a creation date
+    /// given and sets the modification date itself.
+    @Test func theDatesGivenToAnAddOrUpdateAreTheKeychainsToSet() throws {
         let keychain = try makeKeychain()
-        #expect(status { try keychain.add(genericPassword(extra: [.creationDate: .date(Date())])) } == -50)
-        #expect(status { try keychain.add(genericPassword(extra: [.modificationDate: .date(Date())])) } == -50)
-        #expect(try keychain.count(genericQuery([:])) == 0)
+        let past = Date(timeIntervalSinceReferenceDate: 1_000)
+        try keychain.add(genericPassword(extra: [.creationDate: .date(past), .modificationDate: .date(past)]))
+        let dates = { () throws -> (Date?, Date?) in
+            let attributes = try keychain.copyMatching(genericQuery([:], returns: .attributes)).first?.attributes
+            guard case .date(let created)? = attributes?[.creationDate],
+                case .date(let modified)? = attributes?[.modificationDate]
+            else { return (nil, nil) }
+            return (created, modified)
+        }
+        let (created, modified) = try dates()
+        #expect(try #require(created) > past)
+        #expect(try #require(modified) > past)
+        try keychain.update(
+            genericQuery([:], limit: .all),
+            with: ItemChanges(attributes: [.creationDate: .date(past), .modificationDate: .date(past)]))
+        let (updatedCreated, updatedModified) = try dates()
+        #expect(updatedCreated == past)
+        #expect(try #require(updatedModified) > past)
     }
 
     @Test func identitiesAreJoinedNotStored() throws {

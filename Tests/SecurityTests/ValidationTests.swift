@@ -20,7 +20,6 @@ import Testing
             #expect(add([kSecAttrCreator as String: Date()]) == errSecParam)
             #expect(add([kSecAttrCreator as String: Data([1])]) == errSecParam)
             #expect(add([kSecAttrAccessible as String: "nonsense"]) == errSecParam)
-            #expect(add([kSecAttrCreationDate as String: Date()]) == errSecParam)
             #expect(add([kSecValueData as String: Data(count: 17 << 20)]) == errSecParam)
             var result: AnyObject?
             #expect(SecItemCopyMatching(genp as CFDictionary, &result) == errSecItemNotFound)

@@ -9,7 +9,6 @@ extension ClassSchema {
             .creationDate: .date, .modificationDate: .date,
         ],
         primaryKey: [.certificateType, .issuer, .serialNumber],
-        readOnly: [.creationDate, .modificationDate],
         valueKind: .certificate, backsUp: true,
         describesValue: [
             .certificateType, .certificateEncoding, .subject, .issuer, .serialNumber, .subjectKeyID,

@@ -30,8 +30,6 @@ package final class ClassSchema: Sendable {
     package let attributes: [AttributeKey: AttributeKind]
     /// The attributes that, with the access group and synchronizable, identify an item.
     package let primaryKey: [AttributeKey]
-    /// Attributes that the engine sets and callers may only read or match.
-    package let readOnly: Set<AttributeKey>
     package let valueKind: ValueKind
     /// Whether items of the migratable protection classes, without access-control constraints, go into backups.
     package let backsUp: Bool
@@ -76,13 +74,12 @@ package final class ClassSchema: Sendable {
 
     init(
         itemClass: ItemClass, attributes: [AttributeKey: AttributeKind], primaryKey: [AttributeKey],
-        readOnly: Set<AttributeKey>, valueKind: ValueKind, backsUp: Bool, relatedClass: RelatedClass? = nil,
+        valueKind: ValueKind, backsUp: Bool, relatedClass: RelatedClass? = nil,
         describesValue: Set<AttributeKey> = [], join: JoinedClasses? = nil
     ) {
         self.itemClass = itemClass
         self.attributes = attributes
         self.primaryKey = primaryKey
-        self.readOnly = readOnly
         self.valueKind = valueKind
         self.backsUp = backsUp
         self.relatedClass = relatedClass

@@ -4,7 +4,6 @@ extension ClassSchema {
         itemClass: .genericPassword,
         attributes: sharedPasswordAttributes.merging([.account: .text, .service: .text, .generic: .data]) { $1 },
         primaryKey: [.account, .service],
-        readOnly: [.creationDate, .modificationDate],
         valueKind: .secret, backsUp: true,
         relatedClass: RelatedClass(itemClass: .internetPassword, renames: [.service: .server]))
 }

@@ -10,7 +10,6 @@ extension ClassSchema {
             certificate
         },
         primaryKey: ClassSchema.certificate.primaryKey,
-        readOnly: ClassSchema.certificate.readOnly.union(ClassSchema.key.readOnly),
         valueKind: .identity, backsUp: true,
         describesValue: ClassSchema.certificate.describesValue.union(ClassSchema.key.describesValue),
         join: JoinedClasses(

@@ -8,7 +8,6 @@ extension ClassSchema {
             .authenticationType: .text, .port: .number, .path: .text,
         ]) { $1 },
         primaryKey: [.account, .securityDomain, .server, .protocol, .authenticationType, .port, .path],
-        readOnly: [.creationDate, .modificationDate],
         valueKind: .secret, backsUp: true,
         relatedClass: RelatedClass(itemClass: .genericPassword, renames: [.server: .service]))
 }

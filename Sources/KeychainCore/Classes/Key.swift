@@ -18,7 +18,6 @@ extension ClassSchema {
             .keyClass, .applicationLabel, .applicationTag, .creator, .keyType, .keySizeInBits,
             .effectiveKeySize,
         ],
-        readOnly: [.creationDate, .modificationDate],
         valueKind: .key, backsUp: true,
         describesValue: [.keyClass, .keyType, .keySizeInBits, .tokenID])
 }

@@ -15,15 +15,14 @@ extension Keychain {
         return schema
     }
 
-    /// Every attribute must belong to the class, have the right kind and fit the size bound; writes may not
-    /// set read-only attributes.
+    /// Every attribute must belong to the class, have the right kind and fit the size bound. The dates may be
+    /// written, as on Apple's keychain: an add replaces both with its own time, an update keeps a creation date
+    /// given and replaces the modification date (code that copies an item's returned attributes into an add or an
+    /// update works).
     func validate(_ attributes: [AttributeKey: AttributeValue], in schema: ClassSchema, writing: Bool) throws {
         for (key, value) in attributes {
             guard let kind = schema.attributes[key] else {
                 throw KeychainError.noSuchAttr.because(Self.noSuchAttributeReason(key, schema: schema))
-            }
-            if writing && schema.readOnly.contains(key) {
-                throw KeychainError.param.because("\(key.rawValue) is read-only; the keychain sets it")
             }
             guard Self.value(value, fits: kind) else {
                 throw KeychainError.param.because("\(key.rawValue) has a value of the wrong type")
