@@ -29,6 +29,21 @@ import Testing
         #expect(sarif.contains("KL101"))
     }
 
+    /// A file the analyser could not read fails the run (status 65) when nothing else does: hiding code in a
+    /// deeply nested file must not pass a CI gate as clean; --allow-skipped accepts it.
+    @Test func aSkippedFileFailsTheRunUnlessAllowed() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("Deep.m", "void f(void) " + String(repeating: "{", count: 2_000))
+        try directory.write("Fine.m", "- (void)f { }\n")
+        var errors = ""
+        let runner = CommandRunner(standardOutput: { _ in }, standardError: { errors += $0 })
+        #expect(runner.run(arguments: [directory.path]) == .filesNotAnalysed)
+        #expect(CommandRunner.ExitStatus.filesNotAnalysed.rawValue == 65)
+        #expect(errors.contains("1 file was not analysed"))
+        #expect(runner.run(arguments: ["--allow-skipped", directory.path]) == .clean)
+        #expect(runner.run(arguments: ["--fail-on", "never", directory.path]) == .filesNotAnalysed)
+    }
+
     @Test func objectiveCBracesTooDeepAreSkipped() {
         let deep = "void f(void) " + String(repeating: "{", count: 2_000) + String(repeating: "}", count: 2_000)
         let report = Linter().lint(files: [SourceFile(path: "Braces.m", text: deep)])

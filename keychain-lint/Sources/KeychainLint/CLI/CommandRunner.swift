@@ -7,6 +7,9 @@ public struct CommandRunner {
         case clean = 0
         case findings = 1
         case usage = 64
+        /// A file could not be analysed (nested too deeply), so its findings are unknown: code that evades the
+        /// analyser must not pass a CI gate as clean.
+        case filesNotAnalysed = 65
         case noInput = 66
         /// `--output` names a file that cannot be created or written.
         case cannotWriteOutput = 73
@@ -104,7 +107,15 @@ public struct CommandRunner {
         let failing =
             command.failOn == .some(nil)
             ? false : report.findings.contains { $0.severity >= configuration.failOn }
-        return failing ? .findings : .clean
+        if failing { return .findings }
+        if !report.skippedFiles.isEmpty, !command.allowSkipped {
+            let count = report.skippedFiles.count
+            standardError(
+                "keychain-lint: \(count) file\(count == 1 ? " was" : "s were") not analysed (nested too deeply; "
+                    + "listed in the report); --allow-skipped accepts that\n")
+            return .filesNotAnalysed
+        }
+        return .clean
     }
 
     /// User and system CPU time of this process, all threads included.

@@ -18,6 +18,8 @@ public struct LintCommand: Sendable, Equatable {
     /// Rules named with `--fix`; empty with `fix` set means "the rules the configuration opts into".
     public var fixRules: Set<String> = []
     public var fix = false
+    /// `--allow-skipped`: a file too deeply nested to analyse does not fail the run.
+    public var allowSkipped = false
 
     public static let usage = """
         usage: keychain-lint [options] PATH...
@@ -29,14 +31,16 @@ public struct LintCommand: Sendable, Equatable {
           --fail-on SEVERITY         exit 1 when a finding is at least this severe: high, medium, low, info
                                      or never (default: medium, or the configuration's failOn)
           --config FILE              configuration file (default: ./.keychain-lint.json when present)
+          --allow-skipped            do not fail the run for files too deeply nested to analyse
           --fix [RULE,...]           apply the safe fixes of these rules (or of the configuration's "fix" list)
           --benchmark [RUNS]         time the analysis of PATH on every core and print files per second
           --list-rules               print every rule with its severity, CWE and MASVS reference
           --version                  print the version
           -h, --help                 print this help
 
-        exit status: 0 no finding reaches --fail-on, 1 one does, 64 usage error, 66 a path is missing or no file
-        was read, 73 --output cannot be written, 78 bad configuration file
+        exit status: 0 no finding reaches --fail-on, 1 one does, 64 usage error, 65 a file could not be analysed
+        (and no finding reaches --fail-on), 66 a path is missing or no file was read, 73 --output cannot be
+        written, 78 bad configuration file
         """
 
     /// Parses arguments (without the program name).
@@ -69,6 +73,8 @@ public struct LintCommand: Sendable, Equatable {
                 }
             case "--config":
                 command.configPath = try value(for: argument)
+            case "--allow-skipped":
+                command.allowSkipped = true
             case "--fix":
                 command.fix = true
                 if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-"),
