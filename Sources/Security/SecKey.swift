@@ -66,6 +66,22 @@ public final class SecKey: Hashable, CustomStringConvertible, @unchecked Sendabl
         }
     }
 
+    /// `kSecAttrCanDecrypt`: private keys, and RSA public keys too, whose dictionary Apple sets it in (SecRSAKey.c).
+    var canDecrypt: Bool {
+        switch material {
+        case .ec: isPrivate
+        case .rsa: true
+        }
+    }
+
+    /// `kSecAttrCanDerive`: EC private keys only; Apple clears it for EC public keys and every RSA key.
+    var canDerive: Bool {
+        switch material {
+        case .ec: isPrivate
+        case .rsa: false
+        }
+    }
+
     /// `kSecAttrKeyType`'s value for the key.
     var keyType: CFString {
         switch material {
