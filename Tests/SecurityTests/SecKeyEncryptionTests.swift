@@ -37,6 +37,32 @@ import Testing
         }
     }
 
+    /// Apple reads an RSA ciphertext as a number, left-padded with zeros to the modulus: one whose leading zero byte
+    /// was dropped decrypts; one longer than the modulus is still errSecParam.
+    @Test func anRSACiphertextWithoutItsLeadingZeroDecrypts() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
+        let publicKey = try KeyFixtures.publicKey(key)
+        for algorithm in [SecKeyAlgorithm.rsaEncryptionOAEPSHA256, .rsaEncryptionPKCS1, .rsaEncryptionRaw] {
+            // About one ciphertext in 256 starts with a zero byte (raw encryption is deterministic: vary the input).
+            var found: (plaintext: Data, ciphertext: Data)?
+            for counter in 0..<10_000 where found == nil {
+                let plaintext = Data("secret \(counter)".utf8)
+                var error: Unmanaged<CFError>?
+                let ciphertext = try #require(
+                    SecKeyCreateEncryptedData(publicKey, algorithm, plaintext as CFData, &error) as Data?)
+                if ciphertext.first == 0 { found = (plaintext, ciphertext) }
+            }
+            let (plaintext, ciphertext) = try #require(found)
+            var error: Unmanaged<CFError>?
+            let opened = SecKeyCreateDecryptedData(key, algorithm, Data(ciphertext.dropFirst()) as CFData, &error)
+            #expect(KeyFixtures.status(error) == nil, "\(algorithm.rawValue)")
+            let expected = algorithm == .rsaEncryptionRaw ? Data(count: 256 - plaintext.count) + plaintext : plaintext
+            #expect(opened as Data? == expected, "\(algorithm.rawValue)")
+            #expect(SecKeyCreateDecryptedData(key, algorithm, (Data([0]) + ciphertext) as CFData, &error) == nil)
+            #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+        }
+    }
+
     @Test func tooLongForThePaddingIsErrSecParam() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 1024)
         let publicKey = try KeyFixtures.publicKey(key)

@@ -89,6 +89,38 @@ import Testing
         #expect(!SecKeyIsAlgorithmSupported(ec, .encrypt, .ecdsaSignatureMessageX962SHA256))
     }
 
+    /// Apple reads an RSA signature as a number, left-padded with zeros to the modulus: one whose leading zero byte
+    /// was dropped (as some encoders do) verifies; one longer than the modulus is still refused.
+    @Test func anRSASignatureWithoutItsLeadingZeroVerifies() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
+        let publicKey = try KeyFixtures.publicKey(key)
+        let algorithms: [SecKeyAlgorithm] = [
+            .rsaSignatureMessagePKCS1v15SHA256, .rsaSignatureMessagePSSSHA256, .rsaSignatureDigestPKCS1v15Raw,
+            .rsaSignatureRaw,
+        ]
+        for algorithm in algorithms {
+            // About one signature in 256 starts with a zero byte.
+            var found: (message: Data, signature: Data)?
+            for counter in 0..<10_000 where found == nil {
+                let message = Data("message \(counter)".utf8)
+                var error: Unmanaged<CFError>?
+                let signature = try #require(
+                    SecKeyCreateSignature(key, algorithm, message as CFData, &error) as Data?, "\(algorithm.rawValue)")
+                if signature.first == 0 { found = (message, signature) }
+            }
+            let (message, signature) = try #require(found)
+            var error: Unmanaged<CFError>?
+            let short = Data(signature.dropFirst())
+            #expect(
+                SecKeyVerifySignature(publicKey, algorithm, message as CFData, short as CFData, &error),
+                "\(algorithm.rawValue)")
+            #expect(KeyFixtures.status(error) == nil)
+            let long = Data([0]) + signature
+            #expect(!SecKeyVerifySignature(publicKey, algorithm, message as CFData, long as CFData, &error))
+            #expect(KeyFixtures.status(error)?.code == Int(errSecVerifyFailed))
+        }
+    }
+
     @Test func pssNeedsRoomInTheModulus() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 1024)
         #expect(SecKeyIsAlgorithmSupported(key, .sign, .rsaSignatureMessagePSSSHA384))
