@@ -53,7 +53,8 @@ public final class SecKey: Hashable, CustomStringConvertible, @unchecked Sendabl
         }
     }
 
-    /// Bits in the key: the curve's size or the modulus's.
+    /// Bits in the key: the curve's size or the modulus's exact bit count (not its block size times 8), as Apple's
+    /// SecRSAKey.c reports it since macOS 14 and iOS 17; RSA with AES-GCM picks its session key size by it.
     var sizeInBits: Int {
         switch material {
         case .ec(let key):

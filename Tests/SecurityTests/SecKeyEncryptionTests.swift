@@ -113,6 +113,38 @@ import Testing
         }
     }
 
+    /// Apple's SecKeyCopyAttributes reports an RSA key's size as its modulus's bit count (Security's SecRSAKey.c,
+    /// `cczp_bitlen`, since Security-61040: macOS 14, iOS 17), and RSA with AES-GCM picks its session key by that
+    /// attribute: a 4094-bit key reports 4094, not its block size times 8, and wraps a 16-byte AES key.
+    @Test func anRSAKeyOfAnOddSizeReportsItsModulusBitsAndWrapsA16ByteKey() throws {
+        let openssl = try OpenSSLCommand()
+        defer { openssl.remove() }
+        try openssl.run(["genrsa", "-out", openssl.path("key.pem"), "4094"])
+        try openssl.run([
+            "rsa", "-in", openssl.path("key.pem"), "-traditional", "-outform", "DER", "-out", openssl.path("key.der"),
+        ])
+        var error: Unmanaged<CFError>?
+        let attributes = [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeyClass: kSecAttrKeyClassPrivate]
+        let key = try #require(
+            SecKeyCreateWithData(try openssl.read("key.der") as CFData, attributes as CFDictionary, &error))
+        let publicKey = try KeyFixtures.publicKey(key)
+        #expect(SecKeyGetBlockSize(key) == 512)
+        for each in [key, publicKey] {
+            let reported = try #require(SecKeyCopyAttributes(each) as? [String: Any])
+            #expect(reported[kSecAttrKeySizeInBits as String] as? Int == 4094)
+            #expect(reported[kSecAttrEffectiveKeySize as String] as? Int == 4094)
+        }
+        let blob = try #require(
+            SecKeyCreateEncryptedData(publicKey, .rsaEncryptionOAEPSHA256AESGCM, Self.plaintext as CFData, &error)
+                as Data?)
+        #expect(blob.count == 512 + Self.plaintext.count + 16)
+        let sessionKey = SecKeyCreateDecryptedData(key, .rsaEncryptionOAEPSHA256, blob.prefix(512) as CFData, &error)
+        #expect((sessionKey as Data?)?.count == 16)
+        #expect(
+            SecKeyCreateDecryptedData(key, .rsaEncryptionOAEPSHA256AESGCM, blob as CFData, &error) as Data?
+                == Self.plaintext)
+    }
+
     @Test func everyECIESAlgorithmRoundTripsOnEveryCurve() throws {
         let algorithms = SecKeyAlgorithm.all.filter { ($0.rawValue as String).hasPrefix("algid:encrypt:ECIES") }
         #expect(algorithms.count == 18)
