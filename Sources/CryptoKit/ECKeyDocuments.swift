@@ -28,11 +28,13 @@ enum ECKeyDocuments {
     }
 
     /// Checks that `der` is an ECDSA-Sig-Value in DER: a SEQUENCE of two minimal non-negative INTEGERs.
-    static func checkSignature(der: [UInt8]) throws {
+    /// - Returns: the magnitude bytes of r and s, without the zero a high bit needs.
+    static func checkSignature(der: [UInt8]) throws -> (r: ArraySlice<UInt8>, s: ArraySlice<UInt8>) {
         var signature = try DERSequenceReader(DERNode.parse(der))
-        _ = try signature.next().unsignedInteger()
-        _ = try signature.next().unsignedInteger()
+        let r = try signature.next().unsignedInteger()
+        let s = try signature.next().unsignedInteger()
         try signature.finish()
+        return (r, s)
     }
 
     private static func pkcs8Scalar(_ der: [UInt8]) throws -> [UInt8] {

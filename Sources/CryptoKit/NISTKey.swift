@@ -154,7 +154,11 @@ struct NISTSignature: Sendable {
     }
 
     init(curve: ECCurve, derRepresentation: some DataProtocol) throws {
-        try ECKeyDocuments.checkSignature(der: Array(derRepresentation))
+        let (r, s) = try ECKeyDocuments.checkSignature(der: Array(derRepresentation))
+        // Well-formed DER with an integer too long for the curve is a wrong size, as swift-crypto reports it.
+        guard r.count <= curve.coordinateByteCount, s.count <= curve.coordinateByteCount else {
+            throw CryptoKitError.incorrectParameterSize
+        }
         raw = Data(try translatingErrors { try ECKey.rawSignature(fromDER: Array(derRepresentation), curve: curve) })
     }
 

@@ -28,11 +28,19 @@ extension RSAKey {
         return signature
     }
 
-    /// Whether `signature` is a valid signature of `input` (as `signature(for:padding:)` takes it).
+    /// Whether `signature` is a valid signature of `input` (as `signature(for:padding:)` takes it). A signature
+    /// shorter than the modulus is read as a number, left-padded with zeros, as Apple's SecKey reads it.
     package func isValidSignature(
         _ signature: UnsafeRawBufferPointer, for input: UnsafeRawBufferPointer, padding: RSASignaturePadding
     ) -> Bool {
-        guard signature.count == modulusByteCount, let context = EVP_PKEY_CTX_new(pkey, nil) else { return false }
+        guard let block = Self.block(signature, size: modulusByteCount) else { return false }
+        return block.withUnsafeBytes { isValidBlock($0, for: input, padding: padding) }
+    }
+
+    private func isValidBlock(
+        _ signature: UnsafeRawBufferPointer, for input: UnsafeRawBufferPointer, padding: RSASignaturePadding
+    ) -> Bool {
+        guard let context = EVP_PKEY_CTX_new(pkey, nil) else { return false }
         defer { EVP_PKEY_CTX_free(context) }
         let signatureBytes = signature.bindMemory(to: UInt8.self).baseAddress
         switch padding {
@@ -89,12 +97,21 @@ extension RSAKey {
         return output
     }
 
-    /// The plaintext of `ciphertext` (as long as the modulus), in wiped-on-free memory.
+    /// The plaintext of `ciphertext` (at most as long as the modulus; a shorter one is read as a number, left-padded
+    /// with zeros, as Apple's SecKey reads it), in wiped-on-free memory.
     /// - Throws: `BackendError.invalidParameter` for a public key, `.authenticationFailure` when the padding
-    ///   does not check or the ciphertext has the wrong length.
+    ///   does not check or the ciphertext is longer than the modulus.
     package func decrypt(_ ciphertext: UnsafeRawBufferPointer, padding: RSAEncryptionPadding) throws -> SecureBytes {
         guard hasPrivateKey else { throw BackendError.invalidParameter }
-        guard ciphertext.count == modulusByteCount else { throw BackendError.authenticationFailure }
+        guard let block = Self.block(ciphertext, size: modulusByteCount) else {
+            throw BackendError.authenticationFailure
+        }
+        return try block.withUnsafeBytes { try decryptBlock($0, padding: padding) }
+    }
+
+    private func decryptBlock(_ ciphertext: UnsafeRawBufferPointer, padding: RSAEncryptionPadding) throws
+        -> SecureBytes
+    {
         guard let context = EVP_PKEY_CTX_new(pkey, nil) else { throw OpenSSLErrorQueue.failure() }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_decrypt_init(context) == 1, Self.configure(context, padding) else {
@@ -120,6 +137,12 @@ extension RSAKey {
             }
         }
         return scratch.withUnsafeBytes { SecureBytes(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
+    }
+
+    /// `input` left-padded with zeros to `size` bytes, which OpenSSL wants; nil when it is longer.
+    private static func block(_ input: UnsafeRawBufferPointer, size: Int) -> [UInt8]? {
+        guard input.count <= size else { return nil }
+        return [UInt8](repeating: 0, count: size - input.count) + input
     }
 
     /// For the raw operation the input is left-padded with zeros to the modulus length, as OpenSSL wants.

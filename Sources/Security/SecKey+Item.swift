@@ -46,8 +46,8 @@ extension SecKey {
             .keySizeInBits: .number(Int64(sizeInBits)), .effectiveKeySize: .number(Int64(sizeInBits)),
             .isPermanent: .bool(true), .isPrivate: .bool(true), .isModifiable: .bool(true),
             .isSensitive: .bool(false), .wasAlwaysSensitive: .bool(false), .isExtractable: .bool(true),
-            .wasNeverExtractable: .bool(false), .canEncrypt: .bool(!isPrivate), .canDecrypt: .bool(isPrivate),
-            .canDerive: .bool(true), .canSign: .bool(isPrivate), .canVerify: .bool(!isPrivate),
+            .wasNeverExtractable: .bool(false), .canEncrypt: .bool(!isPrivate), .canDecrypt: .bool(canDecrypt),
+            .canDerive: .bool(canDerive), .canSign: .bool(isPrivate), .canVerify: .bool(!isPrivate),
             .canSignRecover: .bool(false), .canVerifyRecover: .bool(false), .canWrap: .bool(!isPrivate),
             .canUnwrap: .bool(isPrivate),
         ]

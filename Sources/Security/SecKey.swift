@@ -53,7 +53,8 @@ public final class SecKey: Hashable, CustomStringConvertible, @unchecked Sendabl
         }
     }
 
-    /// Bits in the key: the curve's size or the modulus's.
+    /// Bits in the key: the curve's size or the modulus's exact bit count (not its block size times 8), as Apple's
+    /// SecRSAKey.c reports it since macOS 14 and iOS 17; RSA with AES-GCM picks its session key size by it.
     var sizeInBits: Int {
         switch material {
         case .ec(let key):
@@ -63,6 +64,22 @@ public final class SecKey: Hashable, CustomStringConvertible, @unchecked Sendabl
             case .p521: 521
             }
         case .rsa(let key): key.modulusBitCount
+        }
+    }
+
+    /// `kSecAttrCanDecrypt`: private keys, and RSA public keys too, whose dictionary Apple sets it in (SecRSAKey.c).
+    var canDecrypt: Bool {
+        switch material {
+        case .ec: isPrivate
+        case .rsa: true
+        }
+    }
+
+    /// `kSecAttrCanDerive`: EC private keys only; Apple clears it for EC public keys and every RSA key.
+    var canDerive: Bool {
+        switch material {
+        case .ec: isPrivate
+        case .rsa: false
         }
     }
 

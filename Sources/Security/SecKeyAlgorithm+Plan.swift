@@ -25,21 +25,19 @@ enum KeyAlgorithmPlan {
     case ecies(cofactor: Bool, variableIV: Bool, digest: DigestAlgorithm)
     case ecdh(cofactor: Bool, kdf: DigestAlgorithm?)
 
-    /// The plan of `algorithm`, from a table of Apple's algorithms read once, or read from the string for
-    /// others (an "algid:" string Apple does not name is still read by the same rules).
+    /// The plan of `algorithm`, from a table of Apple's algorithms read once; nil for any other string, even one in
+    /// the same grammar, since Apple implements only the algorithms it defines (Security's SecKeyAdaptors.m).
     init?(_ algorithm: SecKeyAlgorithm) {
-        let name = algorithm.rawValue as String
-        if let known = Self.known[name] {
-            self = known
-            return
-        }
-        self.init(parsing: name)
+        guard let known = Self.known[algorithm.rawValue as String] else { return nil }
+        self = known
     }
+
+    /// RSA PKCS #1 v1.5 over MD5: Apple defines these in SecKeyPriv.h only, and its keys run them.
+    private static let privateNames = ["algid:sign:RSA:digest-PKCS1v15:MD5", "algid:sign:RSA:message-PKCS1v15:MD5"]
 
     private static let known: [String: KeyAlgorithmPlan] = {
         var table: [String: KeyAlgorithmPlan] = [:]
-        for algorithm in SecKeyAlgorithm.all {
-            let name = algorithm.rawValue as String
+        for name in SecKeyAlgorithm.all.map({ $0.rawValue as String }) + privateNames {
             table[name] = KeyAlgorithmPlan(parsing: name)
         }
         return table

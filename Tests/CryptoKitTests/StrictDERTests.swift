@@ -36,6 +36,25 @@ import Testing
         }
     }
 
+    /// An r or s with more magnitude bytes than the curve's coordinate is a wrong size, as swift-crypto says, not
+    /// malformed DER; one as long as the coordinate, after the zero a high bit needs, still reads.
+    @Test func signatureIntegerLongerThanTheCurveIsAWrongSize() throws {
+        let sizes: [(Int, ([UInt8]) throws -> Data)] = [
+            (32, { try P256.Signing.ECDSASignature(derRepresentation: $0).rawRepresentation }),
+            (48, { try P384.Signing.ECDSASignature(derRepresentation: $0).rawRepresentation }),
+            (66, { try P521.Signing.ECDSASignature(derRepresentation: $0).rawRepresentation }),
+        ]
+        for (size, read) in sizes {
+            let long = tlv(0x02, [0x01] + [UInt8](repeating: 0x5A, count: size))
+            let one = tlv(0x02, [0x01])
+            #expect(throws: CryptoKitError.incorrectParameterSize) { try read(tlv(0x30, long + one)) }
+            #expect(throws: CryptoKitError.incorrectParameterSize) { try read(tlv(0x30, one + long)) }
+            let full = [0x80] + [UInt8](repeating: 0x5A, count: size - 1)
+            let raw = try read(tlv(0x30, tlv(0x02, [0x00] + full) + one))
+            #expect(raw == Data(full + [UInt8](repeating: 0, count: size - 1) + [0x01]))
+        }
+    }
+
     @Test func publicKeyOfAnotherCurveIsAWrongSize() {
         let p256 = P256.Signing.PrivateKey().publicKey.derRepresentation
         #expect(throws: CryptoKitError.incorrectParameterSize) { try P384.Signing.PublicKey(derRepresentation: p256) }

@@ -37,6 +37,32 @@ import Testing
         }
     }
 
+    /// Apple reads an RSA ciphertext as a number, left-padded with zeros to the modulus: one whose leading zero byte
+    /// was dropped decrypts; one longer than the modulus is still errSecParam.
+    @Test func anRSACiphertextWithoutItsLeadingZeroDecrypts() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
+        let publicKey = try KeyFixtures.publicKey(key)
+        for algorithm in [SecKeyAlgorithm.rsaEncryptionOAEPSHA256, .rsaEncryptionPKCS1, .rsaEncryptionRaw] {
+            // About one ciphertext in 256 starts with a zero byte (raw encryption is deterministic: vary the input).
+            var found: (plaintext: Data, ciphertext: Data)?
+            for counter in 0..<10_000 where found == nil {
+                let plaintext = Data("secret \(counter)".utf8)
+                var error: Unmanaged<CFError>?
+                let ciphertext = try #require(
+                    SecKeyCreateEncryptedData(publicKey, algorithm, plaintext as CFData, &error) as Data?)
+                if ciphertext.first == 0 { found = (plaintext, ciphertext) }
+            }
+            let (plaintext, ciphertext) = try #require(found)
+            var error: Unmanaged<CFError>?
+            let opened = SecKeyCreateDecryptedData(key, algorithm, Data(ciphertext.dropFirst()) as CFData, &error)
+            #expect(KeyFixtures.status(error) == nil, "\(algorithm.rawValue)")
+            let expected = algorithm == .rsaEncryptionRaw ? Data(count: 256 - plaintext.count) + plaintext : plaintext
+            #expect(opened as Data? == expected, "\(algorithm.rawValue)")
+            #expect(SecKeyCreateDecryptedData(key, algorithm, (Data([0]) + ciphertext) as CFData, &error) == nil)
+            #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+        }
+    }
+
     @Test func tooLongForThePaddingIsErrSecParam() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 1024)
         let publicKey = try KeyFixtures.publicKey(key)
@@ -85,6 +111,38 @@ import Testing
             #expect(SecKeyCreateDecryptedData(key, algorithm, blob.prefix(200) as CFData, &error) == nil)
             #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
         }
+    }
+
+    /// Apple's SecKeyCopyAttributes reports an RSA key's size as its modulus's bit count (Security's SecRSAKey.c,
+    /// `cczp_bitlen`, since Security-61040: macOS 14, iOS 17), and RSA with AES-GCM picks its session key by that
+    /// attribute: a 4094-bit key reports 4094, not its block size times 8, and wraps a 16-byte AES key.
+    @Test func anRSAKeyOfAnOddSizeReportsItsModulusBitsAndWrapsA16ByteKey() throws {
+        let openssl = try OpenSSLCommand()
+        defer { openssl.remove() }
+        try openssl.run(["genrsa", "-out", openssl.path("key.pem"), "4094"])
+        try openssl.run([
+            "rsa", "-in", openssl.path("key.pem"), "-traditional", "-outform", "DER", "-out", openssl.path("key.der"),
+        ])
+        var error: Unmanaged<CFError>?
+        let attributes = [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeyClass: kSecAttrKeyClassPrivate]
+        let key = try #require(
+            SecKeyCreateWithData(try openssl.read("key.der") as CFData, attributes as CFDictionary, &error))
+        let publicKey = try KeyFixtures.publicKey(key)
+        #expect(SecKeyGetBlockSize(key) == 512)
+        for each in [key, publicKey] {
+            let reported = try #require(SecKeyCopyAttributes(each) as? [String: Any])
+            #expect(reported[kSecAttrKeySizeInBits as String] as? Int == 4094)
+            #expect(reported[kSecAttrEffectiveKeySize as String] as? Int == 4094)
+        }
+        let blob = try #require(
+            SecKeyCreateEncryptedData(publicKey, .rsaEncryptionOAEPSHA256AESGCM, Self.plaintext as CFData, &error)
+                as Data?)
+        #expect(blob.count == 512 + Self.plaintext.count + 16)
+        let sessionKey = SecKeyCreateDecryptedData(key, .rsaEncryptionOAEPSHA256, blob.prefix(512) as CFData, &error)
+        #expect((sessionKey as Data?)?.count == 16)
+        #expect(
+            SecKeyCreateDecryptedData(key, .rsaEncryptionOAEPSHA256AESGCM, blob as CFData, &error) as Data?
+                == Self.plaintext)
     }
 
     @Test func everyECIESAlgorithmRoundTripsOnEveryCurve() throws {

@@ -98,6 +98,41 @@ import Testing
         #expect(publicAttributes[kSecValueData as String] as? Data == publicExternal)
     }
 
+    /// The usage flags Apple's key classes report (Security's SecECKey.m, SecRSAKey.c): derive only for an EC
+    /// private key, and decrypt for an RSA public key too.
+    static var usageFlags: [(type: CFString, isPrivate: Bool, flags: [CFString: Bool])] {
+        let names = [
+            kSecAttrCanEncrypt, kSecAttrCanDecrypt, kSecAttrCanDerive, kSecAttrCanSign, kSecAttrCanVerify,
+            kSecAttrCanWrap, kSecAttrCanUnwrap,
+        ]
+        func flags(_ values: [Bool]) -> [CFString: Bool] { Dictionary(uniqueKeysWithValues: zip(names, values)) }
+        // In the order of `names`: encr, decr, drve, sign, vrfy, wrap, unwp.
+        return [
+            (kSecAttrKeyTypeECSECPrimeRandom, true, flags([false, true, true, true, false, false, true])),
+            (kSecAttrKeyTypeECSECPrimeRandom, false, flags([true, false, false, false, true, true, false])),
+            (kSecAttrKeyTypeRSA, true, flags([false, true, false, true, false, false, true])),
+            (kSecAttrKeyTypeRSA, false, flags([true, true, false, false, true, true, false])),
+        ]
+    }
+
+    /// A key of each kind of `usageFlags`, private or public.
+    static func key(_ type: CFString, isPrivate: Bool) throws -> SecKey {
+        let key = try KeyFixtures.randomKey(type, bits: type == kSecAttrKeyTypeRSA ? 1024 : 256)
+        return isPrivate ? key : try KeyFixtures.publicKey(key)
+    }
+
+    @Test func usageFlagsAreApplesForEachKind() throws {
+        for (type, isPrivate, flags) in Self.usageFlags {
+            let attributes = try #require(
+                SecKeyCopyAttributes(try Self.key(type, isPrivate: isPrivate)) as? [String: Any])
+            for (flag, value) in flags {
+                #expect(attributes[flag as String] as? Bool == value, "\(type) private \(isPrivate): \(flag)")
+            }
+            #expect(attributes["snrc"] as? Bool == false)
+            #expect(attributes["vyrc"] as? Bool == false)
+        }
+    }
+
     @Test func ecDataImportsByClassAndRejectsWhatIsNotAKey() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 384)
         let external = try KeyFixtures.external(key)

@@ -217,6 +217,26 @@ import Testing
         }
     }
 
+    /// An added key's item takes the usage flags `SecKeyCopyAttributes` reports for its kind.
+    @Test func anAddedKeysUsageFlagsAreApplesForEachKind() throws {
+        try withFreshKeychain {
+            for (index, (type, isPrivate, flags)) in SecKeyGenerationTests.usageFlags.enumerated() {
+                let key = try SecKeyGenerationTests.key(type, isPrivate: isPrivate)
+                let tag = Data("com.example.keys.\(index)".utf8)
+                #expect(
+                    SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: tag] as CFDictionary, nil) == errSecSuccess)
+                let (status, found) = lookUp([
+                    kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnAttributes: true,
+                ])
+                #expect(status == errSecSuccess)
+                let attributes = try #require(found as? [String: Any])
+                for (flag, value) in flags {
+                    #expect(attributes[flag as String] as? Bool == value, "\(type) private \(isPrivate): \(flag)")
+                }
+            }
+        }
+    }
+
     @Test func updateAndDeleteKeyItems() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         try withFreshKeychain {
