@@ -357,6 +357,11 @@ extension ReasonMessages {
             "キーバッグのファイルが壊れています: パスコードの {0} が範囲外です")
         word("the keybag file is missing", "キーバッグのファイルがありません")
         word(
+            "the new passcode is set, but the class keys could not be kept unlocked ({0}); unlock with the new passcode",
+            "新しいパスコードは設定されましたが、クラス鍵をロック解除したまま保てませんでした（{0}）。"
+                + "新しいパスコードでロック解除してください")
+        word("the key store refused them", "鍵ストアが受け付けませんでした")
+        word(
             "the keychain's passcode was changed since it was unlocked here, and its class keys with it; "
                 + "unlock it again with the new passcode",
             "ここでロック解除された後にキーチェーンのパスコードが変更され、クラス鍵も新しくなりました。"

@@ -56,6 +56,14 @@ package final class Database {
         _ = try statement("PRAGMA journal_size_limit = \(bytes)").rows()
     }
 
+    /// Copies the write-ahead log into the database file and truncates it to nothing (`wal_checkpoint(TRUNCATE)`),
+    /// so the page images it held (rows as they were before a rewrite) leave it. The database file's own freed
+    /// pages are zeroed already (`secure_delete`).
+    /// - Returns: whether it completed: a reader still on an older snapshot holds the log back.
+    package func checkpointTruncating() throws -> Bool {
+        try statement("PRAGMA wal_checkpoint(TRUNCATE)").rows().first?.first?.integerValue == 0
+    }
+
     /// Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once, without its
     /// busy handler, when another connection is opening the same new file (it would risk a deadlock). Two
     /// processes opening one keychain for the first time meet exactly that, so retry for the busy timeout.

@@ -255,6 +255,76 @@ import Testing
         #expect(holder.secretText("token") == "token")
     }
 
+    /// WhenPasscodeSetThisDeviceOnly keeps its key across a change but gets a new one when the passcode is
+    /// removed and set again: a process still holding the destroyed key must not seal items under it.
+    @Test func aProcessHoldingADestroyedPasscodeClassKeyMustUnlockAgain() throws {
+        let home = temporaryHome()
+        let holder = try fastKDFKeychain(home: home) { $0.classKeysInProcessMemory = true }
+        try holder.setPasscode(testPasscode)
+        let changer = try fastKDFKeychain(home: home) { $0.classKeysInProcessMemory = true }
+        try changer.removePasscode(current: testPasscode)
+        try changer.setPasscode(testPasscode)
+        let passcodeOnly = Accessibility.whenPasscodeSetThisDeviceOnly
+        #expect(
+            keychainStatus { try holder.addToken("late", passcodeOnly) } == SecurityStatus.interactionNotAllowed)
+        let bound = NewItem(
+            itemClass: .genericPassword, attributes: [.account: .string("bound")],
+            accessControl: AccessControlPolicy(accessibility: .afterFirstUnlock, flags: .devicePasscode),
+            data: Array("bound".utf8))
+        #expect(keychainStatus { try holder.add(bound) } == SecurityStatus.interactionNotAllowed)
+        try holder.unlock(passcode: testPasscode)
+        try holder.addToken("late", passcodeOnly)
+        #expect(changer.secretText("late") == "late")
+    }
+
+    /// An add sealed just before a change and committed just after it is rewrapped under the key of now as it
+    /// is written: its item key is new, so no older copy of the home knows it.
+    @Test func anAddSealedBeforeAChangeIsWrittenUnderTheNewKey() throws {
+        let keychain = try fastKDFKeychain()
+        defer { keychain.simulateRestart() }
+        try keychain.setPasscode(testPasscode)
+        let prepared = try keychain.prepare(
+            NewItem(
+                itemClass: .genericPassword, attributes: [.account: .string("raced")], accessibility: .whenUnlocked,
+                data: Array("raced".utf8)),
+            caller: keychain.configuration.identity, context: nil)
+        let oldKey = try keychain.classKey(.whenUnlocked)
+        try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
+        let written = try keychain.underCurrentClassKey(prepared.row)
+        #expect(throws: Never.self) { try keychain.classKey(.whenUnlocked).unwrap(written.wrappedKey) }
+        #expect(throws: (any Error).self) { try oldKey.unwrap(written.wrappedKey) }
+    }
+
+    /// An update of a row still under a retired key gives it a new item key: the one it had may be in an older
+    /// copy of the home, which would otherwise open the updated secret.
+    @Test func anUpdateOfARowUnderARetiredKeyGivesItANewItemKey() throws {
+        let home = temporaryHome()
+        let keychain = try populated(home: home, passcode: true)
+        defer { keychain.simulateRestart() }
+        let account = Accessibility.whenUnlocked.rawValue
+        let before = try #require(try rows(keychain)[account])
+        let oldItemKey = try #require(try itemKeys(keychain, of: [account: before])[account])
+        try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
+        try putBack(before, in: keychain)
+        try keychain.update(accountQuery(account), with: ItemChanges(data: Array("changed".utf8)))
+        let today = try #require(try rows(keychain)[account])
+        let sealer = keychain.sealer(
+            for: today, schema: try keychain.schema(.genericPassword), protection: .whenUnlocked)
+        #expect(throws: KeychainError.decode) { try sealer.openSecret(today.secret, itemKey: oldItemKey) }
+        #expect(keychain.secretText(account) == "changed")
+    }
+
+    /// The rows as they were before the reseal leave the write-ahead log, where a copy of the home would find them.
+    @Test func theChangeEmptiesTheWriteAheadLog() throws {
+        let home = temporaryHome()
+        let keychain = try populated(home: home, passcode: true)
+        defer { keychain.simulateRestart() }
+        try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
+        let wal = home.appendingPathComponent(Keychain.databaseFileName + "-wal")
+        let size = try FileManager.default.attributesOfItem(atPath: wal.path)[.size] as? Int
+        #expect(size == 0)
+    }
+
     /// A Secure Enclave key's authorization lives in the app's copy of the key, which no rewrap reaches: it opens
     /// under the class key of its time, however many changes ago.
     @Test func anEnclaveKeyAuthorizationOpensAfterChanges() throws {

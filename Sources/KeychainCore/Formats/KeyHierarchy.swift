@@ -13,6 +13,8 @@ enum KeyHierarchy {
     static let devicePasscodeConstraint = "device passcode constraint v1"
     /// Device key → the key that seals the software Secure Enclave's keys (administrator opt-in, no TPM).
     static let softwareEnclaveWrappingKey = "software enclave wrapping key v1"
+    /// A class key → its check value in the keybag (16 bytes; tells today's key from an older one held in memory).
+    static let classKeyCheck = "class key check value v1"
 
     // MARK: HMAC-SHA-256 under the device key, over `label ‖ 0 ‖ input`
 

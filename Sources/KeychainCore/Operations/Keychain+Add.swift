@@ -48,7 +48,7 @@ extension Keychain {
             try writeSection { store in
                 for item in items {
                     current = item
-                    try store.insert(item.row, into: item.schema.itemClass.rawValue)
+                    try store.insert(try underCurrentClassKey(item.row), into: item.schema.itemClass.rawValue)
                 }
             }
         } catch KeychainError.duplicateItem {

@@ -260,7 +260,7 @@ extension Keychain {
                     let table = item.schema.itemClass.rawValue
                     let key = Array(table.utf8) + item.row.primaryKeyDigest
                     do {
-                        try store.insert(item.row, into: table)
+                        try store.insert(try underCurrentClassKey(item.row), into: table)
                         inserted.insert(key)
                     } catch let error as StoreError where error.isUniqueViolation {
                         if inserted.contains(key) {

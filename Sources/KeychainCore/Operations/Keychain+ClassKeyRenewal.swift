@@ -1,3 +1,4 @@
+import Foundation
 import KeychainCrypto
 import KeychainStore
 
@@ -5,28 +6,51 @@ import KeychainStore
 /// and, in the same write section, reseals every item of those classes under a new item key wrapped by the new
 /// class key: an older copy of the keybag, even with an older copy of the database, opens nothing of today's
 /// items. The old class keys stay in the keybag as retired keys, wrapped by the new ones. A row that is not under
-/// its class's current key (a write sealed before a change and committed after it, or a reseal cut short) still
-/// opens under a retired key, and the next open or unlock reseals it.
+/// its class's current key (a reseal cut short, or a row put back) still opens under a retired key; the next open
+/// or unlock reseals it while the renewal is unfinished, else the next change. An add sealed before a change and
+/// written after it is rewrapped as it is written; an update of a row under a retired key rekeys it.
 extension Keychain {
     /// Unwraps a row's item key with its class key or, failing that, one of the class's retired keys.
     /// - Throws: `errSecDecode` when none opens it (the row is damaged).
     func itemKey(
         wrapped: [UInt8], sealer: ItemSealer, protection: Accessibility, classKey: AESKeyWrapper
     ) throws -> SecureBytes {
-        do {
-            return try sealer.itemKey(wrapped: wrapped, classKey: classKey)
-        } catch {
-            guard let key = try retiredItemKey(wrapped: wrapped, protection: protection, classKey: classKey) else {
-                throw error
-            }
-            return key
-        }
+        try openItemKey(wrapped: wrapped, sealer: sealer, protection: protection, classKey: classKey).key
     }
 
     /// ``itemKey(wrapped:sealer:protection:classKey:)`` with the class key of `protection` as it is now.
     /// - Throws: `errSecInteractionNotAllowed` when the class is not available.
     func itemKey(wrapped: [UInt8], sealer: ItemSealer, protection: Accessibility) throws -> SecureBytes {
         try itemKey(wrapped: wrapped, sealer: sealer, protection: protection, classKey: try classKey(protection))
+    }
+
+    /// The item key, and whether a retired class key opened it: such an item key may be in an older copy of the
+    /// home, so a rewrite of the row gives it a new one (``rekeyed(_:schema:protection:itemKey:classKey:newItemKey:)``).
+    func openItemKey(
+        wrapped: [UInt8], sealer: ItemSealer, protection: Accessibility, classKey: AESKeyWrapper
+    ) throws -> (key: SecureBytes, underRetiredKey: Bool) {
+        do {
+            return (try sealer.itemKey(wrapped: wrapped, classKey: classKey), false)
+        } catch {
+            guard let key = try retiredItemKey(wrapped: wrapped, protection: protection, classKey: classKey) else {
+                throw error
+            }
+            return (key, true)
+        }
+    }
+
+    /// `row`, sealed before the write section it is written in, with its item key wrapped by the class key of
+    /// now: a passcode change may have committed in between. Its item key is new (never stored under the old
+    /// class key), so rewrapping it is enough. Unchanged when the class is not available now.
+    func underCurrentClassKey(_ row: StoredRow) throws -> StoredRow {
+        guard let protection = Accessibility(rawValue: row.protection),
+            ProtectionState.renewedClasses.contains(protection), let current = try? classKey(protection),
+            (try? current.unwrap(row.wrappedKey)) == nil,
+            let itemKey = try retiredItemKey(wrapped: row.wrappedKey, protection: protection, classKey: current)
+        else { return row }
+        var rewrapped = row
+        rewrapped.wrappedKey = try current.wrap(itemKey)
+        return rewrapped
     }
 
     /// The item key a retired key of `protection` unwraps from `wrapped`, if one does.
@@ -62,6 +86,17 @@ extension Keychain {
             complete = false
         }
         if complete, let renewal { try? dataProtection.finishRenewal(renewal) }
+        if changed { checkpointAfterReseal() }
+    }
+
+    /// Takes the rows as they were before a reseal out of the write-ahead log, where an older copy of the home
+    /// and its keys would find them. Best effort: a reader of another process still on an older snapshot holds
+    /// the log back, and the next checkpoint that completes takes them.
+    private func checkpointAfterReseal() {
+        for attempt in 0..<5 {
+            if (try? withStore({ try $0.database.checkpointTruncating() })) == true { return }
+            usleep(UInt32(10_000 << attempt))
+        }
     }
 
     /// Reseals the items a renewal did not reach (a crash, a failed write, a class locked at the time), when
@@ -71,6 +106,7 @@ extension Keychain {
         if try writeSection({ store in try resealItemsOfRetiredKeys(store) }) {
             try dataProtection.finishRenewal(renewal)
         }
+        checkpointAfterReseal()
     }
 
     /// Gives every row of a renewed class whose item key is wrapped by a retired key a new item key, wrapped by
@@ -94,20 +130,26 @@ extension Keychain {
                         continue
                     }
                     let newItemKey = try SystemRandom.key()
-                    if row.version == ItemSealer.formatVersion {
-                        guard
-                            let rekeyed = try? rekeyed(
-                                row, schema: schema, protection: protection, itemKey: itemKey, classKey: current,
-                                newItemKey: newItemKey)
-                        else { continue }
-                        try store.replaceSeal(rekeyed, in: table)
-                    } else {
-                        guard
-                            let resealed = try? resealed(
-                                row, schema: schema, protection: protection, itemKey: itemKey, classKey: current,
-                                newItemKey: newItemKey)
-                        else { continue }
-                        try store.replace(resealed, in: table)
+                    // A row that cannot be rewritten (damaged, or its recomputed index taken by another row) stays
+                    // under its retired key, where reads still open it; the others go on.
+                    do {
+                        if row.version == ItemSealer.formatVersion {
+                            try store.replaceSeal(
+                                try rekeyed(
+                                    row, schema: schema, protection: protection, itemKey: itemKey, classKey: current,
+                                    newItemKey: newItemKey),
+                                in: table)
+                        } else {
+                            try store.replace(
+                                try resealed(
+                                    row, schema: schema, protection: protection, itemKey: itemKey, classKey: current,
+                                    newItemKey: newItemKey),
+                                in: table)
+                        }
+                    } catch let error as KeychainError where error.status == SecurityStatus.decode {
+                        continue
+                    } catch let error as StoreError where error.isUniqueViolation {
+                        complete = false
                     }
                 }
             }
@@ -119,16 +161,16 @@ extension Keychain {
     /// same additional data (the secret's binds the row's index, which does not change), nothing decoded but
     /// whether the secret is a constraint envelope (carried over unopened).
     /// - Throws: `errSecDecode` when the row does not decrypt.
-    private func rekeyed(
+    func rekeyed(
         _ row: StoredRow, schema: ClassSchema, protection: Accessibility, itemKey: SecureBytes,
         classKey: AESKeyWrapper, newItemKey: SecureBytes
     ) throws -> StoredRow {
         let sealer = sealer(for: row, schema: schema, protection: protection)
-        let secretPart: ItemSealer.Part =
-            try sealer.hasConstraints(row.metadata, itemKey: itemKey) ? .constrainedEnvelope : .secret
+        let (metadata, constrained) = try sealer.resealedAttributes(row.metadata, from: itemKey, to: newItemKey)
         var rekeyed = row
-        rekeyed.metadata = try sealer.resealed(row.metadata, part: .metadata, from: itemKey, to: newItemKey)
-        rekeyed.secret = try sealer.resealed(row.secret, part: secretPart, from: itemKey, to: newItemKey)
+        rekeyed.metadata = metadata
+        rekeyed.secret = try sealer.resealed(
+            row.secret, part: constrained ? .constrainedEnvelope : .secret, from: itemKey, to: newItemKey)
         rekeyed.wrappedKey = try classKey.wrap(newItemKey)
         return rekeyed
     }

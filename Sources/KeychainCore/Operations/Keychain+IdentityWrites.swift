@@ -58,7 +58,7 @@ extension Keychain {
             var present = 0
             for half in halves {
                 do {
-                    _ = try store.insert(half.row, into: half.schema.itemClass.rawValue)
+                    _ = try store.insert(try underCurrentClassKey(half.row), into: half.schema.itemClass.rawValue)
                 } catch let error as StoreError where error.isUniqueViolation {
                     // The statement failed alone; the section goes on with the other half.
                     present += 1

@@ -38,8 +38,12 @@ extension Keychain {
         else { return nil }
         let old = sealer(for: row, schema: schema, protection: protection)
         do {
-            let itemKey = try itemKey(wrapped: row.wrappedKey, sealer: old, protection: protection, classKey: classKey)
-            return try resealed(row, schema: schema, protection: protection, itemKey: itemKey, classKey: classKey)
+            let opened = try openItemKey(
+                wrapped: row.wrappedKey, sealer: old, protection: protection, classKey: classKey)
+            // An item key a retired class key opened may be in an older copy of the home: the row gets a new one.
+            return try resealed(
+                row, schema: schema, protection: protection, itemKey: opened.key, classKey: classKey,
+                newItemKey: opened.underRetiredKey ? try SystemRandom.key() : nil)
         } catch KeychainError.decode {
             return nil
         }

@@ -166,6 +166,8 @@ extension Keychain {
     private struct UpdatePlan {
         let oldSealer: ItemSealer
         let itemKey: SecureBytes
+        /// Whether a retired class key opened the item key (the row is rekeyed as it is written).
+        let itemKeyUnderRetiredKey: Bool
         let attributes: [AttributeKey: AttributeValue]
         let oldPolicy: AccessControlPolicy?
         let newPolicy: AccessControlPolicy?
@@ -180,7 +182,10 @@ extension Keychain {
         let (changes, schema, newGroup) = (job.changes, job.schema, job.newGroup)
         try refuseDamaged(match)
         let oldSealer = sealer(for: match.row, schema: schema, protection: match.protection)
-        let itemKey = try itemKey(wrapped: match.row.wrappedKey, sealer: oldSealer, protection: match.protection)
+        let opened = try openItemKey(
+            wrapped: match.row.wrappedKey, sealer: oldSealer, protection: match.protection,
+            classKey: try classKey(match.protection))
+        let itemKey = opened.key
         var attributes = try oldSealer.openAttributes(match.row.metadata, itemKey: itemKey)
         guard job.check.holds(for: attributes, schema: schema) else {
             throw KeychainError.decode.because("an item's index does not match its contents (the row is damaged)")
@@ -201,7 +206,8 @@ extension Keychain {
         // An older item format alone needs no new seal of a constrained secret: its envelope is carried over.
         let rewrapping = newPolicy != oldPolicy || protection != match.protection
         return UpdatePlan(
-            oldSealer: oldSealer, itemKey: itemKey, attributes: attributes, oldPolicy: oldPolicy,
+            oldSealer: oldSealer, itemKey: itemKey, itemKeyUnderRetiredKey: opened.underRetiredKey,
+            attributes: attributes, oldPolicy: oldPolicy,
             newPolicy: newPolicy, protection: protection, rewrapping: rewrapping,
             opensConstrainedSecret: oldPolicy != nil && (changes.dataCount != nil || rewrapping))
     }
@@ -234,6 +240,13 @@ extension Keychain {
         row.secret = try sealedSecret(
             secret, policy: plan.newPolicy, sealer: sealer, itemKey: plan.itemKey, sealed: sealed.secret,
             unchanged: (match.row.secret, plan.oldSealer), context: authentication.context)
+        if plan.itemKeyUnderRetiredKey {
+            // The item key was under a class key of before a passcode change, which an older copy of the home
+            // opens: the updated contents get a new one.
+            row = try rekeyed(
+                row, schema: schema, protection: plan.protection, itemKey: plan.itemKey,
+                classKey: try classKey(plan.protection), newItemKey: try SystemRandom.key())
+        }
         do {
             try store.replace(row, in: schema.itemClass.rawValue)
         } catch let error as StoreError where error.isUniqueViolation {

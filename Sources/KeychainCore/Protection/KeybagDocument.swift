@@ -25,6 +25,10 @@ struct KeybagDocument: Codable, Equatable {
     /// cleared once every item of the renewed classes has a new item key under them. A crash or failure between
     /// the two leaves the reseal to the next open or unlock; the id keeps a reseal from clearing a later renewal's.
     var unfinishedRenewal: String?
+    /// A check value of each passcode-protected class key (base64, ``ProtectionState/checkValue(of:)``), so a
+    /// process can tell whether the key it holds unlocked is today's: another process may have changed the
+    /// passcode, and with it the keys, since. Absent in keybags of earlier versions and without a passcode.
+    var keyChecks: [String: String]?
 
     static let defaultGracePeriod = 10
     /// Grace periods `setGracePeriod` accepts: up to a day (Apple's longest "Require Passcode" delay is hours),

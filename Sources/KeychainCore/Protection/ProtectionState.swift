@@ -32,8 +32,9 @@ final class ProtectionState: Sendable {
         /// Class keys that need no passcode, unwrapped once; searched in order: a handful of entries compared by
         /// case cost less than hashing a class name.
         private let alwaysAvailable: [(Accessibility, AESKeyWrapper)]
-        /// Each renewed class's newest retired key, as wrapped by its current key (decoded once, for the check
-        /// of every stored key that ``ProtectionState/isCurrent(_:_:in:)`` makes).
+        /// Each class's key check value and, for keybags written before those, each renewed class's newest
+        /// retired key as wrapped by its current key (decoded once, for ``ProtectionState/isCurrent(_:_:in:)``).
+        private let keyChecks: [(Accessibility, [UInt8])]
         private let newestRetired: [(Accessibility, [UInt8])]
 
         init(
@@ -43,12 +44,22 @@ final class ProtectionState: Sendable {
             self.document = document
             self.identity = identity
             self.alwaysAvailable = alwaysAvailable.map { ($0.key, $0.value) }
+            keyChecks = Accessibility.allCases.compactMap { protection in
+                guard let check = document.keyChecks?[protection.rawValue], let bytes = Data(base64Encoded: check)
+                else { return nil }
+                return (protection, Array(bytes))
+            }
             newestRetired = ProtectionState.renewedClasses.compactMap { protection in
                 guard let wrapped = document.retiredClasses?[protection.rawValue]?.first,
                     let bytes = Data(base64Encoded: wrapped)
                 else { return nil }
                 return (protection, Array(bytes))
             }
+        }
+
+        func keyCheck(_ protection: Accessibility) -> [UInt8]? {
+            for (candidate, check) in keyChecks where candidate == protection { return check }
+            return nil
         }
 
         func newestRetiredKey(_ protection: Accessibility) -> [UInt8]? {
@@ -212,29 +223,46 @@ final class ProtectionState: Sendable {
                     + "(\(Self.availability(protection))) cannot be used until it is unlocked; "
                     + "\(Keychain.lockedClassFix(protection))")
         }
-        let wrapper = try AESKeyWrapper(kek: key)
-        if Self.isCurrent(wrapper, protection, in: state) { return wrapper }
-        // A change of passcode in another process may be between saving the keybag and storing its keys: once it
-        // lets go of the keybag's lock, both agree.
+        return try AESKeyWrapper(kek: try currentStoredKey(key, protection, in: state))
+    }
+
+    /// `key`, the stored key of `protection`, once it is known to be the keybag's current one. A change of
+    /// passcode in another process may be between saving the keybag and storing its keys: once it lets go of the
+    /// keybag's lock, both agree.
+    /// - Throws: `errSecInteractionNotAllowed` for a key from before the latest change (kept in this process's
+    ///   memory while another changed the passcode, or left in the keyring by a change cut short): it must seal
+    ///   nothing, since it opens none of the renewed items.
+    private func currentStoredKey(_ key: SecureBytes, _ protection: Accessibility, in state: Snapshot) throws
+        -> SecureBytes
+    {
+        if try Self.isCurrent(key, protection, in: state) { return key }
         try SecretFile.withExclusiveLock(lockURL) {}
         let settled = try current()
-        if let key = try store.get(protection), let wrapper = try? AESKeyWrapper(kek: key),
-            Self.isCurrent(wrapper, protection, in: settled)
-        {
-            return wrapper
-        }
-        // A key from before the latest renewal (kept in this process's memory while another changed the passcode,
-        // or left in the keyring by a change cut short) must seal nothing: it opens none of the renewed items.
+        if let key = try store.get(protection), try Self.isCurrent(key, protection, in: settled) { return key }
         throw KeychainError.interactionNotAllowed.because(
             "the keychain's passcode was changed since it was unlocked here, and its class keys with it; "
                 + "unlock it again with the new passcode")
     }
 
-    /// Whether a stored key of `protection` is the keybag's current one: the newest retired key is wrapped by the
-    /// current key, so a stored key that does not open it is older (with nothing retired, any key is current).
-    private static func isCurrent(_ key: AESKeyWrapper, _ protection: Accessibility, in snapshot: Snapshot) -> Bool {
+    /// Whether a stored key of `protection` is the keybag's current one: its check value is the keybag's; in a
+    /// keybag written before check values, the newest retired key is wrapped by the current key, so a key that
+    /// does not open it is older (with neither, any key is taken).
+    private static func isCurrent(_ key: SecureBytes, _ protection: Accessibility, in snapshot: Snapshot) throws
+        -> Bool
+    {
+        if let check = snapshot.keyCheck(protection) {
+            return SecureBytes(try checkValue(of: key)).constantTimeEquals(SecureBytes(check))
+        }
         guard let newestRetired = snapshot.newestRetiredKey(protection) else { return true }
-        return (try? key.unwrap(newestRetired)) != nil
+        return (try? AESKeyWrapper(kek: key).unwrap(newestRetired)) != nil
+    }
+
+    /// The check value the keybag keeps of a class key (not secret: HKDF output, which reveals nothing of it).
+    static func checkValue(of key: SecureBytes) throws -> [UInt8] {
+        try KeyDerivation.hkdfSHA256(
+            key: key, salt: Array(KeyHierarchy.derivationSalt.utf8), info: Array(KeyHierarchy.classKeyCheck.utf8),
+            count: 16
+        ).bytes
     }
 
     private static func availability(_ protection: Accessibility) -> KeychainError.Reason {
@@ -330,11 +358,12 @@ final class ProtectionState: Sendable {
             throw KeychainError.authFailed.because(
                 "a devicePasscode constraint needs a keychain passcode, and none is set")
         }
-        guard let key = try store.get(.whenPasscodeSetThisDeviceOnly) else {
+        guard let stored = try store.get(.whenPasscodeSetThisDeviceOnly) else {
             throw KeychainError.interactionNotAllowed.because(
                 "the keychain is \(Keychain.lockStateName(try lockState())); "
                     + "devicePasscode constraints need it unlocked")
         }
+        let key = try currentStoredKey(stored, .whenPasscodeSetThisDeviceOnly, in: try current())
         return try KeyDerivation.hkdfSHA256(
             key: key, salt: Array(KeyHierarchy.derivationSalt.utf8),
             info: Array(KeyHierarchy.devicePasscodeConstraint.utf8))
@@ -374,9 +403,12 @@ final class ProtectionState: Sendable {
                 let salt = try SystemRandom.bytes(16)
                 let wrappingKey = try PasscodeKDF.derive(
                     passcode: new, salt: salt, iterations: tuned.iterations, deviceKey: deviceKey)
+                var checks: [String: String] = [:]
                 for (protection, key) in keys {
                     document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: wrappingKey))
+                    checks[protection.rawValue] = Data(try Self.checkValue(of: key)).base64EncodedString()
                 }
+                document.keyChecks = checks
                 document.passcode = KeybagDocument.PasscodeRecord(
                     iterations: tuned.iterations, salt: Data(salt).base64EncodedString(),
                     milliseconds: tuned.milliseconds)
@@ -389,12 +421,25 @@ final class ProtectionState: Sendable {
                 for (protection, key) in keys {
                     document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: deviceKey))
                 }
+                document.keyChecks = nil  // the keys come from the keybag itself now, never from a store
                 document.passcode = nil
             }
         } then: {
             // The unlocked keys follow the keybag once it is saved (a failed save leaves the lock state as it was),
             // still under its lock: a process that finds its stored key older than the keybag waits for this.
-            if unlocked.isEmpty { store.clear() } else { try store.put(unlocked) }
+            if unlocked.isEmpty {
+                store.clear()
+            } else {
+                do {
+                    try store.put(unlocked)
+                } catch let error as KeychainError {
+                    // The change is made: the old passcode no longer opens anything, and trying it would count.
+                    let why = error.explanation ?? KeychainError.Reason("the key store refused them")
+                    throw error.because(
+                        "the new passcode is set, but the class keys could not be kept unlocked (\(why)); "
+                            + "unlock with the new passcode")
+                }
+            }
         }
         return destroyedClassAKPU
     }

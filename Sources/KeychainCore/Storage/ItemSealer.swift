@@ -146,11 +146,18 @@ struct ItemSealer {
         return try plain.withUnsafeBytes { try AESGCM.seal($0, key: newItemKey, authenticating: associatedData(part)) }
     }
 
-    /// Whether the sealed attributes hold an access control with constraints (their secret column is then a
-    /// constraint envelope), decoding nothing else.
-    func hasConstraints(_ sealedAttributes: [UInt8], itemKey: SecureBytes) throws -> Bool {
-        try openAttributes(sealedAttributes, itemKey: itemKey, only: [AccessControlPolicy.attributeKey])[
-            AccessControlPolicy.attributeKey] != nil
+    /// The sealed attributes re-encrypted under `newItemKey`, and whether they hold an access control with
+    /// constraints (the secret column is then a constraint envelope): decrypted once, nothing else decoded.
+    func resealedAttributes(_ sealed: [UInt8], from itemKey: SecureBytes, to newItemKey: SecureBytes) throws
+        -> (sealed: [UInt8], constrained: Bool)
+    {
+        let plain = try open(sealed, itemKey: itemKey, part: .metadata)
+        return try plain.withUnsafeBytes { bytes in
+            let constrained =
+                try AttributeCodec.decode(bytes, only: [AccessControlPolicy.attributeKey])[
+                    AccessControlPolicy.attributeKey] != nil
+            return (try AESGCM.seal(bytes, key: newItemKey, authenticating: associatedData(.metadata)), constrained)
+        }
     }
 
     private func open(_ sealed: [UInt8], itemKey: SecureBytes, part: Part, keyScheduleMayStay: Bool = false) throws
