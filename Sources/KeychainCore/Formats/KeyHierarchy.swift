@@ -13,7 +13,11 @@ enum KeyHierarchy {
     static let devicePasscodeConstraint = "device passcode constraint v1"
     /// Device key → the key that seals the software Secure Enclave's keys (administrator opt-in, no TPM).
     static let softwareEnclaveWrappingKey = "software enclave wrapping key v1"
-    /// A class key → its check value in the keybag (16 bytes; tells today's key from an older one held in memory).
+
+    // MARK: RFC 3394 under a class key
+
+    /// The text each class key wraps into its check value in the keybag (24 bytes, a multiple of 8 as the wrap
+    /// needs; tells today's key from an older one a process still holds).
     static let classKeyCheck = "class key check value v1"
 
     // MARK: HMAC-SHA-256 under the device key, over `label ‖ 0 ‖ input`

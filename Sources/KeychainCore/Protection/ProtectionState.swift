@@ -223,7 +223,7 @@ final class ProtectionState: Sendable {
                     + "(\(Self.availability(protection))) cannot be used until it is unlocked; "
                     + "\(Keychain.lockedClassFix(protection))")
         }
-        return try AESKeyWrapper(kek: try currentStoredKey(key, protection, in: state))
+        return try currentStoredKey(key, protection, in: state).wrapper
     }
 
     /// `key`, the stored key of `protection`, once it is known to be the keybag's current one. A change of
@@ -233,12 +233,16 @@ final class ProtectionState: Sendable {
     ///   memory while another changed the passcode, or left in the keyring by a change cut short): it must seal
     ///   nothing, since it opens none of the renewed items.
     private func currentStoredKey(_ key: SecureBytes, _ protection: Accessibility, in state: Snapshot) throws
-        -> SecureBytes
+        -> (key: SecureBytes, wrapper: AESKeyWrapper)
     {
-        if try Self.isCurrent(key, protection, in: state) { return key }
+        let wrapper = try AESKeyWrapper(kek: key)
+        if try Self.isCurrent(wrapper, protection, in: state) { return (key, wrapper) }
         try SecretFile.withExclusiveLock(lockURL) {}
         let settled = try current()
-        if let key = try store.get(protection), try Self.isCurrent(key, protection, in: settled) { return key }
+        if let key = try store.get(protection) {
+            let wrapper = try AESKeyWrapper(kek: key)
+            if try Self.isCurrent(wrapper, protection, in: settled) { return (key, wrapper) }
+        }
         throw KeychainError.interactionNotAllowed.because(
             "the keychain's passcode was changed since it was unlocked here, and its class keys with it; "
                 + "unlock it again with the new passcode")
@@ -247,22 +251,21 @@ final class ProtectionState: Sendable {
     /// Whether a stored key of `protection` is the keybag's current one: its check value is the keybag's; in a
     /// keybag written before check values, the newest retired key is wrapped by the current key, so a key that
     /// does not open it is older (with neither, any key is taken).
-    private static func isCurrent(_ key: SecureBytes, _ protection: Accessibility, in snapshot: Snapshot) throws
+    private static func isCurrent(_ key: AESKeyWrapper, _ protection: Accessibility, in snapshot: Snapshot) throws
         -> Bool
     {
-        if let check = snapshot.keyCheck(protection) {
-            return SecureBytes(try checkValue(of: key)).constantTimeEquals(SecureBytes(check))
-        }
+        if let check = snapshot.keyCheck(protection) { return try checkValue(of: key) == check }
         guard let newestRetired = snapshot.newestRetiredKey(protection) else { return true }
-        return (try? AESKeyWrapper(kek: key).unwrap(newestRetired)) != nil
+        return (try? key.unwrap(newestRetired)) != nil
     }
 
-    /// The check value the keybag keeps of a class key (not secret: HKDF output, which reveals nothing of it).
-    static func checkValue(of key: SecureBytes) throws -> [UInt8] {
-        try KeyDerivation.hkdfSHA256(
-            key: key, salt: Array(KeyHierarchy.derivationSalt.utf8), info: Array(KeyHierarchy.classKeyCheck.utf8),
-            count: 16
-        ).bytes
+    private static let checkPlaintext = SecureBytes(Array(KeyHierarchy.classKeyCheck.utf8))
+
+    /// The check value the keybag keeps of a class key: a fixed text wrapped by it (RFC 3394 is deterministic), the
+    /// classic key check value. Not secret, and cheap with the key's schedule at hand: every use of a class key
+    /// compares it.
+    static func checkValue(of key: AESKeyWrapper) throws -> [UInt8] {
+        try key.wrap(checkPlaintext)
     }
 
     private static func availability(_ protection: Accessibility) -> KeychainError.Reason {
@@ -363,7 +366,7 @@ final class ProtectionState: Sendable {
                 "the keychain is \(Keychain.lockStateName(try lockState())); "
                     + "devicePasscode constraints need it unlocked")
         }
-        let key = try currentStoredKey(stored, .whenPasscodeSetThisDeviceOnly, in: try current())
+        let key = try currentStoredKey(stored, .whenPasscodeSetThisDeviceOnly, in: try current()).key
         return try KeyDerivation.hkdfSHA256(
             key: key, salt: Array(KeyHierarchy.derivationSalt.utf8),
             info: Array(KeyHierarchy.devicePasscodeConstraint.utf8))
@@ -406,7 +409,8 @@ final class ProtectionState: Sendable {
                 var checks: [String: String] = [:]
                 for (protection, key) in keys {
                     document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: wrappingKey))
-                    checks[protection.rawValue] = Data(try Self.checkValue(of: key)).base64EncodedString()
+                    let check = try Self.checkValue(of: try AESKeyWrapper(kek: key))
+                    checks[protection.rawValue] = Data(check).base64EncodedString()
                 }
                 document.keyChecks = checks
                 document.passcode = KeybagDocument.PasscodeRecord(
