@@ -362,6 +362,9 @@ extension ReasonMessages {
                 + "新しいパスコードでロック解除してください")
         word("the key store refused them", "鍵ストアが受け付けませんでした")
         word(
+            "the keychain's passcode kept changing while the item was being written; nothing was written",
+            "項目の書き込み中にキーチェーンのパスコードが変わり続けました。何も書き込んでいません")
+        word(
             "the keychain's passcode was changed since it was unlocked here, and its class keys with it; "
                 + "unlock it again with the new passcode",
             "ここでロック解除された後にキーチェーンのパスコードが変更され、クラス鍵も新しくなりました。"

@@ -13,6 +13,7 @@ package final class Database {
     let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
     private var isClosed = false
+    private let busyTimeout: Int32
 
     /// Opens (creating if needed) the database at `path`.
     /// - Parameters:
@@ -31,6 +32,7 @@ package final class Database {
             throw StoreError(code: code, message: message)
         }
         handle = connection
+        self.busyTimeout = busyTimeout
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeout)
         do {
@@ -59,9 +61,16 @@ package final class Database {
     /// Copies the write-ahead log into the database file and truncates it to nothing (`wal_checkpoint(TRUNCATE)`),
     /// so the page images it held (rows as they were before a rewrite) leave it. The database file's own freed
     /// pages are zeroed already (`secure_delete`).
+    /// It waits at most `milliseconds` for readers and writers (it takes the write lock: writers wait for it).
     /// - Returns: whether it completed: a reader still on an older snapshot holds the log back.
-    package func checkpointTruncating() throws -> Bool {
-        try statement("PRAGMA wal_checkpoint(TRUNCATE)").rows().first?.first?.integerValue == 0
+    package func checkpointTruncating(waitingAtMost milliseconds: Int32) throws -> Bool {
+        sqlite3_busy_timeout(handle, milliseconds)
+        defer { sqlite3_busy_timeout(handle, busyTimeout) }
+        do {
+            return try statement("PRAGMA wal_checkpoint(TRUNCATE)").rows().first?.first?.integerValue == 0
+        } catch let error as StoreError where error.isBusy {
+            return false
+        }
     }
 
     /// Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once, without its

@@ -277,22 +277,49 @@ import Testing
         #expect(changer.secretText("late") == "late")
     }
 
-    /// An add sealed just before a change and committed just after it is rewrapped under the key of now as it
-    /// is written: its item key is new, so no older copy of the home knows it.
-    @Test func anAddSealedBeforeAChangeIsWrittenUnderTheNewKey() throws {
+    /// An add sealed just before a change and written just after it is sealed again under the keys of now:
+    /// under the old ones an older copy of the keybag would open it, and for `akpu` (a removal and a new
+    /// passcode between the two) nothing would.
+    @Test(arguments: [Accessibility.whenUnlocked, .whenPasscodeSetThisDeviceOnly])
+    func anAddSealedBeforeAChangeIsSealedAgain(protection: Accessibility) throws {
         let keychain = try fastKDFKeychain()
         defer { keychain.simulateRestart() }
         try keychain.setPasscode(testPasscode)
-        let prepared = try keychain.prepare(
-            NewItem(
-                itemClass: .genericPassword, attributes: [.account: .string("raced")], accessibility: .whenUnlocked,
-                data: Array("raced".utf8)),
-            caller: keychain.configuration.identity, context: nil)
-        let oldKey = try keychain.classKey(.whenUnlocked)
-        try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
-        let written = try keychain.underCurrentClassKey(prepared.row)
-        #expect(throws: Never.self) { try keychain.classKey(.whenUnlocked).unwrap(written.wrappedKey) }
-        #expect(throws: (any Error).self) { try oldKey.unwrap(written.wrappedKey) }
+        let item = NewItem(
+            itemClass: .genericPassword, attributes: [.account: .string("raced")], accessibility: protection,
+            data: Array("raced".utf8))
+        var seals = 0
+        let written = try keychain.sealingAgainAfterAPasscodeChange {
+            seals += 1
+            let prepared = try keychain.prepare(item, caller: keychain.configuration.identity, context: nil)
+            if seals == 1 {
+                // Another process's change, between this add's seal and its write.
+                try keychain.removePasscode(current: testPasscode)
+                try keychain.setPasscode(testPasscode)
+            }
+            return prepared
+        } write: { prepared in
+            try keychain.writeSection { store in
+                try keychain.checkSealedUnderCurrentPasscode(prepared)
+                _ = try store.insert(prepared.row, into: "genp")
+            }
+        }
+        #expect(seals == 2)
+        #expect(throws: Never.self) { try keychain.classKey(protection).unwrap(written.row.wrappedKey) }
+        #expect(keychain.secretText("raced") == "raced")
+    }
+
+    /// A keybag of an earlier version has no check values; the first unlock adds them.
+    @Test func theFirstUnlockAddsCheckValuesToAnOlderKeybag() throws {
+        let home = temporaryHome()
+        let keychain = try fastKDFKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        try keychain.setPasscode(testPasscode)
+        try editKeybag(in: home) { $0["keyChecks"] = nil }
+        #expect(try document(home).keyChecks == nil)
+        keychain.simulateRestart()
+        try keychain.unlock(passcode: testPasscode)
+        #expect(try document(home).keyChecks?.count == 5)
     }
 
     /// An update of a row still under a retired key gives it a new item key: the one it had may be in an older

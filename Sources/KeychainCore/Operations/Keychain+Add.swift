@@ -7,6 +7,9 @@ struct PreparedItem {
     let row: StoredRow
     let protection: Accessibility
     let attributes: [AttributeKey: AttributeValue]
+    /// The passcode's epoch when the item was sealed (``ProtectionState/passcodeEpoch``): a change since means
+    /// new class keys, so the item is sealed again before it is written.
+    let passcodeEpoch: String?
     /// The primary-key attributes the caller left out (they took their defaults), for explanations.
     var leftOut: [AttributeKey] = []
 }
@@ -25,8 +28,11 @@ extension Keychain {
         if let schema = ClassSchema.of(item.itemClass), let join = schema.join {
             return try addJoined(item, schema: schema, join: join, caller: identity(caller), context: context)
         }
-        let prepared = try prepare(item, caller: identity(caller), context: context)
-        try insert([prepared])
+        let prepared = try sealingAgainAfterAPasscodeChange {
+            try prepare(item, caller: identity(caller), context: context)
+        } write: {
+            try insert([$0])
+        }
         guard !item.returns.isEmpty else { return nil }
         let match = MatchedRow(row: prepared.row, protection: prepared.protection, attributes: prepared.attributes)
         // The caller has just handed over the secret: returning it needs no authentication.
@@ -39,7 +45,11 @@ extension Keychain {
     /// - Throws: the first item's failure, as ``add(_:)`` would report it.
     public func add(contentsOf items: [NewItem], as caller: CallerIdentity? = nil) throws {
         let caller = identity(caller)
-        try insert(try items.map { try prepare($0, caller: caller, context: nil) })
+        _ = try sealingAgainAfterAPasscodeChange {
+            try items.map { try prepare($0, caller: caller, context: nil) }
+        } write: {
+            try insert($0)
+        }
     }
 
     private func insert(_ items: [PreparedItem]) throws {
@@ -48,7 +58,8 @@ extension Keychain {
             try writeSection { store in
                 for item in items {
                     current = item
-                    try store.insert(try underCurrentClassKey(item.row), into: item.schema.itemClass.rawValue)
+                    try checkSealedUnderCurrentPasscode(item)
+                    try store.insert(item.row, into: item.schema.itemClass.rawValue)
                 }
             }
         } catch KeychainError.duplicateItem {
@@ -161,6 +172,8 @@ extension Keychain {
         uuid: [UInt8], itemKey: SecureBytes? = nil, constraints: AccessControlPolicy? = nil,
         context: AuthenticationContext? = nil
     ) throws -> PreparedItem {
+        // Read before the class key: a change after this is seen when the item is written.
+        let epoch = try dataProtection.passcodeEpoch
         let index = try indexRow(attributes, schema: schema)
         let sealer = ItemSealer(
             table: schema.itemClass.rawValue, uuid: uuid, protection: protection,
@@ -177,6 +190,7 @@ extension Keychain {
             uuid: uuid, primaryKeyDigest: index.primaryKey, protection: protection.rawValue,
             version: ItemSealer.formatVersion, wrappedKey: sealed.wrappedKey, metadata: sealed.metadata,
             secret: sealedSecret ?? sealed.secret, digests: index.digests, indexBinding: index.binding)
-        return PreparedItem(schema: schema, row: row, protection: protection, attributes: attributes)
+        return PreparedItem(
+            schema: schema, row: row, protection: protection, attributes: attributes, passcodeEpoch: epoch)
     }
 }

@@ -93,8 +93,11 @@ extension Keychain {
         }
         // Everything is validated and sealed before the one write transaction, so a failure writes nothing.
         try Self.refuseRepeatedReferences(contents.entries)
-        let items = try contents.entries.map(prepareRestored)
-        try insertRestored(items)
+        let items = try sealingAgainAfterAPasscodeChange {
+            try contents.entries.map(prepareRestored)
+        } write: {
+            try insertRestored($0)
+        }
         return BackupSummary(itemCount: items.count, excludedCount: contents.excludedCount)
     }
 
@@ -260,7 +263,8 @@ extension Keychain {
                     let table = item.schema.itemClass.rawValue
                     let key = Array(table.utf8) + item.row.primaryKeyDigest
                     do {
-                        try store.insert(try underCurrentClassKey(item.row), into: table)
+                        try checkSealedUnderCurrentPasscode(item)
+                        try store.insert(item.row, into: table)
                         inserted.insert(key)
                     } catch let error as StoreError where error.isUniqueViolation {
                         if inserted.contains(key) {

@@ -8,7 +8,7 @@ import KeychainStore
 /// items. The old class keys stay in the keybag as retired keys, wrapped by the new ones. A row that is not under
 /// its class's current key (a reseal cut short, or a row put back) still opens under a retired key; the next open
 /// or unlock reseals it while the renewal is unfinished, else the next change. An add sealed before a change and
-/// written after it is rewrapped as it is written; an update of a row under a retired key rekeys it.
+/// written after it is sealed again; an update of a row under a retired key rekeys it.
 extension Keychain {
     /// Unwraps a row's item key with its class key or, failing that, one of the class's retired keys.
     /// - Throws: `errSecDecode` when none opens it (the row is damaged).
@@ -39,20 +39,6 @@ extension Keychain {
         }
     }
 
-    /// `row`, sealed before the write section it is written in, with its item key wrapped by the class key of
-    /// now: a passcode change may have committed in between. Its item key is new (never stored under the old
-    /// class key), so rewrapping it is enough. Unchanged when the class is not available now.
-    func underCurrentClassKey(_ row: StoredRow) throws -> StoredRow {
-        guard let protection = Accessibility(rawValue: row.protection),
-            ProtectionState.renewedClasses.contains(protection), let current = try? classKey(protection),
-            (try? current.unwrap(row.wrappedKey)) == nil,
-            let itemKey = try retiredItemKey(wrapped: row.wrappedKey, protection: protection, classKey: current)
-        else { return row }
-        var rewrapped = row
-        rewrapped.wrappedKey = try current.wrap(itemKey)
-        return rewrapped
-    }
-
     /// The item key a retired key of `protection` unwraps from `wrapped`, if one does.
     func retiredItemKey(wrapped: [UInt8], protection: Accessibility, classKey: AESKeyWrapper) throws -> SecureBytes? {
         guard ProtectionState.renewedClasses.contains(protection) else { return nil }
@@ -60,6 +46,29 @@ extension Keychain {
             if let key = try? retired.unwrap(wrapped) { return key }
         }
         return nil
+    }
+
+    /// Fails a write section with ``PasscodeChangedWhileSealing`` when the passcode changed (and with it the
+    /// class keys, and `akpu`'s key the devicePasscode constraints are bound to) after `item` was sealed.
+    func checkSealedUnderCurrentPasscode(_ item: PreparedItem) throws {
+        guard try dataProtection.passcodeEpoch == item.passcodeEpoch else { throw PasscodeChangedWhileSealing() }
+    }
+
+    /// Seals with `seal` and writes with `write`, sealing again when a passcode change committed in between: an
+    /// item written under the keys of before would open with an older copy of the keybag, or (`akpu`, a
+    /// devicePasscode constraint) with nothing. A few attempts; a passcode that keeps changing fails the add.
+    func sealingAgainAfterAPasscodeChange<R>(_ seal: () throws -> R, write: (R) throws -> Void) throws -> R {
+        for _ in 0..<3 {
+            let sealed = try seal()
+            do {
+                try write(sealed)
+                return sealed
+            } catch is PasscodeChangedWhileSealing {
+                continue
+            }
+        }
+        throw KeychainError.notAvailable.because(
+            "the keychain's passcode kept changing while the item was being written; nothing was written")
     }
 
     /// Runs `change` (a passcode set, change or removal: it renews the class keys) and reseals the items in the
@@ -90,12 +99,13 @@ extension Keychain {
     }
 
     /// Takes the rows as they were before a reseal out of the write-ahead log, where an older copy of the home
-    /// and its keys would find them. Best effort: a reader of another process still on an older snapshot holds
-    /// the log back, and the next checkpoint that completes takes them.
+    /// and its keys would find them. Best effort, and brief (it holds writers back while it waits): while a
+    /// reader of another process stays on an older snapshot, the old pages stay in the log file until the log is
+    /// next reset and written over.
     private func checkpointAfterReseal() {
-        for attempt in 0..<5 {
-            if (try? withStore({ try $0.database.checkpointTruncating() })) == true { return }
-            usleep(UInt32(10_000 << attempt))
+        for attempt in 0..<4 {
+            if (try? withStore({ try $0.database.checkpointTruncating(waitingAtMost: 50) })) == true { return }
+            usleep(UInt32(20_000 << attempt))
         }
     }
 
@@ -175,3 +185,7 @@ extension Keychain {
         return rekeyed
     }
 }
+
+/// A write section found the passcode changed since its items were sealed
+/// (``Keychain/sealingAgainAfterAPasscodeChange(_:write:)``).
+struct PasscodeChangedWhileSealing: Error {}

@@ -42,11 +42,14 @@ extension Keychain {
             itemClass: join.partner, attributes: partnerAttributes, accessGroup: item.accessGroup,
             synchronizable: item.synchronizable, accessibility: item.accessibility, accessControl: item.accessControl)
         partnerItem.value = .key(value.key)
-        let halves = [
-            try prepare(primaryItem, caller: caller, context: context),
-            try prepare(partnerItem, caller: caller, context: context),
-        ]
-        try insertHalves(halves, schema: schema)
+        let halves = try sealingAgainAfterAPasscodeChange {
+            [
+                try prepare(primaryItem, caller: caller, context: context),
+                try prepare(partnerItem, caller: caller, context: context),
+            ]
+        } write: {
+            try insertHalves($0, schema: schema)
+        }
         guard !item.returns.isEmpty else { return nil }
         return try addedJoinedResult(item, halves: halves, schema: schema, caller: caller)
     }
@@ -58,7 +61,8 @@ extension Keychain {
             var present = 0
             for half in halves {
                 do {
-                    _ = try store.insert(try underCurrentClassKey(half.row), into: half.schema.itemClass.rawValue)
+                    try checkSealedUnderCurrentPasscode(half)
+                    _ = try store.insert(half.row, into: half.schema.itemClass.rawValue)
                 } catch let error as StoreError where error.isUniqueViolation {
                     // The statement failed alone; the section goes on with the other half.
                     present += 1

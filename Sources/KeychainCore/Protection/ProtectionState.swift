@@ -200,6 +200,12 @@ final class ProtectionState: Sendable {
         try modify { document in document.passcodeBoundItemsToPurge = nil }
     }
 
+    /// Which passcode is set (its random salt; nil without one): every set, change and removal makes another, and
+    /// with it new class keys.
+    var passcodeEpoch: String? {
+        get throws { try current().document.passcode?.salt }
+    }
+
     /// The PBKDF2 rounds of the passcode's derivation, when a passcode is set.
     var passcodeIterations: Int? {
         get throws { try current().document.passcode?.iterations }
@@ -260,6 +266,15 @@ final class ProtectionState: Sendable {
     }
 
     private static let checkPlaintext = SecureBytes(Array(KeyHierarchy.classKeyCheck.utf8))
+
+    /// The keybag's `keyChecks` for `keys`.
+    private static func checkValues(of keys: [Accessibility: SecureBytes]) throws -> [String: String] {
+        var checks: [String: String] = [:]
+        for (protection, key) in keys {
+            checks[protection.rawValue] = Data(try checkValue(of: try AESKeyWrapper(kek: key))).base64EncodedString()
+        }
+        return checks
+    }
 
     /// The check value the keybag keeps of a class key: a fixed text wrapped by it (RFC 3394 is deterministic), the
     /// classic key check value. Not secret, and cheap with the key's schedule at hand: every use of a class key
@@ -406,13 +421,10 @@ final class ProtectionState: Sendable {
                 let salt = try SystemRandom.bytes(16)
                 let wrappingKey = try PasscodeKDF.derive(
                     passcode: new, salt: salt, iterations: tuned.iterations, deviceKey: deviceKey)
-                var checks: [String: String] = [:]
                 for (protection, key) in keys {
                     document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: wrappingKey))
-                    let check = try Self.checkValue(of: try AESKeyWrapper(kek: key))
-                    checks[protection.rawValue] = Data(check).base64EncodedString()
                 }
-                document.keyChecks = checks
+                document.keyChecks = try Self.checkValues(of: keys)
                 document.passcode = KeybagDocument.PasscodeRecord(
                     iterations: tuned.iterations, salt: Data(salt).base64EncodedString(),
                     milliseconds: tuned.milliseconds)
@@ -541,6 +553,9 @@ final class ProtectionState: Sendable {
             record.clearFailures()
             document.passcode = record
         }
+        // A keybag written by an earlier version (or rewritten by one since) has no check values: the right
+        // passcode gives them, so stale keys held elsewhere are told apart from here on.
+        if document.keyChecks == nil { document.keyChecks = try Self.checkValues(of: keys) }
         return keys
     }
 
