@@ -218,7 +218,10 @@ extension SecDictionary {
             throw KeychainError.param.because("kSecMatchLimit must be One, All or a number")
         }
         let count = number.intValue
-        guard count >= 0 else { throw KeychainError.param.because("kSecMatchLimit is negative") }
+        // securityd keeps the number as a CFIndex: -1 is its kSecMatchUnlimited; any other negative count ends its
+        // row loop at the first row (`found >= limit`), whose match comes back in an array.
+        if count == -1 { return .all }
+        if count < 0 { return .count(1) }
         return count == 1 ? .one : .count(count)
     }
 
