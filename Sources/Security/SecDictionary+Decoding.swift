@@ -107,8 +107,17 @@ extension SecDictionary {
             guard let group = Self.string(value) else { throw Self.wrongType(key) }
             accessGroup = group
         case .synchronizable:
-            if let text = Self.string(value), text == "syna" {
-                synchronizable = .any
+            if let text = Self.string(value) {
+                if text == "syna" {
+                    synchronizable = .any
+                } else if let number = Self.decimalNumber(text) {
+                    // securityd reads sync with copyNumber: "1" and "0" are the numbers.
+                    synchronizable = number != 0 ? .yes : .no
+                } else {
+                    throw KeychainError.param.because(
+                        "kSecAttrSynchronizable is the string \"\(text)\": iOS stores such a string as a third value "
+                            + "of the flag, which only a query with the same string finds")
+                }
             } else {
                 synchronizable = try Self.boolean(value, key) ? .yes : .no
             }
@@ -225,6 +234,13 @@ extension SecDictionary {
         return count == 1 ? .one : .count(count)
     }
 
+    /// The number a string stands for as securityd's `copyNumber` reads it (`SecDbItem.c`): only when it prints
+    /// back as the same 32-bit integer ("7", "-7"; not "+7", "07", " 7" or "7.0").
+    static func decimalNumber(_ text: String) -> Int32? {
+        guard let number = Int32(text), String(number) == text else { return nil }
+        return number
+    }
+
     static func attributeValue(_ value: Any, kind: AttributeKind, key: String) throws -> AttributeValue {
         switch kind {
         case .text, .data:
@@ -240,13 +256,19 @@ extension SecDictionary {
             // As securityd reads a number attribute: a number (0 and 1 bridge to Bool on Linux) or a Boolean as
             // 0 or 1; a decimal string as its number, and any other string (iOS takes kSecAttrPort: "") as given.
             if let text = string(value) {
-                if let number = Int32(text), String(number) == text { return .number(Int64(number)) }
+                if let number = decimalNumber(text) { return .number(Int64(number)) }
                 return .string(text)
             }
             if let number = value as? NSNumber { return .number(number.int64Value) }
             if let number = value as? Int { return .number(Int64(number)) }
             if let flag = value as? Bool { return .number(flag ? 1 : 0) }
         case .boolean:
+            // securityd's flags (invi, nega, a key's perm, sign, …) are number attributes: a string is read as for
+            // any number attribute, a decimal one as the flag it stands for.
+            if let text = string(value) {
+                if let number = decimalNumber(text) { return .bool(number != 0) }
+                return .string(text)
+            }
             return .bool(try boolean(value, key))
         case .date:
             if let date = value as? Date { return .date(date) }
