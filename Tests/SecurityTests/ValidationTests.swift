@@ -1,4 +1,5 @@
 import Foundation
+import LocalAuthentication
 import Security
 import Testing
 
@@ -67,6 +68,33 @@ import Testing
             // A delete ignores the return and value properties of a reused query, as on a device.
             let reused = genp.merging([kSecReturnData as String: true, kSecValueData as String: Data("s".utf8)]) { $1 }
             #expect(SecItemDelete(reused as CFDictionary) == errSecSuccess)
+        }
+    }
+
+    /// Apple's client takes the kSecUse… keys from the query only (`SecItemAuthCopyParams`, `SecItem.m`) and sends
+    /// attributesToUpdate as it is; securityd's update parser (`query_update_parse`, `SecDbQuery.c`) reads each of
+    /// its keys but kSecValueData as an attribute, and knows none of these: errSecNoSuchAttr, nothing changed.
+    /// kSecUseDataProtectionKeychain is the one it skips (`SecDbAttrWithKey`).
+    @Test func useKeysInAttributesToUpdateAreNoSuchAttrAsOnIOS() throws {
+        try withFreshKeychain {
+            #expect(add([kSecValueData as String: Data("s".utf8)]) == errSecSuccess)
+            let uses: [(String, Any)] = [
+                (kSecUseOperationPrompt as String, "Update the password"),
+                (kSecUseAuthenticationUI as String, kSecUseAuthenticationUIFail),
+                (kSecUseAuthenticationContext as String, LAContext()),
+            ]
+            for (key, value) in uses {
+                let change: [String: Any] = [kSecAttrLabel as String: "changed", key: value]
+                #expect(SecItemUpdate(genp as CFDictionary, change as CFDictionary) == errSecNoSuchAttr, "\(key)")
+            }
+            var found: AnyObject?
+            let label = genp.merging([kSecReturnAttributes as String: true]) { $1 }
+            #expect(SecItemCopyMatching(label as CFDictionary, &found) == errSecSuccess)
+            #expect((found as? [String: Any])?[kSecAttrLabel as String] == nil)
+            let kept: [String: Any] = [
+                kSecAttrLabel as String: "changed", kSecUseDataProtectionKeychain as String: true,
+            ]
+            #expect(SecItemUpdate(genp as CFDictionary, kept as CFDictionary) == errSecSuccess)
         }
     }
 
