@@ -31,6 +31,9 @@ extension ReasonMessages {
                 + "which only a query with the same string finds",
             "kSecAttrSynchronizable が文字列 \"{0}\" です。iOS はこのような文字列をフラグの第三の値として保存し、"
                 + "同じ文字列を指定したクエリでしか見つかりません")
+        word(
+            "kSecAttrIssuer must be data (CFData), not {0}",
+            "kSecAttrIssuer はデータ（CFData）にしてください（{0} は使えません）")
         word("an update cannot change an item's class", "更新で項目のクラスを変えることはできません")
         word("of the values, only kSecValueData", "値のうち受け付けるのは kSecValueData だけです")
         // What KEYCHAIN_DEBUG notes about a SecItem call that goes ahead.

@@ -241,7 +241,29 @@ extension SecDictionary {
         return number
     }
 
+    /// securityd's data attributes (`copyData` in `SecDbItem.c`), unlike its blobs (`gena`, text attributes), which
+    /// keep the type they were given.
+    private static let convertedToData: Set<String> = ["klbl", "subj", "slnr", "skid", "pkhh"]
+
     static func attributeValue(_ value: Any, kind: AttributeKind, key: String) throws -> AttributeValue {
+        if key == "issr" {
+            // Apple's client casts the issuer to data to normalize it before securityd sees it.
+            guard let bytes = bytes(value) else {
+                throw KeychainError.param.because("kSecAttrIssuer must be data (CFData), not \(type(of: value))")
+            }
+            return .data(bytes)
+        }
+        if convertedToData.contains(key) {
+            if let bytes = bytes(value) { return .data(bytes) }
+            // A string is its UTF-8 bytes; a whole number its 32-bit value's bytes, little-endian as on Apple's
+            // devices (securityd truncates a wider one).
+            if let text = string(value) { return .data(Array(text.utf8)) }
+            let number = value as? NSNumber ?? (value as? Int).map(NSNumber.init(value:))
+            if let number, !number.isBoolean, Double(number.int64Value) == number.doubleValue {
+                return .data(withUnsafeBytes(of: Int32(truncatingIfNeeded: number.int64Value).littleEndian, Array.init))
+            }
+            throw wrongType(key)
+        }
         switch kind {
         case .text, .data:
             if let text = string(value) { return .string(text) }
