@@ -98,6 +98,31 @@ import Testing
         }
     }
 
+    /// iOS's password tables have an `alis` column (`v12_genp_class`, `v12_10_inet_class` in `SecItemSchema.c`): a
+    /// blob that an add stores, a query matches and an update changes, as any other text attribute.
+    @Test func aliasIsAnAttributeOfBothPasswordClassesAsOnIOS() throws {
+        try withFreshKeychain {
+            #expect(add([kSecAttrAlias as String: "work", kSecValueData as String: Data("s".utf8)]) == errSecSuccess)
+            var found: AnyObject?
+            let byAlias = genp.merging([kSecAttrAlias as String: "work", kSecReturnAttributes as String: true]) { $1 }
+            #expect(SecItemCopyMatching(byAlias as CFDictionary, &found) == errSecSuccess)
+            #expect((found as? [String: Any])?[kSecAttrAlias as String] as? String == "work")
+            let change = [kSecAttrAlias as String: "home"]
+            #expect(SecItemUpdate(genp as CFDictionary, change as CFDictionary) == errSecSuccess)
+            #expect(SecItemCopyMatching(byAlias as CFDictionary, nil) == errSecItemNotFound)
+            let renamed = genp.merging([kSecAttrAlias as String: "home"]) { $1 }
+            #expect(SecItemCopyMatching(renamed as CFDictionary, nil) == errSecSuccess)
+            let server: [String: Any] = [
+                kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com",
+                kSecAttrAlias as String: "site",
+            ]
+            #expect(
+                SecItemAdd(server.merging([kSecValueData as String: Data("s".utf8)]) { $1 } as CFDictionary, nil)
+                    == errSecSuccess)
+            #expect(SecItemCopyMatching(server as CFDictionary, nil) == errSecSuccess)
+        }
+    }
+
     @Test func dataProtectionKeychainFlagIsAccepted() throws {
         try withFreshKeychain {
             #expect(
