@@ -26,6 +26,14 @@ extension ReasonMessages {
         word(
             "iOS refuses attributes beside kSecValuePersistentRef, which names the item alone",
             "iOS は kSecValuePersistentRef と並べた属性を拒否します。参照だけで項目が決まるためです")
+        word(
+            "kSecAttrSynchronizable is the string \"{0}\": iOS stores such a string as a third value of the flag, "
+                + "which only a query with the same string finds",
+            "kSecAttrSynchronizable が文字列 \"{0}\" です。iOS はこのような文字列をフラグの第三の値として保存し、"
+                + "同じ文字列を指定したクエリでしか見つかりません")
+        word(
+            "kSecAttrIssuer must be data (CFData), not {0}",
+            "kSecAttrIssuer はデータ（CFData）にしてください（{0} は使えません）")
         word("an update cannot change an item's class", "更新で項目のクラスを変えることはできません")
         word("of the values, only kSecValueData", "値のうち受け付けるのは kSecValueData だけです")
         // What KEYCHAIN_DEBUG notes about a SecItem call that goes ahead.

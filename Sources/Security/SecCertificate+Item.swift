@@ -3,7 +3,7 @@ import KeychainCore
 
 /// A certificate as a keychain item: the attributes Apple derives from its DER, typed for the engine.
 extension SecCertificate {
-    /// `ctyp`, `cenc`, `subj`, `issr`, `slnr`, `skid`, `pkhh`, `labl` and `alis` as item attributes.
+    /// `ctyp`, `cenc`, `subj`, `issr`, `slnr`, `skid`, `pkhh` and `labl` as item attributes.
     /// - Throws: errSecParam when a name of the certificate does not normalize.
     func itemAttributeValues() throws -> [AttributeKey: AttributeValue] {
         guard let derived = itemAttributes else {
@@ -18,7 +18,6 @@ extension SecCertificate {
         if let keyID = derived.subjectKeyID { attributes[.subjectKeyID] = .data([UInt8](keyID)) }
         if let hash = derived.publicKeyHash { attributes[.publicKeyHash] = .data([UInt8](hash)) }
         if let label = derived.label { attributes[.label] = .string(label) }
-        if let alias = derived.alias { attributes[.alias] = .string(alias) }
         return attributes
     }
 

@@ -19,10 +19,9 @@ package struct CertificateItemAttributes: Equatable, Sendable {
     /// `pkhh`: SHA-1 of the public key's external representation (the X9.63 point for EC, the PKCS#1 DER for
     /// RSA), the value a private key item carries as `klbl`.
     package let publicKeyHash: Data?
-    /// `labl`: the subject summary.
+    /// `labl`: the subject summary. No `alis` is derived: Apple's `SecCertificateCopyAttributeDictionary` has its
+    /// e-mail alias under `#if 0` (`SecCertificate.c`).
     package let label: String?
-    /// `alis`: the first e-mail address.
-    package let alias: String?
 
     /// The attributes as Apple's raw keys and values (numbers, data, strings); absent ones are left out.
     package var dictionary: [String: Any] {
@@ -33,7 +32,6 @@ package struct CertificateItemAttributes: Equatable, Sendable {
         result["skid"] = subjectKeyID
         result["pkhh"] = publicKeyHash
         result["labl"] = label
-        result["alis"] = alias
         return result
     }
 }
@@ -49,6 +47,6 @@ extension SecCertificate {
             certificateType: x509.version, certificateEncoding: 3, subject: Data(subject), issuer: Data(issuer),
             serialNumber: Data(x509.serialNumber), subjectKeyID: x509.subjectKeyIdentifier.map { Data($0) },
             publicKeyHash: x509.publicKeyHash.map { Data($0) },
-            label: subjectSummary, alias: x509.emailAddresses.first)
+            label: subjectSummary)
     }
 }

@@ -107,8 +107,17 @@ extension SecDictionary {
             guard let group = Self.string(value) else { throw Self.wrongType(key) }
             accessGroup = group
         case .synchronizable:
-            if let text = Self.string(value), text == "syna" {
-                synchronizable = .any
+            if let text = Self.string(value) {
+                if text == "syna" {
+                    synchronizable = .any
+                } else if let number = Self.decimalNumber(text) {
+                    // securityd reads sync with copyNumber: "1" and "0" are the numbers.
+                    synchronizable = number != 0 ? .yes : .no
+                } else {
+                    throw KeychainError.param.because(
+                        "kSecAttrSynchronizable is the string \"\(text)\": iOS stores such a string as a third value "
+                            + "of the flag, which only a query with the same string finds")
+                }
             } else {
                 synchronizable = try Self.boolean(value, key) ? .yes : .no
             }
@@ -218,11 +227,43 @@ extension SecDictionary {
             throw KeychainError.param.because("kSecMatchLimit must be One, All or a number")
         }
         let count = number.intValue
-        guard count >= 0 else { throw KeychainError.param.because("kSecMatchLimit is negative") }
+        // securityd keeps the number as a CFIndex: -1 is its kSecMatchUnlimited; any other negative count ends its
+        // row loop at the first row (`found >= limit`), whose match comes back in an array.
+        if count == -1 { return .all }
+        if count < 0 { return .count(1) }
         return count == 1 ? .one : .count(count)
     }
 
+    /// The number a string stands for as securityd's `copyNumber` reads it (`SecDbItem.c`): only when it prints
+    /// back as the same 32-bit integer ("7", "-7"; not "+7", "07", " 7" or "7.0").
+    static func decimalNumber(_ text: String) -> Int32? {
+        guard let number = Int32(text), String(number) == text else { return nil }
+        return number
+    }
+
+    /// securityd's data attributes (`copyData` in `SecDbItem.c`), unlike its blobs (`gena`, text attributes), which
+    /// keep the type they were given.
+    private static let convertedToData: Set<String> = ["klbl", "subj", "slnr", "skid", "pkhh"]
+
     static func attributeValue(_ value: Any, kind: AttributeKind, key: String) throws -> AttributeValue {
+        if key == "issr" {
+            // Apple's client casts the issuer to data to normalize it before securityd sees it.
+            guard let bytes = bytes(value) else {
+                throw KeychainError.param.because("kSecAttrIssuer must be data (CFData), not \(type(of: value))")
+            }
+            return .data(bytes)
+        }
+        if convertedToData.contains(key) {
+            if let bytes = bytes(value) { return .data(bytes) }
+            // A string is its UTF-8 bytes; a whole number its 32-bit value's bytes, little-endian as on Apple's
+            // devices (securityd truncates a wider one).
+            if let text = string(value) { return .data(Array(text.utf8)) }
+            let number = value as? NSNumber ?? (value as? Int).map(NSNumber.init(value:))
+            if let number, !number.isBoolean, Double(number.int64Value) == number.doubleValue {
+                return .data(withUnsafeBytes(of: Int32(truncatingIfNeeded: number.int64Value).littleEndian, Array.init))
+            }
+            throw wrongType(key)
+        }
         switch kind {
         case .text, .data:
             if let text = string(value) { return .string(text) }
@@ -237,13 +278,19 @@ extension SecDictionary {
             // As securityd reads a number attribute: a number (0 and 1 bridge to Bool on Linux) or a Boolean as
             // 0 or 1; a decimal string as its number, and any other string (iOS takes kSecAttrPort: "") as given.
             if let text = string(value) {
-                if let number = Int32(text), String(number) == text { return .number(Int64(number)) }
+                if let number = decimalNumber(text) { return .number(Int64(number)) }
                 return .string(text)
             }
             if let number = value as? NSNumber { return .number(number.int64Value) }
             if let number = value as? Int { return .number(Int64(number)) }
             if let flag = value as? Bool { return .number(flag ? 1 : 0) }
         case .boolean:
+            // securityd's flags (invi, nega, a key's perm, sign, …) are number attributes: a string is read as for
+            // any number attribute, a decimal one as the flag it stands for.
+            if let text = string(value) {
+                if let number = decimalNumber(text) { return .bool(number != 0) }
+                return .string(text)
+            }
             return .bool(try boolean(value, key))
         case .date:
             if let date = value as? Date { return .date(date) }

@@ -24,7 +24,8 @@ enum SecItemFunction {
         case .add: [.itemClass, .attribute, .returnType, .value, .use]
         case .copyMatching, .delete: [.itemClass, .attribute, .search, .returnType, .value, .use]
         case .updateQuery: [.itemClass, .attribute, .search, .value, .use]
-        case .updateAttributes: [.attribute, .value, .use]
+        // kSecUseDataProtectionKeychain aside, which securityd skips: its other kSecUse… keys are errSecNoSuchAttr.
+        case .updateAttributes: [.attribute, .value]
         }
     }
 

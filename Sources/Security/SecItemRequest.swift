@@ -139,6 +139,10 @@ package enum SecItemRequest {
         for group in [PropertyGroup.search, .returnType] where changes.holds(group) {
             throw function.misplaced(group, keys: changes.keysByGroup[group] ?? [])
         }
+        // Apple's client takes the kSecUse… keys from the query only; securityd's update parser reads the ones left
+        // in attributesToUpdate as attributes it does not know, all but kSecUseDataProtectionKeychain.
+        let useKeys = (changes.keysByGroup[.use] ?? []).filter { $0 != "nleg" }
+        if !useKeys.isEmpty { throw function.misplaced(.use, keys: useKeys) }
         if changes.persistentReference != nil {
             throw function.misplaced(.value, keys: ["v_PersistentRef"], detail: "of the values, only kSecValueData")
         }

@@ -207,7 +207,7 @@ import Testing
         let error = failure { _ = try keychain.copyMatching(genericQuery([.server: .string("x")])) }
         #expect(error?.status == SecurityStatus.noSuchAttr)
         #expect(
-            error?.reason == "srvr is not an attribute of class genp; its attributes are acct, agrp, cdat, crtr, "
-                + "desc, gena, icmt, invi, labl, mdat, nega, pdmn, svce, sync, type")
+            error?.reason == "srvr is not an attribute of class genp; its attributes are acct, agrp, alis, cdat, "
+                + "crtr, desc, gena, icmt, invi, labl, mdat, nega, pdmn, svce, sync, type")
     }
 }

@@ -74,10 +74,32 @@ import Testing
         keychain.close()
         let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
         defer { database.close() }
-        #expect(try database.userVersion == 3)
+        #expect(try database.userVersion == SchemaHistory.migrations.count)
         #expect(try database.appliedMigrations()[3] == "v3 token ID of keys")
         let store = try ItemStore(database: database, tables: ItemTables.all, migrations: SchemaHistory.migrations)
         #expect(try store.columns(of: "keys").contains("d_tkid"))
+    }
+
+    /// A home as schema v3 left it gains the alias of both password classes, and an item added before it is
+    /// still found (its alias digest is NULL: it had none).
+    @Test func aHomeWrittenBySchemaThreeGainsThePasswordAlias() throws {
+        let home = temporaryHome()
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let database = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
+        _ = try ItemStore(database: database, tables: [], migrations: Array(SchemaHistory.migrations.prefix(3)))
+        database.close()
+        let keychain = try makeKeychain(home: home)
+        try keychain.add(genericPassword(account: "old"))
+        try keychain.add(genericPassword(account: "new", extra: [.alias: .string("work")]))
+        #expect(try keychain.count(genericQuery([.alias: .string("work")])) == 1)
+        #expect(try keychain.count(genericQuery([.account: .string("old")])) == 1)
+        keychain.close()
+        let reopened = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
+        defer { reopened.close() }
+        #expect(try reopened.appliedMigrations()[4] == "v4 alias of passwords")
+        let store = try ItemStore(database: reopened, tables: ItemTables.all, migrations: SchemaHistory.migrations)
+        #expect(try store.columns(of: "genp").contains("f_alis"))
+        #expect(try store.columns(of: "inet").contains("d_alis"))
     }
 
     @Test func theCommittedFormatOneHomeOpensAtTheCurrentSchema() throws {

@@ -33,7 +33,7 @@ import Testing
         let keychain = try makeKeychain()
         let wrong: [[AttributeKey: AttributeValue]] = [
             [.account: .bool(true)], [.service: .date(Date())], [.label: .date(Date())], [.creator: .data([1])],
-            [.isInvisible: .string("yes")],
+            [.isInvisible: .date(Date())],
         ]
         for attributes in wrong {
             #expect(
@@ -56,6 +56,13 @@ import Testing
                 try keychain.add(NewItem(itemClass: .internetPassword, attributes: [.port: .string("")]))
             } == 0)
         #expect(try keychain.count(genericQuery([:])) == 1)
+        // A flag is a number attribute there too: it keeps a string that is no number (invi: "yes").
+        #expect(
+            status {
+                try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.isInvisible: .string("yes")]))
+            } == 0)
+        #expect(try keychain.count(genericQuery([.isInvisible: .string("yes")])) == 1)
+        #expect(try keychain.count(genericQuery([.isInvisible: .bool(true)])) == 0)
     }
 
     /// As Apple's keychain: an add's dates are its own time whatever it gives; an update keeps a creation date

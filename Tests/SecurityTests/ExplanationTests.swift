@@ -40,8 +40,8 @@ import Testing
         #expect(error?.status == errSecNoSuchAttr)
         #expect(
             error?.reason == "SecItemUpdate's attributesToUpdate does not take return type (kSecReturn…) properties "
-                + "(r_Data); SecItemUpdate's attributesToUpdate takes attribute (kSecAttr…), value (kSecValue…), "
-                + "kSecUse… properties")
+                + "(r_Data); SecItemUpdate's attributesToUpdate takes attribute (kSecAttr…), value (kSecValue…) "
+                + "properties")
         let classChange = failure {
             _ = try SecItemRequest.update(query, [kSecClass as String: kSecClassInternetPassword] as NSDictionary)
         }

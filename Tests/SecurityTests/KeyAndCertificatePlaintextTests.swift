@@ -44,7 +44,7 @@ import Testing
             ("the certificate's DER", (SecCertificateCopyData(leaf) as Data).prefix(64)),
             ("the subject's common name", Data("www.example.test".utf8)),
             ("the subject's organization", Data("Example Org".utf8)),
-            ("the e-mail alias", Data("ops@example.test".utf8)),
+            ("the e-mail address", Data("ops@example.test".utf8)),
             ("the application tag", Data("ec-tag-needle".utf8)),
             ("the label", Data("rsa-label-needle".utf8)),
         ]

@@ -64,6 +64,50 @@ import Testing
         }
     }
 
+    /// securityd's flags (`invi`, `nega`, a key's `perm`, `sign`, …) are number attributes, read by `copyNumber`
+    /// (`SecDbItem.c`) as any other: a string that prints back as the same 32-bit integer is that number, any
+    /// other string is kept as given. `sync` takes the same decimal strings (`copyNumber` too).
+    @Test func flagAttributesTakeStringsAsSecuritydDoes() throws {
+        try withFreshKeychain {
+            let flags: [String: Any] = [kSecAttrIsInvisible as String: "1", kSecAttrIsNegative as String: "0"]
+            #expect(addPassword(service: "flags", account: "numeric", secret: "pw", extra: flags) == errSecSuccess)
+            let base: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "flags",
+                kSecReturnAttributes as String: true,
+            ]
+            func find(_ extra: [String: Any]) -> (OSStatus, [String: Any]?) {
+                var result: AnyObject?
+                let status = SecItemCopyMatching(base.merging(extra) { $1 } as CFDictionary, &result)
+                return (status, result as? [String: Any])
+            }
+            let (status, numeric) = find([kSecAttrIsInvisible as String: true])
+            #expect(status == errSecSuccess)
+            #expect((numeric?[kSecAttrIsInvisible as String] as? NSNumber)?.intValue == 1)
+            #expect((numeric?[kSecAttrIsNegative as String] as? NSNumber)?.intValue == 0)
+            #expect(find([kSecAttrIsInvisible as String: "1", kSecAttrIsNegative as String: "0"]).0 == errSecSuccess)
+            // Not the decimal form of a number: kept as the string, found only by it.
+            let kept = [kSecAttrIsInvisible as String: "yes"]
+            #expect(addPassword(service: "flags", account: "kept", secret: "pw", extra: kept) == errSecSuccess)
+            let (byString, stored) = find([kSecAttrAccount as String: "kept", kSecAttrIsInvisible as String: "yes"])
+            #expect(byString == errSecSuccess)
+            #expect(stored?[kSecAttrIsInvisible as String] as? String == "yes")
+            #expect(
+                find([kSecAttrAccount as String: "kept", kSecAttrIsInvisible as String: true]).0 == errSecItemNotFound)
+            // A key's flags are read alike (nothing stored: not found, not errSecParam).
+            let keys: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrIsPermanent as String: "1"]
+            #expect(SecItemCopyMatching(keys as CFDictionary, nil) == errSecItemNotFound)
+            // sync: "1" and "0" are the numbers 1 and 0.
+            let synced = [kSecAttrSynchronizable as String: "1"]
+            #expect(addPassword(service: "flags", account: "synced", secret: "pw", extra: synced) == errSecSuccess)
+            let (syncStatus, syncedItem) = find([kSecAttrSynchronizable as String: "1"])
+            #expect(syncStatus == errSecSuccess)
+            #expect(syncedItem?[kSecAttrAccount as String] as? String == "synced")
+            #expect(
+                find([kSecAttrAccount as String: "synced", kSecAttrSynchronizable as String: "0"]).0
+                    == errSecItemNotFound)
+        }
+    }
+
     /// Where securityd takes no Boolean, none is accepted: text and data attributes, and kSecMatchLimit.
     @Test func booleansStayRefusedWhereAppleRefusesThem() throws {
         try withFreshKeychain {

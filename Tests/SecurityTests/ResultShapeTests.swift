@@ -63,6 +63,32 @@ import Testing
         }
     }
 
+    /// securityd reads a numeric kSecMatchLimit as a CFIndex (`SecDbQuery.c`): -1 is its kSecMatchUnlimited, so
+    /// every match comes back, as an array. Any other negative count appends `LIMIT -n` (no limit to SQLite), but
+    /// the row loop of `s3dl_query_handler` (`SecItemDb.c`) stops once `found >= limit`, true after the first row:
+    /// an array of the first match only.
+    @Test func negativeLimitsAreUnlimitedOrFirstMatchAsOnIOS() throws {
+        try withFreshKeychain {
+            for name in ["c", "a", "b"] { addPassword(service: "svc", account: name, secret: name) }
+            let (all, every) = copy([kSecReturnData as String: true, kSecMatchLimit as String: -1])
+            #expect(all == errSecSuccess)
+            #expect((every as? [Data]) == [Data("c".utf8), Data("a".utf8), Data("b".utf8)])
+            let (first, firstOnly) = copy([kSecReturnAttributes as String: true, kSecMatchLimit as String: -3])
+            #expect(first == errSecSuccess)
+            let items = try #require(firstOnly as? [[String: Any]])
+            #expect(items.map { $0[kSecAttrAccount as String] as? String } == ["c"])
+            let (none, nothing) = copy([
+                kSecAttrAccount as String: "zed", kSecReturnData as String: true, kSecMatchLimit as String: -2,
+            ])
+            #expect(none == errSecItemNotFound)
+            #expect(nothing == nil)
+            // A delete's limit of -1 is its kSecMatchUnlimited too (SecItemServer.c); -2 is a limit (errSecParam).
+            #expect(SecItemDelete(base.merging([kSecMatchLimit as String: -2]) { $1 } as CFDictionary) == errSecParam)
+            #expect(SecItemDelete(base.merging([kSecMatchLimit as String: -1]) { $1 } as CFDictionary) == errSecSuccess)
+            #expect(copy([:]).0 == errSecItemNotFound)
+        }
+    }
+
     @Test func persistentReferencesAreStableAndNeedNoClass() throws {
         try withFreshKeychain {
             addPassword(service: "svc", account: "alice", secret: "s")

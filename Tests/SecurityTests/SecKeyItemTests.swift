@@ -198,6 +198,42 @@ import Testing
         }
     }
 
+    /// securityd's data attributes (a key's `klbl`; a certificate's `subj`, `slnr`, `skid`, `pkhh`) are converted by
+    /// `copyData` (`SecDbItem.c`): a string becomes its UTF-8 bytes, a number its 32-bit value's bytes in the
+    /// device's order (little-endian), and they read back as data. A certificate's `issr` must be data: Apple's
+    /// client casts it to CFData to normalize it (`SecItemAttributesPrepare`, `SecItem.m`), errSecParam otherwise.
+    @Test func dataAttributesGivenAStringOrANumberAreStoredAsData() throws {
+        try withFreshKeychain {
+            let add: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("io.example.labelled".utf8),
+                kSecAttrApplicationLabel: "db-key", kSecValueData: Data(repeating: 7, count: 32),
+            ]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+            let (status, found) = lookUp([
+                kSecClass: kSecClassKey, kSecAttrApplicationLabel: "db-key", kSecReturnAttributes: true,
+            ])
+            #expect(status == errSecSuccess)
+            let attributes = try #require(found as? [String: Any])
+            #expect(attributes[kSecAttrApplicationLabel as String] as? Data == Data("db-key".utf8))
+            #expect(attributes[kSecAttrApplicationLabel as String] is String == false)
+            #expect(
+                lookUp([kSecClass: kSecClassKey, kSecAttrApplicationLabel: Data("db-key".utf8)]).0 == errSecSuccess)
+            let numbered: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("io.example.numbered".utf8),
+                kSecAttrApplicationLabel: 258, kSecValueData: Data(repeating: 8, count: 32),
+            ]
+            #expect(SecItemAdd(numbered as CFDictionary, nil) == errSecSuccess)
+            let (_, byNumber) = lookUp([
+                kSecClass: kSecClassKey, kSecAttrApplicationLabel: Data([2, 1, 0, 0]), kSecReturnAttributes: true,
+            ])
+            #expect((byNumber as? [String: Any])?[kSecAttrApplicationLabel as String] as? Data == Data([2, 1, 0, 0]))
+            let certificates: [CFString: Any] = [kSecClass: kSecClassCertificate, kSecAttrSerialNumber: "01"]
+            #expect(lookUp(certificates).0 == errSecItemNotFound)
+            #expect(lookUp([kSecClass: kSecClassCertificate, kSecAttrIssuer: "CN=Example"]).0 == errSecParam)
+            #expect(lookUp([kSecClass: kSecClassCertificate, kSecAttrIssuer: 7]).0 == errSecParam)
+        }
+    }
+
     /// Two different public keys added as data with the same tag, class and type are one item on iOS (nothing
     /// tells them apart but the bytes, which are not an attribute): the second add is a duplicate, so the usual
     /// "add, else update" keeps the new key rather than finding the old one.

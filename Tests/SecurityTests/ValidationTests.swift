@@ -1,4 +1,5 @@
 import Foundation
+import LocalAuthentication
 import Security
 import Testing
 
@@ -67,6 +68,58 @@ import Testing
             // A delete ignores the return and value properties of a reused query, as on a device.
             let reused = genp.merging([kSecReturnData as String: true, kSecValueData as String: Data("s".utf8)]) { $1 }
             #expect(SecItemDelete(reused as CFDictionary) == errSecSuccess)
+        }
+    }
+
+    /// Apple's client takes the kSecUse… keys from the query only (`SecItemAuthCopyParams`, `SecItem.m`) and sends
+    /// attributesToUpdate as it is; securityd's update parser (`query_update_parse`, `SecDbQuery.c`) reads each of
+    /// its keys but kSecValueData as an attribute, and knows none of these: errSecNoSuchAttr, nothing changed.
+    /// kSecUseDataProtectionKeychain is the one it skips (`SecDbAttrWithKey`).
+    @Test func useKeysInAttributesToUpdateAreNoSuchAttrAsOnIOS() throws {
+        try withFreshKeychain {
+            #expect(add([kSecValueData as String: Data("s".utf8)]) == errSecSuccess)
+            let uses: [(String, Any)] = [
+                (kSecUseOperationPrompt as String, "Update the password"),
+                (kSecUseAuthenticationUI as String, kSecUseAuthenticationUIFail),
+                (kSecUseAuthenticationContext as String, LAContext()),
+            ]
+            for (key, value) in uses {
+                let change: [String: Any] = [kSecAttrLabel as String: "changed", key: value]
+                #expect(SecItemUpdate(genp as CFDictionary, change as CFDictionary) == errSecNoSuchAttr, "\(key)")
+            }
+            var found: AnyObject?
+            let label = genp.merging([kSecReturnAttributes as String: true]) { $1 }
+            #expect(SecItemCopyMatching(label as CFDictionary, &found) == errSecSuccess)
+            #expect((found as? [String: Any])?[kSecAttrLabel as String] == nil)
+            let kept: [String: Any] = [
+                kSecAttrLabel as String: "changed", kSecUseDataProtectionKeychain as String: true,
+            ]
+            #expect(SecItemUpdate(genp as CFDictionary, kept as CFDictionary) == errSecSuccess)
+        }
+    }
+
+    /// iOS's password tables have an `alis` column (`v12_genp_class`, `v12_10_inet_class` in `SecItemSchema.c`): a
+    /// blob that an add stores, a query matches and an update changes, as any other text attribute.
+    @Test func aliasIsAnAttributeOfBothPasswordClassesAsOnIOS() throws {
+        try withFreshKeychain {
+            #expect(add([kSecAttrAlias as String: "work", kSecValueData as String: Data("s".utf8)]) == errSecSuccess)
+            var found: AnyObject?
+            let byAlias = genp.merging([kSecAttrAlias as String: "work", kSecReturnAttributes as String: true]) { $1 }
+            #expect(SecItemCopyMatching(byAlias as CFDictionary, &found) == errSecSuccess)
+            #expect((found as? [String: Any])?[kSecAttrAlias as String] as? String == "work")
+            let change = [kSecAttrAlias as String: "home"]
+            #expect(SecItemUpdate(genp as CFDictionary, change as CFDictionary) == errSecSuccess)
+            #expect(SecItemCopyMatching(byAlias as CFDictionary, nil) == errSecItemNotFound)
+            let renamed = genp.merging([kSecAttrAlias as String: "home"]) { $1 }
+            #expect(SecItemCopyMatching(renamed as CFDictionary, nil) == errSecSuccess)
+            let server: [String: Any] = [
+                kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com",
+                kSecAttrAlias as String: "site",
+            ]
+            #expect(
+                SecItemAdd(server.merging([kSecValueData as String: Data("s".utf8)]) { $1 } as CFDictionary, nil)
+                    == errSecSuccess)
+            #expect(SecItemCopyMatching(server as CFDictionary, nil) == errSecSuccess)
         }
     }
 
@@ -139,9 +192,10 @@ import Testing
             #expect(
                 SecItemCopyMatching(genp.merging([kSecMatchLimit as String: "lots"]) { $1 } as CFDictionary, &result)
                     == errSecParam)
+            // A negative limit is no error on iOS (a search for the first match): nothing was added.
             #expect(
                 SecItemCopyMatching(genp.merging([kSecMatchLimit as String: -3]) { $1 } as CFDictionary, &result)
-                    == errSecParam)
+                    == errSecItemNotFound)
             #expect(
                 SecItemCopyMatching(
                     genp.merging([kSecValuePersistentRef as String: Data([1, 2])]) { $1 } as CFDictionary,

@@ -53,9 +53,9 @@ package final class ClassSchema: Sendable {
     /// Classes without a table of their own, whose items join items of two stored classes (`Classes/`).
     package static let joined: [ClassSchema] = [.identity]
 
-    /// Attributes every password class has.
+    /// Attributes every password class has; `alis` too, a column of both of Apple's password tables.
     static let sharedPasswordAttributes: [AttributeKey: AttributeKind] = [
-        .label: .text, .description: .text, .comment: .text, .creator: .number, .type: .number,
+        .label: .text, .alias: .text, .description: .text, .comment: .text, .creator: .number, .type: .number,
         .isInvisible: .boolean, .isNegative: .boolean, .creationDate: .date, .modificationDate: .date,
     ]
 

@@ -40,10 +40,11 @@ extension Keychain {
 
     private static func value(_ value: AttributeValue, fits kind: AttributeKind) -> Bool {
         switch (kind, value) {
-        // A number attribute may hold a string that is not a number (iOS stores kSecAttrPort: "" as given), and a
-        // text or data attribute a number (iOS keeps kSecAttrAccount: 42 as the number).
+        // A number attribute, flags included, may hold a string that is not a number (iOS stores kSecAttrPort: ""
+        // as given), and a text or data attribute a number (iOS keeps kSecAttrAccount: 42 as the number).
         case (.text, .string), (.text, .data), (.text, .number), (.data, .data), (.data, .string), (.data, .number),
-            (.number, .number), (.number, .string), (.boolean, .bool), (.boolean, .number), (.date, .date):
+            (.number, .number), (.number, .string), (.boolean, .bool), (.boolean, .number), (.boolean, .string),
+            (.date, .date):
             true
         default: false
         }

@@ -9,6 +9,7 @@ enum SchemaHistory {
         Migration(version: 1, identifier: "v1 generic and internet password tables", sql: v1PasswordTables),
         Migration(version: 2, identifier: "v2 key and certificate tables", sql: v2KeyAndCertificateTables),
         Migration(version: 3, identifier: "v3 token ID of keys", sql: v3KeyTokenID),
+        Migration(version: 4, identifier: "v4 alias of passwords", sql: v4PasswordAlias),
     ]
 
     /// The first release: one table per password class, keyed digests of each searchable attribute.
@@ -83,5 +84,14 @@ enum SchemaHistory {
     static let v3KeyTokenID = """
         ALTER TABLE keys ADD COLUMN d_tkid BLOB;
         ALTER TABLE keys ADD COLUMN f_tkid BLOB;
+        """
+
+    /// The alias of both password classes (`alis`, `kSecAttrAlias`: Apple's genp and inet tables have it). Rows
+    /// written before this step have none (NULL digests), as their items had none.
+    static let v4PasswordAlias = """
+        ALTER TABLE genp ADD COLUMN d_alis BLOB;
+        ALTER TABLE genp ADD COLUMN f_alis BLOB;
+        ALTER TABLE inet ADD COLUMN d_alis BLOB;
+        ALTER TABLE inet ADD COLUMN f_alis BLOB;
         """
 }
