@@ -83,7 +83,7 @@ extension Keychain {
     func checkedAdd(_ item: NewItem, caller: CallerIdentity) throws -> CheckedAdd {
         let schema = try schema(item.itemClass)
         try ItemValue.check(item.value, for: schema, in: KeychainError.Reason("an add"))
-        try validate(item.attributes, in: schema, writing: true)
+        try validate(item.attributes, in: schema)
         try validate(dataCount: item.value?.storedByteCount)
         try refuseAccessibleBeside(item.accessibility, item.accessControl)
         let group = try writeGroup(item.accessGroup, of: caller)

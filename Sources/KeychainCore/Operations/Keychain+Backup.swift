@@ -241,7 +241,7 @@ extension Keychain {
                     + "\(error.explanation ?? Reason(statusMessage: error.status)); nothing was restored")
         }
         do {
-            try validate(plain, in: schema, writing: false)
+            try validate(plain, in: schema)
         } catch let error as KeychainError {
             throw KeychainError.decode.because(
                 "the backup holds an invalid item: \(error.explanation ?? Reason(statusMessage: error.status))")

@@ -28,7 +28,7 @@ extension Keychain {
     /// attributes, the limit, the authentication UI and the groups it covers.
     func checkedDelete(_ query: ItemQuery, caller: CallerIdentity) throws -> (ClassSchema, ItemQuery, GroupScope) {
         let (schema, query) = try resolvePersistentReference(query)
-        try validate(query.attributes, in: schema, writing: false)
+        try validate(query.attributes, in: schema)
         guard query.limit == .all else {
             throw KeychainError.param.because("a delete removes every match; kSecMatchLimit must be absent or All")
         }

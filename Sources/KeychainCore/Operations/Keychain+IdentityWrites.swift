@@ -15,7 +15,7 @@ extension Keychain {
             throw KeychainError.param.because(
                 "an item of class \(schema.itemClass.rawValue) needs its value (kSecValueRef); none was given")
         }
-        try validate(item.attributes, in: schema, writing: true)
+        try validate(item.attributes, in: schema)
         // The caller's attributes go to each half whose class has them; what the certificate's DER says wins
         // over them but for its label and alias, and the caller's win over the key's own, as for single adds.
         var primaryAttributes = item.attributes.filter { schemas.primary.attributes[$0.key] != nil }

@@ -134,7 +134,7 @@ extension Keychain {
     /// caller's groups it covers, and the limit.
     func checkedSearch(_ query: ItemQuery, caller: CallerIdentity) throws -> (ClassSchema, ItemQuery, GroupScope) {
         let (schema, query) = try resolvePersistentReference(query)
-        try validate(query.attributes, in: schema, writing: false)
+        try validate(query.attributes, in: schema)
         if query.accessGroup == CallerIdentity.tokenAccessGroup {
             // Open to every app on iOS; only external tokens (smart cards) put items there, and none does here.
             throw KeychainError.itemNotFound.because("no external token provides items (kSecAttrAccessGroupToken)")

@@ -134,7 +134,7 @@ extension Keychain {
         -> (schema: ClassSchema, query: ItemQuery, groups: GroupScope, newGroup: String?)
     {
         let (schema, query) = try resolvePersistentReference(query)
-        try validate(query.attributes, in: schema, writing: false)
+        try validate(query.attributes, in: schema)
         guard query.returns.isEmpty else {
             throw KeychainError.param.because("an update query cannot ask for results (kSecReturn…)")
         }
@@ -154,7 +154,7 @@ extension Keychain {
         if query.authentication.ui == .skip {
             throw KeychainError.param.because("kSecUseAuthenticationUISkip is for searches (SecItemCopyMatching) only")
         }
-        try validate(changes.attributes, in: schema, writing: true)
+        try validate(changes.attributes, in: schema)
         try validate(dataCount: changes.dataCount)
         try refuseAccessibleBeside(changes.accessibility, changes.accessControl)
         let groups = try searchGroups(query.accessGroup, of: caller)

@@ -19,7 +19,7 @@ extension Keychain {
     /// written, as on Apple's keychain: an add replaces both with its own time, an update keeps a creation date
     /// given and replaces the modification date (code that copies an item's returned attributes into an add or an
     /// update works).
-    func validate(_ attributes: [AttributeKey: AttributeValue], in schema: ClassSchema, writing: Bool) throws {
+    func validate(_ attributes: [AttributeKey: AttributeValue], in schema: ClassSchema) throws {
         for (key, value) in attributes {
             guard let kind = schema.attributes[key] else {
                 throw KeychainError.noSuchAttr.because(Self.noSuchAttributeReason(key, schema: schema))
