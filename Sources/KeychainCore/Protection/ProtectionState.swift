@@ -32,10 +32,8 @@ final class ProtectionState: Sendable {
         /// Class keys that need no passcode, unwrapped once; searched in order: a handful of entries compared by
         /// case cost less than hashing a class name.
         private let alwaysAvailable: [(Accessibility, AESKeyWrapper)]
-        /// Each class's key check value and, for keybags written before those, each renewed class's newest
-        /// retired key as wrapped by its current key (decoded once, for ``ProtectionState/isCurrent(_:_:in:)``).
+        /// Each class's key check value (decoded once, for ``ProtectionState/isCurrent(_:_:in:)``).
         private let keyChecks: [(Accessibility, [UInt8])]
-        private let newestRetired: [(Accessibility, [UInt8])]
 
         init(
             document: KeybagDocument, identity: SecretFile.FileIdentity?,
@@ -49,21 +47,10 @@ final class ProtectionState: Sendable {
                 else { return nil }
                 return (protection, Array(bytes))
             }
-            newestRetired = ProtectionState.renewedClasses.compactMap { protection in
-                guard let wrapped = document.retiredClasses?[protection.rawValue]?.first,
-                    let bytes = Data(base64Encoded: wrapped)
-                else { return nil }
-                return (protection, Array(bytes))
-            }
         }
 
         func keyCheck(_ protection: Accessibility) -> [UInt8]? {
             for (candidate, check) in keyChecks where candidate == protection { return check }
-            return nil
-        }
-
-        func newestRetiredKey(_ protection: Accessibility) -> [UInt8]? {
-            for (candidate, wrapped) in newestRetired where candidate == protection { return wrapped }
             return nil
         }
 
@@ -254,15 +241,14 @@ final class ProtectionState: Sendable {
                 + "unlock it again with the new passcode")
     }
 
-    /// Whether a stored key of `protection` is the keybag's current one: its check value is the keybag's; in a
-    /// keybag written before check values, the newest retired key is wrapped by the current key, so a key that
-    /// does not open it is older (with neither, any key is taken).
+    /// Whether a stored key of `protection` is the keybag's current one: its check value is the keybag's. A
+    /// keybag of an earlier version has none until its first unlock here, and takes any key, as that version did
+    /// (one with a passcode and retired keys always has them: only this version writes both).
     private static func isCurrent(_ key: AESKeyWrapper, _ protection: Accessibility, in snapshot: Snapshot) throws
         -> Bool
     {
-        if let check = snapshot.keyCheck(protection) { return try checkValue(of: key) == check }
-        guard let newestRetired = snapshot.newestRetiredKey(protection) else { return true }
-        return (try? key.unwrap(newestRetired)) != nil
+        guard let check = snapshot.keyCheck(protection) else { return true }
+        return try checkValue(of: key) == check
     }
 
     private static let checkPlaintext = SecureBytes(Array(KeyHierarchy.classKeyCheck.utf8))
