@@ -42,10 +42,12 @@ extension Keychain {
     /// The item key a retired key of `protection` unwraps from `wrapped`, if one does.
     func retiredItemKey(wrapped: [UInt8], protection: Accessibility, classKey: AESKeyWrapper) throws -> SecureBytes? {
         guard ProtectionState.renewedClasses.contains(protection) else { return nil }
-        for retired in try dataProtection.retiredClassKeys(protection, currentKey: classKey) {
-            if let key = try? retired.unwrap(wrapped) { return key }
-        }
-        return nil
+        return Self.itemKey(wrapped, underAnyOf: try dataProtection.retiredClassKeys(protection, currentKey: classKey))
+    }
+
+    /// The item key the first of `keys` that opens `wrapped` unwraps, if one does.
+    private static func itemKey(_ wrapped: [UInt8], underAnyOf keys: [AESKeyWrapper]) -> SecureBytes? {
+        keys.lazy.compactMap { try? $0.unwrap(wrapped) }.first
     }
 
     /// Fails a write section with ``PasscodeChangedWhileSealing`` when the passcode changed (and with it the
@@ -136,9 +138,8 @@ extension Keychain {
                 let rows = try store.select(
                     from: table, where: RowFilter(protection: protection.rawValue), reading: [.metadata, .secret])
                 for row in rows where (try? current.unwrap(row.wrappedKey)) == nil {
-                    guard let itemKey = retired.lazy.compactMap({ try? $0.unwrap(row.wrappedKey) }).first else {
-                        continue
-                    }
+                    // The retired keys are opened once for the class, not for each row as a read does.
+                    guard let itemKey = Self.itemKey(row.wrappedKey, underAnyOf: retired) else { continue }
                     let newItemKey = try SystemRandom.key()
                     // A row that cannot be rewritten (damaged, or its recomputed index taken by another row) stays
                     // under its retired key, where reads still open it; the others go on.
