@@ -117,6 +117,26 @@ import Testing
         #expect(replayed.secretText("always") == "secret-always")
     }
 
+    /// The committed home written at schema v3 (items-format-2, passcode 1234) takes step 4 at its open, and the
+    /// rows v3 wrote still read: a new digest column is NULL in them and leaves the index binding their secret's
+    /// seal authenticates as it was.
+    @Test func aHomeOfSchemaThreeReadsItsItemsAfterTheAliasStep() throws {
+        let home = try formatTwoHome()
+        let before = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
+        #expect(try before.userVersion == 3)
+        before.close()
+        let keychain = try fastKDFKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        #expect(keychain.secretText("always") == "secret-always")
+        try keychain.unlock(passcode: testPasscode)
+        #expect(keychain.secretText("plain") == "secret-plain")
+        #expect(try keychain.count(genericQuery([.alias: .string("none")])) == 0)
+        keychain.close()
+        let after = try Database(path: home.appendingPathComponent(Keychain.databaseFileName).path)
+        defer { after.close() }
+        #expect(try after.appliedMigrations()[4] == "v4 alias of passwords")
+    }
+
     @Test func formatTwoRowsReadAndUpdateBeforeTheyAreRewritten() throws {
         let keychain = try fastKDFKeychain(home: try formatTwoHome())
         defer { keychain.simulateRestart() }

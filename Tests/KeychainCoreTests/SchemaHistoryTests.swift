@@ -80,8 +80,9 @@ import Testing
         #expect(try store.columns(of: "keys").contains("d_tkid"))
     }
 
-    /// A home as schema v3 left it gains the alias of both password classes, and an item added before it is
-    /// still found (its alias digest is NULL: it had none).
+    /// A database as schema v3 left it gains the alias of both password classes: an item with an alias and one
+    /// without are found by it and by their account (rows written by v3 itself are read in
+    /// `ItemFormatThreeUpgradeTests.aHomeOfSchemaThreeReadsItsItemsAfterTheAliasStep`).
     @Test func aHomeWrittenBySchemaThreeGainsThePasswordAlias() throws {
         let home = temporaryHome()
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
