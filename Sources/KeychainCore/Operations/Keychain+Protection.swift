@@ -18,8 +18,11 @@ extension Keychain {
     /// `current` counts with `attempter`'s attempts, as an unlock's passcode does.
     /// - Throws: `errSecAuthFailed` when `current` is missing or wrong; `errSecParam` for an empty passcode.
     public func setPasscode(_ new: Secret, current: Secret? = nil, attempter: PasscodeAttempter = .anyone) throws {
+        let derived = try dataProtection.passcodeChangeKeys(
+            new: new.storage, current: current?.storage, attempter: attempter)
         try renewingClassKeys {
-            try dataProtection.setPasscode(new.storage, current: current?.storage, attempter: attempter)
+            try dataProtection.setPasscode(
+                new.storage, current: current?.storage, attempter: attempter, derived: derived)
         }
         try? upgradeItemFormats()  // the classes are unlocked now: rows of an older format can be rewritten
     }
@@ -33,7 +36,10 @@ extension Keychain {
     /// - Throws: `errSecAuthFailed` when `current` is wrong.
     @discardableResult
     public func removePasscode(current: Secret, attempter: PasscodeAttempter = .anyone) throws -> Int {
-        try renewingClassKeys { try dataProtection.setPasscode(nil, current: current.storage, attempter: attempter) }
+        let derived = try dataProtection.passcodeChangeKeys(new: nil, current: current.storage, attempter: attempter)
+        try renewingClassKeys {
+            try dataProtection.setPasscode(nil, current: current.storage, attempter: attempter, derived: derived)
+        }
         return try purgeItemsOfDestroyedClasses()
     }
 

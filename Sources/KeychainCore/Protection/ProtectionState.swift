@@ -373,14 +373,68 @@ final class ProtectionState: Sendable {
             info: Array(KeyHierarchy.devicePasscodeConstraint.utf8))
     }
 
+    /// A passcode's wrapping key and the parameters it was derived with.
+    struct DerivedPasscodeKey {
+        let salt: [UInt8]
+        let iterations: Int
+        let milliseconds: Double
+        let key: SecureBytes
+
+        /// Whether this key was derived for `record` (the keybag may have changed since).
+        func isFor(_ record: KeybagDocument.PasscodeRecord, salt recordSalt: Data) -> Bool {
+            iterations == record.iterations && salt.elementsEqual(recordSalt)
+        }
+    }
+
+    /// The derivations a passcode set, change or removal needs, made before it takes the keybag's lock and the
+    /// database's write lock: each takes the tuned derivation time (80 ms by default, up to a minute), which
+    /// every other writer (under keychaind's group commit, every client) would otherwise wait for.
+    struct PasscodeChangeKeys {
+        /// The current passcode's key, for the passcode record as it was read (nil: derived under the lock).
+        var current: DerivedPasscodeKey?
+        /// The new passcode's key, under a fresh salt and iterations tuned now.
+        var new: DerivedPasscodeKey?
+    }
+
+    /// Derives ahead of ``setPasscode(_:current:attempter:derived:)`` what it will need. Nothing is checked here:
+    /// the wrong-attempt delay and the passcode itself are checked under the lock, where a key derived for a
+    /// record that changed meanwhile is not used. While `attempter` is held back, the current passcode is not
+    /// derived (the change will be refused).
+    func passcodeChangeKeys(new: SecureBytes?, current passcode: SecureBytes?, attempter: PasscodeAttempter) throws
+        -> PasscodeChangeKeys
+    {
+        var keys = PasscodeChangeKeys()
+        if let passcode, let record = try current().document.passcode, let salt = Data(base64Encoded: record.salt),
+            record.backOff(of: attempter).notBefore <= clock().timeIntervalSinceReferenceDate
+        {
+            keys.current = DerivedPasscodeKey(
+                salt: Array(salt), iterations: record.iterations, milliseconds: record.milliseconds,
+                key: try PasscodeKDF.derive(
+                    passcode: passcode, salt: Array(salt), iterations: record.iterations, deviceKey: deviceKey))
+        }
+        if let new, new.count > 0 { keys.new = try newPasscodeKey(new) }
+        return keys
+    }
+
+    /// The wrapping key of a new passcode `new`, under a fresh salt and iterations tuned to the target now.
+    private func newPasscodeKey(_ new: SecureBytes) throws -> DerivedPasscodeKey {
+        let tuned = try PasscodeKDF.tune(target: kdfTarget)
+        let salt = try SystemRandom.bytes(16)
+        return DerivedPasscodeKey(
+            salt: salt, iterations: tuned.iterations, milliseconds: tuned.milliseconds,
+            key: try PasscodeKDF.derive(passcode: new, salt: salt, iterations: tuned.iterations, deviceKey: deviceKey))
+    }
+
     /// Sets, changes (`current` required) or, with `new` nil, removes the passcode. The keys of classes A and C
     /// but WhenPasscodeSetThisDeviceOnly are made anew (``renew(_:in:)``); the caller then reseals the items
-    /// (``Keychain/renewingClassKeys(_:)``).
+    /// (``Keychain/renewingClassKeys(_:)``). `derived` are the passcodes' keys from ``passcodeChangeKeys(new:
+    /// current:attempter:)``; what they lack, or a key for a passcode record since replaced, is derived here.
     /// - Returns: whether WhenPasscodeSetThisDeviceOnly was destroyed (its items must be purged).
     @discardableResult
-    func setPasscode(_ new: SecureBytes?, current passcode: SecureBytes?, attempter: PasscodeAttempter = .anyone) throws
-        -> Bool
-    {
+    func setPasscode(
+        _ new: SecureBytes?, current passcode: SecureBytes?, attempter: PasscodeAttempter = .anyone,
+        derived: PasscodeChangeKeys = PasscodeChangeKeys()
+    ) throws -> Bool {
         if let new, new.count == 0 { throw KeychainError.param.because("a passcode cannot be empty") }
         var destroyedClassAKPU = false
         var unlocked: [Accessibility: SecureBytes] = [:]
@@ -390,7 +444,8 @@ final class ProtectionState: Sendable {
                 guard let passcode else {
                     throw KeychainError.authFailed.because("changing the passcode needs the current one")
                 }
-                keys = try openProtectedKeys(&document, passcode: passcode, attempter: attempter)
+                keys = try openProtectedKeys(
+                    &document, passcode: passcode, attempter: attempter, derived: derived.current)
             } else {
                 keys = [:]
                 for protection in Accessibility.allCases where KeybagDocument.isPasscodeProtected(protection) {
@@ -403,17 +458,14 @@ final class ProtectionState: Sendable {
                 if keys[.whenPasscodeSetThisDeviceOnly] == nil {
                     keys[.whenPasscodeSetThisDeviceOnly] = try SystemRandom.key()
                 }
-                let tuned = try PasscodeKDF.tune(target: kdfTarget)
-                let salt = try SystemRandom.bytes(16)
-                let wrappingKey = try PasscodeKDF.derive(
-                    passcode: new, salt: salt, iterations: tuned.iterations, deviceKey: deviceKey)
+                let wrapping = try derived.new ?? newPasscodeKey(new)
                 for (protection, key) in keys {
-                    document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: wrappingKey))
+                    document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: wrapping.key))
                 }
                 document.keyChecks = try Self.checkValues(of: keys)
                 document.passcode = KeybagDocument.PasscodeRecord(
-                    iterations: tuned.iterations, salt: Data(salt).base64EncodedString(),
-                    milliseconds: tuned.milliseconds)
+                    iterations: wrapping.iterations, salt: Data(wrapping.salt).base64EncodedString(),
+                    milliseconds: wrapping.milliseconds)
                 unlocked = keys
             } else {
                 keys[.whenPasscodeSetThisDeviceOnly] = nil
@@ -497,7 +549,8 @@ final class ProtectionState: Sendable {
     /// Checks `passcode` against the keybag (rate-limited by `attempter`'s count of wrong attempts) and returns
     /// the unwrapped A and C class keys.
     private func openProtectedKeys(
-        _ document: inout KeybagDocument, passcode: SecureBytes, attempter: PasscodeAttempter
+        _ document: inout KeybagDocument, passcode: SecureBytes, attempter: PasscodeAttempter,
+        derived: DerivedPasscodeKey? = nil
     ) throws -> [Accessibility: SecureBytes] {
         guard var record = document.passcode, let salt = Data(base64Encoded: record.salt) else {
             throw KeychainError.notAvailable.because("the keybag's passcode record is damaged")
@@ -509,8 +562,13 @@ final class ProtectionState: Sendable {
             let wait = min(backOff.notBefore - now, 86_400).rounded(.up)
             throw KeychainError.authFailed.because("too many wrong passcodes; try again in \(Int(wait)) s")
         }
-        let wrappingKey = try PasscodeKDF.derive(
-            passcode: passcode, salt: Array(salt), iterations: record.iterations, deviceKey: deviceKey)
+        let wrappingKey =
+            if let derived, derived.isFor(record, salt: salt) {
+                derived.key
+            } else {
+                try PasscodeKDF.derive(
+                    passcode: passcode, salt: Array(salt), iterations: record.iterations, deviceKey: deviceKey)
+            }
         var keys: [Accessibility: SecureBytes] = [:]
         var damaged: [Accessibility] = []
         for protection in Accessibility.allCases where KeybagDocument.isPasscodeProtected(protection) {
