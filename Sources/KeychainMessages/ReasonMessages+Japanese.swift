@@ -357,6 +357,9 @@ extension ReasonMessages {
             "キーバッグのファイルが壊れています: パスコードの {0} が範囲外です")
         word("the keybag file is missing", "キーバッグのファイルがありません")
         word(
+            "the keybag's key for devicePasscode constraints is damaged; items needing the passcode cannot open",
+            "キーバッグの devicePasscode 制約用の鍵が壊れています。パスコードが必要な項目は開けません")
+        word(
             "the new passcode is set, but the class keys could not be kept unlocked ({0}); unlock with the new passcode",
             "新しいパスコードは設定されましたが、クラス鍵をロック解除したまま保てませんでした（{0}）。"
                 + "新しいパスコードでロック解除してください")

@@ -5,13 +5,16 @@ import Testing
 
 @testable import KeychainCore
 
-/// A passcode set, change or removal makes the keys of classes A and C (but WhenPasscodeSetThisDeviceOnly) anew
-/// and reseals every item of theirs under a new item key: a copy of the keybag (and of the database) from before
-/// opens none of today's items, and every item still opens with the keybag of today.
+/// A passcode set, change or removal makes the keys of classes A and C anew and reseals every item of theirs under
+/// a new item key: a copy of the keybag (and of the database) from before opens none of today's items, and every
+/// item still opens with the keybag of today.
 @Suite struct ClassKeyRenewalTests {
+    /// The classes that exist without a passcode and are renewed when one is set.
     private static let renewed: [Accessibility] = [
         .whenUnlocked, .whenUnlockedThisDeviceOnly, .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly,
     ]
+    /// The classes a change renews: WhenPasscodeSetThisDeviceOnly too.
+    private static let renewedByAChange = renewed + [.whenPasscodeSetThisDeviceOnly]
 
     private func keybagBytes(_ home: URL) throws -> Data {
         try Data(contentsOf: home.appendingPathComponent(KeybagDocument.fileName))
@@ -68,7 +71,7 @@ import Testing
         let replayed = try fastKDFKeychain(home: home)
         defer { replayed.simulateRestart() }
         try replayed.unlock(passcode: testPasscode)
-        for protection in Self.renewed {
+        for protection in Self.renewedByAChange {
             #expect(replayed.readStatus(protection.rawValue) == SecurityStatus.decode, "\(protection.rawValue)")
         }
     }
@@ -108,14 +111,13 @@ import Testing
         let oldItemKeys = try itemKeys(keychain, of: before)
         try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
         let after = try rows(keychain)
-        for protection in Self.renewed {
+        for protection in Self.renewedByAChange {
             let row = try #require(after[protection.rawValue])
             let itemKey = try keychain.classKey(protection).unwrap(row.wrappedKey)
             #expect(itemKey.bytes != oldItemKeys[protection.rawValue]?.bytes, "\(protection.rawValue)")
         }
-        // WhenPasscodeSetThisDeviceOnly keeps its key (devicePasscode constraints are bound to it), and so do the
-        // Always classes: their rows are as they were.
-        for protection in [Accessibility.whenPasscodeSetThisDeviceOnly, .always, .alwaysThisDeviceOnly] {
+        // The Always classes keep their keys: their rows are as they were.
+        for protection in [Accessibility.always, .alwaysThisDeviceOnly] {
             #expect(after[protection.rawValue]?.wrappedKey == before[protection.rawValue]?.wrappedKey)
             #expect(after[protection.rawValue]?.secret == before[protection.rawValue]?.secret)
         }
@@ -359,9 +361,115 @@ import Testing
 
     @Test func aKeybagOfAnUnknownFormatIsRefused() throws {
         var document = KeybagDocument(classes: [:])
-        document.format = 3
+        document.format = 4
         #expect(throws: KeychainError.notAvailable) { try KeybagDocument.decode(try document.encoded()) }
-        document.format = 2
+        document.format = 3
         #expect(throws: Never.self) { try KeybagDocument.decode(try document.encoded()) }
+    }
+
+    // MARK: - WhenPasscodeSetThisDeviceOnly and devicePasscode constraints
+
+    /// An item that only the device passcode opens, of class `protection`.
+    private func passcodeConstrained(_ account: String, _ protection: Accessibility) -> NewItem {
+        NewItem(
+            itemClass: .genericPassword, attributes: [.account: .string(account)],
+            accessControl: AccessControlPolicy(accessibility: protection, flags: .devicePasscode),
+            data: Array(account.utf8))
+    }
+
+    /// The secret of `account`, authenticating with `passcode` as the device passcode.
+    private func secretText(_ account: String, in keychain: Keychain, passcode: Secret) throws -> String? {
+        let context = AuthenticationContext()
+        keychain.authenticators.passcodePrompt.enter(String(decoding: passcode.bytes, as: UTF8.self))
+        try keychain.authenticators.evaluate(.devicePasscode, context: context)
+        let results = try keychain.copyMatching(accountQuery(account, returns: .data), context: context)
+        return results.first?.data.map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
+    /// A change renews `akpu` too: the keybag of before, with the passcode of before, opens neither its items nor
+    /// the devicePasscode items of any class, whether written before the change or after it. With the keybag of
+    /// today and the new passcode every one opens: the constraint key stays the one of the passcode's set.
+    @Test func aKeybagFromBeforeAChangeOpensNoPasscodeClassOrPasscodeConstrainedItem() throws {
+        let home = temporaryHome()
+        let keychain = try fastKDFKeychain(home: home)
+        try keychain.setPasscode(testPasscode)
+        try keychain.addToken("akpu", .whenPasscodeSetThisDeviceOnly)
+        try keychain.add(passcodeConstrained("akpu-passcode", .whenPasscodeSetThisDeviceOnly))
+        try keychain.add(passcodeConstrained("ak-passcode", .whenUnlocked))
+        let beforeChange = try keybagBytes(home)
+        let newPasscode = Secret(bytes("5678"))
+        try keychain.setPasscode(newPasscode, current: testPasscode)
+        try keychain.addToken("akpu-later", .whenPasscodeSetThisDeviceOnly)
+        try keychain.add(passcodeConstrained("akpu-passcode-later", .whenPasscodeSetThisDeviceOnly))
+        #expect(try document(home).format == 3)
+        #expect(try document(home).retired(.whenPasscodeSetThisDeviceOnly).count == 1)
+
+        keychain.simulateRestart()
+        try keychain.unlock(passcode: newPasscode)
+        #expect(keychain.secretText("akpu") == "akpu")
+        #expect(keychain.secretText("akpu-later") == "akpu-later")
+        for account in ["akpu-passcode", "ak-passcode", "akpu-passcode-later"] {
+            #expect(try secretText(account, in: keychain, passcode: newPasscode) == account, "\(account)")
+        }
+        keychain.simulateRestart()
+        keychain.close()
+
+        try putBack(beforeChange, into: home)
+        let replayed = try fastKDFKeychain(home: home)
+        defer { replayed.simulateRestart() }
+        try replayed.unlock(passcode: testPasscode)
+        for account in ["akpu", "akpu-later", "akpu-passcode", "ak-passcode", "akpu-passcode-later"] {
+            #expect(replayed.readStatus(account) == SecurityStatus.decode, "\(account)")
+        }
+    }
+
+    /// A removal destroys `akpu` with its retired keys and the constraint key's root: the keybag keeps nothing of
+    /// them, and falls back to the format that holds what is left.
+    @Test func aRemovalLeavesNothingOfThePasscodeClassInTheKeybag() throws {
+        let home = temporaryHome()
+        let keychain = try fastKDFKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        try keychain.setPasscode(testPasscode)
+        try keychain.add(passcodeConstrained("akpu-passcode", .whenPasscodeSetThisDeviceOnly))
+        try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
+        #expect(try keychain.removePasscode(current: Secret(bytes("5678"))) == 1)
+        let document = try document(home)
+        #expect(document.wrapped(.whenPasscodeSetThisDeviceOnly) == nil)
+        #expect(document.retired(.whenPasscodeSetThisDeviceOnly).isEmpty)
+        #expect(document.passcodeConstraintRoot == nil)
+        #expect(document.format == 2)
+        #expect(try keychain.dataProtection.unfinishedRenewal == nil)
+    }
+
+    /// The committed home written at keybag format 2 (passcode-class-keybag-format-2, passcode 1234): a change
+    /// renews its `akpu` key, and every item opens with the new passcode, the devicePasscode items included (their
+    /// constraints are bound to the key of the release's set); its own keybag, put back, opens none of the
+    /// passcode class's items or the devicePasscode items with the old passcode.
+    @Test func aChangeRenewsThePasscodeClassOfAHomeOfKeybagFormatTwo() throws {
+        let home = try copyOfCommittedHome("passcode-class-keybag-format-2")
+        let original = try keybagBytes(home)
+        #expect(try document(home).format == 2)
+        let keychain = try fastKDFKeychain(home: home)
+        let newPasscode = Secret(bytes("5678"))
+        try keychain.setPasscode(newPasscode, current: testPasscode)
+        #expect(try document(home).format == 3)
+        keychain.simulateRestart()
+        try keychain.unlock(passcode: newPasscode)
+        for account in ["plain", "passcode-class"] {
+            #expect(keychain.secretText(account) == "secret-\(account)", "\(account)")
+        }
+        for account in ["passcode", "passcode-class-passcode", "biometry-or-passcode"] {
+            #expect(try secretText(account, in: keychain, passcode: newPasscode) == "secret-\(account)", "\(account)")
+        }
+        keychain.simulateRestart()
+        keychain.close()
+
+        try putBack(original, into: home)
+        let replayed = try fastKDFKeychain(home: home)
+        defer { replayed.simulateRestart() }
+        try replayed.unlock(passcode: testPasscode)
+        for account in ["plain", "passcode-class", "passcode", "passcode-class-passcode", "biometry-or-passcode"] {
+            #expect(replayed.readStatus(account) == SecurityStatus.decode, "\(account)")
+        }
     }
 }

@@ -96,7 +96,7 @@ import Testing
         let keychain = try fastKDFKeychain(home: home)
         defer { keychain.simulateRestart() }
         try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
-        #expect(try KeybagDocument.decode(Array(Data(contentsOf: home.appendingPathComponent("keybag")))).format == 2)
+        #expect(try KeybagDocument.decode(Array(Data(contentsOf: home.appendingPathComponent("keybag")))).format == 3)
         keychain.simulateRestart()
         try keychain.unlock(passcode: Secret(bytes("5678")))
         for account in ["plain", "twin-a", "twin-b", "after-first", "always"] {

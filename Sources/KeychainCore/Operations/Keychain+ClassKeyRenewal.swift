@@ -128,7 +128,10 @@ extension Keychain {
         var complete = true
         for protection in ProtectionState.renewedClasses {
             guard let current = try? classKey(protection) else {
-                if try store.holdsRows(protection: protection.rawValue) { complete = false }
+                // Without a passcode WhenPasscodeSetThisDeviceOnly's rows await the purge, not a reseal.
+                let hasPasscode = try dataProtection.hasPasscode
+                let doomed = protection == .whenPasscodeSetThisDeviceOnly && !hasPasscode
+                if !doomed, try store.holdsRows(protection: protection.rawValue) { complete = false }
                 continue
             }
             let retired = try dataProtection.retiredClassKeys(protection, currentKey: current)

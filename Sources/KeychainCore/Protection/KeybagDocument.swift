@@ -6,7 +6,8 @@ import Foundation
 /// (ak, aku, akpu) and C (ck, cku) are wrapped by a key derived from the passcode and tangled with the device key;
 /// the deprecated Always classes (dk, dku) stay under the device key alone. Format 2 adds the retired generations
 /// of renewed class keys (``retiredClasses``); earlier versions, which know only format 1, refuse it rather than
-/// drop them.
+/// drop them. Format 3 adds ``passcodeConstraintRoot``, which a version of format 2 would ignore (and bind
+/// devicePasscode constraints to the wrong key).
 struct KeybagDocument: Codable, Equatable {
     var format = 1
     var passcode: PasscodeRecord?
@@ -29,6 +30,11 @@ struct KeybagDocument: Codable, Equatable {
     /// process can tell whether the key it holds unlocked is today's: another process may have changed the
     /// passcode, and with it the keys, since. Absent in keybags of earlier versions and without a passcode.
     var keyChecks: [String: String]?
+    /// The key the devicePasscode constraint key is derived from once `akpu` has been renewed: `akpu`'s key of
+    /// when the passcode was set, to which the constraints of the items sealed since are bound, wrapped (RFC 3394,
+    /// base64) by `akpu`'s current key. Absent before the first change: the constraint key then comes from `akpu`'s
+    /// key itself. Gone, with `akpu`, when the passcode is removed.
+    var passcodeConstraintRoot: String?
 
     static let defaultGracePeriod = 10
     /// Grace periods `setGracePeriod` accepts: up to a day (Apple's longest "Require Passcode" delay is hours),
@@ -112,7 +118,21 @@ struct KeybagDocument: Codable, Equatable {
         var all = retiredClasses ?? [:]
         all[protection.rawValue] = wrapped.isEmpty ? nil : wrapped.map { Data($0).base64EncodedString() }
         retiredClasses = all.isEmpty ? nil : all
-        format = retiredClasses == nil ? 1 : 2
+        settleFormat()
+    }
+
+    /// The wrapped ``passcodeConstraintRoot``.
+    var wrappedPasscodeConstraintRoot: [UInt8]? {
+        get { passcodeConstraintRoot.flatMap { Data(base64Encoded: $0) }.map(Array.init) }
+        set {
+            passcodeConstraintRoot = newValue.map { Data($0).base64EncodedString() }
+            settleFormat()
+        }
+    }
+
+    /// The lowest format that holds what the document holds, so that an earlier version reads what it can.
+    private mutating func settleFormat() {
+        format = passcodeConstraintRoot != nil ? 3 : retiredClasses != nil ? 2 : 1
     }
 
     func encoded() throws -> [UInt8] {
@@ -123,7 +143,7 @@ struct KeybagDocument: Codable, Equatable {
 
     static func decode(_ bytes: [UInt8]) throws -> KeybagDocument {
         guard let document = try? JSONDecoder().decode(KeybagDocument.self, from: Data(bytes)),
-            (1...2).contains(document.format)
+            (1...3).contains(document.format)
         else { throw KeychainError.notAvailable.because("the keybag file is damaged or of an unknown format") }
         if let record = document.passcode, let field = record.fieldOutOfRange {
             throw KeychainError.notAvailable.because(

@@ -367,10 +367,26 @@ final class ProtectionState: Sendable {
                 "the keychain is \(Keychain.lockStateName(try lockState())); "
                     + "devicePasscode constraints need it unlocked")
         }
-        let key = try currentStoredKey(stored, .whenPasscodeSetThisDeviceOnly, in: try current()).key
+        let state = try current()
+        let key = try currentStoredKey(stored, .whenPasscodeSetThisDeviceOnly, in: state).key
         return try KeyDerivation.hkdfSHA256(
-            key: key, salt: Array(KeyHierarchy.derivationSalt.utf8),
-            info: Array(KeyHierarchy.devicePasscodeConstraint.utf8))
+            key: try Self.passcodeConstraintRoot(in: state.document, classKey: key),
+            salt: Array(KeyHierarchy.derivationSalt.utf8), info: Array(KeyHierarchy.devicePasscodeConstraint.utf8))
+    }
+
+    /// What the devicePasscode constraint key is derived from: the `akpu` key of when the passcode was set, kept
+    /// under `akpu`'s current key `classKey` once that has been renewed (``KeybagDocument/passcodeConstraintRoot``).
+    /// - Throws: `errSecNotAvailable` when `classKey` does not open it (the keybag is damaged).
+    private static func passcodeConstraintRoot(in document: KeybagDocument, classKey: SecureBytes) throws
+        -> SecureBytes
+    {
+        guard let wrapped = document.wrappedPasscodeConstraintRoot else { return classKey }
+        do {
+            return try AESKeyWrap.unwrap(wrapped, kek: classKey)
+        } catch {
+            throw KeychainError.notAvailable.because(
+                "the keybag's key for devicePasscode constraints is damaged; items needing the passcode cannot open")
+        }
     }
 
     /// A passcode's wrapping key and the parameters it was derived with.
@@ -471,6 +487,8 @@ final class ProtectionState: Sendable {
                 keys[.whenPasscodeSetThisDeviceOnly] = nil
                 destroyedClassAKPU = document.classes[Accessibility.whenPasscodeSetThisDeviceOnly.rawValue] != nil
                 document.setWrapped(.whenPasscodeSetThisDeviceOnly, nil)
+                document.setRetired(.whenPasscodeSetThisDeviceOnly, [])
+                document.wrappedPasscodeConstraintRoot = nil
                 document.passcodeBoundItemsToPurge = true
                 for (protection, key) in keys {
                     document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: deviceKey))
@@ -500,10 +518,13 @@ final class ProtectionState: Sendable {
 
     /// Classes whose keys a passcode set, change or removal makes anew, so that an older copy of the keybag (one
     /// from before the passcode was set opens without it) opens none of the items written or rewrapped since.
-    /// Not WhenPasscodeSetThisDeviceOnly: the key devicePasscode constraints are bound to is derived from it, and
-    /// it is made at a set and destroyed at a removal anyway.
+    /// WhenPasscodeSetThisDeviceOnly is made at a set and destroyed at a removal; at a change it is renewed like
+    /// the others, and the key devicePasscode constraints are bound to stays that of the set
+    /// (``KeybagDocument/passcodeConstraintRoot``): the envelopes bound to it are sealed under item keys, which the
+    /// renewal reaches.
     static let renewedClasses: [Accessibility] = [
         .whenUnlocked, .whenUnlockedThisDeviceOnly, .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly,
+        .whenPasscodeSetThisDeviceOnly,
     ]
 
     /// Replaces the keys of ``renewedClasses`` in `keys` by new ones; each old key joins its class's retired
@@ -520,6 +541,10 @@ final class ProtectionState: Sendable {
                 retired.append(try newKey.wrap(older))
             }
             document.setRetired(protection, retired)
+            if protection == .whenPasscodeSetThisDeviceOnly {
+                document.wrappedPasscodeConstraintRoot = try newKey.wrap(
+                    try passcodeConstraintRoot(in: document, classKey: old))
+            }
             keys[protection] = new
         }
         document.unfinishedRenewal = Data(try SystemRandom.bytes(16)).base64EncodedString()
