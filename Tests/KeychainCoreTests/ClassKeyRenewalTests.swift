@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCrypto
 import KeychainStore
+import Synchronization
 import Testing
 
 @testable import KeychainCore
@@ -471,5 +472,84 @@ import Testing
         for account in ["plain", "passcode-class", "passcode", "passcode-class-passcode", "biometry-or-passcode"] {
             #expect(replayed.readStatus(account) == SecurityStatus.decode, "\(account)")
         }
+    }
+
+    /// A damaged root of the constraint key (a disk error, or a writer of the keybag) stops a change, which must
+    /// carry it over, but not a removal, which destroys it with `akpu`.
+    @Test func aDamagedConstraintRootStopsAChangeButNotARemoval() throws {
+        let home = temporaryHome()
+        let keychain = try fastKDFKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        let second = Secret(bytes("5678"))
+        try keychain.setPasscode(testPasscode)
+        try keychain.setPasscode(second, current: testPasscode)
+        try editKeybag(in: home) { $0["passcodeConstraintRoot"] = Data(repeating: 7, count: 40).base64EncodedString() }
+        try keychain.unlock(passcode: second)
+        #expect(
+            keychainStatus { try keychain.setPasscode(testPasscode, current: second) } == SecurityStatus.notAvailable)
+        #expect(keychainStatus { try keychain.removePasscode(current: second) } == 0)
+        #expect(try !keychain.dataProtection.hasPasscode)
+        #expect(try document(home).passcodeConstraintRoot == nil)
+    }
+
+    /// The constraint key's root is opened from the keybag its `akpu` key was found current in. A process whose
+    /// stored key is older than the keybag it read waits for the other process's change to end; if that one has
+    /// changed the passcode once more meanwhile, the key it then finds belongs to that later keybag, whose root it
+    /// must use (the root of the keybag read first does not open under it: "damaged").
+    @Test func theConstraintKeyComesFromTheKeybagItsKeyIsCurrentIn() throws {
+        let home = temporaryHome()
+        let keychain = try fastKDFKeychain(home: home)
+        defer { keychain.simulateRestart() }
+        let first = Secret(bytes("1111"))
+        let second = Secret(bytes("2222"))
+        let third = Secret(bytes("3333"))
+        try keychain.setPasscode(first)
+        try keychain.setPasscode(second, current: first)
+        let expected = try keychain.dataProtection.passcodeConstraintKey().bytes
+        let store = keychain.dataProtection.store
+        func storedKeys(_ store: any UnlockedKeyStore) throws -> [Accessibility: SecureBytes] {
+            var keys: [Accessibility: SecureBytes] = [:]
+            for protection in Accessibility.allCases where KeybagDocument.isPasscodeProtected(protection) {
+                keys[protection] = try store.get(protection)
+            }
+            return keys
+        }
+        let keysOfNow = try storedKeys(store)
+
+        // Another process, on a copy of the home: two changes, keeping each keybag.
+        let otherHome = temporaryHome()
+        try FileManager.default.createDirectory(at: otherHome, withIntermediateDirectories: true)
+        for file in ["device.key", KeybagDocument.fileName] {
+            try FileManager.default.copyItem(
+                at: home.appendingPathComponent(file), to: otherHome.appendingPathComponent(file))
+        }
+        let other = try fastKDFKeychain(home: otherHome) { $0.classKeysInProcessMemory = true }
+        try other.setPasscode(third, current: second)
+        let afterOneChange = try keybagBytes(otherHome)
+        try other.setPasscode(first, current: third)
+        let afterTwoChanges = try keybagBytes(otherHome)
+        let keysAfterTwoChanges = try storedKeys(other.dataProtection.store)
+        other.close()
+
+        // The first change is saved here, its keys not stored yet: this process holds the keys of before.
+        try store.put(keysOfNow)
+        try putBack(afterOneChange, into: home)
+        let outcome = Mutex<String>("")
+        let reader = Thread {
+            do {
+                let key = try keychain.dataProtection.passcodeConstraintKey()
+                outcome.withLock { $0 = key.bytes == expected ? "the key" : "another key" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+        }
+        try SecretFile.withExclusiveLock(home.appendingPathComponent("keybag.lock")) {
+            reader.start()
+            Thread.sleep(forTimeInterval: 0.3)  // the reader finds its key stale and waits for this lock
+            try putBack(afterTwoChanges, into: home)
+            try store.put(keysAfterTwoChanges)
+        }
+        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(outcome.withLock { $0 } == "the key")
     }
 }

@@ -61,6 +61,56 @@ import Testing
         #expect(keychain.secretText("before") == "before")
     }
 
+    /// Another caller's unlock or devicePasscode check derives before it takes the keybag's lock, which a change
+    /// takes inside its write section: a write does not wait for their derivations either. Three changes, while
+    /// another thread checks the passcode without a pause and a third adds an item every 20 ms.
+    @Test func aWriteDoesNotWaitForAnotherCallersPasscodeCheckThroughAChange() throws {
+        let home = temporaryHome()
+        try fastKDFKeychain(home: home).setPasscode(testPasscode)
+        let keychain = try fastKDFKeychain(home: home) { $0.passcodeDerivationTarget = Self.slowDerivation }
+        defer { keychain.simulateRestart() }
+        let second = Secret(Array("5678".utf8))
+        try keychain.setPasscode(second, current: testPasscode)  // checks now take the slow derivation
+
+        let stop = Atomic<Bool>(false)
+        let checker = Thread {
+            // The other passcode after a wrong one: one wrong attempt per change, too few to be held back.
+            var guesses = [second, testPasscode]
+            while !stop.load(ordering: .relaxed) {
+                do {
+                    try keychain.dataProtection.verifyPasscode(guesses[0].storage)
+                } catch {
+                    guesses.swapAt(0, 1)
+                }
+            }
+        }
+        let worstWrite = Mutex<Duration>(.zero)
+        let writer = Thread {
+            var count = 0
+            while !stop.load(ordering: .relaxed) {
+                let start = ContinuousClock.now
+                try? keychain.add(item("w\(count)"))
+                let took = ContinuousClock.now - start
+                worstWrite.withLock { $0 = max($0, took) }
+                count += 1
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        checker.start()
+        writer.start()
+        defer {
+            stop.store(true, ordering: .relaxed)
+            while !checker.isFinished || !writer.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        var passcodes = [second, testPasscode]
+        for _ in 0..<3 {
+            try keychain.setPasscode(passcodes[1], current: passcodes[0])
+            passcodes.swapAt(0, 1)
+        }
+        // Behind a check's derivation a write waits for what is left of it: up to the whole second.
+        #expect(worstWrite.withLock { $0 } < .seconds(Self.slowDerivation * 0.3))
+    }
+
     private func item(_ account: String) -> NewItem {
         NewItem(
             itemClass: .genericPassword, attributes: [.account: .string(account)], accessibility: .afterFirstUnlock,

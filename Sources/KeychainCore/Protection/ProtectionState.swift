@@ -219,22 +219,22 @@ final class ProtectionState: Sendable {
         return try currentStoredKey(key, protection, in: state).wrapper
     }
 
-    /// `key`, the stored key of `protection`, once it is known to be the keybag's current one. A change of
-    /// passcode in another process may be between saving the keybag and storing its keys: once it lets go of the
-    /// keybag's lock, both agree.
+    /// `key`, the stored key of `protection`, once it is known to be the keybag's current one, with the keybag it
+    /// is current in (`state`, or a later one). A change of passcode in another process may be between saving the
+    /// keybag and storing its keys: once it lets go of the keybag's lock, both agree.
     /// - Throws: `errSecInteractionNotAllowed` for a key from before the latest change (kept in this process's
     ///   memory while another changed the passcode, or left in the keyring by a change cut short): it must seal
     ///   nothing, since it opens none of the renewed items.
     private func currentStoredKey(_ key: SecureBytes, _ protection: Accessibility, in state: Snapshot) throws
-        -> (key: SecureBytes, wrapper: AESKeyWrapper)
+        -> (key: SecureBytes, wrapper: AESKeyWrapper, keybag: Snapshot)
     {
         let wrapper = try AESKeyWrapper(kek: key)
-        if try Self.isCurrent(wrapper, protection, in: state) { return (key, wrapper) }
+        if try Self.isCurrent(wrapper, protection, in: state) { return (key, wrapper, state) }
         try SecretFile.withExclusiveLock(lockURL) {}
         let settled = try current()
         if let key = try store.get(protection) {
             let wrapper = try AESKeyWrapper(kek: key)
-            if try Self.isCurrent(wrapper, protection, in: settled) { return (key, wrapper) }
+            if try Self.isCurrent(wrapper, protection, in: settled) { return (key, wrapper, settled) }
         }
         throw KeychainError.interactionNotAllowed.because(
             "the keychain's passcode was changed since it was unlocked here, and its class keys with it; "
@@ -335,9 +335,10 @@ final class ProtectionState: Sendable {
     /// - Throws: `errSecAuthFailed` for a wrong passcode, or while `attempter`'s wrong attempts are being
     ///   rate-limited.
     func unlock(passcode: SecureBytes, attempter: PasscodeAttempter = .anyone) throws {
+        let derived = try currentPasscodeKey(passcode, attempter: attempter)
         try modify { document in
             guard document.passcode != nil else { return }
-            let keys = try openProtectedKeys(&document, passcode: passcode, attempter: attempter)
+            let keys = try openProtectedKeys(&document, passcode: passcode, attempter: attempter, derived: derived)
             try store.put(keys)
         }
     }
@@ -346,11 +347,12 @@ final class ProtectionState: Sendable {
     /// `attempter`'s attempts like ``unlock(passcode:attempter:)``.
     /// - Throws: `errSecAuthFailed` for a wrong passcode, while rate-limited, or when no passcode is set.
     func verifyPasscode(_ passcode: SecureBytes, attempter: PasscodeAttempter = .anyone) throws {
+        let derived = try currentPasscodeKey(passcode, attempter: attempter)
         try modify { document in
             guard document.passcode != nil else {
                 throw KeychainError.authFailed.because("no keychain passcode is set")
             }
-            _ = try openProtectedKeys(&document, passcode: passcode, attempter: attempter)
+            _ = try openProtectedKeys(&document, passcode: passcode, attempter: attempter, derived: derived)
         }
     }
 
@@ -367,10 +369,11 @@ final class ProtectionState: Sendable {
                 "the keychain is \(Keychain.lockStateName(try lockState())); "
                     + "devicePasscode constraints need it unlocked")
         }
-        let state = try current()
-        let key = try currentStoredKey(stored, .whenPasscodeSetThisDeviceOnly, in: state).key
+        // The root from the keybag the key was found current in: waiting for another process's change, the key
+        // may be of a later keybag than the one read first.
+        let (key, _, settled) = try currentStoredKey(stored, .whenPasscodeSetThisDeviceOnly, in: try current())
         return try KeyDerivation.hkdfSHA256(
-            key: try Self.passcodeConstraintRoot(in: state.document, classKey: key),
+            key: try Self.passcodeConstraintRoot(in: settled.document, classKey: key),
             salt: Array(KeyHierarchy.derivationSalt.utf8), info: Array(KeyHierarchy.devicePasscodeConstraint.utf8))
     }
 
@@ -420,16 +423,24 @@ final class ProtectionState: Sendable {
         -> PasscodeChangeKeys
     {
         var keys = PasscodeChangeKeys()
-        if let passcode, let record = try current().document.passcode, let salt = Data(base64Encoded: record.salt),
-            record.backOff(of: attempter).notBefore <= clock().timeIntervalSinceReferenceDate
-        {
-            keys.current = DerivedPasscodeKey(
-                salt: Array(salt), iterations: record.iterations, milliseconds: record.milliseconds,
-                key: try PasscodeKDF.derive(
-                    passcode: passcode, salt: Array(salt), iterations: record.iterations, deviceKey: deviceKey))
-        }
+        if let passcode { keys.current = try currentPasscodeKey(passcode, attempter: attempter) }
         if let new, new.count > 0 { keys.new = try newPasscodeKey(new) }
         return keys
+    }
+
+    /// The wrapping key `passcode` gives under the keybag's passcode record as it is now, derived before the
+    /// keybag's lock is taken (which writers and other unlocks wait for): nil without a passcode, or while
+    /// `attempter` is held back (the attempt will be refused). Nothing is checked here.
+    private func currentPasscodeKey(_ passcode: SecureBytes, attempter: PasscodeAttempter) throws
+        -> DerivedPasscodeKey?
+    {
+        guard let record = try current().document.passcode, let salt = Data(base64Encoded: record.salt),
+            record.backOff(of: attempter).notBefore <= clock().timeIntervalSinceReferenceDate
+        else { return nil }
+        return DerivedPasscodeKey(
+            salt: Array(salt), iterations: record.iterations, milliseconds: record.milliseconds,
+            key: try PasscodeKDF.derive(
+                passcode: passcode, salt: Array(salt), iterations: record.iterations, deviceKey: deviceKey))
     }
 
     /// The wrapping key of a new passcode `new`, under a fresh salt and iterations tuned to the target now.
@@ -469,6 +480,8 @@ final class ProtectionState: Sendable {
                     keys[protection] = try AESKeyWrap.unwrap(wrapped, kek: deviceKey)
                 }
             }
+            // A removal destroys akpu (below): it is not renewed, and a damaged constraint root cannot stop it.
+            if new == nil { keys[.whenPasscodeSetThisDeviceOnly] = nil }
             try Self.renew(&keys, in: &document)
             if let new {
                 if keys[.whenPasscodeSetThisDeviceOnly] == nil {
