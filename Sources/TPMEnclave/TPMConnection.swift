@@ -7,6 +7,8 @@ import Synchronization
 package final class TPMConnection: Sendable {
     /// The TCTI configuration this connection was made with ("device:/dev/tpmrm0", "swtpm:host=…,port=…").
     package let tcti: String
+    /// How long a call waits for the TPM.
+    package let timeouts: TPMTimeouts
     private let state: Mutex<State>
 
     private struct State: ~Copyable {
@@ -28,8 +30,9 @@ package final class TPMConnection: Sendable {
 
     /// Connects and creates the storage primary key.
     /// - Throws: `TPMError.unavailable` when nothing answers, `.tpm` when the TPM refuses the primary key.
-    package init(tcti: String) throws(TPMError) {
+    package init(tcti: String, timeouts: TPMTimeouts = .configured()) throws(TPMError) {
         self.tcti = tcti
+        self.timeouts = timeouts
         var tctiContext: OpaquePointer? = nil
         guard Tss2_TctiLdr_Initialize(tcti, &tctiContext) == 0, let tctiContext else {
             throw .unavailable(tcti: tcti)
