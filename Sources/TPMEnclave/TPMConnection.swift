@@ -1,20 +1,58 @@
+import Dispatch
 import Synchronization
 
 @_implementationOnly import CTSS2
 
-/// One ESAPI connection to a TPM 2.0 with its storage primary key loaded. ESAPI contexts are not thread-safe:
-/// every operation runs under the connection's mutex.
+/// A connection to a TPM 2.0 with its storage primary key loaded. Its ESAPI calls run on a worker thread
+/// (``TPMWorker``) that owns the ESAPI context: ESAPI contexts are not thread-safe, and a caller waits for the TPM at
+/// most the connection's timeouts. After a call the TPM did not answer in time, the ESAPI connection is given up and
+/// the next call makes a new one.
 package final class TPMConnection: Sendable {
     /// The TCTI configuration this connection was made with ("device:/dev/tpmrm0", "swtpm:host=…,port=…").
     package let tcti: String
-    private let state: Mutex<State>
+    /// How long a call waits for the TPM.
+    package let timeouts: TPMTimeouts
+    private let workers: Mutex<Workers>
 
-    private struct State: ~Copyable {
+    /// The worker of the current ESAPI connection (none after it was given up, until a call connects anew), and the
+    /// failure of the last attempt to connect anew.
+    private struct Workers {
+        var current: TPMWorker<Contexts>?
+        var lastFailure: (error: TPMError, at: DispatchTime)?
+    }
+
+    /// The TCTI and ESAPI contexts and the primary keys, which only the worker thread makes, uses and releases.
+    private final class Contexts {
         let tctiContext: OpaquePointer
         let context: OpaquePointer
         let primary: UInt32  // an ESYS_TR: the lockout-exempt primary, every new key's parent
         /// The primary of keys made before the exemption, created at the first use of such a key.
         var legacyPrimary: UInt32?
+
+        /// Connects and creates the storage primary key.
+        init(tcti: String) throws(TPMError) {
+            var tctiContext: OpaquePointer? = nil
+            guard Tss2_TctiLdr_Initialize(tcti, &tctiContext) == 0, let tctiContext else {
+                throw .unavailable(tcti: tcti)
+            }
+            var context: OpaquePointer? = nil
+            guard Esys_Initialize(&context, tctiContext, nil) == 0, let context else {
+                var finalized: OpaquePointer? = tctiContext
+                Tss2_TctiLdr_Finalize(&finalized)
+                throw .unavailable(tcti: tcti)
+            }
+            do {
+                primary = try TPMConnection.createPrimary(context, .lockoutExempt)
+            } catch {
+                var finalized: OpaquePointer? = context
+                Esys_Finalize(&finalized)
+                var finalizedTCTI: OpaquePointer? = tctiContext
+                Tss2_TctiLdr_Finalize(&finalizedTCTI)
+                throw error
+            }
+            self.tctiContext = tctiContext
+            self.context = context
+        }
 
         deinit {
             var context: OpaquePointer? = self.context
@@ -24,33 +62,64 @@ package final class TPMConnection: Sendable {
             var tcti: OpaquePointer? = tctiContext
             Tss2_TctiLdr_Finalize(&tcti)
         }
+
+        /// The handle of the primary `kind`, creating the legacy one at its first use.
+        func primary(_ kind: TPMPrimary) throws(TPMError) -> ESYS_TR {
+            switch kind {
+            case .lockoutExempt: return primary
+            case .legacy:
+                if let legacyPrimary { return legacyPrimary }
+                let legacy = try TPMConnection.createPrimary(context, .legacy)
+                legacyPrimary = legacy
+                return legacy
+            }
+        }
     }
 
-    /// Connects and creates the storage primary key.
-    /// - Throws: `TPMError.unavailable` when nothing answers, `.tpm` when the TPM refuses the primary key.
-    package init(tcti: String) throws(TPMError) {
+    /// Connects and creates the storage primary key, waiting at most `timeouts.creation`.
+    /// - Throws: `TPMError.unavailable` when nothing answers, `.tpm` when the TPM refuses the primary key,
+    ///   `.timedOut` when it does not answer in time.
+    package init(tcti: String, timeouts: TPMTimeouts = .configured()) throws(TPMError) {
         self.tcti = tcti
-        var tctiContext: OpaquePointer? = nil
-        guard Tss2_TctiLdr_Initialize(tcti, &tctiContext) == 0, let tctiContext else {
-            throw .unavailable(tcti: tcti)
+        self.timeouts = timeouts
+        let worker = TPMWorker(tcti: tcti) { () throws(TPMError) in try Contexts(tcti: tcti) }
+        try worker.waitUntilOpen(within: timeouts.creation)
+        workers = Mutex(Workers(current: worker))
+    }
+
+    /// Closes the ESAPI connection on its thread, which flushes the primary keys (TPMConfiguration's exit handler
+    /// relies on it), waiting at most `timeouts.use`.
+    deinit {
+        workers.withLock { $0.current }?.close(within: timeouts.use)
+    }
+
+    /// Runs `body` with the contexts on the worker, waiting at most `seconds` (``TPMWorker/run(within:discard:_:)``).
+    /// `body` must not capture `self`: a call the TPM never answers keeps it on the stuck thread.
+    private func perform<R: Sendable>(
+        within seconds: Double, discard: @escaping @Sendable (R) -> Void = { _ in },
+        _ body: @escaping @Sendable (Contexts) throws(TPMError) -> R
+    ) throws(TPMError) -> R {
+        try currentWorker().run(within: seconds, discard: discard, body)
+    }
+
+    /// The current worker; after one was given up, a new connection (made within `timeouts.creation`). Callers that
+    /// waited for the lock while an attempt failed get its failure, rather than each trying again in turn.
+    private func currentWorker() throws(TPMError) -> TPMWorker<Contexts> {
+        let arrived = DispatchTime.now()
+        return try workers.withLock { (workers) throws(TPMError) -> TPMWorker<Contexts> in
+            if let current = workers.current, !current.isGivenUp { return current }
+            workers.current = nil
+            if let failure = workers.lastFailure, failure.at >= arrived { throw failure.error }
+            let worker = TPMWorker(tcti: tcti) { [tcti] () throws(TPMError) in try Contexts(tcti: tcti) }
+            do throws(TPMError) {
+                try worker.waitUntilOpen(within: timeouts.creation)
+            } catch {
+                workers.lastFailure = (error, .now())
+                throw error
+            }
+            workers.current = worker
+            return worker
         }
-        var context: OpaquePointer? = nil
-        guard Esys_Initialize(&context, tctiContext, nil) == 0, let context else {
-            var tcti: OpaquePointer? = tctiContext
-            Tss2_TctiLdr_Finalize(&tcti)
-            throw .unavailable(tcti: self.tcti)
-        }
-        let primary: ESYS_TR
-        do {
-            primary = try Self.createPrimary(context, .lockoutExempt)
-        } catch {
-            var finalized: OpaquePointer? = context
-            Esys_Finalize(&finalized)
-            var tcti: OpaquePointer? = tctiContext
-            Tss2_TctiLdr_Finalize(&tcti)
-            throw error
-        }
-        state = Mutex(State(tctiContext: tctiContext, context: context, primary: primary))
     }
 
     /// Creates (re-creates: the owner seed and the template determine it) the storage primary key `kind`.
@@ -66,18 +135,6 @@ package final class TPMConnection: Sendable {
             ESYS_TR(ESYS_TR_NONE), &sensitive, &template, &outside, &pcrs, &primary, nil, nil, nil, nil)
         guard rc == 0 else { throw .tpm(operation: "CreatePrimary", code: rc) }
         return primary
-    }
-
-    /// The handle of the primary `kind`, creating the legacy one at its first use.
-    private static func primary(_ kind: TPMPrimary, in state: inout State) throws(TPMError) -> ESYS_TR {
-        switch kind {
-        case .lockoutExempt: return state.primary
-        case .legacy:
-            if let legacy = state.legacyPrimary { return legacy }
-            let legacy = try createPrimary(state.context, .legacy)
-            state.legacyPrimary = legacy
-            return legacy
-        }
     }
 
     /// The longest authorization value a key takes (the size of its name algorithm's digest, SHA-256).
@@ -98,13 +155,14 @@ package final class TPMConnection: Sendable {
         throws(TPMError) -> TPMKeyBlob
     {
         guard authorization.count <= Self.maximumAuthorizationSize else { throw .invalidKeyBlob }
-        return try state.withLock { (state: inout State) throws(TPMError) -> TPMKeyBlob in
-            let parentHandle = try Self.primary(parent, in: &state)
+        let authorization = TPMSecretCopy(authorization)
+        return try perform(within: timeouts.creation) { (contexts) throws(TPMError) -> TPMKeyBlob in
+            let parentHandle = try contexts.primary(parent)
             var template = TPM2B_PUBLIC()
             kchtpm_key_template(&template, Int32(use.rawValue))
             var sensitive = TPM2B_SENSITIVE_CREATE()
             sensitive.sensitive.userAuth.size = UInt16(authorization.count)
-            withUnsafeMutableBytes(of: &sensitive.sensitive.userAuth.buffer) { $0.copyBytes(from: authorization) }
+            authorization.copy(into: &sensitive.sensitive.userAuth.buffer)
             defer { Self.wipe(&sensitive) }
             var outside = TPM2B_DATA()
             var pcrs = TPML_PCR_SELECTION()
@@ -113,10 +171,10 @@ package final class TPMConnection: Sendable {
             // inSensitive (the auth value) is Create's first parameter: a session salted with the primary key
             // encrypts it, so that only the TPM holding the primary's private key reads it.
             let session = try Self.startEncryptingSession(
-                state.context, saltedWith: parentHandle, attributes: TPMA_SESSION(TPMA_SESSION_DECRYPT))
-            defer { _ = Esys_FlushContext(state.context, session) }
+                contexts.context, saltedWith: parentHandle, attributes: TPMA_SESSION(TPMA_SESSION_DECRYPT))
+            defer { _ = Esys_FlushContext(contexts.context, session) }
             let rc = Esys_Create(
-                state.context, parentHandle, ESYS_TR(ESYS_TR_PASSWORD), session, ESYS_TR(ESYS_TR_NONE),
+                contexts.context, parentHandle, ESYS_TR(ESYS_TR_PASSWORD), session, ESYS_TR(ESYS_TR_NONE),
                 &sensitive, &template, &outside, &pcrs, &outPrivate, &outPublic, nil, nil, nil)
             defer {
                 Esys_Free(outPrivate)
@@ -131,23 +189,29 @@ package final class TPMConnection: Sendable {
     package func sign(digest: [UInt8], with blob: TPMKeyBlob, authorization: [UInt8] = []) throws(TPMError)
         -> [UInt8]
     {
-        guard blob.use.signs, digest.count == 32 else { throw .invalidKeyBlob }
-        return try withLoadedKey(blob, authorization: authorization) {
-            (context, key, session) throws(TPMError) -> [UInt8] in
-            var input = TPM2B_DIGEST()
-            input.size = 32
-            withUnsafeMutableBytes(of: &input.buffer) { $0.copyBytes(from: digest) }
-            var scheme = TPMT_SIG_SCHEME()
-            var ticket = TPMT_TK_HASHCHECK()
-            kchtpm_ecdsa_sha256(&scheme, &ticket)
-            var signature: UnsafeMutablePointer<TPMT_SIGNATURE>? = nil
-            let rc = Esys_Sign(
-                context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &input,
-                &scheme, &ticket, &signature)
-            defer { Esys_Free(signature) }
-            guard rc == 0, let signature else { throw .tpm(operation: "Sign", code: rc) }
-            let ecdsa = signature.pointee.signature.ecdsa
-            return Self.padded(ecdsa.signatureR) + Self.padded(ecdsa.signatureS)
+        guard blob.use.signs, digest.count == 32, authorization.count <= Self.maximumAuthorizationSize else {
+            throw .invalidKeyBlob
+        }
+        let digest = TPMSecretCopy(digest)
+        let authorization = TPMSecretCopy(authorization)
+        return try perform(within: timeouts.use) { (contexts) throws(TPMError) -> [UInt8] in
+            try Self.withLoadedKey(blob, authorization: authorization, in: contexts) {
+                (context, key, session) throws(TPMError) -> [UInt8] in
+                var input = TPM2B_DIGEST()
+                input.size = 32
+                digest.copy(into: &input.buffer)
+                var scheme = TPMT_SIG_SCHEME()
+                var ticket = TPMT_TK_HASHCHECK()
+                kchtpm_ecdsa_sha256(&scheme, &ticket)
+                var signature: UnsafeMutablePointer<TPMT_SIGNATURE>? = nil
+                let rc = Esys_Sign(
+                    context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &input,
+                    &scheme, &ticket, &signature)
+                defer { Esys_Free(signature) }
+                guard rc == 0, let signature else { throw .tpm(operation: "Sign", code: rc) }
+                let ecdsa = signature.pointee.signature.ecdsa
+                return Self.padded(ecdsa.signatureR) + Self.padded(ecdsa.signatureS)
+            }
         }
     }
 
@@ -155,33 +219,44 @@ package final class TPMConnection: Sendable {
     package func sharedSecret(
         peerX x: [UInt8], peerY y: [UInt8], with blob: TPMKeyBlob, authorization: [UInt8] = []
     ) throws(TPMError) -> [UInt8] {
-        guard blob.use.agrees, x.count == 32, y.count == 32 else { throw .invalidKeyBlob }
-        return try withLoadedKey(blob, authorization: authorization) {
-            (context, key, session) throws(TPMError) -> [UInt8] in
-            var point = TPM2B_ECC_POINT()
-            point.point.x.size = 32
-            point.point.y.size = 32
-            withUnsafeMutableBytes(of: &point.point.x.buffer) { $0.copyBytes(from: x) }
-            withUnsafeMutableBytes(of: &point.point.y.buffer) { $0.copyBytes(from: y) }
-            var shared: UnsafeMutablePointer<TPM2B_ECC_POINT>? = nil
-            let rc = Esys_ECDH_ZGen(
-                context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &shared)
-            defer {
-                if let shared {
-                    _ = withUnsafeMutableBytes(of: &shared.pointee) {
-                        $0.initializeMemory(as: UInt8.self, repeating: 0)
+        guard blob.use.agrees, x.count == 32, y.count == 32, authorization.count <= Self.maximumAuthorizationSize
+        else { throw .invalidKeyBlob }
+        let x = TPMSecretCopy(x)
+        let y = TPMSecretCopy(y)
+        let authorization = TPMSecretCopy(authorization)
+        return try perform(within: timeouts.use, discard: Self.wipeUnclaimed) {
+            (contexts) throws(TPMError) -> [UInt8] in
+            try Self.withLoadedKey(blob, authorization: authorization, in: contexts) {
+                (context, key, session) throws(TPMError) -> [UInt8] in
+                var point = TPM2B_ECC_POINT()
+                point.point.x.size = 32
+                point.point.y.size = 32
+                x.copy(into: &point.point.x.buffer)
+                y.copy(into: &point.point.y.buffer)
+                var shared: UnsafeMutablePointer<TPM2B_ECC_POINT>? = nil
+                let rc = Esys_ECDH_ZGen(
+                    context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &shared)
+                defer {
+                    if let shared {
+                        _ = withUnsafeMutableBytes(of: &shared.pointee) {
+                            $0.initializeMemory(as: UInt8.self, repeating: 0)
+                        }
                     }
+                    Esys_Free(shared)
                 }
-                Esys_Free(shared)
+                guard rc == 0, let shared else { throw .tpm(operation: "ECDH_ZGen", code: rc) }
+                return Self.padded(shared.pointee.point.x)
             }
-            guard rc == 0, let shared else { throw .tpm(operation: "ECDH_ZGen", code: rc) }
-            return Self.padded(shared.pointee.point.x)
         }
     }
 
     /// Checks that the TPM accepts `blob` by loading it (and flushing it again).
     package func check(_ blob: TPMKeyBlob) throws(TPMError) {
-        try withLoadedKey(blob, authorization: []) { (_, _, _) throws(TPMError) in () }
+        try perform(within: timeouts.use) { (contexts) throws(TPMError) in
+            try Self.withLoadedKey(blob, authorization: TPMSecretCopy([]), in: contexts) {
+                (_, _, _) throws(TPMError) in ()
+            }
+        }
     }
 
     /// Loads the key under the primary key, runs `body` with the session that authorizes its use, and flushes the
@@ -189,34 +264,33 @@ package final class TPMConnection: Sendable {
     /// encryption: the auth value never crosses the TCTI (only HMACs keyed with it), and the command's digest or
     /// point and the response's shared secret travel encrypted under a key derived from it. A key without one uses
     /// the empty password.
-    private func withLoadedKey<R: Sendable>(
-        _ blob: TPMKeyBlob, authorization: [UInt8], _ body: (OpaquePointer, ESYS_TR, ESYS_TR) throws(TPMError) -> R
+    private static func withLoadedKey<R>(
+        _ blob: TPMKeyBlob, authorization: TPMSecretCopy, in contexts: Contexts,
+        _ body: (OpaquePointer, ESYS_TR, ESYS_TR) throws(TPMError) -> R
     ) throws(TPMError) -> R {
-        guard authorization.count <= Self.maximumAuthorizationSize else { throw .invalidKeyBlob }
-        return try state.withLock { (state: inout State) throws(TPMError) -> R in
-            var keyPublic = blob.publicArea
-            var keyPrivate = blob.privateArea
-            var key: ESYS_TR = 0
-            let rc = Esys_Load(
-                state.context, try Self.primary(blob.parent, in: &state), ESYS_TR(ESYS_TR_PASSWORD),
-                ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &keyPrivate, &keyPublic, &key)
-            // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here.
-            guard rc == 0 else { throw .tpm(operation: "Load", code: rc) }
-            defer { _ = Esys_FlushContext(state.context, key) }
-            if !authorization.isEmpty {
-                var auth = TPM2B_AUTH()
-                auth.size = UInt16(authorization.count)
-                withUnsafeMutableBytes(of: &auth.buffer) { $0.copyBytes(from: authorization) }
-                defer { Self.wipe(&auth) }
-                let set = Esys_TR_SetAuth(state.context, key, &auth)
-                guard set == 0 else { throw .tpm(operation: "TR_SetAuth", code: set) }
-                let session = try Self.startEncryptingSession(
-                    state.context, attributes: TPMA_SESSION(TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT))
-                defer { _ = Esys_FlushContext(state.context, session) }
-                return try body(state.context, key, session)
-            }
-            return try body(state.context, key, ESYS_TR(ESYS_TR_PASSWORD))
+        let context = contexts.context
+        var keyPublic = blob.publicArea
+        var keyPrivate = blob.privateArea
+        var key: ESYS_TR = 0
+        let rc = Esys_Load(
+            context, try contexts.primary(blob.parent), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
+            ESYS_TR(ESYS_TR_NONE), &keyPrivate, &keyPublic, &key)
+        // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here.
+        guard rc == 0 else { throw .tpm(operation: "Load", code: rc) }
+        defer { _ = Esys_FlushContext(context, key) }
+        if authorization.count > 0 {
+            var auth = TPM2B_AUTH()
+            auth.size = UInt16(authorization.count)
+            authorization.copy(into: &auth.buffer)
+            defer { wipe(&auth) }
+            let set = Esys_TR_SetAuth(context, key, &auth)
+            guard set == 0 else { throw .tpm(operation: "TR_SetAuth", code: set) }
+            let session = try startEncryptingSession(
+                context, attributes: TPMA_SESSION(TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT))
+            defer { _ = Esys_FlushContext(context, session) }
+            return try body(context, key, session)
         }
+        return try body(context, key, ESYS_TR(ESYS_TR_PASSWORD))
     }
 
     /// An unbound HMAC session with AES-128-CFB parameter encryption in the directions `attributes` name. Unsalted,
@@ -242,6 +316,14 @@ package final class TPMConnection: Sendable {
             throw .tpm(operation: "TRSess_SetAttributes", code: set)
         }
         return session
+    }
+
+    /// Zeroes a shared secret that no caller took (it stopped waiting): nobody else holds the array, so its storage is
+    /// zeroed in place rather than through a mutable copy.
+    private static func wipeUnclaimed(_ secret: [UInt8]) {
+        secret.withUnsafeBytes {
+            UnsafeMutableRawBufferPointer(mutating: $0).initializeMemory(as: UInt8.self, repeating: 0)
+        }
     }
 
     /// Zeroes a structure that held an auth value.

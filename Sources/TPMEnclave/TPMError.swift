@@ -2,6 +2,9 @@
 package enum TPMError: Error, Equatable, CustomStringConvertible {
     /// No TPM could be reached through the configured TCTI.
     case unavailable(tcti: String)
+    /// The TPM took longer than the connection's timeout (``TPMTimeouts``) to answer: the connection was given up,
+    /// and the next use connects anew.
+    case timedOut(tcti: String, seconds: Double)
     /// The TPM (or the software stack) refused an operation; the value is the TSS2 response code.
     case tpm(operation: String, code: UInt32)
     /// A key blob that is not one this back end wrote, or not for this use.
@@ -12,6 +15,7 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .unavailable(let tcti): "no TPM reachable through \(tcti)"
+        case .timedOut(let tcti, let seconds): "the TPM at \(tcti) did not answer within \(Self.format(seconds)) s"
         case .tpm(let operation, let code): "TPM \(operation) failed: 0x\(String(code, radix: 16))"
         case .invalidKeyBlob: "not a TPM key blob of this keychain"
         case .notBuiltIn: "this build of the keychain has no TPM support (it was built with KEYCHAIN_WITHOUT_TPM=1)"
@@ -19,13 +23,20 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The OSStatus callers see (CryptoKit as `underlyingCoreCryptoError(error:)`, SecKey as its error's code); the
-    /// TSS2 response code stays in ``description``. -4 (errSecUnimplemented) when there is no TPM or no TPM support.
+    /// TSS2 response code stays in ``description``. -4 (errSecUnimplemented) when there is no TPM or no TPM support;
+    /// -25291 (errSecNotAvailable: try again later) for a TPM that did not answer in time.
     package var status: Int32 {
         switch self {
         case .unavailable, .notBuiltIn: -4
+        case .timedOut: Self.notAvailable
         case .tpm(let operation, let code): Self.status(operation: operation, code: code)
         case .invalidKeyBlob: -50
         }
+    }
+
+    /// Whole seconds without a fraction ("10", "1.5").
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
     }
 
     // OSStatus values (Security's SecBase.h): this module sits below the Security face.

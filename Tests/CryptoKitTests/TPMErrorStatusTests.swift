@@ -42,6 +42,23 @@ struct TPMErrorStatusTests {
         #expect(Self.status("Sign", 0x7_0018) == -2070)  // ESAPI: a malformed response
     }
 
+    @Test func aTPMThatDoesNotAnswerInTimeIsNotAvailableAndSaysWhichAndHowLong() {
+        let error = TPMError.timedOut(tcti: "device:/dev/tpmrm0", seconds: 10)
+        #expect(error.status == -25291)
+        #expect(error.description == "the TPM at device:/dev/tpmrm0 did not answer within 10 s")
+        #expect(TPMError.timedOut(tcti: "t", seconds: 1.5).description == "the TPM at t did not answer within 1.5 s")
+    }
+
+    @Test func theTimeoutsComeFromTheVariable() {
+        #expect(TPMTimeouts.standard == TPMTimeouts(creation: 30, use: 10))
+        #expect(TPMTimeouts.parsed("2") == TPMTimeouts(creation: 2, use: 2))
+        #expect(TPMTimeouts.parsed("0.5") == TPMTimeouts(creation: 0.5, use: 0.5))
+        for refused in ["0", "-1", "nan", "inf", "ten", ""] { #expect(TPMTimeouts.parsed(refused) == nil) }
+        TPMTimeouts.$override.withValue(TPMTimeouts(creation: 2, use: 1)) {
+            #expect(TPMTimeouts.configured() == TPMTimeouts(creation: 2, use: 1))
+        }
+    }
+
     @Test func anEnclaveErrorCarriesTheStatusAndTheCode() {
         let error = EnclaveError.status(
             Self.status("Load", 0x902), reason: TPMError.tpm(operation: "Load", code: 0x902).description)

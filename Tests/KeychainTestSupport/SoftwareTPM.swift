@@ -59,9 +59,22 @@ package final class SoftwareTPM {
         throw CocoaError(.featureUnsupported)
     }
 
+    /// Suspends the process (SIGSTOP): a TPM that stops answering, its sockets still open and taking bytes.
+    package func pause() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGSTOP)
+    }
+
+    /// Lets a paused process go on (SIGCONT): the TPM answers again, the commands it was sent first.
+    package func resume() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGCONT)
+    }
+
     /// Stops the process (the state directory stays, so `start()` brings back the same TPM).
     package func stop() {
         guard let process else { return }
+        resume()
         SecureEnclaveBackends.forgetConnection(to: tcti)
         // swtpm may not act on SIGTERM while a client is connected: give it a moment, then SIGKILL (its state
         // is written when it changes, not at exit).

@@ -5,10 +5,12 @@
 /// A connection that never opens: this build has no TPM support.
 package final class TPMConnection: Sendable {
     package let tcti: String
+    package let timeouts: TPMTimeouts
 
     /// - Throws: `TPMError.notBuiltIn`, always.
-    package init(tcti: String) throws(TPMError) {
+    package init(tcti: String, timeouts: TPMTimeouts = .configured()) throws(TPMError) {
         self.tcti = tcti
+        self.timeouts = timeouts
         throw .notBuiltIn
     }
 
