@@ -251,7 +251,7 @@ extension SecDictionary {
             guard let bytes = bytes(value) else {
                 throw KeychainError.param.because("kSecAttrIssuer must be data (CFData), not \(type(of: value))")
             }
-            return .data(bytes)
+            return .data(issuerAsSent(bytes))
         }
         if convertedToData.contains(key) {
             if let bytes = bytes(value) { return .data(bytes) }

@@ -12,6 +12,8 @@ public struct SecPadding: OptionSet, Sendable {
     public static let OAEP = SecPadding(rawValue: 2)
     /// An ECDSA signature as `r ‖ s` (RFC 4754) instead of DER.
     public static let sigRaw = SecPadding(rawValue: 0x4000)
+    /// MD2 and MD5 DigestInfo: Apple maps them to no algorithm (`SecKey.m`), so an RSA key answers errSecParam;
+    /// an EC key reads them, as every padding but `.sigRaw`, as X9.62.
     public static let PKCS1MD2 = SecPadding(rawValue: 0x8000)
     public static let PKCS1MD5 = SecPadding(rawValue: 0x8001)
     /// PKCS #1 v1.5 over a SHA-1 digest given by the caller, with the digest's DER prefix.

@@ -62,6 +62,12 @@ public func SecKeyVerifySignature(
             guard valid else { throw SecKeyError(errSecVerifyFailed, "EC signature verification failed, no match") }
         case (.rsaSignature(let input, let scheme), .rsa(let rsa)):
             let prepared = try SignatureInputs.prepare(input, signedData, algorithm)
+            // Apple reads the signature into the modulus's words before any arithmetic: a longer one does not fit
+            // and is a bad parameter (SecKeyAdaptors.m, SecRSAKey.c), not a signature that fails to verify.
+            guard signatureBytes.length <= rsa.modulusByteCount else {
+                let sizes = "\(signatureBytes.length) bytes, the modulus \(rsa.modulusByteCount)"
+                throw SecKeyError.param("RSA signature longer than the modulus (\(sizes))")
+            }
             let padding = SignatureInputs.padding(input, scheme)
             let valid = prepared.withUnsafeBytes { bytes in
                 signatureBytes.withUnsafeRawBytes { signature in

@@ -93,6 +93,25 @@ import Testing
         #expect(encrypt(try KeyFixtures.publicKey(ec), .PKCS1, Self.message).0 == errSecParam)
     }
 
+    /// iOS maps no algorithm to `.PKCS1MD2` or `.PKCS1MD5` for an RSA key (`SecKey.m`,
+    /// `SecKeyGetSignatureAlgorithmForPadding`, and its macOS twin): both are errSecParam, signing and verifying,
+    /// even for a valid PKCS #1 v1.5 MD5 signature. An EC key reads them, as every padding but `.sigRaw`, as X9.62.
+    @Test func theMD2AndMD5PaddingsAreErrSecParamForRSA() throws {
+        let rsa = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
+        let digest = Data(Insecure.MD5.hash(data: Self.message))
+        let md5 = SecKeyAlgorithm(rawValue: "algid:sign:RSA:digest-PKCS1v15:MD5" as CFString)
+        let signature = try #require(SecKeyCreateSignature(rsa, md5, digest as CFData, nil) as Data?)
+        for padding in [SecPadding.PKCS1MD2, .PKCS1MD5] {
+            #expect(sign(rsa, padding, digest).0 == errSecParam, "\(padding.rawValue)")
+            #expect(verify(try KeyFixtures.publicKey(rsa), padding, digest, signature) == errSecParam)
+        }
+        let ec = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        let (status, der) = sign(ec, .PKCS1MD5, digest)
+        #expect(status == errSecSuccess)
+        #expect(der.first == 0x30, "an X9.62 DER sequence")
+        #expect(verify(try KeyFixtures.publicKey(ec), .PKCS1MD2, digest, der) == errSecSuccess)
+    }
+
     @Test func aSignatureLargerThanTheBufferIsErrSecParamAndLeavesTheLength() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 2048)
         let digest = Data(SHA256.hash(data: Self.message))
