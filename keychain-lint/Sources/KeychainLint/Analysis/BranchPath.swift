@@ -11,6 +11,11 @@ package struct BranchPath: Sendable, Hashable {
         BranchPath(steps: steps + [Step(branch: branch, arm: arm)])
     }
 
+    /// Whether the other path lies within every arm of this one: code there runs only where code here can.
+    func isPrefix(of other: BranchPath) -> Bool {
+        steps.count <= other.steps.count && zip(steps, other.steps).allSatisfy { $0 == $1 }
+    }
+
     /// Two places can run in one execution unless they sit in different arms of the same branch.
     func canRunTogether(with other: BranchPath) -> Bool {
         for step in steps {

@@ -1,17 +1,15 @@
-/// A constant written in the file, that a value was traced back to.
-package struct ConstantOrigin: Sendable, Hashable {
-    package var name: String
-    package var position: SourcePosition
-}
-
-/// Traces a value within one file back to the constants it can hold: through local `let`/`var`s, stored and
-/// computed properties (a `switch self` of an enum included), zero-argument functions, and parameters whose
-/// callers in the file pass one.
+/// Traces a value within one file back to the constants it can hold: through local `let`/`var`s (the bindings that
+/// can reach the read: made on a path to it, not in an arm a literal condition never takes, not overwritten on every
+/// path since), both arms of a conditional, `??` defaults, stored and computed properties (a `switch self` of an
+/// enum included), functions without parameters (what their `return`s give), and parameters whose callers in the
+/// file pass one. Given the module's `ModuleIndex.namedValues`, a property or function the file does not declare is
+/// looked up there.
 ///
-/// The answer is every constant the value can hold, each of which `isLeaf` accepts, or nil when the value may
-/// be anything else: a name bound on one branch to something unknown, the other arm of a ternary, a property
-/// that is also set from input. A parameter is the exception: callers whose argument cannot be traced are left
-/// out, since a caller that passes a constant uses it whatever the others do; with no such caller it is nil.
+/// `possibleValues` answers every constant the value can hold, each a name `isLeaf` accepts, and whether it may
+/// also be something else: a name bound on one branch to something unknown, a constant `isLeaf` rejects, a
+/// property that is also set from input. `origins` answers only when the constants are all it can be. A parameter
+/// is the exception: callers whose argument cannot be traced are left out, since a caller that passes a constant
+/// uses it whatever the others do; with no such caller it is unknown.
 package final class ConstantOrigins {
     /// One body that names can be bound in: a function of the file, the top-level code, or the initializers of
     /// the file's properties.
@@ -39,13 +37,16 @@ package final class ConstantOrigins {
     /// Every call of the file with the index of the body it is made in.
     package let calls: [(expr: Expr, context: Int)]
     private var assignments: [String: [PropertyAssignment]] = [:]
+    /// What the module's properties and functions without parameters give, for names this file does not declare.
+    private let moduleValues: [String: PossibleValues]
     /// Steps left for the current question, so files that call themselves in circles stay fast.
     private var budget = 0
     private static let stepsPerQuestion = 4000
     private static let maximumDepth = 12
 
-    package init(unit: SourceUnit) {
+    package init(unit: SourceUnit, moduleValues: [String: PossibleValues] = [:]) {
         self.unit = unit
+        self.moduleValues = moduleValues
         var contexts = unit.functions.map { Context(function: $0, body: $0.body) }
         contexts.append(Context(function: nil, body: unit.topLevel))
         // Closures stored in properties are no function of the file, but their calls count as much.
@@ -62,55 +63,87 @@ package final class ConstantOrigins {
         }
     }
 
-    /// The constants `expr`, written in body `context`, can hold; see the type's description.
-    package func origins(of expr: Expr, in context: Int, isLeaf: (String) -> Bool) -> [ConstantOrigin]? {
+    /// Every value `expr`, written in body `context`, can hold; see the type's description. The bodies are the
+    /// file's functions in order, then its top-level code; nil stands for a property's initializer.
+    package func possibleValues(of expr: Expr, in context: Int?, isLeaf: (String) -> Bool) -> PossibleValues {
         budget = Self.stepsPerQuestion
         return resolve(expr, context, at: expr.position.offset, isLeaf, depth: 0)
+    }
+
+    /// The constants `expr`, written in body `context`, can hold, when it can hold nothing else.
+    package func origins(of expr: Expr, in context: Int, isLeaf: (String) -> Bool) -> [ConstantOrigin]? {
+        possibleValues(of: expr, in: context, isLeaf: isLeaf).onlyConstants
+    }
+
+    /// Every value the file's properties or functions without parameters named `name` can give; nil when the file
+    /// declares none.
+    package func possibleValues(ofDeclared name: String, isLeaf: (String) -> Bool) -> PossibleValues? {
+        budget = Self.stepsPerQuestion
+        return property(name, selfCases: nil, isLeaf, depth: 0)
     }
 
     // MARK: Expressions
 
     private func resolve(
         _ expr: Expr, _ context: Int?, at offset: Int, _ isLeaf: (String) -> Bool, depth: Int
-    ) -> [ConstantOrigin]? {
+    ) -> PossibleValues {
         budget -= 1
-        guard depth < Self.maximumDepth, budget > 0 else { return nil }
+        guard depth < Self.maximumDepth, budget > 0 else { return .unknown }
         let expr = expr.unwrapped
+        func each(_ alternatives: [Expr]) -> PossibleValues {
+            .anyOf(alternatives.map { resolve($0, context, at: offset, isLeaf, depth: depth + 1) })
+        }
         switch expr.kind {
         case .identifier(let name):
-            if let context, let local = local(name, context, before: offset, isLeaf, depth: depth) { return local }
+            if let context,
+                let local = local(name, context, before: offset, readAt: expr.position.offset, isLeaf, depth: depth)
+            {
+                return local
+            }
             if let context, let index = contexts[context].function?.parameters.firstIndex(of: name) {
                 return parameter(index, of: context, isLeaf, depth: depth)
             }
-            if let property = property(name, selfCases: nil, isLeaf, depth: depth) { return property }
-            return isLeaf(name) ? [ConstantOrigin(name: name, position: expr.position)] : nil
+            return declared(name, selfCases: nil, isLeaf, depth: depth) ?? leaf(name, expr, qualifier: nil, isLeaf)
         case .member(let base, let name):
-            guard let base = base?.unwrapped else {
-                return isLeaf(name) ? [ConstantOrigin(name: name, position: expr.position)] : nil
-            }
+            guard let base = base?.unwrapped else { return leaf(name, expr, qualifier: nil, isLeaf) }
             let owner = base.terminalName ?? ""
             if owner == "self" || owner == "Self" {
-                return property(name, selfCases: nil, isLeaf, depth: depth)
+                return declared(name, selfCases: nil, isLeaf, depth: depth) ?? .unknown
             }
             if Self.isTypeName(base) {
-                if isLeaf(name) { return [ConstantOrigin(name: name, position: expr.position)] }
-                return property(name, selfCases: nil, isLeaf, depth: depth)
+                if isLeaf(name) { return leaf(name, expr, qualifier: owner, isLeaf) }
+                return declared(name, selfCases: nil, isLeaf, depth: depth) ?? .unknown
             }
             // `digestType.padding`: the property's `switch self` picks the arm of the case `digestType` holds.
-            let cases = resolve(base, context, at: offset, { _ in true }, depth: depth + 1)?.map(\.name)
-            return property(name, selfCases: cases, isLeaf, depth: depth)
+            let cases = resolve(base, context, at: offset, { _ in true }, depth: depth + 1).onlyConstants?.map(\.name)
+            return declared(name, selfCases: cases, isLeaf, depth: depth) ?? .unknown
         case .call(let callee, let arguments, let closures) where arguments.isEmpty && closures.isEmpty:
             // `algorithm()` or `type.algorithm()`: a function without parameters is read like a property.
             return resolve(callee, context, at: offset, isLeaf, depth: depth + 1)
-        case .ternary(_, let then, let otherwise):
-            return all([then, otherwise].map { resolve($0, context, at: offset, isLeaf, depth: depth + 1) })
+        case .call(let callee, let arguments, _)
+        where arguments.count == 1 && arguments[0].label == nil
+            && ConstantResolver.conversionFunctions.contains(callee.unwrapped.terminalName ?? ""):
+            // `String(kSecAttrAccessibleAlways)` is the constant it converts.
+            return each([arguments[0].value])
+        case .ternary(let condition, let then, let otherwise):
+            if case .booleanLiteral(let taken) = condition.unwrapped.kind { return each([taken ? then : otherwise]) }
+            return each([then, otherwise])
+        case .binary("??", let value, let fallback):
+            return each([value, fallback])
+        case .array(let elements):
+            // An option set written as a list (`[.biometryAny, .or, .devicePasscode]`) holds each of its members.
+            return each(elements)
         case .closure(let block):
-            // A `switch` used as an expression is lowered into a closure of that one statement.
-            guard block.count == 1, case .switchStatement = block[0].kind else { return nil }
+            // An `if` or `switch` used as an expression is lowered into a closure of that one statement.
             return value(of: block, context, selfCases: nil, isLeaf, depth: depth + 1)
         default:
-            return nil
+            return .unknown
         }
+    }
+
+    private func leaf(_ name: String, _ expr: Expr, qualifier: String?, _ isLeaf: (String) -> Bool) -> PossibleValues {
+        guard isLeaf(name) else { return .unknown }
+        return .constant(ConstantOrigin(name: name, position: expr.position, qualifier: qualifier))
     }
 
     /// `SecPadding`, `SecKeyAlgorithm`, `Signature.DigestType`: a type, by Swift's and Objective-C's naming.
@@ -119,46 +152,37 @@ package final class ConstantOrigins {
         return first.isUppercase && name != "Self"
     }
 
-    /// The values of every alternative, or nil when one of them is unknown.
-    private func all(_ alternatives: [[ConstantOrigin]?]) -> [ConstantOrigin]? {
-        var result: [ConstantOrigin] = []
-        for alternative in alternatives {
-            guard let alternative else { return nil }
-            result += alternative.filter { !result.contains($0) }
-        }
-        return result.isEmpty ? nil : result
-    }
-
     // MARK: Locals and parameters
 
-    /// The local `name` as seen at `offset`: every value bound to it before, since a branch may have bound any
-    /// of them. Nil when the name is not bound before `offset` in this body (it may be a parameter or a
-    /// property); `.some(nil)` when it is but one of its values is unknown.
+    /// The local `name` as read at `use`, before `offset`: every value bound to it that can reach the read, since
+    /// a branch may have bound any of them. Nil when the name is not bound before `offset` in this body (it may be a
+    /// parameter or a property).
     private func local(
-        _ name: String, _ context: Int, before offset: Int, _ isLeaf: (String) -> Bool, depth: Int
-    ) -> [ConstantOrigin]?? {
-        guard let bindings = contexts[context].scan.bindings[name]?.filter({ $0.offset < offset }),
-            !bindings.isEmpty
-        else { return nil }
-        return .some(all(bindings.map { resolve($0.value, context, at: $0.offset, isLeaf, depth: depth + 1) }))
+        _ name: String, _ context: Int, before offset: Int, readAt use: Int, _ isLeaf: (String) -> Bool, depth: Int
+    ) -> PossibleValues? {
+        guard let bindings = contexts[context].scan.reachingBindings(of: name, before: offset, readAt: use) else {
+            return nil
+        }
+        return .anyOf(bindings.map { resolve($0.value, context, at: $0.offset, isLeaf, depth: depth + 1) })
     }
 
     /// The constants a parameter is given by the calls the file makes to its function.
     private func parameter(
         _ index: Int, of context: Int, _ isLeaf: (String) -> Bool, depth: Int
-    ) -> [ConstantOrigin]? {
+    ) -> PossibleValues {
         guard let function = contexts[context].function, index < function.labels.count,
             !["init", "subscript", "deinit"].contains(function.name),
             unit.functions.filter({ $0.signature == function.signature }).count == 1
-        else { return nil }
+        else { return .unknown }
         var result: [ConstantOrigin] = []
         for (caller, callerContext) in calls where caller.calleeName == function.name {
             guard let argument = Self.argument(index, of: function, in: caller),
                 let value = resolve(argument, callerContext, at: caller.position.offset, isLeaf, depth: depth + 1)
+                    .onlyConstants
             else { continue }
             result += value.filter { !result.contains($0) }
         }
-        return result.isEmpty ? nil : result
+        return result.isEmpty ? .unknown : PossibleValues(constants: result, includesOthers: false)
     }
 
     /// The argument a call gives to parameter `index`, matching labels in order and allowing defaulted
@@ -181,15 +205,23 @@ package final class ConstantOrigins {
 
     // MARK: Properties
 
+    /// What `name` gives: a property or function without parameters of the file, or else of the module; nil when
+    /// neither declares one.
+    private func declared(
+        _ name: String, selfCases: [String]?, _ isLeaf: (String) -> Bool, depth: Int
+    ) -> PossibleValues? {
+        property(name, selfCases: selfCases, isLeaf, depth: depth) ?? moduleValues[name]?.keeping(isLeaf)
+    }
+
     /// Every value a property (stored or computed) or a function without parameters named `name` can yield; nil
-    /// when the file declares none by that name or one of them is unknown.
+    /// when the file declares none by that name.
     private func property(
         _ name: String, selfCases: [String]?, _ isLeaf: (String) -> Bool, depth: Int
-    ) -> [ConstantOrigin]? {
-        var alternatives: [[ConstantOrigin]?] = []
+    ) -> PossibleValues? {
+        var alternatives: [PossibleValues] = []
         for stored in unit.properties where stored.name == name {
             // A `let` with a value keeps it; anything else may be set again anywhere in the file.
-            var written = [[ConstantOrigin]?]()
+            var written: [PossibleValues] = []
             if let initializer = stored.initializer {
                 written.append(resolve(initializer, nil, at: initializer.position.offset, isLeaf, depth: depth + 1))
             }
@@ -199,7 +231,7 @@ package final class ConstantOrigins {
                 }
             }
             // A computed property is declared without a value and never assigned: its getter answers below.
-            if !written.isEmpty { alternatives.append(all(written)) }
+            if !written.isEmpty { alternatives.append(.anyOf(written)) }
         }
         for (index, context) in contexts.enumerated() {
             guard let function = context.function, function.name == name, function.parameters.isEmpty else {
@@ -207,43 +239,80 @@ package final class ConstantOrigins {
             }
             alternatives.append(value(of: function.body, index, selfCases: selfCases, isLeaf, depth: depth + 1))
         }
-        return alternatives.isEmpty ? nil : all(alternatives)
+        guard !alternatives.isEmpty else { return nil }
+        var values = PossibleValues.anyOf(alternatives)
+        for index in values.constants.indices where values.constants[index].helper == nil {
+            values.constants[index].helper = name
+        }
+        return values
     }
 
-    /// What a getter or a function body returns: one expression, or a `switch`, whose arms are picked by the
-    /// cases `self` is known to be (every arm when it is not known).
+    /// What a getter or a function body returns: one expression; an `if` or a `switch` whose arms give it, the arm of
+    /// the case `self` is known to be for a `switch self`, every arm otherwise (marked as a mapping when it is on
+    /// `self`); or, for a longer body, what each of its `return`s gives.
     private func value(
         of body: Block, _ context: Int?, selfCases: [String]?, _ isLeaf: (String) -> Bool, depth: Int
-    ) -> [ConstantOrigin]? {
-        guard body.count == 1 else { return nil }
-        switch body[0].kind {
-        case .returnStatement(let returned?), .expression(let returned):
-            return resolve(returned, context, at: returned.position.offset, isLeaf, depth: depth + 1)
-        case .switchStatement(let subject, let cases):
-            var arms = cases
-            if let selfCases, subject.unwrapped.terminalName == "self" {
-                var picked: [SwitchCase] = []
+    ) -> PossibleValues {
+        func arms(_ blocks: [Block]) -> PossibleValues {
+            .anyOf(blocks.map { value(of: $0, context, selfCases: nil, isLeaf, depth: depth + 1) })
+        }
+        if body.count == 1 {
+            switch body[0].kind {
+            case .returnStatement(let returned?), .expression(let returned):
+                return resolve(returned, context, at: returned.position.offset, isLeaf, depth: depth + 1)
+            case .ifStatement(let conditions, let then, let otherwise?):
+                if let taken = conditions.literalValue { return arms([taken ? then : otherwise]) }
+                return arms([then, otherwise])
+            case .switchStatement(let subject, let cases):
+                guard subject.unwrapped.terminalName == "self" else { return arms(cases.map(\.body)) }
+                guard let selfCases else {
+                    var values = arms(cases.map(\.body))
+                    for index in values.constants.indices { values.constants[index].isCaseMapping = true }
+                    return values
+                }
+                var picked: [Block] = []
                 for name in selfCases {
                     // Only an arm that names the case: a `default` may stand for cases of another type.
                     guard let arm = cases.first(where: { $0.patterns.contains { $0.unwrapped.terminalName == name } })
-                    else { return nil }
-                    picked.append(arm)
+                    else { return .unknown }
+                    picked.append(arm.body)
                 }
-                arms = picked
+                return arms(picked)
+            default:
+                break
             }
-            return all(arms.map { value(of: $0.body, context, selfCases: nil, isLeaf, depth: depth + 1) })
-        default:
-            return nil
         }
+        let returned = Self.returnedValues(in: body)
+        return .anyOf(returned.map { resolve($0, context, at: $0.position.offset, isLeaf, depth: depth + 1) })
     }
 
-    /// Assignments whose target may be a property, anywhere in a body, closures included.
+    /// The values of the `return` statements of a body, in its arms too but not in closures or nested functions,
+    /// nor in an arm that a literal condition never takes.
+    private static func returnedValues(in body: Block) -> [Expr] {
+        var values: [Expr] = []
+        for statement in body {
+            if case .returnStatement(let value?) = statement.kind { values.append(value) }
+            for arm in statement.liveArms { values += returnedValues(in: arm) }
+        }
+        return values
+    }
+
+    /// Assignments whose target may be a property, anywhere in a body, closures included, except in an arm that a
+    /// literal condition never takes. A bare name that a function declares (or takes as a parameter) is its local;
+    /// top-level variables are the file's globals.
     private func collectAssignments(_ block: Block, context: Int) {
-        block.visitStatements { statement in
+        var locals: Set<String> = []
+        if let function = contexts[context].function {
+            locals = Set(function.parameters)
+            block.visitStatements { statement in
+                if case .variable(let decl) = statement.kind { locals.insert(decl.name) }
+            }
+        }
+        Self.visitLiveStatements(block) { statement in
             guard case .assignment(let written, _, let value) = statement.kind else { return }
             var name: String?
             switch written.unwrapped.kind {
-            case .identifier(let identifier): name = identifier
+            case .identifier(let identifier) where !locals.contains(identifier): name = identifier
             case .member(let base?, let member) where base.unwrapped.terminalName == "self": name = member
             case .member(let base?, let member) where Self.isTypeName(base.unwrapped): name = member
             default: name = nil
@@ -251,6 +320,14 @@ package final class ConstantOrigins {
             guard let name else { return }
             assignments[name, default: []].append(
                 PropertyAssignment(value: value, context: context, offset: statement.position.offset))
+        }
+    }
+
+    /// `visitStatements`, leaving out the arms that a literal condition never takes.
+    private static func visitLiveStatements(_ block: Block, _ body: (Stmt) -> Void) {
+        for statement in block {
+            body(statement)
+            for nested in statement.liveArms + statement.closures { visitLiveStatements(nested, body) }
         }
     }
 }

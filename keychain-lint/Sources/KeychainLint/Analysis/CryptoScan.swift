@@ -17,6 +17,10 @@ package struct ScannedBinding {
     package var value: Expr
     package var loopDepth: Int
     package var offset: Int
+    /// Where the binding is made, as `CryptoScan` follows values: its arms, loops and closures.
+    package var flowPath: BranchPath
+    /// False in an arm that a literal condition never takes (`if false { ... }`).
+    package var isLive: Bool
 }
 
 /// What the cryptography rules need from one function body: its calls with their loop and test context, and
@@ -28,6 +32,15 @@ package struct CryptoScan {
     package private(set) var mentions: [String: [Int]] = [:]
     /// The arms being walked; a branch is numbered by its statement's offset.
     private var path = BranchPath()
+    /// `path` as values flow: also a step into each loop body, closure and `guard`'s `else` (which may not run),
+    /// and one for the code after an `if` arm or a `guard` that exits (which runs only when that arm did not).
+    private var flowPath = BranchPath()
+    /// The flow path of every identifier, by offset, to tell which bindings can reach it.
+    private var identifierPaths: [Int: BranchPath] = [:]
+    /// True while walking an arm that a literal condition never takes: its calls still count, its bindings do not.
+    private var inDeadArm = false
+    /// Loop bodies and closures have no arms of their own: each gets a branch number below zero.
+    private var nextBodyBranch = -1
 
     private static let loopingCalls: Set<String> = [
         "map", "forEach", "compactMap", "flatMap", "reduce", "filter", "concurrentPerform", "sorted", "contains",
@@ -49,8 +62,40 @@ package struct CryptoScan {
         mentions[name]?.contains { $0 < offset } ?? false
     }
 
+    /// The bindings whose value the local `name` can hold where it is read: made before `offset`, live, in code that
+    /// can run together with the read at `use` (the identifier's own offset), and not overwritten since on every path
+    /// (a later binding in the same arm, or in an arm around the read, replaces them). Nil when the name is not bound
+    /// before `offset` in this body.
+    package func reachingBindings(of name: String, before offset: Int, readAt use: Int) -> [ScannedBinding]? {
+        guard let earlier = bindings[name]?.filter({ $0.offset < offset }), !earlier.isEmpty else { return nil }
+        let readPath = identifierPaths[use] ?? BranchPath()
+        let candidates = earlier.filter { $0.isLive && $0.flowPath.canRunTogether(with: readPath) }
+        return candidates.filter { binding in
+            !candidates.contains { later in
+                later.offset > binding.offset
+                    && (later.flowPath.isPrefix(of: readPath) || later.flowPath.isPrefix(of: binding.flowPath))
+            }
+        }
+    }
+
     private mutating func walk(_ block: Block, loop: Int, failing: Bool) {
-        for statement in block { walk(statement, loop: loop, failing: failing) }
+        let saved = flowPath
+        for statement in block {
+            walk(statement, loop: loop, failing: failing)
+            // After `if x { return }` only the other arm goes on; after a guard, only its passing arm.
+            switch statement.kind {
+            case .ifStatement(_, let then, let otherwise):
+                let thenExits = then.exits
+                if thenExits != (otherwise?.exits ?? false) {
+                    flowPath = flowPath.appending(branch: statement.position.offset, arm: thenExits ? 1 : 0)
+                }
+            case .guardStatement:
+                flowPath = flowPath.appending(branch: statement.position.offset, arm: 0)
+            default:
+                break
+            }
+        }
+        flowPath = saved
     }
 
     private mutating func walk(_ statement: Stmt, loop: Int, failing: Bool) {
@@ -75,8 +120,11 @@ package struct CryptoScan {
                 }
                 condition.expression.map(visit)
             }
-            inArm(statement, 0) { $0.walk(then, loop: loop, failing: failing) }
-            if let otherwise { inArm(statement, 1) { $0.walk(otherwise, loop: loop, failing: failing) } }
+            let taken = conditions.literalValue
+            inArm(statement, 0, dead: taken == false) { $0.walk(then, loop: loop, failing: failing) }
+            if let otherwise {
+                inArm(statement, 1, dead: taken == true) { $0.walk(otherwise, loop: loop, failing: failing) }
+            }
         case .guardStatement(let conditions, let otherwise):
             for condition in conditions {
                 if case .binding(let name, let value?) = condition {
@@ -84,7 +132,7 @@ package struct CryptoScan {
                 }
                 condition.expression.map(visit)
             }
-            walk(otherwise, loop: loop, failing: failing)
+            inFlowArm(branch: statement.position.offset, arm: 1) { $0.walk(otherwise, loop: loop, failing: failing) }
         case .switchStatement(let subject, let cases):
             visit(subject)
             for (arm, item) in cases.enumerated() {
@@ -97,7 +145,7 @@ package struct CryptoScan {
             }
         case .loop(let conditions, let body):
             conditions.forEach(visit)
-            walk(body, loop: loop + 1, failing: failing)
+            inFlowArm(branch: statement.position.offset, arm: 0) { $0.walk(body, loop: loop + 1, failing: failing) }
         case .returnStatement(let value): value.map(visit)
         case .block(let block): walk(block, loop: loop, failing: failing)
         case .function: break
@@ -105,15 +153,35 @@ package struct CryptoScan {
         }
     }
 
-    private mutating func inArm(_ statement: Stmt, _ arm: Int, _ body: (inout CryptoScan) -> Void) {
+    private mutating func inArm(
+        _ statement: Stmt, _ arm: Int, dead: Bool = false, _ body: (inout CryptoScan) -> Void
+    ) {
         let saved = path
         path = path.appending(branch: statement.position.offset, arm: arm)
-        body(&self)
+        inFlowArm(branch: statement.position.offset, arm: arm, dead: dead, body)
         path = saved
     }
 
+    /// Walks a body that values flow into only on some paths; `path`, which the rules compare calls by, is kept.
+    private mutating func inFlowArm(
+        branch: Int, arm: Int, dead: Bool = false, _ body: (inout CryptoScan) -> Void
+    ) {
+        let saved = (flowPath, inDeadArm)
+        flowPath = flowPath.appending(branch: branch, arm: arm)
+        inDeadArm = inDeadArm || dead
+        body(&self)
+        (flowPath, inDeadArm) = saved
+    }
+
+    /// A loop body or a closure: code that may run once, many times or never.
+    private mutating func inBody(_ body: (inout CryptoScan) -> Void) {
+        nextBodyBranch -= 1
+        inFlowArm(branch: nextBodyBranch, arm: 0, body)
+    }
+
     private mutating func bind(_ name: String, _ value: Expr, loop: Int, offset: Int) {
-        bindings[name, default: []].append(ScannedBinding(value: value, loopDepth: loop, offset: offset))
+        bindings[name, default: []].append(
+            ScannedBinding(value: value, loopDepth: loop, offset: offset, flowPath: flowPath, isLive: !inDeadArm))
     }
 
     private mutating func visit(
@@ -125,6 +193,7 @@ package struct CryptoScan {
         switch expr.kind {
         case .identifier(let name):
             mentions[name, default: []].append(expr.position.offset)
+            identifierPaths[expr.position.offset] = flowPath
         case .member(let base, let name):
             mentions[name, default: []].append(expr.position.offset)
             if let owner = base?.terminalName { mentions[owner + "." + name, default: []].append(expr.position.offset) }
@@ -154,10 +223,10 @@ package struct CryptoScan {
                     argument.value, loop: innerLoop, failing: innerFailing, inspected: asserted || asserts,
                     asserted: asserted || asserts)
             }
-            for closure in closures { walk(closure, loop: innerLoop, failing: innerFailing) }
+            for closure in closures { inBody { $0.walk(closure, loop: innerLoop, failing: innerFailing) } }
             return
         case .closure(let block):
-            walk(block, loop: loop, failing: failing)
+            inBody { $0.walk(block, loop: loop, failing: failing) }
             return
         default:
             break

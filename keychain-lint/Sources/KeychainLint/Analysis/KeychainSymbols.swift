@@ -45,6 +45,17 @@ package enum KeychainSymbols {
         "errSecNoSuchAttr": -25303, "errSecItemNotFoundInKeychain": -25300,
     ]
 
+    /// The options of `SecAccessControlCreateFlags`, as Swift spells them.
+    static let accessControlFlags: Set<String> = [
+        "userPresence", "biometryAny", "touchIDAny", "biometryCurrentSet", "touchIDCurrentSet", "devicePasscode",
+        "watch", "companion", "or", "and", "privateKeyUsage", "applicationPassword",
+    ]
+
+    /// A name a keychain value can be traced to: a `kSec...`/`errSec...` constant or an access-control flag.
+    static func isValueConstant(_ name: String) -> Bool {
+        ConstantResolver.isSymbolName(name) || accessControlFlags.contains(name)
+    }
+
     static func isAccessibilityClass(_ name: String) -> Bool {
         name.hasPrefix("kSecAttrAccessible") && name != accessible
     }

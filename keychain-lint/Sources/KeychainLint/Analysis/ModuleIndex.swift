@@ -8,6 +8,10 @@ package struct ModuleIndex: Sendable {
     package var readingFunctions: Set<String> = []
     /// True when the project's build settings target macOS only (`SDKROOT = macosx`).
     package var isMacOSProject = false
+    /// What each property, and function without parameters, of the module can give, by name: the keychain constants
+    /// and access-control flags it is traced to within its file (`ConstantOrigins`), each marked with that file. A
+    /// name declared in several files with different values is left out, as `resolver`'s aliases are.
+    package var namedValues: [String: PossibleValues] = [:]
 
     package init(resolver: ConstantResolver = ConstantResolver(), deletingFunctions: Set<String> = []) {
         self.resolver = resolver
@@ -41,6 +45,7 @@ package struct ModuleIndex: Sendable {
         }
         for name in ambiguous { aliases[name] = nil }
         resolver = ConstantResolver(moduleAliases: aliases)
+        namedValues = Self.namedValues(in: units)
 
         // Each body is visited once for the calls it makes; reachability is then worked out on signatures alone.
         var callees: [String: Set<String>] = [:]
@@ -55,6 +60,48 @@ package struct ModuleIndex: Sendable {
         }
         deletingFunctions = Self.functions(in: callees, reaching: KeychainFunction.delete.rawValue)
         readingFunctions = Self.functions(in: callees, reaching: KeychainFunction.copyMatching.rawValue)
+    }
+
+    /// See `namedValues`. Only declarations that name a keychain constant or flag are traced.
+    private static func namedValues(in units: [SourceUnit]) -> [String: PossibleValues] {
+        func namesAConstant(_ visit: ((Expr) -> Void) -> Void) -> Bool {
+            var found = false
+            visit { expr in
+                if let name = expr.terminalName, KeychainSymbols.isValueConstant(name) { found = true }
+            }
+            return found
+        }
+        var table: [String: PossibleValues] = [:]
+        var ambiguous: Set<String> = []
+        for unit in units {
+            var names: [String] = []
+            for property in unit.properties {
+                if let value = property.initializer, namesAConstant(value.visit) { names.append(property.name) }
+            }
+            for function in unit.functions
+            where function.parameters.isEmpty && !["init", "deinit", "subscript"].contains(function.name)
+                && namesAConstant(function.body.visitExpressions)
+            {
+                names.append(function.name)
+            }
+            guard !names.isEmpty else { continue }
+            let origins = ConstantOrigins(unit: unit)
+            for name in Set(names) {
+                guard var values = origins.possibleValues(ofDeclared: name, isLeaf: KeychainSymbols.isValueConstant),
+                    !values.constants.isEmpty
+                else { continue }
+                for index in values.constants.indices { values.constants[index].file = unit.path }
+                if let existing = table[name],
+                    Set(existing.constants.map(\.name)) != Set(values.constants.map(\.name))
+                        || existing.includesOthers != values.includesOthers
+                {
+                    ambiguous.insert(name)
+                }
+                table[name] = values
+            }
+        }
+        for name in ambiguous { table[name] = nil }
+        return table
     }
 
     /// Signatures of the functions that call `target`, directly or through one another.

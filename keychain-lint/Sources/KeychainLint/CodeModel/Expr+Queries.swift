@@ -170,6 +170,15 @@ extension Stmt {
     }
 }
 
+extension Array where Element == Condition {
+    /// The value of a condition that is one Boolean literal (`if false`): the arm it never takes is dead code.
+    package var literalValue: Bool? {
+        guard count == 1, case .expression(let expr) = self[0], case .booleanLiteral(let value) = expr.unwrapped.kind
+        else { return nil }
+        return value
+    }
+}
+
 extension Condition {
     package var expression: Expr? {
         switch self {

@@ -26,6 +26,13 @@ extension Stmt {
         }
     }
 
+    /// `arms` without the one that a literal condition never takes (the body of `if false`, the `else` of `if true`).
+    package var liveArms: [Block] {
+        guard case .ifStatement(let conditions, let then, let otherwise) = kind, let taken = conditions.literalValue
+        else { return arms }
+        return taken ? [then] : otherwise.map { [$0] } ?? []
+    }
+
     /// The outermost closures in the statement's own expressions (if and switch expressions are lowered as closures).
     package var closures: [Block] {
         var own: [Expr] = []

@@ -79,6 +79,7 @@ package struct AccessControlChecker: SourceChecker {
             else { return }
             for argument in expr.callArguments { reportBiometryAny(in: argument.value, into: &collector) }
         }
+        reportBiometryAnyReachingFlags(analysis, into: &collector)
         if !bindsAuthentication {
             for function in analysis.functions { reportBooleanGates(in: function.decl, into: &collector) }
         }
@@ -181,6 +182,32 @@ package struct AccessControlChecker: SourceChecker {
             RuleCatalog.biometryAny, at: member.position,
             "LAAuthenticationRequirement.biometry grants the right to any enrolled finger or face, also one enrolled "
                 + "after the right was saved; use .biometryCurrentSet for rights that guard accounts or payments")
+    }
+
+    /// KL303 at the flags of SecAccessControlCreateWithFlags when they can hold `.biometryAny` on some path: a
+    /// variable set in branches, a `??` default, a helper of the file or of the module. A constant already reported
+    /// where it is written (a typed flags variable's initializer, an argument) is not reported again.
+    private func reportBiometryAnyReachingFlags(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
+        for (index, function) in analysis.functions.enumerated() {
+            for call in function.flow.calls where call.function == .createAccessControl {
+                let arguments = call.call.callArguments
+                guard arguments.count > 2 else { continue }
+                let flags = arguments[2].value
+                let values = analysis.possibleValues(
+                    of: flags, inFunction: index, where: Self.biometryAnyNames.contains)
+                let any = values.constants.filter { origin in
+                    !origin.isCaseMapping
+                        && (origin.qualifier ?? "SecAccessControlCreateFlags") == "SecAccessControlCreateFlags"
+                        && !collector.hasFinding(of: RuleCatalog.biometryAny, at: origin)
+                }
+                guard let first = any.first else { continue }
+                collector.report(
+                    RuleCatalog.biometryAny, at: flags.unwrapped.position,
+                    "\(first.name) can reach these flags: \(values.describe(any, heldBy: flags)); it keeps the item "
+                        + "usable after someone enrols a new fingerprint or face; use biometryCurrentSet for items "
+                        + "that guard accounts or payments")
+            }
+        }
     }
 
     private func reportBiometryAny(in expr: Expr, into collector: inout FindingCollector) {

@@ -3,18 +3,20 @@ package struct AccessibilityChecker: SourceChecker {
     package init() {}
 
     package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
+        // A constant given to a wrapper is reported there, and not again where a parameter takes it into an item.
+        checkWrapperArguments(analysis, into: &collector)
         let resolver = analysis.resolver
-        for function in analysis.functions {
+        for (index, function) in analysis.functions.enumerated() {
             let locals = function.flow.locals
             for dictionary in function.flow.dictionaries where !dictionary.onlyReadOnlyUses {
-                checkAlways(dictionary.facts, resolver: resolver, locals: locals, into: &collector)
+                checkAlways(dictionary.facts, in: index, analysis, into: &collector)
                 // Dictionaries that reach a SecItem call are judged by what they hold at that call.
                 if dictionary.uses.isEmpty {
                     checkCombinations(dictionary.facts, resolver: resolver, locals: locals, into: &collector)
                 }
             }
             for call in function.flow.calls {
-                checkCall(call, analysis: analysis, locals: locals, into: &collector)
+                checkCall(call, in: index, analysis: analysis, locals: locals, into: &collector)
                 let written = call.function == .add ? call.query : call.function == .update ? call.attributes : nil
                 if let written {
                     checkCombinations(written.facts, resolver: resolver, locals: locals, into: &collector)
@@ -27,22 +29,49 @@ package struct AccessibilityChecker: SourceChecker {
             let facts = entries.map {
                 DictionaryFact(key: resolver.symbol(of: $0.key), keyExpr: $0.key, value: $0.value, path: BranchPath())
             }
-            checkAlways(facts, resolver: resolver, locals: [:], into: &collector)
+            checkAlways(facts, in: nil, analysis, into: &collector)
             checkCombinations(facts, resolver: resolver, locals: [:], into: &collector)
         }
-        checkWrapperArguments(analysis, into: &collector)
     }
 
+    /// - Parameter function: the index of the body the facts are written in, nil for a property's initializer.
     private func checkAlways(
-        _ facts: [DictionaryFact], resolver: ConstantResolver, locals: [String: Expr],
-        into collector: inout FindingCollector
+        _ facts: [DictionaryFact], in function: Int?, _ analysis: SourceAnalysis, into collector: inout FindingCollector
     ) {
         for fact in facts where fact.key == KeychainSymbols.accessible {
-            guard let value = resolver.symbol(of: fact.value, locals: locals),
-                KeychainSymbols.alwaysClasses.contains(value)
-            else { continue }
-            reportAlways(value, at: fact.value, into: &collector)
+            reportAlways(writtenAs: fact.value, in: function, analysis, into: &collector)
         }
+    }
+
+    /// KL101 where a protection class is written, when any value it can hold is an Always class: the constant
+    /// itself, or one that reaches it on some path (the message names where that constant is written).
+    private func reportAlways(
+        writtenAs value: Expr, in function: Int?, _ analysis: SourceAnalysis, into collector: inout FindingCollector
+    ) {
+        let values = analysis.possibleValues(
+            of: value, inFunction: function, where: KeychainSymbols.alwaysClasses.contains)
+        let always = values.constants.filter {
+            !$0.isCaseMapping && !collector.hasFinding(of: RuleCatalog.accessibleAlways, at: $0)
+        }
+        guard let first = always.first else { return }
+        let written = value.unwrapped
+        let isWrittenHere =
+            values.onlyConstants != nil
+            && always.allSatisfy {
+                $0.file == nil && (written.position.offset..<written.endOffset).contains($0.position.offset)
+            }
+        guard isWrittenHere else {
+            var names: [String] = []
+            for origin in always where !names.contains(origin.name) { names.append(origin.name) }
+            let replacement = KeychainSymbols.alwaysReplacement[first.name] ?? "kSecAttrAccessibleAfterFirstUnlock"
+            collector.report(
+                RuleCatalog.accessibleAlways, at: written.position,
+                "\(names.joined(separator: " or ")) can be written to a keychain item here: "
+                    + "\(values.describe(always, heldBy: written)); it stays decryptable while the device is locked; "
+                    + "use \(replacement)")
+            return
+        }
+        reportAlways(first.name, at: value, into: &collector)
     }
 
     private func reportAlways(_ constant: String, at value: Expr, into collector: inout FindingCollector) {
@@ -90,16 +119,15 @@ package struct AccessibilityChecker: SourceChecker {
     }
 
     private func checkCall(
-        _ call: KeychainCall, analysis: SourceAnalysis, locals: [String: Expr], into collector: inout FindingCollector
+        _ call: KeychainCall, in function: Int, analysis: SourceAnalysis, locals: [String: Expr],
+        into collector: inout FindingCollector
     ) {
         let resolver = analysis.resolver
         switch call.function {
         case .createAccessControl:
             let arguments = call.call.callArguments
-            if arguments.count > 1, let value = resolver.symbol(of: arguments[1].value, locals: locals),
-                KeychainSymbols.alwaysClasses.contains(value)
-            {
-                reportAlways(value, at: arguments[1].value, into: &collector)
+            if arguments.count > 1 {
+                reportAlways(writtenAs: arguments[1].value, in: function, analysis, into: &collector)
             }
         case .add:
             guard let query = call.query else { return }

@@ -11,6 +11,8 @@ package struct SourceAnalysis {
     package var functions: [AnalyzedFunction]
     /// Signatures of the functions this file declares.
     package var localFunctions: Set<String>
+    /// Traces values through the file and the module's helpers; made on the first question.
+    private let tracer: ValueTracer
 
     package init(unit: SourceUnit, index: ModuleIndex) {
         self.unit = unit
@@ -27,9 +29,20 @@ package struct SourceAnalysis {
         functions = bodies.map {
             AnalyzedFunction(decl: $0, flow: FunctionFlowAnalyzer(index: index, localFunctions: local).analyze($0.body))
         }
+        tracer = ValueTracer(unit: unit, moduleValues: index.namedValues)
     }
 
     package var resolver: ConstantResolver { index.resolver }
+
+    /// Every value `expr` can hold (`ConstantOrigins.possibleValues`), through the file and the module's helpers.
+    /// - Parameter function: the index in `functions` of the body `expr` is written in; nil for a property's
+    ///   initializer. `functions` lists the file's functions and then its top-level code, as `ConstantOrigins`
+    ///   numbers its bodies.
+    package func possibleValues(
+        of expr: Expr, inFunction function: Int?, where isLeaf: (String) -> Bool
+    ) -> PossibleValues {
+        tracer.origins.possibleValues(of: expr, in: function, isLeaf: isLeaf)
+    }
 
     /// True when the file is built for macOS: the project targets macOS only, it imports AppKit/Cocoa, or the code
     /// sits under `#if os(macOS)`.
@@ -41,6 +54,18 @@ package struct SourceAnalysis {
             return false
         }
         return index.isMacOSProject || unit.imports.contains { $0.name == "AppKit" || $0.name == "Cocoa" }
+    }
+}
+
+/// Builds a file's `ConstantOrigins` when a rule first asks, since most files never do.
+private final class ValueTracer {
+    private let unit: SourceUnit
+    private let moduleValues: [String: PossibleValues]
+    lazy var origins = ConstantOrigins(unit: unit, moduleValues: moduleValues)
+
+    init(unit: SourceUnit, moduleValues: [String: PossibleValues]) {
+        self.unit = unit
+        self.moduleValues = moduleValues
     }
 }
 
@@ -69,6 +94,11 @@ package struct FindingCollector {
 
     package init(path: String) {
         self.path = path
+    }
+
+    /// Whether this file already has a finding of `rule` where `origin` is written.
+    package func hasFinding(of rule: RuleDescriptor, at origin: ConstantOrigin) -> Bool {
+        origin.file == nil && findings.contains { $0.rule == rule && $0.position == origin.position }
     }
 
     /// Records a finding; `severity` overrides the rule's default for findings whose weight depends on the code.
