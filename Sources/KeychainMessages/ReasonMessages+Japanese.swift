@@ -415,6 +415,7 @@ extension ReasonMessages {
         word("too many wrong passcodes; try again in {0} s", "パスコードの誤りが多すぎます。{0} 秒後にやり直してください")
         word("unlocked", "ロック解除中")
         word("wrong passcode ({0} wrong in a row)", "パスコードが違います（{0} 回続けて誤り）")
+        word("{0} (defaulted to empty data, which matches an empty string)", "{0}（既定値は空のデータ。空の文字列と一致します）")
         word("{0} (defaulted to {1})", "{0}（既定値 {1}）")
         word(
             "{0} already exists; a backup never replaces a file",

@@ -159,9 +159,9 @@ import Testing
         #expect(error?.status == SecurityStatus.duplicateItem)
         #expect(
             error?.reason == "an item with the same primary key exists "
-                + "(acct=\"\", svce=\"app\", agrp=\"\(Self.group)\", sync=false); "
-                + "the add left out acct (defaulted to \"\"), so it collides with any item stored without it: "
-                + "give it a value, or use SecItemUpdate to change the existing item")
+                + "(acct=<0 bytes>, svce=\"app\", agrp=\"\(Self.group)\", sync=false); "
+                + "the add left out acct (defaulted to empty data, which matches an empty string), so it collides "
+                + "with any item stored without it: give it a value, or use SecItemUpdate to change the existing item")
         let full = failure { try keychain.add(genericPassword(service: "app", account: "")) }
         #expect(full?.reason?.hasSuffix("sync=false); use SecItemUpdate to change it") == true)
         #expect(full?.reason?.contains("token") == false)

@@ -36,4 +36,36 @@ import Testing
         // The class name, after the context's and the class's presence bytes and the tag: length, then "genp".
         #expect(Array(bytes[0..<11]) == [0, 2, 1, 0, 0, 0, 4] + Array("genp".utf8))
     }
+
+    /// An account an add left out is Apple's default, empty data, in a result: tag 1 (data) and a zero length, a
+    /// value the decoder of every release reads. The encoding of values is unchanged, so a daemon of an earlier
+    /// release (whose results hold "" there) and a client of this one agree, and the other way round.
+    @Test func anAccountLeftOutCrossesAsEmptyData() throws {
+        try withService { service in
+            let me = service.caller()
+            let add = NewItem(
+                itemClass: .genericPassword, attributes: [.service: .string("svc")], data: Array("s".utf8))
+            guard case .added = try service.perform(.add(add), as: me) else {
+                Issue.record("add")
+                return
+            }
+            let search = ItemQuery(
+                itemClass: .genericPassword, attributes: [.service: .string("svc"), .account: .string("")],
+                returns: .attributes)
+            guard case .found(let report) = try service.perform(.search(search), as: me) else {
+                Issue.record("search")
+                return
+            }
+            #expect(report.results.first?.attributes?[.account] == .data([]))
+            let bytes = try ResponseCodec.encode(.success(.found(report)))
+            let field: [UInt8] = [0, 0, 0, 4] + Array("acct".utf8) + [1, 0, 0, 0, 0]
+            #expect(bytes.indices.contains { bytes[$0...].starts(with: field) })
+            guard case .found(let decoded) = try ResponseCodec.decode(bytes) else {
+                Issue.record("not found")
+                return
+            }
+            #expect(decoded.results.first?.attributes?[.account] == .data([]))
+            #expect(decoded.results.first?.attributes?[.service] == .string("svc"))
+        }
+    }
 }

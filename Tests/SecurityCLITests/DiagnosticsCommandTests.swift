@@ -133,8 +133,8 @@ import Testing
         #expect(
             add.output.hasPrefix(
                 "SecItemAdd would return -25299: The specified item already exists in the keychain.\n"
-                    + "    reason: an item with the same primary key exists (acct=\"\", svce=\"app\""))
-        #expect(add.output.contains("the add left out acct (defaulted to \"\")"))
+                    + "    reason: an item with the same primary key exists (acct=<0 bytes>, svce=\"app\""))
+        #expect(add.output.contains("the add left out acct (defaulted to empty data, which matches an empty string)"))
         #expect(add.output.hasSuffix("    (nothing was changed)\n"))
         #expect(!add.output.contains("secret"))
 
@@ -142,7 +142,7 @@ import Testing
         #expect(copy.exitCode == 0)
         #expect(
             copy.output == "SecItemCopyMatching would return 0: No error.\n    it would return 1 item(s):\n"
-                + "        acct=\"\", svce=\"app\", agrp=\"TEAM1.com.example.app\", sync=false, pdmn=ak\n"
+                + "        acct=<0 bytes>, svce=\"app\", agrp=\"TEAM1.com.example.app\", sync=false, pdmn=ak\n"
                 + "    (nothing was changed)\n")
 
         let delete = harness.doctor("delete", json: #"{"class":"genp","svce":"app"}"#)
@@ -178,7 +178,8 @@ import Testing
         let duplicate = harness.run(
             ["add-generic-password", "-s", "api", "-l", "two", "-w"], password: "token-secret-2")
         #expect(duplicate.exitCode == 45)
-        #expect(duplicate.errors.contains("the add left out acct (defaulted to \"\")"))
+        #expect(
+            duplicate.errors.contains("the add left out acct (defaulted to empty data, which matches an empty string)"))
         // Not found after save: the service's case differs.
         let notFound = harness.run(["find-generic-password", "-s", "API", "-a", ""])
         #expect(notFound.exitCode == 44)

@@ -59,4 +59,35 @@ import Testing
 
                 """)
     }
+
+    /// An item added without an account stores Apple's default, empty data; one of an earlier release, or one
+    /// given "", holds the string "". Both list as `<NULL>` (the listing's form for an empty value) and as "" in
+    /// JSON, so the command's output does not depend on which release wrote the item.
+    @Test func anAccountLeftOutListsAsNullWhetherStoredAsEmptyDataOrAsAnEmptyString() throws {
+        let harness = CommandHarness()
+        #expect(harness.run(["add-generic-password", "-s", "new", "-w", "pw"]).exitCode == 0)
+        try harness.keychain().add(
+            NewItem(
+                itemClass: .genericPassword, attributes: [.service: .string("old"), .account: .string("")],
+                data: Array("pw".utf8)))
+        let stored = try harness.keychain().copyMatching(
+            ItemQuery(itemClass: .genericPassword, limit: .all, returns: .attributes))
+        #expect(Set(stored.compactMap { $0.attributes?[.account] }) == [.data([]), .string("")])
+        for service in ["new", "old"] {
+            let find = harness.run(["find-generic-password", "-s", service])
+            #expect(find.exitCode == 0)
+            #expect(find.output.contains("    \"acct\"<blob>=<NULL>\n"), "\(service)")
+            let json = harness.run(["--json", "find-generic-password", "-s", service])
+            #expect(json.output.contains("\"acct\":\"\""), "\(service)")
+        }
+        // `-a ""` finds both, as a query by "" does.
+        #expect(harness.run(["find-generic-password", "-s", "new", "-a", ""]).exitCode == 0)
+        #expect(harness.run(["find-generic-password", "-s", "old", "-a", ""]).exitCode == 0)
+        let listing = ItemListing(keychainPath: "/k/keychain.db")
+        for account in [AttributeValue.data([]), .string("")] {
+            let text = listing.attributesText(
+                itemClass: .internetPassword, attributes: [.account: account, .path: account])
+            #expect(text.contains("    \"acct\"<blob>=<NULL>\n") && text.contains("    \"path\"<blob>=<NULL>\n"))
+        }
+    }
 }

@@ -76,8 +76,10 @@ import Testing
         let doctor = harness.doctor(
             "add", json: #"{"kSecClass":"kSecClassGenericPassword","kSecAttrService":"other","kSecValueData":"x"}"#)
         #expect(doctor.exitCode == 45)
-        #expect(doctor.output.contains("    reason: 同じ主キーの項目がすでにあります（acct=\"\", svce=\"other\""))
-        #expect(doctor.output.contains("追加で acct（既定値 \"\"） を省いたため、それを持たずに保存された項目と衝突します"))
+        #expect(doctor.output.contains("    reason: 同じ主キーの項目がすでにあります（acct=<0 bytes>, svce=\"other\""))
+        #expect(
+            doctor.output.contains(
+                "追加で acct（既定値は空のデータ。空の文字列と一致します） を省いたため、それを持たずに保存された項目と衝突します"))
     }
 
     @Test func everyMessageOfTheCatalogsHasItsOwnJapaneseText() {

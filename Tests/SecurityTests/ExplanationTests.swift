@@ -109,7 +109,7 @@ import Testing
             #expect(SecItemAdd(add, nil) == errSecDuplicateItem)
             let duplicate = failure { try keychain.add(SecItemRequest.add(add)) }
             let text = duplicate.map { "\($0)" } ?? ""
-            #expect(text.contains("the add left out acct (defaulted to \"\")"))
+            #expect(text.contains("the add left out acct (defaulted to empty data, which matches an empty string)"))
             #expect(!text.contains("topsecret"))
         }
     }

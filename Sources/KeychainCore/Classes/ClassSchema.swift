@@ -59,12 +59,19 @@ package final class ClassSchema: Sendable {
         .isInvisible: .boolean, .isNegative: .boolean, .creationDate: .date, .modificationDate: .date,
     ]
 
-    /// The value an absent primary-key attribute takes, so absent and empty collide as on Apple's keychain: 0, or
-    /// empty (data for a data attribute, as a key's application label reads back on Apple's).
+    /// The value an add gives a primary-key attribute it left out: the default of Apple's column (securityd's
+    /// `SecItemSchema.c`, `SecDbItemCopyValue` in `SecDbItem.c`): 0 for a number (flag `Z`), empty data for a text
+    /// or data attribute (flag `E`; securityd's text columns are blobs, whose default is an empty CFData, not a
+    /// string). It is sealed with the item's attributes, as securityd seals its defaults with the item, so an
+    /// item added without an account reads back `acct` as empty data, as on a device. Absent, "" and empty data
+    /// collide as there: the digests hash a value's bytes without its type. Rows written before this default was
+    /// data keep the "" they stored. `ptcl` keeps "": Apple's is a number defaulting to 0, whose digest differs
+    /// from that of "", so following it would split existing items' primary keys (docs/compatibility.md).
     func defaultValue(for key: AttributeKey) -> AttributeValue {
         switch attributes[key] {
         case .number?: .number(0)
-        case .data?: .data([])
+        case .text? where key == .protocol: .string("")
+        case .text?, .data?: .data([])
         default: .string("")
         }
     }

@@ -180,7 +180,8 @@ extension Keychain {
     // MARK: - errSecDuplicateItem
 
     /// The reason for an errSecDuplicateItem on add: the colliding primary key (never the secret) and the key
-    /// attributes the add left out, which took their defaults ("" or 0) and so collided.
+    /// attributes the add left out, which took their defaults (empty data, which digests as "" does, or 0) and so
+    /// collided.
     func duplicateReason(_ attributes: [AttributeKey: AttributeValue], schema: ClassSchema, leftOut: [AttributeKey])
         -> KeychainError.Reason
     {
@@ -189,7 +190,10 @@ extension Keychain {
             return Reason("an item with the same primary key exists (\(key)); use SecItemUpdate to change it")
         }
         let names = leftOut.map { key in
-            Reason("\(key.rawValue) (defaulted to \(Self.display(schema.defaultValue(for: key))))")
+            let value = schema.defaultValue(for: key)
+            return value == .data([])
+                ? Reason("\(key.rawValue) (defaulted to empty data, which matches an empty string)")
+                : Reason("\(key.rawValue) (defaulted to \(Self.display(value)))")
         }
         let list = names.dropFirst().reduce(names[0]) { Reason("\($0), \($1)") }
         return leftOut.count == 1
