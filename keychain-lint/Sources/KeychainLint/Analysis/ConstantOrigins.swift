@@ -308,7 +308,7 @@ package final class ConstantOrigins {
                 if case .variable(let decl) = statement.kind { locals.insert(decl.name) }
             }
         }
-        Self.visitLiveStatements(block) { statement in
+        block.visitLiveStatements { statement in
             guard case .assignment(let written, _, let value) = statement.kind else { return }
             var name: String?
             switch written.unwrapped.kind {
@@ -320,14 +320,6 @@ package final class ConstantOrigins {
             guard let name else { return }
             assignments[name, default: []].append(
                 PropertyAssignment(value: value, context: context, offset: statement.position.offset))
-        }
-    }
-
-    /// `visitStatements`, leaving out the arms that a literal condition never takes.
-    private static func visitLiveStatements(_ block: Block, _ body: (Stmt) -> Void) {
-        for statement in block {
-            body(statement)
-            for nested in statement.liveArms + statement.closures { visitLiveStatements(nested, body) }
         }
     }
 }

@@ -168,9 +168,10 @@ package struct AccessibilityChecker: SourceChecker {
         }
     }
 
-    /// `keychain.accessibility(.always)`, `set(_:forKey:withAccessibility: .always)` and similar wrapper calls.
+    /// `keychain.accessibility(.always)`, `set(_:forKey:withAccessibility: .always)` and similar wrapper calls, in
+    /// code that can run (not in an arm that `if false` never takes).
     private func checkWrapperArguments(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
-        analysis.unit.visitAllExpressions { expr in
+        analysis.unit.visitLiveExpressions { expr, _ in
             guard case .call(let callee, let arguments, _) = expr.kind else { return }
             let calleeName = callee.unwrapped.terminalName ?? ""
             for (index, argument) in arguments.enumerated() {
