@@ -327,7 +327,7 @@ package final class FunctionFlowAnalyzer {
         let visible = dictionary.facts.filter { $0.path.canRunTogether(with: path) }
         return DictionarySnapshot(
             facts: visible, isComplete: dictionary.isComplete, variable: dictionary.variable,
-            ancestors: dictionary.ancestors)
+            ancestors: dictionary.ancestors, readPath: path)
     }
 
     /// The tracked dictionary that `NSMutableDictionary(dictionary: q)`, `[q mutableCopy]` or `q` copies.

@@ -56,6 +56,9 @@ package enum KeychainSymbols {
         ConstantResolver.isSymbolName(name) || accessControlFlags.contains(name)
     }
 
+    /// The `true` of a Boolean attribute, as `ConstantOrigins` names its leaves: `true`, `YES`, `kCFBooleanTrue`.
+    static func isTrue(_ name: String) -> Bool { name == "true" || name == "kCFBooleanTrue" || name == "YES" }
+
     static func isAccessibilityClass(_ name: String) -> Bool {
         name.hasPrefix("kSecAttrAccessible") && name != accessible
     }
