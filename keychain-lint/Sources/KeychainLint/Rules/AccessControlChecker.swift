@@ -48,7 +48,8 @@ package struct AccessControlChecker: SourceChecker {
             }
         }
         // The flags of items, in code that can run: an arm that `if false` never takes writes no item.
-        analysis.unit.visitLiveExpressions { expr, _ in
+        var wrapperFlags: [(value: Expr, function: Int?)] = []
+        analysis.unit.visitLiveExpressions { expr, function in
             if case .member(let base?, "biometry") = expr.kind, base.terminalName == "LAAuthenticationRequirement" {
                 reportAnyBiometryRequirement(expr, spelledOutReported: false, into: &collector)
             }
@@ -64,6 +65,7 @@ package struct AccessControlChecker: SourceChecker {
             } else {
                 for argument in arguments where Self.flagLabels.contains(argument.label ?? "") {
                     reportBiometryAny(in: argument.value, into: &collector)
+                    wrapperFlags.append((argument.value, function))
                 }
             }
         }
@@ -91,6 +93,9 @@ package struct AccessControlChecker: SourceChecker {
                 guard arguments.count > 2 else { continue }
                 reportBiometryAnyReaching(arguments[2].value, in: index, analysis, into: &collector)
             }
+        }
+        for flags in wrapperFlags {
+            reportBiometryAnyReaching(flags.value, in: flags.function, analysis, into: &collector)
         }
         if !bindsAuthentication {
             for function in analysis.functions { reportBooleanGates(in: function.decl, into: &collector) }
@@ -196,9 +201,10 @@ package struct AccessControlChecker: SourceChecker {
                 + "after the right was saved; use .biometryCurrentSet for rights that guard accounts or payments")
     }
 
-    /// KL303 at the flags of SecAccessControlCreateWithFlags when they can hold `.biometryAny` on some path: a
-    /// variable set in branches, a `??` default, a helper of the file or of the module. A constant already reported
-    /// where it is written (a typed flags variable's initializer, an argument) is not reported again.
+    /// KL303 at the flags of SecAccessControlCreateWithFlags, or a wrapper's `authenticationPolicy:`/`flags:`
+    /// argument, when they can hold `.biometryAny` on some path: a variable set in branches, a `??` default, a helper
+    /// of the file or of the module. A constant already reported where it is written (a typed flags variable's
+    /// initializer, an argument) is not reported again.
     private func reportBiometryAnyReaching(
         _ flags: Expr, in function: Int?, _ analysis: SourceAnalysis, into collector: inout FindingCollector
     ) {

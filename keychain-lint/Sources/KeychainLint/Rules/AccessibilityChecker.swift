@@ -37,34 +37,62 @@ package struct AccessibilityChecker: SourceChecker {
         _ facts: [DictionaryFact], in function: Int?, _ analysis: SourceAnalysis, into collector: inout FindingCollector
     ) {
         for fact in facts where fact.key == KeychainSymbols.accessible {
-            reportAlways(writtenAs: fact.value, in: function, analysis, into: &collector)
+            reportAlways(writtenAs: fact.value, in: function, byWrapper: false, analysis, into: &collector)
         }
     }
 
-    /// KL101 where a protection class is written, when any value it can hold is an Always class: the constant
-    /// itself, or one that reaches it on some path (the message names where that constant is written).
+    /// KL101 where a protection class is written, or given to a wrapper, when any value it can hold is an Always
+    /// class (or, for a wrapper, its option for one): the constant itself, or one that reaches it on some path (the
+    /// message names where that constant is written).
     private func reportAlways(
-        writtenAs value: Expr, in function: Int?, _ analysis: SourceAnalysis, into collector: inout FindingCollector
+        writtenAs value: Expr, in function: Int?, byWrapper: Bool, _ analysis: SourceAnalysis,
+        into collector: inout FindingCollector
     ) {
-        let values = analysis.possibleValues(
-            of: value, inFunction: function, where: KeychainSymbols.alwaysClasses.contains)
+        let isAlways: (String) -> Bool =
+            byWrapper
+            ? { KeychainSymbols.alwaysClasses.contains($0) || KeychainSymbols.wrapperAlwaysCases.contains($0) }
+            : { KeychainSymbols.alwaysClasses.contains($0) }
+        let values = analysis.possibleValues(of: value, inFunction: function, where: isAlways)
         let always = values.constants.filter {
             !$0.isCaseMapping && !collector.hasFinding(of: RuleCatalog.accessibleAlways, at: $0)
         }
         guard let first = always.first else { return }
         let written = value.unwrapped
+        let isWrapperCase = !KeychainSymbols.alwaysClasses.contains(first.name)
         guard values.isOnlyConstantsWritten(in: written) else {
-            var names: [String] = []
-            for origin in always where !names.contains(origin.name) { names.append(origin.name) }
-            let replacement = KeychainSymbols.alwaysReplacement[first.name] ?? "kSecAttrAccessibleAfterFirstUnlock"
-            collector.report(
-                RuleCatalog.accessibleAlways, at: written.position,
-                "\(names.joined(separator: " or ")) can be written to a keychain item here: "
-                    + "\(values.describe(always, heldBy: written)); it stays decryptable while the device is locked; "
-                    + "use \(replacement)")
+            let held = values.describe(always, heldBy: written)
+            let message: String
+            if isWrapperCase {
+                message =
+                    "the wrapper can store this item with an Always accessibility class (.\(first.name)) here: "
+                    + "\(held); it stays decryptable while the device is locked; use "
+                    + ".\(Self.wrapperReplacement(first.name))"
+            } else {
+                var names: [String] = []
+                for origin in always where !names.contains(origin.name) { names.append(origin.name) }
+                let replacement =
+                    KeychainSymbols.alwaysReplacement[first.name] ?? "kSecAttrAccessibleAfterFirstUnlock"
+                message =
+                    "\(names.joined(separator: " or ")) can be written to a keychain item here: \(held); it stays "
+                    + "decryptable while the device is locked; use \(replacement)"
+            }
+            collector.report(RuleCatalog.accessibleAlways, at: written.position, message)
             return
         }
-        reportAlways(first.name, at: value, into: &collector)
+        if isWrapperCase {
+            collector.report(
+                RuleCatalog.accessibleAlways, at: written.position,
+                "the wrapper stores this item with an Always accessibility class (.\(first.name)): it stays "
+                    + "decryptable while the device is locked; use .\(Self.wrapperReplacement(first.name))")
+        } else {
+            reportAlways(first.name, at: value, into: &collector)
+        }
+    }
+
+    /// The same wrapper's AfterFirstUnlock option, keeping ThisDeviceOnly when the code asked for it.
+    private static func wrapperReplacement(_ option: String) -> String {
+        option.replacingOccurrences(of: "Always", with: "AfterFirstUnlock")
+            .replacingOccurrences(of: "always", with: "afterFirstUnlock")
     }
 
     private func reportAlways(_ constant: String, at value: Expr, into collector: inout FindingCollector) {
@@ -159,7 +187,7 @@ package struct AccessibilityChecker: SourceChecker {
         case .createAccessControl:
             let arguments = call.call.callArguments
             if arguments.count > 1 {
-                reportAlways(writtenAs: arguments[1].value, in: function, analysis, into: &collector)
+                reportAlways(writtenAs: arguments[1].value, in: function, byWrapper: false, analysis, into: &collector)
             }
         case .add:
             guard let query = call.query else { return }
@@ -222,29 +250,17 @@ package struct AccessibilityChecker: SourceChecker {
         }
     }
 
-    /// `keychain.accessibility(.always)`, `set(_:forKey:withAccessibility: .always)` and similar wrapper calls, in
-    /// code that can run (not in an arm that `if false` never takes).
+    /// KL101 for a wrapper's accessibility argument (`keychain.accessibility(.always)`,
+    /// `set(_:forKey:withAccessibility:)`, keychain-swift's `withAccess:`), followed to every value it can hold as an
+    /// item's class is: a variable, a conditional, a helper. Code that never runs (`if false { ... }`) is left out.
     private func checkWrapperArguments(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
-        analysis.unit.visitLiveExpressions { expr, _ in
+        analysis.unit.visitLiveExpressions { expr, function in
             guard case .call(let callee, let arguments, _) = expr.kind else { return }
             let calleeName = callee.unwrapped.terminalName ?? ""
             for (index, argument) in arguments.enumerated() {
                 let label = argument.label ?? (index == 0 ? calleeName : "")
                 guard label.lowercased().contains("accessib") || label == "withAccess" else { continue }
-                let value = argument.value.unwrapped
-                if case .member(_, let name) = value.kind, KeychainSymbols.wrapperAlwaysCases.contains(name) {
-                    // The same wrapper's AfterFirstUnlock case, keeping ThisDeviceOnly when the code asked for it.
-                    let replacement = name.replacingOccurrences(of: "Always", with: "AfterFirstUnlock")
-                        .replacingOccurrences(of: "always", with: "afterFirstUnlock")
-                    collector.report(
-                        RuleCatalog.accessibleAlways, at: value.position,
-                        "the wrapper stores this item with an Always accessibility class (.\(name)): it stays "
-                            + "decryptable while the device is locked; use .\(replacement)")
-                } else if let symbol = analysis.resolver.symbol(of: value),
-                    KeychainSymbols.alwaysClasses.contains(symbol)
-                {
-                    reportAlways(symbol, at: value, into: &collector)
-                }
+                reportAlways(writtenAs: argument.value, in: function, byWrapper: true, analysis, into: &collector)
             }
         }
     }
