@@ -87,6 +87,52 @@ import Testing
         #expect(text.hasSuffix("1 finding (1 high) in 1 file\n"))
     }
 
+    /// `--fix KL101` is named only beside a finding that has an edit: a class traced through a variable is left to
+    /// be changed by hand, in every format.
+    @Test func theFixLineNamesFixOnlyForFindingsWithAnEdit() throws {
+        let source = """
+            func save(_ data: Data, debug: Bool) -> [OSStatus] {
+                let level = debug ? kSecAttrAccessibleAlways : kSecAttrAccessibleWhenUnlocked
+                return [
+                    SecItemAdd([kSecAttrAccessible: level, kSecValueData: data] as CFDictionary, nil),
+                    SecItemAdd([kSecAttrAccessible: kSecAttrAccessibleAlways, kSecValueData: data] as CFDictionary, nil),
+                ]
+            }
+            """
+        let report = Linter().lint(files: [SourceFile(path: "Store.swift", text: source)])
+        try #require(report.findings.map { $0.position.line } == [4, 5])
+        let text = ReportFormat.text.render(report)
+        let fixLines = text.split(separator: "\n").filter { $0.hasPrefix("    fix: ") }
+        #expect(fixLines.count == 2)
+        #expect(fixLines.first?.contains("--fix") == false)
+        #expect(fixLines.last?.hasSuffix("`--fix KL101` rewrites this constant.") == true)
+        let json = try Self.object(ReportFormat.json.render(report))
+        let entries = try #require(json["findings"] as? [[String: Any]])
+        #expect(entries.map { $0["fixAvailable"] as? Bool } == [false, true])
+        #expect((entries[0]["fix"] as? String)?.contains("--fix") == false)
+        #expect((entries[1]["fix"] as? String)?.contains("`--fix KL101` rewrites this constant.") == true)
+        let sarif = try Self.object(ReportFormat.sarif.render(report))
+        let run = try #require((sarif["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results[0]["fixes"] == nil)
+        let fix = try #require((results[1]["fixes"] as? [[String: Any]])?.first)
+        let change = try #require((fix["artifactChanges"] as? [[String: Any]])?.first)
+        let replacement = try #require((change["replacements"] as? [[String: Any]])?.first)
+        let deleted = try #require(replacement["deletedRegion"] as? [String: Any])
+        let start = try #require(deleted["byteOffset"] as? Int)
+        let length = try #require(deleted["byteLength"] as? Int)
+        let bytes = Array(source.utf8)
+        #expect(String(decoding: bytes[start..<start + length], as: UTF8.self) == "kSecAttrAccessibleAlways")
+        #expect(
+            (replacement["insertedContent"] as? [String: Any])?["text"] as? String
+                == "kSecAttrAccessibleAfterFirstUnlock")
+        // The rule's own help says which findings `--fix` rewrites.
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        let rule = try #require((driver["rules"] as? [[String: Any]])?.first { $0["id"] as? String == "KL101" })
+        let help = (rule["help"] as? [String: Any])?["text"] as? String ?? ""
+        #expect(help.contains("where it is written directly") && help.contains("by hand"))
+    }
+
     @Test func everyRuleIsDocumented() {
         let ids = RuleCatalog.all.map(\.id)
         #expect(Set(ids).count == ids.count)

@@ -121,10 +121,17 @@ package final class ConstantOrigins {
             // `algorithm()` or `type.algorithm()`: a function without parameters is read like a property.
             return resolve(callee, context, at: offset, isLeaf, depth: depth + 1)
         case .call(let callee, let arguments, _)
-        where arguments.count == 1 && arguments[0].label == nil
-            && ConstantResolver.conversionFunctions.contains(callee.unwrapped.terminalName ?? ""):
-            // `String(kSecAttrAccessibleAlways)` is the constant it converts.
+        where arguments.count == 1
+            && (arguments[0].label == nil
+                && ConstantResolver.conversionFunctions.contains(callee.unwrapped.terminalName ?? "")
+                || callee.unwrapped.terminalName == "NSNumber"):
+            // `String(kSecAttrAccessibleAlways)` is the constant it converts; `NSNumber(value: true)` the Boolean.
             return each([arguments[0].value])
+        case .booleanLiteral(let value):
+            // `true` and `false` (Objective-C's `YES` and `NO` too) are leaves by those names.
+            return leaf(value ? "true" : "false", expr, qualifier: nil, isLeaf)
+        case .forceUnwrap(let inner):
+            return each([inner])
         case .ternary(let condition, let then, let otherwise):
             if case .booleanLiteral(let taken) = condition.unwrapped.kind { return each([taken ? then : otherwise]) }
             return each([then, otherwise])
@@ -283,7 +290,55 @@ package final class ConstantOrigins {
             }
         }
         let returned = Self.returnedValues(in: body)
-        return .anyOf(returned.map { resolve($0, context, at: $0.position.offset, isLeaf, depth: depth + 1) })
+        let values = PossibleValues.anyOf(
+            returned.map { resolve($0, context, at: $0.position.offset, isLeaf, depth: depth + 1) })
+        return Self.pickingSelfCases(values, in: body, selfCases)
+    }
+
+    /// A `switch self` that sets what a longer body returns (`let attribute: CFString`, `switch self { case .a:
+    /// attribute = kSecAttrAccessibleAfterFirstUnlock ... }`, `return attribute`) is a mapping as much as one whose
+    /// arms return: only the arms of the cases `self` is known to be count, and with no known case each constant
+    /// set in an arm is marked as a mapping.
+    private static func pickingSelfCases(_ values: PossibleValues, in body: Block, _ selfCases: [String]?)
+        -> PossibleValues
+    {
+        let switches = body.compactMap { statement -> [SwitchCase]? in
+            guard case .switchStatement(let subject, let cases) = statement.kind,
+                subject.unwrapped.terminalName == "self"
+            else { return nil }
+            return cases
+        }
+        guard !switches.isEmpty else { return values }
+        var values = values
+        for cases in switches {
+            // Where each arm's expressions are, to tell which arm a constant of this file is written in.
+            let arms: [Set<Int>] = cases.map { item in
+                var offsets: Set<Int> = []
+                item.body.visitExpressions { offsets.insert($0.position.offset) }
+                return offsets
+            }
+            func armsHolding(_ origin: ConstantOrigin) -> [Int] {
+                origin.file == nil ? arms.indices.filter { arms[$0].contains(origin.position.offset) } : []
+            }
+            guard let selfCases else {
+                for index in values.constants.indices where !armsHolding(values.constants[index]).isEmpty {
+                    values.constants[index].isCaseMapping = true
+                }
+                continue
+            }
+            var picked: Set<Int> = []
+            for name in selfCases {
+                // Only an arm that names the case: a `default` may stand for cases of another type.
+                guard let arm = cases.firstIndex(where: { $0.patterns.contains { $0.unwrapped.terminalName == name } })
+                else { return .unknown }
+                picked.insert(arm)
+            }
+            values.constants.removeAll { origin in
+                let holding = armsHolding(origin)
+                return !holding.isEmpty && !holding.contains(where: picked.contains)
+            }
+        }
+        return values
     }
 
     /// The values of the `return` statements of a body, in its arms too but not in closures or nested functions,
@@ -308,7 +363,7 @@ package final class ConstantOrigins {
                 if case .variable(let decl) = statement.kind { locals.insert(decl.name) }
             }
         }
-        Self.visitLiveStatements(block) { statement in
+        block.visitLiveStatements { statement in
             guard case .assignment(let written, _, let value) = statement.kind else { return }
             var name: String?
             switch written.unwrapped.kind {
@@ -320,14 +375,6 @@ package final class ConstantOrigins {
             guard let name else { return }
             assignments[name, default: []].append(
                 PropertyAssignment(value: value, context: context, offset: statement.position.offset))
-        }
-    }
-
-    /// `visitStatements`, leaving out the arms that a literal condition never takes.
-    private static func visitLiveStatements(_ block: Block, _ body: (Stmt) -> Void) {
-        for statement in block {
-            body(statement)
-            for nested in statement.liveArms + statement.closures { visitLiveStatements(nested, body) }
         }
     }
 }

@@ -80,8 +80,11 @@ package final class FunctionFlowAnalyzer {
         case .ifStatement(let conditions, let then, let otherwise):
             visit(conditions)
             let branch = newBranch()
-            withArm(branch, 0) { walk(then) }
-            if let otherwise { withArm(branch, 1) { walk(otherwise) } }
+            // An arm that a literal condition never takes (`if false { ... }`, the `else` of `if true`) is dead code:
+            // nothing written or called there reaches an item.
+            let taken = conditions.literalValue
+            if taken != false { withArm(branch, 0) { walk(then) } }
+            if let otherwise, taken != true { withArm(branch, 1) { walk(otherwise) } }
             lastBranchOfStatement = branch
         case .guardStatement(let conditions, let otherwise):
             visit(conditions)
@@ -324,7 +327,7 @@ package final class FunctionFlowAnalyzer {
         let visible = dictionary.facts.filter { $0.path.canRunTogether(with: path) }
         return DictionarySnapshot(
             facts: visible, isComplete: dictionary.isComplete, variable: dictionary.variable,
-            ancestors: dictionary.ancestors)
+            ancestors: dictionary.ancestors, readPath: path)
     }
 
     /// The tracked dictionary that `NSMutableDictionary(dictionary: q)`, `[q mutableCopy]` or `q` copies.

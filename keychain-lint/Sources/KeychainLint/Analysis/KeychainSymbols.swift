@@ -56,6 +56,15 @@ package enum KeychainSymbols {
         ConstantResolver.isSymbolName(name) || accessControlFlags.contains(name)
     }
 
+    /// A name the module's helpers are traced to (`ModuleIndex.namedValues`): a keychain value constant, or a
+    /// wrapper's option for an Always class.
+    static func isTracedValue(_ name: String) -> Bool {
+        isValueConstant(name) || wrapperAlwaysCases.contains(name)
+    }
+
+    /// The `true` of a Boolean attribute, as `ConstantOrigins` names its leaves: `true`, `YES`, `kCFBooleanTrue`.
+    static func isTrue(_ name: String) -> Bool { name == "true" || name == "kCFBooleanTrue" || name == "YES" }
+
     static func isAccessibilityClass(_ name: String) -> Bool {
         name.hasPrefix("kSecAttrAccessible") && name != accessible
     }

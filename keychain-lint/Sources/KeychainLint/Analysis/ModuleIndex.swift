@@ -8,9 +8,9 @@ package struct ModuleIndex: Sendable {
     package var readingFunctions: Set<String> = []
     /// True when the project's build settings target macOS only (`SDKROOT = macosx`).
     package var isMacOSProject = false
-    /// What each property, and function without parameters, of the module can give, by name: the keychain constants
-    /// and access-control flags it is traced to within its file (`ConstantOrigins`), each marked with that file. A
-    /// name declared in several files with different values is left out, as `resolver`'s aliases are.
+    /// What each property, and function without parameters, of the module can give, by name: the keychain constants,
+    /// access-control flags and wrapper options it is traced to within its file (`ConstantOrigins`), each marked with
+    /// that file. A name declared in several files with different values is left out, as `resolver`'s aliases are.
     package var namedValues: [String: PossibleValues] = [:]
 
     package init(resolver: ConstantResolver = ConstantResolver(), deletingFunctions: Set<String> = []) {
@@ -62,12 +62,12 @@ package struct ModuleIndex: Sendable {
         readingFunctions = Self.functions(in: callees, reaching: KeychainFunction.copyMatching.rawValue)
     }
 
-    /// See `namedValues`. Only declarations that name a keychain constant or flag are traced.
+    /// See `namedValues`. Only declarations that name a keychain constant, flag or wrapper option are traced.
     private static func namedValues(in units: [SourceUnit]) -> [String: PossibleValues] {
         func namesAConstant(_ visit: ((Expr) -> Void) -> Void) -> Bool {
             var found = false
             visit { expr in
-                if let name = expr.terminalName, KeychainSymbols.isValueConstant(name) { found = true }
+                if let name = expr.terminalName, KeychainSymbols.isTracedValue(name) { found = true }
             }
             return found
         }
@@ -87,7 +87,7 @@ package struct ModuleIndex: Sendable {
             guard !names.isEmpty else { continue }
             let origins = ConstantOrigins(unit: unit)
             for name in Set(names) {
-                guard var values = origins.possibleValues(ofDeclared: name, isLeaf: KeychainSymbols.isValueConstant),
+                guard var values = origins.possibleValues(ofDeclared: name, isLeaf: KeychainSymbols.isTracedValue),
                     !values.constants.isEmpty
                 else { continue }
                 for index in values.constants.indices { values.constants[index].file = unit.path }

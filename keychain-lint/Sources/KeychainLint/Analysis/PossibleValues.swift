@@ -33,6 +33,15 @@ package struct PossibleValues: Sendable, Equatable {
     /// The constants when they are everything the value can be; nil when it may also be something else.
     package var onlyConstants: [ConstantOrigin]? { includesOthers || constants.isEmpty ? nil : constants }
 
+    /// Whether the value is nothing but constants written within `expr` itself: not one reached through a name, a
+    /// helper or a `??`, and not one arm of a conditional that may give something else. A finding there needs no
+    /// account of where the value comes from.
+    package func isOnlyConstantsWritten(in expr: Expr) -> Bool {
+        let written = expr.unwrapped
+        let range = written.position.offset..<written.endOffset
+        return onlyConstants?.allSatisfy { $0.file == nil && range.contains($0.position.offset) } ?? false
+    }
+
     /// A value that is any one of the alternatives; unknown when there is none.
     package static func anyOf(_ alternatives: [PossibleValues]) -> PossibleValues {
         var result = PossibleValues(constants: [], includesOthers: alternatives.isEmpty)

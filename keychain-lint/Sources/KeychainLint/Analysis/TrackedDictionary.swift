@@ -30,6 +30,11 @@ package final class TrackedDictionary {
     package var onlyReadOnlyUses: Bool {
         !escapes && !uses.isEmpty && uses.allSatisfy { $0 == .search }
     }
+
+    /// Everything written into the dictionary, as it stands at the end of the function's top level.
+    package var finalSnapshot: DictionarySnapshot {
+        DictionarySnapshot(facts: facts, isComplete: isComplete, variable: variable, ancestors: ancestors)
+    }
 }
 
 /// What a SecItem call does with a dictionary it is given.
@@ -46,8 +51,24 @@ package struct DictionarySnapshot: Sendable {
     package var isComplete: Bool
     package var variable: String?
     package var ancestors: [String]
+    /// Where the dictionary is read: the branch path of the call that gets it.
+    package var readPath = BranchPath()
 
     package func fact(for key: String) -> DictionaryFact? { facts.last { $0.key == key } }
+
+    /// The writes of `key` whose value can be in the dictionary where it is read: each one not replaced since on
+    /// every path, that is by a later write of the key that runs whenever the read does or whenever that write does.
+    /// A value written in one arm of an `if` and another written before it both reach a read after the `if`; a value
+    /// written and then written again in the same arm does not.
+    package func reachingFacts(for key: String) -> [DictionaryFact] {
+        let written = facts.filter { $0.key == key }
+        return written.enumerated().compactMap { index, fact in
+            let replaced = written[(index + 1)...].contains { later in
+                later.path.isPrefix(of: readPath) || later.path.isPrefix(of: fact.path)
+            }
+            return replaced ? nil : fact
+        }
+    }
 
     package func has(_ key: String) -> Bool { fact(for: key) != nil }
 

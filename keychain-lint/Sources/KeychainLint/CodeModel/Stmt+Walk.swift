@@ -7,6 +7,24 @@ extension Array where Element == Stmt {
             for nested in statement.nestedBlocks { nested.visitStatements(body) }
         }
     }
+
+    /// `visitStatements`, leaving out the arms that a literal condition never takes (`if false { ... }`, the `else`
+    /// of `if true`).
+    package func visitLiveStatements(_ body: (Stmt) -> Void) {
+        for statement in self {
+            body(statement)
+            for nested in statement.liveArms + statement.closures { nested.visitLiveStatements(body) }
+        }
+    }
+
+    /// Visits every expression of the code that can run: these statements, their arms and closures, but not an arm
+    /// that a literal condition never takes, nor a nested function declaration (`SourceUnit.functions` lists it
+    /// apart).
+    package func visitLiveExpressions(_ body: (Expr) -> Void) {
+        visitLiveStatements { statement in
+            for expr in statement.ownExpressions { expr.visitOutsideClosures(body) }
+        }
+    }
 }
 
 extension Stmt {
@@ -35,22 +53,42 @@ extension Stmt {
 
     /// The outermost closures in the statement's own expressions (if and switch expressions are lowered as closures).
     package var closures: [Block] {
-        var own: [Expr] = []
-        switch kind {
-        case .expression(let expr): own = [expr]
-        case .variable(let decl): own = decl.initializer.map { [$0] } ?? []
-        case .assignment(let target, _, let value): own = [target, value]
-        case .ifStatement(let conditions, _, _): own = conditions.compactMap(\.expression)
-        case .guardStatement(let conditions, _): own = conditions.compactMap(\.expression)
-        case .switchStatement(let subject, _): own = [subject]
-        case .compilationConditional, .block, .function: break
-        case .loop(let conditions, _): own = conditions
-        case .returnStatement(let value): own = value.map { [$0] } ?? []
-        case .other(let parts): own = parts
-        }
         var blocks: [Block] = []
-        for expr in own { expr.collectClosures(into: &blocks) }
+        for expr in ownExpressions { expr.collectClosures(into: &blocks) }
         return blocks
+    }
+
+    /// The expressions the statement holds itself, not those of its arms or body: an expression statement, a
+    /// variable's initializer, an assignment's target and value, conditions, a `switch`'s subject and patterns, a
+    /// loop's conditions, a returned value.
+    package var ownExpressions: [Expr] {
+        switch kind {
+        case .expression(let expr): [expr]
+        case .variable(let decl): decl.initializer.map { [$0] } ?? []
+        case .assignment(let target, _, let value): [target, value]
+        case .ifStatement(let conditions, _, _): conditions.compactMap(\.expression)
+        case .guardStatement(let conditions, _): conditions.compactMap(\.expression)
+        case .switchStatement(let subject, let cases): [subject] + cases.flatMap(\.patterns)
+        case .compilationConditional, .block, .function: []
+        case .loop(let conditions, _): conditions
+        case .returnStatement(let value): value.map { [$0] } ?? []
+        case .other(let parts): parts
+        }
+    }
+}
+
+extension Expr {
+    /// Visits this expression and every expression inside it except the statements of its closures, which
+    /// `Block.visitLiveStatements` reaches as statements.
+    package func visitOutsideClosures(_ body: (Expr) -> Void) {
+        body(self)
+        switch kind {
+        case .closure: return
+        case .stringLiteral(_, let interpolations):
+            for part in interpolations { part.value.visitOutsideClosures(body) }
+        default:
+            for child in children { child.visitOutsideClosures(body) }
+        }
     }
 }
 
@@ -74,5 +112,17 @@ extension SourceUnit {
     package func visitAllStatements(_ body: (Stmt) -> Void) {
         for function in functions { function.body.visitStatements(body) }
         topLevel.visitStatements(body)
+    }
+
+    /// Visits the expressions of the file's code that can run (`Block.visitLiveExpressions`), each with the index
+    /// of the body it is written in: the functions in order, then the top-level code, as `SourceAnalysis.functions`
+    /// and `ConstantOrigins` number them; nil for a property's initializer (a closure stored in a property is a
+    /// function of its own).
+    package func visitLiveExpressions(_ body: (Expr, Int?) -> Void) {
+        for (index, function) in functions.enumerated() {
+            function.body.visitLiveExpressions { body($0, index) }
+        }
+        topLevel.visitLiveExpressions { body($0, functions.count) }
+        for property in properties { property.initializer?.visitOutsideClosures { body($0, nil) } }
     }
 }

@@ -35,3 +35,12 @@ public struct TextEdit: Sendable, Hashable {
     public var range: Range<Int>
     public var replacement: String
 }
+
+extension Finding {
+    /// How to fix this finding: the rule's advice, and what `--fix` does only when this finding has an edit (a class
+    /// traced through a variable or a helper, or a wrapper's option, has none).
+    public var fixAdvice: String {
+        guard edit != nil, let automatic = rule.automaticFix else { return rule.fix }
+        return rule.fix + " " + automatic
+    }
+}

@@ -11,8 +11,19 @@ public struct RuleDescriptor: Sendable, Hashable {
     public var summary: String
     /// Why the code fails or leaks on a real device.
     public var explanation: String
+    /// How to fix a finding by hand.
     public var fix: String
+    /// What `--fix` does to a finding that carries an edit ("`--fix KL101` rewrites this constant."); nil for rules
+    /// without mechanical fixes. Reports add it only to findings that have one.
+    public var automaticFix: String? = nil
+    /// Which findings of the rule get an edit, for the rule's own description (SARIF's `help`); nil when none do.
+    public var automaticFixScope: String? = nil
 
     public static func == (lhs: RuleDescriptor, rhs: RuleDescriptor) -> Bool { lhs.id == rhs.id }
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+extension RuleDescriptor {
+    /// The rule's fix as its description gives it: the advice, and which findings `--fix` rewrites.
+    public var fixDescription: String { automaticFixScope.map { fix + " " + $0 } ?? fix }
 }

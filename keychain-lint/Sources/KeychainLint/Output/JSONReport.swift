@@ -17,7 +17,7 @@ enum JSONReport {
                 "column": finding.position.column,
                 "fingerprint": finding.fingerprint,
                 "message": finding.message,
-                "fix": finding.rule.fix,
+                "fix": finding.fixAdvice,
                 "fixAvailable": finding.edit != nil,
                 "cwe": "CWE-\(finding.rule.cwe)",
                 "masvs": finding.rule.masvs,

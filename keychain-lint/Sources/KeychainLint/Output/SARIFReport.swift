@@ -9,7 +9,7 @@ enum SARIFReport {
         let rules = RuleCatalog.all
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let results: [[String: Any]] = report.findings.map { finding in
-            [
+            var result: [String: Any] = [
                 "ruleId": finding.rule.id,
                 "ruleIndex": ruleIndex[finding.rule.id] ?? 0,
                 "level": finding.severity.sarifLevel,
@@ -25,6 +25,8 @@ enum SARIFReport {
                 // Rule, path and the finding's line text (not its number), so moving code keeps the alert.
                 "partialFingerprints": ["keychainLint/v2": finding.fingerprint],
             ]
+            if let edit = finding.edit { result["fixes"] = [fix(edit, of: finding)] }
+            return result
         }
         let driver: [String: Any] = [
             "name": "keychain-lint",
@@ -54,6 +56,25 @@ enum SARIFReport {
         return JSONText.encode(["$schema": schema, "version": "2.1.0", "runs": [run]])
     }
 
+    /// The edit `--fix` would apply, as a SARIF fix: the bytes it replaces (`byteOffset`, `byteLength`, UTF-8 as the
+    /// edit counts them) and the new text. Only findings with an edit get one.
+    private static func fix(_ edit: TextEdit, of finding: Finding) -> [String: Any] {
+        [
+            "description": ["text": finding.rule.automaticFix ?? "Replace with \(edit.replacement)."],
+            "artifactChanges": [
+                [
+                    "artifactLocation": ["uri": uri(for: finding.path)],
+                    "replacements": [
+                        [
+                            "deletedRegion": ["byteOffset": edit.range.lowerBound, "byteLength": edit.range.count],
+                            "insertedContent": ["text": edit.replacement],
+                        ]
+                    ],
+                ]
+            ],
+        ]
+    }
+
     private static func notification(_ file: SkippedFile) -> [String: Any] {
         [
             "level": "warning",
@@ -71,8 +92,8 @@ enum SARIFReport {
             "shortDescription": ["text": rule.summary],
             "fullDescription": ["text": rule.explanation],
             "help": [
-                "text": rule.explanation + "\nFix: " + rule.fix,
-                "markdown": rule.explanation + "\n\n**Fix:** " + rule.fix,
+                "text": rule.explanation + "\nFix: " + rule.fixDescription,
+                "markdown": rule.explanation + "\n\n**Fix:** " + rule.fixDescription,
             ],
             "defaultConfiguration": ["level": rule.severity.sarifLevel],
             "properties": [

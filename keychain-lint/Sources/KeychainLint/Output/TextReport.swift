@@ -7,7 +7,7 @@ enum TextReport {
             let place = "\(finding.path):\(finding.position.line):\(finding.position.column)"
             lines.append(
                 "\(place): \(finding.severity.rawValue): \(finding.message) [\(finding.rule.id) \(finding.rule.name)]")
-            lines.append("    fix: \(finding.rule.fix)")
+            lines.append("    fix: \(finding.fixAdvice)")
         }
         for file in report.skippedFiles {
             lines.append("\(file.path): note: skipped: \(file.reason)")

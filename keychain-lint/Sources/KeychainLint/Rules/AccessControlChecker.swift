@@ -46,6 +46,14 @@ package struct AccessControlChecker: SourceChecker {
             if firstBiometricUse == nil, Self.isBiometricUse(callee: callee, arguments: arguments) {
                 firstBiometricUse = expr.position
             }
+        }
+        // The flags of items, in code that can run: an arm that `if false` never takes writes no item.
+        var wrapperFlags: [(value: Expr, function: Int?)] = []
+        analysis.unit.visitLiveExpressions { expr, function in
+            if case .member(let base?, "biometry") = expr.kind, base.terminalName == "LAAuthenticationRequirement" {
+                reportAnyBiometryRequirement(expr, spelledOutReported: false, into: &collector)
+            }
+            guard case .call(_, let arguments, _) = expr.kind, let callee = expr.calleeName else { return }
             if callee == "LARight" {
                 for argument in arguments where argument.label == "requirement" {
                     reportAnyBiometryRequirement(argument.value, spelledOutReported: true, into: &collector)
@@ -57,29 +65,38 @@ package struct AccessControlChecker: SourceChecker {
             } else {
                 for argument in arguments where Self.flagLabels.contains(argument.label ?? "") {
                     reportBiometryAny(in: argument.value, into: &collector)
+                    wrapperFlags.append((argument.value, function))
                 }
             }
         }
-        analysis.unit.visitAllExpressions { expr in
-            if case .member(let base?, "biometry") = expr.kind, base.terminalName == "LAAuthenticationRequirement" {
-                reportAnyBiometryRequirement(expr, spelledOutReported: false, into: &collector)
+        var variables = analysis.unit.properties
+        for function in analysis.functions {
+            function.decl.body.visitLiveStatements { statement in
+                if case .variable(let decl) = statement.kind { variables.append(decl) }
             }
         }
-        var variables = analysis.unit.properties
-        for function in analysis.functions { function.decl.body.collectVariables(into: &variables) }
         var flagVariables: Set<String> = []
         for variable in variables where variable.typeName?.contains("SecAccessControlCreateFlags") == true {
             flagVariables.insert(variable.name)
             if let value = variable.initializer { reportBiometryAny(in: value, into: &collector) }
         }
         // `flags.insert(.biometryAny)`: a flag added after the declaration.
-        analysis.unit.visitAllExpressions { expr in
+        analysis.unit.visitLiveExpressions { expr, _ in
             guard let method = expr.calleeName, ["insert", "formUnion", "update"].contains(method),
                 let receiver = expr.callReceiver?.unwrapped.terminalName, flagVariables.contains(receiver)
             else { return }
             for argument in expr.callArguments { reportBiometryAny(in: argument.value, into: &collector) }
         }
-        reportBiometryAnyReachingFlags(analysis, into: &collector)
+        for (index, function) in analysis.functions.enumerated() {
+            for call in function.flow.calls where call.function == .createAccessControl {
+                let arguments = call.call.callArguments
+                guard arguments.count > 2 else { continue }
+                reportBiometryAnyReaching(arguments[2].value, in: index, analysis, into: &collector)
+            }
+        }
+        for flags in wrapperFlags {
+            reportBiometryAnyReaching(flags.value, in: flags.function, analysis, into: &collector)
+        }
         if !bindsAuthentication {
             for function in analysis.functions { reportBooleanGates(in: function.decl, into: &collector) }
         }
@@ -184,30 +201,25 @@ package struct AccessControlChecker: SourceChecker {
                 + "after the right was saved; use .biometryCurrentSet for rights that guard accounts or payments")
     }
 
-    /// KL303 at the flags of SecAccessControlCreateWithFlags when they can hold `.biometryAny` on some path: a
-    /// variable set in branches, a `??` default, a helper of the file or of the module. A constant already reported
-    /// where it is written (a typed flags variable's initializer, an argument) is not reported again.
-    private func reportBiometryAnyReachingFlags(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
-        for (index, function) in analysis.functions.enumerated() {
-            for call in function.flow.calls where call.function == .createAccessControl {
-                let arguments = call.call.callArguments
-                guard arguments.count > 2 else { continue }
-                let flags = arguments[2].value
-                let values = analysis.possibleValues(
-                    of: flags, inFunction: index, where: Self.biometryAnyNames.contains)
-                let any = values.constants.filter { origin in
-                    !origin.isCaseMapping
-                        && (origin.qualifier ?? "SecAccessControlCreateFlags") == "SecAccessControlCreateFlags"
-                        && !collector.hasFinding(of: RuleCatalog.biometryAny, at: origin)
-                }
-                guard let first = any.first else { continue }
-                collector.report(
-                    RuleCatalog.biometryAny, at: flags.unwrapped.position,
-                    "\(first.name) can reach these flags: \(values.describe(any, heldBy: flags)); it keeps the item "
-                        + "usable after someone enrols a new fingerprint or face; use biometryCurrentSet for items "
-                        + "that guard accounts or payments")
-            }
+    /// KL303 at the flags of SecAccessControlCreateWithFlags, or a wrapper's `authenticationPolicy:`/`flags:`
+    /// argument, when they can hold `.biometryAny` on some path: a variable set in branches, a `??` default, a helper
+    /// of the file or of the module. A constant already reported where it is written (a typed flags variable's
+    /// initializer, an argument) is not reported again.
+    private func reportBiometryAnyReaching(
+        _ flags: Expr, in function: Int?, _ analysis: SourceAnalysis, into collector: inout FindingCollector
+    ) {
+        let values = analysis.possibleValues(of: flags, inFunction: function, where: Self.biometryAnyNames.contains)
+        let any = values.constants.filter { origin in
+            !origin.isCaseMapping
+                && (origin.qualifier ?? "SecAccessControlCreateFlags") == "SecAccessControlCreateFlags"
+                && !collector.hasFinding(of: RuleCatalog.biometryAny, at: origin)
         }
+        guard let first = any.first else { return }
+        collector.report(
+            RuleCatalog.biometryAny, at: flags.unwrapped.position,
+            "\(first.name) can reach these flags: \(values.describe(any, heldBy: flags)); it keeps the item "
+                + "usable after someone enrols a new fingerprint or face; use biometryCurrentSet for items "
+                + "that guard accounts or payments")
     }
 
     private func reportBiometryAny(in expr: Expr, into collector: inout FindingCollector) {

@@ -25,7 +25,7 @@ package struct BackgroundReadChecker: SourceChecker {
                 noteReads(in: function.decl.body, entry: function.decl.signature, function, analysis, into: &collector)
             }
             // BGTaskScheduler launch handlers.
-            function.decl.body.visitExpressions { expr in
+            function.decl.body.visitLiveExpressions { expr in
                 guard case .call(_, let arguments, let closures) = expr.kind, expr.calleeName == "register",
                     arguments.contains(where: { $0.label == "forTaskWithIdentifier" })
                 else { return }
@@ -64,7 +64,7 @@ package struct BackgroundReadChecker: SourceChecker {
         in body: Block, entry: String, _ function: AnalyzedFunction, _ analysis: SourceAnalysis,
         into collector: inout FindingCollector
     ) {
-        body.visitExpressions { expr in
+        body.visitLiveExpressions { expr in
             guard case .call = expr.kind else { return }
             if expr.calleeName == KeychainFunction.copyMatching.rawValue {
                 let query = function.flow.calls.first { $0.call.position.offset == expr.position.offset }?.query

@@ -121,10 +121,10 @@ package struct ItemOperationChecker: SourceChecker {
 
     /// `result as! Data` or `result!` after `SecItemCopyMatching(query, &result)` (also when the result is
     /// passed through `withUnsafeMutablePointer(to: &result)`), and `attributes[kSecAttrAccount] as! String` on any
-    /// dictionary read with a keychain attribute key.
+    /// dictionary read with a keychain attribute key. Code that never runs (`if false { ... }`) is left out.
     private func checkForcedResults(_ function: AnalyzedFunction, into collector: inout FindingCollector) {
         var results = Set(function.flow.calls.compactMap(\.resultVariable))
-        function.decl.body.visitExpressions { expr in
+        function.decl.body.visitLiveExpressions { expr in
             guard let name = expr.calleeName, name.hasPrefix("withUnsafeMutablePointer") else { return }
             var readsKeychain = false
             expr.visit { if $0.calleeName == KeychainFunction.copyMatching.rawValue { readsKeychain = true } }
@@ -137,7 +137,7 @@ package struct ItemOperationChecker: SourceChecker {
         }
         var allowedUnwraps: Set<Int> = []
         var forced: [(SourcePosition, String)] = []
-        function.decl.body.visitExpressions { expr in
+        function.decl.body.visitLiveExpressions { expr in
             switch expr.kind {
             case .cast(let inner, let type, let kind):
                 let target = type.trimmingCharacters(in: ["?", "!", " "])

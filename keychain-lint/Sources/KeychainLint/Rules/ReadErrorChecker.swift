@@ -45,8 +45,7 @@ package struct ReadErrorChecker: SourceChecker {
                         }
                     }
                 }
-                scan(then, into: &collector)
-                if let otherwise { scan(otherwise, into: &collector) }
+                for arm in statement.liveArms { scan(arm, into: &collector) }
             case .guardStatement(let conditions, let otherwise):
                 let expressions = conditions.compactMap(\.expression)
                 if expressions.count == conditions.count, mentionsStatus(expressions) {
@@ -76,7 +75,8 @@ package struct ReadErrorChecker: SourceChecker {
         }
 
         private func reportDestructive(in block: Block, status: String, into collector: inout FindingCollector) {
-            block.visitExpressions { expr in
+            // Code that never runs (`if false { ... }`) deletes nothing.
+            block.visitLiveExpressions { expr in
                 guard case .call = expr.kind, isDestructive(expr) else { return }
                 collector.report(
                     RuleCatalog.deleteOnReadError, at: expr.position,

@@ -22,7 +22,12 @@ public enum RuleCatalog {
             """,
         fix: """
             Use kSecAttrAccessibleAfterFirstUnlock (or its ThisDeviceOnly variant) for items a background task \
-            needs, kSecAttrAccessibleWhenUnlocked otherwise. `--fix KL101` rewrites the constant.
+            needs, kSecAttrAccessibleWhenUnlocked otherwise.
+            """,
+        automaticFix: "`--fix KL101` rewrites this constant.",
+        automaticFixScope: """
+            `--fix KL101` rewrites the constant where it is written directly; a class that reaches the item \
+            through a variable, a conditional or a helper, and a wrapper's option, are left to be changed by hand.
             """)
 
     public static let addWithoutAccessibility = RuleDescriptor(

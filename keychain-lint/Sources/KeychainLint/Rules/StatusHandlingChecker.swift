@@ -14,13 +14,14 @@ package struct StatusHandlingChecker: SourceChecker {
         for function in analysis.functions {
             checkDiscarded(
                 in: function.decl.body, returned: swift && function.decl.returnsValue, swift: swift, into: &collector)
-            function.decl.body.visitStatements { checkDuplicateBranch($0, into: &collector) }
+            function.decl.body.visitLiveStatements { checkDuplicateBranch($0, into: &collector) }
         }
     }
 
     /// `returned`: the block's value is what its Swift function, getter or closure gives back, so a lone expression
     /// there is returned (`-> OSStatus { SecItemAdd(...) }`, `queue.sync { SecItemAdd(...) }`), not discarded. In a
-    /// Void body and in arms, cases, loop and catch bodies the lone call's status is thrown away.
+    /// Void body and in arms, cases, loop and catch bodies the lone call's status is thrown away. An arm that a
+    /// literal condition never takes (`if false { ... }`) never runs and is left out.
     private func checkDiscarded(in block: Block, returned: Bool, swift: Bool, into collector: inout FindingCollector) {
         let lone = returned && block.count == 1
         for statement in block {
@@ -33,7 +34,7 @@ package struct StatusHandlingChecker: SourceChecker {
             case .switchStatement, .compilationConditional: armsReturned = lone
             default: break
             }
-            for arm in statement.arms {
+            for arm in statement.liveArms {
                 checkDiscarded(in: arm, returned: armsReturned, swift: swift, into: &collector)
             }
             for closure in statement.closures {
