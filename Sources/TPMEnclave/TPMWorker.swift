@@ -31,13 +31,21 @@ final class TPMWorker<Context>: Sendable {
 
     /// A call, as the thread runs it or as a caller that gives the worker up fails it.
     private final class Job: Sendable {
-        let run: @Sendable (Context) -> Void
+        let run: @Sendable (Context) -> Outcome
         let fail: @Sendable (TPMError) -> Void
 
-        init(run: @escaping @Sendable (Context) -> Void, fail: @escaping @Sendable (TPMError) -> Void) {
+        init(run: @escaping @Sendable (Context) -> Outcome, fail: @escaping @Sendable (TPMError) -> Void) {
             self.run = run
             self.fail = fail
         }
+    }
+
+    /// A call's result, not yet given to its caller: the thread first settles what it means for the worker.
+    private struct Outcome {
+        /// Gives the result to the caller.
+        let deliver: () -> Void
+        /// Gives the caller `error` instead, disposing of the result.
+        let withhold: (TPMError) -> Void
     }
 
     /// Starts the thread, which makes the context with `open` (``waitUntilOpen(within:)`` waits for it).
@@ -76,7 +84,15 @@ final class TPMWorker<Context>: Sendable {
     ) throws(TPMError) -> R {
         let answer = TPMAnswer<R>(discard: discard)
         let job = Job(
-            run: { context in answer.give(Result { () throws(TPMError) -> R in try body(context) }) },
+            run: { context in
+                let result = Result { () throws(TPMError) -> R in try body(context) }
+                return Outcome(
+                    deliver: { answer.give(result) },
+                    withhold: { error in
+                        answer.give(.failure(error))
+                        if case .success(let value) = result { discard(value) }
+                    })
+            },
             fail: { answer.give(.failure($0)) })
         let refusal = queue.withLock { queue -> TPMError? in
             if let givenUp = queue.givenUp { return givenUp }
@@ -152,8 +168,19 @@ final class TPMWorker<Context>: Sendable {
         // When the opener stopped waiting, nobody will use the context.
         guard opened.give(.success(())) else { return }
         while let job = next() {
-            job.run(context)
-            queue.withLock { $0.running = nil }
+            let outcome = job.run(context)
+            // Settled under the lock before the caller hears anything: a caller whose timeout passed meanwhile either
+            // gave the worker up before this (its call then fails with the timeout, whatever the TPM answered, and the
+            // result is discarded) or finds its call answered.
+            let givenUp = queue.withLock { queue -> TPMError? in
+                queue.running = nil
+                return queue.givenUp
+            }
+            if let givenUp {
+                outcome.withhold(givenUp)
+                return
+            }
+            outcome.deliver()
         }
     }
 
