@@ -5,8 +5,9 @@ import Synchronization
 
 /// A connection to a TPM 2.0 with its storage primary key loaded. Its ESAPI calls run on a worker thread
 /// (``TPMWorker``) that owns the ESAPI context: ESAPI contexts are not thread-safe, and a caller waits for the TPM at
-/// most the connection's timeouts. After a call the TPM did not answer in time, the ESAPI connection is given up and
-/// the next call makes a new one.
+/// most the connection's timeouts. After a call the TPM did not answer in time, or one that broke the connection (its
+/// transport failed, or the TPM no longer holds the storage primary: it was restarted), the ESAPI connection is given
+/// up and the next call makes a new one, so key objects that hold this connection work again once the TPM answers.
 package final class TPMConnection: Sendable {
     /// The TCTI configuration this connection was made with ("device:/dev/tpmrm0", "swtpm:host=…,port=…").
     package let tcti: String
@@ -19,6 +20,8 @@ package final class TPMConnection: Sendable {
     private struct Workers {
         var current: TPMWorker<Contexts>?
         var lastFailure: (error: TPMError, at: DispatchTime)?
+        /// How many ESAPI connections were made (1 until the first is given up and a call connects anew).
+        var made = 1
     }
 
     /// The TCTI and ESAPI contexts and the primary keys, which only the worker thread makes, uses and releases.
@@ -28,6 +31,9 @@ package final class TPMConnection: Sendable {
         let primary: UInt32  // an ESYS_TR: the lockout-exempt primary, every new key's parent
         /// The primary of keys made before the exemption, created at the first use of such a key.
         var legacyPrimary: UInt32?
+        /// A call broke the connection: the handles may name nothing, or another process's objects after the TPM
+        /// was restarted, so nothing is flushed at release.
+        var isLost = false
 
         /// Connects and creates the storage primary key.
         init(tcti: String) throws(TPMError) {
@@ -56,8 +62,10 @@ package final class TPMConnection: Sendable {
 
         deinit {
             var context: OpaquePointer? = self.context
-            _ = Esys_FlushContext(context, primary)
-            if let legacyPrimary { _ = Esys_FlushContext(context, legacyPrimary) }
+            if !isLost {
+                _ = Esys_FlushContext(context, primary)
+                if let legacyPrimary { _ = Esys_FlushContext(context, legacyPrimary) }
+            }
             Esys_Finalize(&context)
             var tcti: OpaquePointer? = tctiContext
             Tss2_TctiLdr_Finalize(&tcti)
@@ -94,13 +102,29 @@ package final class TPMConnection: Sendable {
     }
 
     /// Runs `body` with the contexts on the worker, waiting at most `seconds` (``TPMWorker/run(within:discard:_:)``).
-    /// `body` must not capture `self`: a call the TPM never answers keeps it on the stuck thread.
+    /// `body` must not capture `self`: a call the TPM never answers keeps it on the stuck thread. A failure that
+    /// ends the connection (``TPMError/endsConnection``) marks the contexts lost, so that their release flushes
+    /// nothing, and the worker gives them up; a transport failure reaches the caller as
+    /// ``TPMError/connectionLost(tcti:operation:code:)``.
     private func perform<R: Sendable>(
         within seconds: Double, discard: @escaping @Sendable (R) -> Void = { _ in },
         _ body: @escaping @Sendable (Contexts) throws(TPMError) -> R
     ) throws(TPMError) -> R {
-        try currentWorker().run(within: seconds, discard: discard, body)
+        let tcti = tcti
+        return try currentWorker().run(within: seconds, discard: discard) { (contexts) throws(TPMError) -> R in
+            do throws(TPMError) {
+                return try body(contexts)
+            } catch {
+                guard error.endsConnection else { throw error }
+                contexts.isLost = true
+                guard case .tpm(let operation, let code) = error, TPMError.isTransportFailure(code) else { throw error }
+                throw .connectionLost(tcti: tcti, operation: operation, code: code)
+            }
+        }
     }
+
+    /// How many ESAPI connections this connection made: 1, and one more for each time it connected anew.
+    var connectionsMade: Int { workers.withLock { $0.made } }
 
     /// The current worker; after one was given up, a new connection (made within `timeouts.creation`). Callers that
     /// waited for the lock while an attempt failed get its failure, rather than each trying again in turn.
@@ -118,6 +142,7 @@ package final class TPMConnection: Sendable {
                 throw error
             }
             workers.current = worker
+            workers.made += 1
             return worker
         }
     }
