@@ -66,7 +66,8 @@ package enum SecureEnclaveBackends {
     /// Runs a TPM operation, turning its failures into ``EnclaveError`` with their OSStatus (``TPMError/status``;
     /// the TSS2 response code stays in the reason). The connection is kept after a transport failure: it gives its
     /// ESAPI connection up itself and connects anew at the next call, for the keys that hold it and for new lookups
-    /// alike.
+    /// alike, and a TPM gone meanwhile stays errSecNotAvailable rather than becoming "no TPM" (-4), which would let
+    /// the software enclave stand in for it.
     static func translating<R>(_ connection: TPMConnection, _ body: () throws(TPMError) -> R) throws(EnclaveError)
         -> R
     {

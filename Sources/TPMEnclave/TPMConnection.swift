@@ -127,7 +127,9 @@ package final class TPMConnection: Sendable {
     var connectionsMade: Int { workers.withLock { $0.made } }
 
     /// The current worker; after one was given up, a new connection (made within `timeouts.creation`). Callers that
-    /// waited for the lock while an attempt failed get its failure, rather than each trying again in turn.
+    /// waited for the lock while an attempt failed get its failure, rather than each trying again in turn. This
+    /// connection worked once, so a TPM that cannot be reached now went away (``TPMError/wentAway(tcti:)``,
+    /// errSecNotAvailable) rather than being absent (``TPMError/unavailable(tcti:)``, errSecUnimplemented).
     private func currentWorker() throws(TPMError) -> TPMWorker<Contexts> {
         let arrived = DispatchTime.now()
         return try workers.withLock { (workers) throws(TPMError) -> TPMWorker<Contexts> in
@@ -138,8 +140,10 @@ package final class TPMConnection: Sendable {
             do throws(TPMError) {
                 try worker.waitUntilOpen(within: timeouts.creation)
             } catch {
-                workers.lastFailure = (error, .now())
-                throw error
+                let failure: TPMError
+                if case .unavailable(let tcti) = error { failure = .wentAway(tcti: tcti) } else { failure = error }
+                workers.lastFailure = (failure, .now())
+                throw failure
             }
             workers.current = worker
             workers.made += 1

@@ -11,6 +11,9 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
     /// the TPM no longer holds what the connection loaded (it was restarted). The connection was given up, and the
     /// next use connects anew (``endsConnection(_:)``).
     case connectionLost(tcti: String, operation: String, code: UInt32)
+    /// Connecting anew, after a connection that worked was given up, found no TPM at the TCTI: the TPM went away
+    /// (-25291, where a TPM that never answered is ``unavailable(tcti:)``, -4).
+    case wentAway(tcti: String)
     /// A key blob that is not one this back end wrote, or not for this use.
     case invalidKeyBlob
     /// This build was made without TSS2 (`KEYCHAIN_WITHOUT_TPM=1`).
@@ -24,6 +27,7 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
         case .connectionLost(let tcti, let operation, let code):
             "the connection to the TPM at \(tcti) broke (\(operation) failed: 0x\(String(code, radix: 16))); "
                 + "the next use connects anew"
+        case .wentAway(let tcti): "the TPM at \(tcti) went away: nothing answers there any more"
         case .invalidKeyBlob: "not a TPM key blob of this keychain"
         case .notBuiltIn: "this build of the keychain has no TPM support (it was built with KEYCHAIN_WITHOUT_TPM=1)"
         }
@@ -31,11 +35,12 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
 
     /// The OSStatus callers see (CryptoKit as `underlyingCoreCryptoError(error:)`, SecKey as its error's code); the
     /// TSS2 response code stays in ``description``. -4 (errSecUnimplemented) when there is no TPM or no TPM support;
-    /// -25291 (errSecNotAvailable: try again later) for a TPM that did not answer in time, or whose connection broke.
+    /// -25291 (errSecNotAvailable: try again later) for a TPM that did not answer in time, whose connection broke or
+    /// that went away.
     package var status: Int32 {
         switch self {
         case .unavailable, .notBuiltIn: -4
-        case .timedOut, .connectionLost: Self.notAvailable
+        case .timedOut, .connectionLost, .wentAway: Self.notAvailable
         case .tpm(let operation, let code): Self.status(operation: operation, code: code)
         case .invalidKeyBlob: -50
         }

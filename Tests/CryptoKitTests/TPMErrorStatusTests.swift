@@ -71,13 +71,15 @@ struct TPMErrorStatusTests {
                 == .connectionLost(tcti: "t", operation: "Sign", code: 0x7_0018))
     }
 
-    @Test func aLostConnectionIsNotAvailable() {
+    @Test func aLostConnectionAndATPMGoneAreNotAvailable() {
         let lost = TPMError.connectionLost(tcti: "device:/dev/tpmrm0", operation: "Sign", code: 0xA_000A)
         #expect(lost.status == -25291)
         #expect(
             lost.description
                 == "the connection to the TPM at device:/dev/tpmrm0 broke (Sign failed: 0xa000a); the next use "
                 + "connects anew")
+        #expect(TPMError.wentAway(tcti: "t").status == -25291)
+        #expect(TPMError.wentAway(tcti: "t").description == "the TPM at t went away: nothing answers there any more")
     }
 
     @Test func theTimeoutsComeFromTheVariable() {

@@ -145,6 +145,127 @@ struct TPMReconnectTests {
         }
     }
 
+    /// A connection that worked and finds no TPM when it connects anew reports the TPM gone (errSecNotAvailable: try
+    /// again later), not "no TPM" (errSecUnimplemented), which stays the answer of a first connection that never
+    /// worked.
+    @Test func aTPMGoneAtReconnectIsNotAvailableAndOneNeverReachedIsUnimplemented() throws {
+        let tpm = try SoftwareTPM()
+        let connection = try TPMConnection(tcti: tpm.tcti, timeouts: Self.short)
+        let blob = try connection.createKey(use: .signing, authorization: authorization)
+
+        tpm.crash()
+        #expect(throws: TPMError.connectionLost(tcti: tpm.tcti, operation: "Load", code: 0xA_000A)) {
+            try connection.sign(digest: digest, with: blob, authorization: authorization)
+        }
+        for _ in 0..<2 {
+            let gone = try #require(throws: TPMError.self) {
+                try connection.sign(digest: digest, with: blob, authorization: authorization)
+            }
+            #expect(gone == .wentAway(tcti: tpm.tcti))
+            #expect(gone.status == -25291)
+            #expect(gone.description == "the TPM at \(tpm.tcti) went away: nothing answers there any more")
+        }
+        let never = try #require(throws: TPMError.self) { try TPMConnection(tcti: tpm.tcti, timeouts: Self.short) }
+        #expect(never == .unavailable(tcti: tpm.tcti))
+        #expect(never.status == -4)
+
+        try tpm.start(port: tpm.port)
+        try expectSigns(blob, on: connection)
+    }
+
+    /// Through CryptoKit: a key of a TPM that went away fails with errSecNotAvailable, each time, and so does making
+    /// a key there (the process's connection to it is kept and connects anew), rather than -4, with which the
+    /// software enclave would stand in for the TPM.
+    @Test func enclaveKeysOfATPMThatWentAwayAreNotAvailableRatherThanUnimplemented() throws {
+        try withEnclaveKeychain { _, _ in
+            let tpm = try SoftwareTPM()
+            let tcti = tpm.tcti
+            let message = message
+            let key = try TPMTimeoutTests.inTPM(tcti) { try SecureEnclave.P256.Signing.PrivateKey() }
+
+            tpm.crash()
+            for _ in 0..<3 {
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -25291)) {
+                    _ = try key.signature(for: message)
+                }
+            }
+            TPMTimeoutTests.inTPM(tcti) {
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -25291)) {
+                    _ = try SecureEnclave.P256.Signing.PrivateKey()
+                }
+                return ()
+            }
+
+            try tpm.start(port: tpm.port)
+            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            let another = try TPMTimeoutTests.inTPM(tcti) { try SecureEnclave.P256.Signing.PrivateKey() }
+            #expect(another.publicKey.isValidSignature(try another.signature(for: message), for: message))
+        }
+    }
+
+    /// Many callers on one connection while the TPM is killed and started again: every call returns in time with a
+    /// signature or errSecNotAvailable, and once the TPM stays up every caller signs again.
+    @Test func manyCallersThroughRestartsGetSignaturesOrErrSecNotAvailable() throws {
+        let tpm = try SoftwareTPM()
+        var connection: TPMConnection? = try TPMConnection(tcti: tpm.tcti, timeouts: TPMTimeouts(creation: 5, use: 5))
+        let blob = try connection!.createKey(use: .signing, authorization: authorization)
+        let publicKey = try P256.Signing.PublicKey(x963Representation: blob.publicPoint)
+        let digest = digest
+        let authorization = authorization
+        let message = message
+        let stop = Atomic<Bool>(false)
+        let signed = Atomic<Int>(0)
+        let unavailable = Atomic<Int>(0)
+        let wrong = Mutex<[String]>([])
+        let done = DispatchGroup()
+        let shared = connection!
+        for _ in 0..<6 {
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                var lastSigned = false
+                // Goes on until told to stop and its last call signed (bounded by the test's wait).
+                while !stop.load(ordering: .relaxed) || !lastSigned {
+                    let started = Date()
+                    do {
+                        let signature = try shared.sign(digest: digest, with: blob, authorization: authorization)
+                        let ecdsa = try P256.Signing.ECDSASignature(rawRepresentation: signature)
+                        if !publicKey.isValidSignature(ecdsa, for: message) {
+                            wrong.withLock { $0.append("a signature that does not verify") }
+                        }
+                        signed.add(1, ordering: .relaxed)
+                        lastSigned = true
+                    } catch {
+                        lastSigned = false
+                        if (error as? TPMError)?.status == -25291 {
+                            unavailable.add(1, ordering: .relaxed)
+                        } else {
+                            wrong.withLock { $0.append("\(error)") }
+                        }
+                        usleep(20_000)
+                    }
+                    // A use waits at most 5 s to start and 5 s to run, and a reconnect at most 5 s.
+                    if Date().timeIntervalSince(started) > 20 { wrong.withLock { $0.append("a call took over 20 s") } }
+                }
+            }
+        }
+        for _ in 0..<3 {
+            usleep(300_000)
+            tpm.crash()
+            usleep(100_000)
+            try tpm.start(port: tpm.port)
+        }
+        usleep(300_000)
+        stop.store(true, ordering: .relaxed)
+        // The callers hold the connection; the test lets go of its own reference while they run.
+        connection = nil
+        #expect(done.wait(timeout: .now() + 120) == .success, "callers still calling after 120 s")
+        let problems = wrong.withLock { $0 }
+        #expect(problems.count == 0, "\(problems.prefix(5))")
+        #expect(signed.load(ordering: .relaxed) > 0 && unavailable.load(ordering: .relaxed) > 0)
+        #expect(shared.connectionsMade > 1)
+    }
+
     /// Signs with `blob` on `connection` and checks the signature.
     func expectSigns(_ blob: TPMKeyBlob, on connection: TPMConnection) throws {
         let signature = try connection.sign(digest: digest, with: blob, authorization: authorization)
