@@ -26,11 +26,14 @@ package final class TPMConnection: Sendable {
 
     /// The TCTI and ESAPI contexts and the primary keys, which only the worker thread makes, uses and releases.
     private final class Contexts {
+        let tcti: String
         let tctiContext: OpaquePointer
         let context: OpaquePointer
         let primary: UInt32  // an ESYS_TR: the lockout-exempt primary, every new key's parent
-        /// The primary of keys made before the exemption, created at the first use of such a key.
-        var legacyPrimary: UInt32?
+        /// The primary's name (its name algorithm and the digest of its public area), which new blobs record.
+        let primaryName: [UInt8]
+        /// The primary of keys made before the exemption, created at the first use of such a key, and its name.
+        var legacyPrimary: (handle: UInt32, name: [UInt8])?
         /// A call broke the connection: the handles may name nothing, or another process's objects after the TPM
         /// was restarted, so nothing is flushed at release.
         var isLost = false
@@ -48,7 +51,7 @@ package final class TPMConnection: Sendable {
                 throw .unavailable(tcti: tcti)
             }
             do {
-                primary = try TPMConnection.createPrimary(context, .lockoutExempt)
+                (primary, primaryName) = try TPMConnection.createPrimary(context, .lockoutExempt)
             } catch {
                 var finalized: OpaquePointer? = context
                 Esys_Finalize(&finalized)
@@ -56,6 +59,7 @@ package final class TPMConnection: Sendable {
                 Tss2_TctiLdr_Finalize(&finalizedTCTI)
                 throw error
             }
+            self.tcti = tcti
             self.tctiContext = tctiContext
             self.context = context
         }
@@ -64,22 +68,46 @@ package final class TPMConnection: Sendable {
             var context: OpaquePointer? = self.context
             if !isLost {
                 _ = Esys_FlushContext(context, primary)
-                if let legacyPrimary { _ = Esys_FlushContext(context, legacyPrimary) }
+                if let legacyPrimary { _ = Esys_FlushContext(context, legacyPrimary.handle) }
             }
             Esys_Finalize(&context)
             var tcti: OpaquePointer? = tctiContext
             Tss2_TctiLdr_Finalize(&tcti)
         }
 
-        /// The handle of the primary `kind`, creating the legacy one at its first use.
-        func primary(_ kind: TPMPrimary) throws(TPMError) -> ESYS_TR {
+        /// The handle and name of the primary `kind`, creating the legacy one at its first use.
+        func primary(_ kind: TPMPrimary) throws(TPMError) -> (handle: ESYS_TR, name: [UInt8]) {
             switch kind {
-            case .lockoutExempt: return primary
+            case .lockoutExempt: return (primary, primaryName)
             case .legacy:
                 if let legacyPrimary { return legacyPrimary }
                 let legacy = try TPMConnection.createPrimary(context, .legacy)
                 legacyPrimary = legacy
                 return legacy
+            }
+        }
+
+        /// Checks that the TPM still holds the primary `kind` this connection made: after a restart its handle names
+        /// nothing (TPM_RC_REFERENCE_H0, which ends the connection) or, on a TPM without a resource manager, another
+        /// process's object. Asked before a key is called another TPM's or lost, which a stale handle would fake.
+        /// - Throws: ``TPMError/connectionLost(tcti:operation:code:)`` (and the contexts are lost) when the handle
+        ///   names another object; the TPM's refusal of the read otherwise.
+        func confirmPrimary(_ kind: TPMPrimary) throws(TPMError) {
+            let (handle, name) = try primary(kind)
+            var outPublic: UnsafeMutablePointer<TPM2B_PUBLIC>? = nil
+            var outName: UnsafeMutablePointer<TPM2B_NAME>? = nil
+            let rc = Esys_ReadPublic(
+                context, handle, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &outPublic,
+                &outName, nil)
+            defer {
+                Esys_Free(outPublic)
+                Esys_Free(outName)
+            }
+            guard rc == 0, let outName else { throw .tpm(operation: "ReadPublic", code: rc) }
+            let size = min(Int(outName.pointee.size), MemoryLayout.size(ofValue: outName.pointee.name))
+            guard withUnsafeBytes(of: &outName.pointee.name, { Array($0.prefix(size)) }) == name else {
+                isLost = true
+                throw .connectionLost(tcti: tcti, operation: "ReadPublic", code: 0)
             }
         }
     }
@@ -151,8 +179,12 @@ package final class TPMConnection: Sendable {
         }
     }
 
-    /// Creates (re-creates: the owner seed and the template determine it) the storage primary key `kind`.
-    private static func createPrimary(_ context: OpaquePointer, _ kind: TPMPrimary) throws(TPMError) -> ESYS_TR {
+    /// Creates (re-creates: the owner seed and the template determine it) the storage primary key `kind`, returning
+    /// its handle and its name (TPM2B_NAME: the name algorithm and the digest of the public area the TPM returned,
+    /// which ESAPI checks against the name in the TPM's answer).
+    private static func createPrimary(_ context: OpaquePointer, _ kind: TPMPrimary) throws(TPMError) -> (
+        handle: ESYS_TR, name: [UInt8]
+    ) {
         var template = TPM2B_PUBLIC()
         kchtpm_primary_template(&template, kind == .lockoutExempt ? 1 : 0)
         var sensitive = TPM2B_SENSITIVE_CREATE()
@@ -163,7 +195,15 @@ package final class TPMConnection: Sendable {
             context, ESYS_TR(ESYS_TR_RH_OWNER), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
             ESYS_TR(ESYS_TR_NONE), &sensitive, &template, &outside, &pcrs, &primary, nil, nil, nil, nil)
         guard rc == 0 else { throw .tpm(operation: "CreatePrimary", code: rc) }
-        return primary
+        var name: UnsafeMutablePointer<TPM2B_NAME>? = nil
+        let named = Esys_TR_GetName(context, primary, &name)
+        defer { Esys_Free(name) }
+        guard named == 0, let name, name.pointee.size > 0 else {
+            _ = Esys_FlushContext(context, primary)
+            throw .tpm(operation: "TR_GetName", code: named)
+        }
+        let size = min(Int(name.pointee.size), MemoryLayout.size(ofValue: name.pointee.name))
+        return (primary, withUnsafeBytes(of: &name.pointee.name) { Array($0.prefix(size)) })
     }
 
     /// The longest authorization value a key takes (the size of its name algorithm's digest, SHA-256).
@@ -186,7 +226,7 @@ package final class TPMConnection: Sendable {
         guard authorization.count <= Self.maximumAuthorizationSize else { throw .invalidKeyBlob }
         let authorization = TPMSecretCopy(authorization)
         return try perform(within: timeouts.creation) { (contexts) throws(TPMError) -> TPMKeyBlob in
-            let parentHandle = try contexts.primary(parent)
+            let (parentHandle, parentName) = try contexts.primary(parent)
             var template = TPM2B_PUBLIC()
             kchtpm_key_template(&template, Int32(use.rawValue))
             var sensitive = TPM2B_SENSITIVE_CREATE()
@@ -210,7 +250,9 @@ package final class TPMConnection: Sendable {
                 Esys_Free(outPublic)
             }
             guard rc == 0, let outPrivate, let outPublic else { throw .tpm(operation: "Create", code: rc) }
-            return try TPMKeyBlob(public: outPublic.pointee, private: outPrivate.pointee, use: use, parent: parent)
+            return try TPMKeyBlob(
+                public: outPublic.pointee, private: outPrivate.pointee, use: use, parent: parent,
+                parentName: parentName)
         }
     }
 
@@ -292,20 +334,32 @@ package final class TPMConnection: Sendable {
     /// key (and session) again. A key with an auth value is used through an HMAC session with parameter
     /// encryption: the auth value never crosses the TCTI (only HMACs keyed with it), and the command's digest or
     /// point and the response's shared secret travel encrypted under a key derived from it. A key without one uses
-    /// the empty password.
+    /// the empty password. A blob that names its parent (every blob since the name was recorded) is used only under
+    /// a primary of that name: ``TPMError/foreignStorageKey`` before anything is sent otherwise.
     private static func withLoadedKey<R>(
         _ blob: TPMKeyBlob, authorization: TPMSecretCopy, in contexts: Contexts,
         _ body: (OpaquePointer, ESYS_TR, ESYS_TR) throws(TPMError) -> R
     ) throws(TPMError) -> R {
         let context = contexts.context
+        let parent = try contexts.primary(blob.parent)
+        if let expected = blob.parentName, expected != parent.name {
+            // Unless the connection's own primary is stale (the TPM restarted): then it connects anew.
+            try contexts.confirmPrimary(blob.parent)
+            throw .foreignStorageKey
+        }
         var keyPublic = blob.publicArea
         var keyPrivate = blob.privateArea
         var key: ESYS_TR = 0
         let rc = Esys_Load(
-            context, try contexts.primary(blob.parent), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
-            ESYS_TR(ESYS_TR_NONE), &keyPrivate, &keyPublic, &key)
-        // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here.
-        guard rc == 0 else { throw .tpm(operation: "Load", code: rc) }
+            context, parent.handle, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+            &keyPrivate, &keyPublic, &key)
+        guard rc == 0 else {
+            // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here
+            // (errSecDecode: the key is lost), and so would any blob under a stale handle that names another
+            // process's object after a restart: that is checked first.
+            if TPMError.status(operation: "Load", code: rc) == -26275 { try contexts.confirmPrimary(blob.parent) }
+            throw .tpm(operation: "Load", code: rc)
+        }
         defer { _ = Esys_FlushContext(context, key) }
         if authorization.count > 0 {
             var auth = TPM2B_AUTH()

@@ -8,12 +8,16 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
     /// The TPM (or the software stack) refused an operation; the value is the TSS2 response code.
     case tpm(operation: String, code: UInt32)
     /// The connection broke in `operation`: its transport failed (a TCTI error, an answer ESAPI could not take), or
-    /// the TPM no longer holds what the connection loaded (it was restarted). The connection was given up, and the
-    /// next use connects anew (``endsConnection(_:)``).
+    /// the TPM no longer holds what the connection loaded (it was restarted), code 0: a handle of the connection
+    /// names another object now. The connection was given up, and the next use connects anew
+    /// (``endsConnection(_:)``).
     case connectionLost(tcti: String, operation: String, code: UInt32)
     /// Connecting anew, after a connection that worked was given up, found no TPM at the TCTI: the TPM went away
     /// (-25291, where a TPM that never answered is ``unavailable(tcti:)``, -4).
     case wentAway(tcti: String)
+    /// The TPM's storage primary key is not the one the key's blob names: another TPM, one whose owner seed
+    /// changed, or something that impersonates the TPM on its transport. Nothing was sent under it.
+    case foreignStorageKey
     /// A key blob that is not one this back end wrote, or not for this use.
     case invalidKeyBlob
     /// This build was made without TSS2 (`KEYCHAIN_WITHOUT_TPM=1`).
@@ -24,10 +28,14 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
         case .unavailable(let tcti): "no TPM reachable through \(tcti)"
         case .timedOut(let tcti, let seconds): "the TPM at \(tcti) did not answer within \(Self.format(seconds)) s"
         case .tpm(let operation, let code): "TPM \(operation) failed: 0x\(String(code, radix: 16))"
+        case .connectionLost(let tcti, let operation, 0):
+            "the connection to the TPM at \(tcti) broke (\(operation): its storage primary's handle names another "
+                + "object, the TPM was restarted); the next use connects anew"
         case .connectionLost(let tcti, let operation, let code):
             "the connection to the TPM at \(tcti) broke (\(operation) failed: 0x\(String(code, radix: 16))); "
                 + "the next use connects anew"
         case .wentAway(let tcti): "the TPM at \(tcti) went away: nothing answers there any more"
+        case .foreignStorageKey: "the TPM's storage key is not the one this key was made under"
         case .invalidKeyBlob: "not a TPM key blob of this keychain"
         case .notBuiltIn: "this build of the keychain has no TPM support (it was built with KEYCHAIN_WITHOUT_TPM=1)"
         }
@@ -36,11 +44,11 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
     /// The OSStatus callers see (CryptoKit as `underlyingCoreCryptoError(error:)`, SecKey as its error's code); the
     /// TSS2 response code stays in ``description``. -4 (errSecUnimplemented) when there is no TPM or no TPM support;
     /// -25291 (errSecNotAvailable: try again later) for a TPM that did not answer in time, whose connection broke or
-    /// that went away.
+    /// went away, or whose storage key is not the key's.
     package var status: Int32 {
         switch self {
         case .unavailable, .notBuiltIn: -4
-        case .timedOut, .connectionLost, .wentAway: Self.notAvailable
+        case .timedOut, .connectionLost, .wentAway, .foreignStorageKey: Self.notAvailable
         case .tpm(let operation, let code): Self.status(operation: operation, code: code)
         case .invalidKeyBlob: -50
         }

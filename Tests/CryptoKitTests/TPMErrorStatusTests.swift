@@ -69,9 +69,10 @@ struct TPMErrorStatusTests {
         #expect(
             TPMError.tpm(operation: "Sign", code: 0x7_0018).lostConnection(tcti: "t")
                 == .connectionLost(tcti: "t", operation: "Sign", code: 0x7_0018))
+        #expect(TPMError.foreignStorageKey.lostConnection(tcti: "t") == nil)
     }
 
-    @Test func aLostConnectionAndATPMGoneAreNotAvailable() {
+    @Test func aLostConnectionATPMGoneAndAnotherStorageKeyAreNotAvailable() {
         let lost = TPMError.connectionLost(tcti: "device:/dev/tpmrm0", operation: "Sign", code: 0xA_000A)
         #expect(lost.status == -25291)
         #expect(
@@ -80,6 +81,9 @@ struct TPMErrorStatusTests {
                 + "connects anew")
         #expect(TPMError.wentAway(tcti: "t").status == -25291)
         #expect(TPMError.wentAway(tcti: "t").description == "the TPM at t went away: nothing answers there any more")
+        #expect(TPMError.foreignStorageKey.status == -25291)
+        #expect(
+            TPMError.foreignStorageKey.description == "the TPM's storage key is not the one this key was made under")
     }
 
     @Test func theTimeoutsComeFromTheVariable() {

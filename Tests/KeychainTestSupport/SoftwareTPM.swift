@@ -29,6 +29,14 @@ package final class SoftwareTPM {
         try? FileManager.default.removeItem(at: stateDirectory)
     }
 
+    /// Starts a TPM with a fresh state (new seeds) on `port` (and the control port beside it), where another one
+    /// answered before: a TPM that stands in for another on its TCTI.
+    package init(port: Int) throws {
+        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-tests-swtpm-\(UUID())")
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        try start(port: port)
+    }
+
     /// Starts `swtpm` over the same state directory: on `port` (and the control port beside it), the TCTI of a TPM
     /// stopped before, else on a free port pair (server, control).
     package func start(port: Int? = nil) throws {
