@@ -64,15 +64,16 @@ package enum SecureEnclaveBackends {
     }
 
     /// Runs a TPM operation, turning its failures into ``EnclaveError`` with their OSStatus (``TPMError/status``;
-    /// the TSS2 response code stays in the reason).
+    /// the TSS2 response code stays in the reason). The connection is kept after a transport failure: it gives its
+    /// ESAPI connection up itself and connects anew at the next call, for the keys that hold it and for new lookups
+    /// alike, and a TPM gone meanwhile stays errSecNotAvailable rather than becoming "no TPM" (-4), which would let
+    /// the software enclave stand in for it.
     static func translating<R>(_ connection: TPMConnection, _ body: () throws(TPMError) -> R) throws(EnclaveError)
         -> R
     {
         do {
             return try body()
         } catch {
-            // A transport failure (TCTI layer, 0x000Axxxx) means the TPM went away: reconnect next time.
-            if case .tpm(_, let code) = error, code >> 16 == 0x0A { TPMConfiguration.forget(connection.tcti) }
             throw .status(error.status, reason: error.description)
         }
     }

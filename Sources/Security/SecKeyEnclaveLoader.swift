@@ -5,7 +5,8 @@ import Synchronization
 /// Where a `SecKey`'s enclave key comes from: the enclave's key itself for a key just made (or checked by an add),
 /// or a key item's stored form, loaded by this machine's enclave at the key's first use. A search thus returns a
 /// key for every enclave key item, also one this enclave cannot load (made by another TPM, before the TPM was
-/// reset, or in another keychain home), as Apple's keychain does; such a key fails each use with errSecDecode.
+/// reset, or in another keychain home), as Apple's keychain does; such a key fails each use with errSecDecode, or
+/// with errSecNotAvailable when the TPM answers with another storage key than the one its blob names.
 final class SecKeyEnclaveLoader: Sendable {
     /// The stored form (never a private scalar: a TPM's wrapped blob, or the software enclave's sealed key).
     let storedForm: [UInt8]

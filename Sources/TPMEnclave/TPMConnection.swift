@@ -5,8 +5,9 @@ import Synchronization
 
 /// A connection to a TPM 2.0 with its storage primary key loaded. Its ESAPI calls run on a worker thread
 /// (``TPMWorker``) that owns the ESAPI context: ESAPI contexts are not thread-safe, and a caller waits for the TPM at
-/// most the connection's timeouts. After a call the TPM did not answer in time, the ESAPI connection is given up and
-/// the next call makes a new one.
+/// most the connection's timeouts. After a call the TPM did not answer in time, or one that broke the connection (its
+/// transport failed, or the TPM no longer holds the storage primary: it was restarted), the ESAPI connection is given
+/// up and the next call makes a new one, so key objects that hold this connection work again once the TPM answers.
 package final class TPMConnection: Sendable {
     /// The TCTI configuration this connection was made with ("device:/dev/tpmrm0", "swtpm:host=…,port=…").
     package let tcti: String
@@ -19,15 +20,23 @@ package final class TPMConnection: Sendable {
     private struct Workers {
         var current: TPMWorker<Contexts>?
         var lastFailure: (error: TPMError, at: DispatchTime)?
+        /// How many ESAPI connections were made (1 until the first is given up and a call connects anew).
+        var made = 1
     }
 
     /// The TCTI and ESAPI contexts and the primary keys, which only the worker thread makes, uses and releases.
     private final class Contexts {
+        let tcti: String
         let tctiContext: OpaquePointer
         let context: OpaquePointer
         let primary: UInt32  // an ESYS_TR: the lockout-exempt primary, every new key's parent
-        /// The primary of keys made before the exemption, created at the first use of such a key.
-        var legacyPrimary: UInt32?
+        /// The primary's name (its name algorithm and the digest of its public area), which new blobs record.
+        let primaryName: [UInt8]
+        /// The primary of keys made before the exemption, created at the first use of such a key, and its name.
+        var legacyPrimary: (handle: UInt32, name: [UInt8])?
+        /// A call broke the connection: the handles may name nothing, or another process's objects after the TPM
+        /// was restarted, so nothing is flushed at release.
+        var isLost = false
 
         /// Connects and creates the storage primary key.
         init(tcti: String) throws(TPMError) {
@@ -42,7 +51,7 @@ package final class TPMConnection: Sendable {
                 throw .unavailable(tcti: tcti)
             }
             do {
-                primary = try TPMConnection.createPrimary(context, .lockoutExempt)
+                (primary, primaryName) = try TPMConnection.createPrimary(context, .lockoutExempt)
             } catch {
                 var finalized: OpaquePointer? = context
                 Esys_Finalize(&finalized)
@@ -50,28 +59,55 @@ package final class TPMConnection: Sendable {
                 Tss2_TctiLdr_Finalize(&finalizedTCTI)
                 throw error
             }
+            self.tcti = tcti
             self.tctiContext = tctiContext
             self.context = context
         }
 
         deinit {
             var context: OpaquePointer? = self.context
-            _ = Esys_FlushContext(context, primary)
-            if let legacyPrimary { _ = Esys_FlushContext(context, legacyPrimary) }
+            if !isLost {
+                _ = Esys_FlushContext(context, primary)
+                if let legacyPrimary { _ = Esys_FlushContext(context, legacyPrimary.handle) }
+            }
             Esys_Finalize(&context)
             var tcti: OpaquePointer? = tctiContext
             Tss2_TctiLdr_Finalize(&tcti)
         }
 
-        /// The handle of the primary `kind`, creating the legacy one at its first use.
-        func primary(_ kind: TPMPrimary) throws(TPMError) -> ESYS_TR {
+        /// The handle and name of the primary `kind`, creating the legacy one at its first use.
+        func primary(_ kind: TPMPrimary) throws(TPMError) -> (handle: ESYS_TR, name: [UInt8]) {
             switch kind {
-            case .lockoutExempt: return primary
+            case .lockoutExempt: return (primary, primaryName)
             case .legacy:
                 if let legacyPrimary { return legacyPrimary }
                 let legacy = try TPMConnection.createPrimary(context, .legacy)
                 legacyPrimary = legacy
                 return legacy
+            }
+        }
+
+        /// Checks that the TPM still holds the primary `kind` this connection made: after a restart its handle names
+        /// nothing (TPM_RC_REFERENCE_H0, which ends the connection) or, on a TPM without a resource manager, another
+        /// process's object. Asked before a key is called another TPM's or lost, which a stale handle would fake.
+        /// - Throws: ``TPMError/connectionLost(tcti:operation:code:)`` (and the contexts are lost) when the handle
+        ///   names another object; the TPM's refusal of the read otherwise.
+        func confirmPrimary(_ kind: TPMPrimary) throws(TPMError) {
+            let (handle, name) = try primary(kind)
+            var outPublic: UnsafeMutablePointer<TPM2B_PUBLIC>? = nil
+            var outName: UnsafeMutablePointer<TPM2B_NAME>? = nil
+            let rc = Esys_ReadPublic(
+                context, handle, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &outPublic,
+                &outName, nil)
+            defer {
+                Esys_Free(outPublic)
+                Esys_Free(outName)
+            }
+            guard rc == 0, let outName else { throw .tpm(operation: "ReadPublic", code: rc) }
+            let size = min(Int(outName.pointee.size), MemoryLayout.size(ofValue: outName.pointee.name))
+            guard withUnsafeBytes(of: &outName.pointee.name, { Array($0.prefix(size)) }) == name else {
+                isLost = true
+                throw .connectionLost(tcti: tcti, operation: "ReadPublic", code: 0)
             }
         }
     }
@@ -94,16 +130,34 @@ package final class TPMConnection: Sendable {
     }
 
     /// Runs `body` with the contexts on the worker, waiting at most `seconds` (``TPMWorker/run(within:discard:_:)``).
-    /// `body` must not capture `self`: a call the TPM never answers keeps it on the stuck thread.
+    /// `body` must not capture `self`: a call the TPM never answers keeps it on the stuck thread. A failure that
+    /// ends the connection (``TPMError/endsConnection``) marks the contexts lost, so that their release flushes
+    /// nothing, and the worker gives them up; a transport failure reaches the caller as
+    /// ``TPMError/connectionLost(tcti:operation:code:)``.
     private func perform<R: Sendable>(
         within seconds: Double, discard: @escaping @Sendable (R) -> Void = { _ in },
         _ body: @escaping @Sendable (Contexts) throws(TPMError) -> R
     ) throws(TPMError) -> R {
-        try currentWorker().run(within: seconds, discard: discard, body)
+        let tcti = tcti
+        return try currentWorker().run(within: seconds, discard: discard) { (contexts) throws(TPMError) -> R in
+            do throws(TPMError) {
+                return try body(contexts)
+            } catch {
+                guard error.endsConnection else { throw error }
+                contexts.isLost = true
+                guard case .tpm(let operation, let code) = error, TPMError.isTransportFailure(code) else { throw error }
+                throw .connectionLost(tcti: tcti, operation: operation, code: code)
+            }
+        }
     }
 
+    /// How many ESAPI connections this connection made: 1, and one more for each time it connected anew.
+    var connectionsMade: Int { workers.withLock { $0.made } }
+
     /// The current worker; after one was given up, a new connection (made within `timeouts.creation`). Callers that
-    /// waited for the lock while an attempt failed get its failure, rather than each trying again in turn.
+    /// waited for the lock while an attempt failed get its failure, rather than each trying again in turn. This
+    /// connection worked once, so a TPM that cannot be reached now went away (``TPMError/wentAway(tcti:)``,
+    /// errSecNotAvailable) rather than being absent (``TPMError/unavailable(tcti:)``, errSecUnimplemented).
     private func currentWorker() throws(TPMError) -> TPMWorker<Contexts> {
         let arrived = DispatchTime.now()
         return try workers.withLock { (workers) throws(TPMError) -> TPMWorker<Contexts> in
@@ -114,16 +168,23 @@ package final class TPMConnection: Sendable {
             do throws(TPMError) {
                 try worker.waitUntilOpen(within: timeouts.creation)
             } catch {
-                workers.lastFailure = (error, .now())
-                throw error
+                let failure: TPMError
+                if case .unavailable(let tcti) = error { failure = .wentAway(tcti: tcti) } else { failure = error }
+                workers.lastFailure = (failure, .now())
+                throw failure
             }
             workers.current = worker
+            workers.made += 1
             return worker
         }
     }
 
-    /// Creates (re-creates: the owner seed and the template determine it) the storage primary key `kind`.
-    private static func createPrimary(_ context: OpaquePointer, _ kind: TPMPrimary) throws(TPMError) -> ESYS_TR {
+    /// Creates (re-creates: the owner seed and the template determine it) the storage primary key `kind`, returning
+    /// its handle and its name (TPM2B_NAME: the name algorithm and the digest of the public area the TPM returned,
+    /// which ESAPI checks against the name in the TPM's answer).
+    private static func createPrimary(_ context: OpaquePointer, _ kind: TPMPrimary) throws(TPMError) -> (
+        handle: ESYS_TR, name: [UInt8]
+    ) {
         var template = TPM2B_PUBLIC()
         kchtpm_primary_template(&template, kind == .lockoutExempt ? 1 : 0)
         var sensitive = TPM2B_SENSITIVE_CREATE()
@@ -134,7 +195,15 @@ package final class TPMConnection: Sendable {
             context, ESYS_TR(ESYS_TR_RH_OWNER), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
             ESYS_TR(ESYS_TR_NONE), &sensitive, &template, &outside, &pcrs, &primary, nil, nil, nil, nil)
         guard rc == 0 else { throw .tpm(operation: "CreatePrimary", code: rc) }
-        return primary
+        var name: UnsafeMutablePointer<TPM2B_NAME>? = nil
+        let named = Esys_TR_GetName(context, primary, &name)
+        defer { Esys_Free(name) }
+        guard named == 0, let name, name.pointee.size > 0 else {
+            _ = Esys_FlushContext(context, primary)
+            throw .tpm(operation: "TR_GetName", code: named)
+        }
+        let size = min(Int(name.pointee.size), MemoryLayout.size(ofValue: name.pointee.name))
+        return (primary, withUnsafeBytes(of: &name.pointee.name) { Array($0.prefix(size)) })
     }
 
     /// The longest authorization value a key takes (the size of its name algorithm's digest, SHA-256).
@@ -157,7 +226,7 @@ package final class TPMConnection: Sendable {
         guard authorization.count <= Self.maximumAuthorizationSize else { throw .invalidKeyBlob }
         let authorization = TPMSecretCopy(authorization)
         return try perform(within: timeouts.creation) { (contexts) throws(TPMError) -> TPMKeyBlob in
-            let parentHandle = try contexts.primary(parent)
+            let (parentHandle, parentName) = try contexts.primary(parent)
             var template = TPM2B_PUBLIC()
             kchtpm_key_template(&template, Int32(use.rawValue))
             var sensitive = TPM2B_SENSITIVE_CREATE()
@@ -181,7 +250,9 @@ package final class TPMConnection: Sendable {
                 Esys_Free(outPublic)
             }
             guard rc == 0, let outPrivate, let outPublic else { throw .tpm(operation: "Create", code: rc) }
-            return try TPMKeyBlob(public: outPublic.pointee, private: outPrivate.pointee, use: use, parent: parent)
+            return try TPMKeyBlob(
+                public: outPublic.pointee, private: outPrivate.pointee, use: use, parent: parent,
+                parentName: parentName)
         }
     }
 
@@ -263,20 +334,32 @@ package final class TPMConnection: Sendable {
     /// key (and session) again. A key with an auth value is used through an HMAC session with parameter
     /// encryption: the auth value never crosses the TCTI (only HMACs keyed with it), and the command's digest or
     /// point and the response's shared secret travel encrypted under a key derived from it. A key without one uses
-    /// the empty password.
+    /// the empty password. A blob that names its parent (every blob since the name was recorded) is used only under
+    /// a primary of that name: ``TPMError/foreignStorageKey`` before anything is sent otherwise.
     private static func withLoadedKey<R>(
         _ blob: TPMKeyBlob, authorization: TPMSecretCopy, in contexts: Contexts,
         _ body: (OpaquePointer, ESYS_TR, ESYS_TR) throws(TPMError) -> R
     ) throws(TPMError) -> R {
         let context = contexts.context
+        let parent = try contexts.primary(blob.parent)
+        if let expected = blob.parentName, expected != parent.name {
+            // Unless the connection's own primary is stale (the TPM restarted): then it connects anew.
+            try contexts.confirmPrimary(blob.parent)
+            throw .foreignStorageKey
+        }
         var keyPublic = blob.publicArea
         var keyPrivate = blob.privateArea
         var key: ESYS_TR = 0
         let rc = Esys_Load(
-            context, try contexts.primary(blob.parent), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
-            ESYS_TR(ESYS_TR_NONE), &keyPrivate, &keyPublic, &key)
-        // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here.
-        guard rc == 0 else { throw .tpm(operation: "Load", code: rc) }
+            context, parent.handle, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+            &keyPrivate, &keyPublic, &key)
+        guard rc == 0 else {
+            // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here
+            // (errSecDecode: the key is lost), and so would any blob under a stale handle that names another
+            // process's object after a restart: that is checked first.
+            if TPMError.status(operation: "Load", code: rc) == -26275 { try contexts.confirmPrimary(blob.parent) }
+            throw .tpm(operation: "Load", code: rc)
+        }
         defer { _ = Esys_FlushContext(context, key) }
         if authorization.count > 0 {
             var auth = TPM2B_AUTH()

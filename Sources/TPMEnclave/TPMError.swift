@@ -7,6 +7,17 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
     case timedOut(tcti: String, seconds: Double)
     /// The TPM (or the software stack) refused an operation; the value is the TSS2 response code.
     case tpm(operation: String, code: UInt32)
+    /// The connection broke in `operation`: its transport failed (a TCTI error, an answer ESAPI could not take), or
+    /// the TPM no longer holds what the connection loaded (it was restarted), code 0: a handle of the connection
+    /// names another object now. The connection was given up, and the next use connects anew
+    /// (``endsConnection(_:)``).
+    case connectionLost(tcti: String, operation: String, code: UInt32)
+    /// Connecting anew, after a connection that worked was given up, found no TPM at the TCTI: the TPM went away
+    /// (-25291, where a TPM that never answered is ``unavailable(tcti:)``, -4).
+    case wentAway(tcti: String)
+    /// The TPM's storage primary key is not the one the key's blob names: another TPM, one whose owner seed
+    /// changed, or something that impersonates the TPM on its transport. Nothing was sent under it.
+    case foreignStorageKey
     /// A key blob that is not one this back end wrote, or not for this use.
     case invalidKeyBlob
     /// This build was made without TSS2 (`KEYCHAIN_WITHOUT_TPM=1`).
@@ -17,6 +28,14 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
         case .unavailable(let tcti): "no TPM reachable through \(tcti)"
         case .timedOut(let tcti, let seconds): "the TPM at \(tcti) did not answer within \(Self.format(seconds)) s"
         case .tpm(let operation, let code): "TPM \(operation) failed: 0x\(String(code, radix: 16))"
+        case .connectionLost(let tcti, let operation, 0):
+            "the connection to the TPM at \(tcti) broke (\(operation): its storage primary's handle names another "
+                + "object, the TPM was restarted); the next use connects anew"
+        case .connectionLost(let tcti, let operation, let code):
+            "the connection to the TPM at \(tcti) broke (\(operation) failed: 0x\(String(code, radix: 16))); "
+                + "the next use connects anew"
+        case .wentAway(let tcti): "the TPM at \(tcti) went away: nothing answers there any more"
+        case .foreignStorageKey: "the TPM's storage key is not the one this key was made under"
         case .invalidKeyBlob: "not a TPM key blob of this keychain"
         case .notBuiltIn: "this build of the keychain has no TPM support (it was built with KEYCHAIN_WITHOUT_TPM=1)"
         }
@@ -24,13 +43,61 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
 
     /// The OSStatus callers see (CryptoKit as `underlyingCoreCryptoError(error:)`, SecKey as its error's code); the
     /// TSS2 response code stays in ``description``. -4 (errSecUnimplemented) when there is no TPM or no TPM support;
-    /// -25291 (errSecNotAvailable: try again later) for a TPM that did not answer in time.
+    /// -25291 (errSecNotAvailable: try again later) for a TPM that did not answer in time, whose connection broke or
+    /// went away, or whose storage key is not the key's.
     package var status: Int32 {
         switch self {
         case .unavailable, .notBuiltIn: -4
-        case .timedOut: Self.notAvailable
+        case .timedOut, .connectionLost, .wentAway, .foreignStorageKey: Self.notAvailable
         case .tpm(let operation, let code): Self.status(operation: operation, code: code)
         case .invalidKeyBlob: -50
+        }
+    }
+
+    /// Whether the ESAPI connection that reported this can no longer be used, so that ``TPMWorker`` gives it up.
+    var endsConnection: Bool {
+        switch self {
+        case .connectionLost: true
+        case .tpm(_, let code): Self.endsConnection(code)
+        default: false
+        }
+    }
+
+    /// This failure, when it ends the connection, as the calls queued behind it on that connection see it.
+    func lostConnection(tcti: String) -> TPMError? {
+        switch self {
+        case .connectionLost: self
+        case .tpm(let operation, let code) where Self.endsConnection(code):
+            .connectionLost(tcti: tcti, operation: operation, code: code)
+        default: nil
+        }
+    }
+
+    /// Whether a TSS2 response code leaves the ESAPI connection unusable. Every failure below the TPM (ESAPI, SAPI,
+    /// marshaling, TCTI: ESAPI keeps its context in an internal-error state after a command that failed there, and
+    /// answers every later call with TSS2_ESYS_RC_BAD_SEQUENCE), and the TPM's TPM_RC_REFERENCE_H0…H6 and
+    /// TPM_RC_REFERENCE_S0…S6: a handle of the connection's own objects or sessions (the storage primary it made
+    /// at connecting) that the TPM no longer has, because it was restarted or someone flushed them. Any other
+    /// answer of the TPM (a lockout, a wrong auth value, a policy, a full memory) leaves the connection as it is.
+    static func endsConnection(_ code: UInt32) -> Bool {
+        switch code >> 16 {
+        case 0: return (0x910...0x916).contains(code) || (0x918...0x91E).contains(code)
+        case 0x07, 0x08, 0x09, 0x0A: return true
+        default: return false
+        }
+    }
+
+    /// Of the codes that end a connection, those of its transport or of the TPM's state rather than of a bug of
+    /// ours: every TCTI error; ESAPI's, SAPI's and marshaling's bad sequence (a context an earlier one broke), no
+    /// connection, try again, I/O error, malformed or short response and a response whose HMAC does not verify;
+    /// and the TPM's references to handles it no longer has. The call reports them as
+    /// ``connectionLost(tcti:operation:code:)`` (errSecNotAvailable).
+    static func isTransportFailure(_ code: UInt32) -> Bool {
+        switch code >> 16 {
+        case 0: return endsConnection(code)
+        case 0x0A: return true
+        case 0x07, 0x08, 0x09: return [7, 8, 9, 10, 17, 19, 27].contains(code & 0xFFFF)
+        default: return false
         }
     }
 

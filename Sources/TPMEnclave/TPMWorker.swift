@@ -8,7 +8,10 @@ import Synchronization
 /// A caller waits at most its timeout for its call to start and at most its timeout for it to finish. A call still
 /// running after its timeout gives the worker up: every caller waiting on it gets ``TPMError/timedOut(tcti:seconds:)``
 /// at once and no call runs on it again. The thread stays where it is; if the call ever returns, the thread releases
-/// the context itself, so nothing frees it under a call still running.
+/// the context itself, so nothing frees it under a call still running. A call whose failure leaves the context
+/// unusable (``TPMError/endsConnection``: the transport broke) gives the worker up too: its caller gets that
+/// failure, the calls queued behind it ``TPMError/connectionLost(tcti:operation:code:)``, and the thread releases the
+/// context at once.
 final class TPMWorker<Context>: Sendable {
     let tcti: String
     private let queue = Mutex(Queue())
@@ -31,13 +34,23 @@ final class TPMWorker<Context>: Sendable {
 
     /// A call, as the thread runs it or as a caller that gives the worker up fails it.
     private final class Job: Sendable {
-        let run: @Sendable (Context) -> Void
+        let run: @Sendable (Context) -> Outcome
         let fail: @Sendable (TPMError) -> Void
 
-        init(run: @escaping @Sendable (Context) -> Void, fail: @escaping @Sendable (TPMError) -> Void) {
+        init(run: @escaping @Sendable (Context) -> Outcome, fail: @escaping @Sendable (TPMError) -> Void) {
             self.run = run
             self.fail = fail
         }
+    }
+
+    /// A call's result, not yet given to its caller: the thread first settles what it means for the worker.
+    private struct Outcome {
+        /// Why the context can no longer be used (the call broke the connection), as the queued calls see it.
+        let ending: TPMError?
+        /// Gives the result to the caller.
+        let deliver: () -> Void
+        /// Gives the caller `error` instead, disposing of the result.
+        let withhold: (TPMError) -> Void
     }
 
     /// Starts the thread, which makes the context with `open` (``waitUntilOpen(within:)`` waits for it).
@@ -75,8 +88,19 @@ final class TPMWorker<Context>: Sendable {
         _ body: @escaping @Sendable (Context) throws(TPMError) -> R
     ) throws(TPMError) -> R {
         let answer = TPMAnswer<R>(discard: discard)
+        let tcti = tcti
         let job = Job(
-            run: { context in answer.give(Result { () throws(TPMError) -> R in try body(context) }) },
+            run: { context in
+                let result = Result { () throws(TPMError) -> R in try body(context) }
+                var ending: TPMError? = nil
+                if case .failure(let error) = result { ending = error.lostConnection(tcti: tcti) }
+                return Outcome(
+                    ending: ending, deliver: { answer.give(result) },
+                    withhold: { error in
+                        answer.give(.failure(error))
+                        if case .success(let value) = result { discard(value) }
+                    })
+            },
             fail: { answer.give(.failure($0)) })
         let refusal = queue.withLock { queue -> TPMError? in
             if let givenUp = queue.givenUp { return givenUp }
@@ -152,8 +176,29 @@ final class TPMWorker<Context>: Sendable {
         // When the opener stopped waiting, nobody will use the context.
         guard opened.give(.success(())) else { return }
         while let job = next() {
-            job.run(context)
-            queue.withLock { $0.running = nil }
+            let outcome = job.run(context)
+            // Settled under the lock before the caller hears anything: a caller that has its answer and calls again
+            // finds the worker given up, and a caller whose timeout passed meanwhile either gave the worker up before
+            // this (its call then fails with the timeout, whatever the TPM answered) or sees its call answered.
+            let settled = queue.withLock { queue -> (givenUp: TPMError?, orphans: [Job]) in
+                queue.running = nil
+                if let givenUp = queue.givenUp { return (givenUp, []) }
+                guard let ending = outcome.ending else { return (nil, []) }
+                queue.givenUp = ending
+                defer { queue.pending = [] }
+                return (nil, queue.pending)
+            }
+            if let givenUp = settled.givenUp {
+                outcome.withhold(givenUp)
+                return
+            }
+            guard let ending = outcome.ending else {
+                outcome.deliver()
+                continue
+            }
+            for orphan in settled.orphans { orphan.fail(ending) }
+            outcome.deliver()
+            return
         }
     }
 

@@ -145,17 +145,41 @@ struct CryptoKitSecureEnclaveTPMTests {
         }
     }
 
+    /// `dataRepresentation` as a release before the storage key's name wrote it: the TPM blob inside the envelope
+    /// (`"KTPA" ‖ u32 length ‖ blob ‖ …`) without the name and without the bit of its use byte that announces it.
+    static func earlierForm(of stored: Data) throws -> Data {
+        var bytes = Array(stored)
+        let length = bytes[4..<8].reduce(0) { $0 << 8 | Int($1) }
+        let use = 8 + 4
+        try #require(Array(bytes[8..<12]) == Array("KTPM".utf8) && bytes[use] & 0x40 != 0)
+        bytes[use] &= ~0x40
+        let nameLength = 2 + 34  // TPM2B_NAME of a SHA-256 name, at the blob's end
+        let blobEnd = 8 + length
+        try #require(Array(bytes[(blobEnd - nameLength)..<(blobEnd - nameLength + 2)]) == [0, 34])
+        bytes.removeSubrange((blobEnd - nameLength)..<blobEnd)
+        let shorter = length - nameLength
+        bytes.replaceSubrange(4..<8, with: (0..<4).map { UInt8(truncatingIfNeeded: shorter >> (8 * (3 - $0))) })
+        return Data(bytes)
+    }
+
     @Test func blobsFailOnAnotherTPMAndAfterAReset() throws {
         try withEnclaveKeychain { _, _ in
             let first = try SoftwareTPM()
             let blob = try SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
                 try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
             }
-            // A second TPM (other seeds) refuses the blob: errSecDecode (TPM_RC_INTEGRITY in the reason), no crash.
+            let earlier = try Self.earlierForm(of: blob)
+            // A second TPM (other seeds) answers with another storage key than the one the blob names: refused
+            // before the key is loaded, errSecNotAvailable (the keychain cannot tell another TPM from one that
+            // impersonates this one on its transport), no crash. The blob of an earlier release names no storage
+            // key: the TPM refuses it, errSecDecode (TPM_RC_INTEGRITY in the reason).
             let second = try SoftwareTPM()
             SecureEnclaveBacking.$tctiOverride.withValue(second.tcti) {
-                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -26275)) {
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -25291)) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
+                }
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -26275)) {
+                    try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: earlier)
                 }
             }
             // Restarting the first TPM over its state keeps the key; a fresh state (a reset) loses it.
@@ -170,8 +194,11 @@ struct CryptoKitSecureEnclaveTPMTests {
             try FileManager.default.createDirectory(at: first.stateDirectory, withIntermediateDirectories: true)
             try first.start()
             SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
-                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -26275)) {
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -25291)) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
+                }
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -26275)) {
+                    try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: earlier)
                 }
             }
             // Bytes that are no blob at all: errSecParam.

@@ -49,6 +49,43 @@ struct TPMErrorStatusTests {
         #expect(TPMError.timedOut(tcti: "t", seconds: 1.5).description == "the TPM at t did not answer within 1.5 s")
     }
 
+    @Test func aBrokenTransportOrALostObjectEndsTheConnectionAndAnAnswerOfTheTPMDoesNot() {
+        // The transport, and ESAPI's context after a failure below the TPM (it answers BAD_SEQUENCE from then on).
+        for code: UInt32 in [0xA_000A, 0xA_0008, 0xA_0001, 0x7_0007, 0x7_0011, 0x7_001B, 0x8_0013] {
+            #expect(TPMError.endsConnection(code) && TPMError.isTransportFailure(code), "\(code)")
+        }
+        // ESAPI's own failures end its context too, but are no transport's: they keep their status (-2070).
+        #expect(TPMError.endsConnection(0x7_0018) && !TPMError.isTransportFailure(0x7_0018))
+        // TPM_RC_REFERENCE_H0…H6, S0…S6: the TPM no longer has the connection's objects or sessions.
+        for code: UInt32 in [0x910, 0x916, 0x918, 0x91E] { #expect(TPMError.isTransportFailure(code)) }
+        // Answers of the TPM (lockout, wrong auth value, memory, retry, a policy, the blob) and of the resource
+        // manager keep the connection.
+        for code: UInt32 in [0x921, 0x98E, 0x9A2, 0x902, 0x922, 0x917, 0x99D, 0x1DF, 0x1CB, 0xB_0001, 0xC_0902] {
+            #expect(!TPMError.endsConnection(code), "\(code)")
+        }
+        #expect(TPMError.tpm(operation: "Load", code: 0xA_000A).endsConnection)
+        #expect(!TPMError.tpm(operation: "Load", code: 0x921).endsConnection)
+        #expect(!TPMError.timedOut(tcti: "t", seconds: 1).endsConnection)  // its own way: the caller gives it up
+        #expect(
+            TPMError.tpm(operation: "Sign", code: 0x7_0018).lostConnection(tcti: "t")
+                == .connectionLost(tcti: "t", operation: "Sign", code: 0x7_0018))
+        #expect(TPMError.foreignStorageKey.lostConnection(tcti: "t") == nil)
+    }
+
+    @Test func aLostConnectionATPMGoneAndAnotherStorageKeyAreNotAvailable() {
+        let lost = TPMError.connectionLost(tcti: "device:/dev/tpmrm0", operation: "Sign", code: 0xA_000A)
+        #expect(lost.status == -25291)
+        #expect(
+            lost.description
+                == "the connection to the TPM at device:/dev/tpmrm0 broke (Sign failed: 0xa000a); the next use "
+                + "connects anew")
+        #expect(TPMError.wentAway(tcti: "t").status == -25291)
+        #expect(TPMError.wentAway(tcti: "t").description == "the TPM at t went away: nothing answers there any more")
+        #expect(TPMError.foreignStorageKey.status == -25291)
+        #expect(
+            TPMError.foreignStorageKey.description == "the TPM's storage key is not the one this key was made under")
+    }
+
     @Test func theTimeoutsComeFromTheVariable() {
         #expect(TPMTimeouts.standard == TPMTimeouts(creation: 30, use: 10))
         #expect(TPMTimeouts.parsed("2") == TPMTimeouts(creation: 2, use: 2))

@@ -36,6 +36,8 @@
                 #expect(error == .tpm(operation: "Load", code: 0x921))
                 #expect(error.status == -25308)
             }
+            // An answer of the TPM, not a broken connection: nothing connected anew.
+            #expect(connection.connectionsMade == 1)
         }
 
         /// As another TPM user: one wrong auth value allowed before lockout, then one wrong auth value presented

@@ -167,7 +167,7 @@ struct TPMTimeoutTests {
 }
 
 /// A call on a thread of its own, whose result the test waits for with a bound.
-private final class Background<T: Sendable>: Sendable {
+final class Background<T: Sendable>: Sendable {
     private let outcome = Mutex<Result<T, any Error>?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 

@@ -29,12 +29,21 @@ package final class SoftwareTPM {
         try? FileManager.default.removeItem(at: stateDirectory)
     }
 
-    /// Starts `swtpm` on a free port pair (server, control) over the same state directory.
-    package func start() throws {
-        for _ in 0..<20 {
+    /// Starts a TPM with a fresh state (new seeds) on `port` (and the control port beside it), where another one
+    /// answered before: a TPM that stands in for another on its TCTI.
+    package init(port: Int) throws {
+        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-tests-swtpm-\(UUID())")
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        try start(port: port)
+    }
+
+    /// Starts `swtpm` over the same state directory: on `port` (and the control port beside it), the TCTI of a TPM
+    /// stopped before, else on a free port pair (server, control).
+    package func start(port: Int? = nil) throws {
+        for _ in 0..<(port == nil ? 20 : 50) {
             // Below Linux's default range of ephemeral ports (32768-60999), where the local end of any connection
             // (another test's, to another swtpm) could hold the control port and make this swtpm exit.
-            let candidate = Int.random(in: 20_000..<32_000)
+            let candidate = port ?? Int.random(in: 20_000..<32_000)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/swtpm")
             process.arguments = [
@@ -50,11 +59,12 @@ package final class SoftwareTPM {
                 && Self.waitForListener(port: candidate + 1, process: process) && process.isRunning
             {
                 self.process = process
-                port = candidate
+                self.port = candidate
                 return
             }
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
+            if port != nil { usleep(100_000) }  // the port may still be held for a moment
         }
         throw CocoaError(.featureUnsupported)
     }
@@ -82,6 +92,17 @@ package final class SoftwareTPM {
             process.terminate()
             for _ in 0..<50 where process.isRunning { usleep(10_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        self.process = nil
+    }
+
+    /// Kills the process at once (SIGKILL, also while paused), as a crash would: the connections to it break, and
+    /// the process's connections are left to find out (`stop()` drops them first). The state directory stays.
+    package func crash() {
+        guard let process else { return }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         self.process = nil
