@@ -16,7 +16,9 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
     /// (-25291, where a TPM that never answered is ``unavailable(tcti:)``, -4).
     case wentAway(tcti: String)
     /// The TPM's storage primary key is not the one the key's blob names: another TPM, one whose owner seed
-    /// changed, or something that impersonates the TPM on its transport. Nothing was sent under it.
+    /// changed, or something that impersonates the TPM on its transport. Nothing was sent under it. The key is lost
+    /// here (errSecDecode), as when a TPM refuses a blob it cannot load: an app regenerates on that answer, and an
+    /// impostor, which can refuse every use anyway, gains nothing from it.
     case foreignStorageKey
     /// A key blob that is not one this back end wrote, or not for this use.
     case invalidKeyBlob
@@ -43,12 +45,13 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
 
     /// The OSStatus callers see (CryptoKit as `underlyingCoreCryptoError(error:)`, SecKey as its error's code); the
     /// TSS2 response code stays in ``description``. -4 (errSecUnimplemented) when there is no TPM or no TPM support;
-    /// -25291 (errSecNotAvailable: try again later) for a TPM that did not answer in time, whose connection broke or
-    /// went away, or whose storage key is not the key's.
+    /// -25291 (errSecNotAvailable: try again later) for a TPM that did not answer in time, or whose connection broke
+    /// or went away; -26275 (errSecDecode: the key is lost here) for a TPM whose storage key is not the key's.
     package var status: Int32 {
         switch self {
         case .unavailable, .notBuiltIn: -4
-        case .timedOut, .connectionLost, .wentAway, .foreignStorageKey: Self.notAvailable
+        case .timedOut, .connectionLost, .wentAway: Self.notAvailable
+        case .foreignStorageKey: Self.decode
         case .tpm(let operation, let code): Self.status(operation: operation, code: code)
         case .invalidKeyBlob: -50
         }

@@ -170,12 +170,12 @@ struct CryptoKitSecureEnclaveTPMTests {
             }
             let earlier = try Self.earlierForm(of: blob)
             // A second TPM (other seeds) answers with another storage key than the one the blob names: refused
-            // before the key is loaded, errSecNotAvailable (the keychain cannot tell another TPM from one that
-            // impersonates this one on its transport), no crash. The blob of an earlier release names no storage
-            // key: the TPM refuses it, errSecDecode (TPM_RC_INTEGRITY in the reason).
+            // before the key is loaded (nothing is sent under a storage key that may be an impostor's), errSecDecode:
+            // the key is lost here, no crash. The blob of an earlier release names no storage key: the TPM refuses
+            // it, errSecDecode as well (TPM_RC_INTEGRITY in the reason).
             let second = try SoftwareTPM()
             SecureEnclaveBacking.$tctiOverride.withValue(second.tcti) {
-                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -25291)) {
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -26275)) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                 }
                 #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -26275)) {
@@ -194,7 +194,7 @@ struct CryptoKitSecureEnclaveTPMTests {
             try FileManager.default.createDirectory(at: first.stateDirectory, withIntermediateDirectories: true)
             try first.start()
             SecureEnclaveBacking.$tctiOverride.withValue(first.tcti) {
-                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -25291)) {
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -26275)) {
                     try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob)
                 }
                 #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -26275)) {

@@ -81,7 +81,7 @@ struct TPMErrorStatusTests {
                 + "connects anew")
         #expect(TPMError.wentAway(tcti: "t").status == -25291)
         #expect(TPMError.wentAway(tcti: "t").description == "the TPM at t went away: nothing answers there any more")
-        #expect(TPMError.foreignStorageKey.status == -25291)
+        #expect(TPMError.foreignStorageKey.status == -26275)
         #expect(
             TPMError.foreignStorageKey.description == "the TPM's storage key is not the one this key was made under")
     }

@@ -127,7 +127,7 @@
                     try connection.sign(digest: digest, with: blob, authorization: authorization)
                 }
                 #expect(refused == .foreignStorageKey)
-                #expect(refused.status == -25291)
+                #expect(refused.status == -26275)
                 #expect(refused.description == "the TPM's storage key is not the one this key was made under")
             }
             // Not a break of the connection: it is kept.

@@ -140,7 +140,7 @@ extension SecKeyEnclaveItemTests {
                 let key = try #require(Self.foundKey())
                 try Self.expectUnusable(
                     key, publicKey: publicKey, hardware: true,
-                    detail: "the TPM's storage key is not the one this key was made under", status: errSecNotAvailable)
+                    detail: "the TPM's storage key is not the one this key was made under")
             }
         }
     }
