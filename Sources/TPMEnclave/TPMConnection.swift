@@ -295,10 +295,11 @@ package final class TPMConnection: Sendable {
         let x = TPMSecretCopy(x)
         let y = TPMSecretCopy(y)
         let authorization = TPMSecretCopy(authorization)
-        return try perform(within: timeouts.use, discard: Self.wipeUnclaimed) {
-            (contexts) throws(TPMError) -> [UInt8] in
+        // The secret crosses from the worker in memory that zeroes itself when released: the worker may still hold
+        // its result when the caller wakes, and a shared array would make the caller's wipe hit a copy.
+        let secret = try perform(within: timeouts.use) { (contexts) throws(TPMError) -> TPMSecretCopy in
             try Self.withLoadedKey(blob, authorization: authorization, in: contexts) {
-                (context, key, session) throws(TPMError) -> [UInt8] in
+                (context, key, session) throws(TPMError) -> TPMSecretCopy in
                 var point = TPM2B_ECC_POINT()
                 point.point.x.size = 32
                 point.point.y.size = 32
@@ -316,9 +317,13 @@ package final class TPMConnection: Sendable {
                     Esys_Free(shared)
                 }
                 guard rc == 0, let shared else { throw .tpm(operation: "ECDH_ZGen", code: rc) }
-                return Self.padded(shared.pointee.point.x)
+                let size = min(Int(shared.pointee.point.x.size), 32)
+                return withUnsafeBytes(of: &shared.pointee.point.x.buffer) {
+                    TPMSecretCopy(leftPadding: UnsafeRawBufferPointer(rebasing: $0.prefix(size)), to: 32)
+                }
             }
         }
+        return secret.bytes
     }
 
     /// Checks that the TPM accepts `blob` by loading it (and flushing it again).
@@ -403,12 +408,6 @@ package final class TPMConnection: Sendable {
 
     /// Zeroes a shared secret that no caller took (it stopped waiting): nobody else holds the array, so its storage is
     /// zeroed in place rather than through a mutable copy.
-    private static func wipeUnclaimed(_ secret: [UInt8]) {
-        secret.withUnsafeBytes {
-            UnsafeMutableRawBufferPointer(mutating: $0).initializeMemory(as: UInt8.self, repeating: 0)
-        }
-    }
-
     /// Zeroes a structure that held an auth value.
     private static func wipe<T>(_ value: inout T) {
         withUnsafeMutableBytes(of: &value) { $0.initializeMemory(as: UInt8.self, repeating: 0) }

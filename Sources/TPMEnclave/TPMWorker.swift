@@ -280,22 +280,35 @@ private final class TPMAnswer<R: Sendable>: Sendable {
 /// array is not shared with a call that may outlive the caller's wait, so the caller's own wipe stays in place; the
 /// copy is zeroed when its last holder lets go. Immutable after `init` (hence Sendable), read on the thread only.
 final class TPMSecretCopy: @unchecked Sendable {
-    private let bytes: UnsafeMutableRawBufferPointer
+    private let storage: UnsafeMutableRawBufferPointer
 
     init(_ source: [UInt8]) {
-        bytes = .allocate(byteCount: source.count, alignment: 1)
-        source.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        storage = .allocate(byteCount: source.count, alignment: 1)
+        source.withUnsafeBytes { storage.copyMemory(from: $0) }
+    }
+
+    /// `significant` left-padded with zeros to `length` bytes (an ECC coordinate as big-endian bytes of a fixed
+    /// size), copied from the TPM's answer without an array in between.
+    init(leftPadding significant: UnsafeRawBufferPointer, to length: Int) {
+        storage = .allocate(byteCount: length, alignment: 1)
+        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        let count = min(significant.count, length)
+        UnsafeMutableRawBufferPointer(rebasing: storage[(length - count)...]).copyMemory(
+            from: UnsafeRawBufferPointer(rebasing: significant.prefix(count)))
     }
 
     deinit {
-        bytes.initializeMemory(as: UInt8.self, repeating: 0)
-        bytes.deallocate()
+        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        storage.deallocate()
     }
 
-    var count: Int { bytes.count }
+    var count: Int { storage.count }
+
+    /// A new array of the bytes, for a caller that then owns the only copy (and wipes it).
+    var bytes: [UInt8] { Array(UnsafeRawBufferPointer(storage)) }
 
     /// Copies the bytes to the start of `buffer` (a TPM2B's buffer, which the caller checked is large enough).
     func copy<Buffer>(into buffer: inout Buffer) {
-        withUnsafeMutableBytes(of: &buffer) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+        withUnsafeMutableBytes(of: &buffer) { $0.copyMemory(from: UnsafeRawBufferPointer(storage)) }
     }
 }
