@@ -226,6 +226,10 @@ package final class TPMConnection: Sendable {
         guard authorization.count <= Self.maximumAuthorizationSize else { throw .invalidKeyBlob }
         let authorization = TPMSecretCopy(authorization)
         return try perform(within: timeouts.creation) { (contexts) throws(TPMError) -> TPMKeyBlob in
+            // The primary's handle is read back first (one ReadPublic; keys are made rarely): after a TPM restart it
+            // may name nothing or another process's key, under which the key would be made and its blob would name
+            // the wrong parent; the connection connects anew instead.
+            try contexts.confirmPrimary(parent)
             let (parentHandle, parentName) = try contexts.primary(parent)
             var template = TPM2B_PUBLIC()
             kchtpm_key_template(&template, Int32(use.rawValue))
@@ -362,8 +366,11 @@ package final class TPMConnection: Sendable {
             // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here
             // (errSecDecode: the key is lost), and so would any blob under a stale handle that names another
             // process's object after a restart: that is checked first.
-            if TPMError.status(operation: "Load", code: rc) == -26275 { try contexts.confirmPrimary(blob.parent) }
-            throw .tpm(operation: "Load", code: rc)
+            // Any other refusal too (a handle error, a lack of room): checked, so that a connection whose handle
+            // names another process's object does not fail every use until the process restarts.
+            let failure = TPMError.tpm(operation: "Load", code: rc)
+            if !failure.endsConnection { try contexts.confirmPrimary(blob.parent) }
+            throw failure
         }
         defer { _ = Esys_FlushContext(context, key) }
         if authorization.count > 0 {

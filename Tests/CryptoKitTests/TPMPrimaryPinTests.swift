@@ -181,18 +181,49 @@
             #expect(connection.connectionsMade == 3)
         }
 
+        /// The same with a key creation, and with a signing key of the other process at the handle (a load under it
+        /// is refused for the handle, not for the blob): every path reads the handle back and connects anew, so
+        /// the next call works instead of failing until the process restarts.
+        @Test(arguments: [false, true])
+        func aKeyCreationAndAUseMeetingAStaleHandleConnectAnew(bystanderSigns: Bool) throws {
+            let tpm = try SoftwareTPM()
+            let connection = try TPMConnection(tcti: tpm.tcti, timeouts: Self.short)
+            let blob = try connection.createKey(use: .signing, authorization: authorization)
+            for creating in [true, false] {
+                tpm.crash()
+                try tpm.start(port: tpm.port)
+                let bystander = try Bystander(tcti: tpm.tcti, signingKey: bystanderSigns)
+                let stale = try #require(throws: TPMError.self) {
+                    if creating {
+                        _ = try connection.createKey(use: .signing, authorization: authorization)
+                    } else {
+                        _ = try connection.sign(digest: digest, with: blob, authorization: authorization)
+                    }
+                }
+                #expect(stale.status == -25291, "\(stale)")
+                let made = try connection.createKey(use: .signing, authorization: authorization)
+                #expect(try connection.sign(digest: digest, with: made, authorization: authorization).count == 64)
+                #expect(try connection.sign(digest: digest, with: blob, authorization: authorization).count == 64)
+                bystander.close()
+            }
+        }
+
         /// Another process's ESAPI connection, holding a primary of its own (the template without noDA: another key
-        /// than the keychain's) until closed.
+        /// than the keychain's; or, with `signingKey`, a signing key) until closed.
         final class Bystander {
             private var tctiContext: OpaquePointer?
             private var context: OpaquePointer?
             private var primary: ESYS_TR = 0
 
-            init(tcti: String) throws {
+            init(tcti: String, signingKey: Bool = false) throws {
                 try #require(Tss2_TctiLdr_Initialize(tcti, &tctiContext) == 0)
                 try #require(Esys_Initialize(&context, tctiContext, nil) == 0)
                 var template = TPM2B_PUBLIC()
-                kchtpm_primary_template(&template, 0)
+                if signingKey {
+                    kchtpm_key_template(&template, 1)
+                } else {
+                    kchtpm_primary_template(&template, 0)
+                }
                 var sensitive = TPM2B_SENSITIVE_CREATE()
                 var outside = TPM2B_DATA()
                 var pcrs = TPML_PCR_SELECTION()
