@@ -104,8 +104,7 @@ package final class TPMConnection: Sendable {
                 Esys_Free(outName)
             }
             guard rc == 0, let outName else { throw .tpm(operation: "ReadPublic", code: rc) }
-            let size = min(Int(outName.pointee.size), MemoryLayout.size(ofValue: outName.pointee.name))
-            guard withUnsafeBytes(of: &outName.pointee.name, { Array($0.prefix(size)) }) == name else {
+            guard TPMConnection.bytes(of: outName) == name else {
                 isLost = true
                 throw .connectionLost(tcti: tcti, operation: "ReadPublic", code: 0)
             }
@@ -129,17 +128,16 @@ package final class TPMConnection: Sendable {
         workers.withLock { $0.current }?.close(within: timeouts.use)
     }
 
-    /// Runs `body` with the contexts on the worker, waiting at most `seconds` (``TPMWorker/run(within:discard:_:)``).
+    /// Runs `body` with the contexts on the worker, waiting at most `seconds` (``TPMWorker/run(within:_:)``).
     /// `body` must not capture `self`: a call the TPM never answers keeps it on the stuck thread. A failure that
     /// ends the connection (``TPMError/endsConnection``) marks the contexts lost, so that their release flushes
     /// nothing, and the worker gives them up; a transport failure reaches the caller as
     /// ``TPMError/connectionLost(tcti:operation:code:)``.
     private func perform<R: Sendable>(
-        within seconds: Double, discard: @escaping @Sendable (R) -> Void = { _ in },
-        _ body: @escaping @Sendable (Contexts) throws(TPMError) -> R
+        within seconds: Double, _ body: @escaping @Sendable (Contexts) throws(TPMError) -> R
     ) throws(TPMError) -> R {
         let tcti = tcti
-        return try currentWorker().run(within: seconds, discard: discard) { (contexts) throws(TPMError) -> R in
+        return try currentWorker().run(within: seconds) { (contexts) throws(TPMError) -> R in
             do throws(TPMError) {
                 return try body(contexts)
             } catch {
@@ -202,8 +200,13 @@ package final class TPMConnection: Sendable {
             _ = Esys_FlushContext(context, primary)
             throw .tpm(operation: "TR_GetName", code: named)
         }
+        return (primary, bytes(of: name))
+    }
+
+    /// The bytes of a TPM2B_NAME the TPM returned (at most its buffer's size, whatever its size field says).
+    private static func bytes(of name: UnsafeMutablePointer<TPM2B_NAME>) -> [UInt8] {
         let size = min(Int(name.pointee.size), MemoryLayout.size(ofValue: name.pointee.name))
-        return (primary, withUnsafeBytes(of: &name.pointee.name) { Array($0.prefix(size)) })
+        return withUnsafeBytes(of: &name.pointee.name) { Array($0.prefix(size)) }
     }
 
     /// The longest authorization value a key takes (the size of its name algorithm's digest, SHA-256).
@@ -364,10 +367,9 @@ package final class TPMConnection: Sendable {
             &keyPrivate, &keyPublic, &key)
         guard rc == 0 else {
             // A blob from another TPM, or from this one before its seeds changed, fails its integrity check here
-            // (errSecDecode: the key is lost), and so would any blob under a stale handle that names another
-            // process's object after a restart: that is checked first.
-            // Any other refusal too (a handle error, a lack of room): checked, so that a connection whose handle
-            // names another process's object does not fail every use until the process restarts.
+            // (errSecDecode: the key is lost). A stale handle that names another process's object after a restart
+            // fakes that and other refusals (a handle error) alike: it is checked first, so that the connection
+            // connects anew instead of failing every use until the process restarts.
             let failure = TPMError.tpm(operation: "Load", code: rc)
             if !failure.endsConnection { try contexts.confirmPrimary(blob.parent) }
             throw failure
@@ -413,8 +415,6 @@ package final class TPMConnection: Sendable {
         return session
     }
 
-    /// Zeroes a shared secret that no caller took (it stopped waiting): nobody else holds the array, so its storage is
-    /// zeroed in place rather than through a mutable copy.
     /// Zeroes a structure that held an auth value.
     private static func wipe<T>(_ value: inout T) {
         withUnsafeMutableBytes(of: &value) { $0.initializeMemory(as: UInt8.self, repeating: 0) }

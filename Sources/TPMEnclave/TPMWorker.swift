@@ -80,14 +80,13 @@ final class TPMWorker<Context>: Sendable {
     /// Whether a call ran past its timeout: the owner makes a new worker.
     var isGivenUp: Bool { queue.withLock { $0.givenUp != nil } }
 
-    /// Runs `body` with the context on the thread and returns its result.
-    /// - Parameter discard: disposes of a result no caller takes any more (wipes a shared secret).
+    /// Runs `body` with the context on the thread and returns its result. A result no caller takes any more is
+    /// dropped: a secret crosses in a ``TPMSecretCopy``, which zeroes itself when released.
     /// - Throws: `body`'s error, or ``TPMError/timedOut(tcti:seconds:)``.
     func run<R: Sendable>(
-        within seconds: Double, discard: @escaping @Sendable (R) -> Void = { _ in },
-        _ body: @escaping @Sendable (Context) throws(TPMError) -> R
+        within seconds: Double, _ body: @escaping @Sendable (Context) throws(TPMError) -> R
     ) throws(TPMError) -> R {
-        let answer = TPMAnswer<R>(discard: discard)
+        let answer = TPMAnswer<R>()
         let tcti = tcti
         let job = Job(
             run: { context in
@@ -96,10 +95,7 @@ final class TPMWorker<Context>: Sendable {
                 if case .failure(let error) = result { ending = error.lostConnection(tcti: tcti) }
                 return Outcome(
                     ending: ending, deliver: { answer.give(result) },
-                    withhold: { error in
-                        answer.give(.failure(error))
-                        if case .success(let value) = result { discard(value) }
-                    })
+                    withhold: { error in answer.give(.failure(error)) })
             },
             fail: { answer.give(.failure($0)) })
         let refusal = queue.withLock { queue -> TPMError? in
@@ -238,13 +234,8 @@ private final class TPMAnswer<R: Sendable>: Sendable {
 
     private let state = Mutex(State.waiting)
     private let given = DispatchSemaphore(value: 0)
-    private let discard: @Sendable (R) -> Void
 
-    init(discard: @escaping @Sendable (R) -> Void = { _ in }) {
-        self.discard = discard
-    }
-
-    /// Gives the answer. False when the caller already has one or left; a result is then discarded.
+    /// Gives the answer. False when the caller already has one or left; the result is then dropped.
     @discardableResult
     func give(_ result: Result<R, TPMError>) -> Bool {
         let taken = state.withLock { state in
@@ -252,11 +243,7 @@ private final class TPMAnswer<R: Sendable>: Sendable {
             state = .given(result)
             return true
         }
-        if taken {
-            given.signal()
-        } else if case .success(let value) = result {
-            discard(value)
-        }
+        if taken { given.signal() }
         return taken
     }
 
@@ -276,9 +263,9 @@ private final class TPMAnswer<R: Sendable>: Sendable {
     }
 }
 
-/// A copy of secret bytes (an auth value, a digest, a peer point) for a call on the worker thread. The caller's
-/// array is not shared with a call that may outlive the caller's wait, so the caller's own wipe stays in place; the
-/// copy is zeroed when its last holder lets go. Immutable after `init` (hence Sendable), read on the thread only.
+/// A copy of secret bytes crossing to or from the worker thread (an auth value, a digest, a peer point; a shared
+/// secret). Neither side's array is shared with the other, whose hold may outlast the wait, so each side's own wipe
+/// stays in place; the copy is zeroed when its last holder lets go. Immutable after `init` (hence Sendable), read on the thread only.
 final class TPMSecretCopy: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
 
