@@ -41,6 +41,9 @@ public struct KeychainConfiguration: Sendable {
     /// keybag changes only through this keychain, so it is not examined again (a `stat`) before each use, and the
     /// database is held by this process alone (no other process can open it while the keychain is open).
     package var soleWriterOfHome = false
+    /// How many rows of a class a renewal's reseal reads and rewrites per write section: between two, other
+    /// writers commit, and no more than this many rows are held in memory at once.
+    package var resealBatchRows = 1_000
     /// The most bytes the database may grow to (keychaind's `--max-keychain-size`): an add or update past it is
     /// errSecDiskFull (-34), so one user cannot fill the disk every user's keychain is on. Nil: no bound.
     package var largestDatabaseBytes: Int?

@@ -16,6 +16,7 @@ struct SelectShape: Hashable {
     let byProtection: Bool
     let byUUID: Bool
     let byVersion: Bool
+    let byRowid: Bool
     let limit: Int?
     let columns: RowColumns
 
@@ -26,6 +27,7 @@ struct SelectShape: Hashable {
         byProtection = filter.protection != nil
         byUUID = filter.uuid != nil
         byVersion = filter.versionBelow != nil
+        byRowid = filter.rowidAbove != nil
         limit = filter.limit
         self.columns = columns
     }
@@ -35,7 +37,7 @@ struct SelectShape: Hashable {
     func matches(table name: String, filter: RowFilter, columns: RowColumns) -> Bool {
         guard columns == self.columns, limit == filter.limit, byProtection == (filter.protection != nil),
             byUUID == (filter.uuid != nil), byVersion == (filter.versionBelow != nil),
-            digestColumns.count == filter.digestsAnyOf.count, table == name
+            byRowid == (filter.rowidAbove != nil), digestColumns.count == filter.digestsAnyOf.count, table == name
         else { return false }
         for (index, condition) in filter.digestsAnyOf.enumerated()
         where digestColumns[index] != condition.column || valueCounts[index] != condition.values.count {
@@ -52,6 +54,7 @@ struct SelectShape: Hashable {
         hasher.combine(byProtection)
         hasher.combine(byUUID)
         hasher.combine(byVersion)
+        hasher.combine(byRowid)
         hasher.combine(columns.rawValue)
         hasher.combine(digestColumns.last?.utf8.count ?? 0)
     }
@@ -91,6 +94,7 @@ struct SelectShape: Hashable {
         }
         if byProtection { conditions.append("pdmn = ?") }
         if byVersion { conditions.append("version < ?") }
+        if byRowid { conditions.append("rowid > ?") }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY rowid"
         if let limit { sql += " LIMIT \(limit)" }
@@ -110,6 +114,7 @@ struct SelectShape: Hashable {
             }
             if let protection = filter.protection { try parameters.text(protection) }
             if let version = filter.versionBelow { try parameters.integer(version) }
+            if let rowid = filter.rowidAbove { try parameters.integer(rowid) }
         }
     }
 }

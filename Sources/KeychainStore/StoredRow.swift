@@ -51,6 +51,8 @@ package struct RowFilter: Sendable {
     package var limit: Int?
     /// Only rows written in an item format older than this.
     package var versionBelow: Int64?
+    /// Only rows after this rowid: a walk over a large table in batches goes on where the last batch stopped.
+    package var rowidAbove: Int64?
 
     package init(
         digestsAnyOf: [(column: String, values: [[UInt8]])] = [], protection: String? = nil, uuid: [UInt8]? = nil,

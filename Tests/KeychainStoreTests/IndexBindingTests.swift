@@ -126,6 +126,9 @@ import Testing
         other = filter
         other.protection = "ak"
         #expect(!shape.matches(table: spec.name, filter: other, columns: [.secret]))
+        other = filter
+        other.rowidAbove = 0
+        #expect(!shape.matches(table: spec.name, filter: other, columns: [.secret]))
         #expect(!shape.matches(table: spec.name, filter: filter, columns: [.metadata]))
         let otherTable = ItemTableSpec(name: "other", digestColumns: spec.digestColumns)
         #expect(!shape.matches(table: otherTable.name, filter: filter, columns: [.secret]))
@@ -156,5 +159,27 @@ import Testing
         #expect(found.first?.indexBinding == spec.indexBinding(values(short)))
         let none = RowFilter(digestsAnyOf: [("d_acct", [[6]])], limit: 1)
         #expect(try store.select(from: "items", where: none, reading: [.secret]).isEmpty)
+    }
+
+    @Test func aWalkInBatchesReadsEveryRowOnceInOrder() throws {
+        let store = try store()
+        defer { store.database.close() }
+        for index in 0..<7 {
+            var next = row([:])
+            next.uuid = Array(repeating: UInt8(index), count: 16)
+            next.primaryKeyDigest = [UInt8(index)]
+            next.protection = index % 2 == 0 ? "ak" : "ck"
+            try store.insert(next, into: "items")
+        }
+        var walked: [UInt8] = []
+        var filter = RowFilter(protection: "ak", limit: 2)
+        while true {
+            let batch = try store.select(from: "items", where: filter, reading: [])
+            guard let last = batch.last else { break }
+            #expect(batch.count <= 2)
+            walked += batch.map { $0.uuid[0] }
+            filter.rowidAbove = last.rowid
+        }
+        #expect(walked == [0, 2, 4, 6])
     }
 }

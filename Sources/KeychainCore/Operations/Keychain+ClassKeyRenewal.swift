@@ -73,16 +73,20 @@ extension Keychain {
             "the keychain's passcode kept changing while the item was being written; nothing was written")
     }
 
-    /// Runs `change` (a passcode set, change or removal: it renews the class keys) and reseals the items in the
-    /// same write section, so no write of another caller commits between the two. A failed reseal after the
-    /// keybag changed does not undo the change: the rows it did not reach still open under the retired keys, and
-    /// the next open or unlock reseals them.
+    /// Runs `change` (a passcode set, change or removal: it renews the class keys) and reseals the items, in write
+    /// sections of at most ``KeychainConfiguration/resealBatchRows`` rows each, the first with the change itself:
+    /// other writers commit between two (a reseal of 100,000 rows held every writer for about two seconds), and a
+    /// batch's rows are all the reseal holds in memory. Rows not yet resealed open under the retired keys, as after
+    /// a crash; a write in between is sealed under the new keys (an add sealed before the change is sealed again,
+    /// an update of a row under a retired key rekeys it). A failed reseal after the keybag changed does not undo
+    /// the change: the rows it did not reach still open under the retired keys, and the next open or unlock
+    /// reseals them.
     func renewingClassKeys(_ change: () throws -> Void) throws {
         var changed = false
         var renewal: String?
-        var complete = false
+        var walk = ResealWalk()
         do {
-            try writeSection { store in
+            walk = try writeSection { store in
                 // A group commit runs a section again when another write of its group failed the transaction: the
                 // keybag change is not undone, so it is made once.
                 if !changed {
@@ -90,14 +94,26 @@ extension Keychain {
                     changed = true
                     renewal = try dataProtection.unfinishedRenewal
                 }
-                complete = try resealItemsOfRetiredKeys(store)
+                return try resealBatch(store, from: ResealWalk())
             }
+            try resealRest(from: &walk)
         } catch {
             guard changed else { throw error }
-            complete = false
+            walk.complete = false
         }
-        if complete, let renewal { try? dataProtection.finishRenewal(renewal) }
+        if walk.complete, let renewal { try? dataProtection.finishRenewal(renewal) }
         if changed { checkpointAfterReseal() }
+    }
+
+    /// Reseals the batches after `walk`'s, one write section each, until the walk has been over every class.
+    private func resealRest(from walk: inout ResealWalk) throws {
+        while !walk.isOver {
+            // In embedded mode the next section takes the keychain's lock again at once, before a thread woken
+            // by its release could run: a brief pause lets that thread in. The group committer queues instead.
+            if committer == nil { usleep(200) }
+            let from = walk
+            walk = try writeSection { store in try resealBatch(store, from: from) }
+        }
     }
 
     /// Takes the rows as they were before a reseal out of the write-ahead log, where an older copy of the home
@@ -115,60 +131,110 @@ extension Keychain {
     /// their classes are available now. Cheap when there are none: one look at the keybag.
     func finishUnfinishedRenewal() throws {
         guard let renewal = try dataProtection.unfinishedRenewal else { return }
-        if try writeSection({ store in try resealItemsOfRetiredKeys(store) }) {
-            try dataProtection.finishRenewal(renewal)
-        }
+        var walk = ResealWalk()
+        try resealRest(from: &walk)
+        if walk.complete { try dataProtection.finishRenewal(renewal) }
         checkpointAfterReseal()
     }
 
-    /// Gives every row of a renewed class whose item key is wrapped by a retired key a new item key, wrapped by
-    /// the class's current key. Rows no key opens are left to the read to report as damaged.
-    /// - Returns: false when a class holding rows was not available, so some may be left.
-    private func resealItemsOfRetiredKeys(_ store: ItemStore) throws -> Bool {
+    /// Where a reseal's walk over the renewed classes' tables has got to: the class and table it is in, and the
+    /// last rowid it read there.
+    struct ResealWalk: Sendable {
+        var protectionIndex = 0
+        var tableIndex = 0
+        var afterRowid: Int64 = 0
+        /// False once a class holding rows was not available, or a row could not be rewritten: some may be left.
         var complete = true
-        for protection in ProtectionState.renewedClasses {
+
+        var isOver: Bool { protectionIndex >= ProtectionState.renewedClasses.count }
+
+        mutating func nextTable() {
+            afterRowid = 0
+            tableIndex += 1
+            if tableIndex >= ClassSchema.stored.count { nextClass() }
+        }
+
+        mutating func nextClass() {
+            afterRowid = 0
+            tableIndex = 0
+            protectionIndex += 1
+        }
+    }
+
+    /// Gives the next rows of a renewed class whose item key is wrapped by a retired key, at most
+    /// ``KeychainConfiguration/resealBatchRows`` of them read, a new item key wrapped by the class's current key;
+    /// returns where the walk goes on. Rows no key opens are left to the read to report as damaged.
+    private func resealBatch(_ store: ItemStore, from start: ResealWalk) throws -> ResealWalk {
+        var walk = start
+        var budget = max(1, configuration.resealBatchRows)
+        while budget > 0, !walk.isOver {
+            let protection = ProtectionState.renewedClasses[walk.protectionIndex]
             guard let current = try? classKey(protection) else {
                 // Without a passcode WhenPasscodeSetThisDeviceOnly's rows await the purge, not a reseal.
                 let hasPasscode = try dataProtection.hasPasscode
                 let doomed = protection == .whenPasscodeSetThisDeviceOnly && !hasPasscode
-                if !doomed, try store.holdsRows(protection: protection.rawValue) { complete = false }
+                if !doomed, try store.holdsRows(protection: protection.rawValue) { walk.complete = false }
+                walk.nextClass()
                 continue
             }
+            // The retired keys are opened once per batch and class, not for each row as a read does.
             let retired = try dataProtection.retiredClassKeys(protection, currentKey: current)
-            guard !retired.isEmpty else { continue }
-            for schema in ClassSchema.stored {
-                let table = schema.itemClass.rawValue
-                let rows = try store.select(
-                    from: table, where: RowFilter(protection: protection.rawValue), reading: [.metadata, .secret])
-                for row in rows where (try? current.unwrap(row.wrappedKey)) == nil {
-                    // The retired keys are opened once for the class, not for each row as a read does.
-                    guard let itemKey = Self.itemKey(row.wrappedKey, underAnyOf: retired) else { continue }
-                    let newItemKey = try SystemRandom.key()
-                    // A row that cannot be rewritten (damaged, or its recomputed index taken by another row) stays
-                    // under its retired key, where reads still open it; the others go on.
-                    do {
-                        if row.version == ItemSealer.formatVersion {
-                            try store.replaceSeal(
-                                try rekeyed(
-                                    row, schema: schema, protection: protection, itemKey: itemKey, classKey: current,
-                                    newItemKey: newItemKey),
-                                in: table)
-                        } else {
-                            try store.replace(
-                                try resealed(
-                                    row, schema: schema, protection: protection, itemKey: itemKey, classKey: current,
-                                    newItemKey: newItemKey),
-                                in: table)
-                        }
-                    } catch let error as KeychainError where error.status == SecurityStatus.decode {
-                        continue
-                    } catch let error as StoreError where error.isUniqueViolation {
-                        complete = false
-                    }
+            guard !retired.isEmpty else {
+                walk.nextClass()
+                continue
+            }
+            let schema = ClassSchema.stored[walk.tableIndex]
+            let table = schema.itemClass.rawValue
+            var filter = RowFilter(protection: protection.rawValue, limit: budget)
+            filter.rowidAbove = walk.afterRowid
+            let rows = try store.select(from: table, where: filter, reading: [.metadata, .secret])
+            budget -= rows.count
+            if rows.count < filter.limit ?? 0 {
+                walk.nextTable()
+            } else if let last = rows.last {
+                walk.afterRowid = last.rowid
+            }
+            for row in rows where (try? current.unwrap(row.wrappedKey)) == nil {
+                guard let itemKey = Self.itemKey(row.wrappedKey, underAnyOf: retired) else { continue }
+                if !(try reseal(
+                    row, schema: schema, protection: protection, itemKey: itemKey, classKey: current, in: store))
+                {
+                    walk.complete = false
                 }
             }
         }
-        return complete
+        return walk
+    }
+
+    /// Writes `row` under a new item key wrapped by `classKey`; false when the row's recomputed index is taken by
+    /// another row. A row that cannot be rewritten (damaged, or its index taken) stays under its retired key, where
+    /// reads still open it.
+    private func reseal(
+        _ row: StoredRow, schema: ClassSchema, protection: Accessibility, itemKey: SecureBytes,
+        classKey: AESKeyWrapper, in store: ItemStore
+    ) throws -> Bool {
+        let table = schema.itemClass.rawValue
+        let newItemKey = try SystemRandom.key()
+        do {
+            if row.version == ItemSealer.formatVersion {
+                try store.replaceSeal(
+                    try rekeyed(
+                        row, schema: schema, protection: protection, itemKey: itemKey, classKey: classKey,
+                        newItemKey: newItemKey),
+                    in: table)
+            } else {
+                try store.replace(
+                    try resealed(
+                        row, schema: schema, protection: protection, itemKey: itemKey, classKey: classKey,
+                        newItemKey: newItemKey),
+                    in: table)
+            }
+        } catch let error as KeychainError where error.status == SecurityStatus.decode {
+            return true
+        } catch let error as StoreError where error.isUniqueViolation {
+            return false
+        }
+        return true
     }
 
     /// A row of the current format under a new item key: each sealed part decrypted and encrypted again with the
