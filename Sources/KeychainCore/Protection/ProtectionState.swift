@@ -12,8 +12,8 @@ final class ProtectionState: Sendable {
     /// The key under which attribute values are digested for lookups.
     let indexKey: SecureBytes
     let store: any UnlockedKeyStore
-    private let kdfTarget: Double
-    private let clock: @Sendable () -> Date
+    let kdfTarget: Double
+    let clock: @Sendable () -> Date
     /// The keybag as last read or saved; nil when a save could not make one, so that the next use reads the file.
     private let snapshot: Mutex<Snapshot?>
     private let keybagURL: URL
@@ -26,7 +26,7 @@ final class ProtectionState: Sendable {
     private let keybagChangesOnlyHere: Bool
 
     /// One reading of the keybag file; immutable, so handing it out is a reference count.
-    private final class Snapshot: Sendable {
+    final class Snapshot: Sendable {
         let document: KeybagDocument
         let identity: SecretFile.FileIdentity?
         /// Class keys that need no passcode, unwrapped once; searched in order: a handful of entries compared by
@@ -163,7 +163,7 @@ final class ProtectionState: Sendable {
 
     /// The current snapshot, re-read if another process replaced the keybag file (or one saved here could not
     /// be made).
-    private func current() throws -> Snapshot {
+    func current() throws -> Snapshot {
         let known = snapshot.withLock { $0 }
         if let known, keybagChangesOnlyHere || known.identity == keybagWatch.identity() { return known }
         let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
@@ -254,7 +254,7 @@ final class ProtectionState: Sendable {
     private static let checkPlaintext = SecureBytes(Array(KeyHierarchy.classKeyCheck.utf8))
 
     /// The keybag's `keyChecks` for `keys`.
-    private static func checkValues(of keys: [Accessibility: SecureBytes]) throws -> [String: String] {
+    static func checkValues(of keys: [Accessibility: SecureBytes]) throws -> [String: String] {
         var checks: [String: String] = [:]
         for (protection, key) in keys {
             checks[protection.rawValue] = Data(try checkValue(of: try AESKeyWrapper(kek: key))).base64EncodedString()
@@ -380,7 +380,7 @@ final class ProtectionState: Sendable {
     /// What the devicePasscode constraint key is derived from: the `akpu` key of when the passcode was set, kept
     /// under `akpu`'s current key `classKey` once that has been renewed (``KeybagDocument/passcodeConstraintRoot``).
     /// - Throws: `errSecNotAvailable` when `classKey` does not open it (the keybag is damaged).
-    private static func passcodeConstraintRoot(in document: KeybagDocument, classKey: SecureBytes) throws
+    static func passcodeConstraintRoot(in document: KeybagDocument, classKey: SecureBytes) throws
         -> SecureBytes
     {
         guard let wrapped = document.wrappedPasscodeConstraintRoot else { return classKey }
@@ -392,201 +392,9 @@ final class ProtectionState: Sendable {
         }
     }
 
-    /// A passcode's wrapping key and the parameters it was derived with.
-    struct DerivedPasscodeKey {
-        let salt: [UInt8]
-        let iterations: Int
-        let milliseconds: Double
-        let key: SecureBytes
-
-        /// Whether this key was derived for `record` (the keybag may have changed since).
-        func isFor(_ record: KeybagDocument.PasscodeRecord, salt recordSalt: Data) -> Bool {
-            iterations == record.iterations && salt.elementsEqual(recordSalt)
-        }
-    }
-
-    /// The derivations a passcode set, change or removal needs, made before it takes the keybag's lock and the
-    /// database's write lock: each takes the tuned derivation time (80 ms by default, up to a minute), which
-    /// every other writer (under keychaind's group commit, every client) would otherwise wait for.
-    struct PasscodeChangeKeys {
-        /// The current passcode's key, for the passcode record as it was read (nil: derived under the lock).
-        var current: DerivedPasscodeKey?
-        /// The new passcode's key, under a fresh salt and iterations tuned now.
-        var new: DerivedPasscodeKey?
-    }
-
-    /// Derives ahead of ``setPasscode(_:current:attempter:derived:)`` what it will need. Nothing is checked here:
-    /// the wrong-attempt delay and the passcode itself are checked under the lock, where a key derived for a
-    /// record that changed meanwhile is not used. While `attempter` is held back, the current passcode is not
-    /// derived (the change will be refused).
-    func passcodeChangeKeys(new: SecureBytes?, current passcode: SecureBytes?, attempter: PasscodeAttempter) throws
-        -> PasscodeChangeKeys
-    {
-        var keys = PasscodeChangeKeys()
-        if let passcode { keys.current = try currentPasscodeKey(passcode, attempter: attempter) }
-        if let new, new.count > 0 { keys.new = try newPasscodeKey(new) }
-        return keys
-    }
-
-    /// The wrapping key `passcode` gives under the keybag's passcode record as it is now, derived before the
-    /// keybag's lock is taken (which writers and other unlocks wait for): nil without a passcode, or while
-    /// `attempter` is held back (the attempt will be refused). Nothing is checked here.
-    private func currentPasscodeKey(_ passcode: SecureBytes, attempter: PasscodeAttempter) throws
-        -> DerivedPasscodeKey?
-    {
-        guard let record = try current().document.passcode, let salt = Data(base64Encoded: record.salt),
-            record.backOff(of: attempter).notBefore <= clock().timeIntervalSinceReferenceDate
-        else { return nil }
-        return DerivedPasscodeKey(
-            salt: Array(salt), iterations: record.iterations, milliseconds: record.milliseconds,
-            key: try PasscodeKDF.derive(
-                passcode: passcode, salt: Array(salt), iterations: record.iterations, deviceKey: deviceKey))
-    }
-
-    /// The wrapping key of a new passcode `new`, under a fresh salt and iterations tuned to the target now.
-    private func newPasscodeKey(_ new: SecureBytes) throws -> DerivedPasscodeKey {
-        let tuned = try PasscodeKDF.tune(target: kdfTarget)
-        let salt = try SystemRandom.bytes(16)
-        return DerivedPasscodeKey(
-            salt: salt, iterations: tuned.iterations, milliseconds: tuned.milliseconds,
-            key: try PasscodeKDF.derive(passcode: new, salt: salt, iterations: tuned.iterations, deviceKey: deviceKey))
-    }
-
-    /// Sets, changes (`current` required) or, with `new` nil, removes the passcode. The keys of classes A and C
-    /// but WhenPasscodeSetThisDeviceOnly are made anew (``renew(_:in:)``); the caller then reseals the items
-    /// (``Keychain/renewingClassKeys(_:)``). `derived` are the passcodes' keys from ``passcodeChangeKeys(new:
-    /// current:attempter:)``; what they lack, or a key for a passcode record since replaced, is derived here.
-    /// - Returns: whether WhenPasscodeSetThisDeviceOnly was destroyed (its items must be purged).
-    @discardableResult
-    func setPasscode(
-        _ new: SecureBytes?, current passcode: SecureBytes?, attempter: PasscodeAttempter = .anyone,
-        derived: PasscodeChangeKeys = PasscodeChangeKeys()
-    ) throws -> Bool {
-        if let new, new.count == 0 { throw KeychainError.param.because("a passcode cannot be empty") }
-        var destroyedClassAKPU = false
-        var unlocked: [Accessibility: SecureBytes] = [:]
-        try modify { document in
-            var keys: [Accessibility: SecureBytes]
-            if document.passcode != nil {
-                guard let passcode else {
-                    throw KeychainError.authFailed.because("changing the passcode needs the current one")
-                }
-                keys = try openProtectedKeys(
-                    &document, passcode: passcode, attempter: attempter, derived: derived.current)
-            } else {
-                keys = [:]
-                for protection in Accessibility.allCases where KeybagDocument.isPasscodeProtected(protection) {
-                    guard let wrapped = document.wrapped(protection) else { continue }
-                    keys[protection] = try AESKeyWrap.unwrap(wrapped, kek: deviceKey)
-                }
-            }
-            // A removal destroys akpu (below): it is not renewed, and a damaged constraint root cannot stop it.
-            if new == nil { keys[.whenPasscodeSetThisDeviceOnly] = nil }
-            try Self.renew(&keys, in: &document)
-            if let new {
-                if keys[.whenPasscodeSetThisDeviceOnly] == nil {
-                    keys[.whenPasscodeSetThisDeviceOnly] = try SystemRandom.key()
-                }
-                let wrapping = try derived.new ?? newPasscodeKey(new)
-                for (protection, key) in keys {
-                    document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: wrapping.key))
-                }
-                document.keyChecks = try Self.checkValues(of: keys)
-                document.passcode = KeybagDocument.PasscodeRecord(
-                    iterations: wrapping.iterations, salt: Data(wrapping.salt).base64EncodedString(),
-                    milliseconds: wrapping.milliseconds)
-                unlocked = keys
-            } else {
-                keys[.whenPasscodeSetThisDeviceOnly] = nil
-                destroyedClassAKPU = document.classes[Accessibility.whenPasscodeSetThisDeviceOnly.rawValue] != nil
-                document.setWrapped(.whenPasscodeSetThisDeviceOnly, nil)
-                document.setRetired(.whenPasscodeSetThisDeviceOnly, [])
-                document.wrappedPasscodeConstraintRoot = nil
-                document.passcodeBoundItemsToPurge = true
-                for (protection, key) in keys {
-                    document.setWrapped(protection, try AESKeyWrap.wrap(key, kek: deviceKey))
-                }
-                document.keyChecks = nil  // the keys come from the keybag itself now, never from a store
-                document.passcode = nil
-            }
-        } then: {
-            // The unlocked keys follow the keybag once it is saved (a failed save leaves the lock state as it was),
-            // still under its lock: a process that finds its stored key older than the keybag waits for this.
-            if unlocked.isEmpty {
-                store.clear()
-            } else {
-                do {
-                    try store.put(unlocked)
-                } catch let error as KeychainError {
-                    // The change is made: the old passcode no longer opens anything, and trying it would count.
-                    let why = error.explanation ?? KeychainError.Reason("the key store refused them")
-                    throw error.because(
-                        "the new passcode is set, but the class keys could not be kept unlocked (\(why)); "
-                            + "unlock with the new passcode")
-                }
-            }
-        }
-        return destroyedClassAKPU
-    }
-
-    /// Classes whose keys a passcode set, change or removal makes anew, so that an older copy of the keybag (one
-    /// from before the passcode was set opens without it) opens none of the items written or rewrapped since.
-    /// WhenPasscodeSetThisDeviceOnly is made at a set and destroyed at a removal; at a change it is renewed like
-    /// the others, and the key devicePasscode constraints are bound to stays that of the set
-    /// (``KeybagDocument/passcodeConstraintRoot``): the envelopes bound to it are sealed under item keys, which the
-    /// renewal reaches.
-    static let renewedClasses: [Accessibility] = [
-        .whenUnlocked, .whenUnlockedThisDeviceOnly, .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly,
-        .whenPasscodeSetThisDeviceOnly,
-    ]
-
-    /// Replaces the keys of ``renewedClasses`` in `keys` by new ones; each old key joins its class's retired
-    /// keys, which are rewrapped under the new key (a retired key that no longer unwraps was damaged and goes).
-    private static func renew(_ keys: inout [Accessibility: SecureBytes], in document: inout KeybagDocument) throws {
-        for protection in renewedClasses {
-            guard let old = keys[protection] else { continue }
-            let new = try SystemRandom.key()
-            let oldKey = try AESKeyWrapper(kek: old)
-            let newKey = try AESKeyWrapper(kek: new)
-            var retired = [try newKey.wrap(old)]
-            for wrapped in document.retired(protection) {
-                guard let older = try? oldKey.unwrap(wrapped) else { continue }
-                retired.append(try newKey.wrap(older))
-            }
-            document.setRetired(protection, retired)
-            if protection == .whenPasscodeSetThisDeviceOnly {
-                document.wrappedPasscodeConstraintRoot = try newKey.wrap(
-                    try passcodeConstraintRoot(in: document, classKey: old))
-            }
-            keys[protection] = new
-        }
-        document.unfinishedRenewal = Data(try SystemRandom.bytes(16)).base64EncodedString()
-    }
-
-    /// The retired keys of `protection`, newest first, opened with its current key `currentKey`.
-    func retiredClassKeys(_ protection: Accessibility, currentKey: AESKeyWrapper) throws -> [AESKeyWrapper] {
-        try current().document.retired(protection).compactMap { wrapped in
-            guard let key = try? currentKey.unwrap(wrapped) else { return nil }
-            return try AESKeyWrapper(kek: key)
-        }
-    }
-
-    /// The id of a renewal of the class keys whose items may not all be resealed yet.
-    var unfinishedRenewal: String? {
-        get throws { try current().document.unfinishedRenewal }
-    }
-
-    /// Records that every item of the renewed classes is sealed under the keys of renewal `id` (a later renewal's
-    /// record stays).
-    func finishRenewal(_ id: String) throws {
-        try modify { document in
-            if document.unfinishedRenewal == id { document.unfinishedRenewal = nil }
-        }
-    }
-
     /// Checks `passcode` against the keybag (rate-limited by `attempter`'s count of wrong attempts) and returns
     /// the unwrapped A and C class keys.
-    private func openProtectedKeys(
+    func openProtectedKeys(
         _ document: inout KeybagDocument, passcode: SecureBytes, attempter: PasscodeAttempter,
         derived: DerivedPasscodeKey? = nil
     ) throws -> [Accessibility: SecureBytes] {
@@ -661,7 +469,7 @@ final class ProtectionState: Sendable {
     /// Read-modify-write of the keybag under the file lock; the file is replaced atomically, and saved even
     /// when `body` fails with a ``PendingFailure``.
     /// `afterSave` runs once the document is saved, still under the lock.
-    private func modify(_ body: (inout KeybagDocument) throws -> Void, then afterSave: () throws -> Void = {}) throws {
+    func modify(_ body: (inout KeybagDocument) throws -> Void, then afterSave: () throws -> Void = {}) throws {
         try SecretFile.withExclusiveLock(lockURL) {
             let fresh = try Self.load(keybagURL, deviceKey: deviceKey)
             var document = fresh.document
