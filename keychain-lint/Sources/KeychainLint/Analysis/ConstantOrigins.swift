@@ -75,6 +75,12 @@ package final class ConstantOrigins {
         possibleValues(of: expr, in: context, isLeaf: isLeaf).onlyConstants
     }
 
+    /// The values bound to the local `name` that can reach its read at `use` in body `context`; nil when the name is
+    /// not bound there before it.
+    package func reachingBindings(ofLocal name: String, in context: Int, readAt use: Int) -> [Expr]? {
+        contexts[context].scan.reachingBindings(of: name, before: use, readAt: use)?.map(\.value)
+    }
+
     /// Every value the file's properties or functions without parameters named `name` can give; nil when the file
     /// declares none.
     package func possibleValues(ofDeclared name: String, isLeaf: (String) -> Bool) -> PossibleValues? {
@@ -127,6 +133,9 @@ package final class ConstantOrigins {
                 || callee.unwrapped.terminalName == "NSNumber"):
             // `String(kSecAttrAccessibleAlways)` is the constant it converts; `NSNumber(value: true)` the Boolean.
             return each([arguments[0].value])
+        case .integerLiteral(let value?):
+            // A number (a match limit) is a leaf by its digits.
+            return leaf(String(value), expr, qualifier: nil, isLeaf)
         case .booleanLiteral(let value):
             // `true` and `false` (Objective-C's `YES` and `NO` too) are leaves by those names.
             return leaf(value ? "true" : "false", expr, qualifier: nil, isLeaf)

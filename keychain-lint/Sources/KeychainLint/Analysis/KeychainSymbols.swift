@@ -65,6 +65,11 @@ package enum KeychainSymbols {
     /// The `true` of a Boolean attribute, as `ConstantOrigins` names its leaves: `true`, `YES`, `kCFBooleanTrue`.
     static func isTrue(_ name: String) -> Bool { name == "true" || name == "kCFBooleanTrue" || name == "YES" }
 
+    /// A Boolean as `ConstantOrigins` names its leaves: `true`, `false`, `kCFBooleanTrue`, `kCFBooleanFalse`.
+    static func isBoolean(_ name: String) -> Bool {
+        isTrue(name) || name == "false" || name == "kCFBooleanFalse" || name == "NO"
+    }
+
     static func isAccessibilityClass(_ name: String) -> Bool {
         name.hasPrefix("kSecAttrAccessible") && name != accessible
     }

@@ -19,8 +19,8 @@ package struct BackgroundReadChecker: SourceChecker {
     package init() {}
 
     package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
-        for function in analysis.functions {
-            noteWhenUnlockedAdds(function, analysis, into: &collector)
+        for (index, function) in analysis.functions.enumerated() {
+            noteWhenUnlockedAdds(function, in: index, analysis, into: &collector)
             if Self.entryPoints.contains(function.decl.signature) {
                 noteReads(in: function.decl.body, entry: function.decl.signature, function, analysis, into: &collector)
             }
@@ -40,17 +40,26 @@ package struct BackgroundReadChecker: SourceChecker {
         }
     }
 
+    /// An add counts as WhenUnlocked when it has no class, or when every class that reaches it can only be a
+    /// WhenUnlocked one: a class chosen on some path as AfterFirstUnlock is a wrapper's option, and the background
+    /// read, reported elsewhere, may be of that item.
     private func noteWhenUnlockedAdds(
-        _ function: AnalyzedFunction, _ analysis: SourceAnalysis, into collector: inout FindingCollector
+        _ function: AnalyzedFunction, in index: Int, _ analysis: SourceAnalysis, into collector: inout FindingCollector
     ) {
         for call in function.flow.calls where call.function == .add {
             guard let query = call.query, !query.has(KeychainSymbols.accessControl) else { continue }
-            if let fact = query.fact(for: KeychainSymbols.accessible) {
-                guard let value = analysis.resolver.symbol(of: fact.value, locals: function.flow.locals),
-                    Self.whenUnlockedClasses.contains(value)
-                else { continue }
-            } else if !query.isComplete {
-                continue
+            let classes = analysis.reachingValues(
+                of: KeychainSymbols.accessible, in: query, inFunction: index,
+                where: KeychainSymbols.isAccessibilityClass)
+            if classes.isEmpty {
+                guard query.isComplete else { continue }
+            } else {
+                let onlyWhenUnlocked = classes.allSatisfy { _, values in
+                    values.onlyConstants?.allSatisfy {
+                        !$0.isCaseMapping && Self.whenUnlockedClasses.contains($0.name)
+                    } ?? false
+                }
+                guard onlyWhenUnlocked else { continue }
             }
             collector.signals.whenUnlockedAdds.append(
                 KeychainItemUse(

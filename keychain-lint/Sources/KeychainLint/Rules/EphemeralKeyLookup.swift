@@ -10,28 +10,32 @@ struct EphemeralKeyLookup {
     private static let tag = "kSecAttrApplicationTag"
     private static let label = "kSecAttrLabel"
 
-    /// A key the code creates, or looks up: what names it.
+    /// A key the code creates, or looks up: every name it can have.
     private struct KeyNames {
-        var tag: String?
-        var label: String?
+        var tags: Set<String>
+        var labels: Set<String>
 
         /// Whether a lookup with `lookup`'s names can be meant to find a key with these.
         func areFound(by lookup: KeyNames) -> Bool {
-            if tag == nil && label == nil && lookup.tag == nil && lookup.label == nil { return true }
-            if let tag, tag == lookup.tag { return true }
-            if let label, label == lookup.label { return true }
-            return false
+            if tags.isEmpty && labels.isEmpty && lookup.tags.isEmpty && lookup.labels.isEmpty { return true }
+            return !tags.isDisjoint(with: lookup.tags) || !labels.isDisjoint(with: lookup.labels)
         }
+    }
+
+    /// A dictionary of key parameters or of a lookup, with the body its values are written in (nil for a property).
+    private struct Written {
+        var snapshot: DictionarySnapshot
+        var function: Int?
     }
 
     func check(into collector: inout FindingCollector) {
         let lookups = keyLookups()
         guard !lookups.isEmpty else { return }
-        for function in analysis.functions {
-            function.decl.body.visitExpressions { expr in
+        for (index, function) in analysis.functions.enumerated() {
+            function.decl.body.visitLiveExpressions { expr in
                 guard let creator = expr.calleeName, Self.creators.contains(creator),
                     let parameters = expr.callArguments.first?.value,
-                    let created = ephemeralKey(parameters, in: function),
+                    let created = ephemeralKey(parameters, in: function, index),
                     let lookup = lookups.first(where: { created.names.areFound(by: $0.names) })
                 else { return }
                 let setting =
@@ -48,90 +52,111 @@ struct EphemeralKeyLookup {
 
     // MARK: - Creations
 
-    /// The names of a key `parameters` create only in memory; nil when the key is stored, or when the
-    /// parameters cannot be followed.
-    private func ephemeralKey(_ parameters: Expr, in function: AnalyzedFunction)
+    /// The names of a key `parameters` create only in memory: every value of kSecAttrIsPermanent that reaches the
+    /// creation is false, or there is none. Nil when it can be true on some path or be something the analyzer cannot
+    /// read (a wrapper creates stored and ephemeral keys by one parameter), or when the parameters cannot be followed.
+    private func ephemeralKey(_ parameters: Expr, in function: AnalyzedFunction, _ index: Int)
         -> (names: KeyNames, explicitlyFalse: Bool)?
     {
-        guard let top = facts(of: parameters, in: function) else { return nil }
-        var nested: [(key: String?, value: Expr)] = []
-        if let privateAttributes = top.last(where: { $0.key == Self.privateKeyAttributes }) {
-            guard let inner = facts(of: privateAttributes.value, in: function) else { return nil }
-            nested = inner
+        guard let top = written(parameters, in: function, index) else { return nil }
+        var parts = [top]
+        for nested in top.snapshot.reachingFacts(for: Self.privateKeyAttributes) {
+            guard let inner = written(nested.value, in: function, index) else { return nil }
+            parts.append(inner)
         }
-        let settings = (nested + top).filter { $0.key == Self.permanent }
-        if settings.contains(where: { ValueShape.isTrue($0.value, analysis.resolver) }) { return nil }
-        // A setting the analyzer cannot read (a variable, a parameter) may be true.
-        if settings.contains(where: { !isFalse($0.value) }) { return nil }
-        let names = KeyNames(
-            tag: (nested + top).last { $0.key == Self.tag }.map { name(of: $0.value, function) },
-            label: (nested + top).last { $0.key == Self.label }.map { name(of: $0.value, function) })
-        return (names, !settings.isEmpty)
+        var explicitlyFalse = false
+        for part in parts {
+            for setting in part.snapshot.reachingFacts(for: Self.permanent) {
+                let values = analysis.possibleValues(
+                    of: setting.value, inFunction: part.function, where: KeychainSymbols.isBoolean)
+                let isFalse = values.onlyConstants?.allSatisfy {
+                    !$0.isCaseMapping && !KeychainSymbols.isTrue($0.name)
+                }
+                guard isFalse == true else { return nil }
+                explicitlyFalse = true
+            }
+        }
+        return (names(in: parts, function), explicitlyFalse)
     }
 
-    /// The entries of a dictionary literal or of a dictionary the flow analysis followed completely.
-    private func facts(of expr: Expr, in function: AnalyzedFunction) -> [(key: String?, value: Expr)]? {
+    /// A dictionary literal, a dictionary the flow analysis followed completely, or a property's dictionary literal.
+    private func written(_ expr: Expr, in function: AnalyzedFunction, _ index: Int) -> Written? {
         let value = expr.unwrapped
         if case .dictionary(let entries) = value.kind {
-            return entries.map { (key: analysis.resolver.symbol(of: $0.key, locals: function.flow.locals), $0.value) }
+            let resolve = { analysis.resolver.symbol(of: $0, locals: function.flow.locals) }
+            return Written(snapshot: Self.snapshot(entries, resolve), function: index)
         }
         guard case .identifier(let name) = value.kind else { return nil }
         if let tracked = function.flow.dictionaries.last(where: { $0.variable == name }) {
-            return tracked.isComplete ? tracked.facts.map { (key: $0.key, value: $0.value) } : nil
+            return tracked.isComplete ? Written(snapshot: tracked.finalSnapshot, function: index) : nil
         }
         if let property = analysis.unit.properties.first(where: { $0.name == name }),
             case .dictionary(let entries)? = property.initializer?.unwrapped.kind
         {
-            return entries.map { (key: analysis.resolver.symbol(of: $0.key), $0.value) }
+            return Written(snapshot: Self.snapshot(entries, { analysis.resolver.symbol(of: $0) }), function: nil)
         }
         return nil
     }
 
-    private func isFalse(_ expr: Expr) -> Bool {
-        let value = expr.unwrapped
-        switch value.kind {
-        case .booleanLiteral(let flag): return !flag
-        case .identifier(let name): return name == "kCFBooleanFalse" || name == "NO"
-        default: return false
+    private static func snapshot(_ entries: [DictionaryEntry], _ resolve: (Expr) -> String?) -> DictionarySnapshot {
+        let facts = entries.map {
+            DictionaryFact(key: resolve($0.key), keyExpr: $0.key, value: $0.value, path: BranchPath())
         }
+        return DictionarySnapshot(facts: facts, isComplete: true, variable: nil, ancestors: [])
     }
 
     // MARK: - Lookups
 
-    /// `SecItemCopyMatching` queries of class kSecClassKey in this file, with the names they look for.
+    /// `SecItemCopyMatching` queries that can be of class kSecClassKey in this file, with the names they look for.
     private func keyLookups() -> [(names: KeyNames, position: SourcePosition)] {
         var found: [(names: KeyNames, position: SourcePosition)] = []
-        for function in analysis.functions {
+        for (index, function) in analysis.functions.enumerated() {
             for call in function.flow.calls where call.function == .copyMatching {
-                guard let query = call.query, let itemClass = query.fact(for: KeychainSymbols.itemClass),
-                    analysis.resolver.symbol(of: itemClass.value, locals: function.flow.locals) == "kSecClassKey"
-                else { continue }
-                let names = KeyNames(
-                    tag: query.fact(for: Self.tag).map { name(of: $0.value, function) },
-                    label: query.fact(for: Self.label).map { name(of: $0.value, function) })
-                found.append((names, call.call.position))
+                guard let query = call.query else { continue }
+                let classes = analysis.reachingValues(
+                    of: KeychainSymbols.itemClass, in: query, inFunction: index
+                ) { $0 == "kSecClassKey" }
+                guard classes.contains(where: { !$0.values.constants.isEmpty }) else { continue }
+                found.append((names(in: [Written(snapshot: query, function: index)], function), call.call.position))
             }
         }
         return found
     }
 
-    /// What a tag or label value names: its first string literal (`"com.example.key".data(using: .utf8)!`),
-    /// through a local it is bound to, else the name it ends with (`tag`, `Self.tag`).
-    private func name(of expr: Expr, _ function: AnalyzedFunction, depth: Int = 0) -> String {
+    /// Every tag and label the dictionaries can give the key.
+    private func names(in parts: [Written], _ function: AnalyzedFunction) -> KeyNames {
+        var result = KeyNames(tags: [], labels: [])
+        for part in parts {
+            for fact in part.snapshot.reachingFacts(for: Self.tag) {
+                result.tags.formUnion(names(of: fact.value, part.function))
+            }
+            for fact in part.snapshot.reachingFacts(for: Self.label) {
+                result.labels.formUnion(names(of: fact.value, part.function))
+            }
+        }
+        return result
+    }
+
+    /// What a tag or label value names: its first string literal (`"com.example.key".data(using: .utf8)!`), each
+    /// value bound to a local that reaches it, else the name it ends with (`tag`, `Self.tag`).
+    private func names(of expr: Expr, _ function: Int?, depth: Int = 0) -> Set<String> {
         var literal: String?
         expr.visit { part in
             if literal == nil, case .stringLiteral(let text, _) = part.kind { literal = text }
         }
-        if let literal { return "\"" + literal + "\"" }
+        if let literal { return ["\"" + literal + "\""] }
         let value = expr.unwrapped
-        if depth < 4, case .identifier(let variable) = value.kind, let bound = function.flow.locals[variable] {
-            return name(of: bound, function, depth: depth + 1)
+        if depth < 4, let function, case .identifier(let variable) = value.kind,
+            let bound = analysis.reachingBindings(
+                ofLocal: variable, inFunction: function, readAt: value.position.offset)
+        {
+            return bound.reduce(into: []) { $0.formUnion(names(of: $1, function, depth: depth + 1)) }
         }
         if depth < 4, let property = analysis.unit.properties.first(where: { $0.name == value.terminalName }),
             let initializer = property.initializer
         {
-            return name(of: initializer, function, depth: depth + 1)
+            return names(of: initializer, nil, depth: depth + 1)
         }
-        return value.terminalName ?? value.sketch
+        return [value.terminalName ?? value.sketch]
     }
 }

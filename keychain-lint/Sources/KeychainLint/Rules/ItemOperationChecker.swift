@@ -14,10 +14,10 @@ package struct ItemOperationChecker: SourceChecker {
                 }
             }
         }
-        for function in analysis.functions {
+        for (index, function) in analysis.functions.enumerated() {
             checkDeleteThenAdd(function.flow, into: &collector)
             for call in function.flow.calls where !call.isWrapperDelete {
-                checkDictionaries(call, analysis.resolver, function.flow.locals, omittedByAdds, into: &collector)
+                checkDictionaries(call, in: index, analysis, omittedByAdds, into: &collector)
             }
             checkForcedResults(function, into: &collector)
         }
@@ -41,11 +41,10 @@ package struct ItemOperationChecker: SourceChecker {
     }
 
     private func checkDictionaries(
-        _ call: KeychainCall, _ resolver: ConstantResolver, _ locals: [String: Expr], _ omittedByAdds: Set<String>,
+        _ call: KeychainCall, in function: Int, _ analysis: SourceAnalysis, _ omittedByAdds: Set<String>,
         into collector: inout FindingCollector
     ) {
         guard let query = call.query else { return }
-        func limit(_ fact: DictionaryFact) -> String? { resolver.symbol(of: fact.value, locals: locals) }
         switch call.function {
         case .add:
             for fact in query.facts(where: { $0.hasPrefix("kSecMatch") }) {
@@ -55,68 +54,122 @@ package struct ItemOperationChecker: SourceChecker {
                         + "nothing; was a read query reused?")
             }
         case .update:
-            for fact in query.facts(where: { $0.hasPrefix("kSecReturn") }) {
-                collector.report(
-                    RuleCatalog.invalidUpdate, at: fact.keyExpr.position,
-                    "\(fact.key ?? "kSecReturn") in SecItemUpdate's query makes the update fail with errSecParam")
-            }
-            for fact in query.facts(where: { $0 == KeychainSymbols.matchLimit })
-            where limit(fact) != KeychainSymbols.matchLimitAll {
-                collector.report(
-                    RuleCatalog.invalidUpdate, at: fact.keyExpr.position,
-                    "SecItemUpdate always updates every match; a match limit in its query fails with errSecParam")
-            }
-            let misplaced = call.attributes?.facts(where: {
-                $0 == KeychainSymbols.itemClass || $0.hasPrefix("kSecMatch") || $0.hasPrefix("kSecReturn")
-            })
-            for fact in misplaced ?? [] {
-                collector.report(
-                    RuleCatalog.invalidUpdate, at: fact.keyExpr.position,
-                    "\(fact.key ?? "this key") is not an attribute: SecItemUpdate's attributes to update may hold "
-                        + "only attributes and values")
-            }
+            checkUpdate(call, query, in: function, analysis, into: &collector)
         case .delete:
-            for fact in query.facts(where: { $0 == KeychainSymbols.matchLimit }) {
-                let value = fact.value.unwrapped
-                let isNumber: Bool
-                if case .integerLiteral = value.kind { isNumber = true } else { isNumber = false }
-                guard limit(fact) == "kSecMatchLimitOne" || isNumber else { continue }
+            let limits = analysis.reachingValues(
+                of: KeychainSymbols.matchLimit, in: query, inFunction: function, where: Self.isMatchLimit)
+            for (fact, values) in limits {
+                // Only a limit of one or a number fails; one the analyzer cannot read may be kSecMatchLimitAll.
+                let refused = values.constants.filter { !$0.isCaseMapping && $0.name != KeychainSymbols.matchLimitAll }
+                guard let first = refused.first else { continue }
+                let reason =
+                    "SecItemDelete takes no limit of one or a number: iOS fails this delete with errSecParam and "
+                    + "deletes nothing (without a limit it removes every match)"
                 collector.report(
                     RuleCatalog.matchLimitInDelete, at: fact.keyExpr.position,
-                    "SecItemDelete takes no limit of one or a number: iOS fails this delete with errSecParam and "
-                        + "deletes nothing (without a limit it removes every match)")
+                    values.isOnlyConstantsWritten(in: fact.value)
+                        ? reason
+                        : "\(first.name) can be this delete's limit here: "
+                            + "\(values.describe(refused, heldBy: fact.value)); \(reason)")
             }
         case .copyMatching:
-            checkPrimaryKey(call, query, resolver, locals, omittedByAdds, into: &collector)
+            checkPrimaryKey(call, query, in: function, analysis, omittedByAdds, into: &collector)
         case .createAccessControl:
             break
         }
     }
 
+    /// `kSecMatchLimit...` constants and numbers, as `ConstantOrigins` names its leaves.
+    private static func isMatchLimit(_ name: String) -> Bool {
+        name.hasPrefix(KeychainSymbols.matchLimit) || Int(name) != nil
+    }
+
+    /// KL204: search keys in SecItemUpdate's query, and keys that are no attributes in its attributes to update.
+    private func checkUpdate(
+        _ call: KeychainCall, _ query: DictionarySnapshot, in function: Int, _ analysis: SourceAnalysis,
+        into collector: inout FindingCollector
+    ) {
+        for fact in query.facts(where: { $0.hasPrefix("kSecReturn") }) {
+            collector.report(
+                RuleCatalog.invalidUpdate, at: fact.keyExpr.position,
+                "\(fact.key ?? "kSecReturn") in SecItemUpdate's query makes the update fail with errSecParam")
+        }
+        let limits = analysis.reachingValues(
+            of: KeychainSymbols.matchLimit, in: query, inFunction: function, where: Self.isMatchLimit)
+        for (fact, values) in limits {
+            // Only kSecMatchLimitAll is accepted, so a limit the analyzer cannot read is still one too many.
+            let refused = values.constants.filter { !$0.isCaseMapping && $0.name != KeychainSymbols.matchLimitAll }
+            let isUnknown = values.includesOthers || values.constants.contains(where: \.isCaseMapping)
+            guard isUnknown || !refused.isEmpty else { continue }
+            let reason = "SecItemUpdate always updates every match; a match limit in its query fails with errSecParam"
+            var message = reason
+            if let first = refused.first, !values.isOnlyConstantsWritten(in: fact.value) {
+                message =
+                    "\(first.name) can be this update's match limit here: "
+                    + "\(values.describe(refused, heldBy: fact.value)); \(reason)"
+            }
+            collector.report(RuleCatalog.invalidUpdate, at: fact.keyExpr.position, message)
+        }
+        let misplaced = call.attributes?.facts(where: {
+            $0 == KeychainSymbols.itemClass || $0.hasPrefix("kSecMatch") || $0.hasPrefix("kSecReturn")
+        })
+        for fact in misplaced ?? [] {
+            collector.report(
+                RuleCatalog.invalidUpdate, at: fact.keyExpr.position,
+                "\(fact.key ?? "this key") is not an attribute: SecItemUpdate's attributes to update may hold "
+                    + "only attributes and values")
+        }
+    }
+
+    /// KL206. The query lists (and is silent) when kSecMatchLimitAll can be its limit on some path; it reads one
+    /// password when a password class can be its class on some path and every class it can have is known.
     private func checkPrimaryKey(
-        _ call: KeychainCall, _ query: DictionarySnapshot, _ resolver: ConstantResolver, _ locals: [String: Expr],
+        _ call: KeychainCall, _ query: DictionarySnapshot, in function: Int, _ analysis: SourceAnalysis,
         _ omittedByAdds: Set<String>, into collector: inout FindingCollector
     ) {
         guard query.isComplete, query.has("kSecReturnData"), !query.has("kSecValuePersistentRef"),
-            !query.has("kSecValueRef"),
-            query.fact(for: KeychainSymbols.matchLimit).flatMap({ resolver.symbol(of: $0.value, locals: locals) })
-                != KeychainSymbols.matchLimitAll,
-            let itemClass = query.fact(for: KeychainSymbols.itemClass).flatMap({
-                resolver.symbol(of: $0.value, locals: locals)
-            })
+            !query.has("kSecValueRef")
         else { return }
-        let required: [String]
-        switch itemClass {
-        case "kSecClassGenericPassword": required = [KeychainSymbols.service, KeychainSymbols.account]
-        case "kSecClassInternetPassword": required = [KeychainSymbols.server, KeychainSymbols.account]
-        default: return
+        let limits = analysis.reachingValues(
+            of: KeychainSymbols.matchLimit, in: query, inFunction: function, where: Self.isMatchLimit)
+        guard !limits.contains(where: { $0.values.constants.contains { $0.name == KeychainSymbols.matchLimitAll } })
+        else { return }
+        let classes = analysis.reachingValues(
+            of: KeychainSymbols.itemClass, in: query, inFunction: function
+        ) { $0.hasPrefix("kSecClass") }
+        guard !classes.isEmpty, !classes.contains(where: { $0.values.includesOthers }) else { return }
+        var missing: [String] = []
+        var lacking: [ConstantOrigin] = []
+        for (_, values) in classes {
+            for origin in values.constants where !origin.isCaseMapping {
+                let required: [String]
+                switch origin.name {
+                case "kSecClassGenericPassword": required = [KeychainSymbols.service, KeychainSymbols.account]
+                case "kSecClassInternetPassword": required = [KeychainSymbols.server, KeychainSymbols.account]
+                default: continue
+                }
+                let absent = required.filter { !query.has($0) && !omittedByAdds.contains($0) }
+                guard !absent.isEmpty else { continue }
+                lacking.append(origin)
+                missing += absent.filter { !missing.contains($0) }
+            }
         }
-        let missing = required.filter { !query.has($0) && !omittedByAdds.contains($0) }
         guard !missing.isEmpty else { return }
-        collector.report(
-            RuleCatalog.copyWithoutPrimaryKey, at: call.call.position,
+        var message =
             "this query lacks \(missing.joined(separator: " and ")), part of the item's primary key: it can match "
-                + "another item than the one added or updated")
+            + "another item than the one added or updated"
+        if let traced = classes.first(where: { item in
+            item.values.constants.contains(where: lacking.contains)
+                && !item.values.isOnlyConstantsWritten(in: item.fact.value)
+        }) {
+            let held = traced.values.constants.filter(lacking.contains)
+            var names: [String] = []
+            for origin in held where !names.contains(origin.name) { names.append(origin.name) }
+            message +=
+                " (\(names.joined(separator: " or ")) can be its class here: "
+                + "\(traced.values.describe(held, heldBy: traced.fact.value)))"
+        }
+        collector.report(RuleCatalog.copyWithoutPrimaryKey, at: call.call.position, message)
     }
 
     /// `result as! Data` or `result!` after `SecItemCopyMatching(query, &result)` (also when the result is

@@ -42,23 +42,43 @@ package struct PlatformChecker: SourceChecker {
         analysis.unit.topLevel.visitShippingExpressions(note)
     }
 
+    /// KL501. A synchronizable item uses the data protection keychain, but only when the flag is true on every path
+    /// that writes it: the arm that makes it false adds to the file-based keychain.
     private func checkFileBasedKeychain(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
-        for function in analysis.functions {
+        for (index, function) in analysis.functions.enumerated() {
             for call in function.flow.calls where call.function == .add {
                 guard analysis.isMacOS(function.decl.compilationConditions + call.compilationConditions) else {
                     continue
                 }
-                guard let query = call.query, query.isComplete, !query.has(KeychainSymbols.dataProtectionKeychain),
-                    !(query.fact(for: KeychainSymbols.synchronizable).map {
-                        ValueShape.isTrue($0.value, analysis.resolver)
-                    } ?? false)
+                guard let query = call.query, query.isComplete, !query.has(KeychainSymbols.dataProtectionKeychain)
                 else { continue }
-                collector.report(
-                    RuleCatalog.macOSFileKeychain, at: call.call.position,
+                let flags = analysis.reachingValues(
+                    of: KeychainSymbols.synchronizable, in: query, inFunction: index, where: KeychainSymbols.isBoolean)
+                let isSynchronized = flags.allSatisfy { _, values in
+                    values.onlyConstants?.allSatisfy { !$0.isCaseMapping && KeychainSymbols.isTrue($0.name) } ?? false
+                }
+                guard flags.isEmpty || !isSynchronized else { continue }
+                var message =
                     "on macOS this item goes to the file-based keychain, which ignores kSecAttrAccessible and "
-                        + "access groups; add kSecUseDataProtectionKeychain: true")
+                    + "access groups; add kSecUseDataProtectionKeychain: true"
+                if let note = Self.falseFlagNote(flags) { message += " (\(note))" }
+                collector.report(RuleCatalog.macOSFileKeychain, at: call.call.position, message)
             }
         }
+    }
+
+    /// Where the synchronizable flag is false, when the message needs it: the flag is traced, or true elsewhere.
+    private static func falseFlagNote(_ flags: [(fact: DictionaryFact, values: PossibleValues)]) -> String? {
+        for (fact, values) in flags {
+            let falseValues = values.constants.filter { !KeychainSymbols.isTrue($0.name) }
+            guard let first = falseValues.first else { continue }
+            if values.isOnlyConstantsWritten(in: fact.value) {
+                guard flags.count > 1 else { return nil }
+                return "kSecAttrSynchronizable can be false here: it is written false on line \(first.position.line)"
+            }
+            return "kSecAttrSynchronizable can be false here: \(values.describe(falseValues, heldBy: fact.value))"
+        }
+        return nil
     }
 
     /// KL503 at each CommonCrypto cipher call, with the mode, IV and key it is given. Imports, hashing and HMAC

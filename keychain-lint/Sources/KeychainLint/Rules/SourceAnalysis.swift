@@ -44,6 +44,21 @@ package struct SourceAnalysis {
         tracer.origins.possibleValues(of: expr, in: function, isLeaf: isLeaf)
     }
 
+    /// The values bound to the local `name` that can reach its read at `use`; nil when it is no local of the body.
+    package func reachingBindings(ofLocal name: String, inFunction function: Int, readAt use: Int) -> [Expr]? {
+        tracer.origins.reachingBindings(ofLocal: name, in: function, readAt: use)
+    }
+
+    /// Every value each write of `key` that can reach the call holds (`DictionarySnapshot.reachingFacts`), followed
+    /// as `possibleValues` follows one.
+    package func reachingValues(
+        of key: String, in written: DictionarySnapshot, inFunction function: Int?, where isLeaf: (String) -> Bool
+    ) -> [(fact: DictionaryFact, values: PossibleValues)] {
+        written.reachingFacts(for: key).map { fact in
+            (fact, possibleValues(of: fact.value, inFunction: function, where: isLeaf))
+        }
+    }
+
     /// True when the file is built for macOS: the project targets macOS only, it imports AppKit/Cocoa, or the code
     /// sits under `#if os(macOS)`.
     package func isMacOS(_ conditions: [String]) -> Bool {
