@@ -62,8 +62,11 @@ import Testing
         #expect(try record()?["failures"] as? Int == 0)
     }
 
-    @Test func lockedOpenRewritesOnlyTheClassesItCanOpen() throws {
-        let keychain = try fastKDFKeychain(home: try formatTwoHome())
+    /// Also in batches of one and of two rows (a batch per transaction): the locked rows a batch skips do not stop
+    /// the walk, and the unlock's walk reaches every row.
+    @Test(arguments: [1_000, 1, 2])
+    func lockedOpenRewritesOnlyTheClassesItCanOpen(batchRows: Int) throws {
+        let keychain = try fastKDFKeychain(home: try formatTwoHome()) { $0.resealBatchRows = batchRows }
         defer { keychain.simulateRestart() }
         // A fresh boot: class A and C are locked, so their rows wait in format 2; class D is rewritten.
         let before = try versions(keychain)

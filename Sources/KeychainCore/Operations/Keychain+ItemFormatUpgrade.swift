@@ -6,29 +6,41 @@ import KeychainStore
 /// item key; the envelope itself is carried over unopened, so no factor (biometry, application password) is
 /// asked for. Until its class key is available a row stays as it was, and stays readable.
 extension Keychain {
-    /// Rewrites every row of an older format whose class key is available now. Reads first, so a home with
-    /// nothing to rewrite takes no write lock; a row that does not decrypt is left for the read that reports it.
+    /// Rewrites every row of an older format whose class key is available now, in batches of at most
+    /// ``KeychainConfiguration/resealBatchRows`` rows, a transaction each: a home of many rows is not held in
+    /// memory at once, and other writers commit between two batches. Each batch is read first, so rows with
+    /// nothing to rewrite take no write lock; a row that does not decrypt is left for the read that reports it.
     func upgradeItemFormats() throws {
-        var older = RowFilter()
-        older.versionBelow = ItemSealer.formatVersion
         for schema in ClassSchema.stored {
             let table = schema.itemClass.rawValue
-            let waiting = try withStore { try $0.select(from: table, where: older, reading: []) }
-            guard
-                waiting.contains(where: { row in
-                    Accessibility(rawValue: row.protection).map { (try? classKey($0)) != nil } ?? false
-                })
-            else { continue }
-            try withStore { store in
-                try store.database.writeTransaction {
-                    // Read again inside the transaction: another process may have rewritten them meanwhile.
-                    for row in try store.select(from: table, where: older, reading: [.metadata, .secret]) {
-                        guard let upgraded = try upgraded(row, schema: schema) else { continue }
-                        try store.replace(upgraded, in: table)
+            var batch = RowFilter(limit: max(1, configuration.resealBatchRows))
+            batch.versionBelow = ItemSealer.formatVersion
+            batch.rowidAbove = 0
+            while true {
+                let waiting = try withStore { try $0.select(from: table, where: batch, reading: []) }
+                guard let last = waiting.last else { break }
+                if waiting.contains(where: { isAvailable($0.protection) }) {
+                    let range = batch
+                    try withStore { store in
+                        try store.database.writeTransaction {
+                            // Read again inside the transaction: another process may have rewritten some meanwhile.
+                            for row in try store.select(from: table, where: range, reading: [.metadata, .secret])
+                            where row.rowid <= last.rowid {
+                                guard let upgraded = try upgraded(row, schema: schema) else { continue }
+                                try store.replace(upgraded, in: table)
+                            }
+                        }
                     }
                 }
+                if waiting.count < batch.limit ?? 0 { break }
+                batch.rowidAbove = last.rowid
             }
         }
+    }
+
+    /// Whether the class key of the protection class named `protection` is available now.
+    private func isAvailable(_ protection: String) -> Bool {
+        Accessibility(rawValue: protection).map { (try? classKey($0)) != nil } ?? false
     }
 
     /// `row` in the current format, or nil when its class key is unavailable or the row does not decrypt.
