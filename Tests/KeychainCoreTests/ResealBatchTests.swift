@@ -11,35 +11,74 @@ import Testing
 @Suite(.serialized) struct ResealBatchTests {
     private static let itemCount = 600
     private static let batchRows = 40
+    private static let newPasscode = Secret(bytes("5678"))
 
-    private func keychain(home: URL, groupCommit: Bool = false) throws -> Keychain {
-        try fastKDFKeychain(home: home) {
-            $0.resealBatchRows = Self.batchRows
-            $0.groupCommit = groupCommit
+    /// A keychain with a passcode and `itemCount` generic passwords of classes A and C, and the wrapped item keys
+    /// of its rows before any change.
+    private struct Filled {
+        let keychain: Keychain
+        let databasePath: String
+        let before: [Int64: [UInt8]]
+
+        /// How many of the rows of `before` another connection sees committed with another wrapped key (0 when it
+        /// cannot read them).
+        func rewrittenRows(seenBy database: Database) -> Int {
+            ResealBatchTests.rewritten((try? ResealBatchTests.wrappedKeys(database)) ?? [:], since: before)
+        }
+
+        /// The same, on a connection of its own.
+        func rewrittenRows() throws -> Int {
+            let database = try Database(path: databasePath)
+            defer { database.close() }
+            return rewrittenRows(seenBy: database)
+        }
+
+        /// Runs `body` on a thread of its own with a connection of its own; returns the thread.
+        func onAnotherConnection(_ body: @escaping @Sendable (Database) -> Void) -> Thread {
+            let path = databasePath
+            let thread = Thread {
+                guard let database = try? Database(path: path, busyTimeout: 5) else { return }
+                defer { database.close() }
+                body(database)
+            }
+            thread.start()
+            return thread
+        }
+
+        /// Waits, reading on `database`, until a batch of the reseal has committed (at most a minute).
+        func awaitFirstBatch(on database: Database) {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline, rewrittenRows(seenBy: database) == 0 {}
         }
     }
 
-    private func fill(_ keychain: Keychain) throws {
+    private func filled(groupCommit: Bool = false) throws -> Filled {
+        let home = temporaryHome()
+        let keychain = try fastKDFKeychain(home: home) {
+            $0.resealBatchRows = Self.batchRows
+            $0.groupCommit = groupCommit
+        }
+        try keychain.setPasscode(testPasscode)
         try keychain.add(
             contentsOf: (0..<Self.itemCount).map { index in
                 NewItem(
                     itemClass: .genericPassword, attributes: [.account: .string("item-\(index)")],
                     accessibility: index % 2 == 0 ? .whenUnlocked : .afterFirstUnlock, data: bytes("secret-\(index)"))
             })
+        let path = home.appendingPathComponent(Keychain.databaseFileName).path
+        let database = try Database(path: path)
+        defer { database.close() }
+        let before = try Self.wrappedKeys(database)
+        try #require(before.count == Self.itemCount)
+        return Filled(keychain: keychain, databasePath: path, before: before)
     }
 
-    /// The wrapped item keys of the generic passwords, by rowid, as another connection sees them committed.
     /// How many of the rows of `before` have another wrapped key `now`.
     static func rewritten(_ now: [Int64: [UInt8]], since before: [Int64: [UInt8]]) -> Int {
         now.filter { rowid, key in before[rowid].map { $0 != key } ?? false }.count
     }
 
-    /// How many of the rows of `before` another connection sees committed with another wrapped key (0 when it
-    /// cannot read them).
-    static func rewrittenRows(in database: Database, since before: [Int64: [UInt8]]) -> Int {
-        rewritten((try? wrappedKeys(database)) ?? [:], since: before)
-    }
-
+    /// The wrapped item keys of the generic passwords, by rowid, as `database` sees them committed.
     static func wrappedKeys(_ database: Database) throws -> [Int64: [UInt8]] {
         var keys: [Int64: [UInt8]] = [:]
         for row in try database.statement("SELECT rowid, wrappedkey FROM genp").rows() {
@@ -51,27 +90,24 @@ import Testing
 
     @Test(arguments: [false, true])
     func aChangeCommitsItsResealInBatches(groupCommit: Bool) throws {
-        let home = temporaryHome()
-        let keychain = try keychain(home: home, groupCommit: groupCommit)
+        let filled = try filled(groupCommit: groupCommit)
+        let keychain = filled.keychain
         defer { keychain.simulateRestart() }
-        try keychain.setPasscode(testPasscode)
-        try fill(keychain)
-        let path = home.appendingPathComponent(Keychain.databaseFileName).path
-        let before = try {
-            let database = try Database(path: path)
-            defer { database.close() }
-            return try Self.wrappedKeys(database)
-        }()
-        try #require(before.count == Self.itemCount)
+        let seen = Mutex<Set<Int>>([])
+        let finished = Atomic<Bool>(false)
+        let watcher = filled.onAnotherConnection { database in
+            while !finished.load(ordering: .relaxed) {
+                let rewritten = filled.rewrittenRows(seenBy: database)
+                seen.withLock { _ = $0.insert(rewritten) }
+            }
+        }
+        try keychain.setPasscode(Self.newPasscode, current: testPasscode)
+        finished.store(true, ordering: .relaxed)
+        while !watcher.isFinished { Thread.sleep(forTimeInterval: 0.01) }
 
-        let watcher = RewriteWatcher(path: path, before: before)
-        try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
-        let states = watcher.stop()
+        let states = seen.withLock { $0 }
         #expect(states.contains { $0 > 0 && $0 < Self.itemCount }, "only these states were committed: \(states)")
-        let database = try Database(path: path)
-        defer { database.close() }
-        let after = try Self.wrappedKeys(database)
-        #expect(ResealBatchTests.rewritten(after, since: before) == Self.itemCount)
+        #expect(try filled.rewrittenRows() == Self.itemCount)
         for index in stride(from: 0, to: Self.itemCount, by: 97) {
             #expect(keychain.secretText("item-\(index)") == "secret-\(index)")
         }
@@ -81,34 +117,17 @@ import Testing
     /// Under keychaind's group commit another client's add, queued while the reseal runs, commits before the
     /// reseal ends, sealed under the new keys.
     @Test func anotherWriterCommitsWhileTheResealRuns() throws {
-        let home = temporaryHome()
-        let keychain = try keychain(home: home, groupCommit: true)
+        let filled = try filled(groupCommit: true)
+        let keychain = filled.keychain
         defer { keychain.simulateRestart() }
-        try keychain.setPasscode(testPasscode)
-        try fill(keychain)
-        let path = home.appendingPathComponent(Keychain.databaseFileName).path
-        let before = try {
-            let database = try Database(path: path)
-            defer { database.close() }
-            return try Self.wrappedKeys(database)
-        }()
-
         let rewrittenWhenAdded = Mutex<Int?>(nil)
-        let adder = Thread {
-            guard let database = try? Database(path: path, busyTimeout: 5) else { return }
-            defer { database.close() }
-            // Waits until the reseal has committed a batch, then adds and looks at how far it had got.
-            let deadline = ContinuousClock.now + .seconds(60)
-            while ContinuousClock.now < deadline {
-                let rewritten = Self.rewrittenRows(in: database, since: before)
-                guard rewritten == 0 else { break }
-            }
+        let adder = filled.onAnotherConnection { database in
+            filled.awaitFirstBatch(on: database)
             guard (try? keychain.addToken("added-during", .whenUnlocked)) != nil else { return }
-            let rewritten = Self.rewrittenRows(in: database, since: before)
+            let rewritten = filled.rewrittenRows(seenBy: database)
             rewrittenWhenAdded.withLock { $0 = rewritten }
         }
-        adder.start()
-        try keychain.setPasscode(Secret(bytes("5678")), current: testPasscode)
+        try keychain.setPasscode(Self.newPasscode, current: testPasscode)
         while !adder.isFinished { Thread.sleep(forTimeInterval: 0.01) }
 
         let rewritten = try #require(rewrittenWhenAdded.withLock { $0 })
@@ -119,84 +138,28 @@ import Testing
     /// A walk cut short (the keychain locked between two batches) leaves the renewal marked unfinished, and the next
     /// unlock reseals the rest.
     @Test func aLockBetweenBatchesLeavesTheRestToTheNextUnlock() throws {
-        let home = temporaryHome()
-        let keychain = try keychain(home: home)
+        let filled = try filled()
+        let keychain = filled.keychain
         defer { keychain.simulateRestart() }
-        try keychain.setPasscode(testPasscode)
-        try fill(keychain)
-        let newPasscode = Secret(bytes("5678"))
         let locked = Atomic<Bool>(false)
-        let path = home.appendingPathComponent(Keychain.databaseFileName).path
-        let before = try {
-            let database = try Database(path: path)
-            defer { database.close() }
-            return try Self.wrappedKeys(database)
-        }()
-        let locker = Thread {
-            guard let database = try? Database(path: path, busyTimeout: 5) else { return }
-            defer { database.close() }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while ContinuousClock.now < deadline {
-                let rewritten = Self.rewrittenRows(in: database, since: before)
-                if rewritten > 0 {
-                    try? keychain.lock()
-                    locked.store(true, ordering: .relaxed)
-                    return
-                }
-            }
+        let locker = filled.onAnotherConnection { database in
+            filled.awaitFirstBatch(on: database)
+            try? keychain.lock()
+            locked.store(true, ordering: .relaxed)
         }
-        locker.start()
-        try keychain.setPasscode(newPasscode, current: testPasscode)
+        try keychain.setPasscode(Self.newPasscode, current: testPasscode)
         while !locker.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         let didLock = locked.load(ordering: .relaxed)
         try #require(didLock)
-        let rewrittenWhileLocked = try {
-            let database = try Database(path: path)
-            defer { database.close() }
-            return Self.rewrittenRows(in: database, since: before)
-        }()
-        if rewrittenWhileLocked < Self.itemCount {
+        if try filled.rewrittenRows() < Self.itemCount {
             #expect(try keychain.dataProtection.unfinishedRenewal != nil)
         }
 
-        try keychain.unlock(passcode: newPasscode)
+        try keychain.unlock(passcode: Self.newPasscode)
         #expect(try keychain.dataProtection.unfinishedRenewal == nil)
-        let database = try Database(path: path)
-        defer { database.close() }
-        let after = try Self.wrappedKeys(database)
-        #expect(ResealBatchTests.rewritten(after, since: before) == Self.itemCount)
+        #expect(try filled.rewrittenRows() == Self.itemCount)
         for index in stride(from: 0, to: Self.itemCount, by: 89) {
             #expect(keychain.secretText("item-\(index)") == "secret-\(index)")
         }
-    }
-}
-
-/// Another connection looking at the committed rows without a pause until ``stop()``: how many of them had been
-/// rewritten since `before`, at each look.
-private final class RewriteWatcher: @unchecked Sendable {  // safe: `seen` is used under `lock`
-    private let lock = NSLock()
-    private var seen: Set<Int> = []
-    private let finished = Atomic<Bool>(false)
-    private var thread: Thread?
-
-    init(path: String, before: [Int64: [UInt8]]) {
-        let thread = Thread { [self] in
-            guard let database = try? Database(path: path, busyTimeout: 5) else { return }
-            defer { database.close() }
-            while !finished.load(ordering: .relaxed) {
-                guard let now = try? ResealBatchTests.wrappedKeys(database) else { continue }
-                let rewritten = ResealBatchTests.rewritten(now, since: before)
-                lock.withLock { _ = seen.insert(rewritten) }
-            }
-        }
-        self.thread = thread
-        thread.start()
-    }
-
-    /// Stops looking; the counts seen.
-    func stop() -> Set<Int> {
-        finished.store(true, ordering: .relaxed)
-        while thread?.isFinished == false { Thread.sleep(forTimeInterval: 0.01) }
-        return lock.withLock { seen }
     }
 }
