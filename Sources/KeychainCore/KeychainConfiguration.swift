@@ -44,6 +44,9 @@ public struct KeychainConfiguration: Sendable {
     /// How many rows of a class a renewal's reseal reads and rewrites per write section: between two, other
     /// writers commit, and no more than this many rows are held in memory at once.
     package var resealBatchRows = 1_000
+    /// Runs between two batches of a reseal, after the one before has committed (tests: what another caller does
+    /// then).
+    package var betweenResealBatches: (@Sendable () -> Void)?
     /// The most bytes the database may grow to (keychaind's `--max-keychain-size`): an add or update past it is
     /// errSecDiskFull (-34), so one user cannot fill the disk every user's keychain is on. Nil: no bound.
     package var largestDatabaseBytes: Int?

@@ -17,7 +17,8 @@ struct SelectShape: Hashable {
     let byUUID: Bool
     let byVersion: Bool
     let byRowid: Bool
-    let limit: Int?
+    /// Whether the select has a limit; its value is bound, so that every limit shares one prepared statement.
+    let hasLimit: Bool
     let columns: RowColumns
 
     init(table: ItemTableSpec, filter: RowFilter, columns: RowColumns) {
@@ -28,14 +29,14 @@ struct SelectShape: Hashable {
         byUUID = filter.uuid != nil
         byVersion = filter.versionBelow != nil
         byRowid = filter.rowidAbove != nil
-        limit = filter.limit
+        hasLimit = filter.limit != nil
         self.columns = columns
     }
 
     /// Whether a select with `filter` and `columns` on the table named `name` has this shape, compared in place:
     /// the common case of the same shape as the last select costs no arrays.
     func matches(table name: String, filter: RowFilter, columns: RowColumns) -> Bool {
-        guard columns == self.columns, limit == filter.limit, byProtection == (filter.protection != nil),
+        guard columns == self.columns, hasLimit == (filter.limit != nil), byProtection == (filter.protection != nil),
             byUUID == (filter.uuid != nil), byVersion == (filter.versionBelow != nil),
             byRowid == (filter.rowidAbove != nil), digestColumns.count == filter.digestsAnyOf.count, table == name
         else { return false }
@@ -50,7 +51,7 @@ struct SelectShape: Hashable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(digestColumns.count)
         for count in valueCounts { hasher.combine(count) }
-        hasher.combine(limit)
+        hasher.combine(hasLimit)
         hasher.combine(byProtection)
         hasher.combine(byUUID)
         hasher.combine(byVersion)
@@ -97,7 +98,7 @@ struct SelectShape: Hashable {
         if byRowid { conditions.append("rowid > ?") }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY rowid"
-        if let limit { sql += " LIMIT \(limit)" }
+        if hasLimit { sql += " LIMIT ?" }
         return sql
     }
 
@@ -115,6 +116,7 @@ struct SelectShape: Hashable {
             if let protection = filter.protection { try parameters.text(protection) }
             if let version = filter.versionBelow { try parameters.integer(version) }
             if let rowid = filter.rowidAbove { try parameters.integer(rowid) }
+            if let limit = filter.limit { try parameters.integer(Int64(limit)) }
         }
     }
 }

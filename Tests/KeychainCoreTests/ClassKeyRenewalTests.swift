@@ -315,6 +315,35 @@ import Testing
         #expect(keychain.secretText("raced") == "raced")
     }
 
+    /// The same without a passcode, when a set and then a removal come between the seal and the write: no passcode
+    /// before or after, but other class keys, and the keybag of before (which needs no passcode) opens the keys the
+    /// add was sealed under.
+    @Test func anAddSealedBeforeASetAndARemovalIsSealedAgain() throws {
+        let keychain = try fastKDFKeychain()
+        defer { keychain.simulateRestart() }
+        let item = NewItem(
+            itemClass: .genericPassword, attributes: [.account: .string("raced")], accessibility: .whenUnlocked,
+            data: Array("raced".utf8))
+        var seals = 0
+        let written = try keychain.sealingAgainAfterAPasscodeChange {
+            seals += 1
+            let prepared = try keychain.prepare(item, caller: keychain.configuration.identity, context: nil)
+            if seals == 1 {
+                try keychain.setPasscode(testPasscode)
+                try keychain.removePasscode(current: testPasscode)
+            }
+            return prepared
+        } write: { prepared in
+            try keychain.writeSection { store in
+                try keychain.checkSealedUnderCurrentPasscode(prepared)
+                _ = try store.insert(prepared.row, into: "genp")
+            }
+        }
+        #expect(seals == 2)
+        #expect(throws: Never.self) { try keychain.classKey(.whenUnlocked).unwrap(written.row.wrappedKey) }
+        #expect(keychain.secretText("raced") == "raced")
+    }
+
     /// A keybag of an earlier version has no check values; the first unlock adds them.
     @Test func theFirstUnlockAddsCheckValuesToAnOlderKeybag() throws {
         let home = temporaryHome()

@@ -18,6 +18,8 @@ func fastKDFKeychain(
         home: home,
         identity: CallerIdentity(applicationIdentifier: protectionTestGroup, accessGroups: [protectionTestGroup]))
     configuration.passcodeDerivationTarget = 0.002
+    // Reseals and format upgrades in batches of two rows, so that the tests' few items cross batches.
+    configuration.resealBatchRows = 2
     adjust(&configuration)
     return try Keychain(configuration: configuration)
 }

@@ -52,12 +52,20 @@ import Testing
         }
     }
 
-    private func filled(groupCommit: Bool = false) throws -> Filled {
+    /// - Parameter betweenBatches: what happens between two batches of a reseal, with the keychain.
+    private func filled(
+        groupCommit: Bool = false, betweenBatches: (@Sendable (Keychain) -> Void)? = nil
+    ) throws -> Filled {
         let home = temporaryHome()
+        let opened = Mutex<Keychain?>(nil)
         let keychain = try fastKDFKeychain(home: home) {
             $0.resealBatchRows = Self.batchRows
             $0.groupCommit = groupCommit
+            if let betweenBatches {
+                $0.betweenResealBatches = { opened.withLock { $0 }.map(betweenBatches) }
+            }
         }
+        opened.withLock { $0 = keychain }
         try keychain.setPasscode(testPasscode)
         try keychain.add(
             contentsOf: (0..<Self.itemCount).map { index in
@@ -133,31 +141,54 @@ import Testing
         let rewritten = try #require(rewrittenWhenAdded.withLock { $0 })
         #expect(rewritten < Self.itemCount, "the add waited for the whole reseal")
         #expect(keychain.secretText("added-during") == "added-during")
+        let database = try Database(path: filled.databasePath)
+        defer { database.close() }
+        let added = try #require(try Self.wrappedKeys(database).first { filled.before[$0.key] == nil }?.value)
+        #expect(throws: Never.self) { try keychain.classKey(.whenUnlocked).unwrap(added) }
     }
 
     /// A walk cut short (the keychain locked between two batches) leaves the renewal marked unfinished, and the next
     /// unlock reseals the rest.
     @Test func aLockBetweenBatchesLeavesTheRestToTheNextUnlock() throws {
-        let filled = try filled()
+        let locks = Atomic<Int>(0)
+        let filled = try filled { keychain in
+            guard locks.add(1, ordering: .relaxed).newValue == 1 else { return }
+            try? keychain.lock()
+        }
         let keychain = filled.keychain
         defer { keychain.simulateRestart() }
-        let locked = Atomic<Bool>(false)
-        let locker = filled.onAnotherConnection { database in
-            filled.awaitFirstBatch(on: database)
-            try? keychain.lock()
-            locked.store(true, ordering: .relaxed)
-        }
+        try keychain.setGracePeriod(0)
         try keychain.setPasscode(Self.newPasscode, current: testPasscode)
-        while !locker.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        let didLock = locked.load(ordering: .relaxed)
-        try #require(didLock)
-        if try filled.rewrittenRows() < Self.itemCount {
-            #expect(try keychain.dataProtection.unfinishedRenewal != nil)
-        }
+        try #require(locks.load(ordering: .relaxed) > 0)
+        #expect(try keychain.lockState != .unlocked)
+        let rewrittenWhileLocked = try filled.rewrittenRows()
+        #expect(rewrittenWhileLocked > 0 && rewrittenWhileLocked < Self.itemCount)
+        #expect(try keychain.dataProtection.unfinishedRenewal != nil)
 
         try keychain.unlock(passcode: Self.newPasscode)
         #expect(try keychain.dataProtection.unfinishedRenewal == nil)
         #expect(try filled.rewrittenRows() == Self.itemCount)
+        for index in stride(from: 0, to: Self.itemCount, by: 89) {
+            #expect(keychain.secretText("item-\(index)") == "secret-\(index)")
+        }
+    }
+
+    /// A removal deletes the WhenPasscodeSetThisDeviceOnly items before the rest of its reseal lets other callers
+    /// in: a passcode set between two batches does not keep them (they would stay, opened by no key).
+    @Test func aPasscodeSetDuringARemovalsResealDoesNotKeepItsItems() throws {
+        let sets = Atomic<Int>(0)
+        let filled = try filled { keychain in
+            guard sets.add(1, ordering: .relaxed).newValue == 1 else { return }
+            try? keychain.setPasscode(Self.newPasscode)
+        }
+        let keychain = filled.keychain
+        defer { keychain.simulateRestart() }
+        try keychain.addToken("passcode-only", .whenPasscodeSetThisDeviceOnly)
+        let removed = try keychain.removePasscode(current: testPasscode)
+        try #require(sets.load(ordering: .relaxed) > 0)
+        #expect(removed == 1)
+        #expect(try keychain.dataProtection.hasPasscode)
+        #expect(keychain.readStatus("passcode-only") == SecurityStatus.itemNotFound)
         for index in stride(from: 0, to: Self.itemCount, by: 89) {
             #expect(keychain.secretText("item-\(index)") == "secret-\(index)")
         }

@@ -123,6 +123,12 @@ import Testing
         other = filter
         other.limit = nil
         #expect(!shape.matches(table: spec.name, filter: other, columns: [.secret]))
+        // The limit's value is bound: any limit shares the statement (a cached one per value would grow without
+        // bound with the limits apps ask for).
+        other = filter
+        other.limit = 7
+        #expect(shape.matches(table: spec.name, filter: other, columns: [.secret]))
+        #expect(SelectShape(table: spec, filter: other, columns: [.secret]) == shape)
         other = filter
         other.protection = "ak"
         #expect(!shape.matches(table: spec.name, filter: other, columns: [.secret]))

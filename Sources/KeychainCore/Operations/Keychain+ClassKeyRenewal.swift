@@ -3,8 +3,8 @@ import KeychainCrypto
 import KeychainStore
 
 /// A passcode set, change or removal makes the keys of classes A and C anew (``ProtectionState/renewedClasses``)
-/// and, in the same write section, reseals every item of those classes under a new item key wrapped by the new
-/// class key: an older copy of the keybag, even with an older copy of the database, opens nothing of today's
+/// and reseals every item of those classes under a new item key wrapped by the new class key, in batches (the first
+/// in the change's own write section): an older copy of the keybag, even with an older copy of the database, opens nothing of today's
 /// items. The old class keys stay in the keybag as retired keys, wrapped by the new ones. A row that is not under
 /// its class's current key (a reseal cut short, or a row put back) still opens under a retired key; the next open
 /// or unlock reseals it while the renewal is unfinished, else the next change. An add sealed before a change and
@@ -81,7 +81,11 @@ extension Keychain {
     /// an update of a row under a retired key rekeys it). A failed reseal after the keybag changed does not undo
     /// the change: the rows it did not reach still open under the retired keys, and the next open or unlock
     /// reseals them.
-    func renewingClassKeys(_ change: () throws -> Void) throws {
+    /// - Parameter afterChange: runs once the change has committed, before the rest of the reseal lets other
+    ///   writers in (a removal's purge: a passcode set in between would otherwise keep the items it must delete).
+    /// - Returns: what `afterChange` returned.
+    @discardableResult
+    func renewingClassKeys(_ change: () throws -> Void, afterChange: () throws -> Int = { 0 }) throws -> Int {
         var changed = false
         var renewal: String?
         var walk = ResealWalk()
@@ -96,13 +100,19 @@ extension Keychain {
                 }
                 return try resealBatch(store, from: ResealWalk())
             }
-            try resealRest(from: &walk)
         } catch {
             guard changed else { throw error }
-            walk.complete = false
+            walk.abandon()
+        }
+        let afterwards = Result { try afterChange() }
+        do {
+            try resealRest(from: &walk)
+        } catch {
+            walk.abandon()
         }
         if walk.complete, let renewal { try? dataProtection.finishRenewal(renewal) }
-        if changed { checkpointAfterReseal() }
+        checkpointAfterReseal()
+        return try afterwards.get()
     }
 
     /// Reseals the batches after `walk`'s, one write section each, until the walk has been over every class.
@@ -111,6 +121,7 @@ extension Keychain {
             // In embedded mode the next section takes the keychain's lock again at once, before a thread woken
             // by its release could run: a brief pause lets that thread in. The group committer queues instead.
             if committer == nil { usleep(200) }
+            configuration.betweenResealBatches?()
             let from = walk
             walk = try writeSection { store in try resealBatch(store, from: from) }
         }
@@ -147,6 +158,12 @@ extension Keychain {
         var complete = true
 
         var isOver: Bool { protectionIndex >= ProtectionState.renewedClasses.count }
+
+        /// Ends the walk where it is: the rows it did not reach wait for the next open or unlock.
+        mutating func abandon() {
+            complete = false
+            protectionIndex = ProtectionState.renewedClasses.count
+        }
 
         mutating func nextTable() {
             afterRowid = 0

@@ -37,10 +37,11 @@ extension Keychain {
     @discardableResult
     public func removePasscode(current: Secret, attempter: PasscodeAttempter = .anyone) throws -> Int {
         let derived = try dataProtection.passcodeChangeKeys(new: nil, current: current.storage, attempter: attempter)
-        try renewingClassKeys {
+        return try renewingClassKeys {
             try dataProtection.setPasscode(nil, current: current.storage, attempter: attempter, derived: derived)
+        } afterChange: {
+            try purgeItemsOfDestroyedClasses()
         }
-        return try purgeItemsOfDestroyedClasses()
     }
 
     /// Unlocks with the passcode: classes A and C become available to every process. `attempter` says whose

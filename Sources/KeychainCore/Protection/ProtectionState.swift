@@ -187,10 +187,11 @@ final class ProtectionState: Sendable {
         try modify { document in document.passcodeBoundItemsToPurge = nil }
     }
 
-    /// Which passcode is set (its random salt; nil without one): every set, change and removal makes another, and
-    /// with it new class keys.
+    /// Which class keys are current: the wrapped key of WhenUnlocked, which every passcode set, change and removal
+    /// makes anew (``renew(_:in:)``) and nothing else rewrites. The passcode's salt would not do: a set and then a
+    /// removal leave no passcode, as before them, and keys of before them.
     var passcodeEpoch: String? {
-        get throws { try current().document.passcode?.salt }
+        get throws { try current().document.wrapped(.whenUnlocked).map { Data($0).base64EncodedString() } }
     }
 
     /// The PBKDF2 rounds of the passcode's derivation, when a passcode is set.
