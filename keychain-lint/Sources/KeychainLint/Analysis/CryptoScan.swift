@@ -24,7 +24,8 @@ package struct ScannedBinding {
 }
 
 /// What the cryptography rules need from one function body: its calls with their loop and test context, and
-/// the values its local names are bound to.
+/// the values its local names are bound to. An arm that a literal condition never takes (`if false { ... }`, the
+/// `else` of `if true`) makes no call and mentions no name; its bindings are kept, marked not live.
 package struct CryptoScan {
     package private(set) var calls: [ScannedCall] = []
     package private(set) var bindings: [String: [ScannedBinding]] = [:]
@@ -37,7 +38,8 @@ package struct CryptoScan {
     private var flowPath = BranchPath()
     /// The flow path of every identifier, by offset, to tell which bindings can reach it.
     private var identifierPaths: [Int: BranchPath] = [:]
-    /// True while walking an arm that a literal condition never takes: its calls still count, its bindings do not.
+    /// True while walking an arm that a literal condition never takes: its calls and names are left out, its
+    /// bindings are marked not live.
     private var inDeadArm = false
     /// Loop bodies and closures have no arms of their own: each gets a branch number below zero.
     private var nextBodyBranch = -1
@@ -53,9 +55,9 @@ package struct CryptoScan {
         walk(body, loop: 0, failing: false)
     }
 
-    /// The last value bound to `name` before `offset`, if the name is local.
+    /// The last live value bound to `name` before `offset`, if the name is local.
     package func binding(of name: String, before offset: Int) -> ScannedBinding? {
-        bindings[name]?.last { $0.offset < offset }
+        bindings[name]?.last { $0.isLive && $0.offset < offset }
     }
 
     package func isMentioned(_ name: String, before offset: Int) -> Bool {
@@ -184,6 +186,11 @@ package struct CryptoScan {
             ScannedBinding(value: value, loopDepth: loop, offset: offset, flowPath: flowPath, isLive: !inDeadArm))
     }
 
+    /// Code that never runs mentions nothing: a check or a use there is none.
+    private mutating func mention(_ name: String, at offset: Int) {
+        if !inDeadArm { mentions[name, default: []].append(offset) }
+    }
+
     private mutating func visit(
         _ expr: Expr, loop: Int, failing: Bool, inspected: Bool = false, asserted: Bool = false
     ) {
@@ -192,18 +199,20 @@ package struct CryptoScan {
         }
         switch expr.kind {
         case .identifier(let name):
-            mentions[name, default: []].append(expr.position.offset)
+            mention(name, at: expr.position.offset)
             identifierPaths[expr.position.offset] = flowPath
         case .member(let base, let name):
-            mentions[name, default: []].append(expr.position.offset)
-            if let owner = base?.terminalName { mentions[owner + "." + name, default: []].append(expr.position.offset) }
+            mention(name, at: expr.position.offset)
+            if let owner = base?.terminalName { mention(owner + "." + name, at: expr.position.offset) }
             if let base { visitChild(base, loop: loop, failing: failing, inspected: true) }
             return
         case .call(let callee, let arguments, let closures):
-            calls.append(
-                ScannedCall(
-                    expr: expr, loopDepth: loop, expectsFailure: failing, path: path,
-                    isInspected: inspected || asserted))
+            if !inDeadArm {
+                calls.append(
+                    ScannedCall(
+                        expr: expr, loopDepth: loop, expectsFailure: failing, path: path,
+                        isInspected: inspected || asserted))
+            }
             let name = callee.unwrapped.terminalName ?? ""
             let asserts =
                 name.hasPrefix("XCTAssert") || ["#expect", "#require", "assert", "precondition"].contains(name)
@@ -213,7 +222,7 @@ package struct CryptoScan {
                 || (Self.failureExpectations.contains(name)
                     && (name.hasPrefix("XCT") || arguments.contains { $0.label == "throws" }))
             if case .member(let base?, let member) = callee.unwrapped.kind {
-                mentions[member, default: []].append(callee.position.offset)
+                mention(member, at: callee.position.offset)
                 visitChild(base, loop: loop, failing: failing)
             } else {
                 visitChild(callee, loop: loop, failing: failing)

@@ -38,7 +38,8 @@ package struct AccessControlChecker: SourceChecker {
     package func check(_ analysis: SourceAnalysis, into collector: inout FindingCollector) {
         var bindsAuthentication = false
         var firstBiometricUse: SourcePosition?
-        analysis.unit.visitAllExpressions { expr in
+        // Code that a literal condition never runs (`if false { ... }`) neither binds nor uses biometrics.
+        analysis.unit.visitLiveExpressions { expr, _ in
             if let name = expr.terminalName, Self.boundAuthenticationNames.contains(name) { bindsAuthentication = true }
             guard case .call(_, let arguments, _) = expr.kind, let callee = expr.calleeName else { return }
             // Biometrics are in use where a policy is evaluated or an access control asks for them; a name in a
@@ -126,7 +127,7 @@ package struct AccessControlChecker: SourceChecker {
         // So does a function whose own name says what it opens (`unlockVault`).
         var guardsSecret =
             body.returnsEvaluation || SecretNames.words(function.name).contains(where: Self.privilegedWords.contains)
-        body.visitExpressions { expr in
+        body.visitLiveExpressions { expr in
             if let callee = expr.calleeName, callee == "evaluatePolicy" || callee == "authorize",
                 expr.callArguments.contains(where: { $0.label == "localizedReason" })
             {
@@ -235,23 +236,15 @@ package struct AccessControlChecker: SourceChecker {
 }
 
 extension Array where Element == Stmt {
-    /// Whether a `return` hands an `evaluatePolicy` result to the caller.
+    /// Whether a `return` that can run hands an `evaluatePolicy` result to the caller.
     fileprivate var returnsEvaluation: Bool {
         for statement in self {
-            switch statement.kind {
-            case .returnStatement(let value?):
+            if case .returnStatement(let value?) = statement.kind {
                 var found = false
                 value.visit { if $0.calleeName == "evaluatePolicy" { found = true } }
                 if found { return true }
-            case .ifStatement(_, let then, let otherwise):
-                if then.returnsEvaluation || otherwise?.returnsEvaluation == true { return true }
-            case .guardStatement(_, let otherwise): if otherwise.returnsEvaluation { return true }
-            case .switchStatement(_, let cases): if cases.contains(where: { $0.body.returnsEvaluation }) { return true }
-            case .loop(_, let body), .block(let body): if body.returnsEvaluation { return true }
-            case .compilationConditional(let clauses):
-                if clauses.contains(where: { $0.body.returnsEvaluation }) { return true }
-            default: break
             }
+            if statement.liveArms.contains(where: \.returnsEvaluation) { return true }
         }
         return false
     }

@@ -9,10 +9,10 @@ enum EvaluatedContextUse {
             return false
         }
         var handed = false
-        body.visitStatements { statement in
+        body.visitLiveStatements { statement in
             if case .returnStatement(let value?) = statement.kind, isContext(value) { handed = true }
         }
-        body.visitExpressions { expr in
+        body.visitLiveExpressions { expr in
             guard case .call = expr.kind, expr.position != evaluation.position else { return }
             if expr.callArguments.contains(where: { isContext($0.value) }) { handed = true }
         }

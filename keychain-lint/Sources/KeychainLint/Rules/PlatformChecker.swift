@@ -90,7 +90,8 @@ package struct PlatformChecker: SourceChecker {
             if let value = property.initializer { fileConstants[property.name] = value }
         }
         for function in analysis.functions {
-            function.decl.body.visitExpressions { expr in
+            // A cipher called in an arm that a literal condition never takes encrypts nothing.
+            function.decl.body.visitLiveExpressions { expr in
                 guard let name = expr.calleeName, let layout = CipherCallLayout.byFunction[name] else { return }
                 let arguments = expr.callArguments
                 guard arguments.count > max(layout.options, layout.iv, layout.key) else { return }
@@ -115,7 +116,7 @@ extension PlatformChecker {
     /// Names passed as `&name` or written through `name.withUnsafeMutableBytes`.
     fileprivate static func namesWrittenInPlace(_ body: Block) -> Set<String> {
         var names: Set<String> = []
-        body.visitExpressions { expr in
+        body.visitLiveExpressions { expr in
             if case .prefix("&", let operand) = expr.kind, case .identifier(let name) = operand.unwrapped.kind {
                 names.insert(name)
             }

@@ -6,7 +6,8 @@ package struct SecretStorageChecker: SourceChecker {
         let properties = Dictionary(analysis.unit.properties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for function in analysis.functions {
             let write = DefaultsWrite(function: function.decl, locals: function.flow.locals, properties: properties)
-            function.decl.body.visitExpressions { check($0, write: write, into: &collector) }
+            // Code that a literal condition never runs (`if false { ... }`) stores, logs and hard-codes nothing.
+            function.decl.body.visitLiveExpressions { check($0, write: write, into: &collector) }
         }
         let topLevel = FunctionDecl(
             name: "", labels: [], parameters: [], body: [], position: .unknown, compilationConditions: [])
@@ -223,39 +224,20 @@ package struct SecretStorageChecker: SourceChecker {
 }
 
 extension Array where Element == Stmt {
-    /// Collects assignments at any depth, closures excluded.
+    /// Collects assignments at any depth, closures excluded, and arms that a literal condition never takes too.
     func collectAssignments(into assignments: inout [(target: Expr, value: Expr)]) {
         for statement in self {
-            switch statement.kind {
-            case .assignment(let target, "=", let value): assignments.append((target, value))
-            case .ifStatement(_, let then, let otherwise):
-                then.collectAssignments(into: &assignments)
-                otherwise?.collectAssignments(into: &assignments)
-            case .guardStatement(_, let otherwise): otherwise.collectAssignments(into: &assignments)
-            case .switchStatement(_, let cases): for item in cases { item.body.collectAssignments(into: &assignments) }
-            case .compilationConditional(let clauses):
-                for clause in clauses { clause.body.collectAssignments(into: &assignments) }
-            case .loop(_, let body), .block(let body): body.collectAssignments(into: &assignments)
-            default: break
-            }
+            if case .assignment(let target, "=", let value) = statement.kind { assignments.append((target, value)) }
+            for arm in statement.liveArms { arm.collectAssignments(into: &assignments) }
         }
     }
 
-    /// Collects local variable declarations at any depth, closures included.
+    /// Collects local variable declarations at any depth, closures and arms that a literal condition never takes
+    /// excluded.
     func collectVariables(into variables: inout [VariableDecl]) {
         for statement in self {
-            switch statement.kind {
-            case .variable(let decl): variables.append(decl)
-            case .ifStatement(_, let then, let otherwise):
-                then.collectVariables(into: &variables)
-                otherwise?.collectVariables(into: &variables)
-            case .guardStatement(_, let otherwise): otherwise.collectVariables(into: &variables)
-            case .switchStatement(_, let cases): for item in cases { item.body.collectVariables(into: &variables) }
-            case .compilationConditional(let clauses):
-                for clause in clauses { clause.body.collectVariables(into: &variables) }
-            case .loop(_, let body), .block(let body): body.collectVariables(into: &variables)
-            default: break
-            }
+            if case .variable(let decl) = statement.kind { variables.append(decl) }
+            for arm in statement.liveArms { arm.collectVariables(into: &variables) }
         }
     }
 }

@@ -48,6 +48,12 @@ struct WeakAlgorithmUse {
             if case .binary(let op, let lhs, let rhs) = expr.kind, ["==", "!=", "~="].contains(op) {
                 skipped.formUnion([lhs.unwrapped.position.offset, rhs.unwrapped.position.offset])
             }
+            // Nor is one in the side of `false ? ... : ...` never taken, which values followed leave out too.
+            if case .ternary(let condition, let then, let otherwise) = expr.kind,
+                case .booleanLiteral(let taken) = condition.unwrapped.kind
+            {
+                (taken ? otherwise : then).visit { skipped.insert($0.position.offset) }
+            }
             guard let callee = expr.calleeName else { return }
             if Self.sinks[callee] != nil { hasSink = true }
             if Self.supportQueries.contains(callee) {
@@ -96,9 +102,10 @@ struct WeakAlgorithmUse {
 
     // MARK: Names
 
-    /// Weak algorithms named where the file shows no use of them: a table, a property read by another file.
+    /// Weak algorithms named where the file shows no use of them: a table, a property read by another file. A name
+    /// in an arm that a literal condition never takes is no use.
     private func checkNamedAlgorithms(skipping skipped: Set<Int>, into collector: inout FindingCollector) {
-        unit.visitAllExpressions { expr in
+        unit.visitLiveExpressions { expr, _ in
             guard let name = Self.algorithmName(expr), !skipped.contains(expr.position.offset) else { return }
             if Self.isPKCS1Encryption(name, padding: false) {
                 report(name, .encrypt, from: nil, at: expr.position, into: &collector)

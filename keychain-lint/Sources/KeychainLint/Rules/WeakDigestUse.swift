@@ -40,11 +40,12 @@ enum WeakDigestUse {
                         flowWords.formUnion(SecretNames.words(argument.label ?? ""))
                     }
                 }
-                for (name, values) in scan.bindings where values.contains(where: { refers($0.value, to: bound) }) {
+                for (name, values) in scan.bindings
+                where values.contains(where: { $0.isLive && refers($0.value, to: bound) }) {
                     flowWords.formUnion(SecretNames.words(name))
                 }
             }
-            function.body.visitExpressions { expr in
+            function.body.visitLiveExpressions { expr in
                 guard case .binary(let op, let lhs, let rhs) = expr.kind, ["==", "!=", "==="].contains(op) else {
                     return
                 }

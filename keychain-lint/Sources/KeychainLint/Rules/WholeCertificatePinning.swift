@@ -10,7 +10,7 @@ enum WholeCertificatePinning {
     static func check(_ body: Block, into collector: inout FindingCollector) {
         var derived: Set<String> = []
         collectDerived(body, into: &derived)
-        body.visitExpressions { expr in
+        body.visitLiveExpressions { expr in
             switch expr.kind {
             case .binary(let op, let lhs, let rhs) where comparisons.contains(op):
                 guard isDerived(lhs, derived) || isDerived(rhs, derived) else { return }
@@ -49,35 +49,20 @@ enum WholeCertificatePinning {
         return found
     }
 
-    /// Locals bound, directly or through others, to a certificate's bytes, in the order the code binds them.
+    /// Locals bound, directly or through others, to a certificate's bytes, in the order the code binds them; in
+    /// closures too (`certificates.map { ... }`), not in an arm that a literal condition never takes.
     private static func collectDerived(_ body: Block, into derived: inout Set<String>) {
         func bind(_ name: String, _ value: Expr?) {
             if let value, isDerived(value, derived) { derived.insert(name) }
         }
-        func conditions(_ list: [Condition]) {
-            for condition in list { if case .binding(let name, let value) = condition { bind(name, value) } }
-        }
-        for statement in body {
+        body.visitLiveStatements { statement in
             switch statement.kind {
             case .variable(let decl): bind(decl.name, decl.initializer)
             case .assignment(let target, "=", let value):
                 if case .identifier(let name) = target.unwrapped.kind { bind(name, value) }
-            case .ifStatement(let list, let then, let otherwise):
-                conditions(list)
-                collectDerived(then, into: &derived)
-                if let otherwise { collectDerived(otherwise, into: &derived) }
-            case .guardStatement(let list, let otherwise):
-                conditions(list)
-                collectDerived(otherwise, into: &derived)
-            case .switchStatement(_, let cases): for item in cases { collectDerived(item.body, into: &derived) }
-            case .compilationConditional(let clauses):
-                for clause in clauses { collectDerived(clause.body, into: &derived) }
-            case .loop(_, let block), .block(let block): collectDerived(block, into: &derived)
+            case .ifStatement(let list, _, _), .guardStatement(let list, _):
+                for condition in list { if case .binding(let name, let value) = condition { bind(name, value) } }
             default: break
-            }
-            // Closures (`certificates.map { ... }`) bind their own locals.
-            statement.visitExpressions { expr in
-                if case .closure(let block) = expr.kind { collectDerived(block, into: &derived) }
             }
         }
     }
