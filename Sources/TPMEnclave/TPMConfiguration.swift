@@ -5,15 +5,18 @@ import Synchronization
 /// `SecureEnclaveBacking.configuredTCTI`).
 package enum TPMConfiguration {
     private static let connections = Mutex<[String: TPMConnection]>([:])
+    /// Held while a first connection is made: callers arriving meanwhile take it once made, or after it failed find
+    /// the TPM refused at once while its call waits, rather than each leaving a thread in a silent TPM.
+    private static let connecting = Mutex(())
 
     /// The process's connection through `tcti`, made on first use.
     package static func connection(_ tcti: String) throws(TPMError) -> TPMConnection {
         if let existing = connections.withLock({ $0[tcti] }) { return existing }
         _ = closesAtExit
-        let made = try TPMConnection(tcti: tcti)
-        return connections.withLock { cache in
-            if let existing = cache[tcti] { return existing }
-            cache[tcti] = made
+        return try connecting.withLock { (_) throws(TPMError) -> TPMConnection in
+            if let existing = connections.withLock({ $0[tcti] }) { return existing }
+            let made = try TPMConnection(tcti: tcti)
+            connections.withLock { $0[tcti] = made }
             return made
         }
     }

@@ -8,6 +8,7 @@ import Synchronization
 /// most the connection's timeouts. After a call the TPM did not answer in time, or one that broke the connection (its
 /// transport failed, or the TPM no longer holds the storage primary: it was restarted), the ESAPI connection is given
 /// up and the next call makes a new one, so key objects that hold this connection work again once the TPM answers.
+/// While a call given up by a timeout still waits for the TPM, no new one is made (``TPMStuckCalls``).
 package final class TPMConnection: Sendable {
     /// The TCTI configuration this connection was made with ("device:/dev/tpmrm0", "swtpm:host=…,port=…").
     package let tcti: String
@@ -15,11 +16,12 @@ package final class TPMConnection: Sendable {
     package let timeouts: TPMTimeouts
     private let workers: Mutex<Workers>
 
-    /// The worker of the current ESAPI connection (none after it was given up, until a call connects anew), and the
-    /// failure of the last attempt to connect anew.
+    /// The worker of the current ESAPI connection, or of the attempt to make one that callers wait for (none after it
+    /// was given up, until a call connects anew).
     private struct Workers {
         var current: TPMWorker<Contexts>?
-        var lastFailure: (error: TPMError, at: DispatchTime)?
+        /// The last worker that made its connection, counted in `made`.
+        var lastMade: TPMWorker<Contexts>?
         /// How many ESAPI connections were made (1 until the first is given up and a call connects anew).
         var made = 1
     }
@@ -113,13 +115,17 @@ package final class TPMConnection: Sendable {
 
     /// Connects and creates the storage primary key, waiting at most `timeouts.creation`.
     /// - Throws: `TPMError.unavailable` when nothing answers, `.tpm` when the TPM refuses the primary key,
-    ///   `.timedOut` when it does not answer in time.
+    ///   `.timedOut` when it does not answer in time, `.stillUnanswered` at once while a call given up earlier
+    ///   still waits for it.
     package init(tcti: String, timeouts: TPMTimeouts = .configured()) throws(TPMError) {
         self.tcti = tcti
         self.timeouts = timeouts
-        let worker = TPMWorker(tcti: tcti) { () throws(TPMError) in try Contexts(tcti: tcti) }
-        try worker.waitUntilOpen(within: timeouts.creation)
-        workers = Mutex(Workers(current: worker))
+        if let refusal = TPMStuckCalls.refusal(tcti: tcti) { throw refusal }
+        let worker = TPMWorker(tcti: tcti, openWithin: timeouts.creation) { () throws(TPMError) in
+            try Contexts(tcti: tcti)
+        }
+        try worker.waitUntilOpen()
+        workers = Mutex(Workers(current: worker, lastMade: worker))
     }
 
     /// Closes the ESAPI connection on its thread, which flushes the primary keys (TPMConfiguration's exit handler
@@ -137,7 +143,10 @@ package final class TPMConnection: Sendable {
         within seconds: Double, _ body: @escaping @Sendable (Contexts) throws(TPMError) -> R
     ) throws(TPMError) -> R {
         let tcti = tcti
-        return try currentWorker().run(within: seconds) { (contexts) throws(TPMError) -> R in
+        // One deadline for connecting anew (or waiting for another caller's attempt) and for the call to start.
+        let arrival = DispatchTime.now()
+        let worker = try currentWorker(arrival: arrival, seconds: seconds)
+        return try worker.run(within: seconds, startBy: arrival + seconds) { (contexts) throws(TPMError) -> R in
             do throws(TPMError) {
                 return try body(contexts)
             } catch {
@@ -152,29 +161,42 @@ package final class TPMConnection: Sendable {
     /// How many ESAPI connections this connection made: 1, and one more for each time it connected anew.
     var connectionsMade: Int { workers.withLock { $0.made } }
 
-    /// The current worker; after one was given up, a new connection (made within `timeouts.creation`). Callers that
-    /// waited for the lock while an attempt failed get its failure, rather than each trying again in turn. This
+    /// Makes sure the TPM can be used: connects anew, waiting at most `timeouts.creation`, when the ESAPI connection
+    /// was given up, and sends nothing when it was not (`SecureEnclave.isAvailable`).
+    /// - Throws: as a call would before its first command.
+    package func connect() throws(TPMError) {
+        _ = try currentWorker(arrival: .now(), seconds: timeouts.creation)
+    }
+
+    /// The current worker, once its connection is made; after one was given up, a new connection, whose attempt has
+    /// `timeouts.creation` from its start. A caller that arrived at `arrival` waits for the attempt (its own, or one
+    /// under way, whose failure it shares) at most `seconds` from then; the attempt goes on without it. None is made
+    /// while a call given up still waits for the TPM (``TPMError/stillUnanswered(tcti:secondsAgo:)``, at once). This
     /// connection worked once, so a TPM that cannot be reached now went away (``TPMError/wentAway(tcti:)``,
     /// errSecNotAvailable) rather than being absent (``TPMError/unavailable(tcti:)``, errSecUnimplemented).
-    private func currentWorker() throws(TPMError) -> TPMWorker<Contexts> {
-        let arrived = DispatchTime.now()
-        return try workers.withLock { (workers) throws(TPMError) -> TPMWorker<Contexts> in
+    private func currentWorker(arrival: DispatchTime, seconds: Double) throws(TPMError) -> TPMWorker<Contexts> {
+        let worker = try workers.withLock { (workers) throws(TPMError) -> TPMWorker<Contexts> in
             if let current = workers.current, !current.isGivenUp { return current }
             workers.current = nil
-            if let failure = workers.lastFailure, failure.at >= arrived { throw failure.error }
-            let worker = TPMWorker(tcti: tcti) { [tcti] () throws(TPMError) in try Contexts(tcti: tcti) }
-            do throws(TPMError) {
-                try worker.waitUntilOpen(within: timeouts.creation)
-            } catch {
-                let failure: TPMError
-                if case .unavailable(let tcti) = error { failure = .wentAway(tcti: tcti) } else { failure = error }
-                workers.lastFailure = (failure, .now())
-                throw failure
+            if let refusal = TPMStuckCalls.refusal(tcti: tcti) { throw refusal }
+            let worker = TPMWorker(tcti: tcti, openWithin: timeouts.creation, from: arrival) {
+                [tcti] () throws(TPMError) in try Contexts(tcti: tcti)
             }
             workers.current = worker
-            workers.made += 1
             return worker
         }
+        do throws(TPMError) {
+            try worker.waitUntilOpen(until: arrival + seconds, seconds: seconds)
+        } catch {
+            if case .unavailable(let tcti) = error { throw .wentAway(tcti: tcti) }
+            throw error
+        }
+        workers.withLock { workers in
+            guard workers.lastMade !== worker else { return }
+            workers.lastMade = worker
+            workers.made += 1
+        }
+        return worker
     }
 
     /// Creates (re-creates: the owner seed and the template determine it) the storage primary key `kind`, returning

@@ -15,6 +15,9 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
     /// Connecting anew, after a connection that worked was given up, found no TPM at the TCTI: the TPM went away
     /// (-25291, where a TPM that never answered is ``unavailable(tcti:)``, -4).
     case wentAway(tcti: String)
+    /// A call given up `secondsAgo` seconds ago still waits for the TPM at `tcti` (``TPMStuckCalls``): no new
+    /// connection is tried, as it would only leave another thread waiting beside that one (-25291).
+    case stillUnanswered(tcti: String, secondsAgo: Int)
     /// The TPM's storage primary key is not the one the key's blob names: another TPM, one whose owner seed
     /// changed, or something that impersonates the TPM on its transport. Nothing was sent under it. The key is lost
     /// here (errSecDecode), as when a TPM refuses a blob it cannot load: an app regenerates on that answer, and an
@@ -37,6 +40,9 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
             "the connection to the TPM at \(tcti) broke (\(operation) failed: 0x\(String(code, radix: 16))); "
                 + "the next use connects anew"
         case .wentAway(let tcti): "the TPM at \(tcti) went away: nothing answers there any more"
+        case .stillUnanswered(let tcti, let secondsAgo):
+            "the TPM at \(tcti) has not answered a call given up \(secondsAgo) s ago; no new connection is tried "
+                + "until it does"
         case .foreignStorageKey: "the TPM's storage key is not the one this key was made under"
         case .invalidKeyBlob: "not a TPM key blob of this keychain"
         case .notBuiltIn: "this build of the keychain has no TPM support (it was built with KEYCHAIN_WITHOUT_TPM=1)"
@@ -45,12 +51,13 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
 
     /// The OSStatus callers see (CryptoKit as `underlyingCoreCryptoError(error:)`, SecKey as its error's code); the
     /// TSS2 response code stays in ``description``. -4 (errSecUnimplemented) when there is no TPM or no TPM support;
-    /// -25291 (errSecNotAvailable: try again later) for a TPM that did not answer in time, or whose connection broke
-    /// or went away; -26275 (errSecDecode: the key is lost here) for a TPM whose storage key is not the key's.
+    /// -25291 (errSecNotAvailable: try again later) for a TPM that did not answer in time (or has not answered a call
+    /// given up yet), or whose connection broke or went away; -26275 (errSecDecode: the key is lost here) for a TPM
+    /// whose storage key is not the key's.
     package var status: Int32 {
         switch self {
         case .unavailable, .notBuiltIn: -4
-        case .timedOut, .connectionLost, .wentAway: Self.notAvailable
+        case .timedOut, .connectionLost, .wentAway, .stillUnanswered: Self.notAvailable
         case .foreignStorageKey: Self.decode
         case .tpm(let operation, let code): Self.status(operation: operation, code: code)
         case .invalidKeyBlob: -50

@@ -5,22 +5,27 @@ import Synchronization
 /// Runs one ESAPI connection's calls on a thread of its own, which makes, uses and releases the connection's
 /// `Context`, so that a caller can stop waiting: ESAPI's synchronous calls wait for the TPM forever.
 ///
-/// A caller waits at most its timeout for its call to start and at most its timeout for it to finish. A call still
-/// running after its timeout gives the worker up: every caller waiting on it gets ``TPMError/timedOut(tcti:seconds:)``
-/// at once and no call runs on it again. The thread stays where it is; if the call ever returns, the thread releases
-/// the context itself, so nothing frees it under a call still running. A call whose failure leaves the context
-/// unusable (``TPMError/endsConnection``: the transport broke) gives the worker up too: its caller gets that
-/// failure, the calls queued behind it ``TPMError/connectionLost(tcti:operation:code:)``, and the thread releases the
-/// context at once.
+/// Making the context has its own deadline, which any number of callers may wait for, each until its own deadline
+/// at most; an attempt still making it at its deadline is given up. A caller waits for its call to start until its
+/// deadline (its timeout, by default) and at most its timeout for it to finish. A call still running after its
+/// timeout gives the worker up: every caller waiting on it gets ``TPMError/timedOut(tcti:seconds:)`` at once and no
+/// call runs on it again. The thread stays where it is, recorded in ``TPMStuckCalls`` until it leaves the call; if
+/// the call ever returns, the thread releases the context itself, so nothing frees it under a call still running. A
+/// call whose failure leaves the context unusable (``TPMError/endsConnection``: the transport broke) gives the worker
+/// up too: its caller gets that failure, the calls queued behind it ``TPMError/connectionLost(tcti:operation:code:)``,
+/// and the thread releases the context at once.
 final class TPMWorker<Context>: Sendable {
     let tcti: String
+    /// How long the thread may take to make the context, and until when.
+    private let openSeconds: Double
+    private let openBy: DispatchTime
     private let queue = Mutex(Queue())
     /// Signaled once for each call queued, and when the worker is given up or closed.
     private let wakeup = DispatchSemaphore(value: 0)
     /// Signaled by the thread once it has released the context.
     private let ended = DispatchSemaphore(value: 0)
-    /// The answer of `open`.
-    private let opened = TPMAnswer<Void>()
+    /// Left once `open` returned and its outcome is settled; every caller waiting for the context waits on it.
+    private let opening = DispatchGroup()
 
     private struct Queue {
         var pending: [Job] = []
@@ -30,6 +35,12 @@ final class TPMWorker<Context>: Sendable {
         var givenUp: TPMError?
         /// The owner let go: the thread ends once no call is pending.
         var closing = false
+        /// Whether the context was made (then calls may run), or why not; nil while it is being made.
+        var opened: Result<Void, TPMError>?
+        /// A timeout gave the worker up while its thread was in a call to the TPM: recorded in ``TPMStuckCalls``.
+        var isStuck = false
+        /// The thread released the context and ended.
+        var hasEnded = false
     }
 
     /// A call, as the thread runs it or as a caller that gives the worker up fails it.
@@ -53,38 +64,77 @@ final class TPMWorker<Context>: Sendable {
         let withhold: (TPMError) -> Void
     }
 
-    /// Starts the thread, which makes the context with `open` (``waitUntilOpen(within:)`` waits for it).
-    init(tcti: String, open: @escaping @Sendable () throws(TPMError) -> Context) {
+    /// Starts the thread, which makes the context with `open` within `seconds` from `start`
+    /// (``waitUntilOpen(until:seconds:)`` waits for it).
+    init(
+        tcti: String, openWithin seconds: Double, from start: DispatchTime = .now(),
+        open: @escaping @Sendable () throws(TPMError) -> Context
+    ) {
         self.tcti = tcti
+        openSeconds = seconds
+        openBy = start + seconds
+        opening.enter()
         let thread = Thread { [self] in
             serve(open)
+            queue.withLock { queue in
+                queue.hasEnded = true
+                if queue.isStuck { TPMStuckCalls.remove(ObjectIdentifier(self), tcti: tcti) }
+            }
             ended.signal()
         }
         thread.name = "TPM worker"
         thread.start()
     }
 
-    /// Waits at most `seconds` for the context.
-    /// - Throws: `open`'s error (the thread has ended), or ``TPMError/timedOut(tcti:seconds:)`` (the worker is given
-    ///   up).
-    func waitUntilOpen(within seconds: Double) throws(TPMError) {
-        if let result = opened.wait(until: .now() + seconds) ?? opened.leave() {
-            try result.get()
-            return
+    /// Waits for the context until the attempt's own deadline.
+    func waitUntilOpen() throws(TPMError) { try waitUntilOpen(until: openBy, seconds: openSeconds) }
+
+    /// Waits for the context until `deadline`, the end of the caller's timeout of `seconds`, and no longer than the
+    /// attempt's own deadline, which gives the worker up. A caller whose deadline comes first leaves the attempt to
+    /// go on for the callers after it.
+    /// - Throws: `open`'s error (the thread has ended); ``TPMError/timedOut(tcti:seconds:)`` with the attempt's
+    ///   seconds once it is given up, or with `seconds` when the caller's deadline passed first.
+    func waitUntilOpen(until deadline: DispatchTime, seconds: Double) throws(TPMError) {
+        let limit = min(deadline, openBy)
+        _ = opening.wait(timeout: limit)
+        let outcome = queue.withLock { queue -> Result<Void, TPMError>? in
+            if let opened = queue.opened { return opened }
+            if let givenUp = queue.givenUp { return .failure(givenUp) }
+            guard limit == openBy else { return nil }
+            giveUp(.timedOut(tcti: tcti, seconds: openSeconds), inCall: true, in: &queue)
+            return .failure(.timedOut(tcti: tcti, seconds: openSeconds))
         }
-        let timedOut = TPMError.timedOut(tcti: tcti, seconds: seconds)
-        queue.withLock { $0.givenUp = timedOut }
-        throw timedOut
+        guard let outcome else { throw .timedOut(tcti: tcti, seconds: seconds) }
+        try outcome.get()
     }
 
-    /// Whether a call ran past its timeout: the owner makes a new worker.
-    var isGivenUp: Bool { queue.withLock { $0.givenUp != nil } }
+    /// Whether the worker failed to open, or was given up (a call ran past its timeout, or making the context
+    /// outlasted its deadline: noticed here when no caller waited that long): the owner makes a new worker.
+    var isGivenUp: Bool {
+        queue.withLock { queue in
+            if queue.opened == nil, queue.givenUp == nil, DispatchTime.now() >= openBy {
+                giveUp(.timedOut(tcti: tcti, seconds: openSeconds), inCall: true, in: &queue)
+            }
+            return queue.givenUp != nil
+        }
+    }
 
-    /// Runs `body` with the context on the thread and returns its result. A result no caller takes any more is
-    /// dropped: a secret crosses in a ``TPMSecretCopy``, which zeroes itself when released.
+    /// Gives the worker up for `error`. `inCall`: by a timeout, its thread in a call to the TPM, which is recorded in
+    /// ``TPMStuckCalls`` until the thread ends.
+    private func giveUp(_ error: TPMError, inCall: Bool, in queue: inout Queue) {
+        queue.givenUp = error
+        guard inCall, !queue.hasEnded, !queue.isStuck else { return }
+        queue.isStuck = true
+        TPMStuckCalls.add(ObjectIdentifier(self), tcti: tcti)
+    }
+
+    /// Runs `body` with the context on the thread and returns its result, waiting for the call to start until
+    /// `startBy` (default: `seconds` from now) and for it to finish at most `seconds` from its start. A result no
+    /// caller takes any more is dropped: a secret crosses in a ``TPMSecretCopy``, which zeroes itself when released.
     /// - Throws: `body`'s error, or ``TPMError/timedOut(tcti:seconds:)``.
     func run<R: Sendable>(
-        within seconds: Double, _ body: @escaping @Sendable (Context) throws(TPMError) -> R
+        within seconds: Double, startBy: DispatchTime? = nil,
+        _ body: @escaping @Sendable (Context) throws(TPMError) -> R
     ) throws(TPMError) -> R {
         let answer = TPMAnswer<R>()
         let tcti = tcti
@@ -106,7 +156,7 @@ final class TPMWorker<Context>: Sendable {
         if let refusal { throw refusal }
         wakeup.signal()
         let timedOut = TPMError.timedOut(tcti: tcti, seconds: seconds)
-        var deadline = DispatchTime.now() + seconds
+        var deadline = startBy ?? .now() + seconds
         while true {
             if let result = answer.wait(until: deadline) { return try result.get() }
             switch queue.withLock({ verdict(on: job, timedOut: timedOut, seconds: seconds, in: &$0) }) {
@@ -144,20 +194,22 @@ final class TPMWorker<Context>: Sendable {
         guard let running = queue.running, running.job === job else { return .answered }
         let overdue = running.since + seconds
         if overdue > .now() { return .waitUntil(overdue) }
-        queue.givenUp = timedOut
+        giveUp(timedOut, inCall: true, in: &queue)
         defer { queue.pending = [] }
         return .givenUp(queue.pending + [job])
     }
 
     /// Ends the thread once no call is pending, and waits at most `seconds` for it to release the context. A worker
-    /// given up is left alone.
+    /// given up is left alone; one whose thread is still in a call after `seconds` (the TPM does not answer a call
+    /// or the flushes at release) is given up then.
     func close(within seconds: Double) {
         let givenUp = queue.withLock { queue in
             queue.closing = true
             return queue.givenUp != nil
         }
         wakeup.signal()
-        if !givenUp { _ = ended.wait(timeout: .now() + seconds) }
+        guard !givenUp, ended.wait(timeout: .now() + seconds) == .timedOut else { return }
+        queue.withLock { giveUp(.timedOut(tcti: tcti, seconds: seconds), inCall: true, in: &$0) }
     }
 
     /// The thread: makes the context, runs the calls, and releases the context when it returns.
@@ -166,11 +218,25 @@ final class TPMWorker<Context>: Sendable {
         do {
             context = try open()
         } catch {
-            opened.give(.failure(error))
+            queue.withLock { queue in
+                guard queue.givenUp == nil else { return }
+                queue.givenUp = error
+                queue.opened = .failure(error)
+            }
+            opening.leave()
             return
         }
-        // When the opener stopped waiting, nobody will use the context.
-        guard opened.give(.success(())) else { return }
+        // Made after its deadline, the context goes unused even when no caller noticed: the callers left.
+        let usable = queue.withLock { queue -> Bool in
+            if queue.givenUp == nil, DispatchTime.now() >= openBy {
+                queue.givenUp = .timedOut(tcti: tcti, seconds: openSeconds)
+            }
+            guard queue.givenUp == nil else { return false }
+            queue.opened = .success(())
+            return true
+        }
+        opening.leave()
+        guard usable else { return }
         while let job = next() {
             let outcome = job.run(context)
             // Settled under the lock before the caller hears anything: a caller that has its answer and calls again
@@ -260,42 +326,5 @@ private final class TPMAnswer<R: Sendable>: Sendable {
             guard case .given(let result) = state else { return nil }
             return result
         }
-    }
-}
-
-/// A copy of secret bytes crossing to or from the worker thread (an auth value, a digest, a peer point; a shared
-/// secret). Neither side's array is shared with the other, whose hold may outlast the wait, so each side's own wipe
-/// stays in place; the copy is zeroed when its last holder lets go. Immutable after `init` (hence Sendable), read on the thread only.
-final class TPMSecretCopy: @unchecked Sendable {
-    private let storage: UnsafeMutableRawBufferPointer
-
-    init(_ source: [UInt8]) {
-        storage = .allocate(byteCount: source.count, alignment: 1)
-        source.withUnsafeBytes { storage.copyMemory(from: $0) }
-    }
-
-    /// `significant` left-padded with zeros to `length` bytes (an ECC coordinate as big-endian bytes of a fixed
-    /// size), copied from the TPM's answer without an array in between.
-    init(leftPadding significant: UnsafeRawBufferPointer, to length: Int) {
-        storage = .allocate(byteCount: length, alignment: 1)
-        storage.initializeMemory(as: UInt8.self, repeating: 0)
-        let count = min(significant.count, length)
-        UnsafeMutableRawBufferPointer(rebasing: storage[(length - count)...]).copyMemory(
-            from: UnsafeRawBufferPointer(rebasing: significant.prefix(count)))
-    }
-
-    deinit {
-        storage.initializeMemory(as: UInt8.self, repeating: 0)
-        storage.deallocate()
-    }
-
-    var count: Int { storage.count }
-
-    /// A new array of the bytes, for a caller that then owns the only copy (and wipes it).
-    var bytes: [UInt8] { Array(UnsafeRawBufferPointer(storage)) }
-
-    /// Copies the bytes to the start of `buffer` (a TPM2B's buffer, which the caller checked is large enough).
-    func copy<Buffer>(into buffer: inout Buffer) {
-        withUnsafeMutableBytes(of: &buffer) { $0.copyMemory(from: UnsafeRawBufferPointer(storage)) }
     }
 }

@@ -81,6 +81,11 @@ struct TPMErrorStatusTests {
                 + "connects anew")
         #expect(TPMError.wentAway(tcti: "t").status == -25291)
         #expect(TPMError.wentAway(tcti: "t").description == "the TPM at t went away: nothing answers there any more")
+        let unanswered = TPMError.stillUnanswered(tcti: "t", secondsAgo: 12)
+        #expect(unanswered.status == -25291)
+        #expect(
+            unanswered.description
+                == "the TPM at t has not answered a call given up 12 s ago; no new connection is tried until it does")
         #expect(TPMError.foreignStorageKey.status == -26275)
         #expect(
             TPMError.foreignStorageKey.description == "the TPM's storage key is not the one this key was made under")

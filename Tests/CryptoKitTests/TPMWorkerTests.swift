@@ -46,8 +46,8 @@ struct TPMWorkerTests {
             try current.withLock { (current) throws(TPMError) -> TPMWorker<Probe> in
                 if let worker = current, !worker.isGivenUp { return worker }
                 let ledger = ledger
-                let worker = TPMWorker(tcti: "probe") { () throws(TPMError) in Probe(ledger) }
-                try worker.waitUntilOpen(within: 5)
+                let worker = TPMWorker(tcti: "probe", openWithin: 5) { () throws(TPMError) in Probe(ledger) }
+                try worker.waitUntilOpen()
                 current = worker
                 return worker
             }
