@@ -30,14 +30,10 @@ package enum SecureEnclaveBackends {
     }
 
     /// What keeps enclave keys in this task now: keychaind's enclave in daemon mode (none while the daemon cannot
-    /// be reached), else this process's. A TPM counts while its connection is usable, as a use would find it
-    /// (``TPMConnection/connect()``): none after a use found it gone and connecting anew fails, and none at once while
-    /// a call given up still waits for it; the software enclave does not stand in for it then.
+    /// be reached), else this process's.
     package static var backing: SecureEnclaveBacking {
         if let remote = remote() { return (try? remote.backing()) ?? .none }
-        guard let backend = try? current() else { return .none }
-        if let tpm = backend as? SecureEnclaveTPMBackend, (try? tpm.connection.connect()) == nil { return .none }
-        return backend.backing
+        return (try? current())?.backing ?? .none
     }
 
     /// Explains on standard error, when `KEYCHAIN_DEBUG` asks for reasons, why a setting file does not count.

@@ -5,20 +5,27 @@ import Synchronization
 /// `SecureEnclaveBacking.configuredTCTI`).
 package enum TPMConfiguration {
     private static let connections = Mutex<[String: TPMConnection]>([:])
-    /// Held while a first connection is made: callers arriving meanwhile take it once made, or after it failed find
-    /// the TPM refused at once while its call waits, rather than each leaving a thread in a silent TPM.
-    private static let connecting = Mutex(())
+    /// One lock per TPM, held while a first connection to it is made: callers arriving meanwhile take it once made,
+    /// or after it failed find the TPM refused at once while its call waits, rather than each leaving a thread in a
+    /// silent TPM. A silent TPM holds up no other TPM's callers.
+    private static let connecting = Mutex<[String: NSLock]>([:])
 
     /// The process's connection through `tcti`, made on first use.
     package static func connection(_ tcti: String) throws(TPMError) -> TPMConnection {
         if let existing = connections.withLock({ $0[tcti] }) { return existing }
         _ = closesAtExit
-        return try connecting.withLock { (_) throws(TPMError) -> TPMConnection in
-            if let existing = connections.withLock({ $0[tcti] }) { return existing }
-            let made = try TPMConnection(tcti: tcti)
-            connections.withLock { $0[tcti] = made }
-            return made
+        let lock = connecting.withLock { locks in
+            if let lock = locks[tcti] { return lock }
+            let lock = NSLock()
+            locks[tcti] = lock
+            return lock
         }
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = connections.withLock({ $0[tcti] }) { return existing }
+        let made = try TPMConnection(tcti: tcti)
+        connections.withLock { $0[tcti] = made }
+        return made
     }
 
     /// Without a resource manager between them (swtpm, a bare `/dev/tpm0`), a TPM keeps the primary key loaded

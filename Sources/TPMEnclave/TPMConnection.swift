@@ -120,7 +120,7 @@ package final class TPMConnection: Sendable {
     package init(tcti: String, timeouts: TPMTimeouts = .configured()) throws(TPMError) {
         self.tcti = tcti
         self.timeouts = timeouts
-        if let refusal = TPMStuckCalls.refusal(tcti: tcti) { throw refusal }
+        if let refusal = TPMStuckCalls.refusal(tcti: tcti, probeAfter: 2 * timeouts.creation) { throw refusal }
         let worker = TPMWorker(tcti: tcti, openWithin: timeouts.creation) { () throws(TPMError) in
             try Contexts(tcti: tcti)
         }
@@ -178,7 +178,7 @@ package final class TPMConnection: Sendable {
         let worker = try workers.withLock { (workers) throws(TPMError) -> TPMWorker<Contexts> in
             if let current = workers.current, !current.isGivenUp { return current }
             workers.current = nil
-            if let refusal = TPMStuckCalls.refusal(tcti: tcti) { throw refusal }
+            if let refusal = TPMStuckCalls.refusal(tcti: tcti, probeAfter: 2 * timeouts.creation) { throw refusal }
             let worker = TPMWorker(tcti: tcti, openWithin: timeouts.creation, from: arrival) {
                 [tcti] () throws(TPMError) in try Contexts(tcti: tcti)
             }

@@ -41,8 +41,8 @@ package enum TPMError: Error, Equatable, CustomStringConvertible {
                 + "the next use connects anew"
         case .wentAway(let tcti): "the TPM at \(tcti) went away: nothing answers there any more"
         case .stillUnanswered(let tcti, let secondsAgo):
-            "the TPM at \(tcti) has not answered a call given up \(secondsAgo) s ago; no new connection is tried "
-                + "until it does"
+            "the TPM at \(tcti) has not answered a call given up \(secondsAgo) s ago; a new connection is tried "
+                + "only once it does, or now and then while few calls wait"
         case .foreignStorageKey: "the TPM's storage key is not the one this key was made under"
         case .invalidKeyBlob: "not a TPM key blob of this keychain"
         case .notBuiltIn: "this build of the keychain has no TPM support (it was built with KEYCHAIN_WITHOUT_TPM=1)"

@@ -22,11 +22,20 @@ enum TPMStuckCalls {
         }
     }
 
-    /// Why no new connection to `tcti` is made now: a call given up (the oldest) still waits for the TPM; nil when
-    /// none does.
-    static func refusal(tcti: String) -> TPMError? {
-        guard let since = stuck.withLock({ $0[tcti]?.values.min() }) else { return nil }
-        let seconds = (DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1_000_000_000
-        return .stillUnanswered(tcti: tcti, secondsAgo: Int(seconds))
+    /// At most this many threads per TPM wait in calls given up: past it, no new connection is tried at all.
+    static let mostStuck = 4
+
+    /// Why no new connection to `tcti` is made now, or nil. A call given up still waits for the TPM: a new
+    /// connection is tried only once the latest was given up `probeAfter` seconds ago or more (a network TPM can
+    /// leave a call waiting forever on a peer that vanished, and answer again later), and never while `mostStuck`
+    /// threads wait.
+    static func refusal(tcti: String, probeAfter seconds: Double) -> TPMError? {
+        guard let given = stuck.withLock({ $0[tcti].map { Array($0.values) } }), let oldest = given.min(),
+            let latest = given.max()
+        else { return nil }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let sinceLatest = Double(now - latest.uptimeNanoseconds) / 1e9
+        guard given.count >= mostStuck || sinceLatest < seconds else { return nil }
+        return .stillUnanswered(tcti: tcti, secondsAgo: Int((now - oldest.uptimeNanoseconds) / 1_000_000_000))
     }
 }

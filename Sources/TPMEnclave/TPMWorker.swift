@@ -205,6 +205,10 @@ final class TPMWorker<Context>: Sendable {
     func close(within seconds: Double) {
         let givenUp = queue.withLock { queue in
             queue.closing = true
+            // Still making its context: nothing to flush, so nothing to wait for; the thread releases what it makes.
+            if queue.opened == nil, queue.givenUp == nil {
+                giveUp(.timedOut(tcti: tcti, seconds: openSeconds), inCall: true, in: &queue)
+            }
             return queue.givenUp != nil
         }
         wakeup.signal()
@@ -229,7 +233,9 @@ final class TPMWorker<Context>: Sendable {
         // Made after its deadline, the context goes unused even when no caller noticed: the callers left.
         let usable = queue.withLock { queue -> Bool in
             if queue.givenUp == nil, DispatchTime.now() >= openBy {
-                queue.givenUp = .timedOut(tcti: tcti, seconds: openSeconds)
+                // Recorded as stuck until the thread ends: releasing the context flushes, and a TPM that went
+                // silent again would hold this thread there.
+                giveUp(.timedOut(tcti: tcti, seconds: openSeconds), inCall: true, in: &queue)
             }
             guard queue.givenUp == nil else { return false }
             queue.opened = .success(())

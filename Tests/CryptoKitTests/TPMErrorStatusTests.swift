@@ -85,7 +85,8 @@ struct TPMErrorStatusTests {
         #expect(unanswered.status == -25291)
         #expect(
             unanswered.description
-                == "the TPM at t has not answered a call given up 12 s ago; no new connection is tried until it does")
+                == "the TPM at t has not answered a call given up 12 s ago; a new connection is tried only once it "
+                + "does, or now and then while few calls wait")
         #expect(TPMError.foreignStorageKey.status == -26275)
         #expect(
             TPMError.foreignStorageKey.description == "the TPM's storage key is not the one this key was made under")

@@ -14,7 +14,9 @@ import Testing
 /// to it: while that thread waits, every new attempt to connect fails at once with errSecNotAvailable instead of
 /// leaving another thread (and its TCTI's descriptors) beside it, and once the TPM answers the thread ends and
 /// connecting works again. A use that arrives while another caller connects waits its own timeout only, and
-/// `SecureEnclave.isAvailable` is false, at once, while a call is given up.
+/// `SecureEnclave.isAvailable` stays true while the TPM it was reached through is silent or gone: it says what
+/// the machine has, as on Apple's, and an app that took false for "no Secure Enclave" would make software keys in
+/// its place; the operations answer errSecNotAvailable meanwhile.
 @Suite(.serialized, .enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"))
 struct TPMSilenceTests {
     static let short = TPMTimeouts(creation: 1, use: 1)
@@ -102,9 +104,8 @@ struct TPMSilenceTests {
         _ = try Self.onceAnswered { try connection.sign(digest: digest, with: blob) }
     }
 
-    /// Asked while a call to the TPM is given up, `isAvailable` is false at once (it was true, from the connection
-    /// made before); once the TPM answers, true again.
-    @Test func isAvailableIsFalseWhileACallIsGivenUpAndTrueOnceTheTPMAnswers() throws {
+    /// Asked while a call to the TPM is given up, `isAvailable` stays true, without waiting for the TPM.
+    @Test func isAvailableStaysTrueWhileACallIsGivenUp() throws {
         try withEnclaveKeychain { keychain, _ in
             let tpm = try SoftwareTPM()
             defer { tpm.resume() }
@@ -122,11 +123,10 @@ struct TPMSilenceTests {
             let signed = try #require(signing.result(within: 30), "the sign did not return")
             #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -25291)) { try signed.get() }
             let asking = Background { TPMTimeoutTests.inTPM(tcti) { SecureEnclave.isAvailable } }
-            let answer = try #require(asking.result(within: 30), "isAvailable did not return")
-            #expect(try answer.get() == false)
+            let answer = try #require(asking.result(within: 5), "isAvailable waited for the silent TPM")
+            #expect(try answer.get() == true)
 
             tpm.resume()
-            #expect(Self.eventually { TPMTimeoutTests.inTPM(tcti) { SecureEnclave.isAvailable } })
             let signature = try TPMTimeoutTests.onceSettled { try key.signature(for: message) }
             #expect(key.publicKey.isValidSignature(signature, for: message))
         }
@@ -157,9 +157,8 @@ struct TPMSilenceTests {
         #expect(Self.eventually(inSilentTPM))
     }
 
-    /// After a use found the TPM gone, `isAvailable` is false (connecting anew fails) rather than true from the
-    /// connection kept, and true again once the TPM is back.
-    @Test func isAvailableIsFalseOnceTheTPMWentAway() throws {
+    /// After a use found the TPM gone, `isAvailable` stays true, and the key signs again once the TPM is back.
+    @Test func isAvailableStaysTrueWhenTheTPMWentAway() throws {
         try withEnclaveKeychain { _, _ in
             let tpm = try SoftwareTPM()
             let tcti = tpm.tcti
@@ -171,10 +170,9 @@ struct TPMSilenceTests {
             #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -25291)) {
                 _ = try key.signature(for: message)
             }
-            #expect(!TPMTimeoutTests.inTPM(tcti) { SecureEnclave.isAvailable })
+            #expect(TPMTimeoutTests.inTPM(tcti) { SecureEnclave.isAvailable })
 
             try tpm.start(port: tpm.port)
-            #expect(TPMTimeoutTests.inTPM(tcti) { SecureEnclave.isAvailable })
             #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
         }
     }
@@ -183,10 +181,17 @@ struct TPMSilenceTests {
     /// (errSecNotAvailable), as is a load while swtpm's few object slots are still taken.
     static func onceAnswered<R>(_ body: () throws -> R) throws -> R {
         let deadline = Date() + 30
+        var timeouts = 0
         while true {
             do {
                 return try body()
             } catch let error as TPMError where error.status == -25291 && Date() < deadline {
+                // Calls that keep timing out after the TPM answers again are a failure, not a wait (one or two
+                // may, on a machine busy with other work).
+                if case .timedOut = error {
+                    timeouts += 1
+                    if timeouts > 2 { throw error }
+                }
                 usleep(100_000)
             }
         }
