@@ -291,6 +291,29 @@ import Testing
         let keychain = try fastKDFKeychain()
         defer { keychain.simulateRestart() }
         try keychain.setPasscode(testPasscode)
+        try expectSealedAgain(protection, in: keychain) {
+            try keychain.removePasscode(current: testPasscode)
+            try keychain.setPasscode(testPasscode)
+        }
+    }
+
+    /// The same without a passcode, when a set and then a removal come between the seal and the write: no passcode
+    /// before or after, but other class keys, and the keybag of before (which needs no passcode) opens the keys the
+    /// add was sealed under.
+    @Test func anAddSealedBeforeASetAndARemovalIsSealedAgain() throws {
+        let keychain = try fastKDFKeychain()
+        defer { keychain.simulateRestart() }
+        try expectSealedAgain(.whenUnlocked, in: keychain) {
+            try keychain.setPasscode(testPasscode)
+            try keychain.removePasscode(current: testPasscode)
+        }
+    }
+
+    /// Adds an item of `protection` with `changes` (another process's, say) between its seal and its write, and
+    /// expects it sealed twice and written under the class key of now.
+    private func expectSealedAgain(
+        _ protection: Accessibility, in keychain: Keychain, changes: () throws -> Void
+    ) throws {
         let item = NewItem(
             itemClass: .genericPassword, attributes: [.account: .string("raced")], accessibility: protection,
             data: Array("raced".utf8))
@@ -298,11 +321,7 @@ import Testing
         let written = try keychain.sealingAgainAfterAPasscodeChange {
             seals += 1
             let prepared = try keychain.prepare(item, caller: keychain.configuration.identity, context: nil)
-            if seals == 1 {
-                // Another process's change, between this add's seal and its write.
-                try keychain.removePasscode(current: testPasscode)
-                try keychain.setPasscode(testPasscode)
-            }
+            if seals == 1 { try changes() }
             return prepared
         } write: { prepared in
             try keychain.writeSection { store in
@@ -312,35 +331,6 @@ import Testing
         }
         #expect(seals == 2)
         #expect(throws: Never.self) { try keychain.classKey(protection).unwrap(written.row.wrappedKey) }
-        #expect(keychain.secretText("raced") == "raced")
-    }
-
-    /// The same without a passcode, when a set and then a removal come between the seal and the write: no passcode
-    /// before or after, but other class keys, and the keybag of before (which needs no passcode) opens the keys the
-    /// add was sealed under.
-    @Test func anAddSealedBeforeASetAndARemovalIsSealedAgain() throws {
-        let keychain = try fastKDFKeychain()
-        defer { keychain.simulateRestart() }
-        let item = NewItem(
-            itemClass: .genericPassword, attributes: [.account: .string("raced")], accessibility: .whenUnlocked,
-            data: Array("raced".utf8))
-        var seals = 0
-        let written = try keychain.sealingAgainAfterAPasscodeChange {
-            seals += 1
-            let prepared = try keychain.prepare(item, caller: keychain.configuration.identity, context: nil)
-            if seals == 1 {
-                try keychain.setPasscode(testPasscode)
-                try keychain.removePasscode(current: testPasscode)
-            }
-            return prepared
-        } write: { prepared in
-            try keychain.writeSection { store in
-                try keychain.checkSealedUnderCurrentPasscode(prepared)
-                _ = try store.insert(prepared.row, into: "genp")
-            }
-        }
-        #expect(seals == 2)
-        #expect(throws: Never.self) { try keychain.classKey(.whenUnlocked).unwrap(written.row.wrappedKey) }
         #expect(keychain.secretText("raced") == "raced")
     }
 
