@@ -1,6 +1,7 @@
 /// A copy of secret bytes crossing to or from the worker thread (an auth value, a digest, a peer point; a shared
 /// secret). Neither side's array is shared with the other, whose hold may outlast the wait, so each side's own wipe
-/// stays in place; the copy is zeroed when its last holder lets go. Immutable after `init` (hence Sendable), read on the thread only.
+/// stays in place; the copy is zeroed when its last holder lets go. Immutable after `init` (hence Sendable), read on
+/// the thread only.
 final class TPMSecretCopy: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
 

@@ -4,11 +4,11 @@ import KeychainStore
 
 /// A passcode set, change or removal makes the keys of classes A and C anew (``ProtectionState/renewedClasses``)
 /// and reseals every item of those classes under a new item key wrapped by the new class key, in batches (the first
-/// in the change's own write section): an older copy of the keybag, even with an older copy of the database, opens nothing of today's
-/// items. The old class keys stay in the keybag as retired keys, wrapped by the new ones. A row that is not under
-/// its class's current key (a reseal cut short, or a row put back) still opens under a retired key; the next open
-/// or unlock reseals it while the renewal is unfinished, else the next change. An add sealed before a change and
-/// written after it is sealed again; an update of a row under a retired key rekeys it.
+/// in the change's own write section): an older copy of the keybag, even with an older copy of the database, opens
+/// nothing of today's items. The old class keys stay in the keybag as retired keys, wrapped by the new ones. A row
+/// that is not under its class's current key (a reseal cut short, or a row put back) still opens under a retired
+/// key; the next open or unlock reseals it while the renewal is unfinished, else the next change. An add sealed
+/// before a change and written after it is sealed again; an update of a row under a retired key rekeys it.
 extension Keychain {
     /// Unwraps a row's item key with its class key or, failing that, one of the class's retired keys.
     /// - Throws: `errSecDecode` when none opens it (the row is damaged).
