@@ -7,11 +7,18 @@ import KeychainStore
 /// the passcode factor can never be opened again once that key is gone.
 extension Keychain {
     /// The rowids of `schema`'s table whose items only the passcode's key opened. Rows whose class is unavailable
-    /// or that do not decrypt are left alone (a damaged row is the read's to report).
+    /// or that do not decrypt are left alone (a damaged row is the read's to report). Read in batches of
+    /// ``KeychainConfiguration/resealBatchRows`` rows, in the caller's transaction: only a batch is held in memory.
     func passcodeBoundRows(_ schema: ClassSchema, store: ItemStore) throws -> [Int64] {
-        let rows = try store.select(
-            from: schema.itemClass.rawValue, where: RowFilter(), reading: [.metadata, .secret])
-        return rows.compactMap { row in (try? isPasscodeBound(row, schema: schema)) == true ? row.rowid : nil }
+        var found: [Int64] = []
+        var batch = RowFilter(limit: max(1, configuration.resealBatchRows))
+        batch.rowidAbove = 0
+        while true {
+            let rows = try store.select(from: schema.itemClass.rawValue, where: batch, reading: [.metadata, .secret])
+            found += rows.compactMap { row in (try? isPasscodeBound(row, schema: schema)) == true ? row.rowid : nil }
+            guard let last = rows.last, rows.count == batch.limit else { return found }
+            batch.rowidAbove = last.rowid
+        }
     }
 
     private func isPasscodeBound(_ row: StoredRow, schema: ClassSchema) throws -> Bool {
