@@ -161,13 +161,6 @@ package final class TPMConnection: Sendable {
     /// How many ESAPI connections this connection made: 1, and one more for each time it connected anew.
     var connectionsMade: Int { workers.withLock { $0.made } }
 
-    /// Makes sure the TPM can be used: connects anew, waiting at most `timeouts.creation`, when the ESAPI connection
-    /// was given up, and sends nothing when it was not (`SecureEnclave.isAvailable`).
-    /// - Throws: as a call would before its first command.
-    package func connect() throws(TPMError) {
-        _ = try currentWorker(arrival: .now(), seconds: timeouts.creation)
-    }
-
     /// The current worker, once its connection is made; after one was given up, a new connection, whose attempt has
     /// `timeouts.creation` from its start. A caller that arrived at `arrival` waits for the attempt (its own, or one
     /// under way, whose failure it shares) at most `seconds` from then; the attempt goes on without it. None is made
@@ -192,7 +185,8 @@ package final class TPMConnection: Sendable {
             throw error
         }
         workers.withLock { workers in
-            guard workers.lastMade !== worker else { return }
+            // Counted once, and only while current: a worker given up meanwhile was replaced by one counted itself.
+            guard workers.lastMade !== worker, workers.current === worker else { return }
             workers.lastMade = worker
             workers.made += 1
         }

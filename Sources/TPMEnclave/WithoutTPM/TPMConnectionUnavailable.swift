@@ -14,8 +14,6 @@ package final class TPMConnection: Sendable {
         throw .notBuiltIn
     }
 
-    package func connect() throws(TPMError) { throw .notBuiltIn }
-
     package func createKey(signing: Bool, authorization: [UInt8] = []) throws(TPMError) -> TPMKeyBlob {
         throw .notBuiltIn
     }
