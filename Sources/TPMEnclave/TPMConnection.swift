@@ -161,6 +161,9 @@ package final class TPMConnection: Sendable {
     /// How many ESAPI connections this connection made: 1, and one more for each time it connected anew.
     var connectionsMade: Int { workers.withLock { $0.made } }
 
+    /// Whether an attempt to connect anew is under way: its worker is current and still making its context.
+    var isConnectingAnew: Bool { workers.withLock { $0.current.map { !$0.hasOpened } ?? false } }
+
     /// The current worker, once its connection is made; after one was given up, a new connection, whose attempt has
     /// `timeouts.creation` from its start. A caller that arrived at `arrival` waits for the attempt (its own, or one
     /// under way, whose failure it shares) at most `seconds` from then; the attempt goes on without it. None is made

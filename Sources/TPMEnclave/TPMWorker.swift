@@ -108,6 +108,9 @@ final class TPMWorker<Context>: Sendable {
         try outcome.get()
     }
 
+    /// Whether the context has been made, or its making has failed.
+    var hasOpened: Bool { queue.withLock { $0.opened != nil } }
+
     /// Whether the worker failed to open, or was given up (a call ran past its timeout, or making the context
     /// outlasted its deadline: noticed here when no caller waited that long): the owner makes a new worker.
     var isGivenUp: Bool {

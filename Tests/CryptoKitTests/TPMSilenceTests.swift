@@ -91,7 +91,8 @@ struct TPMSilenceTests {
         tpm.pause()
 
         let connecting = Background { try connection.createKey(use: .signing) }
-        usleep(300_000)  // the creation connects anew, and the TPM does not answer
+        // The creation connects anew, and the TPM does not answer: the sign arrives during that attempt.
+        try #require(Self.eventually { connection.isConnectingAnew }, "the creation did not start connecting")
         let started = Date()
         let waiting = try #require(throws: TPMError.self) { try connection.sign(digest: digest, with: blob) }
         let waited = Date().timeIntervalSince(started)
