@@ -98,11 +98,9 @@ final class TPMWorker<Context>: Sendable {
         let limit = min(deadline, openBy)
         _ = opening.wait(timeout: limit)
         let outcome = queue.withLock { queue -> Result<Void, TPMError>? in
+            giveUpIfOverdue(&queue)
             if let opened = queue.opened { return opened }
-            if let givenUp = queue.givenUp { return .failure(givenUp) }
-            guard limit == openBy else { return nil }
-            giveUp(.timedOut(tcti: tcti, seconds: openSeconds), inCall: true, in: &queue)
-            return .failure(.timedOut(tcti: tcti, seconds: openSeconds))
+            return queue.givenUp.map { .failure($0) }
         }
         guard let outcome else { throw .timedOut(tcti: tcti, seconds: seconds) }
         try outcome.get()
@@ -115,11 +113,17 @@ final class TPMWorker<Context>: Sendable {
     /// outlasted its deadline: noticed here when no caller waited that long): the owner makes a new worker.
     var isGivenUp: Bool {
         queue.withLock { queue in
-            if queue.opened == nil, queue.givenUp == nil, DispatchTime.now() >= openBy {
-                giveUp(.timedOut(tcti: tcti, seconds: openSeconds), inCall: true, in: &queue)
-            }
+            giveUpIfOverdue(&queue)
             return queue.givenUp != nil
         }
+    }
+
+    /// Gives the worker up when it is still making its context at the attempt's deadline. Its thread is then in a
+    /// call to the TPM, and once it has made the context it flushes it at release, which a TPM gone silent again
+    /// would hold it in: either way it is recorded as stuck until it ends.
+    private func giveUpIfOverdue(_ queue: inout Queue) {
+        guard queue.opened == nil, queue.givenUp == nil, DispatchTime.now() >= openBy else { return }
+        giveUp(.timedOut(tcti: tcti, seconds: openSeconds), inCall: true, in: &queue)
     }
 
     /// Gives the worker up for `error`. `inCall`: by a timeout, its thread in a call to the TPM, which is recorded in
@@ -235,11 +239,7 @@ final class TPMWorker<Context>: Sendable {
         }
         // Made after its deadline, the context goes unused even when no caller noticed: the callers left.
         let usable = queue.withLock { queue -> Bool in
-            if queue.givenUp == nil, DispatchTime.now() >= openBy {
-                // Recorded as stuck until the thread ends: releasing the context flushes, and a TPM that went
-                // silent again would hold this thread there.
-                giveUp(.timedOut(tcti: tcti, seconds: openSeconds), inCall: true, in: &queue)
-            }
+            giveUpIfOverdue(&queue)
             guard queue.givenUp == nil else { return false }
             queue.opened = .success(())
             return true
