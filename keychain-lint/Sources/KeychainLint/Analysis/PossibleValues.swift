@@ -33,6 +33,16 @@ package struct PossibleValues: Sendable, Equatable {
     /// The constants when they are everything the value can be; nil when it may also be something else.
     package var onlyConstants: [ConstantOrigin]? { includesOthers || constants.isEmpty ? nil : constants }
 
+    /// Whether the value can only be constants, none of them a case's mapping, that all satisfy `holds`.
+    package func isAlways(_ holds: (String) -> Bool) -> Bool {
+        onlyConstants?.allSatisfy { !$0.isCaseMapping && holds($0.name) } ?? false
+    }
+
+    /// The constants, case mappings left out, that satisfy `holds`.
+    package func constants(where holds: (String) -> Bool) -> [ConstantOrigin] {
+        constants.filter { !$0.isCaseMapping && holds($0.name) }
+    }
+
     /// Whether the value is nothing but constants written within `expr` itself: not one reached through a name, a
     /// helper or a `??`, and not one arm of a conditional that may give something else. A finding there needs no
     /// account of where the value comes from.

@@ -141,7 +141,7 @@ package struct AccessibilityChecker: SourceChecker {
         let classes = written.reachingFacts(for: KeychainSymbols.accessible).map { fact in
             let values = analysis.possibleValues(
                 of: fact.value, inFunction: function, where: KeychainSymbols.isAccessibilityClass)
-            let deviceOnly = values.constants.filter { !$0.isCaseMapping && KeychainSymbols.isThisDeviceOnly($0.name) }
+            let deviceOnly = values.constants(where: KeychainSymbols.isThisDeviceOnly)
             return (fact: fact, values: values, deviceOnly: deviceOnly)
         }
         for sync in syncFacts {
@@ -226,9 +226,8 @@ package struct AccessibilityChecker: SourceChecker {
     ) {
         let values = analysis.possibleValues(
             of: value, inFunction: function, where: KeychainSymbols.isAccessibilityClass)
-        let migrating = values.constants.filter {
-            !$0.isCaseMapping && !KeychainSymbols.isThisDeviceOnly($0.name)
-                && !KeychainSymbols.alwaysClasses.contains($0.name)
+        let migrating = values.constants {
+            !KeychainSymbols.isThisDeviceOnly($0) && !KeychainSymbols.alwaysClasses.contains($0)
         }
         guard let first = migrating.first else { return }
         let written = value.unwrapped

@@ -55,9 +55,7 @@ package struct BackgroundReadChecker: SourceChecker {
                 guard query.isComplete else { continue }
             } else {
                 let onlyWhenUnlocked = classes.allSatisfy { _, values in
-                    values.onlyConstants?.allSatisfy {
-                        !$0.isCaseMapping && Self.whenUnlockedClasses.contains($0.name)
-                    } ?? false
+                    values.isAlways { Self.whenUnlockedClasses.contains($0) }
                 }
                 guard onlyWhenUnlocked else { continue }
             }

@@ -69,10 +69,7 @@ struct EphemeralKeyLookup {
             for setting in part.snapshot.reachingFacts(for: Self.permanent) {
                 let values = analysis.possibleValues(
                     of: setting.value, inFunction: part.function, where: KeychainSymbols.isBoolean)
-                let isFalse = values.onlyConstants?.allSatisfy {
-                    !$0.isCaseMapping && !KeychainSymbols.isTrue($0.name)
-                }
-                guard isFalse == true else { return nil }
+                guard values.isAlways({ !KeychainSymbols.isTrue($0) }) else { return nil }
                 explicitlyFalse = true
             }
         }

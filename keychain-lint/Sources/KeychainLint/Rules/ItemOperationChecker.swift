@@ -60,7 +60,7 @@ package struct ItemOperationChecker: SourceChecker {
                 of: KeychainSymbols.matchLimit, in: query, inFunction: function, where: Self.isMatchLimit)
             for (fact, values) in limits {
                 // Only a limit of one or a number fails; one the analyzer cannot read may be kSecMatchLimitAll.
-                let refused = values.constants.filter { !$0.isCaseMapping && $0.name != KeychainSymbols.matchLimitAll }
+                let refused = values.constants { $0 != KeychainSymbols.matchLimitAll }
                 guard let first = refused.first else { continue }
                 let reason =
                     "SecItemDelete takes no limit of one or a number: iOS fails this delete with errSecParam and "
@@ -98,7 +98,7 @@ package struct ItemOperationChecker: SourceChecker {
             of: KeychainSymbols.matchLimit, in: query, inFunction: function, where: Self.isMatchLimit)
         for (fact, values) in limits {
             // Only kSecMatchLimitAll is accepted, so a limit the analyzer cannot read is still one too many.
-            let refused = values.constants.filter { !$0.isCaseMapping && $0.name != KeychainSymbols.matchLimitAll }
+            let refused = values.constants { $0 != KeychainSymbols.matchLimitAll }
             let isUnknown = values.includesOthers || values.constants.contains(where: \.isCaseMapping)
             guard isUnknown || !refused.isEmpty else { continue }
             let reason = "SecItemUpdate always updates every match; a match limit in its query fails with errSecParam"

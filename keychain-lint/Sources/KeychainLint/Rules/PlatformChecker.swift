@@ -54,9 +54,7 @@ package struct PlatformChecker: SourceChecker {
                 else { continue }
                 let flags = analysis.reachingValues(
                     of: KeychainSymbols.synchronizable, in: query, inFunction: index, where: KeychainSymbols.isBoolean)
-                let isSynchronized = flags.allSatisfy { _, values in
-                    values.onlyConstants?.allSatisfy { !$0.isCaseMapping && KeychainSymbols.isTrue($0.name) } ?? false
-                }
+                let isSynchronized = flags.allSatisfy { _, values in values.isAlways(KeychainSymbols.isTrue) }
                 guard flags.isEmpty || !isSynchronized else { continue }
                 var message =
                     "on macOS this item goes to the file-based keychain, which ignores kSecAttrAccessible and "
