@@ -141,8 +141,8 @@ package final class ConstantOrigins {
             return leaf(value ? "true" : "false", expr, qualifier: nil, isLeaf)
         case .forceUnwrap(let inner):
             return each([inner])
-        case .ternary(let condition, let then, let otherwise):
-            if case .booleanLiteral(let taken) = condition.unwrapped.kind { return each([taken ? then : otherwise]) }
+        case .ternary(_, let then, let otherwise):
+            if let sides = expr.literalConditionSides { return each([sides.taken]) }
             return each([then, otherwise])
         case .binary("??", let value, let fallback):
             return each([value, fallback])

@@ -65,6 +65,15 @@ extension Expr {
     }
 
     /// The expressions directly inside this one, closures included.
+    /// A conditional expression whose condition is the literal `true` or `false`: the side it takes, and the one
+    /// it never does.
+    package var literalConditionSides: (taken: Expr, untaken: Expr)? {
+        guard case .ternary(let condition, let then, let otherwise) = kind,
+            case .booleanLiteral(let taken) = condition.unwrapped.kind
+        else { return nil }
+        return taken ? (then, otherwise) : (otherwise, then)
+    }
+
     package var children: [Expr] {
         switch kind {
         case .identifier, .stringLiteral, .integerLiteral, .floatLiteral, .booleanLiteral, .nilLiteral: []

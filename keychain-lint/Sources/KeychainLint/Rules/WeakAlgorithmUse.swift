@@ -49,11 +49,7 @@ struct WeakAlgorithmUse {
                 skipped.formUnion([lhs.unwrapped.position.offset, rhs.unwrapped.position.offset])
             }
             // Nor is one in the side of `false ? ... : ...` never taken, which values followed leave out too.
-            if case .ternary(let condition, let then, let otherwise) = expr.kind,
-                case .booleanLiteral(let taken) = condition.unwrapped.kind
-            {
-                (taken ? otherwise : then).visit { skipped.insert($0.position.offset) }
-            }
+            expr.literalConditionSides?.untaken.visit { skipped.insert($0.position.offset) }
             guard let callee = expr.calleeName else { return }
             if Self.sinks[callee] != nil { hasSink = true }
             if Self.supportQueries.contains(callee) {
