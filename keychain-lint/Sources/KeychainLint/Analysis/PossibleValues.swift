@@ -68,6 +68,16 @@ package struct PossibleValues: Sendable, Equatable {
         return PossibleValues(constants: kept, includesOthers: includesOthers || kept.count < constants.count)
     }
 
+    /// A finding's message for `matching`, the values of `expr` that break a rule for `reason`: `reason` alone when
+    /// they are written in `expr` itself, else preceded by where they come from ("kSecMatchLimitOne can be this
+    /// delete's limit here: `limit` holds it on one branch (line 4); ...").
+    package func message(_ reason: String, for matching: [ConstantOrigin], as role: String, heldBy expr: Expr)
+        -> String
+    {
+        guard let first = matching.first, !isOnlyConstantsWritten(in: expr) else { return reason }
+        return "\(first.name) can be \(role) here: \(describe(matching, heldBy: expr)); \(reason)"
+    }
+
     /// How `expr` comes to hold `matching`, some of these constants, for a finding's message:
     /// "`accessibility` holds it on one branch (line 4)", "`accessibility()` holds it (Config.swift line 5 in
     /// `accessibility`)".

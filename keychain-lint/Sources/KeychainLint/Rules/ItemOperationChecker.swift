@@ -61,16 +61,13 @@ package struct ItemOperationChecker: SourceChecker {
             for (fact, values) in limits {
                 // Only a limit of one or a number fails; one the analyzer cannot read may be kSecMatchLimitAll.
                 let refused = values.constants { $0 != KeychainSymbols.matchLimitAll }
-                guard let first = refused.first else { continue }
+                guard !refused.isEmpty else { continue }
                 let reason =
                     "SecItemDelete takes no limit of one or a number: iOS fails this delete with errSecParam and "
                     + "deletes nothing (without a limit it removes every match)"
                 collector.report(
                     RuleCatalog.matchLimitInDelete, at: fact.keyExpr.position,
-                    values.isOnlyConstantsWritten(in: fact.value)
-                        ? reason
-                        : "\(first.name) can be this delete's limit here: "
-                            + "\(values.describe(refused, heldBy: fact.value)); \(reason)")
+                    values.message(reason, for: refused, as: "this delete's limit", heldBy: fact.value))
             }
         case .copyMatching:
             checkPrimaryKey(call, query, in: function, analysis, omittedByAdds, into: &collector)
@@ -102,13 +99,9 @@ package struct ItemOperationChecker: SourceChecker {
             let isUnknown = values.includesOthers || values.constants.contains(where: \.isCaseMapping)
             guard isUnknown || !refused.isEmpty else { continue }
             let reason = "SecItemUpdate always updates every match; a match limit in its query fails with errSecParam"
-            var message = reason
-            if let first = refused.first, !values.isOnlyConstantsWritten(in: fact.value) {
-                message =
-                    "\(first.name) can be this update's match limit here: "
-                    + "\(values.describe(refused, heldBy: fact.value)); \(reason)"
-            }
-            collector.report(RuleCatalog.invalidUpdate, at: fact.keyExpr.position, message)
+            collector.report(
+                RuleCatalog.invalidUpdate, at: fact.keyExpr.position,
+                values.message(reason, for: refused, as: "this update's match limit", heldBy: fact.value))
         }
         let misplaced = call.attributes?.facts(where: {
             $0 == KeychainSymbols.itemClass || $0.hasPrefix("kSecMatch") || $0.hasPrefix("kSecReturn")
