@@ -205,8 +205,9 @@ extension Keychain {
             var filter = RowFilter(protection: protection.rawValue, limit: budget)
             filter.rowidAbove = walk.afterRowid
             let rows = try store.select(from: table, where: filter, reading: [.metadata, .secret])
+            let tableDone = rows.count < budget
             budget -= rows.count
-            if rows.count < filter.limit ?? 0 {
+            if tableDone {
                 walk.nextTable()
             } else if let last = rows.last {
                 walk.afterRowid = last.rowid

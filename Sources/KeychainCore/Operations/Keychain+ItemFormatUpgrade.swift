@@ -13,7 +13,8 @@ extension Keychain {
     func upgradeItemFormats() throws {
         for schema in ClassSchema.stored {
             let table = schema.itemClass.rawValue
-            var batch = RowFilter(limit: max(1, configuration.resealBatchRows))
+            let size = max(1, configuration.resealBatchRows)
+            var batch = RowFilter(limit: size)
             batch.versionBelow = ItemSealer.formatVersion
             batch.rowidAbove = 0
             while true {
@@ -32,7 +33,7 @@ extension Keychain {
                         }
                     }
                 }
-                if waiting.count < batch.limit ?? 0 { break }
+                if waiting.count < size { break }
                 batch.rowidAbove = last.rowid
             }
         }
