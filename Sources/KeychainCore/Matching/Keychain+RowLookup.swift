@@ -26,9 +26,9 @@ extension Keychain {
         }
         switch query.synchronizable {
         case .no:
-            filter.digestsAnyOf.append((ItemTables.synchronizableColumn, [try digester.synchronizableDigest(false)]))
+            filter.digestsAnyOf.append((ItemTables.synchronizableColumn, [digester.synchronizableDigest(false)]))
         case .yes:
-            filter.digestsAnyOf.append((ItemTables.synchronizableColumn, [try digester.synchronizableDigest(true)]))
+            filter.digestsAnyOf.append((ItemTables.synchronizableColumn, [digester.synchronizableDigest(true)]))
         case .any: break
         }
         var dateConditions: [(AttributeKey, AttributeValue)] = []

@@ -10,13 +10,17 @@ final class IndexDigester: Sendable {
 
     private let mac: HMACSHA256
     // Every digest of one attribute starts with the same prefix (domain, attribute name); each gets a MAC
-    // that has absorbed it already.
-    private let prefixed: Mutex<[PrefixKey: HMACSHA256]> = Mutex([:])
+    // that has absorbed it already. Those of every stored class's attributes are made once, at init, and only
+    // read after: every add takes a dozen, and a shared lock around them was contended by the daemon's threads.
+    private let prefixedAtInit: [PrefixKey: HMACSHA256]
+    // Those of any other attribute (an explanation's, say), made when first asked for.
+    private let prefixedLater: Mutex<[PrefixKey: HMACSHA256]> = Mutex([:])
+    // The sync flag's two digests, made once too: every add and every search takes one.
+    private let synchronizableDigests: (no: [UInt8], yes: [UInt8])
     // Access groups and the sync flag recur in every call; their digests are worth remembering.
     private let recurring = Mutex<[RecurringKey: [UInt8]]>([:])
-    // The last groups searched, and the two sync flags: every search filters on both.
+    // The last groups searched: every search filters on them.
     private let lastGroups = Mutex<(groups: [String], digests: [[UInt8]])?>(nil)
-    private let synchronizableDigests = Mutex<(no: [UInt8]?, yes: [UInt8]?)>((nil, nil))
     // The values of the last few queries: a process tends to ask for the same service (or the same item) again.
     private let recentQueries = Mutex<[QueryKey: [UInt8]]>([:])
     private static let recentQueryCapacity = 64
@@ -43,15 +47,44 @@ final class IndexDigester: Sendable {
         let value: AttributeValue
     }
 
-    init(indexKey: SecureBytes) throws {
-        mac = try HMACSHA256(key: indexKey)
+    /// - Parameter attributes: those whose digests are made often (every stored class's, by default).
+    init(indexKey: SecureBytes, attributes: [AttributeKey] = IndexDigester.storedAttributes) throws {
+        let mac = try HMACSHA256(key: indexKey)
+        self.mac = mac
+        var prefixed: [PrefixKey: HMACSHA256] = [:]
+        for key in attributes {
+            for domain in [KeyHierarchy.DigestDomain.column, .folded] {
+                let prefixKey = PrefixKey(domain: domain.rawValue, attribute: key.rawValue)
+                prefixed[prefixKey] = try Self.prefixedMAC(mac, prefixKey)
+            }
+        }
+        prefixedAtInit = prefixed
+        let sync = try Self.prefixedMAC(
+            mac,
+            PrefixKey(
+                domain: KeyHierarchy.DigestDomain.column.rawValue, attribute: AttributeKey.synchronizable.rawValue))
+        func digest(_ flag: Bool) throws -> [UInt8] {
+            try AttributeValue.bool(flag).withMatchingBytes {
+                try sync.authenticate(bytes: $0, truncatedTo: Self.columnDigestSize)
+            }
+        }
+        synchronizableDigests = (try digest(false), try digest(true))
+    }
+
+    /// Every attribute of the stored classes, with the group and the sync flag.
+    static var storedAttributes: [AttributeKey] {
+        Array(Set(ClassSchema.stored.flatMap { $0.attributes.keys }).union([.accessGroup, .synchronizable]))
+    }
+
+    private static func prefixedMAC(_ mac: HMACSHA256, _ key: PrefixKey) throws -> HMACSHA256 {
+        try mac.prefixed(with: [key.domain] + Array(key.attribute.utf8) + [0])
     }
 
     private func mac(domain: UInt8, _ key: AttributeKey) throws -> HMACSHA256 {
         let cacheKey = PrefixKey(domain: domain, attribute: key.rawValue)
-        if let known = prefixed.withLock({ $0[cacheKey] }) { return known }
-        let made = try mac.prefixed(with: [domain] + Array(key.rawValue.utf8) + [0])
-        prefixed.withLock { $0[cacheKey] = made }
+        if let known = prefixedAtInit[cacheKey] ?? prefixedLater.withLock({ $0[cacheKey] }) { return known }
+        let made = try Self.prefixedMAC(mac, cacheKey)
+        prefixedLater.withLock { $0[cacheKey] = made }
         return made
     }
 
@@ -106,12 +139,9 @@ final class IndexDigester: Sendable {
         return computed
     }
 
-    /// The digest of the sync flag `value`, as ``recurringDigest(_:_:)`` gives it, without a dictionary lookup.
-    func synchronizableDigest(_ value: Bool) throws -> [UInt8] {
-        if let known = synchronizableDigests.withLock({ value ? $0.yes : $0.no }) { return known }
-        let computed = try recurringDigest(.synchronizable, .bool(value))
-        synchronizableDigests.withLock { if value { $0.yes = computed } else { $0.no = computed } }
-        return computed
+    /// The digest of the sync flag `value`, as ``digest(_:_:)`` gives it, made at init.
+    func synchronizableDigest(_ value: Bool) -> [UInt8] {
+        value ? synchronizableDigests.yes : synchronizableDigests.no
     }
 
     /// The digest of a whole primary key: the class, then each (attribute, value) in a fixed order, each

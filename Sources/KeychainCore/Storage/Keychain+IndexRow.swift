@@ -20,7 +20,11 @@ extension Keychain {
         let group = attributes[.accessGroup] ?? .string("")
         let sync = attributes[.synchronizable] ?? .bool(false)
         digests[ItemTables.Layout.accessGroupPosition] = try digester.recurringDigest(.accessGroup, group)
-        digests[ItemTables.Layout.synchronizablePosition] = try digester.recurringDigest(.synchronizable, sync)
+        if case .bool(let flag) = sync {
+            digests[ItemTables.Layout.synchronizablePosition] = digester.synchronizableDigest(flag)
+        } else {
+            digests[ItemTables.Layout.synchronizablePosition] = try digester.recurringDigest(.synchronizable, sync)
+        }
         var parts = schema.primaryKey.map { ($0, attributes[$0] ?? schema.defaultValue(for: $0)) }
         parts.append((.accessGroup, group))
         parts.append((.synchronizable, sync))
