@@ -37,9 +37,13 @@ package final class Database {
         sqlite3_busy_timeout(handle, busyTimeout)
         do {
             // WAL: readers never block the writer. FULL: fsync the WAL at every commit (SQLite docs, "PRAGMA
-            // synchronous": NORMAL in WAL mode may lose the last transactions on power loss).
+            // synchronous": NORMAL in WAL mode may lose the last transactions on power loss). Temporary storage
+            // in memory: a savepoint's copies of the pages it changes would otherwise spill past 64 KiB to a
+            // file in the system's temporary directory, outside the home, which a sandbox may not let us write.
             try retryingWhileBusy(for: busyTimeout) {
-                try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;")
+                try execute(
+                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON; PRAGMA temp_store=MEMORY;"
+                )
             }
         } catch {
             sqlite3_close_v2(handle)

@@ -24,6 +24,30 @@ func temporaryPath() -> String {
         #expect(try database.statement("PRAGMA synchronous").rows().first?.first == .integer(2))
     }
 
+    /// A savepoint's copies of the pages it changes (SQLite's statement journal) stay in memory: past 64 KiB
+    /// SQLite would otherwise spill them to a file in the system's temporary directory, outside the home, and a
+    /// group's writes would depend on that directory being writable.
+    @Test func aLargeSavepointWritesNoTemporaryFile() throws {
+        let database = try Database(path: temporaryPath())
+        defer { database.close() }
+        try database.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB)")
+        try database.writeTransaction {
+            for key in 0..<2_000 {
+                try database.statement("INSERT INTO t VALUES (?, ?)").run([
+                    .integer(Int64(key)), .blob(Array(repeating: 1, count: 200)),
+                ])
+            }
+        }
+        try database.execute("BEGIN IMMEDIATE; SAVEPOINT s; UPDATE t SET v = zeroblob(200);")
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let temporary = open.compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+        }
+        .filter { $0.contains("etilqs") }
+        try database.execute("RELEASE s; COMMIT")
+        #expect(temporary.isEmpty, "\(temporary)")
+    }
+
     @Test func transactionRollsBackOnError() throws {
         let database = try Database(path: temporaryPath())
         defer { database.close() }
