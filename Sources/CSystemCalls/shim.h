@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -82,6 +83,12 @@ static inline long ksys_receive_with_sender(int fd, void *buffer, size_t length,
         }
     }
     return count;
+}
+
+/// getauxval(AT_SECURE): nonzero when the program runs in secure execution (set-user-ID, set-group-ID, or file
+/// capabilities).
+static inline int ksys_is_secure_execution(void) {
+    return getauxval(AT_SECURE) != 0;
 }
 
 /// FIONREAD of a socket: the bytes received and not yet read (a stream socket's whole queue), or -1 with errno.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// Everything an open keychain depends on, as a value: where it lives, who is calling, and the clock.
 /// Tests build their own so that each gets a fresh keychain and none touches the user's.
@@ -72,9 +73,12 @@ public struct KeychainConfiguration: Sendable {
         } else if let data = environment["XDG_DATA_HOME"] {
             home = URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("keychain", isDirectory: true)
         } else {
-            // XDG's default data dir is $HOME/.local/share: the HOME of the environment given, like the rest.
+            // XDG's default data dir is $HOME/.local/share: the HOME of the environment given, like the rest, else
+            // the effective user's (a set-user-ID program reads no HOME, and must not write in its caller's home).
             let user =
-                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+                (environment["HOME"] ?? SystemCalls.effectiveUserHome).map {
+                    URL(fileURLWithPath: $0, isDirectory: true)
+                }
                 ?? FileManager.default.homeDirectoryForCurrentUser
             home = user.appendingPathComponent(".local/share/keychain", isDirectory: true)
         }

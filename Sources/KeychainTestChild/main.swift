@@ -14,6 +14,9 @@
 //   KeychainTestChild protection-loop <home> <group> <prefix> <work-directory> <passcode>
 //       Adds, updates, puts access control on, changes the passcode, locks, unlocks, backs up and restores,
 //       over and over, announcing and acknowledging each change (see ProtectionLoop.swift).
+//   KeychainTestChild environment <name>...
+//       Writes "home=<the home fromEnvironment chooses>", then "<name>=<value>" for each name as the keychain's
+//       configuration reads it ("<name>" alone when it reads it as unset).
 //
 // With KEYCHAIN_TEST_FAST_KDF=1 in the environment, passcode derivations are tuned to 2 ms (as in the tests).
 import Foundation
@@ -32,6 +35,17 @@ let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "quota" {
     guard let uid = UInt32(arguments[2]) else { fail("quota needs a uid") }
     runQuotaScenario(uid: uid)
+}
+if arguments.count >= 2, arguments[1] == "environment" {
+    do {
+        emit("home=" + (try KeychainConfiguration.fromEnvironment()).home.path)
+    } catch {
+        fail("no configuration: \(error)")
+    }
+    for name in arguments.dropFirst(2) {
+        emit(EnvironmentVariables.process[name].map { "\(name)=\($0)" } ?? name)
+    }
+    exit(0)
 }
 guard arguments.count >= 4 else {
     fail("usage: KeychainTestChild add-loop|race|read|protection-loop <home> <group> [argument...], or quota <uid>")
