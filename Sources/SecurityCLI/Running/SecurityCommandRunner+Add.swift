@@ -55,12 +55,26 @@ extension SecurityCommandRunner {
             return given.secret.bytes
         case .prompt:
             secretLinesRead += 1
+            return try promptedPassword()
+        }
+    }
+
+    /// Asks as macOS's `security` does: up to three times while the two entries differ, saying so each time;
+    /// when the prompt ends (Control-D) or the third pair differs, the command fails with 1 and says nothing
+    /// more, as macOS does.
+    private func promptedPassword() throws(CommandFailure) -> [UInt8] {
+        for _ in 1...3 {
             do {
                 return try passwords.readNewItemPassword()
+            } catch .mismatch {
+                errors.writeLine("passwords don't match")
+            } catch .canceled {
+                break
             } catch {
                 throw CommandFailure("SecKeychainItemCreateFromContent (<default>)", error)
             }
         }
+        throw CommandFailure.silent
     }
 
     /// The attributes `-U` sets on the item it finds: those given, the label reset to the service (or server)
