@@ -23,6 +23,10 @@ public enum UsageMessage: Equatable, Sendable {
     case interactiveTakesNoCommand
     case noCommand
     case helpTakesOneCommand
+    /// `help NAME` for a name that is no command (macOS: `help: no such command: NAME`, exit 1).
+    case helpNoSuchCommand(String)
+    /// `VERB -h`: the usage alone, on standard error, as macOS answers it.
+    case usageRequested
     case dumpAccessLists
     case dumpRawData
     case dumpAccessListEditing
@@ -90,6 +94,8 @@ public enum UsageMessage: Equatable, Sendable {
         case .interactiveTakesNoCommand: "-i takes its commands from standard input"
         case .noCommand: "no command given"
         case .helpTakesOneCommand: "help takes at most one command"
+        case .helpNoSuchCommand(let name): "help: no such command: \(name)"
+        case .usageRequested: "usage"
         case .dumpAccessLists: "-a: this keychain has no access control lists; access is by access group"
         case .dumpRawData: "-r: raw encrypted data is not shown; use -d for the secrets"
         case .dumpAccessListEditing: "-i: interactive access-list editing is not supported"
@@ -155,6 +161,8 @@ public enum UsageMessage: Equatable, Sendable {
         case .interactiveTakesNoCommand: "-i はコマンドを標準入力から読みます"
         case .noCommand: "コマンドが指定されていません"
         case .helpTakesOneCommand: "help に指定できるコマンドは 1 つまでです"
+        case .helpNoSuchCommand(let name): "help: \(name) というコマンドはありません"
+        case .usageRequested: "使い方"
         case .dumpAccessLists:
             "-a: このキーチェーンにはアクセス制御リストがありません。アクセスはアクセスグループで決まります"
         case .dumpRawData: "-r: 暗号化された生データは表示しません。秘密を表示するには -d を使ってください"
@@ -202,7 +210,7 @@ public enum UsageMessage: Equatable, Sendable {
     /// Whether the verb's usage follows this message: not for the one-line refusals, which say what to do.
     public var showsUsage: Bool {
         switch self {
-        case .unsupportedVerb, .keychainOperand, .unknownCommand: false
+        case .unsupportedVerb, .keychainOperand, .unknownCommand, .helpNoSuchCommand: false
         default: true
         }
     }

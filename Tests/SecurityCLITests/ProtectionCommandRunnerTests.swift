@@ -52,7 +52,7 @@ import Testing
         #expect(harness.run(["lock-keychain"]).exitCode == 0)
         let reader = ScriptedPasswordReader(["1234"])
         #expect(harness.run(["unlock-keychain"], passwords: reader).exitCode == 0)
-        #expect(reader.prompts == [PasswordPrompt("password to unlock keychain: ")])
+        #expect(reader.prompts == [PasswordPrompt("password to unlock default: ")])
 
         let scripted = harness.run(["unlock-keychain", "-p", "1234"])
         #expect(scripted.exitCode == 0)

@@ -129,6 +129,6 @@ import Testing
 
     @Test func theVerbIsListedAndHasItsUsage() {
         #expect(harness.run(["help"]).output.contains("verify-cert                 Verify a certificate chain."))
-        #expect(harness.run(["verify-cert", "-h"]).output.hasPrefix("Usage: verify-cert [-c certFile]"))
+        #expect(harness.run(["verify-cert", "-h"]).errors.hasPrefix("Usage: verify-cert [-c certFile]"))
     }
 }

@@ -4,6 +4,8 @@ public struct Invocation: Equatable, Sendable {
     public var command: SecurityCommand
     /// `-q`, `-v`, `--json`.
     public var output: OutputOptions
+    /// The verb and its arguments as `-v` prints them before running it, as macOS does; secrets hidden.
+    public var echo = ""
 
     public init(
         identity: IdentityOptions = IdentityOptions(), command: SecurityCommand, output: OutputOptions = OutputOptions()

@@ -11,8 +11,8 @@ public struct PasswordPrompt: Equatable, Sendable {
         self.confirmation = confirmation
     }
 
-    /// `unlock-keychain`'s prompt.
-    public static let unlock = PasswordPrompt("password to unlock keychain: ")
+    /// `unlock-keychain`'s prompt, macOS's for the default keychain (the only one here).
+    public static let unlock = PasswordPrompt("password to unlock default: ")
     /// `set-keychain-password`'s prompt for the current passcode, as macOS asks it.
     public static let oldPasscode = PasswordPrompt("Old Password: ")
     /// `set-keychain-password`'s prompts for the new passcode, as macOS asks them.

@@ -12,22 +12,12 @@ public enum CommandParser {
         var identity = IdentityOptions()
         var output = OutputOptions()
         var interactive = false
+        var showsHelp = false
         var rest = arguments[...]
-        while let word = rest.first, word.hasPrefix("-") {
+        while let word = rest.first, word.hasPrefix("-"), word.count > 1 {
             rest = rest.dropFirst()
             switch word {
-            case "-h", "--help":
-                return Invocation(identity: identity, command: .help(nil))
-            case "-q": output.quiet = true
-            case "-v": output.verbose = true
-            case "-i": interactive = true
-            case "-l": output.leaksRequested = true
-            case "-p":
-                // macOS: -p PROMPT sets the prompt of the interactive mode, and implies -i.
-                guard let value = rest.first else { throw UsageError(.missingArgument("-- p")) }
-                rest = rest.dropFirst()
-                output.prompt = value
-                interactive = true
+            case "--help": showsHelp = true
             case "--json": output.json = true
             case "--app": identity.actsAsApp = true
             case "--entitlements", "-G", "--access-group":
@@ -40,10 +30,36 @@ public enum CommandParser {
                 identity.entitlementsFile = String(word.dropFirst("--entitlements=".count))
             case _ where word.hasPrefix("--access-group="):
                 identity.accessGroup = String(word.dropFirst("--access-group=".count))
-            default:
+            case _ where word.hasPrefix("--"):
                 throw UsageError(.illegalOption(word))
+            default:
+                // macOS's getopt("hilp:qv"): letters bundle (`-qv`), and -p takes the rest of its word or the next.
+                var letters = word.dropFirst()
+                while let letter = letters.popFirst() {
+                    switch letter {
+                    case "h": showsHelp = true
+                    case "q": output.quiet = true
+                    case "v": output.verbose = true
+                    case "i": interactive = true
+                    case "l": output.leaksRequested = true
+                    case "p":
+                        // -p PROMPT sets the prompt of the interactive mode, and implies -i.
+                        if letters.isEmpty {
+                            guard let value = rest.first else { throw UsageError(.missingArgument("-- p")) }
+                            rest = rest.dropFirst()
+                            output.prompt = value
+                        } else {
+                            output.prompt = String(letters)
+                            letters = ""
+                        }
+                        interactive = true
+                    default: throw UsageError(.illegalOption(word))
+                    }
+                }
             }
         }
+        // As macOS: -h shows the usage of the verbs named after it, or the list of verbs.
+        if showsHelp { return Invocation(identity: identity, command: try command(.help, Array(rest)), output: output) }
         if identity.entitlementsFile == "" { throw UsageError(.entitlementsFileMissing) }
         if identity.accessGroup == "" { throw UsageError(.emptyAccessGroup) }
         if interactive {
@@ -60,20 +76,26 @@ public enum CommandParser {
             verbArguments = verbArguments[..<optionsEnd].filter { $0 != "--json" } + verbArguments[optionsEnd...]
         }
         if verbArguments == ["-h"] || verbArguments == ["--help"] {
-            return Invocation(identity: identity, command: .help(verb), output: output)
+            // macOS answers `VERB -h` as a usage error: the usage on standard error.
+            throw UsageError(.usageRequested, verb: verb)
         }
         var parsed = try command(verb, verbArguments)
         if output.json, case .showKeychainInfo = parsed {
             parsed = .showKeychainInfo(ShowKeychainInfoCommand(json: true))
         }
-        return Invocation(identity: identity, command: parsed, output: output)
+        var invocation = Invocation(identity: identity, command: parsed, output: output)
+        invocation.echo = VerbEcho.words(verb, verbArguments)
+        return invocation
     }
 
     private static func command(_ verb: SecurityVerb, _ arguments: [String]) throws(UsageError) -> SecurityCommand {
         if verb == .help {
             guard arguments.count <= 1 else { throw UsageError(.helpTakesOneCommand, verb: .help) }
             guard let name = arguments.first else { return .help(nil) }
-            guard let named = SecurityVerb(rawValue: name) else { throw unknownVerb(name) }
+            guard let named = SecurityVerb(rawValue: name) else {
+                if MacOSOnlyVerb.explanation(for: name) != nil { throw unknownVerb(name) }
+                throw UsageError(.helpNoSuchCommand(name), verb: .help)
+            }
             return .help(named)
         }
         if verb == .error { return .errorMessage(try statusCodes(arguments)) }
@@ -113,6 +135,7 @@ public enum CommandParser {
             for option in options {
                 switch option.letter {
                 case "d": dump.includeSecrets = true
+                case "o": dump.outputFile = option.value
                 case "a":
                     throw UsageError(.dumpAccessLists, verb: verb)
                 case "r": throw UsageError(.dumpRawData, verb: verb)
@@ -165,6 +188,8 @@ public enum CommandParser {
             switch (option.letter, verb) {
             case ("w", _), ("p", .addGenericPassword):
                 add.password = option.value.map { .commandLine(CommandLineSecret(utf8: $0)) } ?? .prompt
+            case ("p", .addInternetPassword) where option.value == nil:
+                add.password = .prompt
             case ("X", _):
                 guard var bytes = option.value.flatMap(hexBytes) else {
                     throw UsageError(.hexPassword, verb: verb)

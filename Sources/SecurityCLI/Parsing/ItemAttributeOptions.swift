@@ -44,7 +44,12 @@ struct ItemAttributeOptions {
             }
             return (.authenticationType, .string(code))
         case "P":
-            guard let port = UInt16(value) else {
+            // macOS reads the port with atoi: leading digits, none meaning 0 (no port). A number outside a port's
+            // range, negative or too large, which macOS would silently wrap, is refused.
+            let number = value.drop { $0 == " " || $0 == "\t" }
+            let digits = number.drop { $0 == "+" }.prefix { $0.isASCII && $0.isNumber }
+            let isNegative = number.first == "-" && number.dropFirst().first?.isNumber == true
+            guard !isNegative, let port = digits.isEmpty ? 0 : UInt16(digits) else {
                 throw UsageError(.port(value), verb: verb)
             }
             return (.port, .number(Int64(port)))

@@ -102,8 +102,9 @@ extension SecurityVerb {
             return text
         case .dumpKeychain:
             return """
-                Usage: dump-keychain [-d]
+                Usage: dump-keychain [-d] [-o file]
                     -d  Dump the (decrypted) secret data of every item
+                    -o  Write the listing to file instead of standard output
                 """
         case .lockKeychain, .unlockKeychain, .setKeychainPassword, .setKeychainSettings, .showKeychainInfo,
             .simulateRestart, .backupKeychain, .restoreKeychain:
@@ -162,7 +163,7 @@ extension SecurityVerb {
                 -l                         Accepted for macOS scripts (runs leaks there); ignored, with a warning
                 -p prompt                  Set the prompt of interactive mode (implies -i)
                 -q                         Be less verbose: no reason lines, notes or warnings
-                -v                         Be more verbose: also the status and exit code of a failure
+                -v                         Be more verbose: the command first, and the status and exit code of a failure
                 --json                     Structured output for scripts (also accepted after any command)
                 --entitlements FILE        Act as the identity of this entitlements property list
                 -G, --access-group GROUP   Use this access group (alone: act as an identity whose only group it is)

@@ -73,13 +73,15 @@ public enum SecurityVerb: String, CaseIterable, Sendable {
     var options: OptionSpecification {
         switch self {
         case .help: OptionSpecification(valued: "", flags: "")
-        case .addGenericPassword: OptionSpecification(valued: "acCDGjlspwXT", flags: "AU", promptsWhenLast: "w")
+        case .addGenericPassword: OptionSpecification(valued: "acCDGjlspwXT", flags: "AU", promptsWhenLast: "pw")
         case .findGenericPassword: OptionSpecification(valued: "acCDGjls", flags: "gw")
         case .deleteGenericPassword: OptionSpecification(valued: "acCDGjls", flags: "")
-        case .addInternetPassword: OptionSpecification(valued: "acCdDjlpPrstwXT", flags: "AU", promptsWhenLast: "w")
+        case .addInternetPassword:
+            // macOS asks for the password for a -p (the path here) given last too (keychain_add.c).
+            OptionSpecification(valued: "acCdDjlpPrstwXT", flags: "AU", promptsWhenLast: "pw")
         case .findInternetPassword: OptionSpecification(valued: "acCdDjlpPrst", flags: "gw")
         case .deleteInternetPassword: OptionSpecification(valued: "acCdDjlpPrst", flags: "")
-        case .dumpKeychain: OptionSpecification(valued: "", flags: "adir")
+        case .dumpKeychain: OptionSpecification(valued: "o", flags: "adir")
         case .lockKeychain: OptionSpecification(valued: "", flags: "a")
         case .unlockKeychain: OptionSpecification(valued: "p", flags: "u")
         case .setKeychainPassword: OptionSpecification(valued: "op", flags: "", longFlags: ["remove"])

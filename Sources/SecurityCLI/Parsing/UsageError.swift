@@ -20,6 +20,15 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// one line says what to do instead).
     public var showsUsage: Bool { catalogMessage.showsUsage }
 
+    /// Whether the message line comes before the usage: not for `VERB -h`, which asked for the usage alone.
+    var hasMessageLine: Bool { catalogMessage != .usageRequested }
+
+    /// 64 (`EX_USAGE`), but 1 for `help` naming no command, as macOS exits there.
+    var exitCode: Int32 {
+        if case .helpNoSuchCommand = catalogMessage { return ExitCode.failure }
+        return ExitCode.usage
+    }
+
     /// The message in `language`.
     func text(in language: MessageLanguage) -> String { catalogMessage.text(in: language) }
 

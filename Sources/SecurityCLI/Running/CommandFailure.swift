@@ -13,6 +13,20 @@ struct CommandFailure: Error {
     enum Cause {
         case keychain(KeychainError)
         case password(PasswordReadError)
+        /// A failure macOS reports by its exit status alone (an add's password prompt given up on).
+        case silent
+    }
+
+    /// Exits with 1 and prints nothing.
+    static let silent = CommandFailure(operation: "", cause: .silent)
+
+    /// A status other than the cause's where macOS's verb exits with its own (`dump-keychain`: 1 for any
+    /// failure).
+    var exitCodeOverride: Int32?
+
+    private init(operation: String, cause: Cause) {
+        self.operation = operation
+        self.cause = cause
     }
 
     init(_ operation: String, _ error: KeychainError) {
@@ -26,11 +40,12 @@ struct CommandFailure: Error {
     }
 
     var exitCode: Int32 {
-        switch cause {
+        if let exitCodeOverride { return exitCodeOverride }
+        return switch cause {
         case .keychain(let error): ExitCode.forStatus(error.status)
         case .password(.canceled): ExitCode.forStatus(SecurityStatus.userCanceled)
         case .password(.io): ExitCode.forStatus(SecurityStatus.io)
-        case .password(.mismatch): ExitCode.failure
+        case .password(.mismatch), .silent: ExitCode.failure
         }
     }
 
@@ -55,6 +70,8 @@ struct CommandFailure: Error {
                 case .io(let number): .passwordUnreadable(errno: number)
                 }
             return ["security: \(operation): " + message.text(in: language)]
+        case .silent:
+            return []
         }
     }
 }

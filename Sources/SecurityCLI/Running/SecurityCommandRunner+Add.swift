@@ -29,10 +29,13 @@ extension SecurityCommandRunner {
         do {
             try keychain.add(item)
         } catch KeychainError.duplicateItem where command.updateIfExists {
-            // Another process added it between the update and the add: update it now.
+            // Another process added it between the update and the add: update it now. An item the search does
+            // not match (another label, with part of the key given) is a collision, as on macOS.
             let changes = ItemChanges(attributes: changedAttributes(command), data: password)
             guard !changes.isEmpty else { return }
-            _ = try updateExisting(command, group: group, changes: changes, keychain: keychain)
+            guard try updateExisting(command, group: group, changes: changes, keychain: keychain) else {
+                throw CommandFailure("SecKeychainItemCreateFromContent (<default>)", KeychainError.duplicateItem)
+            }
         } catch let error as KeychainError {
             var failure = CommandFailure("SecKeychainItemCreateFromContent (<default>)", error)
             if error.status == SecurityStatus.duplicateItem { failure.notes = [.addWithUpdate] }
@@ -52,33 +55,49 @@ extension SecurityCommandRunner {
             return given.secret.bytes
         case .prompt:
             secretLinesRead += 1
+            return try promptedPassword()
+        }
+    }
+
+    /// Asks as macOS's `security` does: up to three times while the two entries differ, saying so each time;
+    /// when the prompt ends (Control-D) or the third pair differs, the command fails with 1 and says nothing
+    /// more, as macOS does.
+    private func promptedPassword() throws(CommandFailure) -> [UInt8] {
+        for _ in 1...3 {
             do {
                 return try passwords.readNewItemPassword()
+            } catch .mismatch {
+                errors.writeLine("passwords don't match")
+            } catch .canceled {
+                break
             } catch {
                 throw CommandFailure("SecKeychainItemCreateFromContent (<default>)", error)
             }
         }
+        throw CommandFailure.silent
     }
 
-    /// The attributes `-U` changes on an existing item: those given, minus its primary key.
+    /// The attributes `-U` sets on the item it finds: those given, the label reset to the service (or server)
+    /// when `-l` is not given, as macOS passes it; the primary key, which the search matched, is left alone.
     private func changedAttributes(_ command: AddPasswordCommand) -> [AttributeKey: AttributeValue] {
         let primaryKey = Set(ClassSchema.of(command.itemClass)?.primaryKey ?? [])
-        return command.attributes.filter { !primaryKey.contains($0.key) }
+        return command.newItemAttributes.filter { !primaryKey.contains($0.key) }
     }
 
-    /// Updates the item with the new item's exact primary key in `group`.
+    /// Updates the first item in `group` that matches the new item's attributes as macOS searches them
+    /// (`FirstMatchSearch`: its primary key alone when the whole key is given), and only that one.
     /// - Returns: false when there is no such item.
     private func updateExisting(
         _ command: AddPasswordCommand, group: String?, changes: ItemChanges, keychain: KeychainClient
     ) throws(CommandFailure) -> Bool {
-        let attributes = command.newItemAttributes
-        var key: [AttributeKey: AttributeValue] = [:]
-        for attribute in ClassSchema.of(command.itemClass)?.primaryKey ?? [] {
-            key[attribute] = attributes[attribute] ?? (attribute == .port ? .number(0) : .string(""))
-        }
-        let query = ItemQuery(itemClass: command.itemClass, attributes: key, accessGroup: group, limit: .all)
+        let search = ItemQuery(
+            itemClass: command.itemClass,
+            attributes: FirstMatchSearch.attributes(command.itemClass, command.newItemAttributes),
+            accessGroup: group, limit: .one, returns: [.persistentReference])
         do {
-            try keychain.update(query, with: changes)
+            guard let reference = try keychain.copyMatching(search).first?.persistentReference else { return false }
+            let found = ItemQuery(itemClass: command.itemClass, limit: .all, persistentReference: reference)
+            try keychain.update(found, with: changes)
             return true
         } catch KeychainError.itemNotFound {
             return false

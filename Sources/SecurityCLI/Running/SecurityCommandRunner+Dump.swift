@@ -3,13 +3,36 @@ import KeychainMessages
 import KeychainRequests
 import TerminalIO
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension SecurityCommandRunner {
+    /// Runs `dump-keychain`, failing with 1 whatever failed (a search, the `-o` file), as macOS's does
+    /// (keychain_find.c); the message lines are the failure's own. A keychain that cannot be opened, or a group
+    /// the identity does not grant (30), keeps its status, as for every verb: macOS has no such identities.
+    func exitingWithOne(_ dump: () throws(CommandFailure) -> Void) throws(CommandFailure) {
+        do {
+            try dump()
+        } catch {
+            var failure = error
+            if case .keychain(let cause) = failure.cause, cause.status == SecurityStatus.missingEntitlement {
+                throw failure
+            }
+            failure.exitCodeOverride = ExitCode.failure
+            throw failure
+        }
+    }
+
     /// `dump-keychain`: every item the caller can see (generic passwords, internet passwords, certificates, then
     /// keys, each in the order they were added); with `-d`, each password followed by `data:` and its secret (a
     /// key's or certificate's data is never printed: `security export` writes them to a file).
     func dumpKeychain(_ command: DumpKeychainCommand, keychain: KeychainClient, identity: IdentityOptions)
         throws(CommandFailure)
     {
+        let file = try command.outputFile.map { path throws(CommandFailure) in try createDumpFile(path) }
+        defer { if let file { close(file) } }
+        let output: any OutputSink = file.map { FileDescriptorOutput(descriptor: $0) } ?? self.output
         let returns: ReturnOptions = command.includeSecrets ? [.attributes, .data] : [.attributes]
         let printer = listing(keychain)
         var damagedNotes: [CommandMessage] = []
@@ -57,5 +80,16 @@ extension SecurityCommandRunner {
             note(.emptyDump)
             for message in searchedAs(keychain, identity) { note(message) }
         }
+    }
+
+    /// Opens `-o FILE` for writing as macOS's `fopen(path, "w")` does (created, or emptied), but readable by its
+    /// owner only when created, since `-d` puts secrets in it.
+    private func createDumpFile(_ path: String) throws(CommandFailure) -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CommandFailure("dump-keychain", KeychainError.io.because("cannot create \(path): \(reason)"))
+        }
+        return descriptor
     }
 }

@@ -61,14 +61,16 @@ extension SecurityCommandRunner {
         }
     }
 
-    /// The first item of `itemClass` with `attributes`, synchronizable or not, in the chosen group or in all of
-    /// the caller's. - Throws: a `SecKeychainSearchCopyNext` failure (exit 44) when there is none.
+    /// The first item of `itemClass` with `attributes` (as macOS searches them: `FirstMatchSearch`),
+    /// synchronizable or not, in the chosen group or in all of the caller's.
+    /// - Throws: a `SecKeychainSearchCopyNext` failure (exit 44) when there is none.
     private func firstItem(
         _ itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue], returns: ReturnOptions,
         keychain: KeychainClient, identity: IdentityOptions
     ) throws(CommandFailure) -> ItemResult {
         let query = ItemQuery(
-            itemClass: itemClass, attributes: attributes, accessGroup: identity.accessGroup,
+            itemClass: itemClass, attributes: FirstMatchSearch.attributes(itemClass, attributes),
+            accessGroup: identity.accessGroup,
             synchronizable: .any, limit: .one, returns: returns)
         let found: [ItemResult]
         do {

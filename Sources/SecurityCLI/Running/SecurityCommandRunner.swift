@@ -55,6 +55,8 @@ public final class SecurityCommandRunner {
     /// Runs a parsed command. - Returns: the exit code.
     public func run(_ invocation: Invocation) -> Int32 {
         format = invocation.output
+        // macOS's -v: the verb and its arguments first, on standard error, even with -q.
+        if format.verbose, !invocation.echo.isEmpty { errors.writeLine(invocation.echo) }
         if format.leaksRequested { note(.leaksIgnored) }
         for option in invocation.command.secretsOnCommandLine { note(.commandLinePassword(option: option)) }
         do {
@@ -72,8 +74,10 @@ public final class SecurityCommandRunner {
                 try deletePassword(
                     command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
             case .dumpKeychain(let command):
-                try dumpKeychain(
-                    command, keychain: try open(invocation.identity, asOwner: true), identity: invocation.identity)
+                let keychain = try open(invocation.identity, asOwner: true)
+                try exitingWithOne { () throws(CommandFailure) in
+                    try dumpKeychain(command, keychain: keychain, identity: invocation.identity)
+                }
             case .lockKeychain:
                 try lockKeychain(try open(invocation.identity))
             case .unlockKeychain(let command):
@@ -124,9 +128,14 @@ public final class SecurityCommandRunner {
     }
 
     func reportUsage(_ error: UsageError) -> Int32 {
-        errors.writeLine("security: \(error.text(in: language))")
+        if error.catalogMessage == .noCommand {
+            // As macOS: `security` alone prints its usage on standard output.
+            output.writeLines(SecurityVerb.overview)
+            return ExitCode.usage
+        }
+        if error.hasMessageLine { errors.writeLine("security: \(error.text(in: language))") }
         if error.showsUsage { errors.writeLines(error.verb?.usage ?? SecurityVerb.overview) }
-        return ExitCode.usage
+        return error.exitCode
     }
 
     /// Writes one of the command's own notes or warnings to standard error, unless `-q`.
