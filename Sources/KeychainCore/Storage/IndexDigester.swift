@@ -3,7 +3,8 @@ import Synchronization
 
 /// Keyed digests (HMAC-SHA-256 under the device's index key) of attribute values: what lookups and the
 /// uniqueness constraint compare, so no attribute value is stored in plaintext. Unlike an unsalted hash, a
-/// digest cannot be checked against guesses without the device key.
+/// digest cannot be checked against guesses without the device key; with it (a copy of the whole home) it can,
+/// whatever the item's class (docs/storage.md).
 final class IndexDigester: Sendable {
     /// Digest columns keep 16 bytes: ample for equality lookups; the primary key keeps all 32.
     static let columnDigestSize = 16
