@@ -17,6 +17,7 @@ import Security
 //   fork-get ACCOUNT (reads, forks, reads in the child, then in the parent: `before=`, `child=`, `after=` statuses)
 //   wait SECONDS (sleeps, and connects to nothing)
 //   with-library PATH COMMAND… (loads the library, then runs the command)
+//   with-memfd-library PATH COMMAND… (loads a copy of the library from a memory file, then runs the command)
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
 // each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised; `open`
@@ -58,10 +59,25 @@ func read(_ query: [String: Any]) {
     if let data = result as? Data { say("data=" + String(decoding: data, as: UTF8.self)) }
 }
 
+/// A copy of the file at `path` in a memory file (`memfd_create`, found at run time: glibc declares it only under
+/// `_GNU_SOURCE`), as `/proc/self/fd/N`; nil when it cannot be made.
+func memoryFileCopy(of path: String) -> String? {
+    typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "memfd_create"),
+        let bytes = FileManager.default.contents(atPath: path)
+    else { return nil }
+    let descriptor = unsafeBitCast(symbol, to: MemfdCreate.self)("library", 0)
+    guard descriptor >= 0 else { return nil }
+    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    return written == bytes.count ? "/proc/self/fd/\(descriptor)" : nil
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 // `with-library PATH COMMAND…`: loads a library first, as a program loads a plugin, or one found beside it.
-if arguments.first == "with-library", arguments.count > 2 {
-    guard dlopen(arguments[1], RTLD_NOW) != nil else {
+// `with-memfd-library PATH COMMAND…`: the same from a memory file, as the loader maps one named in `LD_PRELOAD`.
+if ["with-library", "with-memfd-library"].contains(arguments.first), arguments.count > 2 {
+    let library = arguments[0] == "with-library" ? arguments[1] : memoryFileCopy(of: arguments[1])
+    guard let library, dlopen(library, RTLD_NOW) != nil else {
         say("loaded=0")
         exit(2)
     }

@@ -115,14 +115,17 @@ package struct CallerResolver: Sendable {
 
     /// Why a file the process runs code from (other than its executable, which the rule itself vouches for)
     /// could have been put there by someone but root and the trusted owner, or nil. A file deleted since it
-    /// was mapped is judged by its directory, where only they could have put it. Memory files (`memfd`) are left
-    /// out, like anonymous memory: only code already running in the process makes them (a JIT's double mapping,
-    /// libffi's trampolines), never the loader from a planted file.
+    /// was mapped is judged by its directory, where only they could have put it. A memory file (`memfd`) is
+    /// anyone's: one inherited across `execve` and named in `LD_PRELOAD` as `/proc/self/fd/N` is mapped by the
+    /// loader, and the library can erase the variable before the daemon reads the environment.
     package func untrustedCode(of peer: PeerIdentity) -> String? {
         guard let files = peer.codeFiles else { return "its memory map cannot be read" }
         let owners: Set<UInt32> = [0, trustedOwner]
         var closed = Set<String>()
-        for file in files where file != peer.executablePath && !file.hasPrefix("/memfd:") {
+        for file in files where file != peer.executablePath {
+            if file.hasPrefix("/memfd:") {
+                return "it runs code from \(file), a memory file any process of its user could have filled"
+            }
             let deletedSuffix = " (deleted)"
             let reason =
                 file.hasSuffix(deletedSuffix)
