@@ -83,6 +83,12 @@ package struct CallerResolver: Sendable {
                     "its executable's path \(path) names another file for keychaind (or none), so it has no "
                         + "private group")
             }
+            // The group is named by uid and path alone: a program its user cannot replace keeps it only while no
+            // code of the user's runs in it (a preloaded library that erased `LD_PRELOAD` from the environment).
+            if !userCanReplace(path, uid: peer.uid), let reason = untrustedCode(of: peer) {
+                return .refused(
+                    "it runs code from a file its user could have put: \(reason), so it has no private group")
+            }
             let group = Self.privateGroup(uid: peer.uid, executablePath: path)
             return .allowed(
                 CallerIdentity(applicationIdentifier: group, accessGroups: [group]), basis: "private group\(note)")
@@ -134,6 +140,20 @@ package struct CallerResolver: Sendable {
             if let reason { return "it loaded \(file), and \(reason)" }
         }
         return nil
+    }
+
+    /// Whether `uid` (or anyone) could put another file at `path`, looked up in the host's view: it or a
+    /// directory above it belongs to `uid`, or is writable by group or others. Then a private group is only as
+    /// strong as that, and what the program loaded is not checked.
+    private func userCanReplace(_ path: String, uid: UInt32) -> Bool {
+        var current = path
+        while true {
+            guard let status = hostView.status(at: current) else { return true }
+            if status.st_uid == uid || status.st_mode & 0o022 != 0 { return true }
+            if current == "/" { return false }
+            guard let slash = current.lastIndex(of: "/") else { return true }
+            current = slash == current.startIndex ? "/" : String(current[..<slash])
+        }
     }
 
     private enum Start { case file, parent }
