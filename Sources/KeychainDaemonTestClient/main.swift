@@ -3,6 +3,7 @@ import KeychainCore
 import KeychainRequests
 import KeychainWire
 import Security
+import SystemCalls
 
 // A client app for keychaind's tests: SecItem calls on the generic passwords of service "shared", through the
 // daemon named by KEYCHAIN_SOCKET. Copies of this file with other bytes are the "other apps" of the tests.
@@ -16,6 +17,7 @@ import Security
 //   explain PATH (`security apps show PATH`'s request: the daemon's fields, `key=value`)
 //   fork-get ACCOUNT (reads, forks, reads in the child, then in the parent: `before=`, `child=`, `after=` statuses)
 //   wait SECONDS (sleeps, and connects to nothing)
+//   exec-on-connection PROGRAM ARGUMENT… (connects, then execs PROGRAM with the connection as standard output)
 //   with-library PATH COMMAND… (loads the library, then runs the command)
 //   with-memfd-library PATH COMMAND… (loads a copy of the library from a memory file, then runs the command)
 //
@@ -178,6 +180,19 @@ case ("explain", 2):
         let client = try DaemonClient(socketPath: ProcessInfo.processInfo.environment["KEYCHAIN_SOCKET"] ?? "")
         let answer = try client.request(.explainExecutable, payload: Array(arguments[1].utf8))
         for (name, value) in (try? FieldList.decode(answer.payload))?.fields ?? [] { say("\(name)=\(value)") }
+    } catch {
+        say("error=\(error)")
+    }
+case ("exec-on-connection", 2...):
+    // Connects as a hostile process would, then becomes PROGRAM with the connection as its standard output, a
+    // descriptor that survives the exec (no close-on-exec).
+    do {
+        let connection = try SystemCalls.connectedUnixSocket(
+            to: ProcessInfo.processInfo.environment["KEYCHAIN_SOCKET"] ?? "")
+        dup2(connection, 1)
+        let argv = arguments.dropFirst().map { strdup($0) } + [nil]
+        execv(arguments[1], argv)
+        say("errno=\(errno)")
     } catch {
         say("error=\(error)")
     }

@@ -137,6 +137,11 @@ package final class DaemonServer: Sendable {
         } catch {
             return refuse(error.description)
         }
+        if let reason = InheritedConnection.refusal(connection: descriptor, pid: credentials.pid) {
+            return refuse(reason)
+        }
+        // The descriptors read were the connected process's only if it still runs.
+        guard !process.hasExited else { return refuse("process \(credentials.pid) exited while it was identified") }
         switch resolver.withLock({ $0 }).resolve(peer) {
         case .refused(let reason):
             return refuse(reason)
