@@ -203,7 +203,7 @@ var targets: [Target] = [
         // A SecItem client for keychaind's tests (its copies are the tests' different apps); not a product.
         .executableTarget(
             name: "KeychainDaemonTestClient",
-            dependencies: ["Security", "KeychainRequests", "KeychainCore", "KeychainWire"],
+            dependencies: ["Security", "KeychainRequests", "KeychainCore", "KeychainWire", "SystemCalls"],
             swiftSettings: swift6),
         .testTarget(
             name: "KeychainDaemonTests",

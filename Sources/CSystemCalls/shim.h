@@ -17,6 +17,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -96,6 +100,52 @@ static inline int ksys_queued_bytes(int fd) {
     int count = 0;
     if (ioctl(fd, FIONREAD, &count) != 0) return -1;
     return count;
+}
+
+/// The inode of the other end of the Unix socket of inode `inode`, asked of the kernel's socket diagnostics
+/// (sock_diag(7): UNIX_DIAG with UDIAG_SHOW_PEER), which know only this process's network namespace: the peer's
+/// inode, 0 when it has none, or -1 with errno (ENOENT: no socket of that inode in this namespace).
+static inline int64_t ksys_unix_peer_inode(uint32_t inode) {
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+    if (fd < 0) return -1;
+    struct {
+        struct nlmsghdr header;
+        struct unix_diag_req request;
+    } message = {
+        .header = {.nlmsg_len = sizeof message, .nlmsg_type = SOCK_DIAG_BY_FAMILY, .nlmsg_flags = NLM_F_REQUEST},
+        .request = {.sdiag_family = AF_UNIX, .udiag_ino = inode, .udiag_show = UDIAG_SHOW_PEER,
+                    .udiag_cookie = {~0u, ~0u}},
+    };
+    struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
+    long answer[1024];
+    ssize_t length = -1;
+    if (sendto(fd, &message, sizeof message, 0, (struct sockaddr *)&kernel, sizeof kernel) == sizeof message) {
+        do length = recv(fd, answer, sizeof answer, 0); while (length < 0 && errno == EINTR);
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    if (length < 0) return -1;
+    struct nlmsghdr *reply = (struct nlmsghdr *)answer;
+    if (!NLMSG_OK(reply, (size_t)length)) return errno = EPROTO, -1;
+    if (reply->nlmsg_type == NLMSG_ERROR) {
+        int error = ((struct nlmsgerr *)NLMSG_DATA(reply))->error;
+        return errno = error < 0 ? -error : EPROTO, -1;
+    }
+    struct unix_diag_msg *diag = NLMSG_DATA(reply);
+    if (reply->nlmsg_type != SOCK_DIAG_BY_FAMILY || reply->nlmsg_len < NLMSG_LENGTH(sizeof *diag) ||
+        diag->udiag_ino != inode)
+        return errno = EPROTO, -1;
+    int rest = (int)(reply->nlmsg_len - NLMSG_LENGTH(sizeof *diag));
+    for (struct rtattr *attribute = (struct rtattr *)(diag + 1); RTA_OK(attribute, rest);
+         attribute = RTA_NEXT(attribute, rest)) {
+        if (attribute->rta_type == UNIX_DIAG_PEER && RTA_PAYLOAD(attribute) >= sizeof(uint32_t)) {
+            uint32_t peer;
+            memcpy(&peer, RTA_DATA(attribute), sizeof peer);
+            return peer;
+        }
+    }
+    return 0;
 }
 
 /// fstatfs(2)'s file system type of the file open as `fd`, or -1 with errno.

@@ -3,6 +3,7 @@ import KeychainCore
 import KeychainRequests
 import KeychainWire
 import Security
+import SystemCalls
 
 // A client app for keychaind's tests: SecItem calls on the generic passwords of service "shared", through the
 // daemon named by KEYCHAIN_SOCKET. Copies of this file with other bytes are the "other apps" of the tests.
@@ -16,7 +17,9 @@ import Security
 //   explain PATH (`security apps show PATH`'s request: the daemon's fields, `key=value`)
 //   fork-get ACCOUNT (reads, forks, reads in the child, then in the parent: `before=`, `child=`, `after=` statuses)
 //   wait SECONDS (sleeps, and connects to nothing)
+//   exec-on-connection PROGRAM ARGUMENT… (connects, then execs PROGRAM with the connection as standard output)
 //   with-library PATH COMMAND… (loads the library, then runs the command)
+//   with-memfd-library PATH COMMAND… (loads a copy of the library from a memory file, then runs the command)
 //
 // Each prints `status=N` and, for a read, `data=TEXT`, for `ref`, `ref=HEX`, for `list`, `account=NAME` per item; `storm` prints `acked=ACCOUNT` after
 // each add the daemon acknowledged, flushed at once, so a test that kills the daemon knows what was promised; `open`
@@ -58,10 +61,25 @@ func read(_ query: [String: Any]) {
     if let data = result as? Data { say("data=" + String(decoding: data, as: UTF8.self)) }
 }
 
+/// A copy of the file at `path` in a memory file (`memfd_create`, found at run time: glibc declares it only under
+/// `_GNU_SOURCE`), as `/proc/self/fd/N`; nil when it cannot be made.
+func memoryFileCopy(of path: String) -> String? {
+    typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "memfd_create"),
+        let bytes = FileManager.default.contents(atPath: path)
+    else { return nil }
+    let descriptor = unsafeBitCast(symbol, to: MemfdCreate.self)("library", 0)
+    guard descriptor >= 0 else { return nil }
+    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    return written == bytes.count ? "/proc/self/fd/\(descriptor)" : nil
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 // `with-library PATH COMMAND…`: loads a library first, as a program loads a plugin, or one found beside it.
-if arguments.first == "with-library", arguments.count > 2 {
-    guard dlopen(arguments[1], RTLD_NOW) != nil else {
+// `with-memfd-library PATH COMMAND…`: the same from a memory file, as the loader maps one named in `LD_PRELOAD`.
+if ["with-library", "with-memfd-library"].contains(arguments.first), arguments.count > 2 {
+    let library = arguments[0] == "with-library" ? arguments[1] : memoryFileCopy(of: arguments[1])
+    guard let library, dlopen(library, RTLD_NOW) != nil else {
         say("loaded=0")
         exit(2)
     }
@@ -162,6 +180,19 @@ case ("explain", 2):
         let client = try DaemonClient(socketPath: ProcessInfo.processInfo.environment["KEYCHAIN_SOCKET"] ?? "")
         let answer = try client.request(.explainExecutable, payload: Array(arguments[1].utf8))
         for (name, value) in (try? FieldList.decode(answer.payload))?.fields ?? [] { say("\(name)=\(value)") }
+    } catch {
+        say("error=\(error)")
+    }
+case ("exec-on-connection", 2...):
+    // Connects as a hostile process would, then becomes PROGRAM with the connection as its standard output, a
+    // descriptor that survives the exec (no close-on-exec).
+    do {
+        let connection = try SystemCalls.connectedUnixSocket(
+            to: ProcessInfo.processInfo.environment["KEYCHAIN_SOCKET"] ?? "")
+        dup2(connection, 1)
+        let argv = arguments.dropFirst().map { strdup($0) } + [nil]
+        execv(arguments[1], argv)
+        say("errno=\(errno)")
     } catch {
         say("error=\(error)")
     }

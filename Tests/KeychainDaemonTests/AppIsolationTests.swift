@@ -154,6 +154,36 @@ import Testing
         #expect(apps.daemon.log.contains("a.plist is not applied: it loaded \(planted), and /tmp is writable"))
     }
 
+    /// App A after loading a library from a memory file, as the loader maps one inherited across `execve` and
+    /// named in `LD_PRELOAD` (`/proc/self/fd/N`; the library can erase the variable before the daemon reads it):
+    /// A's rule is not applied, though the library's bytes are root's own.
+    @Test func theGenuineAppRunningCodeFromAMemoryFileIsNotTheApp() throws {
+        let apps = try Apps()
+        #expect(try apps.run(apps.appA, "add", "alpha", "secret-a")["status"] == "0")
+        let library = try Self.harmlessLibrary()
+        let loaded = try apps.run(apps.appA, "with-memfd-library", library, "get", "alpha")
+        #expect(loaded["status"] == "-25300", "\(loaded)")
+        #expect(loaded["data"] == nil)
+        #expect(apps.daemon.waitForLog("a.plist is not applied: it runs code from /memfd:library (deleted)"))
+    }
+
+    /// A process that connects, then execs app A with the connection as its standard output (kept across the
+    /// exec): A's output, fed by a child the process forked, would be served as A's requests. It is refused.
+    @Test func aConnectionHandedToAnAppAcrossExecIsRefused() throws {
+        let apps = try Apps()
+        let launcher = try Apps.clientExecutable()
+        // The daemon, stopped, accepts only once the exec is done: it then reads nothing of the launcher.
+        kill(apps.daemon.pid, SIGSTOP)
+        let started = try startClient(
+            launcher, ["exec-on-connection", apps.appA, "wait", "3"], socket: apps.daemon.socketPath)
+        sleep(1)
+        kill(apps.daemon.pid, SIGCONT)
+        _ = started.finish()
+        #expect(apps.daemon.waitForLog("without close-on-exec"), "\(apps.daemon.log)")
+        #expect(!apps.daemon.log.contains("is TEAM.a.app"))
+        #expect(try apps.run(apps.appA, "add", "alpha", "secret-a")["status"] == "0")
+    }
+
     /// glibc's `libutil.so.1`, an empty library kept for old programs, beside the C library this process runs.
     static func harmlessLibrary() throws -> String {
         // Read to its end: /proc files show a size of 0.

@@ -168,15 +168,15 @@ import Testing
         let rules = [
             PolicyRule(executablePath: program, executableSHA256: digest, identity: app, source: "app.plist")
         ]
+        // Run by root, who can replace the program: its private group does not depend on what it loaded.
         func peer(_ codeFiles: [String]?) -> PeerIdentity {
             PeerIdentity(
-                uid: 1000, gid: 1000, pid: 5, executablePath: program, executableSHA256: digest,
+                uid: 0, gid: 0, pid: 5, executablePath: program, executableSHA256: digest,
                 executableFile: fileIdentity(program), codeFiles: codeFiles)
         }
         // Root's closed directories (the program itself is the rule's to vouch for), and a library replaced by
         // an upgrade since it was loaded: only root could have put it there.
-        // Memory files are left out like anonymous memory (a JIT's double mapping, libffi's trampolines).
-        for closed in [[program, "/etc/passwd"], ["/etc/passwd (deleted)"], [], ["/memfd:doublemapper (deleted)"]] {
+        for closed in [[program, "/etc/passwd"], ["/etc/passwd (deleted)"], []] {
             #expect(resolver(rules).resolve(peer(closed)) == .allowed(app, basis: "app.plist"), "\(closed)")
         }
         let writable = FileManager.default.temporaryDirectory.appendingPathComponent("kd-lib-\(UUID().uuidString)")
@@ -188,6 +188,8 @@ import Testing
             ([program, writable], "it loaded \(writable), and "),
             ([writable + " (deleted)"], "it loaded \(writable) (deleted), and "),
             (nil, "its memory map cannot be read"),
+            // A memory file inherited across exec is mapped by the loader when `LD_PRELOAD` names it.
+            (["/memfd:x (deleted)"], "it runs code from /memfd:x (deleted), a memory file any process of its user"),
         ]
         for (files, reason) in planted {
             guard case .allowed(let identity, let basis) = resolver(rules).resolve(peer(files)) else {
@@ -207,6 +209,40 @@ import Testing
         let service = PeerIdentity(
             uid: 1000, gid: 1000, pid: 5, systemdUnit: "api.service", executablePath: program, codeFiles: [writable])
         #expect(resolver(unitRules).resolve(service) == .allowed(app, basis: "api.plist"))
+    }
+
+    /// A private group is the program's only while no other code runs in it: a root-installed program that loaded
+    /// code its user could have put (a preloaded library that erased `LD_PRELOAD`) has none. A program its user
+    /// can replace is not checked: its group is no stronger than that.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/env")))
+    func aRootInstalledProgramRunningCodeOfItsUserHasNoPrivateGroup() throws {
+        let program = "/usr/bin/env"
+        let writable = FileManager.default.temporaryDirectory.appendingPathComponent("kd-lib-\(UUID().uuidString)")
+            .path
+        FileManager.default.createFile(atPath: writable, contents: Data([1]))
+        defer { unlink(writable) }
+        func peer(uid: UInt32, _ codeFiles: [String]) -> PeerIdentity {
+            PeerIdentity(
+                uid: uid, gid: uid, pid: 5, executablePath: program, executableFile: fileIdentity(program),
+                codeFiles: codeFiles)
+        }
+        guard case .allowed(_, "private group") = resolver([]).resolve(peer(uid: 1000, [program])) else {
+            Issue.record("the genuine program got no private group")
+            return
+        }
+        for files in [[program, writable], ["/memfd:x (deleted)"]] {
+            guard case .refused(let reason) = resolver([]).resolve(peer(uid: 1000, files)) else {
+                Issue.record("\(files) got a private group")
+                continue
+            }
+            #expect(reason.hasPrefix("it runs code from a file its user could have put"), "\(reason)")
+            #expect(reason.hasSuffix("so it has no private group"), "\(reason)")
+        }
+        // Root can replace /usr/bin/env itself.
+        guard case .allowed(_, "private group") = resolver([]).resolve(peer(uid: 0, [program, writable])) else {
+            Issue.record("a program its user can replace was checked")
+            return
+        }
     }
 
     @Test func loaderVariablesAreRefusedEvenForAKnownProgram() {

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainWire
 import SystemCalls
 import Testing
 
@@ -18,6 +19,25 @@ import Testing
             let shown = try apps.run(apps.appA, "explain", path)
             #expect(shown["decision"] == "refused" && shown["exe"] == nil, "\(path): \(shown)")
         }
+    }
+
+    /// A path is text without NUL: a payload with a NUL, or bytes that are not UTF-8, is refused as such (the file
+    /// system would read another path than the text), and the connection goes on.
+    @Test func aPathWithANulOrBytesNotUTF8IsRefusedPrecisely() throws {
+        let apps = try AppIsolationTests.Apps()
+        let client = try apps.daemon.connect()
+        let cases: [([UInt8], String)] = [
+            (Array(apps.appB.utf8) + [0] + Array("junk".utf8), "holds a NUL byte"),
+            (Array(apps.appB.utf8) + [0xFF, 0xFE], "is not UTF-8"),
+        ]
+        for (payload, words) in cases {
+            let answer = try client.request(.explainExecutable, payload: payload)
+            #expect(answer.kind == .error, "\(payload)")
+            let reply = try ErrorReply.decode(answer.payload)
+            #expect(reply.status == ErrorReply.param)
+            #expect(reply.reason.contains(words), "\(reply.reason)")
+        }
+        #expect(try client.request(.explainExecutable, payload: Array(apps.appB.utf8)).kind == .executableIdentity)
     }
 
     @Test func aTrailingSlashNamesADirectoryAndDotsAreFollowed() throws {

@@ -88,6 +88,30 @@ import Testing
         #expect(try apps.run(apps.appA, "open", rootHome + "/keychain.db")["opened"] != nil)
     }
 
+    /// A program in root's closed directories, run by another uid with a library that uid could have put (a
+    /// preloaded one that erased `LD_PRELOAD` would look the same): no private group, so no program of the
+    /// user takes the group that program's items are in. Without the library it has one.
+    @Test(.enabled(if: getuid() == 0, "needs root: it creates a system user and drops to it with setpriv"))
+    func aRootInstalledProgramWithItsUsersLibraryHasNoPrivateGroup() throws {
+        let user = try Self.testUser()
+        let apps = try AppIsolationTests.Apps()
+        let closed = "/var/lib/keychaind-test-" + UUID().uuidString.prefix(8).lowercased()
+        try FileManager.default.createDirectory(atPath: closed, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: closed) }
+        chmod(closed, 0o755)
+        let program = closed + "/tool"
+        try AppIsolationTests.Apps.install(try Data(contentsOf: URL(fileURLWithPath: apps.appA)), at: program)
+        let planted = apps.directory + "/libplanted.so"
+        try AppIsolationTests.Apps.install(
+            try Data(contentsOf: URL(fileURLWithPath: try AppIsolationTests.harmlessLibrary())), at: planted)
+        let socket = apps.daemon.socketPath
+        #expect(try Self.runAs(user, program, "add", "mine", "x", socket: socket)["status"] == "0")
+        let injected = try Self.runAs(user, program, "with-library", planted, "get", "mine", socket: socket)
+        #expect(injected["status"] == "-34018" && injected["data"] == nil, "\(injected)")
+        #expect(apps.daemon.waitForLog("it runs code from a file its user could have put: it loaded \(planted)"))
+        #expect(try Self.runAs(user, program, "get", "mine", socket: socket)["data"] == "x")
+    }
+
     /// `security apps show PATH` reads a file only as its asker could: not one in a directory closed to them,
     /// though readable by all and though the daemon could read it; the same words as for no file at all.
     @Test(.enabled(if: getuid() == 0, "needs root: it creates a system user and drops to it with setpriv"))

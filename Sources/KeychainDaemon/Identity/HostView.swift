@@ -24,6 +24,18 @@ package struct HostView: Sendable, Equatable {
         return base >= 0
     }
 
+    /// The status of the file at the absolute `path` as the host sees it, links not followed; nil when there is
+    /// none.
+    func status(at path: String) -> stat? {
+        var base = open(root, SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC)
+        if base < 0 { base = open("/", SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC) }
+        guard base >= 0 else { return nil }
+        defer { SystemCalls.close(base) }
+        let relative = String(path.drop { $0 == "/" })
+        var status = stat()
+        return fstatat(base, relative.isEmpty ? "." : relative, &status, AT_SYMLINK_NOFOLLOW) == 0 ? status : nil
+    }
+
     /// The device and inode of the file at the absolute `path` as the host sees it, or nil when there is none or
     /// the path goes through a link (a path `/proc/<pid>/exe` gives has none; one swapped in since would be
     /// followed in the daemon's own view). Before Linux 5.6, which cannot refuse links, links are followed.

@@ -83,6 +83,12 @@ package struct CallerResolver: Sendable {
                     "its executable's path \(path) names another file for keychaind (or none), so it has no "
                         + "private group")
             }
+            // The group is named by uid and path alone: a program its user cannot replace keeps it only while no
+            // code of the user's runs in it (a preloaded library that erased `LD_PRELOAD` from the environment).
+            if !userCanReplace(path, uid: peer.uid), let reason = untrustedCode(of: peer) {
+                return .refused(
+                    "it runs code from a file its user could have put: \(reason), so it has no private group")
+            }
             let group = Self.privateGroup(uid: peer.uid, executablePath: path)
             return .allowed(
                 CallerIdentity(applicationIdentifier: group, accessGroups: [group]), basis: "private group\(note)")
@@ -115,14 +121,17 @@ package struct CallerResolver: Sendable {
 
     /// Why a file the process runs code from (other than its executable, which the rule itself vouches for)
     /// could have been put there by someone but root and the trusted owner, or nil. A file deleted since it
-    /// was mapped is judged by its directory, where only they could have put it. Memory files (`memfd`) are left
-    /// out, like anonymous memory: only code already running in the process makes them (a JIT's double mapping,
-    /// libffi's trampolines), never the loader from a planted file.
+    /// was mapped is judged by its directory, where only they could have put it. A memory file (`memfd`) is
+    /// anyone's: one inherited across `execve` and named in `LD_PRELOAD` as `/proc/self/fd/N` is mapped by the
+    /// loader, and the library can erase the variable before the daemon reads the environment.
     package func untrustedCode(of peer: PeerIdentity) -> String? {
         guard let files = peer.codeFiles else { return "its memory map cannot be read" }
         let owners: Set<UInt32> = [0, trustedOwner]
         var closed = Set<String>()
-        for file in files where file != peer.executablePath && !file.hasPrefix("/memfd:") {
+        for file in files where file != peer.executablePath {
+            if file.hasPrefix("/memfd:") {
+                return "it runs code from \(file), a memory file any process of its user could have filled"
+            }
             let deletedSuffix = " (deleted)"
             let reason =
                 file.hasSuffix(deletedSuffix)
@@ -131,6 +140,20 @@ package struct CallerResolver: Sendable {
             if let reason { return "it loaded \(file), and \(reason)" }
         }
         return nil
+    }
+
+    /// Whether `uid` (or anyone) could put another file at `path`, looked up in the host's view: it or a
+    /// directory above it belongs to `uid`, or is writable by group or others. Then a private group is only as
+    /// strong as that, and what the program loaded is not checked.
+    private func userCanReplace(_ path: String, uid: UInt32) -> Bool {
+        var current = path
+        while true {
+            guard let status = hostView.status(at: current) else { return true }
+            if status.st_uid == uid || status.st_mode & 0o022 != 0 { return true }
+            if current == "/" { return false }
+            guard let slash = current.lastIndex(of: "/") else { return true }
+            current = slash == current.startIndex ? "/" : String(current[..<slash])
+        }
     }
 
     private enum Start { case file, parent }

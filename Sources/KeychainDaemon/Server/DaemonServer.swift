@@ -137,6 +137,11 @@ package final class DaemonServer: Sendable {
         } catch {
             return refuse(error.description)
         }
+        if let reason = InheritedConnection.refusal(connection: descriptor, pid: credentials.pid) {
+            return refuse(reason)
+        }
+        // The descriptors read were the connected process's only if it still runs.
+        guard !process.hasExited else { return refuse("process \(credentials.pid) exited while it was identified") }
         switch resolver.withLock({ $0 }).resolve(peer) {
         case .refused(let reason):
             return refuse(reason)
@@ -204,7 +209,16 @@ package final class DaemonServer: Sendable {
             fields.append("access-groups", caller.accessGroups.joined(separator: " "))
             return Frame(kind: .identity, requestID: frame.requestID, payload: fields.encoded())
         case .explainExecutable:
-            let path = String(decoding: frame.payload, as: UTF8.self)
+            // Decoded leniently, a NUL or a byte that is not UTF-8 would make the text name another path than the
+            // one the file system is asked for.
+            guard !frame.payload.contains(0) else {
+                return ErrorReply(status: ErrorReply.param, reason: "the path holds a NUL byte")
+                    .frame(requestID: frame.requestID)
+            }
+            guard let path = String(validating: frame.payload, as: UTF8.self) else {
+                return ErrorReply(status: ErrorReply.param, reason: "the path is not UTF-8")
+                    .frame(requestID: frame.requestID)
+            }
             let fields = explainExecutable(at: path, asker: peer, process: connection.process)
             return Frame(kind: .executableIdentity, requestID: frame.requestID, payload: fields.encoded())
         case .hello:
