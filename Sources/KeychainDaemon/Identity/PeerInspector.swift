@@ -75,8 +75,9 @@ package struct PeerInspector: Sendable {
         }
         // An exec in the middle would make a program's path and hash and another's environment one identity: the
         // environment read first must still be the process's, and the file it runs the one that was hashed.
+        // The path was read before the file was hashed: it must still name the file running now.
         let running = try? SystemCalls.stat("\(directory)/exe")
-        guard image.isCurrent,
+        guard image.isCurrent, ProcFile.link("\(directory)/exe") == path,
             executable.map({ running?.device == $0.file.device && running?.inode == $0.file.inode }) ?? true
         else {
             throw Failure(description: "process \(credentials.pid) ran another program while it was identified")
