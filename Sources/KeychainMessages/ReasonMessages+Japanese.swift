@@ -31,6 +31,9 @@ extension ReasonMessages {
             "the backup's contents are damaged: they say {0} items were left out, more than {1}",
             "バックアップの内容が壊れています。除外した項目が {0} 個とありますが、{1} 個を超えています")
         word(
+            "the backup's contents are damaged: they say they hold {0} items, more than their {1} bytes can",
+            "バックアップの内容が壊れています。項目が {0} 個あるとしていますが、その {1} バイトには収まりません")
+        word(
             "the backup itself holds two items of class {0} with the same persistent reference; it is damaged, and "
                 + "nothing was restored",
             "バックアップ自体に、同じ永続参照を持つクラス {0} の項目が二つあります。バックアップが壊れているため、"

@@ -85,20 +85,29 @@ extension Keychain {
     /// Restores a backup from the bytes of its file (``backupArchive(password:)``), as ``restore(from:password:)``.
     public func restore(archive file: [UInt8], password: Secret) throws -> BackupSummary {
         try checkBackupPassword(password)
-        let contents: BackupContents
+        let payload: SecureBytes
         do {
-            contents = try BackupArchive.open(file, password: password.storage)
+            payload = try BackupArchive.openPayload(file, password: password.storage)
         } catch let error as CryptoError {
             throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
         }
-        // Everything is validated and sealed before the one write transaction, so a failure writes nothing.
-        try Self.refuseRepeatedReferences(contents.entries)
+        // Each entry is checked and sealed as it is decoded, so a bad one fails before the rest is read; all of
+        // them before the one write transaction, so a failure writes nothing.
+        var excludedCount = 0
         let items = try sealingAgainAfterAPasscodeChange {
-            try contents.entries.map(prepareRestored)
+            var references = RestoredReferences()
+            var items: [PreparedItem] = []
+            excludedCount = try payload.withUnsafeBytes { bytes in
+                try BackupArchive.decodePayload(bytes) { entry in
+                    try references.refuseRepeated(entry)
+                    items.append(try prepareRestored(entry))
+                }
+            }
+            return items
         } write: {
             try insertRestored($0)
         }
-        return BackupSummary(itemCount: items.count, excludedCount: contents.excludedCount)
+        return BackupSummary(itemCount: items.count, excludedCount: excludedCount)
     }
 
     /// Refuses a backup destination that exists already (a backup never replaces a file), before any work.
@@ -112,8 +121,10 @@ extension Keychain {
         guard try SecretFile.createExclusively(url, bytes: archive) else { throw Self.existingFile(url) }
     }
 
-    /// The largest backup file read (256 MiB): far above any real keychain's backup, below what strains memory.
-    package static let largestBackupFile = 256 << 20
+    /// The largest backup file read (64 MiB): far above any real keychain's backup (10,000 items of a kilobyte
+    /// make 10 MiB). A restore holds the file, its decrypted payload and every valid item sealed again until the
+    /// one write, so this bounds its memory (docs/data-protection.md, "Backups", has the figures).
+    package static let largestBackupFile = 64 << 20
 
     /// The bytes of the backup file at `url`, a regular file (a symbolic link to one is followed) of at most
     /// ``largestBackupFile`` bytes.
@@ -198,17 +209,6 @@ extension Keychain {
         return BackupEntry(
             itemClass: schema.itemClass, uuid: row.uuid, protection: protection, attributes: attributes,
             secret: try sealer.openSecret(row.secret, itemKey: itemKey))
-    }
-
-    /// A backup holds each item once: two entries with one persistent reference (class and UUID) are damage in
-    /// the file, whatever the target holds.
-    private static func refuseRepeatedReferences(_ entries: [BackupEntry]) throws {
-        var seen: Set<[UInt8]> = []
-        for entry in entries where !seen.insert(Array(entry.itemClass.rawValue.utf8) + entry.uuid).inserted {
-            throw KeychainError.decode.because(
-                "the backup itself holds two items of class \(entry.itemClass.rawValue) with the same persistent "
-                    + "reference; it is damaged, and nothing was restored")
-        }
     }
 
     /// Checks one item from a backup as strictly as an add would, and seals it under this keychain's keys.
