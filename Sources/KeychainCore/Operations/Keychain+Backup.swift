@@ -216,10 +216,7 @@ extension Keychain {
         guard let schema = ClassSchema.of(entry.itemClass) else {
             throw KeychainError.decode.because("the backup holds an item of class \(entry.itemClass.rawValue)")
         }
-        guard Self.leavesDevice(schema, entry.protection, entry.attributes) else {
-            throw KeychainError.decode.because(
-                "the backup holds an item of class \(entry.protection.rawValue), which never leaves its device")
-        }
+        try Self.refuseStayingOnDevice(entry, schema: schema)
         var plain = entry.attributes
         // The protection class is recorded beside the attributes, never among them.
         guard plain[.accessible] == nil else {
@@ -248,9 +245,40 @@ extension Keychain {
         }
         var secret = entry.secret.bytes
         defer { wipe(&secret) }
-        return try prepare(
-            entry.attributes, secret: secret, schema: schema, protection: entry.protection,
-            uuid: entry.uuid)
+        do {
+            return try prepare(
+                entry.attributes, secret: secret, schema: schema, protection: entry.protection,
+                uuid: entry.uuid)
+        } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
+            // The class key's own reason speaks to an app reading an item; here nothing exists yet to keep.
+            throw KeychainError.interactionNotAllowed.because(
+                "the backup holds items of class \(entry.protection.rawValue), which this keychain cannot write in "
+                    + "its current lock state: unlock it and restore again; nothing was restored")
+        }
+    }
+
+    /// Refuses an item a backup never holds, saying which rule keeps it on its device (``leavesDevice``).
+    private static func refuseStayingOnDevice(_ entry: BackupEntry, schema: ClassSchema) throws {
+        guard schema.backsUp else {
+            throw KeychainError.decode.because(
+                "the backup holds an item of class \(entry.itemClass.rawValue), which is never backed up; it is "
+                    + "damaged, and nothing was restored")
+        }
+        guard !entry.protection.isThisDeviceOnly else {
+            throw KeychainError.decode.because(
+                "the backup holds an item of protection class \(entry.protection.rawValue), which never leaves its "
+                    + "device; it is damaged, and nothing was restored")
+        }
+        guard entry.attributes[accessControlAttribute] == nil else {
+            throw KeychainError.decode.because(
+                "the backup holds an item with access control (accc), which never leaves its device; it is "
+                    + "damaged, and nothing was restored")
+        }
+        guard entry.attributes[.tokenID] == nil else {
+            throw KeychainError.decode.because(
+                "the backup holds an item of a token (tkid), whose key only that token can use; it is damaged, and "
+                    + "nothing was restored")
+        }
     }
 
     /// Inserts the restored items in one write transaction: all of them or, on any collision, none.

@@ -16,7 +16,8 @@ extension SecurityCommandRunner {
         }
         output.writeLine("\(Self.items(summary.itemCount)) written to \"\(url.path)\"")
         output.writeLine(
-            "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out (never leave this machine)")
+            "\(Self.items(summary.excludedCount)) left out (ThisDeviceOnly, access control or token: they never "
+                + "leave this machine)")
         if summary.damagedCount > 0 {
             output.writeLine(
                 "\(Self.items(summary.damagedCount, "damaged item")) left out (they no longer decrypt; "
@@ -35,7 +36,8 @@ extension SecurityCommandRunner {
         if format.json { return writeCounts(summary.itemCount, summary.excludedCount, url.path) }
         output.writeLine("\(Self.items(summary.itemCount)) restored from \"\(url.path)\"")
         output.writeLine(
-            "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out of the backup when it was made")
+            "\(Self.items(summary.excludedCount)) left out of the backup when it was made (they never leave their "
+                + "machine)")
     }
 
     /// A backup or restore acts on every access group, which no identity confined by `KEYCHAIN_ENTITLEMENTS`
