@@ -53,4 +53,26 @@ import Testing
         #expect(run.exitCode != 0)
         #expect(try Data(contentsOf: file) == Data("keep".utf8))
     }
+
+    /// `-G` and `--entitlements` make a command act as an app, which a backup or restore of every group never
+    /// does: refused with errSecMissingEntitlement before the keychain is read or written.
+    @Test(arguments: [["-G", "TEAM2.other"], ["--entitlements", "app.plist"]])
+    func backupAndRestoreRefuseTheOptionsThatActAsAnApp(options: [String]) throws {
+        let harness = CommandHarness()
+        _ = harness.run(["add-generic-password", "-s", "mine", "-w"], password: "token")
+        let file = harness.home.deletingLastPathComponent()
+            .appendingPathComponent("security-cli-backup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let backup = harness.run(options + ["backup-keychain", "-p", "pw", file.path])
+        #expect(backup.exitCode == ExitCode.forStatus(SecurityStatus.missingEntitlement))
+        #expect(backup.errors.contains("\(options[0]) would make it act as an app"), "\(backup.errors)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+
+        #expect(harness.run(["backup-keychain", "-p", "pw", file.path]).exitCode == 0)
+        let target = CommandHarness()
+        let restore = target.run(options + ["restore-keychain", "-p", "pw", file.path])
+        #expect(restore.exitCode == ExitCode.forStatus(SecurityStatus.missingEntitlement))
+        #expect(restore.errors.contains("restore-keychain writes items into every access group"))
+        #expect(target.run(["find-generic-password", "-s", "mine"]).exitCode == 44)
+    }
 }

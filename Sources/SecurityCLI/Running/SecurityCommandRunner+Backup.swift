@@ -40,6 +40,26 @@ extension SecurityCommandRunner {
                 + "machine)")
     }
 
+    /// A backup or restore acts on every access group, for the keychain's owner: `-G` and `--entitlements`,
+    /// which make a command act as an app, cannot narrow it, so they refuse it before the keychain is opened
+    /// (through keychaind, before owner rights are asked for), as `KEYCHAIN_ENTITLEMENTS` does.
+    func refuseIdentityOptions(_ command: SecurityCommand, _ identity: IdentityOptions) throws(CommandFailure) {
+        let (operation, what): (String, KeychainError.Reason)
+        switch command {
+        case .backupKeychain: (operation, what) = ("backup-keychain", "reads the items of every access group")
+        case .restoreKeychain: (operation, what) = ("restore-keychain", "writes items into every access group")
+        default: return
+        }
+        let option =
+            identity.entitlementsFile != nil ? "--entitlements" : identity.accessGroup != nil ? "-G" : nil
+        guard let option else { return }
+        throw CommandFailure(
+            operation,
+            KeychainError.missingEntitlement.because(
+                "\(operation) \(what) for the keychain's owner, and \(option) would make it act as an app; run it "
+                    + "without -G and --entitlements"))
+    }
+
     /// A backup or restore acts on every access group, which no identity confined by `KEYCHAIN_ENTITLEMENTS`
     /// may: refused before anything is read or written.
     private func refuseWhenConfined(_ operation: String, _ what: KeychainError.Reason) throws(CommandFailure) {
