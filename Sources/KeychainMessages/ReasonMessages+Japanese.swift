@@ -31,6 +31,9 @@ extension ReasonMessages {
             "the backup's contents are damaged: they say {0} items were left out, more than {1}",
             "バックアップの内容が壊れています。除外した項目が {0} 個とありますが、{1} 個を超えています")
         word(
+            "the backup's contents are damaged: they say they hold {0} items, more than their {1} bytes can",
+            "バックアップの内容が壊れています。項目が {0} 個あるとしていますが、その {1} バイトには収まりません")
+        word(
             "the backup itself holds two items of class {0} with the same persistent reference; it is damaged, and "
                 + "nothing was restored",
             "バックアップ自体に、同じ永続参照を持つクラス {0} の項目が二つあります。バックアップが壊れているため、"
@@ -274,8 +277,29 @@ extension ReasonMessages {
         word("the backup holds an invalid item: {0}", "バックアップに無効な項目があります: {0}")
         word("the backup holds an item of class {0}", "バックアップに、扱えないクラス {0} の項目があります")
         word(
-            "the backup holds an item of class {0}, which never leaves its device",
-            "バックアップに、デバイスの外に出ることのない保護クラス {0} の項目があります")
+            "the backup holds an item of class {0}, which is never backed up; it is damaged, and nothing was restored",
+            "バックアップに、バックアップされることのないクラス {0} の項目があります。バックアップが壊れているため、"
+                + "何も復元していません")
+        word(
+            "the backup holds an item of protection class {0}, which never leaves its device; it is damaged, and "
+                + "nothing was restored",
+            "バックアップに、デバイスの外に出ることのない保護クラス {0} の項目があります。バックアップが壊れているため、"
+                + "何も復元していません")
+        word(
+            "the backup holds an item with access control (accc), which never leaves its device; it is damaged, and "
+                + "nothing was restored",
+            "バックアップに、デバイスの外に出ることのないアクセス制御（accc）付きの項目があります。"
+                + "バックアップが壊れているため、何も復元していません")
+        word(
+            "the backup holds an item of a token (tkid), whose key only that token can use; it is damaged, and "
+                + "nothing was restored",
+            "バックアップに、トークンの項目（tkid）があります。その鍵は元のトークンでしか使えません。"
+                + "バックアップが壊れているため、何も復元していません")
+        word(
+            "the backup holds items of class {0}, which this keychain cannot write in its current lock state: "
+                + "unlock it and restore again; nothing was restored",
+            "バックアップにクラス {0} の項目がありますが、このキーチェーンは今のロック状態では書き込めません。"
+                + "ロックを解除してから復元し直してください。何も復元していません")
         word(
             "the backup holds an item without its group, sync flag or dates",
             "バックアップに、グループ、同期フラグ、日付のいずれかを欠いた項目があります")

@@ -149,6 +149,11 @@ extension ReasonMessages {
                 + "KEYCHAIN_ENTITLEMENTS",
             "{0} は{1}ため、KEYCHAIN_ENTITLEMENTS でアイデンティティのグループに限られたこのコマンドでは"
                 + "実行できません。KEYCHAIN_ENTITLEMENTS を外して実行してください")
+        word(
+            "{0} {1} for the keychain's owner, and {2} would make it act as an app; run it without -G and "
+                + "--entitlements",
+            "{0} はキーチェーンの所有者として{1}コマンドですが、{2} はアプリとして実行させます。"
+                + "-G と --entitlements を外して実行してください")
         word("reads the items of every access group", "すべてのアクセスグループの項目を読む")
         word("writes items into every access group", "すべてのアクセスグループに項目を書き込む")
         word("the input is not a JSON object", "入力が JSON オブジェクトではありません")

@@ -85,20 +85,29 @@ extension Keychain {
     /// Restores a backup from the bytes of its file (``backupArchive(password:)``), as ``restore(from:password:)``.
     public func restore(archive file: [UInt8], password: Secret) throws -> BackupSummary {
         try checkBackupPassword(password)
-        let contents: BackupContents
+        let payload: SecureBytes
         do {
-            contents = try BackupArchive.open(file, password: password.storage)
+            payload = try BackupArchive.openPayload(file, password: password.storage)
         } catch let error as CryptoError {
             throw KeychainError(SecurityStatus.internalComponent, reason: "\(error)")
         }
-        // Everything is validated and sealed before the one write transaction, so a failure writes nothing.
-        try Self.refuseRepeatedReferences(contents.entries)
+        // Each entry is checked and sealed as it is decoded, so a bad one fails before the rest is read; all of
+        // them before the one write transaction, so a failure writes nothing.
+        var excludedCount = 0
         let items = try sealingAgainAfterAPasscodeChange {
-            try contents.entries.map(prepareRestored)
+            var references = RestoredReferences()
+            var items: [PreparedItem] = []
+            excludedCount = try payload.withUnsafeBytes { bytes in
+                try BackupArchive.decodePayload(bytes) { entry in
+                    try references.refuseRepeated(entry)
+                    items.append(try prepareRestored(entry))
+                }
+            }
+            return items
         } write: {
             try insertRestored($0)
         }
-        return BackupSummary(itemCount: items.count, excludedCount: contents.excludedCount)
+        return BackupSummary(itemCount: items.count, excludedCount: excludedCount)
     }
 
     /// Refuses a backup destination that exists already (a backup never replaces a file), before any work.
@@ -112,8 +121,10 @@ extension Keychain {
         guard try SecretFile.createExclusively(url, bytes: archive) else { throw Self.existingFile(url) }
     }
 
-    /// The largest backup file read (256 MiB): far above any real keychain's backup, below what strains memory.
-    package static let largestBackupFile = 256 << 20
+    /// The largest backup file read (64 MiB): far above any real keychain's backup (10,000 items of a kilobyte
+    /// make 10 MiB). A restore holds the file, its decrypted payload and every valid item sealed again until the
+    /// one write, so this bounds its memory (docs/data-protection.md, "Backups", has the figures).
+    package static let largestBackupFile = 64 << 20
 
     /// The bytes of the backup file at `url`, a regular file (a symbolic link to one is followed) of at most
     /// ``largestBackupFile`` bytes.
@@ -200,26 +211,12 @@ extension Keychain {
             secret: try sealer.openSecret(row.secret, itemKey: itemKey))
     }
 
-    /// A backup holds each item once: two entries with one persistent reference (class and UUID) are damage in
-    /// the file, whatever the target holds.
-    private static func refuseRepeatedReferences(_ entries: [BackupEntry]) throws {
-        var seen: Set<[UInt8]> = []
-        for entry in entries where !seen.insert(Array(entry.itemClass.rawValue.utf8) + entry.uuid).inserted {
-            throw KeychainError.decode.because(
-                "the backup itself holds two items of class \(entry.itemClass.rawValue) with the same persistent "
-                    + "reference; it is damaged, and nothing was restored")
-        }
-    }
-
     /// Checks one item from a backup as strictly as an add would, and seals it under this keychain's keys.
     private func prepareRestored(_ entry: BackupEntry) throws -> PreparedItem {
         guard let schema = ClassSchema.of(entry.itemClass) else {
             throw KeychainError.decode.because("the backup holds an item of class \(entry.itemClass.rawValue)")
         }
-        guard Self.leavesDevice(schema, entry.protection, entry.attributes) else {
-            throw KeychainError.decode.because(
-                "the backup holds an item of class \(entry.protection.rawValue), which never leaves its device")
-        }
+        try Self.refuseStayingOnDevice(entry, schema: schema)
         var plain = entry.attributes
         // The protection class is recorded beside the attributes, never among them.
         guard plain[.accessible] == nil else {
@@ -248,9 +245,40 @@ extension Keychain {
         }
         var secret = entry.secret.bytes
         defer { wipe(&secret) }
-        return try prepare(
-            entry.attributes, secret: secret, schema: schema, protection: entry.protection,
-            uuid: entry.uuid)
+        do {
+            return try prepare(
+                entry.attributes, secret: secret, schema: schema, protection: entry.protection,
+                uuid: entry.uuid)
+        } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
+            // The class key's own reason speaks to an app reading an item; here nothing exists yet to keep.
+            throw KeychainError.interactionNotAllowed.because(
+                "the backup holds items of class \(entry.protection.rawValue), which this keychain cannot write in "
+                    + "its current lock state: unlock it and restore again; nothing was restored")
+        }
+    }
+
+    /// Refuses an item a backup never holds, saying which rule keeps it on its device (``leavesDevice``).
+    private static func refuseStayingOnDevice(_ entry: BackupEntry, schema: ClassSchema) throws {
+        guard schema.backsUp else {
+            throw KeychainError.decode.because(
+                "the backup holds an item of class \(entry.itemClass.rawValue), which is never backed up; it is "
+                    + "damaged, and nothing was restored")
+        }
+        guard !entry.protection.isThisDeviceOnly else {
+            throw KeychainError.decode.because(
+                "the backup holds an item of protection class \(entry.protection.rawValue), which never leaves its "
+                    + "device; it is damaged, and nothing was restored")
+        }
+        guard entry.attributes[accessControlAttribute] == nil else {
+            throw KeychainError.decode.because(
+                "the backup holds an item with access control (accc), which never leaves its device; it is "
+                    + "damaged, and nothing was restored")
+        }
+        guard entry.attributes[.tokenID] == nil else {
+            throw KeychainError.decode.because(
+                "the backup holds an item of a token (tkid), whose key only that token can use; it is damaged, and "
+                    + "nothing was restored")
+        }
     }
 
     /// Inserts the restored items in one write transaction: all of them or, on any collision, none.

@@ -45,6 +45,14 @@ enum BackupArchive {
 
     /// Encrypts `contents` under `password` stretched over `iterations` rounds.
     static func seal(_ contents: BackupContents, password: SecureBytes, iterations: Int) throws -> [UInt8] {
+        var payload = try encodePayload(contents)
+        defer { wipe(&payload) }
+        return try sealPayload(payload, password: password, iterations: iterations)
+    }
+
+    /// Encrypts payload bytes as they are, well-formed or not: what ``seal(_:password:iterations:)`` does once it
+    /// has encoded the contents, and how tests make the files a forger could.
+    static func sealPayload(_ payload: [UInt8], password: SecureBytes, iterations: Int) throws -> [UInt8] {
         guard let rounds = UInt32(exactly: iterations), (1...maximumIterations).contains(iterations) else {
             throw KeychainError.param.because("a backup cannot use \(iterations) KDF iterations")
         }
@@ -59,8 +67,6 @@ enum BackupArchive {
         writer.append(contentsOf: try keys.check.authenticate(message: writer.bytes))
         writer.append(contentsOf: try SHA256.hash(writer.bytes).prefix(checksumSize))
         let header = writer.bytes
-        var payload = try encodePayload(contents)
-        defer { wipe(&payload) }
         return header + (try AESGCM.seal(payload, key: keys.payload, authenticating: header))
     }
 
@@ -68,6 +74,12 @@ enum BackupArchive {
     /// - Throws: `errSecAuthFailed` for a wrong password; `errSecDecode` for anything that is not an intact
     ///   backup of this format (truncated, altered, garbage, or of an unknown version).
     static func open(_ file: [UInt8], password: SecureBytes) throws -> BackupContents {
+        try openPayload(file, password: password).withUnsafeBytes { try decodePayload($0) }
+    }
+
+    /// Checks and decrypts a backup file, leaving its payload undecoded (``decodePayload(_:each:)``).
+    /// - Throws: as ``open(_:password:)``.
+    static func openPayload(_ file: [UInt8], password: SecureBytes) throws -> SecureBytes {
         guard file.count >= headerSize + AESGCM.overhead else {
             throw KeychainError.decode.because(
                 file.starts(with: magic)
@@ -107,13 +119,11 @@ enum BackupArchive {
         guard expected.constantTimeEquals(SecureBytes(header[saltEnd..<saltEnd + checkSize])) else {
             throw KeychainError.authFailed.because("the backup password is not correct")
         }
-        let payload: SecureBytes
         do {
-            payload = try AESGCM.open(Array(file[headerSize...]), key: keys.payload, authenticating: header)
+            return try AESGCM.open(Array(file[headerSize...]), key: keys.payload, authenticating: header)
         } catch {
             throw KeychainError.decode.because("the backup's contents do not authenticate (the file is damaged)")
         }
-        return try payload.withUnsafeBytes { try decodePayload($0) }
     }
 
     /// The payload key and the password-check key, both from one PBKDF2 stretch of the password.
@@ -163,16 +173,36 @@ enum BackupArchive {
         return writer.bytes
     }
 
+    /// The fewest bytes an entry takes: the shortest class name (4) and protection class (2), the UUID, and
+    /// empty attributes and secret, with their length prefixes.
+    static let smallestEntrySize = 1 + 4 + 1 + 16 + 1 + 2 + 4 + 4
+
+    /// Decodes a whole payload into memory: for callers that hold every entry anyway (the fuzz targets, tests).
     static func decodePayload(_ bytes: UnsafeRawBufferPointer) throws -> BackupContents {
+        var entries: [BackupEntry] = []
+        let excluded = try decodePayload(bytes) { entries.append($0) }
+        return BackupContents(entries: entries, excludedCount: excluded)
+    }
+
+    /// Decodes a payload one entry at a time, handing each to `each` before the next is read, so that a restore
+    /// refuses a bad entry before decoding the rest: a forged file cannot make it hold millions of entries first.
+    /// - Returns: the number of items the backup says it left out.
+    /// - Throws: `errSecDecode` for a malformed payload, or a count more than its bytes could hold; what `each`
+    ///   throws.
+    static func decodePayload(_ bytes: UnsafeRawBufferPointer, each: (BackupEntry) throws -> Void) throws -> Int {
         var reader = BinaryReader(bytes, damaged: KeychainError.decode.because("the backup's contents are malformed"))
-        var contents = BackupContents()
-        contents.excludedCount = Int(try reader.integer(UInt32.self))
-        guard contents.excludedCount <= maximumExcludedCount else {
+        let excludedCount = Int(try reader.integer(UInt32.self))
+        guard excludedCount <= maximumExcludedCount else {
             throw KeychainError.decode.because(
-                "the backup's contents are damaged: they say \(contents.excludedCount) items were left out, more than "
+                "the backup's contents are damaged: they say \(excludedCount) items were left out, more than "
                     + "\(maximumExcludedCount)")
         }
         let count = Int(try reader.integer(UInt32.self))
+        guard count <= reader.remaining / smallestEntrySize else {
+            throw KeychainError.decode.because(
+                "the backup's contents are damaged: they say they hold \(count) items, more than their "
+                    + "\(reader.remaining) bytes can")
+        }
         for _ in 0..<count {
             let className = String(decoding: try reader.lengthPrefixed(UInt8.self), as: UTF8.self)
             let uuid = Array(try reader.lengthPrefixed(UInt8.self))
@@ -182,11 +212,11 @@ enum BackupArchive {
             else { throw KeychainError.decode.because("the backup holds a malformed item") }
             let attributes = try AttributeCodec.decode(try reader.lengthPrefixed(UInt32.self))
             let secret = SecureBytes(try reader.lengthPrefixed(UInt32.self))
-            contents.entries.append(
+            try each(
                 BackupEntry(
                     itemClass: itemClass, uuid: uuid, protection: protection, attributes: attributes, secret: secret))
         }
         try reader.expectEnd()
-        return contents
+        return excludedCount
     }
 }

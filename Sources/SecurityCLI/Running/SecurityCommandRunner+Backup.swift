@@ -16,7 +16,8 @@ extension SecurityCommandRunner {
         }
         output.writeLine("\(Self.items(summary.itemCount)) written to \"\(url.path)\"")
         output.writeLine(
-            "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out (never leave this machine)")
+            "\(Self.items(summary.excludedCount)) left out (ThisDeviceOnly, access control or token: they never "
+                + "leave this machine)")
         if summary.damagedCount > 0 {
             output.writeLine(
                 "\(Self.items(summary.damagedCount, "damaged item")) left out (they no longer decrypt; "
@@ -35,7 +36,28 @@ extension SecurityCommandRunner {
         if format.json { return writeCounts(summary.itemCount, summary.excludedCount, url.path) }
         output.writeLine("\(Self.items(summary.itemCount)) restored from \"\(url.path)\"")
         output.writeLine(
-            "\(Self.items(summary.excludedCount, "ThisDeviceOnly item")) left out of the backup when it was made")
+            "\(Self.items(summary.excludedCount)) left out of the backup when it was made (they never leave their "
+                + "machine)")
+    }
+
+    /// A backup or restore acts on every access group, for the keychain's owner: `-G` and `--entitlements`,
+    /// which make a command act as an app, cannot narrow it, so they refuse it before the keychain is opened
+    /// (through keychaind, before owner rights are asked for), as `KEYCHAIN_ENTITLEMENTS` does.
+    func refuseIdentityOptions(_ command: SecurityCommand, _ identity: IdentityOptions) throws(CommandFailure) {
+        let (operation, what): (String, KeychainError.Reason)
+        switch command {
+        case .backupKeychain: (operation, what) = ("backup-keychain", "reads the items of every access group")
+        case .restoreKeychain: (operation, what) = ("restore-keychain", "writes items into every access group")
+        default: return
+        }
+        let option =
+            identity.entitlementsFile != nil ? "--entitlements" : identity.accessGroup != nil ? "-G" : nil
+        guard let option else { return }
+        throw CommandFailure(
+            operation,
+            KeychainError.missingEntitlement.because(
+                "\(operation) \(what) for the keychain's owner, and \(option) would make it act as an app; run it "
+                    + "without -G and --entitlements"))
     }
 
     /// A backup or restore acts on every access group, which no identity confined by `KEYCHAIN_ENTITLEMENTS`

@@ -98,8 +98,10 @@ public final class SecurityCommandRunner {
             case .companion(let command):
                 try companion(command, keychain: try open(invocation.identity, asOwner: command != .status))
             case .backupKeychain(let command):
+                try refuseIdentityOptions(invocation.command, invocation.identity)
                 try backupKeychain(command, keychain: try open(invocation.identity, asOwner: true))
             case .restoreKeychain(let command):
+                try refuseIdentityOptions(invocation.command, invocation.identity)
                 try restoreKeychain(command, keychain: try open(invocation.identity, asOwner: true))
             case .errorMessage(let codes):
                 writeErrorMessages(codes)
