@@ -63,4 +63,15 @@ import Testing
         #expect(error?.reason?.contains("unlock it and restore again") == true, "\(String(describing: error))")
         #expect(error?.reason?.contains("do not delete the item") == false)
     }
+
+    /// An identity is a certificate and its key joined, never a stored item of its own: a backup cannot hold one.
+    @Test func anIdentityEntryIsRefusedAsDamage() throws {
+        var identity = entry([:])
+        identity = BackupEntry(
+            itemClass: .identity, uuid: identity.uuid, protection: identity.protection,
+            attributes: identity.attributes, secret: identity.secret)
+        let error = try restoreError(identity)
+        #expect(error?.status == SecurityStatus.decode, "\(String(describing: error))")
+        #expect(error?.reason?.contains("idnt") == true, "\(String(describing: error))")
+    }
 }

@@ -211,7 +211,8 @@ extension Keychain {
             secret: try sealer.openSecret(row.secret, itemKey: itemKey))
     }
 
-    /// Checks one item from a backup as strictly as an add would, and seals it under this keychain's keys.
+    /// Checks one item from a backup (its class, protection, group and attributes, as an add checks them; a key's or
+    /// certificate's value is not parsed, docs/storage.md) and seals it under this keychain's keys.
     private func prepareRestored(_ entry: BackupEntry) throws -> PreparedItem {
         guard let schema = ClassSchema.of(entry.itemClass) else {
             throw KeychainError.decode.because("the backup holds an item of class \(entry.itemClass.rawValue)")
