@@ -32,6 +32,18 @@ package final class HMACSHA256: Sendable {
         return try mac.authenticate(message, truncatedTo: count)
     }
 
+    /// Returns the 32-byte MAC of `message` in wiped memory, written there directly: for a MAC that is a key (the
+    /// plain-array variants leave the array to the caller to wipe).
+    package func authenticateIntoSecureBytes(message: [UInt8]) throws -> SecureBytes {
+        try message.withUnsafeBytes { try authenticateIntoSecureBytes(bytes: $0) }
+    }
+
+    /// Returns the 32-byte MAC of `message` in wiped memory, from bytes the caller holds (a secret input need not
+    /// be copied into an array).
+    package func authenticateIntoSecureBytes(bytes message: UnsafeRawBufferPointer) throws -> SecureBytes {
+        try SecureBytes(count: Self.outputSize) { output in try mac.authenticate(message, into: output) }
+    }
+
     /// Returns the 32-byte MAC of the concatenation of `parts`.
     package func authenticate(_ parts: [UInt8]...) throws -> [UInt8] {
         try authenticate(parts: parts)

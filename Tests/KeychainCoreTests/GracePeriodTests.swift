@@ -72,6 +72,22 @@ import Testing
         #expect(store.isLocked)
     }
 
+    /// keychaind's store: the class A keys leave memory (wiped) when the grace period ends, whether or not a
+    /// request for class A comes; a lock-state query asks only for class C.
+    @Test func theProcessMemoryStoreWipesClassAWhenTheGracePeriodEndsUnasked() throws {
+        let keychain = try fastKDFKeychain { $0.classKeysInProcessMemory = true }
+        defer { keychain.simulateRestart() }
+        try keychain.setPasscode(testPasscode)
+        try keychain.setGracePeriod(1)
+        let store = try #require(keychain.dataProtection.store as? ProcessKeyStore)
+        #expect(store.heldClasses.isSuperset(of: Accessibility.classA))
+        try keychain.lock()
+        Thread.sleep(forTimeInterval: 1.3)
+        #expect(try keychain.lockState == .locked)
+        #expect(store.heldClasses.isDisjoint(with: Accessibility.classA))
+        #expect(store.heldClasses.contains(.afterFirstUnlock))
+    }
+
     /// A second lock after the grace period was shortened takes the shorter deadline: a lock never extends
     /// the period, but it may end it sooner (`set-keychain-settings -t 0` then `lock-keychain` again).
     @Test func lockingAgainWithAShorterGracePeriodShortensIt() throws {

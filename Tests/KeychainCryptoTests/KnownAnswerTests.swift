@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KeychainCrypto
@@ -21,6 +22,20 @@ import Testing
         let split = data.count / 2
         let prefixed = try mac.prefixed(with: Array(data[..<split]))
         #expect(try prefixed.authenticate(message: Array(data[split...]), truncatedTo: expected.count) == expected)
+    }
+
+    /// The variant for keys writes the same MAC straight into wiped memory.
+    @Test(arguments: VectorFile.load("hmac-sha256.txt"))
+    func hmacSHA256IntoSecureBytes(_ vector: VectorFile.Vector) throws {
+        let expected = try vector.bytes("mac")
+        let mac = try HMACSHA256(key: SecureBytes(vector.bytes("key")))
+        let data = try vector.bytes("data")
+        let secure = try mac.authenticateIntoSecureBytes(message: data)
+        #expect(secure.count == HMACSHA256.outputSize)
+        #expect(Array(secure.bytes.prefix(expected.count)) == expected)
+        #expect(secure.bytes == (try mac.authenticate(message: data)))
+        let fromBytes = try data.withUnsafeBytes { try mac.authenticateIntoSecureBytes(bytes: $0) }
+        #expect(fromBytes.constantTimeEquals(secure))
     }
 
     @Test(arguments: VectorFile.load("hkdf-sha256.txt"))
@@ -158,6 +173,21 @@ import Testing
 }
 
 @Suite struct SecureBytesTests {
+    @Test func base64DecodesWhatFoundationWrites() throws {
+        for count in 0...40 {
+            let bytes = try SystemRandom.bytes(count)
+            let text = Data(bytes).base64EncodedString()
+            #expect(try #require(SecureBytes(base64Encoded: text)).bytes == bytes, "\(count) bytes")
+        }
+        #expect(SecureBytes(base64Encoded: "TWFu")?.bytes == Array("Man".utf8))
+        #expect(SecureBytes(base64Encoded: "TWE=")?.bytes == Array("Ma".utf8))
+        #expect(SecureBytes(base64Encoded: "TQ==")?.bytes == Array("M".utf8))
+        // Padding only at the end (Foundation takes "TW=u" as "TW=="): nothing here writes anything else.
+        for damaged in ["TWF", "TW=u", "T===", "TWE*", "TWFu\n", "=TWF"] {
+            #expect(SecureBytes(base64Encoded: damaged) == nil, "\(damaged)")
+        }
+    }
+
     @Test func descriptionRedactsAndComparisonIsExact() throws {
         let secret = SecureBytes(Array("hunter2".utf8))
         #expect(!"\(secret)".contains("hunter2"))

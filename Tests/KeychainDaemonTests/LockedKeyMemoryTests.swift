@@ -30,6 +30,21 @@ import Testing
         try client.unlock(passcode: Secret(Array("1234".utf8)))
         #expect(try Self.lockedKilobytes(daemon) == unlocked)
     }
+
+    /// The class A keys leave the daemon's memory when the grace period ends, with no request for class A to
+    /// notice the deadline: `status` asks for the lock state, which reads only class C once locked.
+    @Test func classAsGoWhenTheGracePeriodEndsUnasked() throws {
+        let daemon = try DaemonProcess()
+        let client = KeychainClient(service: DaemonKeychainService(socketPath: daemon.socketPath))
+        try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
+        try daemon.ownerClient().setGracePeriod(1)
+        try client.add(DaemonEngineTests.item("held", accessibility: .whenUnlocked))
+        let unlocked = try Self.lockedKilobytes(daemon)
+        try client.lock()
+        #expect(try Self.lockedKilobytes(daemon) == unlocked)
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try Self.lockedKilobytes(daemon) < unlocked)
+    }
 }
 
 /// The class keys' pages as the kernel shows them in the daemon's `/proc/<pid>/smaps`: marked `dd`

@@ -77,10 +77,11 @@ final class FingerprintReaderBiometry: BiometricSensor {
         try document.enrollmentSecret.map { try entangle(KeyHierarchy.fingerprintDomainState, $0).bytes }
     }
 
+    /// `value` goes in as UTF-8 text: an enrollment secret as its Base64 text, as it always has (keys must not change).
     private func entangle(_ label: String, _ value: String) throws -> SecureBytes {
-        var input = Array(label.utf8) + [0] + Array(value.utf8)
-        defer { wipe(&input) }
-        return SecureBytes(try HMACSHA256(key: deviceKey).authenticate(message: input))
+        var text = Array(value.utf8)
+        defer { wipe(&text) }
+        return try text.withUnsafeBytes { try FactorKey.derive(deviceKey: deviceKey, label: label, secret: $0) }
     }
 }
 

@@ -126,12 +126,8 @@ public final class SimulatedBiometry: BiometricSensor {
     }
 
     private func entangle(_ label: String, _ secret: String) throws -> SecureBytes {
-        guard let bytes = Data(base64Encoded: secret) else {
-            throw KeychainError.decode.because("\(BiometryDocument.fileName) is damaged")
-        }
-        var input = Array(label.utf8) + [0] + Array(bytes)
-        defer { wipe(&input) }
-        return SecureBytes(try HMACSHA256(key: deviceKey).authenticate(message: input))
+        try FactorKey.derive(
+            deviceKey: deviceKey, label: label, base64Secret: secret, fileName: BiometryDocument.fileName)
     }
 
     private static func freshSecret() throws -> String {

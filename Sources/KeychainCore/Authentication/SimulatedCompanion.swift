@@ -75,12 +75,10 @@ public final class SimulatedCompanion: Sendable {
                 secret = document.secret
             }
         }
-        guard let secret, let bytes = Data(base64Encoded: secret) else {
-            throw KeychainError.decode.because("\(CompanionDocument.fileName) is damaged")
-        }
-        var input = Array(KeyHierarchy.companion.utf8) + [0] + Array(bytes)
-        defer { wipe(&input) }
-        return SecureBytes(try HMACSHA256(key: deviceKey).authenticate(message: input))
+        guard let secret else { throw KeychainError.decode.because("\(CompanionDocument.fileName) is damaged") }
+        return try FactorKey.derive(
+            deviceKey: deviceKey, label: KeyHierarchy.companion, base64Secret: secret,
+            fileName: CompanionDocument.fileName)
     }
 
     private static func freshSecret() throws -> String {

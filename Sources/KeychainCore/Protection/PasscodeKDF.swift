@@ -23,10 +23,8 @@ enum PasscodeKDF {
         -> SecureBytes
     {
         let stretched = try KeyDerivation.pbkdf2SHA256(password: passcode, salt: salt, iterations: iterations)
-        let tangle = try HMACSHA256(key: deviceKey)
-        var input = Array(KeyHierarchy.passcodeTangle.utf8) + [0]
-        stretched.withUnsafeBytes { input += $0 }
-        defer { wipe(&input) }
-        return SecureBytes(try tangle.authenticate(message: input))
+        // The label is absorbed first, so the stretched passcode is read where it lies and never copied.
+        let tangle = try HMACSHA256(key: deviceKey).prefixed(with: Array(KeyHierarchy.passcodeTangle.utf8) + [0])
+        return try stretched.withUnsafeBytes { try tangle.authenticateIntoSecureBytes(bytes: $0) }
     }
 }

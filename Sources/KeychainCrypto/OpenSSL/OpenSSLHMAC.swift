@@ -64,6 +64,19 @@ final class OpenSSLHMAC: @unchecked Sendable {  // safe: the states are written 
     /// The first `count` bytes (at most 32) of the MAC of the prepared input followed by `message`, in an array of
     /// exactly that size.
     func authenticate(_ message: UnsafeRawBufferPointer, truncatedTo count: Int) throws -> [UInt8] {
+        try withMAC(of: message) { Array($0.prefix(min(count, $0.count))) }
+    }
+
+    /// Writes the first `output.count` bytes (at most 32) of the MAC of the prepared input followed by `message`
+    /// into `output`: no copy is left outside it, for a MAC that is a key.
+    func authenticate(_ message: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws {
+        try withMAC(of: message) { mac in
+            output.copyMemory(from: UnsafeRawBufferPointer(rebasing: mac.prefix(min(output.count, mac.count))))
+        }
+    }
+
+    /// Computes the MAC on the stack and hands it to `body`; the stack copies are wiped afterwards.
+    private func withMAC<R>(of message: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws -> R {
         var context = states[0]
         var digest = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         defer {
@@ -78,6 +91,6 @@ final class OpenSSLHMAC: @unchecked Sendable {  // safe: the states are written 
             return SHA256_Update(&context, out, digest.count) == 1 && SHA256_Final(out, &context) == 1
         }
         guard done else { throw CryptoError.openSSL("HMAC") }
-        return withUnsafeBytes(of: &digest) { Array($0.prefix(min(count, $0.count))) }
+        return withUnsafeBytes(of: &digest) { body($0) }
     }
 }
