@@ -34,7 +34,16 @@ import Testing
         return outcome.outputText.split(separator: "\n").map(String.init)
     }
 
-    @Test(.enabled(if: getuid() == 0, "needs root to make a set-group-ID copy"))
+    /// Whether set-user-ID and set-group-ID bits take effect in the temporary directory (not mounted `nosuid`).
+    static var temporaryDirectoryHonoursSetID: Bool {
+        var status = statvfs()
+        return statvfs(FileManager.default.temporaryDirectory.path, &status) == 0
+            && status.f_flag & UInt(ST_NOSUID) == 0
+    }
+
+    @Test(
+        .enabled(if: getuid() == 0, "needs root to make a set-group-ID copy"),
+        .enabled(if: temporaryDirectoryHonoursSetID, "the temporary directory is mounted nosuid"))
     func aSetGroupIDProgramReadsNoneOfItsCallersKeychainVariables() throws {
         let nobodyGroup: gid_t = 65534
         let plain = try copiedChild(mode: 0o755, group: nobodyGroup)
