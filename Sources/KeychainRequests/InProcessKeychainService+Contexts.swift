@@ -3,6 +3,8 @@ import KeychainCore
 extension InProcessKeychainService {
     /// The longest application password a context takes, in bytes.
     package static let largestApplicationPassword = 4096
+    /// The longest `localizedReason` a context takes, in bytes: a sentence, not a document.
+    package static let largestLocalizedReason = 4096
 
     /// The requests of an `LAContext`: its context in the registry, and policy evaluations on it.
     func performContextRequest(_ request: KeychainRequest, as caller: Caller) throws -> KeychainResponse {
@@ -40,6 +42,15 @@ extension InProcessKeychainService {
                     "an application password is at most \(Self.largestApplicationPassword) bytes, not \(size)")
             }
             context.setApplicationPassword(password)
+            return .done
+        case .setLocalizedReason(let reason):
+            // A refused reason leaves none, not an earlier one that no longer says why.
+            context.localizedReason = nil
+            guard reason.utf8.count <= Self.largestLocalizedReason else {
+                throw KeychainError.param.because(
+                    "a localizedReason is at most \(Self.largestLocalizedReason) bytes, not \(reason.utf8.count)")
+            }
+            context.localizedReason = reason
             return .done
         case .invalidateAuthenticationContext:
             context.invalidate()

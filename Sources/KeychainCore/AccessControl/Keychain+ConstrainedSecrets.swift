@@ -61,13 +61,14 @@ extension Keychain {
         return max(try dataProtection.passcodeIterations ?? 0, tuned)
     }
 
-    /// A query's authentication for one call: with the call's context, and the caller named in the prompt
-    /// when the app gave no `kSecUseOperationPrompt`.
+    /// A query's authentication for one call: with the call's context, its prompt saying the app's
+    /// `kSecUseOperationPrompt`, else the context's `localizedReason` (Apple's order), else naming the caller.
     func authentication(_ given: ReadAuthentication, context: AuthenticationContext?, caller: CallerIdentity)
         -> ReadAuthentication
     {
         ReadAuthentication(
-            context: context, ui: given.ui, operationPrompt: given.operationPrompt ?? Self.defaultPrompt(for: caller))
+            context: context, ui: given.ui,
+            operationPrompt: given.operationPrompt ?? context?.localizedReason ?? Self.defaultPrompt(for: caller))
     }
 
     /// What a prompt says when the app gave no reason.
@@ -114,7 +115,9 @@ extension Keychain {
                 throw AuthenticationFailure.notInteractive.keychainError
             }
             if authentication.defersPrompts { throw PromptDeferred() }
-            let reason = authentication.operationPrompt ?? Self.defaultPrompt(for: configuration.identity)
+            let reason =
+                authentication.operationPrompt ?? context.localizedReason
+                ?? Self.defaultPrompt(for: configuration.identity)
             do {
                 try authenticators.evaluate(policy, context: context, reason: reason)
             } catch let failure as AuthenticationFailure {

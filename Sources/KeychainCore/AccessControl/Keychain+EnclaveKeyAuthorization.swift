@@ -63,7 +63,8 @@ extension Keychain {
         guard policy.hasConstraints else { return try sealer.openSecret(sealed, itemKey: itemKey) }
         let authentication = ReadAuthentication(
             context: context, ui: .allow,
-            operationPrompt: reason ?? Self.defaultPrompt(for: caller ?? configuration.identity))
+            operationPrompt: reason ?? context?.localizedReason
+                ?? Self.defaultPrompt(for: caller ?? configuration.identity))
         return try openConstrained(
             sealed, policy: policy, sealer: sealer, itemKey: itemKey, authentication: authentication)
     }

@@ -1,0 +1,81 @@
+import Foundation
+import KeychainCore
+import KeychainRequests
+import LocalAuthentication
+import Security
+import Synchronization
+import Testing
+
+/// A prompter that keeps the text of each passcode prompt and answers "1234".
+private final class ReasonRecordingPrompter: UserPrompter {
+    let reasons = Mutex<[String]>([])
+
+    func ask(_ prompt: UserPrompt) throws -> PromptAnswer {
+        if case .devicePasscode(let reason) = prompt { reasons.withLock { $0.append(reason) } }
+        return .passcode(SecureBytesBox(Array("1234".utf8)))
+    }
+}
+
+/// What a keychain prompt says: the app's reason (`kSecUseOperationPrompt`, else the context's
+/// `localizedReason`, as on Apple since iOS 14 deprecated the former).
+@Suite struct PromptReasonTests {
+    private func withPromptingKeychain(_ body: (ReasonRecordingPrompter) throws -> Void) throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-reason-\(UUID().uuidString)")
+        let prompter = ReasonRecordingPrompter()
+        var configuration = KeychainConfiguration(
+            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
+        configuration.passcodeDerivationTarget = 0.002
+        configuration.userPrompter = prompter
+        let keychain = try Keychain(configuration: configuration)
+        defer {
+            keychain.close()
+            try? FileManager.default.removeItem(at: home)
+        }
+        try keychain.setPasscode(Secret(Array("1234".utf8)))
+        try SecurityRuntime.withKeychain(keychain) {
+            #expect(addPassword("token", service: "svc", secret: "s", flags: .devicePasscode) == errSecSuccess)
+            try body(prompter)
+        }
+    }
+
+    @Test func aContextsLocalizedReasonIsShownWhenTheQueryGivesNoOperationPrompt() throws {
+        try withPromptingKeychain { prompter in
+            let context = LAContext()
+            context.localizedReason = "Sign in to your mail"
+            #expect(
+                readPassword("token", service: "svc", extra: [kSecUseAuthenticationContext as String: context]).0
+                    == errSecSuccess)
+            #expect(prompter.reasons.withLock { $0.last }?.contains("Sign in to your mail") == true)
+        }
+    }
+
+    @Test func theOperationPromptWinsOverTheContextsLocalizedReason() throws {
+        try withPromptingKeychain { prompter in
+            let context = LAContext()
+            context.localizedReason = "the context's reason"
+            let extra: [String: Any] = [
+                kSecUseAuthenticationContext as String: context,
+                kSecUseOperationPrompt as String: "the query's prompt",
+            ]
+            #expect(readPassword("token", service: "svc", extra: extra).0 == errSecSuccess)
+            let shown = prompter.reasons.withLock { $0.last } ?? ""
+            #expect(shown.contains("the query's prompt") && !shown.contains("the context's reason"))
+        }
+    }
+
+    @Test func aLocalizedReasonSetAgainReplacesTheFirstAndAnEmptyOneClearsIt() throws {
+        try withPromptingKeychain { prompter in
+            let context = LAContext()
+            context.localizedReason = "first"
+            context.localizedReason = "second"
+            context.touchIDAuthenticationAllowableReuseDuration = 0.001  // each read below asks
+            let query: [String: Any] = [kSecUseAuthenticationContext as String: context]
+            #expect(readPassword("token", service: "svc", extra: query).0 == errSecSuccess)
+            #expect(prompter.reasons.withLock { $0.last }?.contains("second") == true)
+            context.localizedReason = ""
+            Thread.sleep(forTimeInterval: 0.01)  // past the reuse duration: the read asks again
+            #expect(readPassword("token", service: "svc", extra: query).0 == errSecSuccess)
+            #expect(prompter.reasons.withLock { $0.last }?.contains("T.app wants to use an item") == true)
+        }
+    }
+}
