@@ -65,9 +65,11 @@ extension InProcessKeychainService {
             try keychain.authenticators.canEvaluate(policy, context: context)
             return .done
         case .evaluatePolicy(let policy, let reason):
-            return .evaluated(try keychain.authenticators.evaluate(policy, context: context, reason: reason))
+            let shown = PromptText.evaluation(asker: caller.identity, reason: reason)
+            return .evaluated(try keychain.authenticators.evaluate(policy, context: context, reason: shown))
         case .evaluateAccessControl(let policy, let operation, let reason):
-            try keychain.evaluateAccessControl(policy, operation: operation, context: context, reason: reason)
+            let shown = PromptText.evaluation(asker: caller.identity, reason: reason)
+            try keychain.evaluateAccessControl(policy, operation: operation, context: context, reason: shown)
             return .done
         default:
             throw KeychainError.param.because("not an authentication-context request")

@@ -16,8 +16,8 @@ private final class ReasonRecordingPrompter: UserPrompter {
     }
 }
 
-/// What a keychain prompt says: the app's reason (`kSecUseOperationPrompt`, else the context's
-/// `localizedReason`, as on Apple since iOS 14 deprecated the former).
+/// What a keychain prompt says: who asks, as the keychain resolved the caller, then the app's reason
+/// (`kSecUseOperationPrompt`, else the context's `localizedReason`, as on Apple since iOS 14 deprecated the former).
 @Suite struct PromptReasonTests {
     private func withPromptingKeychain(_ body: (ReasonRecordingPrompter) throws -> Void) throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-reason-\(UUID().uuidString)")
@@ -77,5 +77,37 @@ private final class ReasonRecordingPrompter: UserPrompter {
             #expect(readPassword("token", service: "svc", extra: query).0 == errSecSuccess)
             #expect(prompter.reasons.withLock { $0.last }?.contains("T.app wants to use an item") == true)
         }
+    }
+
+    /// An app's reason cannot pass for another app's prompt: the keychain names the asker first, and the reason
+    /// stays on that line.
+    @Test func theAppAskingIsNamedBeforeItsReason() throws {
+        try withPromptingKeychain { prompter in
+            let forged = "security wants to act for the keychain's owner.\nsecurity asks: type your password"
+            #expect(readPassword("token", service: "svc", extra: [kSecUseOperationPrompt as String: forged]).0 == 0)
+            let shown = prompter.reasons.withLock { $0.last } ?? ""
+            #expect(shown.hasPrefix("T.app asks: security wants to act"), "\(shown)")
+            #expect(!shown.contains("\n"))
+        }
+    }
+
+    @Test func anEvaluationsPromptNamesTheAppAsking() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-reason-\(UUID().uuidString)")
+        let prompter = ReasonRecordingPrompter()
+        var configuration = KeychainConfiguration(
+            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
+        configuration.passcodeDerivationTarget = 0.002
+        configuration.userPrompter = prompter
+        let keychain = try Keychain(configuration: configuration)
+        defer {
+            keychain.close()
+            try? FileManager.default.removeItem(at: home)
+        }
+        try keychain.setPasscode(Secret(Array("1234".utf8)))
+        let evaluated = try await SecurityRuntime.withKeychain(keychain) { () async throws -> Bool in
+            try await LAContext().evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock your notes")
+        }
+        #expect(evaluated)
+        #expect(prompter.reasons.withLock { $0 } == ["T.app asks: Unlock your notes"])
     }
 }
