@@ -584,6 +584,9 @@ extension ReasonMessages {
         word(
             "an application password is at most {0} bytes, not {1}",
             "アプリケーションパスワードは {0} バイトまでです（{1} バイトあります）")
+        word(
+            "a localizedReason is at most {0} bytes, not {1}",
+            "localizedReason は {0} バイトまでです（{1} バイトあります）")
         word("keychaind answered a backup with something else", "keychaind がバックアップに別の応答を返しました")
         word(
             "the answer is {0} bytes, more than a client of protocol 1 takes ({1} bytes); narrow the query, or use a "

@@ -3,6 +3,8 @@ import KeychainCore
 extension InProcessKeychainService {
     /// The longest application password a context takes, in bytes.
     package static let largestApplicationPassword = 4096
+    /// The longest `localizedReason` a context takes, in bytes: a sentence, not a document.
+    package static let largestLocalizedReason = 4096
 
     /// The requests of an `LAContext`: its context in the registry, and policy evaluations on it.
     func performContextRequest(_ request: KeychainRequest, as caller: Caller) throws -> KeychainResponse {
@@ -41,6 +43,15 @@ extension InProcessKeychainService {
             }
             context.setApplicationPassword(password)
             return .done
+        case .setLocalizedReason(let reason):
+            // A refused reason leaves none, not an earlier one that no longer says why.
+            context.localizedReason = nil
+            guard reason.utf8.count <= Self.largestLocalizedReason else {
+                throw KeychainError.param.because(
+                    "a localizedReason is at most \(Self.largestLocalizedReason) bytes, not \(reason.utf8.count)")
+            }
+            context.localizedReason = reason
+            return .done
         case .invalidateAuthenticationContext:
             context.invalidate()
             return .done
@@ -54,9 +65,11 @@ extension InProcessKeychainService {
             try keychain.authenticators.canEvaluate(policy, context: context)
             return .done
         case .evaluatePolicy(let policy, let reason):
-            return .evaluated(try keychain.authenticators.evaluate(policy, context: context, reason: reason))
+            let shown = PromptText.evaluation(asker: caller.identity, reason: reason)
+            return .evaluated(try keychain.authenticators.evaluate(policy, context: context, reason: shown))
         case .evaluateAccessControl(let policy, let operation, let reason):
-            try keychain.evaluateAccessControl(policy, operation: operation, context: context, reason: reason)
+            let shown = PromptText.evaluation(asker: caller.identity, reason: reason)
+            try keychain.evaluateAccessControl(policy, operation: operation, context: context, reason: shown)
             return .done
         default:
             throw KeychainError.param.because("not an authentication-context request")

@@ -49,6 +49,7 @@ public struct InProcessKeychainService: KeychainService {
             .forgetAuthenticationContext,
             .configureAuthenticationContext,
             .setApplicationPassword,
+            .setLocalizedReason,
             .invalidateAuthenticationContext,
             .authenticationContextState,
             .canEvaluatePolicy,

@@ -20,6 +20,9 @@ public enum KeychainRequest: Sendable {
     case configureAuthenticationContext(AuthenticationContextSettings)
     /// Sets (or with nil clears) the application password `.applicationPassword` items need.
     case setApplicationPassword(Secret?)
+    /// Sets (or with "" clears) `LAContext.localizedReason`, which the context's prompts show when the call gives no
+    /// `kSecUseOperationPrompt`.
+    case setLocalizedReason(String)
     case invalidateAuthenticationContext
     case authenticationContextState
     case canEvaluatePolicy(AuthenticationPolicy)
@@ -60,6 +63,7 @@ extension KeychainRequest {
     package var minimumProtocol: Int {
         switch self {
         case .enclaveKey: 3
+        case .setLocalizedReason: 5
         default: 1
         }
     }

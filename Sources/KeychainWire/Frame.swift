@@ -27,8 +27,9 @@ package struct Frame: Hashable, Sendable {
     /// The newest protocol this code speaks: 2 adds ``FrameKind/hello`` and answers in parts
     /// (``FrameKind/responsePart``); 3 adds the Secure Enclave keys' requests, which a client sends only to a
     /// daemon that said 3 or more; 4 answers a passcode removal with the count of items it deleted (a client of 3
-    /// or less is answered done, as before). A connection speaks protocol 1 until its client says hello.
-    package static let protocolVersion = 4
+    /// or less is answered done, as before); 5 adds a context's `localizedReason` (`set-localized-reason`), which a
+    /// client sends only to a daemon that said 5 or more. A connection speaks protocol 1 until its client says hello.
+    package static let protocolVersion = 5
     /// The largest payload a client of protocol 1 accepts: the daemon sends such a client no larger frame.
     package static let protocolOneLargestPayload = 16 << 20
     /// The largest whole answer (all its parts) a client takes unless told otherwise: 1 GiB.

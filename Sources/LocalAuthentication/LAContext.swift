@@ -71,10 +71,16 @@ open class LAContext: NSObject, @unchecked Sendable {  // safe: mutable state li
         }
     }
 
-    /// The reason shown to the user when the keychain asks for authentication on this context's behalf.
+    /// The reason shown to the user when the keychain asks for authentication on this context's behalf: a
+    /// keychain call passing the context as `kSecUseAuthenticationContext` without a `kSecUseOperationPrompt`
+    /// (which wins when given) shows it, so the keychain, in this process or keychaind, keeps it with the context.
     open var localizedReason: String {
         get { settings.withLock { $0.localizedReason } }
-        set { settings.withLock { $0.localizedReason = newValue } }
+        set {
+            settings.withLock { $0.localizedReason = newValue }
+            // A keychaind older than protocol 5, or a reason over 4,096 bytes, keeps none: its prompts say who asks.
+            send(.setLocalizedReason(newValue)) { $0.localizedReason = newValue }
+        }
     }
 
     /// The title of the fallback button (nil: the default; empty: hidden).

@@ -35,7 +35,7 @@ import Testing
         #expect(answer.kind == .statusReply)
         let status = try #require(answer.fieldList.flatMap(DaemonStatus.init(fields:)))
         #expect(status.version == DaemonServer.version)
-        #expect(status.protocolVersion == 4)
+        #expect(status.protocolVersion == 5)
         #expect(status.clients == 2)
         #expect(status.queueDepth == 0)
         #expect(status.uptimeSeconds >= 0)

@@ -196,6 +196,34 @@ import Testing
         #expect(right?["status"] == "0" && right?["owner"] == "yes")
     }
 
+    /// The claim's prompt names the client as the daemon identified it, before the text the client sent: a client
+    /// cannot present its claim as `security`'s.
+    @Test func anOwnerClaimsPromptNamesTheClientTheDaemonIdentified() throws {
+        let fixture = try Fixture()
+        let client = try fixture.daemon.connect()
+        #expect(try client.negotiate() == nil)
+        let message = "security wants to act for the keychain's owner."
+        let claim = Frame(kind: .claimOwner, requestID: client.takeRequestID(), payload: Array(message.utf8))
+        #expect(client.send(claim))
+        var shown: [String] = []
+        while true {
+            let frame = try client.receive()
+            if frame.kind == .ownerRights {
+                #expect(frame.fieldList?["owner"] == "yes")
+                break
+            }
+            guard frame.kind == .prompt, case .system(let prompt) = try PromptCodec.decodeQuestion(frame.payload)
+            else { return }
+            shown.append(prompt.text)
+            let password = PromptCodec.Reply.passcode(SecureBytesBox(Array(Self.password.utf8)))
+            let reply = try PromptCodec.encode(prompt.style.isQuestion ? password : .shown)
+            #expect(client.send(Frame(kind: .promptAnswer, requestID: claim.requestID, payload: reply)))
+        }
+        let first = shown.first ?? ""
+        #expect(first.hasPrefix("LOCAL."), "the test runner's private group: \(shown)")
+        #expect(first.contains("asks to act as your keychain's owner") && first.contains("Its reason: \(message)"))
+    }
+
     @Test func aProcessThatHeldOwnerRightsClaimsThemAgainWhenItReconnects() throws {
         let fixture = try Fixture()
         let relay = ScriptedRelay([Self.password, Self.password])
@@ -309,7 +337,8 @@ import Testing
             Issue.record("not evaluated: \(response)")
             return
         }
-        #expect(relay.shown.contains("Unlock your notes"))
+        // The app's reason, after the name the daemon found for it.
+        #expect(relay.shown.contains { $0.hasPrefix("LOCAL.") && $0.hasSuffix(" asks: Unlock your notes") })
         #expect(relay.asked.filter { $0 == "Password: " }.count == 3)
     }
 
@@ -328,8 +357,8 @@ import Testing
             Issue.record("not evaluated: \(response)")
             return
         }
-        let shown = try #require(relay.shown.first { $0.hasPrefix("Unlock your notes.") })
-        #expect(shown.utf8.count <= 1024)
+        let shown = try #require(relay.shown.first { $0.contains(" asks: Unlock your notes.") })
+        #expect(shown.utf8.count <= 1024 && shown.hasPrefix("LOCAL."), "cut at its end, the asker kept")
     }
 }
 
@@ -359,7 +388,7 @@ import Testing
         } throws: { error in
             (error as? AuthenticationFailure) == .authenticationFailed
         }
-        #expect(relay.shown.contains("Show your card"))
+        #expect(relay.shown.contains { $0.hasPrefix("LOCAL.") && $0.hasSuffix(" asks: Show your card") })
         #expect(relay.shown.contains("Place a finger on the fingerprint reader."))
         #expect(relay.asked.isEmpty, "fprintd asks nothing to type")
     }

@@ -120,6 +120,17 @@ import Testing
         #expect(count == 1)
     }
 
+    /// A context's `localizedReason` (protocol 5) is not sent to an older daemon either: refused by the client.
+    @Test func aLocalizedReasonIsNotSentToADaemonOfProtocolTwo() throws {
+        let daemon = try ScriptedDaemon { peer, _ in peer.helloAsProtocolTwo() }
+        let service = DaemonKeychainService(socketPath: daemon.path)
+        let refusal = Self.failure {
+            _ = try service.perform(.setLocalizedReason("why"), as: Self.caller)
+        }
+        #expect(refusal?.status == -4)
+        #expect(refusal?.reason?.contains("needs protocol 5") == true)
+    }
+
     @Test func anAnswerInManyPartsIsPutTogether() throws {
         let daemon = try ScriptedDaemon { peer, _ in
             peer.helloAsProtocolTwo()

@@ -19,6 +19,19 @@ import Testing
         #expect(configure == [0, 22, 1] + withUnsafeBytes(of: (1.5).bitPattern.bigEndian) { Array($0) } + [0])
     }
 
+    /// Protocol 5's request: a context's `localizedReason` as a tag of its own (29), never sent to an older daemon;
+    /// `configure` (22) keeps its layout, which every daemon reads.
+    @Test func aLocalizedReasonIsATagOfItsOwn() throws {
+        let bytes = try RequestCodec.encode(.setLocalizedReason("Hi"), context: nil)
+        #expect(bytes == [0, 29, 0, 0, 0, 2] + Array("Hi".utf8))
+        guard case .setLocalizedReason(let reason) = try RequestCodec.decode(bytes).request else {
+            Issue.record("not a localizedReason")
+            return
+        }
+        #expect(reason == "Hi")
+        #expect(KeychainRequest.setLocalizedReason("Hi").minimumProtocol == 5)
+    }
+
     @Test func aQueryReadsBackFieldByField() throws {
         var query = ItemQuery(
             itemClass: .genericPassword, attributes: [.account: .string("ü-1"), .service: .string("s")])

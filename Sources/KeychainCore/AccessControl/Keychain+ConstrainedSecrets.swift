@@ -61,18 +61,11 @@ extension Keychain {
         return max(try dataProtection.passcodeIterations ?? 0, tuned)
     }
 
-    /// A query's authentication for one call: with the call's context, and the caller named in the prompt
-    /// when the app gave no `kSecUseOperationPrompt`.
+    /// A query's authentication for one call: with the call's context, and the caller its prompts name.
     func authentication(_ given: ReadAuthentication, context: AuthenticationContext?, caller: CallerIdentity)
         -> ReadAuthentication
     {
-        ReadAuthentication(
-            context: context, ui: given.ui, operationPrompt: given.operationPrompt ?? Self.defaultPrompt(for: caller))
-    }
-
-    /// What a prompt says when the app gave no reason.
-    static func defaultPrompt(for caller: CallerIdentity) -> String {
-        "\(caller.applicationIdentifier ?? "A program") wants to use an item in your keychain."
+        ReadAuthentication(context: context, ui: given.ui, operationPrompt: given.operationPrompt, asker: caller)
     }
 
     /// Opens a constrained item's secret, authenticating as `authentication` allows.
@@ -114,7 +107,10 @@ extension Keychain {
                 throw AuthenticationFailure.notInteractive.keychainError
             }
             if authentication.defersPrompts { throw PromptDeferred() }
-            let reason = authentication.operationPrompt ?? Self.defaultPrompt(for: configuration.identity)
+            // The app's kSecUseOperationPrompt, else its context's localizedReason (Apple's order), after who asks.
+            let reason = PromptText.item(
+                asker: authentication.asker ?? configuration.identity,
+                reason: authentication.operationPrompt ?? context.localizedReason)
             do {
                 try authenticators.evaluate(policy, context: context, reason: reason)
             } catch let failure as AuthenticationFailure {

@@ -42,7 +42,7 @@ extension Keychain {
     /// - Throws: `errSecInteractionNotAllowed` while the class is locked (or when a prompt is needed and
     ///   `context` does not allow interaction), `errSecUserCanceled`, `errSecAuthFailed` (no match, wrong
     ///   passcode, a changed enrollment), `errSecDecode` for bytes that are not such a seal.
-    /// - Parameter caller: who a prompt without `reason` names (default: the keychain's own identity).
+    /// - Parameter caller: who a prompt names as asking (default: the keychain's own identity).
     package func openEnclaveKeyAuthorization(
         _ bytes: [UInt8], policy: AccessControlPolicy, binding: [UInt8], context: AuthenticationContext?,
         reason: String?, caller: CallerIdentity? = nil
@@ -62,8 +62,7 @@ extension Keychain {
         let sealed = Array(bytes[(5 + length)...])
         guard policy.hasConstraints else { return try sealer.openSecret(sealed, itemKey: itemKey) }
         let authentication = ReadAuthentication(
-            context: context, ui: .allow,
-            operationPrompt: reason ?? Self.defaultPrompt(for: caller ?? configuration.identity))
+            context: context, ui: .allow, operationPrompt: reason, asker: caller ?? configuration.identity)
         return try openConstrained(
             sealed, policy: policy, sealer: sealer, itemKey: itemKey, authentication: authentication)
     }

@@ -22,6 +22,7 @@ public final class AuthenticationContext: Sendable {
         var grants: [AuthenticationMethod: Grant] = [:]
         var applicationPassword: SecureBytes?
         var domainState: [UInt8]?
+        var localizedReason: String?
     }
 
     private let state = Mutex(State())
@@ -40,6 +41,13 @@ public final class AuthenticationContext: Sendable {
     public var interactionNotAllowed: Bool {
         get { state.withLock { $0.interactionNotAllowed } }
         set { state.withLock { $0.interactionNotAllowed = newValue } }
+    }
+
+    /// `LAContext.localizedReason`: what a prompt for a keychain call on this context says when the call gives no
+    /// `kSecUseOperationPrompt` (Apple's replacement for it since iOS 14); nil or empty for none.
+    public var localizedReason: String? {
+        get { state.withLock { $0.localizedReason } }
+        set { state.withLock { $0.localizedReason = newValue?.isEmpty == false ? newValue : nil } }
     }
 
     /// Whether ``invalidate()`` was called.

@@ -17,6 +17,9 @@ public struct ReadAuthentication: Sendable {
     public var ui: AuthenticationUI
     /// Why the app asks, shown by a system prompt (`kSecUseOperationPrompt`).
     public var operationPrompt: String?
+    /// Who the prompt names as asking: the caller the engine resolved (keychaind's finding, in daemon mode), set
+    /// by the engine with the context; nil for the keychain's own identity.
+    var asker: CallerIdentity?
 
     /// When set, a read that would prompt throws ``PromptDeferred`` instead, so that the caller can release
     /// what it holds (a write transaction), ask, and try again.
@@ -27,10 +30,11 @@ public struct ReadAuthentication: Sendable {
         self.operationPrompt = operationPrompt
     }
 
-    init(context: AuthenticationContext?, ui: AuthenticationUI, operationPrompt: String?) {
+    init(context: AuthenticationContext?, ui: AuthenticationUI, operationPrompt: String?, asker: CallerIdentity) {
         self.context = context
         self.ui = ui
         self.operationPrompt = operationPrompt
+        self.asker = asker
     }
 }
 

@@ -65,7 +65,9 @@ package final class OwnerRights: Sendable {
             return answer(SecurityStatus.authFailed, "the caller's uid has no account to authenticate", prompted: false)
         }
         let route = DaemonPrompter.Route(connection: connection, requestID: frame.requestID, uid: peer.uid)
-        let reason = String(decoding: frame.payload.prefix(1024), as: UTF8.self)
+        // The client's text comes after what the daemon itself says: who asks (its finding) and what it asks for.
+        let reason = PromptText.ownerClaim(
+            asker: caller, reason: String(decoding: frame.payload.prefix(1024), as: UTF8.self))
         let outcome = authentication.authenticate(user: user, reason: reason) { DaemonPrompter.relay($0, on: route) }
         do {
             try outcome.requireSuccess()

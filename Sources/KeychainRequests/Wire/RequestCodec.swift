@@ -65,6 +65,8 @@ extension WireEncoder {
                 $0.optional(settings.interactionNotAllowed) { $0.bool($1) }
             }
         case .setApplicationPassword(let password): tagged(23) { $0.optional(password) { $0.secret($1) } }
+        // Protocol 5 (KeychainRequest.minimumProtocol): an older daemon is never sent this tag.
+        case .setLocalizedReason(let reason): tagged(29) { $0.string(reason) }
         case .invalidateAuthenticationContext: byte(24)
         case .authenticationContextState: byte(25)
         case .canEvaluatePolicy(let policy): tagged(26) { $0.policy(policy) }
@@ -201,6 +203,7 @@ extension WireDecoder {
                 throw Self.invalid("an access control operation", tag)
             }
             return .evaluateAccessControl(policy, operation: operation, reason: try string())
+        case 29: return .setLocalizedReason(try string())
         case 40: return .keychainInfo
         case 41: return .lock
         case 42: return .unlock(passcode: try secret())
