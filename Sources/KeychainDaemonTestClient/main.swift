@@ -15,6 +15,7 @@ import SystemCalls
 //   storm-until PREFIX STOP-FILE [PAUSE-FILE] (StormUntilStopped.swift)
 //   enclave-sign HEX (a signing key's stored form sent straight to the daemon, as a hostile client would)
 //   explain PATH (`security apps show PATH`'s request: the daemon's fields, `key=value`)
+//   claim-owner (claims owner rights with no terminal: `status=`, `prompted=`, `reason=`)
 //   fork-get ACCOUNT (reads, forks, reads in the child, then in the parent: `before=`, `child=`, `after=` statuses)
 //   wait SECONDS (sleeps, and connects to nothing)
 //   exec-on-connection PROGRAM ARGUMENT… (connects, then execs PROGRAM with the connection as standard output)
@@ -146,6 +147,16 @@ case ("load", 3...5):
     load.run()
 case ("storm-until", 3...4):
     stormUntilStopped(prefix: arguments[1], stopPath: arguments[2], pausePath: arguments.count > 3 ? arguments[3] : nil)
+case ("claim-owner", 1):
+    let service = DaemonKeychainService(socketPath: ProcessInfo.processInfo.environment["KEYCHAIN_SOCKET"] ?? "")
+    do {
+        let grant = try service.claimOwnerRights(message: "a test client claims")
+        say("status=\(grant.status)")
+        say("prompted=\(grant.prompted)")
+        say("reason=\(grant.reason)")
+    } catch {
+        say("status=\((error as? KeychainError)?.status ?? -1)")
+    }
 case ("enclave-sign", 2):
     let service = DaemonKeychainService(socketPath: ProcessInfo.processInfo.environment["KEYCHAIN_SOCKET"] ?? "")
     let request = EnclaveKeyRequest.sign(

@@ -157,6 +157,24 @@ import Testing
         #expect(fixture.daemon.log.contains("owner rights reused"))
     }
 
+    /// An app the policy names stays an app: no prompt, whatever it could relay, and no reuse of its terminal
+    /// session's grant.
+    @Test func anAppThePolicyNamesCannotClaimOwnerRights() throws {
+        let fixture = try Fixture()
+        let terminal = try SessionTerminal()
+        terminal.answer([Self.password])
+        // The session holds a grant (security was asked once), then app A claims from the same session.
+        let script = Self.find + "\"$APP_A\" claim-owner; "
+        var environment = fixture.environment
+        environment["APP_A"] = fixture.apps.appA
+        let run = try terminal.runSession(script, environment: environment)
+        #expect(run.outputText.contains("secret of A\nexit=0"), "\(run.errorText)")
+        #expect(run.outputText.contains("status=-34018"), "\(run.outputText)")
+        #expect(run.outputText.contains("prompted=false"))
+        #expect(run.outputText.contains("reason=the administrator's policy names this program as the app"))
+        #expect(terminal.transcript.components(separatedBy: "Password: ").count == 2, "\(terminal.transcript)")
+    }
+
     @Test func anExpiredWindowAsksAgain() throws {
         let fixture = try Fixture(window: 2)
         let terminal = try SessionTerminal()

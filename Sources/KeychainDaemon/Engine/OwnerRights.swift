@@ -48,6 +48,17 @@ package final class OwnerRights: Sendable {
             fields.append("reason", reason)
             return Frame(kind: .ownerRights, requestID: frame.requestID, payload: fields.encoded())
         }
+        // An app the policy names (a sandboxed app, a service) is confined to its groups by design: neither a password
+        // it relays nor a grant its terminal session holds makes it the owner. Only callers the policy does not name
+        // (the `security` command among them) may claim.
+        if connection.isPolicyNamedApp {
+            log.warning(
+                "\(who): owner rights refused: the policy names it as \(caller.applicationIdentifier ?? "an app")")
+            return answer(
+                SecurityStatus.missingEntitlement,
+                "the administrator's policy names this program as the app \(caller.applicationIdentifier ?? "-"), and "
+                    + "an app named by the policy never acts as the keychain's owner", prompted: false)
+        }
         if connection.actsAsOwner {
             return answer(0, "this connection holds owner rights", prompted: false, until: session.flatMap(expiry))
         }

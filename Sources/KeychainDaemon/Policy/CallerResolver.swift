@@ -23,6 +23,10 @@ package struct CallerResolver: Sendable {
         case refused(String)
     }
 
+    /// Whether an allowed caller's `basis` is a rule of the administrator's policy, which names it as an app, rather
+    /// than the private-group rule for callers the policy does not know.
+    package static func isPolicyRule(basis: String) -> Bool { !basis.hasPrefix("private group") }
+
     package let policy: PolicyDirectory
     package let unknownCallers: UnknownCallers
     /// The uid that must own an executable and its directories for a path-only rule to trust the path.

@@ -19,6 +19,9 @@ package final class DaemonConnection: @unchecked Sendable {  // safe: used by it
     private let idleSeconds: Int
     /// Whether the daemon authenticated this connection's user for owner rights (``OwnerRights``); for its life.
     var actsAsOwner = false
+    /// Whether a rule of the administrator's policy names the client as an app: such a client never acts as the
+    /// owner (``OwnerRights``), whatever it proves.
+    var isPolicyNamedApp = false
     /// The largest payload of a frame, both ways (`--max-message`).
     let payloadLimit: Int
     /// The largest whole answer, parts included (`--max-answer`).

@@ -58,7 +58,7 @@ extension DaemonServer {
             fields.append("basis", basis)
             fields.append("application-identifier", identity.applicationIdentifier ?? "")
             fields.append("access-groups", identity.accessGroups.joined(separator: " "))
-            if !basis.hasPrefix("private group") {
+            if CallerResolver.isPolicyRule(basis: basis) {
                 fields.append(
                     "when-it-runs",
                     "the rule applies only if every library it loads is root's and closed to others up to /")

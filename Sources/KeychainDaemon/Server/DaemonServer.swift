@@ -106,11 +106,14 @@ package final class DaemonServer: Sendable {
             stream: stream, peer: identified.process, bytesBeforeIdentification: bytesBeforeIdentification,
             payloadLimit: limits.maximumPayload, idleSeconds: limits.idleSeconds, answerLimit: limits.maximumAnswer,
             answers: answers, othersAtWork: { [self] in inFlight.load(ordering: .relaxed) > 0 })
+        connection.isPolicyNamedApp = identified.isPolicyNamedApp
         converse(connection, peer: identified.peer, caller: identified.caller, who: who)
     }
 
     /// Who the peer is: its pidfd, what the kernel says of it, and what the policy makes of that.
-    private typealias Identified = (process: ProcessHandle, peer: PeerIdentity, caller: CallerIdentity)
+    private typealias Identified = (
+        process: ProcessHandle, peer: PeerIdentity, caller: CallerIdentity, isPolicyNamedApp: Bool
+    )
 
     /// The peer's identity and what the policy makes of it; a refusal is logged and answered, and gives nil.
     private func identify(
@@ -148,7 +151,7 @@ package final class DaemonServer: Sendable {
         case .allowed(let caller, let basis):
             let program = peer.executablePath ?? "an unknown executable"
             log.info("\(who) running \(program) is \(caller.applicationIdentifier ?? "-") (\(basis))")
-            return (process, peer, caller)
+            return (process, peer, caller, CallerResolver.isPolicyRule(basis: basis))
         }
     }
 
