@@ -445,6 +445,9 @@ extension ReasonMessages {
             "項目に {0} がありません（クエリは {1} を求めています）")
         word("{0} matching item(s) cannot be read now: {1}", "一致した {0} 件の項目は今は読み出せません: {1}")
         word(
+            "matching item {0} needs authentication for its access control: {1}",
+            "一致した項目 {0} は、アクセス制御のため認証が必要です: {1}")
+        word(
             "{0} matching item(s) of class {1} are damaged and were skipped (UUID {2}{3}); delete them, or "
                 + "restore them from a backup",
             "一致したクラス {1} の項目のうち {0} 件が壊れていたため、"
