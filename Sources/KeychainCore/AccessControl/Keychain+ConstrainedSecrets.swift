@@ -142,7 +142,8 @@ extension Keychain {
         return nil
     }
 
-    /// Whether `context` holds every factor of an alternative now.
+    /// Whether `context` holds every factor of an alternative now (biometry and the companion only while a
+    /// passcode is set).
     func satisfied(
         _ factors: [ConstraintFactor], context: AuthenticationContext, sensor: BiometricKeys
     ) throws -> Bool {
@@ -150,6 +151,9 @@ extension Keychain {
             if factor == .applicationPassword {
                 guard context.hasApplicationPassword else { return false }
             } else if let method = factor.method {
+                // Apple's biometry and watch need a passcode: without one, an authentication held from before
+                // its removal counts for nothing.
+                if method != .devicePasscode, try !dataProtection.hasPasscode { return false }
                 let holds =
                     method == .biometry
                     ? context.holds(.biometry, now: configuration.clock(), domainState: sensor.domainState)
