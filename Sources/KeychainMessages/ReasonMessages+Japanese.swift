@@ -469,6 +469,17 @@ extension ReasonMessages {
             "項目に {0} がありません（クエリは {1} を求めています）")
         word("{0} matching item(s) cannot be read now: {1}", "一致した {0} 件の項目は今は読み出せません: {1}")
         word(
+            "biometry, companion and passcode constraints need a device passcode, and none is set",
+            "生体認証、コンパニオン、パスコードの制約にはデバイスパスコードが必要ですが、設定されていません")
+        word(
+            "the item's passcode alternatives need the device passcode it was stored under, which was removed, and "
+                + "its other alternatives need biometry, and none is enrolled",
+            "項目のパスコードの選択肢は保存時のデバイスパスコードを必要としますが、そのパスコードは削除されました。"
+                + "ほかの選択肢は生体認証を必要としますが、登録されていません")
+        word(
+            "matching item {0} needs authentication for its access control: {1}",
+            "一致した項目 {0} は、アクセス制御のため認証が必要です: {1}")
+        word(
             "{0} matching item(s) of class {1} are damaged and were skipped (UUID {2}{3}); delete them, or "
                 + "restore them from a backup",
             "一致したクラス {1} の項目のうち {0} 件が壊れていたため、"

@@ -4,7 +4,9 @@ extension AccessControlPolicy {
 
     /// The constraints as alternatives, each a set of factors that must all hold: `.or` makes each flag an
     /// alternative, `.and` (or no combinator) puts them all in one; `.userPresence` is biometry (any) or the
-    /// passcode, so it splits an alternative in two.
+    /// passcode, so it splits an alternative in two. The application password is no alternative but a requirement
+    /// of every one, whatever the combinator: Apple's `SecAccessControlCreateWithFlags` leaves it out of the
+    /// constraints it combines and requires it on top of them.
     var alternatives: [[ConstraintFactor]] {
         var factors: [[ConstraintFactor]] = []  // each entry: the choices for one flag
         if flags.contains(.userPresence) { factors.append([.biometryAny, .devicePasscode]) }
@@ -12,13 +14,18 @@ extension AccessControlPolicy {
         if flags.contains(.biometryCurrentSet) { factors.append([.biometryCurrentSet]) }
         if flags.contains(.devicePasscode) { factors.append([.devicePasscode]) }
         if flags.contains(.companion) { factors.append([.companion]) }
-        if flags.contains(.applicationPassword) { factors.append([.applicationPassword]) }
-        if flags.contains(.or) { return factors.flatMap { $0.map { [$0] } } }
-        var result: [[ConstraintFactor]] = [[]]
-        for choices in factors {
-            result = result.flatMap { partial in choices.map { Array(Set(partial + [$0])).sorted() } }
+        var result: [[ConstraintFactor]]
+        if flags.contains(.or) {
+            result = factors.flatMap { $0.map { [$0] } }
+        } else {
+            result = [[]]
+            for choices in factors {
+                result = result.flatMap { partial in choices.map { Array(Set(partial + [$0])) } }
+            }
+            if factors.isEmpty { result = [] }
         }
-        return factors.isEmpty ? [] : result
+        guard flags.contains(.applicationPassword) else { return result.map { $0.sorted() } }
+        return (result.isEmpty ? [[]] : result).map { ($0 + [.applicationPassword]).sorted() }
     }
 
     /// The bytes stored in the item's sealed attributes and bound into its secret's additional data.

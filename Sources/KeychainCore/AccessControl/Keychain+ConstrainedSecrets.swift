@@ -83,6 +83,7 @@ extension Keychain {
             throw KeychainError.authFailed.because(Self.removedPasscodeReason)
         }
         var prompted: Set<AuthenticationPolicy> = []
+        var promptable: (alternatives: [[ConstraintFactor]], reasonIfNone: KeychainError.Reason)?
         while true {
             // One look at the sensor's file per attempt: its keys and enrolled set for every alternative.
             let sensor = try authenticators.sensor.keys()
@@ -94,13 +95,13 @@ extension Keychain {
                     throw KeychainError.decode.because("a constrained item's secret does not authenticate")
                 }
             }
-            let alternatives = envelope.alternatives.map(\.factors)
-            guard let policy = promptPolicy(alternatives, context: context, excluding: prompted) else {
-                // The passcode was given and still opens nothing: the item's key is of a passcode since removed.
-                let passcodeGiven = try authenticators.holds(.devicePasscode, in: context)
+            // Worked out once, before the first prompt: a prompt that cannot open the item is never shown.
+            let usable = try promptable ?? promptableAlternatives(envelope, context: context, sensor: sensor)
+            promptable = usable
+            guard let policy = promptPolicy(usable.alternatives, context: context, excluding: prompted) else {
                 throw KeychainError.authFailed.because(
-                    Self.onlyThePasscodeOpens(alternatives) && passcodeGiven
-                        ? Self.removedPasscodeReason : unsatisfiedReason(alternatives))
+                    usable.alternatives.isEmpty
+                        ? usable.reasonIfNone : unsatisfiedReason(envelope.alternatives.map(\.factors)))
             }
             if authentication.ui == .skip { throw ConstraintSkip() }
             if authentication.ui == .fail || context.interactionNotAllowed {
@@ -138,7 +139,8 @@ extension Keychain {
         return nil
     }
 
-    /// Whether `context` holds every factor of an alternative now.
+    /// Whether `context` holds every factor of an alternative now (biometry and the companion only while a
+    /// passcode is set).
     func satisfied(
         _ factors: [ConstraintFactor], context: AuthenticationContext, sensor: BiometricKeys
     ) throws -> Bool {
@@ -146,6 +148,9 @@ extension Keychain {
             if factor == .applicationPassword {
                 guard context.hasApplicationPassword else { return false }
             } else if let method = factor.method {
+                // Apple's biometry and watch need a passcode: without one, an authentication held from before
+                // its removal counts for nothing.
+                if method != .devicePasscode, try !dataProtection.hasPasscode { return false }
                 let holds =
                     method == .biometry
                     ? context.holds(.biometry, now: configuration.clock(), domainState: sensor.domainState)
@@ -200,7 +205,7 @@ extension Keychain {
     }
 
     /// The key of one alternative: every factor's key, combined with HKDF.
-    private func alternativeKey(
+    func alternativeKey(
         _ factors: [ConstraintFactor], salt: [UInt8], iterations: Int, context: AuthenticationContext?, creating: Bool,
         sensor: BiometricKeys? = nil
     ) throws -> SecureBytes {

@@ -106,7 +106,8 @@ extension Keychain {
     }
 
     /// Decrypts `rows` into `outcome` until the query's limit is reached, counting those the lock state keeps
-    /// out and leaving out those `kSecUseAuthenticationUISkip` skips. `byDigests`: the rows' digests answered
+    /// out and leaving out those `kSecUseAuthenticationUISkip` skips; one that needs a prompt the call forbids
+    /// fails the search (errSecInteractionNotAllowed). `byDigests`: the rows' digests answered
     /// every rule of `check`; `authentication`: how a constrained item's secret may be authenticated for.
     private func collect(
         _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher, byDigests: Bool,
@@ -121,6 +122,11 @@ extension Keychain {
                         authentication: authentication(), checkedByDigests: byDigests))
             } catch is ConstraintSkip {
                 continue
+            } catch let refused as ConstraintNeedsInteraction {
+                // Apple's s3dl_query goes on past such an item, then query_error fails the call: no partial results.
+                throw KeychainError.interactionNotAllowed.because(
+                    "matching item \(rows[index].row.uuid.hexadecimal) needs authentication for its access "
+                        + "control: \(refused.error.explanation ?? "")")
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
                 outcome.lockedOut += 1
                 if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.explanation }

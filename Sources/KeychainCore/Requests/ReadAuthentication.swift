@@ -40,3 +40,10 @@ public struct ReadAuthentication: Sendable {
 
 /// Thrown instead of a prompt under ``ReadAuthentication/defersPrompts``.
 struct PromptDeferred: Error {}
+
+/// Thrown by a search's result builder for an item whose constraint needs a prompt the call forbids
+/// (`kSecUseAuthenticationUIFail`, a context that does not allow interaction), told apart from an item whose class
+/// is locked: the search fails whole for it.
+struct ConstraintNeedsInteraction: Error {
+    let error: KeychainError
+}

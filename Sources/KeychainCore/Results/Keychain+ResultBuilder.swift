@@ -62,10 +62,15 @@ extension Keychain {
                 if let suppliedSecret {
                     data = suppliedSecret
                 } else {
-                    data = Secret(
-                        try openConstrained(
-                            match.row.secret, policy: policy, sealer: sealer, itemKey: itemKey,
-                            authentication: authentication()))
+                    do {
+                        data = Secret(
+                            try openConstrained(
+                                match.row.secret, policy: policy, sealer: sealer, itemKey: itemKey,
+                                authentication: authentication()))
+                    } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
+                        // The class key opened above: the item's constraint wants a prompt the call forbids.
+                        throw ConstraintNeedsInteraction(error: error)
+                    }
                 }
             } else {
                 data = Secret(
