@@ -27,25 +27,31 @@ package struct HostView: Sendable, Equatable {
     /// The status of the file at the absolute `path` as the host sees it, links not followed; nil when there is
     /// none.
     func status(at path: String) -> stat? {
+        beneathRoot(path) { base, name in
+            var status = stat()
+            return fstatat(base, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? status : nil
+        }
+    }
+
+    /// Calls `body` with the root opened (the daemon's own when this one cannot be looked through) and `path`
+    /// relative to it; nil when neither opens.
+    private func beneathRoot<Result>(_ path: String, _ body: (Int32, String) -> Result?) -> Result? {
         var base = open(root, SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC)
         if base < 0 { base = open("/", SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC) }
         guard base >= 0 else { return nil }
         defer { SystemCalls.close(base) }
         let relative = String(path.drop { $0 == "/" })
-        var status = stat()
-        return fstatat(base, relative.isEmpty ? "." : relative, &status, AT_SYMLINK_NOFOLLOW) == 0 ? status : nil
+        return body(base, relative.isEmpty ? "." : relative)
     }
 
     /// The device and inode of the file at the absolute `path` as the host sees it, or nil when there is none or
     /// the path goes through a link (a path `/proc/<pid>/exe` gives has none; one swapped in since would be
     /// followed in the daemon's own view). Before Linux 5.6, which cannot refuse links, links are followed.
     func fileIdentity(at path: String) -> FileIdentity? {
-        var base = open(root, SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC)
-        if base < 0 { base = open("/", SystemCalls.pathOnly | O_DIRECTORY | O_CLOEXEC) }
-        guard base >= 0 else { return nil }
-        defer { SystemCalls.close(base) }
-        let relative = String(path.drop { $0 == "/" })
-        let name = relative.isEmpty ? "." : relative
+        beneathRoot(path) { base, name in identity(of: name, beneath: base) }
+    }
+
+    private func identity(of name: String, beneath base: Int32) -> FileIdentity? {
         let file: Int32
         do {
             file = try SystemCalls.openWithoutLinks(name, beneath: base, flags: SystemCalls.pathOnly | O_CLOEXEC)
