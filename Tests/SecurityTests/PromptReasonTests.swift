@@ -19,20 +19,32 @@ private final class ReasonRecordingPrompter: UserPrompter {
 /// What a keychain prompt says: who asks, as the keychain resolved the caller, then the app's reason
 /// (`kSecUseOperationPrompt`, else the context's `localizedReason`, as on Apple since iOS 14 deprecated the former).
 @Suite struct PromptReasonTests {
-    private func withPromptingKeychain(_ body: (ReasonRecordingPrompter) throws -> Void) throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-reason-\(UUID().uuidString)")
+    /// A keychain of app `T.app` with passcode 1234 whose prompts `prompter` records; closed and removed by `close`.
+    private struct PromptingKeychain {
+        let keychain: Keychain
         let prompter = ReasonRecordingPrompter()
-        var configuration = KeychainConfiguration(
-            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
-        configuration.passcodeDerivationTarget = 0.002
-        configuration.userPrompter = prompter
-        let keychain = try Keychain(configuration: configuration)
-        defer {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-reason-\(UUID().uuidString)")
+
+        init() throws {
+            var configuration = KeychainConfiguration(
+                home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
+            configuration.passcodeDerivationTarget = 0.002
+            configuration.userPrompter = prompter
+            keychain = try Keychain(configuration: configuration)
+            try keychain.setPasscode(Secret(Array("1234".utf8)))
+        }
+
+        func close() {
             keychain.close()
             try? FileManager.default.removeItem(at: home)
         }
-        try keychain.setPasscode(Secret(Array("1234".utf8)))
-        try SecurityRuntime.withKeychain(keychain) {
+    }
+
+    private func withPromptingKeychain(_ body: (ReasonRecordingPrompter) throws -> Void) throws {
+        let prompting = try PromptingKeychain()
+        defer { prompting.close() }
+        let prompter = prompting.prompter
+        try SecurityRuntime.withKeychain(prompting.keychain) {
             #expect(addPassword("token", service: "svc", secret: "s", flags: .devicePasscode) == errSecSuccess)
             try body(prompter)
         }
@@ -92,19 +104,10 @@ private final class ReasonRecordingPrompter: UserPrompter {
     }
 
     @Test func anEvaluationsPromptNamesTheAppAsking() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-reason-\(UUID().uuidString)")
-        let prompter = ReasonRecordingPrompter()
-        var configuration = KeychainConfiguration(
-            home: home, identity: CallerIdentity(applicationIdentifier: "T.app", accessGroups: ["T.app"]))
-        configuration.passcodeDerivationTarget = 0.002
-        configuration.userPrompter = prompter
-        let keychain = try Keychain(configuration: configuration)
-        defer {
-            keychain.close()
-            try? FileManager.default.removeItem(at: home)
-        }
-        try keychain.setPasscode(Secret(Array("1234".utf8)))
-        let evaluated = try await SecurityRuntime.withKeychain(keychain) { () async throws -> Bool in
+        let prompting = try PromptingKeychain()
+        defer { prompting.close() }
+        let prompter = prompting.prompter
+        let evaluated = try await SecurityRuntime.withKeychain(prompting.keychain) { () async throws -> Bool in
             try await LAContext().evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock your notes")
         }
         #expect(evaluated)
