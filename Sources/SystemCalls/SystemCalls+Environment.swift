@@ -23,15 +23,19 @@ extension SystemCalls {
 }
 
 extension SystemCalls {
-    /// The home directory the user database gives the process's effective user (`getpwuid_r(geteuid())`): whose
-    /// files the process may write as its own, whatever `HOME` says. Nil when the user has no entry.
-    package static var effectiveUserHome: String? {
+    /// The account name and home directory the user database gives `uid` (`getpwuid_r`); nil when it has no entry.
+    package static func userEntry(uid: UInt32) -> (name: String, home: String)? {
         var entry = passwd()
         var found: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16 * 1024)
-        guard getpwuid_r(geteuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil,
-            let directory = entry.pw_dir, directory.pointee != 0
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &found) == 0, found != nil, let name = entry.pw_name
         else { return nil }
-        return String(cString: directory)
+        return (String(cString: name), entry.pw_dir.map { String(cString: $0) } ?? "")
+    }
+
+    /// The home directory the user database gives the process's effective user: whose files the process may write
+    /// as its own, whatever `HOME` says. Nil when the user has no entry or no home.
+    package static var effectiveUserHome: String? {
+        userEntry(uid: geteuid()).flatMap { $0.home.isEmpty ? nil : $0.home }
     }
 }

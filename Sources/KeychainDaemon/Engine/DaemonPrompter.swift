@@ -2,6 +2,7 @@ import KeychainCore
 import KeychainRequests
 import KeychainWire
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -100,12 +101,5 @@ final class DaemonPrompter: UserPrompter {
     }
 
     /// The account name of `uid`, which PAM authenticates.
-    static func userName(_ uid: UInt32) -> String? {
-        var entry = passwd()
-        var found: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16 * 1024)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &found) == 0, found != nil, let name = entry.pw_name
-        else { return nil }
-        return String(cString: name)
-    }
+    static func userName(_ uid: UInt32) -> String? { SystemCalls.userEntry(uid: uid)?.name }
 }
