@@ -100,8 +100,8 @@ extension AES.GCM {
             try bytes.withUnsafeBytes(body)
         }
 
-        /// An iterator over the nonce's bytes.
-        public func makeIterator() -> Data.Iterator { bytes.makeIterator() }
+        /// An iterator over the nonce's bytes (an array's, as Apple declares it).
+        public func makeIterator() -> Array<UInt8>.Iterator { Array(bytes).makeIterator() }
     }
 
     /// The result of sealing: nonce, ciphertext and tag.

@@ -22,8 +22,9 @@ public struct SymmetricKeySize: Sendable {
 }
 
 /// A symmetric key. Its bytes live in memory of their own that is wiped when the last copy of the key goes away,
-/// and keys compare in constant time. Its description never shows the bytes.
-public struct SymmetricKey: ContiguousBytes, Equatable, Sendable, CustomStringConvertible {
+/// and keys compare in constant time. It has no description of its own, as Apple's has none (an app may give it
+/// one); printed by reflection it shows its storage, which never shows the bytes.
+public struct SymmetricKey: ContiguousBytes, Equatable, Sendable {
     let secret: SecureBytes
 
     init(secret: SecureBytes) { self.secret = secret }
@@ -54,7 +55,4 @@ public struct SymmetricKey: ContiguousBytes, Equatable, Sendable, CustomStringCo
     public static func == (lhs: SymmetricKey, rhs: SymmetricKey) -> Bool {
         lhs.secret.constantTimeEquals(rhs.secret)
     }
-
-    /// The key's size, never its bytes.
-    public var description: String { "SymmetricKey(\(bitCount) bits)" }
 }

@@ -174,3 +174,35 @@ func describeFailure(_ error: Error) -> String {
     default: "other"
     }
 }
+
+// MARK: - Keys stored as generic passwords, through a protocol of the app's own
+
+/// A key type the app can store as a generic password: its raw bytes out and back, and a description that the
+/// protocol gives every conforming key (so `SymmetricKey` must not bring one of its own).
+protocol StorableAsPassword: CustomStringConvertible {
+    init<Bytes: ContiguousBytes>(passwordBytes: Bytes) throws
+    var passwordBytes: Data { get }
+}
+
+extension StorableAsPassword {
+    public var description: String { "a stored key of \(passwordBytes.count) bytes" }
+}
+
+extension SymmetricKey: StorableAsPassword {
+    init<Bytes: ContiguousBytes>(passwordBytes: Bytes) throws { self.init(data: passwordBytes) }
+    var passwordBytes: Data { withUnsafeBytes { Data($0) } }
+}
+
+// MARK: - A nonce's bytes, through the iterator type CryptoKit declares
+
+func firstByte(of nonce: AES.GCM.Nonce) -> UInt8? {
+    var bytes: Array<UInt8>.Iterator = nonce.makeIterator()
+    return bytes.next()
+}
+
+func lastByte(of nonce: ChaChaPoly.Nonce) -> UInt8? {
+    var bytes: Array<UInt8>.Iterator = nonce.makeIterator()
+    var last: UInt8?
+    while let byte = bytes.next() { last = byte }
+    return last
+}

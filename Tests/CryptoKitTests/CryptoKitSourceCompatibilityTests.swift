@@ -20,6 +20,19 @@ import Testing
         }
     }
 
+    @Test func anAppsOwnDescriptionOfSymmetricKeyIsTheOneUsed() throws {
+        let key = SymmetricKey(size: .bits256)
+        #expect("\(key)" == "a stored key of 32 bytes")
+        #expect(try SymmetricKey(passwordBytes: key.passwordBytes) == key)
+    }
+
+    @Test func noncesIterateAsArraysOfBytes() throws {
+        let gcm = try AES.GCM.Nonce(data: Data([7] + [UInt8](repeating: 0, count: 11)))
+        #expect(firstByte(of: gcm) == 7)
+        let chacha = try ChaChaPoly.Nonce(data: Data([UInt8](repeating: 0, count: 11) + [9]))
+        #expect(lastByte(of: chacha) == 9)
+    }
+
     @Test func digestsMatchOpenSSL() throws {
         let openssl = try OpenSSLCommand()
         let data = Data("The quick brown fox jumps over the lazy dog".utf8)

@@ -127,5 +127,10 @@ import Testing
         let key = SymmetricKey(data: [UInt8](repeating: 0xAB, count: 32))
         #expect(!"\(key)".lowercased().contains("abab"))
         #expect(!String(reflecting: key).lowercased().contains("abab"))
+        // By reflection, whatever description the app gives the type (AppStyleCryptography gives one).
+        var dumped = ""
+        dump(key, to: &dumped)
+        #expect(dumped.contains("redacted"))
+        #expect(!dumped.lowercased().contains("abab"))
     }
 }
