@@ -24,6 +24,9 @@ extension Keychain {
 
     /// The joined items that match `query` (its class resolved to a joined one), at most `limit` of them.
     /// - Parameter returns: what each half must bring besides its persistent reference and attributes.
+    /// - Throws: errSecInteractionNotAllowed, for the whole join, when a matching item's partner needs a prompt
+    ///   the query forbids, as a search of a stored class fails for such an item; one whose class is locked is
+    ///   left out, as there.
     func joinedItems(
         _ query: ItemQuery, join: JoinedClasses, caller: CallerIdentity, context: AuthenticationContext?,
         limit: MatchLimit, returns: ReturnOptions
@@ -69,10 +72,13 @@ extension Keychain {
                 returns: returns.union(.persistentReference))
             partnerQuery.authentication = query.authentication
             do {
-                guard let partner = try search(partnerQuery, as: caller, context: context).results.first else {
-                    continue
-                }
+                guard let partner = try searchTellingPrompts(partnerQuery, as: caller, context: context).results.first
+                else { continue }
                 outcome.items.append(JoinedItem(primary: primary, partner: partner, link: link))
+            } catch var refused as ConstraintNeedsInteraction {
+                // Named by the joined item's own reference (its primary's UUID), which is what the caller sees.
+                refused.uuid = primary.persistentReference?.uuid ?? refused.uuid
+                throw refused.searchError
             } catch KeychainError.itemNotFound {
                 outcome.unpaired += 1
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {

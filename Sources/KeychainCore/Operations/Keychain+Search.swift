@@ -19,7 +19,19 @@ extension Keychain {
     public func search(_ query: ItemQuery, as caller: CallerIdentity? = nil, context: AuthenticationContext? = nil)
         throws -> SearchReport
     {
-        let caller = identity(caller)
+        do {
+            return try searchTellingPrompts(query, as: identity(caller), context: context)
+        } catch let refused as ConstraintNeedsInteraction {
+            throw refused.searchError
+        }
+    }
+
+    /// ``search(_:as:context:)``, but a matching item that needs a prompt the call forbids throws
+    /// ``ConstraintNeedsInteraction``: both it and a locked item are errSecInteractionNotAllowed, and a joined
+    /// search, whose halves are searches, must tell them apart to fail whole for the one and leave out the other.
+    func searchTellingPrompts(_ query: ItemQuery, as caller: CallerIdentity, context: AuthenticationContext?)
+        throws -> SearchReport
+    {
         var (schema, query, groups) = try checkedSearch(query, caller: caller)
         if let join = schema.join {
             return try searchJoined(query, schema: schema, join: join, caller: caller, context: context)
@@ -107,7 +119,7 @@ extension Keychain {
 
     /// Decrypts `rows` into `outcome` until the query's limit is reached, counting those the lock state keeps
     /// out and leaving out those `kSecUseAuthenticationUISkip` skips; one that needs a prompt the call forbids
-    /// fails the search (errSecInteractionNotAllowed). `byDigests`: the rows' digests answered
+    /// fails the search (``ConstraintNeedsInteraction``, naming it). `byDigests`: the rows' digests answered
     /// every rule of `check`; `authentication`: how a constrained item's secret may be authenticated for.
     private func collect(
         _ rows: [MatchedRow], query: ItemQuery, schema: ClassSchema, check: AttributeMatcher, byDigests: Bool,
@@ -122,11 +134,10 @@ extension Keychain {
                         authentication: authentication(), checkedByDigests: byDigests))
             } catch is ConstraintSkip {
                 continue
-            } catch let refused as ConstraintNeedsInteraction {
+            } catch var refused as ConstraintNeedsInteraction {
                 // Apple's s3dl_query goes on past such an item, then query_error fails the call: no partial results.
-                throw KeychainError.interactionNotAllowed.because(
-                    "matching item \(rows[index].row.uuid.hexadecimal) needs authentication for its access "
-                        + "control: \(refused.error.explanation ?? "")")
+                refused.uuid = rows[index].row.uuid
+                throw refused
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
                 outcome.lockedOut += 1
                 if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.explanation }

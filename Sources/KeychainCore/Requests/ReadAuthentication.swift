@@ -46,4 +46,13 @@ struct PromptDeferred: Error {}
 /// is locked: the search fails whole for it.
 struct ConstraintNeedsInteraction: Error {
     let error: KeychainError
+    /// The persistent-reference UUID of the matching item it keeps from being read, set by the search.
+    var uuid: [UInt8] = []
+
+    /// What the search throws for it: the whole call fails (errSecInteractionNotAllowed), naming the item.
+    var searchError: KeychainError {
+        KeychainError.interactionNotAllowed.because(
+            "matching item \(uuid.hexadecimal) needs authentication for its access control: "
+                + "\(error.explanation ?? "")")
+    }
 }
