@@ -668,6 +668,10 @@ extension ReasonMessages {
             "クラス {1} の項目が {0} 件一致しましたが、呼び出し元のグループに一致する秘密鍵の項目（{3} がその {4} と等しい {2}）を"
                 + "持つものはありません")
         word(
+            "{0} item(s) of class {1} match, but their private key needs authentication, which "
+                + "kSecUseAuthenticationUISkip skips",
+            "クラス {1} の項目が {0} 件一致しましたが、その秘密鍵には認証が必要で、kSecUseAuthenticationUISkip により飛ばしました")
+        word(
             "{0} matching item(s) are damaged and were skipped; delete them, or restore them from a backup",
             "一致した {0} 件の項目が壊れているため飛ばしました。削除するか、バックアップから復元してください")
         word(

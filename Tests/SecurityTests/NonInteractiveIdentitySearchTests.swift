@@ -86,6 +86,25 @@ import Testing
         }
     }
 
+    /// When UISkip leaves out every match, the not-found reason says the keys were skipped, not that the
+    /// certificates have none.
+    @Test func aSkippedKeyIsNamedInTheNotFoundReason() async throws {
+        try await withAuthenticatingKeychain { keychain, _ in
+            try addPlainAndGuarded()
+            var query = ItemQuery(
+                itemClass: .identity, attributes: [.label: .string("Guarded")], limit: .all, returns: .reference)
+            query.authentication = ReadAuthentication(ui: .skip)
+            let error = try #require(throws: KeychainError.self) { try keychain.search(query) }
+            #expect(error.status == errSecItemNotFound)
+            let reason = try #require(error.reason)
+            #expect(reason.contains("1 item(s) of class cert match, but their private key needs authentication"))
+            #expect(!reason.contains("none has a private key"))
+            query.attributes = [.label: .string("Missing")]
+            let missing = try #require(throws: KeychainError.self) { try keychain.search(query) }
+            #expect(missing.reason?.contains("needs authentication") == false)
+        }
+    }
+
     /// A key whose class is locked is lock state, not a prompt: it is left out and the others are found, as for
     /// a locked item of any other class, whether or not the query may prompt.
     @Test func anIdentityWhoseKeyIsLockedIsLeftOut() async throws {

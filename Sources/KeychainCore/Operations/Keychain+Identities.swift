@@ -20,6 +20,8 @@ extension Keychain {
         var firstLockedReason: KeychainError.Reason?
         /// Primary items that matched but have no partner in the caller's groups.
         var unpaired = 0
+        /// Primary items whose partner needs authentication that `kSecUseAuthenticationUISkip` skipped.
+        var skipped = 0
     }
 
     /// The joined items that match `query` (its class resolved to a joined one), at most `limit` of them.
@@ -80,7 +82,11 @@ extension Keychain {
                 refused.uuid = primary.persistentReference?.uuid ?? refused.uuid
                 throw refused.searchError
             } catch KeychainError.itemNotFound {
-                outcome.unpaired += 1
+                if try partnerWasSkipped(partnerQuery, as: caller) {
+                    outcome.skipped += 1
+                } else {
+                    outcome.unpaired += 1
+                }
             } catch let error as KeychainError where error.status == SecurityStatus.interactionNotAllowed {
                 outcome.leftOut += 1
                 if outcome.firstLockedReason == nil { outcome.firstLockedReason = error.explanation }
@@ -89,6 +95,19 @@ extension Keychain {
             }
         }
         return outcome
+    }
+
+    /// Whether a partner search that found nothing under `kSecUseAuthenticationUISkip` found nothing because the
+    /// partner needs authentication: its attributes alone, which need none, are found.
+    private func partnerWasSkipped(_ partnerQuery: ItemQuery, as caller: CallerIdentity) throws -> Bool {
+        guard partnerQuery.authentication.ui == .skip else { return false }
+        var attributesOnly = partnerQuery
+        attributesOnly.returns = [.attributes, .persistentReference]
+        do {
+            return try !search(attributesOnly, as: caller).results.isEmpty
+        } catch let error as KeychainError where error.status == SecurityStatus.itemNotFound {
+            return false
+        }
     }
 
     /// A search of a joined class (`SecItemCopyMatching` of `kSecClassIdentity`).
@@ -122,15 +141,22 @@ extension Keychain {
     func joinedNotFound(_ schema: ClassSchema, join: JoinedClasses, outcome: JoinOutcome) -> KeychainError {
         let base: KeychainError.Reason =
             "no item of class \(schema.itemClass.rawValue) in the caller's groups matches the query"
-        guard outcome.unpaired > 0 else { return KeychainError.itemNotFound.because(base) }
-        return KeychainError.itemNotFound.because(
-            .joined([
-                base,
+        var reasons: [KeychainError.Reason] = [base]
+        if outcome.unpaired > 0 {
+            reasons.append(
                 Reason(
                     "\(outcome.unpaired) item(s) of class \(join.primary.rawValue) match, but none has a private key "
                         + "item (\(join.partner.rawValue) with \(join.partnerAttribute.rawValue) equal to its "
-                        + "\(join.primaryAttribute.rawValue)) in the caller's groups that matches too"),
-            ]))
+                        + "\(join.primaryAttribute.rawValue)) in the caller's groups that matches too"))
+        }
+        if outcome.skipped > 0 {
+            reasons.append(
+                Reason(
+                    "\(outcome.skipped) item(s) of class \(join.primary.rawValue) match, but their private key needs "
+                        + "authentication, which kSecUseAuthenticationUISkip skips"))
+        }
+        guard reasons.count > 1 else { return KeychainError.itemNotFound.because(base) }
+        return KeychainError.itemNotFound.because(.joined(reasons))
     }
 
     /// One joined item as the caller asked for it: its value made of both halves; the partner's attributes
