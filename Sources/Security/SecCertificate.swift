@@ -36,16 +36,19 @@ public func SecCertificateGetTypeID() -> CFTypeID { SecTypeIdentifiers.certifica
 /// Creates a certificate from its DER encoding.
 /// - Parameters:
 ///   - allocator: nil or `kCFAllocatorDefault`.
-///   - data: one DER-encoded X.509 certificate; PEM, other bytes or trailing bytes give nil.
-/// - Returns: the certificate, or nil when `data` is not exactly one DER certificate.
+///   - data: a DER-encoded X.509 certificate; PEM or other bytes give nil. Bytes after the certificate are ignored,
+///     as Apple's SecCertificateParse keeps the first DER element alone.
+/// - Returns: the certificate, or nil when `data` does not begin with one DER certificate.
 public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
-    guard let x509 = try? X509Certificate(der: Data(referencing: data)) else { return nil }
+    guard let x509 = try? X509Certificate(der: Data(referencing: data), ignoringTrailingBytes: true) else {
+        return nil
+    }
     return SecCertificate(x509: x509)
 }
 
 /// The DER encoding of a certificate.
 /// - Parameter certificate: the certificate.
-/// - Returns: the bytes it was created from.
+/// - Returns: the certificate's own bytes (without any that followed them in the data it was created from).
 public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData {
     Data(certificate.x509.der) as NSData
 }

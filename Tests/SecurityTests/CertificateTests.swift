@@ -9,14 +9,13 @@ import X509Certificates
 
     init() throws { fixtures = try CertificateFixtures.shared() }
 
-    @Test func createWithDataTakesExactlyOneDERCertificate() throws {
+    @Test func createWithDataTakesOneDERCertificate() throws {
         let der = try fixtures.data("leaf.der")
         #expect(SecCertificateCreateWithData(nil, der as CFData) != nil)
         #expect(SecCertificateCreateWithData(kCFAllocatorDefault, der as CFData) != nil)
         #expect(SecCertificateCreateWithData(nil, try fixtures.data("leaf.pem") as CFData) == nil)
         #expect(SecCertificateCreateWithData(nil, Data("not a certificate".utf8) as CFData) == nil)
         #expect(SecCertificateCreateWithData(nil, Data() as CFData) == nil)
-        #expect(SecCertificateCreateWithData(nil, (der + [0]) as CFData) == nil)
         #expect(SecCertificateCreateWithData(nil, der.prefix(der.count - 1) as CFData) == nil)
         #expect(SecCertificateCreateWithData(nil, try fixtures.data("leaf.pkcs8") as CFData) == nil)
         // BER that is not DER: the outer length in a longer form than it needs.
@@ -24,6 +23,19 @@ import X509Certificates
         #expect(bytes[1] == 0x82)
         let longer = [0x30, 0x83, 0x00] + bytes[2...]
         #expect(SecCertificateCreateWithData(nil, Data(longer) as CFData) == nil)
+    }
+
+    /// Apple's SecCertificateParse decodes the first DER element and keeps that element alone as the certificate:
+    /// bytes after it are ignored, and SecCertificateCopyData gives the certificate's own bytes.
+    @Test func bytesAfterTheCertificateAreIgnored() throws {
+        let der = try fixtures.data("leaf.der")
+        let other = try fixtures.data("root.der")
+        for trailing in [Data([0]), Data("\n".utf8), other] {
+            let certificate = try #require(SecCertificateCreateWithData(nil, (der + trailing) as CFData))
+            #expect(SecCertificateCopyData(certificate) as Data == der)
+            #expect(certificate == (try fixtures.certificate("leaf")))
+            #expect(SecCertificateCopySubjectSummary(certificate) as String? == "www.example.test")
+        }
     }
 
     @Test func copyDataGivesBackTheDER() throws {
