@@ -149,6 +149,28 @@ import Testing
         }
     }
 
+    /// On Apple, a kSecValueRef in attributesToUpdate is expanded into its item's attributes, kSecClass among
+    /// them, and securityd refuses the class in an update: errSecNoSuchAttr (-25303), nothing changed.
+    @Test func aReferenceInAttributesToUpdateIsErrSecNoSuchAttr() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        let replacement = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        try withFreshKeychain {
+            #expect(
+                SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Self.tag] as CFDictionary, nil)
+                    == errSecSuccess)
+            let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag]
+            #expect(
+                SecItemUpdate(query as CFDictionary, [kSecValueRef: replacement] as CFDictionary) == errSecNoSuchAttr)
+            #expect(
+                SecItemUpdate(query as CFDictionary, [kSecValueRef: key, kSecAttrLabel: "x"] as CFDictionary)
+                    == errSecNoSuchAttr)
+            let (_, found) = lookUp(query.merging([kSecReturnRef: true, kSecReturnAttributes: true]) { $1 })
+            let attributes = try #require(found as? [String: Any])
+            #expect(attributes[kSecValueRef as String] as? SecKey == key)
+            #expect(attributes[kSecAttrLabel as String] == nil)
+        }
+    }
+
     @Test func dataAndAttributesAreApples() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 384)
         let external = try KeyFixtures.external(key)
