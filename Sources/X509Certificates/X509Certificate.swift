@@ -107,7 +107,7 @@ extension X509Certificate: Equatable {
 /// One attribute of a distinguished name.
 package struct NameAttribute: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
-        case commonName, emailAddress, organization, organizationalUnit, country, other
+        case commonName, emailAddress, organization, organizationalUnit, country, description, other
     }
 
     package let kind: Kind

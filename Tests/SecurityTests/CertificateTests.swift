@@ -54,6 +54,45 @@ import X509Certificates
         #expect(SecCertificateCopySubjectSummary(try fixtures.certificate("unit")) as String? == "Unit Only")
     }
 
+    /// Apple's SecCertificateCopySubjectSummary (Security's SecCertificate.c) takes the subject attributes of the
+    /// best type present (common name, then organizational unit, then organization, then any other), joins their
+    /// values latest first with ", ", adds the description attributes in parentheses after common names, and
+    /// without a common name prefers the first e-mail address, then the first DNS name, of the certificate.
+    @Test func subjectSummaryJoinsTheBestAttributeTypeLatestFirst() throws {
+        let openssl = try OpenSSLCommand()
+        defer { openssl.remove() }
+        try openssl.run([
+            "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", openssl.path("key.pem"),
+        ])
+        func summary(_ subject: String, extensions: [String] = []) throws -> String? {
+            let name = "c\(UUID().uuidString).der"
+            let arguments =
+                [
+                    "req", "-x509", "-new", "-key", openssl.path("key.pem"), "-subj", subject, "-days", "30",
+                    "-outform", "DER", "-out", openssl.path(name),
+                ] + extensions.flatMap { ["-addext", $0] }
+            #expect(try openssl.run(arguments).status == 0, "\(subject)")
+            let certificate = try #require(SecCertificateCreateWithData(nil, try openssl.read(name) as CFData))
+            return SecCertificateCopySubjectSummary(certificate) as String?
+        }
+        #expect(try summary("/CN=First CN/CN=Second CN") == "Second CN, First CN")
+        #expect(try summary("/O=Org/OU=Unit One/OU=Unit Two") == "Unit Two, Unit One")
+        #expect(try summary("/O=First Org/O=Second Org") == "Second Org, First Org")
+        #expect(try summary("/C=US/L=Cupertino") == "Cupertino, US")
+        #expect(try summary("/O=Org/CN=Name/description=Desc") == "Name (Desc)")
+        #expect(try summary("/CN=Name/description=One/description=Two") == "Name (Two, One)")
+        #expect(try summary("/O=Org/description=Desc") == "Org")
+        #expect(try summary("/C=US/description=Desc") == "Desc, US")
+        // Without a common name, the certificate's first e-mail address, else its first DNS name.
+        #expect(
+            try summary("/O=Org/OU=Unit", extensions: ["subjectAltName=DNS:host.example.test"]) == "host.example.test")
+        #expect(
+            try summary("/C=US/emailAddress=subject@example.test", extensions: ["subjectAltName=DNS:host.example.test"])
+                == "subject@example.test")
+        #expect(
+            try summary("/CN=One/CN=Two", extensions: ["subjectAltName=email:san@example.test"]) == "Two, One")
+    }
+
     @Test func commonNameOrErrSecInternal() throws {
         var name: CFString?
         #expect(SecCertificateCopyCommonName(try fixtures.certificate("root"), &name) == errSecSuccess)
