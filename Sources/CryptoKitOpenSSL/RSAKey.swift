@@ -5,8 +5,8 @@ import KeychainCrypto
 /// An RSA key pair or public key in an `EVP_PKEY`, immutable once made. OpenSSL allows concurrent operations
 /// with one key.
 package final class RSAKey: @unchecked Sendable {  // safe: the EVP_PKEY is never modified after init
-    /// The sizes generated and imported: 1024 to 8192 bits (Apple generates 1024 to 4096).
-    package static let modulusBitRange = 1024...8192
+    /// The sizes generated and imported: 512 to 8192 bits, as Apple's SecRSAKey.c makes them.
+    package static let modulusBitRange = 512...8192
 
     /// Whether the private exponent and factors are present.
     package let hasPrivateKey: Bool

@@ -17,7 +17,8 @@ extension FuzzTarget {
             fuzzNote("refused")
             return
         }
-        fuzzCheck(Array(SecCertificateCopyData(certificate) as Data) == bytes, "a certificate's data is not its input")
+        let own = Array(SecCertificateCopyData(certificate) as Data)
+        fuzzCheck(!own.isEmpty && bytes.starts(with: own), "a certificate's data does not begin its input")
         CertificateFuzzing.exercise(certificate)
     }
 }

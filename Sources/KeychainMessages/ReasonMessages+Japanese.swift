@@ -586,9 +586,6 @@ extension ReasonMessages {
         word(
             "{0} describes the item's {1} value and cannot be changed by an update",
             "{0} は項目の{1}の値を表すもので、更新では変更できません")
-        word(
-            "{0} {1} contradicts the key (kSecValueRef), whose {2} is {3}",
-            "{0} {1} は鍵（kSecValueRef）と食い違います。鍵の {2} は {3} です")
         // keychaind and the messages between it and its clients.
         word("keychaind at {0} is not available: {1}", "{0} の keychaind を使用できません: {1}")
         word("keychaind at {0} is not trusted: {1}", "{0} の keychaind は信頼できません: {1}")

@@ -36,6 +36,9 @@ extension ReasonMessages {
             "kSecAttrIssuer はデータ（CFData）にしてください（{0} は使えません）")
         word("an update cannot change an item's class", "更新で項目のクラスを変えることはできません")
         word("of the values, only kSecValueData", "値のうち受け付けるのは kSecValueData だけです")
+        word(
+            "a kSecValueRef stands for its item's attributes, kSecClass among them, which an update cannot change",
+            "kSecValueRef はその項目の属性（kSecClass を含む）を表し、更新ではそれらを変更できません")
         // What KEYCHAIN_DEBUG notes about a SecItem call that goes ahead.
         word(
             "kSecAttrSynchronizableAny in an add is ignored, as by the iOS keychain: the item is not synchronizable",

@@ -15,8 +15,7 @@ public final class SecCertificate: Hashable, CustomStringConvertible, @unchecked
 
     public var description: String { "<cert s: \(subjectSummary ?? "")>" }
 
-    /// Apple's summary of the subject: its common name, else its first e-mail address, else its first DNS
-    /// name, else its organizational unit, else its organization.
+    /// Apple's summary of the subject (`SecCertificateCopySubjectSummary`).
     var subjectSummary: String? { x509.subjectSummary }
 
     /// The DER of the SubjectPublicKeyInfo, for `SecCertificateCopyKey` (which builds the `SecKey`).
@@ -24,9 +23,30 @@ public final class SecCertificate: Hashable, CustomStringConvertible, @unchecked
 }
 
 extension X509Certificate {
+    /// Apple's summary of the subject (Security's SecCertificate.c): the values of the subject attributes of the
+    /// best type present, common name first, then organizational unit, organization and any other, latest first
+    /// and joined with ", ". After common names come the description attributes in parentheses, joined the same
+    /// way. Without a common name, the certificate's first e-mail address (its alternative names', then its
+    /// subject's) wins over that, then its first DNS name.
     var subjectSummary: String? {
-        commonNames.last ?? emailAddresses.first ?? dnsNames.first
-            ?? firstSubjectValue(.organizationalUnit) ?? firstSubjectValue(.organization)
+        func rank(_ kind: NameAttribute.Kind) -> Int {
+            switch kind {
+            case .commonName: 3
+            case .organizationalUnit: 2
+            case .organization: 1
+            default: 0
+            }
+        }
+        func joined(_ values: [String]) -> String? { values.isEmpty ? nil : values.reversed().joined(separator: ", ") }
+        let best = subjectAttributes.map { rank($0.kind) }.max()
+        var summary = best.flatMap { best in
+            joined(subjectAttributes.filter { rank($0.kind) == best }.map(\.value))
+        }
+        guard best == 3 else { return emailAddresses.first ?? dnsNames.first ?? summary }
+        if let description = joined(subjectAttributes.filter { $0.kind == .description }.map(\.value)) {
+            summary = summary.map { "\($0) (\(description))" }
+        }
+        return summary
     }
 }
 
@@ -36,24 +56,28 @@ public func SecCertificateGetTypeID() -> CFTypeID { SecTypeIdentifiers.certifica
 /// Creates a certificate from its DER encoding.
 /// - Parameters:
 ///   - allocator: nil or `kCFAllocatorDefault`.
-///   - data: one DER-encoded X.509 certificate; PEM, other bytes or trailing bytes give nil.
-/// - Returns: the certificate, or nil when `data` is not exactly one DER certificate.
+///   - data: a DER-encoded X.509 certificate; PEM or other bytes give nil. Bytes after the certificate are ignored,
+///     as Apple's SecCertificateParse keeps the first DER element alone.
+/// - Returns: the certificate, or nil when `data` does not begin with one DER certificate.
 public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
-    guard let x509 = try? X509Certificate(der: Data(referencing: data)) else { return nil }
+    guard let x509 = try? X509Certificate(der: Data(referencing: data), ignoringTrailingBytes: true) else {
+        return nil
+    }
     return SecCertificate(x509: x509)
 }
 
 /// The DER encoding of a certificate.
 /// - Parameter certificate: the certificate.
-/// - Returns: the bytes it was created from.
+/// - Returns: the certificate's own bytes (without any that followed them in the data it was created from).
 public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData {
     Data(certificate.x509.der) as NSData
 }
 
 /// A human-readable summary of a certificate's subject (the text comes from the certificate, in its language).
 /// - Parameter certificate: the certificate.
-/// - Returns: the subject's common name; without one, its first e-mail address, then its first DNS name, then its
-///   organizational unit, then its organization; nil when the subject has none of these.
+/// - Returns: the subject's common names, latest first, joined with ", " (with its descriptions in parentheses);
+///   without one, the certificate's first e-mail address, else its first DNS name, else the organizational units,
+///   else the organizations, else the other attributes, joined the same way; nil when there is none of these.
 public func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> CFString? {
     certificate.subjectSummary.map { $0 as NSString }
 }

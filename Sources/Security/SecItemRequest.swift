@@ -146,6 +146,14 @@ package enum SecItemRequest {
         if changes.persistentReference != nil {
             throw function.misplaced(.value, keys: ["v_PersistentRef"], detail: "of the values, only kSecValueData")
         }
+        if changes.valueReference != nil || changes.certificateReference != nil || changes.identityReference != nil {
+            // Apple's client expands a reference into its item's attributes, kSecClass among them (SecItem.m,
+            // SecItemAttributesPrepare), and securityd refuses a class in an update: errSecNoSuchAttr.
+            throw function.misplaced(
+                .value, keys: ["v_Ref"],
+                detail: "a kSecValueRef stands for its item's attributes, kSecClass among them, which an update "
+                    + "cannot change")
+        }
         if changes.synchronizable == .any {
             // Skipped by iOS's server as in an add: the items keep what they are.
             notes.append(
@@ -158,15 +166,10 @@ package enum SecItemRequest {
             synchronizable: newSynchronizable ?? (input.synchronizable == .yes),
             protection: changes.accessControl?.accessibility ?? changes.accessibility ?? input.accessibility,
             into: &notes)
-        var itemChanges = ItemChanges(
+        let itemChanges = ItemChanges(
             attributes: changes.attributes, accessGroup: changes.accessGroup,
             synchronizable: newSynchronizable, accessibility: changes.accessibility,
             accessControl: changes.accessControl, data: changes.data)
-        if let key = changes.valueReference { itemChanges.value = .key(try key.itemValue()) }
-        if let certificate = changes.certificateReference {
-            itemChanges.value = .certificate(CertificateValue(derBytes: [UInt8](certificate.x509.der)))
-        }
-        if let identity = changes.identityReference { itemChanges.value = .identity(try identity.itemValue()) }
         return (input.query(limit: input.limit ?? .all), itemChanges, input.authenticationContext)
     }
 

@@ -5,8 +5,8 @@ import KeychainCrypto
 /// Creates a random key pair and returns its private key.
 /// - Parameters:
 ///   - parameters: `kSecAttrKeyType` (`kSecAttrKeyTypeECSECPrimeRandom` or `kSecAttrKeyTypeRSA`),
-///     `kSecAttrKeySizeInBits` (256, 384, 521 for EC, default 256; 1024…4096 in steps of 8 for RSA, default
-///     2048), `kSecPrivateKeyAttrs`/`kSecPublicKeyAttrs`; `kSecAttrIsPermanent` true stores the key (or both
+///     `kSecAttrKeySizeInBits` (256, 384, 521 for EC, default 256; 512…8192 for RSA, required, as Apple's),
+///     `kSecPrivateKeyAttrs`/`kSecPublicKeyAttrs`; `kSecAttrIsPermanent` true stores the key (or both
 ///     halves) as key items with the dictionaries' item attributes (tag, label, access control, group).
 ///     With `kSecAttrTokenID: kSecAttrTokenIDSecureEnclave`, an EC P-256 key made in the Secure Enclave backend
 ///     (see `SecureEnclaveKeyRequest`); a permanent one is stored as the enclave's blob, never a private scalar.

@@ -31,9 +31,10 @@ public func SecKeyCreateEncryptedData(
     }
 }
 
-/// Decrypts `ciphertext` with a private key, the inverse of `SecKeyCreateEncryptedData`.
+/// Decrypts `ciphertext` with a private key, the inverse of `SecKeyCreateEncryptedData`; with an RSA public key and
+/// `rsaEncryptionRaw`, the raw public operation (s^e mod n, as long as the modulus), as Apple's keys run it.
 /// - Parameter error: receives `errSecParam` when the algorithm does not fit the key or the ciphertext does not
-///   decrypt (wrong key, altered bytes, bad padding).
+///   decrypt (wrong key, altered bytes, bad padding, a raw input not below the modulus).
 public func SecKeyCreateDecryptedData(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
@@ -41,6 +42,11 @@ public func SecKeyCreateDecryptedData(
     SecKeyError.reporting(error) {
         let plan = try KeyAlgorithmPlan.resolve(algorithm, key: key, operation: .decrypt)
         switch (plan, key.material) {
+        case (.rsaEncryption(.none), .rsa(let rsa)) where !key.isPrivate:
+            // The public operation is the raw encryption's: the input, read as a number, must be below the modulus.
+            guard let value = try? (ciphertext as Data).withUnsafeBytes({ try rsa.encrypt($0, padding: .none) })
+            else { throw SecKeyError.param("RSA public key raw decryption: the input is not below the modulus") }
+            return Data(value) as NSData
         case (.rsaEncryption(let padding), .rsa(let rsa)):
             guard let plaintext = try? (ciphertext as Data).withUnsafeBytes({ try rsa.decrypt($0, padding: padding) })
             else { throw SecKeyError.param("RSAdecrypt wrong input") }

@@ -11,14 +11,18 @@ struct KeyGenerationRequest {
 
     let family: Family
 
+    /// The largest RSA key Apple makes or reads (SecRSAKey.c, kMaximumRSAKeyBits), and the smallest it makes.
+    static let rsaBitRange = 512...8192
+
     init(_ parameters: CFDictionary) throws {
         guard let type = parameters[kSecAttrKeyType] else {
             throw SecKeyError.param("Key generation failed, error -50: kSecAttrKeyType is missing")
         }
-        let typeCode = try Self.integer(type, named: "key type")
         let size = try parameters[kSecAttrKeySizeInBits].map { try Self.integer($0, named: "key size") }
-        switch typeCode {
-        case 73, 43:
+        // Apple's SecKeyCreateRandomKey (SecKey.m) compares the type with its constants by CFEqual: only the strings
+        // "73" (kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyTypeEC) and "42" (kSecAttrKeyTypeRSA) make a key.
+        switch type as? String {
+        case "73":
             switch size ?? 256 {
             case 256: family = .ec(.p256)
             case 384: family = .ec(.p384)
@@ -27,14 +31,16 @@ struct KeyGenerationRequest {
                 throw SecKeyError(errSecUnimplemented, "EC keys of \(size ?? 0) bits are not supported yet")
             default: throw SecKeyError.param("Unsupported EC key size: \(size ?? 0) bits")
             }
-        case 42:
-            let bits = size ?? 2048
-            guard (1024...4096).contains(bits), bits % 8 == 0 else {
-                throw SecKeyError.param("Unsupported RSA key size: \(bits) bits (1024 to 4096, a multiple of 8)")
+        case "42":
+            // SecRSAKey.c: any size from 512 to 8192 bits, and no default.
+            guard let bits = size, Self.rsaBitRange.contains(bits) else {
+                throw SecKeyError.param(
+                    "failed to generate key: an RSA key needs kSecAttrKeySizeInBits from 512 to 8192, not "
+                        + (size.map { "\($0)" } ?? "none"))
             }
             family = .rsa(bits: bits)
         default:
-            throw SecKeyError.param("Unsupported key type: \(type)")
+            throw SecKeyError.param("incorrect or missing kSecAttrKeyType in key generation request: \(type)")
         }
     }
 

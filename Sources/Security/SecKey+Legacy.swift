@@ -69,8 +69,9 @@ public func SecKeyEncrypt(
     }
 }
 
-/// Decrypts `cipherText` with an RSA private key, padding read as `SecKeyEncrypt` reads it. Without padding the
-/// block's leading zero bytes are dropped, as these functions always did.
+/// Decrypts `cipherText` with an RSA private key, padding read as `SecKeyEncrypt` reads it; without padding an RSA
+/// public key decrypts too (the raw public operation). Without padding the block's leading zero bytes are dropped,
+/// as these functions always did.
 @available(*, deprecated, message: "Use SecKeyCreateDecryptedData")
 public func SecKeyDecrypt(
     _ key: SecKey, _ padding: SecPadding, _ cipherText: UnsafePointer<UInt8>, _ cipherTextLen: Int,

@@ -134,7 +134,8 @@ enum KeyAlgorithmPlan {
 
 extension KeyAlgorithmPlan {
     /// Whether `key` can run the plan as `operation`, by Apple's rules: private keys sign, decrypt and agree;
-    /// public keys verify and encrypt; paddings need room in the modulus.
+    /// public keys verify and encrypt, and an RSA public key also decrypts raw (the public operation, as Apple's
+    /// SecRSAKey.c runs it for a decryption); paddings need room in the modulus.
     func isSupported(by key: SecKey, for operation: SecKeyOperationType) -> Bool {
         switch (self, key.material) {
         case (.ecdsa, .ec):
@@ -148,6 +149,10 @@ extension KeyAlgorithmPlan {
                 return rsa.modulusByteCount >= 2 * digest.outputByteCount + 2
             }
             return true
+        case (.rsaEncryption(.none), .rsa) where !key.isPrivate:
+            // SecKeyAdaptors.m hands raw decryption to the key itself, and Apple's RSA public key computes it as
+            // s^e mod n; the private key has no encryption (SecRSAKey.c).
+            return operation == .encrypt || operation == .decrypt
         case (.rsaEncryption(let padding), .rsa(let rsa)):
             guard operation == (key.isPrivate ? .decrypt : .encrypt) else { return false }
             return padding.maximumPlaintextByteCount(modulusByteCount: rsa.modulusByteCount) >= 0

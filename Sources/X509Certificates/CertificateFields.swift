@@ -71,6 +71,7 @@ struct CertificateFields {
                 case NID_organizationName: .organization
                 case NID_organizationalUnitName: .organizationalUnit
                 case NID_countryName: .country
+                case NID_description: .description
                 default: .other
                 }
             return NameAttribute(kind: kind, value: value)

@@ -4,11 +4,12 @@ import Foundation
 
 /// A parsed X.509 certificate: the DER it came from and the fields the Security framework reads from it.
 ///
-/// Built only from complete DER (no PEM, no trailing bytes). Immutable after init.
+/// Built only from DER (no PEM); bytes after the certificate are ignored when the caller allows them, as Apple's
+/// SecCertificateCreateWithData does. Immutable after init.
 package final class X509Certificate: @unchecked Sendable {  // safe: the X509 is only read after init
     let handle: OpaquePointer
 
-    /// The certificate exactly as given.
+    /// The certificate's own bytes: its DER element, without anything that followed it.
     package let der: [UInt8]
     /// 1, 2 or 3.
     package let version: Int
@@ -33,9 +34,11 @@ package final class X509Certificate: @unchecked Sendable {  // safe: the X509 is
     package let extensions: CertificateExtensions
 
     /// Parses `der`.
-    /// - Throws: `X509Error.malformed` when the bytes are not exactly one DER certificate.
-    package init(der bytes: some Collection<UInt8>) throws(X509Error) {
-        let der = Array(bytes)
+    /// - Parameter ignoringTrailingBytes: whether bytes after the certificate's DER element are ignored (Apple's
+    ///   SecCertificateParse keeps the first element alone) rather than refused.
+    /// - Throws: `X509Error.malformed` when the bytes are not one DER certificate (then nothing else).
+    package init(der bytes: some Collection<UInt8>, ignoringTrailingBytes: Bool = false) throws(X509Error) {
+        var der = Array(bytes)
         guard der.first == 0x30 else { throw .malformed("the data is not a DER certificate (PEM or other bytes)") }
         var consumed = 0
         let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
@@ -48,6 +51,9 @@ package final class X509Certificate: @unchecked Sendable {  // safe: the X509 is
         guard let parsed else {
             OpenSSLEncoding.clearErrors()
             throw .malformed("the data does not parse as an X.509 certificate")
+        }
+        if consumed < der.count, ignoringTrailingBytes {
+            der.removeSubrange(consumed...)
         }
         guard consumed == der.count else {
             X509_free(parsed)
@@ -101,7 +107,7 @@ extension X509Certificate: Equatable {
 /// One attribute of a distinguished name.
 package struct NameAttribute: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
-        case commonName, emailAddress, organization, organizationalUnit, country, other
+        case commonName, emailAddress, organization, organizationalUnit, country, description, other
     }
 
     package let kind: Kind

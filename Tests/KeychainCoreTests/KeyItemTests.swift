@@ -82,11 +82,23 @@ import Testing
         var password = genericPassword()
         password.value = keyItem().value
         #expect(status { try keychain.add(password) } == SecurityStatus.param)
-        var contradicting = keyItem()
-        contradicting.attributes[.keyType] = .number(42)
-        #expect(status { try keychain.add(contradicting) } == SecurityStatus.param)
         #expect(try keychain.count(ItemQuery(itemClass: .key)) == 0)
         #expect(try keychain.count(genericQuery([:])) == 0)
+    }
+
+    /// The caller's class, type and size are stored as given, as Apple's SecItemAdd lets a caller's attributes
+    /// override the ones a reference gives; only those left out come from the key.
+    @Test func theCallersDescribingAttributesAreStoredAsGiven() throws {
+        let keychain = try makeKeychain()
+        var item = keyItem()
+        item.attributes[.keyType] = .number(42)
+        item.attributes[.keySizeInBits] = .number(2048)
+        try keychain.add(item)
+        let attributes = try keychain.attributes(tagQuery())
+        #expect(attributes[.keyType] == .number(42))
+        #expect(attributes[.keySizeInBits] == .number(2048))
+        #expect(attributes[.keyClass] == .number(1))
+        #expect(attributes[.effectiveKeySize] == .number(256))
     }
 
     @Test func updatesChangeLabelsButNeverWhatDescribesTheKey() throws {

@@ -9,14 +9,13 @@ import X509Certificates
 
     init() throws { fixtures = try CertificateFixtures.shared() }
 
-    @Test func createWithDataTakesExactlyOneDERCertificate() throws {
+    @Test func createWithDataTakesOneDERCertificate() throws {
         let der = try fixtures.data("leaf.der")
         #expect(SecCertificateCreateWithData(nil, der as CFData) != nil)
         #expect(SecCertificateCreateWithData(kCFAllocatorDefault, der as CFData) != nil)
         #expect(SecCertificateCreateWithData(nil, try fixtures.data("leaf.pem") as CFData) == nil)
         #expect(SecCertificateCreateWithData(nil, Data("not a certificate".utf8) as CFData) == nil)
         #expect(SecCertificateCreateWithData(nil, Data() as CFData) == nil)
-        #expect(SecCertificateCreateWithData(nil, (der + [0]) as CFData) == nil)
         #expect(SecCertificateCreateWithData(nil, der.prefix(der.count - 1) as CFData) == nil)
         #expect(SecCertificateCreateWithData(nil, try fixtures.data("leaf.pkcs8") as CFData) == nil)
         // BER that is not DER: the outer length in a longer form than it needs.
@@ -24,6 +23,19 @@ import X509Certificates
         #expect(bytes[1] == 0x82)
         let longer = [0x30, 0x83, 0x00] + bytes[2...]
         #expect(SecCertificateCreateWithData(nil, Data(longer) as CFData) == nil)
+    }
+
+    /// Apple's SecCertificateParse decodes the first DER element and keeps that element alone as the certificate:
+    /// bytes after it are ignored, and SecCertificateCopyData gives the certificate's own bytes.
+    @Test func bytesAfterTheCertificateAreIgnored() throws {
+        let der = try fixtures.data("leaf.der")
+        let other = try fixtures.data("root.der")
+        for trailing in [Data([0]), Data("\n".utf8), other] {
+            let certificate = try #require(SecCertificateCreateWithData(nil, (der + trailing) as CFData))
+            #expect(SecCertificateCopyData(certificate) as Data == der)
+            #expect(certificate == (try fixtures.certificate("leaf")))
+            #expect(SecCertificateCopySubjectSummary(certificate) as String? == "www.example.test")
+        }
     }
 
     @Test func copyDataGivesBackTheDER() throws {
@@ -40,6 +52,45 @@ import X509Certificates
         #expect(SecCertificateCopySubjectSummary(try fixtures.certificate("mixed")) as String? == "mixed  Case ")
         #expect(SecCertificateCopySubjectSummary(try fixtures.certificate("mail")) as String? == "san@example.test")
         #expect(SecCertificateCopySubjectSummary(try fixtures.certificate("unit")) as String? == "Unit Only")
+    }
+
+    /// Apple's SecCertificateCopySubjectSummary (Security's SecCertificate.c) takes the subject attributes of the
+    /// best type present (common name, then organizational unit, then organization, then any other), joins their
+    /// values latest first with ", ", adds the description attributes in parentheses after common names, and
+    /// without a common name prefers the first e-mail address, then the first DNS name, of the certificate.
+    @Test func subjectSummaryJoinsTheBestAttributeTypeLatestFirst() throws {
+        let openssl = try OpenSSLCommand()
+        defer { openssl.remove() }
+        try openssl.run([
+            "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", openssl.path("key.pem"),
+        ])
+        func summary(_ subject: String, extensions: [String] = []) throws -> String? {
+            let name = "c\(UUID().uuidString).der"
+            let arguments =
+                [
+                    "req", "-x509", "-new", "-key", openssl.path("key.pem"), "-subj", subject, "-days", "30",
+                    "-outform", "DER", "-out", openssl.path(name),
+                ] + extensions.flatMap { ["-addext", $0] }
+            #expect(try openssl.run(arguments).status == 0, "\(subject)")
+            let certificate = try #require(SecCertificateCreateWithData(nil, try openssl.read(name) as CFData))
+            return SecCertificateCopySubjectSummary(certificate) as String?
+        }
+        #expect(try summary("/CN=First CN/CN=Second CN") == "Second CN, First CN")
+        #expect(try summary("/O=Org/OU=Unit One/OU=Unit Two") == "Unit Two, Unit One")
+        #expect(try summary("/O=First Org/O=Second Org") == "Second Org, First Org")
+        #expect(try summary("/C=US/L=Cupertino") == "Cupertino, US")
+        #expect(try summary("/O=Org/CN=Name/description=Desc") == "Name (Desc)")
+        #expect(try summary("/CN=Name/description=One/description=Two") == "Name (Two, One)")
+        #expect(try summary("/O=Org/description=Desc") == "Org")
+        #expect(try summary("/C=US/description=Desc") == "Desc, US")
+        // Without a common name, the certificate's first e-mail address, else its first DNS name.
+        #expect(
+            try summary("/O=Org/OU=Unit", extensions: ["subjectAltName=DNS:host.example.test"]) == "host.example.test")
+        #expect(
+            try summary("/C=US/emailAddress=subject@example.test", extensions: ["subjectAltName=DNS:host.example.test"])
+                == "subject@example.test")
+        #expect(
+            try summary("/CN=One/CN=Two", extensions: ["subjectAltName=email:san@example.test"]) == "Two, One")
     }
 
     @Test func commonNameOrErrSecInternal() throws {

@@ -63,6 +63,60 @@ import Testing
         }
     }
 
+    /// Apple's RSA public key runs the raw operation for a decryption too (Security's SecKeyAdaptors.m hands
+    /// `rsaEncryptionRaw` to the key for both operations; SecRSAKey.c's public key computes s^e mod n): code that
+    /// opens a PKCS #1 type-1 block itself decrypts a signature with the public key. The private key still does not
+    /// encrypt (its SecRSAKey.c operation has no encryption), and the legacy SecKeyDecrypt drops the leading zeros.
+    @Test func anRSAPublicKeyDecryptsRaw() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 1024)
+        let publicKey = try KeyFixtures.publicKey(key)
+        #expect(SecKeyIsAlgorithmSupported(publicKey, .decrypt, .rsaEncryptionRaw))
+        #expect(SecKeyIsAlgorithmSupported(publicKey, .encrypt, .rsaEncryptionRaw))
+        #expect(SecKeyIsAlgorithmSupported(key, .decrypt, .rsaEncryptionRaw))
+        #expect(!SecKeyIsAlgorithmSupported(key, .encrypt, .rsaEncryptionRaw))
+        #expect(!SecKeyIsAlgorithmSupported(publicKey, .decrypt, .rsaEncryptionPKCS1))
+        let attributes = try #require(SecKeyCopyAttributes(publicKey) as? [String: Any])
+        #expect(attributes[kSecAttrCanDecrypt as String] as? Bool == true)
+
+        var error: Unmanaged<CFError>?
+        let digest = Data(SHA256.hash(data: Self.plaintext))
+        let signature = try #require(
+            SecKeyCreateSignature(key, .rsaSignatureDigestPKCS1v15Raw, digest as CFData, &error) as Data?)
+        let block = try #require(
+            SecKeyCreateDecryptedData(publicKey, .rsaEncryptionRaw, signature as CFData, &error) as Data?)
+        #expect(KeyFixtures.status(error) == nil)
+        // EMSA-PKCS1-v1_5 without a DigestInfo: 00 01 FF… 00 ‖ digest, as long as the modulus.
+        #expect(block.count == 128)
+        #expect(block.prefix(2) == Data([0x00, 0x01]))
+        #expect(block.dropFirst(2).prefix(128 - 3 - 32).allSatisfy { $0 == 0xFF })
+        #expect(block.suffix(33) == Data([0x00]) + digest)
+
+        // The raw private operation then the raw public one gives the input back, left-padded to the modulus.
+        let value = Data([0x01, 0x02, 0x03])
+        let raised = try #require(SecKeyCreateSignature(key, .rsaSignatureRaw, value as CFData, &error) as Data?)
+        let back = SecKeyCreateDecryptedData(publicKey, .rsaEncryptionRaw, raised as CFData, &error) as Data?
+        #expect(back == Data(count: 125) + value)
+
+        // A value not below the modulus, or longer than it, is errSecParam.
+        #expect(
+            SecKeyCreateDecryptedData(publicKey, .rsaEncryptionRaw, Data(repeating: 0xFF, count: 128) as CFData, &error)
+                == nil)
+        #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+        #expect(
+            SecKeyCreateDecryptedData(publicKey, .rsaEncryptionRaw, (Data([0]) + signature) as CFData, &error) == nil)
+        #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+        #expect(SecKeyCreateEncryptedData(key, .rsaEncryptionRaw, value as CFData, &error) == nil)
+        #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+
+        // SecKeyDecrypt without padding: the same block, its leading zero byte dropped.
+        var output = [UInt8](repeating: 0, count: 128)
+        var length = output.count
+        let input = [UInt8](signature)
+        let status = SecKeyDecrypt(publicKey, [], input, input.count, &output, &length)
+        #expect(status == errSecSuccess)
+        #expect(Data(output.prefix(length)) == block.dropFirst())
+    }
+
     @Test func tooLongForThePaddingIsErrSecParam() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: 1024)
         let publicKey = try KeyFixtures.publicKey(key)

@@ -37,7 +37,7 @@ import Testing
         #expect(try KeyFixtures.external(imported) == privateDER)
     }
 
-    @Test(arguments: [("73", 255), ("73", 512), ("42", 512), ("42", 8192), ("42", 2047)])
+    @Test(arguments: [("73", 255), ("73", 512), ("42", 511), ("42", 256), ("42", 8193), ("42", 16384)])
     func badSizesAreErrSecParam(type: String, bits: Int) {
         var error: Unmanaged<CFError>?
         let key = SecKeyCreateRandomKey([kSecAttrKeyType: type, kSecAttrKeySizeInBits: bits] as CFDictionary, &error)
@@ -55,6 +55,38 @@ import Testing
             var error: Unmanaged<CFError>?
             #expect(SecKeyCreateRandomKey(parameters, &error) == nil)
             #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+        }
+    }
+
+    /// Apple's SecRSAKey.c takes any size from 512 to 8192 bits (kMaximumRSAKeyBits) and has no default: without
+    /// kSecAttrKeySizeInBits the generation fails (errSecParam, "failed to generate key", from SecKey.m). The odd
+    /// sizes are corecrypto's to make, as they are OpenSSL's.
+    @Test func rsaSizesAreApples() throws {
+        for bits in [512, 520, 1000] {
+            let key = try KeyFixtures.randomKey(kSecAttrKeyTypeRSA, bits: bits)
+            #expect(SecKeyGetBlockSize(key) == (bits + 7) / 8)
+            let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
+            #expect(attributes[kSecAttrKeySizeInBits as String] as? Int == bits)
+        }
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCreateRandomKey([kSecAttrKeyType: kSecAttrKeyTypeRSA] as CFDictionary, &error) == nil)
+        #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+    }
+
+    /// Apple's SecKeyCreateRandomKey compares kSecAttrKeyType with its constants by CFEqual: the strings "73"
+    /// (kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyTypeEC) and "42" (kSecAttrKeyTypeRSA), never a number and
+    /// never "43" (kSecAttrKeyTypeDSA).
+    @Test func theKeyTypeMustBeOneOfApplesStrings() throws {
+        for type in [73 as NSNumber, 42 as NSNumber, "43" as NSString, kSecAttrKeyTypeDSA] as [AnyObject] {
+            var error: Unmanaged<CFError>?
+            let parameters = [kSecAttrKeyType: type, kSecAttrKeySizeInBits: 256] as CFDictionary
+            #expect(SecKeyCreateRandomKey(parameters, &error) == nil, "\(type)")
+            #expect(KeyFixtures.status(error)?.code == Int(errSecParam))
+        }
+        for type in ["73", kSecAttrKeyTypeEC, kSecAttrKeyTypeECSECPrimeRandom] as [AnyObject] {
+            var error: Unmanaged<CFError>?
+            let parameters = [kSecAttrKeyType: type, kSecAttrKeySizeInBits: 256] as CFDictionary
+            #expect(SecKeyCreateRandomKey(parameters, &error).map(SecKeyGetBlockSize) == 32)
         }
     }
 

@@ -110,6 +110,67 @@ import Testing
         }
     }
 
+    /// Apple's SecItemAdd (SecItem.m, SecItemAttributesPrepare) fills in from a kSecValueRef only the attributes
+    /// the caller left out: a kSecAttrKeyClass, kSecAttrKeyType or kSecAttrKeySizeInBits of the caller's is stored as
+    /// given. The item is what its attributes say, as on iOS, where a reference is made from them.
+    @Test func theCallersAttributesWinOverTheKeysOwn() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        try withFreshKeychain {
+            let sized: [CFString: Any] = [
+                kSecValueRef: key, kSecAttrApplicationTag: Self.tag, kSecAttrKeySizeInBits: 512,
+            ]
+            #expect(SecItemAdd(sized as CFDictionary, nil) == errSecSuccess)
+            let query: [CFString: Any] = [
+                kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag, kSecReturnAttributes: true,
+                kSecReturnRef: true,
+            ]
+            let (status, found) = lookUp(query)
+            #expect(status == errSecSuccess)
+            let attributes = try #require(found as? [String: Any])
+            #expect(attributes[kSecAttrKeySizeInBits as String] as? Int == 512)
+            #expect(attributes[kSecAttrEffectiveKeySize as String] as? Int == 256)
+            #expect(attributes[kSecAttrKeyClass as String] as? NSNumber == 1)
+            #expect(attributes[kSecValueRef as String] as? SecKey == key)
+
+            let other = Data("com.example.keys.public".utf8)
+            let asPublic: [CFString: Any] = [
+                kSecValueRef: key, kSecAttrApplicationTag: other, kSecAttrKeyClass: kSecAttrKeyClassPublic,
+                kSecAttrKeyType: kSecAttrKeyTypeRSA,
+            ]
+            #expect(SecItemAdd(asPublic as CFDictionary, nil) == errSecSuccess)
+            let (_, stored) = lookUp([
+                kSecClass: kSecClassKey, kSecAttrApplicationTag: other, kSecReturnAttributes: true,
+                kSecReturnData: true,
+            ])
+            let storedAttributes = try #require(stored as? [String: Any])
+            #expect(storedAttributes[kSecAttrKeyClass as String] as? NSNumber == 0)
+            #expect(storedAttributes[kSecAttrKeyType as String] as? NSNumber == 42)
+            #expect(storedAttributes[kSecValueData as String] as? Data == (try KeyFixtures.external(key)))
+        }
+    }
+
+    /// On Apple, a kSecValueRef in attributesToUpdate is expanded into its item's attributes, kSecClass among
+    /// them, and securityd refuses the class in an update: errSecNoSuchAttr (-25303), nothing changed.
+    @Test func aReferenceInAttributesToUpdateIsErrSecNoSuchAttr() throws {
+        let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        let replacement = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        try withFreshKeychain {
+            #expect(
+                SecItemAdd([kSecValueRef: key, kSecAttrApplicationTag: Self.tag] as CFDictionary, nil)
+                    == errSecSuccess)
+            let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag]
+            #expect(
+                SecItemUpdate(query as CFDictionary, [kSecValueRef: replacement] as CFDictionary) == errSecNoSuchAttr)
+            #expect(
+                SecItemUpdate(query as CFDictionary, [kSecValueRef: key, kSecAttrLabel: "x"] as CFDictionary)
+                    == errSecNoSuchAttr)
+            let (_, found) = lookUp(query.merging([kSecReturnRef: true, kSecReturnAttributes: true]) { $1 })
+            let attributes = try #require(found as? [String: Any])
+            #expect(attributes[kSecValueRef as String] as? SecKey == key)
+            #expect(attributes[kSecAttrLabel as String] == nil)
+        }
+    }
+
     @Test func dataAndAttributesAreApples() throws {
         let key = try KeyFixtures.randomKey(kSecAttrKeyTypeECSECPrimeRandom, bits: 384)
         let external = try KeyFixtures.external(key)

@@ -102,9 +102,10 @@ extension Keychain {
             leftOut: schema.primaryKey.filter { item.attributes[$0] == nil })
     }
 
-    /// The item's attributes with those that describe its value (a key's class, type and size) taken from the
-    /// value. - Throws: errSecParam when a key or certificate item has no value, or the caller's attributes
-    /// contradict it.
+    /// The item's attributes with those that describe its value (a key's class, type and size) filled in from the
+    /// value where the caller left them out: the caller's own are stored as given, as Apple's SecItemAdd lets them
+    /// override a reference's (SecItem.m, SecItemAttributesPrepare). - Throws: errSecParam when a key or
+    /// certificate item has no value.
     private func valueAttributes(_ item: NewItem, schema: ClassSchema) throws -> [AttributeKey: AttributeValue] {
         var attributes = item.attributes
         switch (schema.valueKind, item.value) {
@@ -119,12 +120,7 @@ extension Keychain {
             let described: [AttributeKey: AttributeValue] = [
                 .keyClass: .number(keyClass), .keyType: .number(type), .keySizeInBits: .number(Int64(key.sizeInBits)),
             ]
-            for (attribute, value) in described {
-                if let given = attributes[attribute], given.matchingBytes != value.matchingBytes {
-                    throw KeychainError.param.because(
-                        "\(attribute.rawValue) \(Self.display(given)) contradicts the key (kSecValueRef), whose "
-                            + "\(attribute.rawValue) is \(Self.display(value))")
-                }
+            for (attribute, value) in described where attributes[attribute] == nil {
                 attributes[attribute] = value
             }
             if attributes[.effectiveKeySize] == nil { attributes[.effectiveKeySize] = .number(Int64(key.sizeInBits)) }
