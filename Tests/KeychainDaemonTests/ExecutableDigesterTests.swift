@@ -190,4 +190,26 @@ import Testing
         #expect(waiting >= 1)
         for client in clients { #expect(client.fields["status"] == "-25300") }
     }
+
+    /// A caller that waits its connection's idle limit (1 s here) for a turn is refused with errSecNotAvailable and
+    /// the reason, while the file before it is still being read; the daemon goes on.
+    @Test func aCallerWithNoTurnWithinItsPatienceIsNotAvailable() throws {
+        let apps = try AppIsolationTests.Apps()
+        apps.daemon.stop()
+        apps.daemon = try DaemonProcess(["--hash-slots", "2", "--idle-timeout", "1"])
+        let client = try Data(contentsOf: URL(fileURLWithPath: apps.appA))
+        let large = try (0..<2).map { index in
+            let path = apps.directory + "/large-\(index)"
+            try AppIsolationTests.Apps.install(client + Data("large \(index)".utf8), at: path)
+            try #require(truncate(path, off_t(ExecutableDigester.largestExecutable)) == 0)
+            return path
+        }
+        _ = try GroupCommitTests.statusFields(apps.daemon)
+        let first = try startClient(large[0], ["get", "x"], socket: apps.daemon.socketPath)
+        #expect(HashTurnsTests.waitUntil { (try? statusNumber(apps.daemon, "executables-reading")) == 1 })
+        let second = try startClient(large[1], ["get", "x"], socket: apps.daemon.socketPath).fields
+        #expect(second["status"] == "-25291", "\(second)")
+        #expect(apps.daemon.waitForLog("had no turn for this one in 1 s"), "\(apps.daemon.log)")
+        #expect(first.fields["status"] == "-25300")
+    }
 }
