@@ -152,7 +152,7 @@ package final class DaemonServer: Sendable {
             return refuse(
                 error.description, status: error.isBusy ? ErrorReply.notAvailable : ErrorReply.missingEntitlement)
         }
-        if let reason = InheritedConnection.refusal(connection: descriptor, pid: credentials.pid) {
+        if let reason = InheritedConnection.refusal(connection: descriptor, process: process) {
             return refuse(reason)
         }
         // The descriptors read were the connected process's only if it still runs.
