@@ -176,6 +176,28 @@ static inline int ksys_open_beneath_without_links(int dirfd, const char *path, i
 /// pidfd_open(2), with PIDFD's flags 0 (the descriptor is close-on-exec).
 static inline int ksys_pidfd_open(int32_t pid) { return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0); }
 
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+/// pidfd_getfd(2): a duplicate, close-on-exec, of the descriptor `fd` of the process `pidfd` names, or -1 with
+/// errno (EPERM without ptrace's attach access to it; EBADF when it has no such descriptor; ENOSYS before 5.6).
+static inline int ksys_pidfd_getfd(int pidfd, int fd) { return (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0); }
+
+/// The address of the socket `fd` (`peer` 0: getsockname(2)) or of its peer (getpeername(2)), copied to `buffer`
+/// (at most `size` bytes): its length, or -1 with errno.
+static inline int ksys_socket_address(int fd, int peer, void *buffer, uint32_t size) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    int result = peer ? getpeername(fd, (struct sockaddr *)&address, &length)
+                      : getsockname(fd, (struct sockaddr *)&address, &length);
+    if (result != 0) return -1;
+    if (length > sizeof address) length = sizeof address;
+    if (length > size) length = size;
+    memcpy(buffer, &address, length);
+    return (int)length;
+}
+
 /// accept4(2) with SOCK_CLOEXEC.
 static inline int ksys_accept_cloexec(int fd) { return (int)syscall(SYS_accept4, fd, NULL, NULL, SOCK_CLOEXEC); }
 

@@ -39,6 +39,13 @@ package final class ProcessHandle: @unchecked Sendable {  // safe: the descripto
         ProcessHandle(pid: pid, descriptor: try SystemCalls.openProcessDescriptor(pid: pid), isBoundAtConnect: false)
     }
 
+    /// A duplicate, close-on-exec, of the process's descriptor `number` (`pidfd_getfd(2)`), for the caller to close.
+    /// - Throws: `EPERM` without ptrace's attach access to the process, `EBADF` when it has no such descriptor
+    ///   (any more), `ESRCH` once it has exited, `ENOSYS` before Linux 5.6.
+    package func duplicate(descriptor number: Int32) throws(SystemCallError) -> Int32 {
+        try SystemCalls.duplicateDescriptor(number, ofProcess: descriptor)
+    }
+
     /// Whether the process has exited (its pidfd is readable); after that its pid may name another process.
     package var hasExited: Bool {
         // An error counts as exited: the answer must not be trusted.

@@ -35,6 +35,7 @@ package enum DaemonCommandLine {
           --max-connections-per-uid N  connections one uid may hold open (64)
           --max-connections N          connections in all (1024)
           --idle-timeout SECONDS       close a connection silent this long (300)
+          --hash-slots N               executables hashed at once, half of them for one uid (processors, at least 2)
           --max-keychain-size BYTES    largest database of one uid; more is errSecDiskFull (1073741824)
           --pam-service NAME           PAM service that authenticates a client's user (keychain)
           --pam-directory DIR          PAM service files instead of /etc/pam.d (tests)
@@ -93,6 +94,7 @@ package enum DaemonCommandLine {
             case "--max-connections-per-uid": configuration.limits.connectionsPerUID = try number(argument)
             case "--max-connections": configuration.limits.connections = try number(argument)
             case "--idle-timeout": configuration.limits.idleSeconds = try number(argument)
+            case "--hash-slots": configuration.limits.hashSlots = try number(argument)
             case "--max-keychain-size": configuration.largestKeychainBytes = try number(argument, minimum: 65536)
             case "--fingerprint-reader" where !asksStatus: configuration.owner.usesFingerprintReader = true
             case "--fprintd-bus":

@@ -66,9 +66,11 @@ package struct DaemonStartup: Sendable {
         }
         let engine = handler ?? Self.engine(configuration, log: log)
         let queued: @Sendable () -> Int = { (engine as? EngineHandler)?.keychains.pendingWrites ?? 0 }
+        let turns = HashTurns(
+            slots: configuration.limits.hashSlots, patience: Double(configuration.limits.idleSeconds))
         server = DaemonServer(
             listener: listener, limits: configuration.limits, resolver: resolver, handler: engine, log: log,
-            queueDepth: queued)
+            inspector: PeerInspector(digester: ExecutableDigester(turns: turns)), queueDepth: queued)
     }
 
     /// The most open files the daemon asks for (the soft limit is raised to the hard one, up to this).

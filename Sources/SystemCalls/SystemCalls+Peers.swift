@@ -31,6 +31,26 @@ extension SystemCalls {
         try retrying("pidfd_open") { ksys_pidfd_open(pid) }
     }
 
+    /// `pidfd_getfd(2)`: a duplicate, close-on-exec, of descriptor `number` of the process `processDescriptor` (a
+    /// pidfd) names. Needs ptrace's attach access to that process.
+    /// - Throws: `EPERM` without that access, `EBADF` when it has no such descriptor, `ENOSYS` before Linux 5.6.
+    package static func duplicateDescriptor(_ number: Int32, ofProcess processDescriptor: Int32)
+        throws(SystemCallError) -> Int32
+    {
+        try retrying("pidfd_getfd") { ksys_pidfd_getfd(processDescriptor, number) }
+    }
+
+    /// The address of the socket `descriptor` (`getsockname(2)`), or of its peer with `peer` (`getpeername(2)`),
+    /// as the kernel gives it: the family, then a Unix socket's path or abstract name.
+    package static func socketAddress(of descriptor: Int32, peer: Bool = false) throws(SystemCallError) -> [UInt8] {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
+        defer { buffer.deallocate() }
+        let length = try retrying(peer ? "getpeername" : "getsockname") {
+            ksys_socket_address(descriptor, peer ? 1 : 0, buffer.baseAddress, UInt32(buffer.count))
+        }
+        return Array(buffer.prefix(Int(length)))
+    }
+
     /// Whether `descriptor` is readable now, without waiting (`poll` with a zero timeout): for a pidfd, whether
     /// its process has exited.
     package static func isReadable(_ descriptor: Int32) throws(SystemCallError) -> Bool {

@@ -184,6 +184,35 @@ import Testing
         #expect(try apps.run(apps.appA, "add", "alpha", "secret-a")["status"] == "0")
     }
 
+    static let canMakeNetworkNamespaces =
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+        && (try? SystemCalls.run(["/usr/bin/unshare", "--net", "/bin/true"]))?.status == 0
+
+    /// The same hand-off from a network namespace of its own, into which the kernel's socket diagnostics do not
+    /// see: the daemon takes the sockets the process holds without close-on-exec and finds one connected to it.
+    /// A client of the library there holds its connection with close-on-exec, and is served.
+    @Test(.enabled(if: canMakeNetworkNamespaces, "needs root and unshare(1)"))
+    func aConnectionHandedToAnAppAcrossExecInAnotherNetworkNamespaceIsRefused() throws {
+        let apps = try Apps()
+        let launcher = try Apps.clientExecutable()
+        kill(apps.daemon.pid, SIGSTOP)
+        let started = try startClient(
+            "/usr/bin/unshare", ["--net", launcher, "exec-on-connection", apps.appA, "wait", "3"],
+            socket: apps.daemon.socketPath)
+        sleep(1)
+        kill(apps.daemon.pid, SIGCONT)
+        _ = started.finish()
+        #expect(
+            apps.daemon.waitForLog("holds a connection to keychaind in descriptor 1 without close-on-exec"),
+            "\(apps.daemon.log)")
+        #expect(!apps.daemon.log.contains("is TEAM.a.app"))
+        let added = try runClient(
+            "/usr/bin/unshare", ["--net", apps.appA, "add", "alpha", "secret-a"], socket: apps.daemon.socketPath
+        ).fields
+        #expect(added["status"] == "0", "\(added) \(apps.daemon.log)")
+        #expect(try apps.run(apps.appA, "get", "alpha")["data"] == "secret-a")
+    }
+
     /// glibc's `libutil.so.1`, an empty library kept for old programs, beside the C library this process runs.
     static func harmlessLibrary() throws -> String {
         // Read to its end: /proc files show a size of 0.

@@ -12,12 +12,15 @@ package struct PeerInspector: Sendable {
     /// Why a peer could not be identified.
     package struct Failure: Error, CustomStringConvertible, Sendable {
         package let description: String
+        /// The daemon was too busy to identify it now: another try later may succeed.
+        package var isBusy = false
     }
 
     private static let environmentLimit = 4 << 20
     /// A map longer than this (tens of thousands of mappings) is not read, and vouches for no library.
     private static let mapsLimit = 4 << 20
-    private let digester: ExecutableDigester
+    /// Reads executables for their SHA-256, in turns shared with `security apps show`.
+    package let digester: ExecutableDigester
     private let procRoot: String
     /// keychaind's own user namespace (`/proc/self/ns/user`), read once.
     private let ownUserNamespace: String?
@@ -56,7 +59,13 @@ package struct PeerInspector: Sendable {
         let label = (ProcFile.read("\(directory)/attr/apparmor/current") ?? ProcFile.read("\(directory)/attr/current"))
             .flatMap(ProcessFacts.securityLabel(attribute:))
         let path = ProcFile.link("\(directory)/exe")
-        let executable = digester.digest(ofExecutableAt: "\(directory)/exe")
+        let executable: ExecutableDigester.Digest?
+        do {
+            executable = try digester.digest(ofExecutableAt: "\(directory)/exe", uid: credentials.uid)
+        } catch {
+            if case .busy = error { throw Failure(description: error.description, isBusy: true) }
+            throw Failure(description: "process \(credentials.pid): \(error)")
+        }
         let environ = image.environment
         // A variable past what was read would go unseen: an environment padded beyond the limit is refused.
         guard environ.isWhole else {

@@ -38,8 +38,11 @@ package struct ConnectionLimits: Sendable, Equatable {
     package var connectionsPerUID = 64
     /// Connections in all.
     package var connections = 1024
-    /// Seconds a connection may stay silent before the daemon closes it.
+    /// Seconds a connection may stay silent before the daemon closes it; also how long a caller waits for a turn
+    /// at having its executable read (``hashSlots``).
     package var idleSeconds = 300
+    /// Executables read for their SHA-256 at once, for all users; one uid gets half of them (``HashTurns``).
+    package var hashSlots = HashTurns.defaultSlots
 
     package init() {}
 }

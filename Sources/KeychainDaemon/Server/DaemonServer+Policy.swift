@@ -36,7 +36,16 @@ extension DaemonServer {
         }
         defer { SystemCalls.close(opened.descriptor) }
         let real = opened.path
-        guard let digest = ExecutableDigester(cacheLimit: 1).digest(ofOpenFile: opened.descriptor, path: real) else {
+        // Read in a turn of the asker's, shared with the identification of callers: one user's requests cannot keep
+        // every processor reading. Nothing is remembered beyond the request.
+        let digester = ExecutableDigester(cacheLimit: 1, turns: inspector.digester.turns)
+        let read: ExecutableDigester.Digest?
+        do {
+            read = try digester.digest(ofOpenFile: opened.descriptor, path: real, uid: asker.uid)
+        } catch {
+            return FieldList([("path", real), ("decision", "refused"), ("reason", error.description)])
+        }
+        guard let digest = read else {
             return FieldList([("path", real), ("decision", "refused"), ("reason", "the file cannot be read")])
         }
         // The file alone: what it will load is known only when it runs, and checked then.

@@ -15,7 +15,7 @@ package final class DaemonServer: Sendable {
     private let listener: UnixListener
     private let limits: ConnectionLimits
     let resolver: Mutex<CallerResolver>
-    private let inspector: PeerInspector
+    let inspector: PeerInspector
     private let handler: any DaemonHandler
     private let log: DaemonLog
     private let counter: ConnectionCounter
@@ -71,6 +71,20 @@ package final class DaemonServer: Sendable {
             clients: counter.total, queueDepth: inFlight.load(ordering: .relaxed) + queueDepth())
     }
 
+    /// How much reading of executables the daemon has done and is doing, for all users: readings started since
+    /// it started, callers that waited for another's reading of the same file, files being read, callers waiting
+    /// for a turn, and the bounds (``HashTurns``).
+    private var hashingStatus: [(name: String, value: String)] {
+        let digester = inspector.digester
+        let counts = digester.turns.counts
+        return [
+            ("executables-read", String(digester.readingsStarted)),
+            ("executable-readings-joined", String(digester.readingsJoined)),
+            ("executables-reading", String(counts.running)), ("executables-waiting", String(counts.waiting)),
+            ("executable-read-slots", "\(digester.turns.slots) (\(digester.turns.sharePerUID) per uid)"),
+        ]
+    }
+
     private func serve(_ descriptor: Int32, acceptedAt: Double) {
         let stream = SocketStream(descriptor: descriptor)
         defer { stream.close() }
@@ -119,12 +133,9 @@ package final class DaemonServer: Sendable {
     private func identify(
         _ credentials: PeerCredentials, descriptor: Int32, acceptedAt: Double, who: String
     ) -> Identified? {
-        func refuse(_ reason: String) -> Identified? {
+        func refuse(_ reason: String, status: Int32 = ErrorReply.missingEntitlement) -> Identified? {
             log.warning("\(who) is refused: \(reason)")
-            let reply = ErrorReply(
-                status: ErrorReply.missingEntitlement,
-                reason: "keychaind refuses this process: "
-                    + reason)
+            let reply = ErrorReply(status: status, reason: "keychaind refuses this process: " + reason)
             _ = SocketStream(descriptor: descriptor).write(reply.frame(requestID: 0).encoded())
             return nil
         }
@@ -138,9 +149,10 @@ package final class DaemonServer: Sendable {
         do {
             peer = try inspector.inspect(credentials, process: process, acceptedAt: acceptedAt)
         } catch {
-            return refuse(error.description)
+            return refuse(
+                error.description, status: error.isBusy ? ErrorReply.notAvailable : ErrorReply.missingEntitlement)
         }
-        if let reason = InheritedConnection.refusal(connection: descriptor, pid: credentials.pid) {
+        if let reason = InheritedConnection.refusal(connection: descriptor, process: process) {
             return refuse(reason)
         }
         // The descriptors read were the connected process's only if it still runs.
@@ -204,7 +216,7 @@ package final class DaemonServer: Sendable {
             return Frame(kind: .pong, requestID: frame.requestID, payload: frame.payload)
         case .status:
             var fields = status.fields
-            for extra in handler.statusFields(peer: peer) { fields.append(extra.name, extra.value) }
+            for extra in hashingStatus + handler.statusFields(peer: peer) { fields.append(extra.name, extra.value) }
             return Frame(kind: .statusReply, requestID: frame.requestID, payload: fields.encoded())
         case .identify:
             var fields = peer.fields
