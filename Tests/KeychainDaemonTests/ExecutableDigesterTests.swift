@@ -192,13 +192,14 @@ import Testing
     }
 
     /// A caller that waits its connection's idle limit (1 s here) for a turn is refused with errSecNotAvailable and
-    /// the reason, while the file before it is still being read; the daemon goes on.
+    /// the reason, while the files before it are still being read; the daemon goes on. Four programs of one uid,
+    /// one turn for it: the last in line waits for three readings of 1 GiB, longer than a second on any machine.
     @Test func aCallerWithNoTurnWithinItsPatienceIsNotAvailable() throws {
         let apps = try AppIsolationTests.Apps()
         apps.daemon.stop()
         apps.daemon = try DaemonProcess(["--hash-slots", "2", "--idle-timeout", "1"])
         let client = try Data(contentsOf: URL(fileURLWithPath: apps.appA))
-        let large = try (0..<2).map { index in
+        let large = try (0..<4).map { index in
             let path = apps.directory + "/large-\(index)"
             try AppIsolationTests.Apps.install(client + Data("large \(index)".utf8), at: path)
             try #require(truncate(path, off_t(ExecutableDigester.largestExecutable)) == 0)
@@ -207,8 +208,10 @@ import Testing
         _ = try GroupCommitTests.statusFields(apps.daemon)
         let first = try startClient(large[0], ["get", "x"], socket: apps.daemon.socketPath)
         #expect(HashTurnsTests.waitUntil { (try? statusNumber(apps.daemon, "executables-reading")) == 1 })
-        let second = try startClient(large[1], ["get", "x"], socket: apps.daemon.socketPath).fields
-        #expect(second["status"] == "-25291", "\(second)")
+        let rest = try large.dropFirst().map { try startClient($0, ["get", "x"], socket: apps.daemon.socketPath) }
+        let statuses = rest.map { $0.fields["status"] }
+        #expect(statuses.contains("-25291"), "\(statuses)")
+        #expect(statuses.allSatisfy { $0 == "-25291" || $0 == "-25300" }, "\(statuses)")
         #expect(apps.daemon.waitForLog("had no turn for this one in 1 s"), "\(apps.daemon.log)")
         #expect(first.fields["status"] == "-25300")
     }
