@@ -101,4 +101,29 @@ import Testing
             """
         #expect(locations(of: "KL402", in: source).isEmpty)
     }
+
+    /// Key material built from a literal is hard-coded however it is wrapped: `Data(...)`, `.data(using:)`,
+    /// `Array(... .utf8)`, a byte array, or `SymmetricKey(data:)`, whose literal argument is a key whatever its name.
+    @Test func keysBuiltFromLiteralsAreReported() {
+        let source = """
+            import CryptoKit
+            let encryptionKey = SymmetricKey(data: "0123456789abcdef0123456789abcdef".data(using: .utf8)!)
+            let aesKey = Data("0123456789abcdef0123456789abcdef".utf8)
+            let secretKeyBytes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10]
+            func seal(_ data: Data) throws -> Data? {
+                let box = try AES.GCM.seal(data, using: SymmetricKey(data: Array("my super secret key 32 bytes!!!!".utf8)))
+                return box.combined
+            }
+            func open(_ data: Data) throws -> Data {
+                let material = "k3y-m4terial-0123456789abcdef!!"
+                let key = SymmetricKey(data: Data(material.utf8))
+                return try AES.GCM.open(AES.GCM.SealedBox(combined: data), using: key)
+            }
+            let random = SymmetricKey(size: .bits256)
+            let fromKeychain = SymmetricKey(data: loadKeyData())
+            let headerBytes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08]
+            let tokenName = Data("auth_token".utf8)
+            """
+        #expect(locations(of: "KL402", in: source) == ["2:21", "3:14", "4:31", "6:45", "11:15"])
+    }
 }

@@ -41,6 +41,7 @@ package struct SecretStorageChecker: SourceChecker {
         }
         checkDefaultsWrite(expr, callee: callee, arguments: arguments, write: write, into: &collector)
         checkLogging(expr, callee: callee, arguments: arguments, into: &collector)
+        checkLiteralSymmetricKey(expr, callee: callee, arguments: arguments, write: write, into: &collector)
         let calleeText = callee.unwrapped.dottedName ?? ""
         for argument in arguments {
             guard let label = argument.label else { continue }
@@ -116,7 +117,10 @@ package struct SecretStorageChecker: SourceChecker {
     private func checkAssignedLiteral(
         name: String, value: Expr, context: String = "", into collector: inout FindingCollector
     ) {
-        guard let text = value.stringValue else { return }
+        guard let text = value.stringValue else {
+            checkAssignedKeyMaterial(name: name, value: value, into: &collector)
+            return
+        }
         let sdkKey =
             SecretNames.isSDKKeyName(name)
             || (SecretNames.namesPublishableSDK(context)
@@ -132,6 +136,82 @@ package struct SecretStorageChecker: SourceChecker {
         collector.report(
             RuleCatalog.hardCodedSecret, at: value.unwrapped.position,
             "\(name) is hard-coded: anyone can read it from the app bundle")
+    }
+
+    /// What key material is built from when it comes from the source text.
+    enum KeyMaterial {
+        case text(String)
+        case bytes
+    }
+
+    /// The literal that a key is built from: `"..."`, `Data("...".utf8)`, `"...".data(using: .utf8)!`,
+    /// `Array("...".utf8)`, `[UInt8]("...".utf8)`, a byte array literal, or `SymmetricKey(data:)` of one of these.
+    /// `resolve` gives the initialiser of a constant, to follow `Data(material.utf8)` to `material`'s literal.
+    static func keyMaterial(_ expr: Expr, resolve: (String) -> Expr? = { _ in nil }, depth: Int = 0) -> KeyMaterial? {
+        guard depth < 8 else { return nil }
+        let value = expr.unwrapped
+        func inner(_ next: Expr) -> KeyMaterial? { keyMaterial(next, resolve: resolve, depth: depth + 1) }
+        switch value.kind {
+        case .stringLiteral(let text, let interpolations):
+            return interpolations.isEmpty ? .text(text) : nil
+        case .array(let elements):
+            let bytes = elements.allSatisfy {
+                if case .integerLiteral = $0.unwrapped.kind { return true }
+                return false
+            }
+            return bytes && elements.count >= 8 ? .bytes : nil
+        case .forceUnwrap(let wrapped):
+            return inner(wrapped)
+        case .member(let base?, "utf8"):
+            return inner(base)
+        case .identifier(let name):
+            return resolve(name).flatMap(inner)
+        case .call(let callee, let arguments, _):
+            if case .member(let base?, "data") = callee.unwrapped.kind, arguments.first?.label == "using" {
+                return inner(base)
+            }
+            guard arguments.count == 1, [nil, "data", "bytes"].contains(arguments[0].label) else { return nil }
+            let type: String?
+            switch callee.unwrapped.kind {
+            case .identifier(let name): type = name
+            case .array(let elements): type = elements.count == 1 ? elements[0].unwrapped.terminalName : nil
+            default: type = nil
+            }
+            guard let type, ["Data", "NSData", "Array", "UInt8", "SymmetricKey", "ContiguousArray"].contains(type)
+            else { return nil }
+            return inner(arguments[0].value)
+        default:
+            return nil
+        }
+    }
+
+    /// `let aesKey = Data("...".utf8)`, `let secretKeyBytes: [UInt8] = [0x01, ...]`: a name for key material given
+    /// a value built from a literal.
+    private func checkAssignedKeyMaterial(name: String, value: Expr, into collector: inout FindingCollector) {
+        guard SecretNames.isSecretName(name), !SecretNames.isSDKKeyName(name),
+            let material = Self.keyMaterial(value)
+        else { return }
+        if case .text(let text) = material {
+            guard SecretNames.looksLikeSecretValue(text, name: name), !SecretNames.hasPublishableFormat(text) else {
+                return
+            }
+        }
+        collector.report(
+            RuleCatalog.hardCodedSecret, at: value.unwrapped.position,
+            "\(name) is key material built from a literal: anyone can read it from the app bundle")
+    }
+
+    /// `SymmetricKey(data: Data("...".utf8))`: a key built from a literal is hard-coded whatever it is called.
+    private func checkLiteralSymmetricKey(
+        _ call: Expr, callee: Expr, arguments: [Argument], write: DefaultsWrite, into collector: inout FindingCollector
+    ) {
+        guard case .identifier("SymmetricKey") = callee.unwrapped.kind, arguments.count == 1,
+            arguments[0].label == "data",
+            Self.keyMaterial(arguments[0].value, resolve: { write.initializer(of: $0) }) != nil
+        else { return }
+        collector.report(
+            RuleCatalog.hardCodedSecret, at: call.position,
+            "this SymmetricKey is built from a literal: anyone can read the key from the app bundle")
     }
 
     private func reportPublishable(name: String?, at position: SourcePosition, into collector: inout FindingCollector) {
