@@ -126,4 +126,21 @@ import Testing
             """
         #expect(locations(of: "KL402", in: source) == ["2:21", "3:14", "4:31", "6:45", "11:15"])
     }
+
+    /// UserDefaults key names are not secrets even with digits in them: a literal that spells its own identifier,
+    /// or a reverse-DNS name with a dash suffix.
+    @Test func keyNameConstantsWithDigitsAreNotSecrets() {
+        let source = """
+            struct Keys {
+                static let lastTokenV2Number = "lastTokenV2Number"
+                static let refreshToken2 = "refresh_token_2"
+                static let sessionToken = "s3ss10n-T0ken-9f8e7d"
+            }
+            enum K: String {
+                case nextToken = "com.2fas.NextTokenStateController-TokenEnabled"
+                case apiToken = "com.acme.app-3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c"
+            }
+            """
+        #expect(locations(of: "KL402", in: source) == ["4:31", "8:21"])
+    }
 }
