@@ -83,7 +83,13 @@ package struct SecretStorageChecker: SourceChecker {
         let keyVerdict =
             write.keyName(key).map { SecretNames.verdict(forName: $0.name, dropTrailingKeyWord: !$0.isLiteral) }
             ?? .neutral
-        let valueVerdict = write.valueName(value).map { SecretNames.verdict(forName: $0) } ?? .neutral
+        // The value is judged by the names it was encoded from (`password.data(using: .utf8)`, a dictionary's
+        // values): a secret among them makes it one; otherwise one that is a flag, count or hash rules it out.
+        let verdicts = Self.encodedSources(of: value).map {
+            write.valueName($0).map { SecretNames.verdict(forName: $0) } ?? .neutral
+        }
+        let valueVerdict: SecretNames.Verdict =
+            verdicts.contains(.secret) ? .secret : verdicts.contains(.notSecret) ? .notSecret : .neutral
         // Either name is enough (`set(password, forKey: "savedPassword")`), unless the value is a flag, count,
         // date or hash about the secret.
         guard keyVerdict == .secret || valueVerdict == .secret, valueVerdict != .notSecret else { return }
@@ -92,6 +98,44 @@ package struct SecretStorageChecker: SourceChecker {
             RuleCatalog.secretInUserDefaults, at: call.position,
             "a credential is written to \(store), an unencrypted plist that backups and device tools can read; "
                 + "store it in the keychain")
+    }
+
+    /// The values a stored value was encoded from, looking through conversions that keep the secret readable:
+    /// `.data(using:)`, `Data(x.utf8)`, `.utf8`, base64, `String(data:encoding:)`, `String(decoding:as:)`, `!`, and
+    /// a dictionary or array literal's values. Hashing and encryption are calls of other names and stop the search,
+    /// so a digest or a ciphertext is judged by its own name.
+    static func encodedSources(of value: Expr, depth: Int = 0) -> [Expr] {
+        let value = value.unwrapped
+        guard depth < 8 else { return [value] }
+        let next = { (inner: Expr) in encodedSources(of: inner, depth: depth + 1) }
+        switch value.kind {
+        case .forceUnwrap(let inner):
+            return next(inner)
+        case .member(let base?, "utf8"), .member(let base?, "utf16"):
+            return next(base)
+        case .dictionary(let entries):
+            return entries.flatMap { next($0.value) }
+        case .array(let elements):
+            return elements.flatMap(next)
+        case .call(let callee, let arguments, _):
+            switch callee.unwrapped.kind {
+            case .member(let base?, let method)
+            where method == "data" && arguments.first?.label == "using"
+                || ["base64EncodedString", "base64EncodedData"].contains(method):
+                return next(base)
+            case .identifier(let type) where ["Data", "NSData", "Array"].contains(type) && arguments.count == 1:
+                return next(arguments[0].value)
+            case .identifier(let type) where ["String", "NSString"].contains(type):
+                if let source = arguments.first(where: { ["data", "decoding", "bytes"].contains($0.label ?? "") }) {
+                    return next(source.value)
+                }
+                return [value]
+            default:
+                return [value]
+            }
+        default:
+            return [value]
+        }
     }
 
     private func checkAppStorage(_ variable: VariableDecl, into collector: inout FindingCollector) {
