@@ -141,4 +141,25 @@ import Testing
         #expect(locations(of: "KL209", in: source).isEmpty)
         #expect(locations(of: "KL208", in: source).isEmpty)
     }
+
+    /// `let _ =` is a discard, and so is the one call of a closure whose result nobody uses: `forEach`, a
+    /// dispatch queue's `async`/`asyncAfter`, an unstored `Task`. A closure whose result is used (`map`, a stored
+    /// `Task`'s value) keeps it.
+    @Test func discardedStatusInVoidClosures() {
+        let source = """
+            import Foundation
+            import Security
+            func clear(_ queries: [[String: Any]], _ q: [String: Any]) async -> [OSStatus] {
+                let _ = SecItemAdd(q as CFDictionary, nil)
+                queries.forEach { SecItemDelete($0 as CFDictionary) }
+                DispatchQueue.global().async { SecItemDelete(q as CFDictionary) }
+                DispatchQueue.main.asyncAfter(deadline: .now() + 1) { SecItemDelete(q as CFDictionary) }
+                Task { SecItemAdd(q as CFDictionary, nil) }
+                let added = Task { SecItemAdd(q as CFDictionary, nil) }
+                _ = await added.value
+                return queries.map { SecItemDelete($0 as CFDictionary) }
+            }
+            """
+        #expect(locations(of: "KL208", in: source) == ["4:13", "5:23", "6:36", "7:59", "8:12"])
+    }
 }
