@@ -162,4 +162,36 @@ import Testing
             """
         #expect(locations(of: "KL208", in: source) == ["4:13", "5:23", "6:36", "7:59", "8:12"])
     }
+
+    /// Converting a status into an error (assigning `self` in an initializer, setting an error, a `switch`
+    /// expression's value) is not swallowing the duplicate: the caller gets the error.
+    @Test func statusToErrorMappingIsSilent() {
+        let source = """
+            import Security
+            enum KeychainError: Error {
+                case duplicate, notFound, other(OSStatus)
+                init(status: OSStatus) {
+                    switch status {
+                    case errSecDuplicateItem: self = .duplicate
+                    case errSecItemNotFound: self = .notFound
+                    default: self = .other(status)
+                    }
+                }
+                static func from(_ status: OSStatus) -> KeychainError {
+                    switch status {
+                    case errSecDuplicateItem: .duplicate
+                    default: .other(status)
+                    }
+                }
+            }
+            final class Store {
+                var lastError: KeychainError?
+                func record(_ status: OSStatus) {
+                    if status == errSecDuplicateItem { lastError = .duplicate }
+                    if status == errSecDuplicateItem { print("duplicate") }
+                }
+            }
+            """
+        #expect(locations(of: "KL209", in: source) == ["22:22"])
+    }
 }

@@ -156,7 +156,20 @@ package struct StatusHandlingChecker: SourceChecker {
     /// callback, or a delete (KL201's business) handles the duplicate.
     private static func handles(_ branch: Block) -> Bool {
         var handled = false
+        // A status mapped to an error: `case errSecDuplicateItem: self = .duplicate` in an initializer, an error
+        // property set (`lastError = .duplicate`), or the value of a `switch` expression (`case ...: .duplicate`).
+        if branch.count == 1, case .expression(let value) = branch[0].kind {
+            switch value.unwrapped.kind {
+            case .member, .identifier: return true
+            default: break
+            }
+        }
         branch.visitStatements { statement in
+            if case .assignment(let target, "=", _) = statement.kind, let name = target.unwrapped.terminalName,
+                name == "self" || name.lowercased().contains("error")
+            {
+                handled = true
+            }
             if case .returnStatement(let value?) = statement.kind {
                 switch value.unwrapped.kind {
                 case .booleanLiteral(true), .nilLiteral: break
