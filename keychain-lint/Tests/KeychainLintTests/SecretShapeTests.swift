@@ -143,4 +143,16 @@ import Testing
             """
         #expect(locations(of: "KL402", in: source) == ["4:31", "8:21"])
     }
+
+    /// A key decoded from a base64 literal, or derived by hashing a literal, is as hard-coded as the literal.
+    @Test func keysDecodedOrHashedFromLiteralsAreReported() {
+        let source = """
+            import CryptoKit
+            let k2 = SymmetricKey(data: Data(base64Encoded: "q83vEjRWeJASNFZ4kBI0VniQEjRWeJASNFZ4kBI0Vng=")!)
+            let derived = SymmetricKey(data: SHA256.hash(data: "hunter2-static-pass".data(using: .utf8)!))
+            let hmacKey = Data(base64Encoded: "c2VjcmV0LWhtYWMta2V5LTIwMjQ=")!
+            func fromUser(_ pass: String) -> SymmetricKey { SymmetricKey(data: SHA256.hash(data: Data(pass.utf8))) }
+            """
+        #expect(locations(of: "KL402", in: source) == ["2:10", "3:15", "4:15"])
+    }
 }

@@ -214,7 +214,12 @@ package struct SecretStorageChecker: SourceChecker {
             if case .member(let base?, "data") = callee.unwrapped.kind, arguments.first?.label == "using" {
                 return inner(base)
             }
-            guard arguments.count == 1, [nil, "data", "bytes"].contains(arguments[0].label) else { return nil }
+            // `SHA256.hash(data: "...")`: a key derived from a literal is fixed as well.
+            if case .member(_, "hash") = callee.unwrapped.kind, arguments.count == 1, arguments[0].label == "data" {
+                return inner(arguments[0].value)
+            }
+            guard arguments.count == 1, [nil, "data", "bytes", "base64Encoded"].contains(arguments[0].label)
+            else { return nil }
             let type: String?
             switch callee.unwrapped.kind {
             case .identifier(let name): type = name
