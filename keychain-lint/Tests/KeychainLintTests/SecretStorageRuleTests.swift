@@ -98,4 +98,18 @@ import Testing
             """
         #expect(locations(of: "KL401", in: source) == ["2:5", "3:5", "4:5", "5:5", "6:5", "7:5"])
     }
+
+    /// A secret serialised with an encoder, or stored through `setValue(_:forKeyPath:)`, is still stored.
+    @Test func secretsEncodedOrStoredByKeyPathAreReported() {
+        let source = """
+            func persist(refreshToken: String, theme: String) throws {
+                UserDefaults.standard.set(try? JSONEncoder().encode(["r": refreshToken]), forKey: "auth")
+                UserDefaults.standard.set(try PropertyListEncoder().encode([refreshToken]), forKey: "list")
+                UserDefaults.standard.setValue(refreshToken, forKeyPath: "refresh")
+                UserDefaults.standard.set(try? JSONEncoder().encode(["t": theme]), forKey: "ui")
+                UserDefaults.standard.setValue(theme, forKeyPath: "ui.theme")
+            }
+            """
+        #expect(locations(of: "KL401", in: source) == ["2:5", "3:5", "4:5"])
+    }
 }

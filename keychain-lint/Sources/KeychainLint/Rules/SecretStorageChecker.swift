@@ -73,7 +73,8 @@ package struct SecretStorageChecker: SourceChecker {
         default: return
         }
         guard Self.storeMethods.contains(method), arguments.count == 2,
-            let key = arguments.first(where: { $0.label == "forKey" })?.value, write.isDefaultsStore(receiver)
+            let key = arguments.first(where: { $0.label == "forKey" || $0.label == "forKeyPath" })?.value,
+            write.isDefaultsStore(receiver)
         else { return }
         let value = arguments[0].value.unwrapped
         switch value.kind {
@@ -123,6 +124,9 @@ package struct SecretStorageChecker: SourceChecker {
             where method == "data" && arguments.first?.label == "using"
                 || ["base64EncodedString", "base64EncodedData"].contains(method):
                 return next(base)
+            // `JSONEncoder().encode(value)`, `PropertyListEncoder().encode(value)`: serialised, still readable.
+            case .member(_, "encode") where arguments.count == 1 && arguments[0].label == nil:
+                return next(arguments[0].value)
             case .identifier(let type) where ["Data", "NSData", "Array"].contains(type) && arguments.count == 1:
                 return next(arguments[0].value)
             case .identifier(let type) where ["String", "NSString"].contains(type):
