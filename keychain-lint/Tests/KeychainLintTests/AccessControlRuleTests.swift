@@ -148,4 +148,54 @@ import Testing
         </plist>
         """
     }
+
+    /// Only code that binds authentication to a keychain item silences KL304: a table's `loadData()`, a packet's
+    /// `rawData` or an access control for a key that asks for no authentication (`.privateKeyUsage`) is not one.
+    @Test func unrelatedNamesDoNotSilenceTheGate() {
+        let gate = """
+            import LocalAuthentication
+            final class AccountsViewController: UITableViewController {
+                func unlock() {
+                    LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in
+                        guard ok else { return }
+                        DispatchQueue.main.async { self.loadData() }
+                    }
+                }
+
+            """
+        let unrelated = [
+            "    func loadData() { tableView.reloadData() }\n}\n",
+            "}\nstruct Packet { let rawData: Data }\nfunc size(_ p: Packet) -> Int { p.rawData.count }\n",
+            """
+                func keyAccess() -> SecAccessControl? {
+                    SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, nil)
+                }
+            }
+
+            """,
+        ]
+        for tail in unrelated {
+            #expect(locations(of: "KL304", in: gate + tail) == ["4:9"], "\(tail)")
+        }
+        let bound = [
+            "    func read(_ right: Right) async throws -> Data { try await right.secret.loadData() }\n}\n",
+            """
+                func keyAccess() -> SecAccessControl? {
+                    SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .biometryCurrentSet], nil)
+                }
+            }
+
+            """,
+            """
+                func keyAccess(flags: SecAccessControlCreateFlags) -> SecAccessControl? {
+                    SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+                }
+            }
+
+            """,
+        ]
+        for tail in bound {
+            #expect(locations(of: "KL304", in: gate + tail).isEmpty, "\(tail)")
+        }
+    }
 }

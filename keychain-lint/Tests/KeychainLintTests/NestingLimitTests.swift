@@ -68,4 +68,38 @@ import Testing
         #expect(report.findings.contains { $0.rule.id == "KL101" })
         #expect(!TextReport.render(report).contains("skipped"))
     }
+
+    /// A local block-pointer declaration `void (^b)(int x);` is one statement: its `)` must not send the parser
+    /// past the end of the method, or every such method nests the rest of the file one level deeper and a long
+    /// implementation is skipped as too deep.
+    @Test func objectiveCBlockPointerDeclarationsDoNotNest() {
+        var text = "@implementation X\n"
+        for n in 0..<510 { text += "- (void)m\(n) { void (^b\(n))(int x); }\n" }
+        text += "- (void)save {\n" + Self.keychainItem + "\n}\n@end\n"
+        let report = Linter().lint(files: [SourceFile(path: "Blocks.m", text: text)])
+        #expect(!TextReport.render(report).contains("skipped"))
+        #expect(report.findings.contains { $0.rule.id == "KL101" })
+    }
+
+    /// The other block forms (block parameters, typedef'd blocks, blocks returning blocks, block literals with a
+    /// return type, blocks passed as arguments) keep the nesting balanced as well.
+    @Test func objectiveCBlockFormsDoNotNest() {
+        let forms = [
+            "void (^b)(int x) = ^(int x) { (void)x; };",
+            "typedef void (^Handler)(NSString *key, BOOL *stop); Handler h = nil;",
+            "void (^(^outer)(int))(int) = nil;",
+            "int (^square)(int) = ^int (int v) { return v * v; };",
+            "NSString *(^name)(void) = ^NSString *(void) { return @\"a\"; };",
+            "[self run:^(BOOL ok) { (void)ok; } after:(void (^)(void))nil];",
+            "dispatch_async(dispatch_get_main_queue(), ^{ [self reload]; });",
+        ]
+        for form in forms {
+            var text = "@implementation X\n"
+            for n in 0..<510 { text += "- (void)m\(n):(void (^)(int x))done { \(form) }\n" }
+            text += "- (void)save {\n" + Self.keychainItem + "\n}\n@end\n"
+            let report = Linter().lint(files: [SourceFile(path: "Blocks.m", text: text)])
+            #expect(!TextReport.render(report).contains("skipped"), "\(form)")
+            #expect(report.findings.contains { $0.rule.id == "KL101" }, "\(form)")
+        }
+    }
 }

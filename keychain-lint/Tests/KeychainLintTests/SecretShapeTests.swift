@@ -101,4 +101,58 @@ import Testing
             """
         #expect(locations(of: "KL402", in: source).isEmpty)
     }
+
+    /// Key material built from a literal is hard-coded however it is wrapped: `Data(...)`, `.data(using:)`,
+    /// `Array(... .utf8)`, a byte array, or `SymmetricKey(data:)`, whose literal argument is a key whatever its name.
+    @Test func keysBuiltFromLiteralsAreReported() {
+        let source = """
+            import CryptoKit
+            let encryptionKey = SymmetricKey(data: "0123456789abcdef0123456789abcdef".data(using: .utf8)!)
+            let aesKey = Data("0123456789abcdef0123456789abcdef".utf8)
+            let secretKeyBytes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10]
+            func seal(_ data: Data) throws -> Data? {
+                let box = try AES.GCM.seal(data, using: SymmetricKey(data: Array("my super secret key 32 bytes!!!!".utf8)))
+                return box.combined
+            }
+            func open(_ data: Data) throws -> Data {
+                let material = "k3y-m4terial-0123456789abcdef!!"
+                let key = SymmetricKey(data: Data(material.utf8))
+                return try AES.GCM.open(AES.GCM.SealedBox(combined: data), using: key)
+            }
+            let random = SymmetricKey(size: .bits256)
+            let fromKeychain = SymmetricKey(data: loadKeyData())
+            let headerBytes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08]
+            let tokenName = Data("auth_token".utf8)
+            """
+        #expect(locations(of: "KL402", in: source) == ["2:21", "3:14", "4:31", "6:45", "11:15"])
+    }
+
+    /// UserDefaults key names are not secrets even with digits in them: a literal that spells its own identifier,
+    /// or a reverse-DNS name with a dash suffix.
+    @Test func keyNameConstantsWithDigitsAreNotSecrets() {
+        let source = """
+            struct Keys {
+                static let lastTokenV2Number = "lastTokenV2Number"
+                static let refreshToken2 = "refresh_token_2"
+                static let sessionToken = "s3ss10n-T0ken-9f8e7d"
+            }
+            enum K: String {
+                case nextToken = "com.2fas.NextTokenStateController-TokenEnabled"
+                case apiToken = "com.acme.app-3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c"
+            }
+            """
+        #expect(locations(of: "KL402", in: source) == ["4:31", "8:21"])
+    }
+
+    /// A key decoded from a base64 literal, or derived by hashing a literal, is as hard-coded as the literal.
+    @Test func keysDecodedOrHashedFromLiteralsAreReported() {
+        let source = """
+            import CryptoKit
+            let k2 = SymmetricKey(data: Data(base64Encoded: "q83vEjRWeJASNFZ4kBI0VniQEjRWeJASNFZ4kBI0Vng=")!)
+            let derived = SymmetricKey(data: SHA256.hash(data: "hunter2-static-pass".data(using: .utf8)!))
+            let hmacKey = Data(base64Encoded: "c2VjcmV0LWhtYWMta2V5LTIwMjQ=")!
+            func fromUser(_ pass: String) -> SymmetricKey { SymmetricKey(data: SHA256.hash(data: Data(pass.utf8))) }
+            """
+        #expect(locations(of: "KL402", in: source) == ["2:10", "3:15", "4:15"])
+    }
 }

@@ -78,4 +78,38 @@ import Testing
             """
         #expect(locations(of: "KL403", in: source) == ["3:21", "4:54", "6:26", "11:33"])
     }
+
+    /// A secret encoded before it is stored is still the secret: `.data(using:)`, `Data(x.utf8)`, base64 and a
+    /// collection literal's values are looked through; a hash or a ciphertext is not the secret.
+    @Test func secretsConvertedBeforeStoringAreReported() {
+        let source = """
+            func persist(password: String, privateKey: Data, token: String, expiry: Date) {
+                UserDefaults.standard.set(password.data(using: .utf8), forKey: "p")
+                UserDefaults.standard.set(Data(password.utf8).base64EncodedString(), forKey: "pw")
+                UserDefaults.standard.set(privateKey.base64EncodedString(), forKey: "pk")
+                UserDefaults.standard.set(["token": token], forKey: "session")
+                UserDefaults.standard.set(String(data: privateKey, encoding: .utf8), forKey: "k")
+                UserDefaults.standard.set([token, "x"], forKey: "list")
+                UserDefaults.standard.set(SHA256.hash(data: Data(password.utf8)).description, forKey: "h")
+                UserDefaults.standard.set(try encrypt(password.data(using: .utf8)!), forKey: "e")
+                UserDefaults.standard.set(["expiry": expiry], forKey: "session")
+                UserDefaults.standard.set(token.count.description, forKey: "n")
+            }
+            """
+        #expect(locations(of: "KL401", in: source) == ["2:5", "3:5", "4:5", "5:5", "6:5", "7:5"])
+    }
+
+    /// A secret serialised with an encoder, or stored through `setValue(_:forKeyPath:)`, is still stored.
+    @Test func secretsEncodedOrStoredByKeyPathAreReported() {
+        let source = """
+            func persist(refreshToken: String, theme: String) throws {
+                UserDefaults.standard.set(try? JSONEncoder().encode(["r": refreshToken]), forKey: "auth")
+                UserDefaults.standard.set(try PropertyListEncoder().encode([refreshToken]), forKey: "list")
+                UserDefaults.standard.setValue(refreshToken, forKeyPath: "refresh")
+                UserDefaults.standard.set(try? JSONEncoder().encode(["t": theme]), forKey: "ui")
+                UserDefaults.standard.setValue(theme, forKeyPath: "ui.theme")
+            }
+            """
+        #expect(locations(of: "KL401", in: source) == ["2:5", "3:5", "4:5"])
+    }
 }

@@ -141,4 +141,57 @@ import Testing
         #expect(locations(of: "KL209", in: source).isEmpty)
         #expect(locations(of: "KL208", in: source).isEmpty)
     }
+
+    /// `let _ =` is a discard, and so is the one call of a closure whose result nobody uses: `forEach`, a
+    /// dispatch queue's `async`/`asyncAfter`, an unstored `Task`. A closure whose result is used (`map`, a stored
+    /// `Task`'s value) keeps it.
+    @Test func discardedStatusInVoidClosures() {
+        let source = """
+            import Foundation
+            import Security
+            func clear(_ queries: [[String: Any]], _ q: [String: Any]) async -> [OSStatus] {
+                let _ = SecItemAdd(q as CFDictionary, nil)
+                queries.forEach { SecItemDelete($0 as CFDictionary) }
+                DispatchQueue.global().async { SecItemDelete(q as CFDictionary) }
+                DispatchQueue.main.asyncAfter(deadline: .now() + 1) { SecItemDelete(q as CFDictionary) }
+                Task { SecItemAdd(q as CFDictionary, nil) }
+                let added = Task { SecItemAdd(q as CFDictionary, nil) }
+                _ = await added.value
+                return queries.map { SecItemDelete($0 as CFDictionary) }
+            }
+            """
+        #expect(locations(of: "KL208", in: source) == ["4:13", "5:23", "6:36", "7:59", "8:12"])
+    }
+
+    /// Converting a status into an error (assigning `self` in an initializer, setting an error, a `switch`
+    /// expression's value) is not swallowing the duplicate: the caller gets the error.
+    @Test func statusToErrorMappingIsSilent() {
+        let source = """
+            import Security
+            enum KeychainError: Error {
+                case duplicate, notFound, other(OSStatus)
+                init(status: OSStatus) {
+                    switch status {
+                    case errSecDuplicateItem: self = .duplicate
+                    case errSecItemNotFound: self = .notFound
+                    default: self = .other(status)
+                    }
+                }
+                static func from(_ status: OSStatus) -> KeychainError {
+                    switch status {
+                    case errSecDuplicateItem: .duplicate
+                    default: .other(status)
+                    }
+                }
+            }
+            final class Store {
+                var lastError: KeychainError?
+                func record(_ status: OSStatus) {
+                    if status == errSecDuplicateItem { lastError = .duplicate }
+                    if status == errSecDuplicateItem { print("duplicate") }
+                }
+            }
+            """
+        #expect(locations(of: "KL209", in: source) == ["22:22"])
+    }
 }

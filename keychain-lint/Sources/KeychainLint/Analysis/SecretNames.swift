@@ -103,6 +103,8 @@ package enum SecretNames {
         ]
         if placeholders.contains(where: lower.contains) { return false }
         if isEndpointPath(value) || isReverseDNSName(value) || hasPEMMarkerWithoutKey(value) { return false }
+        // `lastTokenV2Number = "lastTokenV2Number"`: a literal that spells its own name is a key name.
+        if let name, spellsName(value, name) { return false }
         // Names of items and keys are letters and separators only; secrets carry digits or symbols, except
         // passwords and keys that are plain words (`letmeinletmein`).
         let hasDigit = value.contains(where: \.isNumber)
@@ -129,6 +131,17 @@ package enum SecretNames {
         return !secretWords.contains(where: { value.lowercased().contains($0) && $0.count > 3 })
     }
 
+    /// Whether a literal is its identifier, case-insensitively and ignoring separators and a leading `k`:
+    /// `"last_token_v2_number"` for `lastTokenV2Number`.
+    private static func spellsName(_ value: String, _ name: String) -> Bool {
+        let letters = { (text: String) in String(text.lowercased().filter { $0.isLetter || $0.isNumber }) }
+        let spelled = letters(value)
+        guard !spelled.isEmpty else { return false }
+        var nameWords = words(name)
+        if nameWords.first == "k", nameWords.count > 1 { nameWords.removeFirst() }
+        return spelled == letters(name) || spelled == nameWords.joined()
+    }
+
     /// `/oauth2/token`, `api/v2/refresh-token`: a route, not a credential.
     private static func isEndpointPath(_ value: String) -> Bool {
         guard value.contains("/") else { return false }
@@ -142,8 +155,11 @@ package enum SecretNames {
         guard parts.count >= 3, let first = parts.first, first.count >= 2, first.count <= 12,
             first.allSatisfy({ $0.isLowercase })
         else { return false }
+        // The last part may carry a dash suffix (`com.2fas.NextTokenStateController-TokenEnabled`); each piece
+        // between dashes stays word-sized, so a long random suffix is still judged as a value.
         return parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 32 && part.allSatisfy { $0.isLetter || $0.isNumber || "-_".contains($0) }
+            !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || "-_".contains($0) }
+                && part.split(separator: "-").allSatisfy { $0.count <= 32 }
         }
     }
 

@@ -224,10 +224,17 @@ extension ObjCParser {
             _ = consume(")")
             return make(.transparent(inner), from: start)
         case "^":
+            // A block literal `^ReturnType (params) { ... }`, or the `^name` of a block-pointer declarator such as
+            // `void (^handler)(int x);`. Only balanced parentheses are skipped: the `)` closing the declarator (or
+            // an enclosing call) ends the scan, so the parser never runs past it into the following code.
             index += 1
-            while let next = current, !next.isPunctuation("{"), !next.isPunctuation(";") {
+            while let next = current, !next.isPunctuation("{"), !next.isPunctuation(";"),
+                !next.isPunctuation(")"), !next.isPunctuation("]"), !next.isPunctuation("}"),
+                !next.isPunctuation(","), !next.isPunctuation("=")
+            {
                 if next.isPunctuation("(") { skipBalanced() } else { index += 1 }
             }
+            guard at("{") else { return make(.other([]), from: start) }
             return make(.closure(parseBlock()), from: start)
         default:
             index += 1

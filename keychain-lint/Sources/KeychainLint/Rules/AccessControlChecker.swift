@@ -13,11 +13,35 @@ package struct AccessControlChecker: SourceChecker {
     ]
     /// Names that show the code binds authentication to a keychain item rather than trusting a boolean. An
     /// `LARight` alone is not one: its authorization is a state in the app's process, like evaluatePolicy's
-    /// result; a persisted right's secret (`rawData`, `loadData`) or key is.
+    /// result; a persisted right's secret (`rawData`, `loadData` on a `secret`) or key is. An access control binds
+    /// authentication only when its flags ask for some (see `bindsAuthentication`).
     private static let boundAuthenticationNames: Set<String> = [
-        "kSecUseAuthenticationContext", "kSecAttrAccessControl", "SecAccessControlCreateWithFlags",
-        "evaluateAccessControl", "LARightStore", "LAPersistedRight", "rawData", "loadData", "kSecUseOperationPrompt",
+        "kSecUseAuthenticationContext", "kSecAttrAccessControl", "evaluateAccessControl", "LARightStore",
+        "LAPersistedRight", "kSecUseOperationPrompt",
     ]
+    /// Access-control flags that ask for no authentication: a key usable by the app alone.
+    private static let unauthenticatedFlagNames: Set<String> = [
+        "privateKeyUsage", "kSecAccessControlPrivateKeyUsage", "SecAccessControlCreateFlags", "or", "and",
+    ]
+
+    /// Whether an expression shows the file binds authentication to a keychain item: one of the names above, a
+    /// persisted right's secret (`right.secret.loadData()`, `secret.rawData`; a table's `loadData()` or a packet's
+    /// `rawData` is not one), or `SecAccessControlCreateWithFlags` with flags that ask for authentication (flags
+    /// the analyzer cannot read count; `.privateKeyUsage` alone does not).
+    private static func bindsAuthentication(_ expr: Expr) -> Bool {
+        switch expr.kind {
+        case .member(let base, let name) where name == "rawData" || name == "loadData":
+            return base?.unwrapped.terminalName?.lowercased().contains("secret") == true
+        case .call(let callee, let arguments, _)
+        where callee.unwrapped.terminalName == KeychainFunction.createAccessControl.rawValue:
+            guard arguments.count >= 3 else { return true }
+            var names: [String] = []
+            arguments[2].value.visit { if let name = $0.terminalName { names.append(name) } }
+            return names.contains { !unauthenticatedFlagNames.contains($0) }
+        default:
+            return expr.terminalName.map(boundAuthenticationNames.contains) ?? false
+        }
+    }
     private static let flagLabels: Set<String> = ["flags", "authenticationPolicy", "accessControl", "policy"]
     /// Callbacks through which an authenticator hands its result to callers.
     private static let resultHandlers: Set<String> = [
@@ -40,7 +64,7 @@ package struct AccessControlChecker: SourceChecker {
         var firstBiometricUse: SourcePosition?
         // Code that a literal condition never runs (`if false { ... }`) neither binds nor uses biometrics.
         analysis.unit.visitLiveExpressions { expr, _ in
-            if let name = expr.terminalName, Self.boundAuthenticationNames.contains(name) { bindsAuthentication = true }
+            if Self.bindsAuthentication(expr) { bindsAuthentication = true }
             guard case .call(_, let arguments, _) = expr.kind, let callee = expr.calleeName else { return }
             // Biometrics are in use where a policy is evaluated or an access control asks for them; a name in a
             // switch or a mapping table is not a use.

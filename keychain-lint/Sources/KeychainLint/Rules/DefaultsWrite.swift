@@ -40,7 +40,7 @@ struct DefaultsWrite {
         function.enclosingType.map { Self.storeTypes.contains($0) } == true
     }
 
-    private func initializer(of name: String) -> Expr? {
+    func initializer(of name: String) -> Expr? {
         locals[name] ?? properties[name]?.initializer
     }
 

@@ -41,6 +41,7 @@ package struct SecretStorageChecker: SourceChecker {
         }
         checkDefaultsWrite(expr, callee: callee, arguments: arguments, write: write, into: &collector)
         checkLogging(expr, callee: callee, arguments: arguments, into: &collector)
+        checkLiteralSymmetricKey(expr, callee: callee, arguments: arguments, write: write, into: &collector)
         let calleeText = callee.unwrapped.dottedName ?? ""
         for argument in arguments {
             guard let label = argument.label else { continue }
@@ -72,7 +73,8 @@ package struct SecretStorageChecker: SourceChecker {
         default: return
         }
         guard Self.storeMethods.contains(method), arguments.count == 2,
-            let key = arguments.first(where: { $0.label == "forKey" })?.value, write.isDefaultsStore(receiver)
+            let key = arguments.first(where: { $0.label == "forKey" || $0.label == "forKeyPath" })?.value,
+            write.isDefaultsStore(receiver)
         else { return }
         let value = arguments[0].value.unwrapped
         switch value.kind {
@@ -82,7 +84,13 @@ package struct SecretStorageChecker: SourceChecker {
         let keyVerdict =
             write.keyName(key).map { SecretNames.verdict(forName: $0.name, dropTrailingKeyWord: !$0.isLiteral) }
             ?? .neutral
-        let valueVerdict = write.valueName(value).map { SecretNames.verdict(forName: $0) } ?? .neutral
+        // The value is judged by the names it was encoded from (`password.data(using: .utf8)`, a dictionary's
+        // values): a secret among them makes it one; otherwise one that is a flag, count or hash rules it out.
+        let verdicts = Self.encodedSources(of: value).map {
+            write.valueName($0).map { SecretNames.verdict(forName: $0) } ?? .neutral
+        }
+        let valueVerdict: SecretNames.Verdict =
+            verdicts.contains(.secret) ? .secret : verdicts.contains(.notSecret) ? .notSecret : .neutral
         // Either name is enough (`set(password, forKey: "savedPassword")`), unless the value is a flag, count,
         // date or hash about the secret.
         guard keyVerdict == .secret || valueVerdict == .secret, valueVerdict != .notSecret else { return }
@@ -91,6 +99,47 @@ package struct SecretStorageChecker: SourceChecker {
             RuleCatalog.secretInUserDefaults, at: call.position,
             "a credential is written to \(store), an unencrypted plist that backups and device tools can read; "
                 + "store it in the keychain")
+    }
+
+    /// The values a stored value was encoded from, looking through conversions that keep the secret readable:
+    /// `.data(using:)`, `Data(x.utf8)`, `.utf8`, base64, `String(data:encoding:)`, `String(decoding:as:)`, `!`, and
+    /// a dictionary or array literal's values. Hashing and encryption are calls of other names and stop the search,
+    /// so a digest or a ciphertext is judged by its own name.
+    static func encodedSources(of value: Expr, depth: Int = 0) -> [Expr] {
+        let value = value.unwrapped
+        guard depth < 8 else { return [value] }
+        let next = { (inner: Expr) in encodedSources(of: inner, depth: depth + 1) }
+        switch value.kind {
+        case .forceUnwrap(let inner):
+            return next(inner)
+        case .member(let base?, "utf8"), .member(let base?, "utf16"):
+            return next(base)
+        case .dictionary(let entries):
+            return entries.flatMap { next($0.value) }
+        case .array(let elements):
+            return elements.flatMap(next)
+        case .call(let callee, let arguments, _):
+            switch callee.unwrapped.kind {
+            case .member(let base?, let method)
+            where method == "data" && arguments.first?.label == "using"
+                || ["base64EncodedString", "base64EncodedData"].contains(method):
+                return next(base)
+            // `JSONEncoder().encode(value)`, `PropertyListEncoder().encode(value)`: serialised, still readable.
+            case .member(_, "encode") where arguments.count == 1 && arguments[0].label == nil:
+                return next(arguments[0].value)
+            case .identifier(let type) where ["Data", "NSData", "Array"].contains(type) && arguments.count == 1:
+                return next(arguments[0].value)
+            case .identifier(let type) where ["String", "NSString"].contains(type):
+                if let source = arguments.first(where: { ["data", "decoding", "bytes"].contains($0.label ?? "") }) {
+                    return next(source.value)
+                }
+                return [value]
+            default:
+                return [value]
+            }
+        default:
+            return [value]
+        }
     }
 
     private func checkAppStorage(_ variable: VariableDecl, into collector: inout FindingCollector) {
@@ -116,7 +165,10 @@ package struct SecretStorageChecker: SourceChecker {
     private func checkAssignedLiteral(
         name: String, value: Expr, context: String = "", into collector: inout FindingCollector
     ) {
-        guard let text = value.stringValue else { return }
+        guard let text = value.stringValue else {
+            checkAssignedKeyMaterial(name: name, value: value, into: &collector)
+            return
+        }
         let sdkKey =
             SecretNames.isSDKKeyName(name)
             || (SecretNames.namesPublishableSDK(context)
@@ -132,6 +184,87 @@ package struct SecretStorageChecker: SourceChecker {
         collector.report(
             RuleCatalog.hardCodedSecret, at: value.unwrapped.position,
             "\(name) is hard-coded: anyone can read it from the app bundle")
+    }
+
+    /// What key material is built from when it comes from the source text.
+    enum KeyMaterial {
+        case text(String)
+        case bytes
+    }
+
+    /// The literal that a key is built from: `"..."`, `Data("...".utf8)`, `"...".data(using: .utf8)!`,
+    /// `Array("...".utf8)`, `[UInt8]("...".utf8)`, a byte array literal, or `SymmetricKey(data:)` of one of these.
+    /// `resolve` gives the initialiser of a constant, to follow `Data(material.utf8)` to `material`'s literal.
+    static func keyMaterial(_ expr: Expr, resolve: (String) -> Expr? = { _ in nil }, depth: Int = 0) -> KeyMaterial? {
+        guard depth < 8 else { return nil }
+        let value = expr.unwrapped
+        func inner(_ next: Expr) -> KeyMaterial? { keyMaterial(next, resolve: resolve, depth: depth + 1) }
+        switch value.kind {
+        case .stringLiteral(let text, let interpolations):
+            return interpolations.isEmpty ? .text(text) : nil
+        case .array(let elements):
+            let bytes = elements.allSatisfy {
+                if case .integerLiteral = $0.unwrapped.kind { return true }
+                return false
+            }
+            return bytes && elements.count >= 8 ? .bytes : nil
+        case .forceUnwrap(let wrapped):
+            return inner(wrapped)
+        case .member(let base?, "utf8"):
+            return inner(base)
+        case .identifier(let name):
+            return resolve(name).flatMap(inner)
+        case .call(let callee, let arguments, _):
+            if case .member(let base?, "data") = callee.unwrapped.kind, arguments.first?.label == "using" {
+                return inner(base)
+            }
+            // `SHA256.hash(data: "...")`: a key derived from a literal is fixed as well.
+            if case .member(_, "hash") = callee.unwrapped.kind, arguments.count == 1, arguments[0].label == "data" {
+                return inner(arguments[0].value)
+            }
+            guard arguments.count == 1, [nil, "data", "bytes", "base64Encoded"].contains(arguments[0].label)
+            else { return nil }
+            let type: String?
+            switch callee.unwrapped.kind {
+            case .identifier(let name): type = name
+            case .array(let elements): type = elements.count == 1 ? elements[0].unwrapped.terminalName : nil
+            default: type = nil
+            }
+            guard let type, ["Data", "NSData", "Array", "UInt8", "SymmetricKey", "ContiguousArray"].contains(type)
+            else { return nil }
+            return inner(arguments[0].value)
+        default:
+            return nil
+        }
+    }
+
+    /// `let aesKey = Data("...".utf8)`, `let secretKeyBytes: [UInt8] = [0x01, ...]`: a name for key material given
+    /// a value built from a literal.
+    private func checkAssignedKeyMaterial(name: String, value: Expr, into collector: inout FindingCollector) {
+        guard SecretNames.isSecretName(name), !SecretNames.isSDKKeyName(name),
+            let material = Self.keyMaterial(value)
+        else { return }
+        if case .text(let text) = material {
+            guard SecretNames.looksLikeSecretValue(text, name: name), !SecretNames.hasPublishableFormat(text) else {
+                return
+            }
+        }
+        collector.report(
+            RuleCatalog.hardCodedSecret, at: value.unwrapped.position,
+            "\(name) is key material built from a literal: anyone can read it from the app bundle")
+    }
+
+    /// `SymmetricKey(data: Data("...".utf8))`: a key built from a literal is hard-coded whatever it is called.
+    private func checkLiteralSymmetricKey(
+        _ call: Expr, callee: Expr, arguments: [Argument], write: DefaultsWrite, into collector: inout FindingCollector
+    ) {
+        guard case .identifier("SymmetricKey") = callee.unwrapped.kind, arguments.count == 1,
+            arguments[0].label == "data",
+            Self.keyMaterial(arguments[0].value, resolve: { write.initializer(of: $0) }) != nil
+        else { return }
+        collector.report(
+            RuleCatalog.hardCodedSecret, at: call.position,
+            "this SymmetricKey is built from a literal: anyone can read the key from the app bundle")
     }
 
     private func reportPublishable(name: String?, at position: SourcePosition, into collector: inout FindingCollector) {

@@ -37,13 +37,59 @@ package struct StatusHandlingChecker: SourceChecker {
             for arm in statement.liveArms {
                 checkDiscarded(in: arm, returned: armsReturned, swift: swift, into: &collector)
             }
-            for closure in statement.closures {
-                checkDiscarded(in: closure, returned: swift, swift: swift, into: &collector)
+            for closure in Self.closures(of: statement) {
+                checkDiscarded(in: closure.block, returned: swift && closure.returned, swift: swift, into: &collector)
             }
         }
     }
 
     // MARK: KL208
+
+    /// Calls whose closure's result nobody receives: the closure returns Void there, so its one call is a discard.
+    private static let voidClosureCallees: Set<String> = [
+        "forEach", "async", "asyncAfter", "addOperation", "concurrentPerform",
+    ]
+    /// Calls whose closure's result is kept in the value they make, used only when that value is stored.
+    private static let taskCallees: Set<String> = ["Task", "detached"]
+
+    /// The closures a statement holds (outside its arms), each with whether its value is used: false for the
+    /// closure of `forEach`, `async`, `asyncAfter`... and of a `Task` whose handle is not kept.
+    private static func closures(of statement: Stmt) -> [(block: Block, returned: Bool)] {
+        var found: [(block: Block, returned: Bool)] = []
+        var statementValue: Expr?
+        if case .expression(let expr) = statement.kind { statementValue = expr.unwrapped }
+        for expr in statement.ownExpressions {
+            collectClosures(in: expr, statementValue: statementValue, into: &found)
+        }
+        return found
+    }
+
+    private static func collectClosures(
+        in expr: Expr, statementValue: Expr?, into found: inout [(block: Block, returned: Bool)]
+    ) {
+        switch expr.kind {
+        case .closure(let block):
+            found.append((block, true))
+        case .stringLiteral(_, let interpolations):
+            for part in interpolations { collectClosures(in: part.value, statementValue: nil, into: &found) }
+        case .call(let callee, let arguments, let trailing):
+            let name = callee.unwrapped.terminalName ?? ""
+            let isStatement =
+                statementValue.map { $0.position == expr.position && $0.endOffset == expr.endOffset } ?? false
+            let discards = voidClosureCallees.contains(name) || (taskCallees.contains(name) && isStatement)
+            collectClosures(in: callee, statementValue: nil, into: &found)
+            for argument in arguments {
+                if case .closure(let block) = argument.value.unwrapped.kind {
+                    found.append((block, !discards))
+                } else {
+                    collectClosures(in: argument.value, statementValue: nil, into: &found)
+                }
+            }
+            for block in trailing { found.append((block, !discards)) }
+        default:
+            for child in expr.children { collectClosures(in: child, statementValue: nil, into: &found) }
+        }
+    }
 
     private func checkDiscarded(_ statement: Stmt, into collector: inout FindingCollector) {
         let call: Expr
@@ -51,6 +97,10 @@ package struct StatusHandlingChecker: SourceChecker {
         case .expression(let expr): call = expr.unwrapped
         case .assignment(let target, "=", let value):
             guard case .identifier("_") = target.unwrapped.kind else { return }
+            call = value.unwrapped
+        // `let _ = SecItemAdd(...)`
+        case .variable(let decl):
+            guard decl.name == "_", let value = decl.initializer else { return }
             call = value.unwrapped
         default: return
         }
@@ -106,7 +156,20 @@ package struct StatusHandlingChecker: SourceChecker {
     /// callback, or a delete (KL201's business) handles the duplicate.
     private static func handles(_ branch: Block) -> Bool {
         var handled = false
+        // A status mapped to an error: `case errSecDuplicateItem: self = .duplicate` in an initializer, an error
+        // property set (`lastError = .duplicate`), or the value of a `switch` expression (`case ...: .duplicate`).
+        if branch.count == 1, case .expression(let value) = branch[0].kind {
+            switch value.unwrapped.kind {
+            case .member, .identifier: return true
+            default: break
+            }
+        }
         branch.visitStatements { statement in
+            if case .assignment(let target, "=", _) = statement.kind, let name = target.unwrapped.terminalName,
+                name == "self" || name.lowercased().contains("error")
+            {
+                handled = true
+            }
             if case .returnStatement(let value?) = statement.kind {
                 switch value.unwrapped.kind {
                 case .booleanLiteral(true), .nilLiteral: break
