@@ -46,7 +46,7 @@ struct TrustEvaluation {
             found =
                 result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
                 + Self.otherHostFailures(of: leaf, under: settings.policies, checked: request.hostname)
-                + Self.policyFailures(of: leaf, under: settings.policies)
+                + Self.policyFailures(of: result.chain, under: settings.policies)
                 + Self.serverAuthenticationFailures(
                     of: result.chain, anchoredBySystem: anchoredBySystem, under: settings.policies)
         } catch {
@@ -82,22 +82,25 @@ struct TrustEvaluation {
         return [SecTrustFailure(index: 0, check: .sslHostname)]
     }
 
-    /// The TLS rules OpenSSL is not asked to check, applied to the leaf: the extended key usage, when present,
-    /// must allow the role (or any purpose); a server's key usage, when present, must allow a TLS key exchange.
-    private static func policyFailures(of leaf: SecCertificate, under policies: [SecPolicy]) -> [SecTrustFailure] {
+    /// The TLS rules OpenSSL is not asked to check, as Apple's SSL policies apply them whatever the anchor: the
+    /// leaf's extendedKeyUsage, when present, must allow the role (or any purpose), and so must that of every CA
+    /// between the leaf and the anchor when it names any purpose at all (the anchor's own is not looked at).
+    private static func policyFailures(of chain: [X509Certificate], under policies: [SecPolicy]) -> [SecTrustFailure] {
         var failures: [SecTrustFailure] = []
-        let extensions = leaf.x509.extensions
         for policy in policies {
             guard case .ssl(let server, _) = policy.rule else { continue }
-            if let usage = extensions.extendedKeyUsage,
-                !(usage.any || (server ? usage.serverAuthentication : usage.clientAuthentication))
-            {
-                failures.append(SecTrustFailure(index: 0, check: .extendedKeyUsage))
+            for (index, certificate) in chain.enumerated() where index == 0 || index < chain.count - 1 {
+                guard let usage = certificate.extensions.extendedKeyUsage, index == 0 || !usage.isEmpty else {
+                    continue
+                }
+                if !usage.allowsTLS(server: server) {
+                    failures.append(SecTrustFailure(index: index, check: .extendedKeyUsage))
+                }
             }
             let exchange =
                 CertificateExtensions.digitalSignature | CertificateExtensions.keyEncipherment
                 | CertificateExtensions.keyAgreement
-            if server, let usage = extensions.keyUsage, usage & exchange == 0 {
+            if server, let usage = chain.first?.extensions.keyUsage, usage & exchange == 0 {
                 failures.append(SecTrustFailure(index: 0, check: .keyUsage))
             }
         }

@@ -127,6 +127,7 @@ struct CertificateFields {
             extendedKeyUsage = ExtendedKeyUsage(
                 serverAuthentication: purposes & UInt32(XKU_SSL_SERVER) != 0,
                 clientAuthentication: purposes & UInt32(XKU_SSL_CLIENT) != 0,
+                serverGatedCryptography: purposes & UInt32(XKU_SGC) != 0,
                 any: purposes & UInt32(XKU_ANYEKU) != 0,
                 count: Int(max(0, kossl_extended_key_usage_count(certificate))))
             OpenSSLEncoding.clearErrors()

@@ -128,12 +128,20 @@ package struct CertificateExtensions: Sendable, Equatable {
 package struct ExtendedKeyUsage: Sendable, Equatable {
     package let serverAuthentication: Bool
     package let clientAuthentication: Bool
+    /// Netscape's or Microsoft's Server Gated Cryptography, which Apple's SSL server policy accepts as serverAuth.
+    package let serverGatedCryptography: Bool
     package let any: Bool
     /// How many purposes the extension names, those above and any other.
     package let count: Int
 
     /// Whether the extension names no purpose at all.
     package var isEmpty: Bool { count == 0 }
+
+    /// Whether the extension allows a TLS server (`server`) or client, as Apple's SSL policies read it: any
+    /// purpose, or the role's own (for a server, serverAuth or a Server Gated Cryptography purpose).
+    package func allowsTLS(server: Bool) -> Bool {
+        any || (server ? serverAuthentication || serverGatedCryptography : clientAuthentication)
+    }
 }
 
 extension CertificateExtensions {
