@@ -84,7 +84,8 @@ struct TrustEvaluation {
 
     /// The TLS rules OpenSSL is not asked to check, as Apple's SSL policies apply them whatever the anchor: the
     /// leaf's extendedKeyUsage, when present, must allow the role (or any purpose), and so must that of every CA
-    /// between the leaf and the anchor when it names any purpose at all (the anchor's own is not looked at).
+    /// between the leaf and the anchor when it names any purpose at all (the anchor's own is not looked at). No
+    /// keyUsage is asked of the leaf: Apple's SecPolicyCreateSSL passes none to its policy.
     private static func policyFailures(of chain: [X509Certificate], under policies: [SecPolicy]) -> [SecTrustFailure] {
         var failures: [SecTrustFailure] = []
         for policy in policies {
@@ -96,12 +97,6 @@ struct TrustEvaluation {
                 if !usage.allowsTLS(server: server) {
                     failures.append(SecTrustFailure(index: index, check: .extendedKeyUsage))
                 }
-            }
-            let exchange =
-                CertificateExtensions.digitalSignature | CertificateExtensions.keyEncipherment
-                | CertificateExtensions.keyAgreement
-            if server, let usage = chain.first?.extensions.keyUsage, usage & exchange == 0 {
-                failures.append(SecTrustFailure(index: 0, check: .keyUsage))
             }
         }
         return failures.reduce(into: []) { unique, failure in
