@@ -31,7 +31,6 @@ struct TrustEvaluation {
         // Anchors only, with none set, trusts nothing: Apple then adds no system anchors either.
         request.trustsSystemAnchors = !settings.customAnchorsOnly
         request.hostname = settings.policies.lazy.compactMap(\.hostname).first
-        request.requiresStrongCryptography = settings.policies.contains { $0.isSSLServer }
         let known = settings.certificates + anchors
         var found: [SecTrustFailure]
         do {
@@ -47,6 +46,7 @@ struct TrustEvaluation {
                 result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
                 + Self.otherHostFailures(of: leaf, under: settings.policies, checked: request.hostname)
                 + Self.policyFailures(of: result.chain, under: settings.policies)
+                + Self.strengthFailures(of: result.chain, under: settings.policies)
                 + Self.serverAuthenticationFailures(
                     of: result.chain, anchoredBySystem: anchoredBySystem, under: settings.policies)
         } catch {
@@ -102,6 +102,38 @@ struct TrustEvaluation {
         return failures.reduce(into: []) { unique, failure in
             if !unique.contains(failure) { unique.append(failure) }
         }
+    }
+
+    /// Apple's rules on keys and signature hashes, for every certificate of the chain, the anchor too: under every
+    /// policy a broken key (RSA under 1,024 bits, EC under 160, an algorithm other than RSA, EC or Edwards) and an
+    /// MD2, MD4 or MD5 signature on a certificate that is not self-signed are fatal (its WeakKeySize and
+    /// WeakSignature checks); the SSL server policy also asks RSA keys of 2,048 bits and EC keys of 256, and no
+    /// SHA-1 signature either (its KeySize and SignatureHashAlgorithms checks, which spare only anchors of the
+    /// user's trust settings, which this implementation has none of).
+    static func strengthFailures(of chain: [X509Certificate], under policies: [SecPolicy]) -> [SecTrustFailure] {
+        let server = policies.contains(where: \.isSSLServer)
+        var failures: [SecTrustFailure] = []
+        for (index, certificate) in chain.enumerated() {
+            let algorithm = certificate.publicKeyAlgorithm
+            // Apple compares whole bytes: a 2,047-bit modulus is 256 bytes, as one of 2,048.
+            let bytes = (certificate.publicKeyBits + 7) / 8
+            let weakKey: Bool
+            let strongKey: Bool
+            switch algorithm {
+            case .rsa: (weakKey, strongKey) = (bytes < 128, bytes >= 256)
+            case .ec: (weakKey, strongKey) = (bytes < 20, bytes >= 32)
+            case .edwards: (weakKey, strongKey) = (false, false)
+            case .other: (weakKey, strongKey) = (true, false)
+            }
+            if weakKey { failures.append(SecTrustFailure(index: index, check: .weakKeySize)) }
+            if server && !strongKey { failures.append(SecTrustFailure(index: index, check: .keySize)) }
+            let digest = certificate.signatureDigest
+            let broken = digest == .md2 || digest == .md4 || digest == .md5
+            guard broken || (server && digest == .sha1), !certificate.isSelfSigned else { continue }
+            if broken { failures.append(SecTrustFailure(index: index, check: .weakSignature)) }
+            if server { failures.append(SecTrustFailure(index: index, check: .signatureHashAlgorithms)) }
+        }
+        return failures
     }
 
     /// Apple's stricter rule for TLS servers (its SSL server policy's ServerAuthEKU check, and [Requirements for

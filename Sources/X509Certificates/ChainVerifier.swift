@@ -13,10 +13,6 @@ package struct ChainVerificationRequest: Sendable {
     package var date: Date
     /// The DNS name or IP address the leaf must name (in its subject alternative names), or nil for none.
     package var hostname: String?
-    /// Whether every certificate must use strong cryptography, as Apple's SSL policy demands: RSA keys of at
-    /// least 2,048 bits (EC 224), and no SHA-1 or MD5 signature but a trust anchor's own (OpenSSL's
-    /// authentication security level 2).
-    package var requiresStrongCryptography = false
 
     package init(
         leaf: X509Certificate, intermediates: [X509Certificate] = [], anchors: [X509Certificate] = [],
@@ -94,7 +90,6 @@ package enum ChainVerifier {
         X509_VERIFY_PARAM_set_time(parameters, request.date.opensslTime)
         // An anchor need not be self-signed (Apple trusts an intermediate or a leaf given as an anchor).
         X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN))
-        if request.requiresStrongCryptography { X509_VERIFY_PARAM_set_auth_level(parameters, 2) }
         let collector = ProblemCollector()
         if let hostname = request.hostname, !setHost(hostname, on: parameters) {
             // OpenSSL sets no host for a name it refuses (one with a NUL inside) or an empty one, and would then
