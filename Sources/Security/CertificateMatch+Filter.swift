@@ -108,7 +108,8 @@ extension SecTrustCheck {
             .weakSignature, .keySize, .signatureHashAlgorithms:
             true
         // Apple's serverAuth rule depends on the chain's anchor: a path check, which a leaf-only evaluation skips.
-        case .serverAuthenticationUsage, .basicConstraints, .basicConstraintsPathLength, .anchorTrusted,
+        case .serverAuthenticationUsage, .basicConstraints, .basicConstraintsCA, .nameConstraints,
+            .basicConstraintsPathLength, .anchorTrusted,
             .missingIntermediate, .signature, .revoked, .other:
             false
         }

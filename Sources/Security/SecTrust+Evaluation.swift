@@ -43,7 +43,10 @@ struct TrustEvaluation {
                     ChainVerifier.isSystemAnchor($0, directory: request.systemAnchorDirectory)
                 } == true
             found =
-                result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
+                result.problems.map { problem in
+                    let certificate = result.chain.indices.contains(problem.index) ? result.chain[problem.index] : nil
+                    return SecTrustFailure(index: problem.index, check: problem.check(of: certificate))
+                }
                 + Self.otherHostFailures(of: leaf, under: settings.policies, checked: request.hostname)
                 + Self.policyFailures(of: result.chain, under: settings.policies)
                 + Self.strengthFailures(of: result.chain, under: settings.policies)
@@ -52,6 +55,10 @@ struct TrustEvaluation {
         } catch {
             chain = [leaf]
             found = [SecTrustFailure(index: 0, check: .other("the chain could not be verified: \(error)"))]
+        }
+        // OpenSSL reports an issuer that may not issue twice when its keyUsage lacks keyCertSign.
+        found = found.reduce(into: []) { unique, failure in
+            if !unique.contains(failure) { unique.append(failure) }
         }
         let chain = chain
         revocation = Self.stapledAnswer(for: chain, responses: settings.ocspResponses, at: date)
@@ -218,6 +225,19 @@ extension ChainVerificationResult {
 }
 
 extension ChainProblem {
+    /// Apple's check for the problem, `certificate` the one it was found on: OpenSSL's one error for an issuer that
+    /// may not issue is told apart as Apple's checks tell it (no basicConstraints, cA false, or, with cA true, a
+    /// keyUsage without keyCertSign).
+    func check(of certificate: X509Certificate?) -> SecTrustCheck {
+        guard kind == .notCertificateAuthority, let extensions = certificate?.extensions else { return check }
+        if !extensions.hasBasicConstraints { return .basicConstraints }
+        if !extensions.isCertificateAuthority { return .basicConstraintsCA }
+        if let usage = extensions.keyUsage, usage & CertificateExtensions.keyCertificateSigning == 0 {
+            return .keyUsage
+        }
+        return check
+    }
+
     var check: SecTrustCheck {
         switch kind {
         case .expired, .notYetValid: .temporalValidity
@@ -225,6 +245,8 @@ extension ChainProblem {
         case .untrustedRoot: .anchorTrusted
         case .missingIssuer: .missingIntermediate
         case .notCertificateAuthority: .basicConstraints
+        case .keyUsageWithoutCertificateSigning: .keyUsage
+        case .nameConstraintsViolated: .nameConstraints
         case .pathLengthExceeded: .basicConstraintsPathLength
         case .unhandledCriticalExtension: .criticalExtensions
         case .badSignature: .signature

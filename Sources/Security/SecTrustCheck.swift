@@ -9,8 +9,12 @@ enum SecTrustCheck: Equatable {
     case extendedKeyUsage
     /// A TLS server chain without the serverAuth purpose Apple requires of it (ServerAuthEKU).
     case serverAuthenticationUsage
-    /// An issuing certificate that is not a CA.
+    /// An issuing certificate without basicConstraints.
     case basicConstraints
+    /// An issuing certificate whose basicConstraints say it is not a CA.
+    case basicConstraintsCA
+    /// A name of the certificate outside the name constraints of a CA above it.
+    case nameConstraints
     case basicConstraintsPathLength
     /// The chain ends in a self-signed certificate that is not trusted.
     case anchorTrusted
@@ -41,6 +45,8 @@ enum SecTrustCheck: Equatable {
         case .keyUsage: SecurityStatus.invalidKeyUsageForPolicy
         case .extendedKeyUsage, .serverAuthenticationUsage: SecurityStatus.invalidExtendedKeyUsage
         case .basicConstraints: SecurityStatus.noBasicConstraints
+        case .basicConstraintsCA: SecurityStatus.noBasicConstraintsCA
+        case .nameConstraints: errSecInvalidName
         case .basicConstraintsPathLength: SecurityStatus.pathLengthConstraintExceeded
         case .anchorTrusted, .signature, .other: SecurityStatus.notTrusted
         case .missingIntermediate: SecurityStatus.createChainFailed
@@ -64,6 +70,8 @@ enum SecTrustCheck: Equatable {
         case .extendedKeyUsage: "ExtendedKeyUsage"
         case .serverAuthenticationUsage: "ServerAuthEKU"
         case .basicConstraints: "BasicConstraints"
+        case .basicConstraintsCA: "BasicConstraintsCA"
+        case .nameConstraints: "NameConstraints"
         case .basicConstraintsPathLength: "BasicConstraintsPathLen"
         case .anchorTrusted: "AnchorTrusted"
         case .missingIntermediate: "MissingIntermediate"
@@ -83,7 +91,9 @@ enum SecTrustCheck: Equatable {
         case .sslHostname: .name
         case .temporalValidity: .expired
         case .keyUsage, .extendedKeyUsage, .serverAuthenticationUsage: .usage
-        case .basicConstraints, .basicConstraintsPathLength, .criticalExtensions: .compliance
+        case .basicConstraints, .basicConstraintsCA, .basicConstraintsPathLength, .criticalExtensions,
+            .nameConstraints:
+            .compliance
         case .anchorTrusted, .missingIntermediate, .signature, .other: .trust
         case .revoked: .revoked
         case .weakKeySize, .keySize: .keySize
@@ -99,6 +109,8 @@ enum SecTrustCheck: Equatable {
         case .keyUsage: "Key usage does not match certificate usage"
         case .extendedKeyUsage, .serverAuthenticationUsage: "Extended key usage does not match certificate usage"
         case .basicConstraints: "Basic constraints are required but missing"
+        case .basicConstraintsCA: "Non-CA certificate used as a CA"
+        case .nameConstraints: "Name constraints violated"
         case .basicConstraintsPathLength: "Chain exceeded constrained path length"
         case .anchorTrusted: "Root is not trusted"
         case .missingIntermediate: "Unable to build chain to root (possible missing intermediate)"

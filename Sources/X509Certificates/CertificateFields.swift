@@ -133,7 +133,8 @@ struct CertificateFields {
             OpenSSLEncoding.clearErrors()
         }
         return CertificateExtensions(
-            isCertificateAuthority: flags & UInt32(EXFLAG_CA) != 0, keyUsage: keyUsage,
+            isCertificateAuthority: flags & UInt32(EXFLAG_CA) != 0,
+            hasBasicConstraints: flags & UInt32(EXFLAG_BCONS) != 0, keyUsage: keyUsage,
             extendedKeyUsage: extendedKeyUsage)
     }
 }

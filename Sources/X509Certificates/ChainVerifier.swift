@@ -37,8 +37,13 @@ package struct ChainProblem: Sendable, Equatable {
         case untrustedRoot
         /// The chain ends in a certificate whose issuer was not found.
         case missingIssuer
-        /// A certificate that issued another is not a CA (basicConstraints cA is false or absent).
+        /// A certificate that issued another is not a CA (basicConstraints cA is false or absent, or its keyUsage
+        /// does not allow signing certificates).
         case notCertificateAuthority
+        /// A certificate that issued another has a keyUsage without keyCertSign.
+        case keyUsageWithoutCertificateSigning
+        /// A name of the certificate breaks the name constraints of a CA above it.
+        case nameConstraintsViolated
         case pathLengthExceeded
         case unhandledCriticalExtension
         case badSignature
@@ -212,6 +217,11 @@ private func problemKind(_ code: Int32) -> ChainProblem.Kind {
         X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
         .missingIssuer
     case X509_V_ERR_INVALID_CA: .notCertificateAuthority
+    case X509_V_ERR_KEYUSAGE_NO_CERTSIGN: .keyUsageWithoutCertificateSigning
+    case X509_V_ERR_PERMITTED_VIOLATION, X509_V_ERR_EXCLUDED_VIOLATION, X509_V_ERR_SUBTREE_MINMAX,
+        X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE, X509_V_ERR_UNSUPPORTED_CONSTRAINT_SYNTAX,
+        X509_V_ERR_UNSUPPORTED_NAME_SYNTAX:
+        .nameConstraintsViolated
     case X509_V_ERR_PATH_LENGTH_EXCEEDED: .pathLengthExceeded
     case X509_V_ERR_UNHANDLED_CRITICAL_EXTENSION: .unhandledCriticalExtension
     case X509_V_ERR_CERT_SIGNATURE_FAILURE: .badSignature

@@ -118,6 +118,8 @@ package struct NameAttribute: Sendable, Equatable {
 package struct CertificateExtensions: Sendable, Equatable {
     /// Whether basicConstraints says cA = TRUE.
     package let isCertificateAuthority: Bool
+    /// Whether the certificate has a basicConstraints extension at all.
+    package let hasBasicConstraints: Bool
     /// The keyUsage bits (KU_… in OpenSSL's numbering), or nil when the extension is absent.
     package let keyUsage: UInt32?
     /// The extendedKeyUsage purposes, or nil when the extension is absent.
@@ -148,4 +150,5 @@ extension CertificateExtensions {
     package static let digitalSignature: UInt32 = 0x80
     package static let keyEncipherment: UInt32 = 0x20
     package static let keyAgreement: UInt32 = 0x08
+    package static let keyCertificateSigning: UInt32 = 0x04
 }

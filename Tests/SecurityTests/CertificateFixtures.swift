@@ -111,6 +111,15 @@ final class CertificateFixtures: Sendable {
         basicConstraints = critical, CA:true
         keyUsage = critical, keyCertSign, cRLSign
         extendedKeyUsage = msSGC
+        [nameca]
+        basicConstraints = critical, CA:true
+        keyUsage = critical, keyCertSign, cRLSign
+        nameConstraints = critical, permitted;DNS:.allowed.test
+        [nobcca]
+        keyUsage = critical, keyCertSign, cRLSign
+        [nokuca]
+        basicConstraints = critical, CA:true
+        keyUsage = critical, digitalSignature
         CNF
         cat > ca.cnf <<'CNF'
         [ca]
@@ -183,6 +192,14 @@ final class CertificateFixtures: Sendable {
         sign underserverca serverca 365 client
         sign clientunderclientca clientca 365 client
         sign undersgcca sgcca 365 leaf
+        # Issuers Apple finds fault with: a name constraint the leaf breaks, no basicConstraints, no keyCertSign.
+        for ca in nameca nobcca nokuca; do
+            ec "$ca"
+            openssl req -new -key "$ca.key" -subj "/CN=$ca" -out "$ca.csr"
+            sign "$ca" root 3650 "$ca"
+            openssl req -new -key leaf.key -subj "/CN=under$ca.example.test" -out "under$ca.csr"
+            sign "under$ca" "$ca" 365 leaf
+        done
         # Weak cryptography: RSA keys of 512, 1,024 and 2,048 bits, MD5 and SHA-1 signatures, an EC P-224 key.
         openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out rsaroot.key 2>/dev/null
         openssl req -x509 -new -key rsaroot.key -subj "/CN=RSA Test Root" -days 3650 \
@@ -204,7 +221,9 @@ final class CertificateFixtures: Sendable {
         done
         for name in root intermediate leaf expired client wild badusage critical sub deep notca under noeku old anyeku \
             mailca mailleaf mailclient serverca clientca sgcca underclientca underserverca clientunderclientca undersgcca \
-            rsaroot md5root rsa512 rsa1024 p224 md5 sha1; do der "$name"; done
+            rsaroot md5root rsa512 rsa1024 p224 md5 sha1 nameca nobcca nokuca undernameca undernobcca undernokuca; do
+            der "$name"
+        done
         cat intermediate.pem root.pem > chain.pem
 
         # Parsing: PrintableString values to normalize, an RSA key, a chosen serial number, e-mail addresses.

@@ -219,14 +219,6 @@ import Testing
         #expect(detail(error)?.contains("Chain exceeded constrained path length") == true)
     }
 
-    @Test func aCAFalseIntermediateFailsWithErrSecNoBasicConstraints() throws {
-        let (trusted, error) = evaluate(try trust(["under", "notca"]))
-        #expect(!trusted)
-        #expect(error?.code == Int(errSecNoBasicConstraints))
-        #expect(error?.localizedDescription == "“Not A CA” certificate is not standards compliant")
-        #expect(detail(error)?.contains("Certificate 1 “Not A CA” has errors:") == true)
-    }
-
     @Test func anUntrustedRootFailsWithErrSecNotTrusted() throws {
         let (trusted, error) = evaluate(try trust(["leaf", "intermediate", "root"], anchors: nil))
         #expect(!trusted)
