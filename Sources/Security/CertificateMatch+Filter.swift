@@ -103,9 +103,13 @@ extension SecTrustCheck {
     /// looks at.
     fileprivate var isAboutTheCertificateItself: Bool {
         switch self {
-        case .sslHostname, .temporalValidity, .keyUsage, .extendedKeyUsage, .criticalExtensions: true
+        // Apple's key size and signature hash checks are leaf-only ones too (SecPolicyChecks.list).
+        case .sslHostname, .temporalValidity, .keyUsage, .extendedKeyUsage, .criticalExtensions, .weakKeySize,
+            .weakSignature, .keySize, .signatureHashAlgorithms:
+            true
         // Apple's serverAuth rule depends on the chain's anchor: a path check, which a leaf-only evaluation skips.
-        case .serverAuthenticationUsage, .basicConstraints, .basicConstraintsPathLength, .anchorTrusted,
+        case .serverAuthenticationUsage, .basicConstraints, .basicConstraintsCA, .nameConstraints,
+            .basicConstraintsPathLength, .anchorTrusted,
             .missingIntermediate, .signature, .revoked, .other:
             false
         }

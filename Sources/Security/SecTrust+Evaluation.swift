@@ -31,7 +31,6 @@ struct TrustEvaluation {
         // Anchors only, with none set, trusts nothing: Apple then adds no system anchors either.
         request.trustsSystemAnchors = !settings.customAnchorsOnly
         request.hostname = settings.policies.lazy.compactMap(\.hostname).first
-        request.requiresStrongCryptography = settings.policies.contains { $0.isSSLServer }
         let known = settings.certificates + anchors
         var found: [SecTrustFailure]
         do {
@@ -44,14 +43,22 @@ struct TrustEvaluation {
                     ChainVerifier.isSystemAnchor($0, directory: request.systemAnchorDirectory)
                 } == true
             found =
-                result.problems.map { SecTrustFailure(index: $0.index, check: $0.check) }
+                result.problems.map { problem in
+                    let certificate = result.chain.indices.contains(problem.index) ? result.chain[problem.index] : nil
+                    return SecTrustFailure(index: problem.index, check: problem.check(of: certificate))
+                }
                 + Self.otherHostFailures(of: leaf, under: settings.policies, checked: request.hostname)
-                + Self.policyFailures(of: leaf, under: settings.policies)
+                + Self.policyFailures(of: result.chain, under: settings.policies)
+                + Self.strengthFailures(of: result.chain, under: settings.policies)
                 + Self.serverAuthenticationFailures(
                     of: result.chain, anchoredBySystem: anchoredBySystem, under: settings.policies)
         } catch {
             chain = [leaf]
             found = [SecTrustFailure(index: 0, check: .other("the chain could not be verified: \(error)"))]
+        }
+        // OpenSSL reports an issuer that may not issue twice when its keyUsage lacks keyCertSign.
+        found = found.reduce(into: []) { unique, failure in
+            if !unique.contains(failure) { unique.append(failure) }
         }
         let chain = chain
         revocation = Self.stapledAnswer(for: chain, responses: settings.ocspResponses, at: date)
@@ -82,28 +89,58 @@ struct TrustEvaluation {
         return [SecTrustFailure(index: 0, check: .sslHostname)]
     }
 
-    /// The TLS rules OpenSSL is not asked to check, applied to the leaf: the extended key usage, when present,
-    /// must allow the role (or any purpose); a server's key usage, when present, must allow a TLS key exchange.
-    private static func policyFailures(of leaf: SecCertificate, under policies: [SecPolicy]) -> [SecTrustFailure] {
+    /// The TLS rules OpenSSL is not asked to check, as Apple's SSL policies apply them whatever the anchor: the
+    /// leaf's extendedKeyUsage, when present, must allow the role (or any purpose), and so must that of every CA
+    /// between the leaf and the anchor when it names any purpose at all (the anchor's own is not looked at). No
+    /// keyUsage is asked of the leaf: Apple's SecPolicyCreateSSL passes none to its policy.
+    private static func policyFailures(of chain: [X509Certificate], under policies: [SecPolicy]) -> [SecTrustFailure] {
         var failures: [SecTrustFailure] = []
-        let extensions = leaf.x509.extensions
         for policy in policies {
             guard case .ssl(let server, _) = policy.rule else { continue }
-            if let usage = extensions.extendedKeyUsage,
-                !(usage.any || (server ? usage.serverAuthentication : usage.clientAuthentication))
-            {
-                failures.append(SecTrustFailure(index: 0, check: .extendedKeyUsage))
-            }
-            let exchange =
-                CertificateExtensions.digitalSignature | CertificateExtensions.keyEncipherment
-                | CertificateExtensions.keyAgreement
-            if server, let usage = extensions.keyUsage, usage & exchange == 0 {
-                failures.append(SecTrustFailure(index: 0, check: .keyUsage))
+            for (index, certificate) in chain.enumerated() where index == 0 || index < chain.count - 1 {
+                guard let usage = certificate.extensions.extendedKeyUsage, index == 0 || !usage.isEmpty else {
+                    continue
+                }
+                if !usage.allowsTLS(server: server) {
+                    failures.append(SecTrustFailure(index: index, check: .extendedKeyUsage))
+                }
             }
         }
         return failures.reduce(into: []) { unique, failure in
             if !unique.contains(failure) { unique.append(failure) }
         }
+    }
+
+    /// Apple's rules on keys and signature hashes, for every certificate of the chain, the anchor too: under every
+    /// policy a broken key (RSA under 1,024 bits, EC under 160, an algorithm other than RSA, EC or Edwards) and an
+    /// MD2, MD4 or MD5 signature on a certificate that is not self-signed are fatal (its WeakKeySize and
+    /// WeakSignature checks); the SSL server policy also asks RSA keys of 2,048 bits and EC keys of 256, and no
+    /// SHA-1 signature either (its KeySize and SignatureHashAlgorithms checks, which spare only anchors of the
+    /// user's trust settings, which this implementation has none of).
+    static func strengthFailures(of chain: [X509Certificate], under policies: [SecPolicy]) -> [SecTrustFailure] {
+        let server = policies.contains(where: \.isSSLServer)
+        var failures: [SecTrustFailure] = []
+        for (index, certificate) in chain.enumerated() {
+            let algorithm = certificate.publicKeyAlgorithm
+            // Apple compares whole bytes: a 2,047-bit modulus is 256 bytes, as one of 2,048.
+            let bytes = (certificate.publicKeyBits + 7) / 8
+            let weakKey: Bool
+            let strongKey: Bool
+            switch algorithm {
+            case .rsa: (weakKey, strongKey) = (bytes < 128, bytes >= 256)
+            case .ec: (weakKey, strongKey) = (bytes < 20, bytes >= 32)
+            case .edwards: (weakKey, strongKey) = (false, false)
+            case .other: (weakKey, strongKey) = (true, false)
+            }
+            if weakKey { failures.append(SecTrustFailure(index: index, check: .weakKeySize)) }
+            if server && !strongKey { failures.append(SecTrustFailure(index: index, check: .keySize)) }
+            let digest = certificate.signatureDigest
+            let broken = digest == .md2 || digest == .md4 || digest == .md5
+            guard broken || (server && digest == .sha1), !certificate.isSelfSigned else { continue }
+            if broken { failures.append(SecTrustFailure(index: index, check: .weakSignature)) }
+            if server { failures.append(SecTrustFailure(index: index, check: .signatureHashAlgorithms)) }
+        }
+        return failures
     }
 
     /// Apple's stricter rule for TLS servers (its SSL server policy's ServerAuthEKU check, and [Requirements for
@@ -188,6 +225,19 @@ extension ChainVerificationResult {
 }
 
 extension ChainProblem {
+    /// Apple's check for the problem, `certificate` the one it was found on: OpenSSL's one error for an issuer that
+    /// may not issue is told apart as Apple's checks tell it (no basicConstraints, cA false, or, with cA true, a
+    /// keyUsage without keyCertSign).
+    func check(of certificate: X509Certificate?) -> SecTrustCheck {
+        guard kind == .notCertificateAuthority, let extensions = certificate?.extensions else { return check }
+        if !extensions.hasBasicConstraints { return .basicConstraints }
+        if !extensions.isCertificateAuthority { return .basicConstraintsCA }
+        if let usage = extensions.keyUsage, usage & CertificateExtensions.keyCertificateSigning == 0 {
+            return .keyUsage
+        }
+        return check
+    }
+
     var check: SecTrustCheck {
         switch kind {
         case .expired, .notYetValid: .temporalValidity
@@ -195,6 +245,8 @@ extension ChainProblem {
         case .untrustedRoot: .anchorTrusted
         case .missingIssuer: .missingIntermediate
         case .notCertificateAuthority: .basicConstraints
+        case .keyUsageWithoutCertificateSigning: .keyUsage
+        case .nameConstraintsViolated: .nameConstraints
         case .pathLengthExceeded: .basicConstraintsPathLength
         case .unhandledCriticalExtension: .criticalExtensions
         case .badSignature: .signature

@@ -9,8 +9,12 @@ enum SecTrustCheck: Equatable {
     case extendedKeyUsage
     /// A TLS server chain without the serverAuth purpose Apple requires of it (ServerAuthEKU).
     case serverAuthenticationUsage
-    /// An issuing certificate that is not a CA.
+    /// An issuing certificate without basicConstraints.
     case basicConstraints
+    /// An issuing certificate whose basicConstraints say it is not a CA.
+    case basicConstraintsCA
+    /// A name of the certificate outside the name constraints of a CA above it.
+    case nameConstraints
     case basicConstraintsPathLength
     /// The chain ends in a self-signed certificate that is not trusted.
     case anchorTrusted
@@ -21,6 +25,15 @@ enum SecTrustCheck: Equatable {
     case signature
     /// A stapled OCSP response says the certificate is revoked.
     case revoked
+    /// A key too weak for any use: RSA under 1,024 bits, EC under 160, or of an algorithm Apple does not know.
+    case weakKeySize
+    /// An MD2, MD4 or MD5 signature on a certificate that is not self-signed.
+    case weakSignature
+    /// A key under the SSL server policy's minimum: RSA under 2,048 bits, EC under 256.
+    case keySize
+    /// A signature hash the SSL server policy refuses (MD2, MD4, MD5 or SHA-1) on a certificate that is not
+    /// self-signed.
+    case signatureHashAlgorithms
     /// Another failure, with OpenSSL's text for it.
     case other(String)
 
@@ -32,17 +45,21 @@ enum SecTrustCheck: Equatable {
         case .keyUsage: SecurityStatus.invalidKeyUsageForPolicy
         case .extendedKeyUsage, .serverAuthenticationUsage: SecurityStatus.invalidExtendedKeyUsage
         case .basicConstraints: SecurityStatus.noBasicConstraints
+        case .basicConstraintsCA: SecurityStatus.noBasicConstraintsCA
+        case .nameConstraints: errSecInvalidName
         case .basicConstraintsPathLength: SecurityStatus.pathLengthConstraintExceeded
         case .anchorTrusted, .signature, .other: SecurityStatus.notTrusted
         case .missingIntermediate: SecurityStatus.createChainFailed
         case .criticalExtensions: SecurityStatus.unknownCriticalExtensionFlag
         case .revoked: errSecCertificateRevoked
+        case .weakKeySize, .keySize: errSecUnsupportedKeySize
+        case .weakSignature, .signatureHashAlgorithms: errSecInvalidDigestAlgorithm
         }
     }
 
-    /// Whether a failure of this check is fatal, as Apple classes revocation: the result is
-    /// `.fatalTrustFailure`, and no exception the user made excuses it.
-    var isFatal: Bool { self == .revoked }
+    /// Whether a failure of this check is fatal, as Apple classes revocation and broken keys and signatures: the
+    /// result is `.fatalTrustFailure`, and no exception the user made excuses it.
+    var isFatal: Bool { self == .revoked || self == .weakKeySize || self == .weakSignature }
 
     /// The check's name in trust exceptions (Apple's policy check names where it has one).
     var exceptionKey: String {
@@ -53,12 +70,18 @@ enum SecTrustCheck: Equatable {
         case .extendedKeyUsage: "ExtendedKeyUsage"
         case .serverAuthenticationUsage: "ServerAuthEKU"
         case .basicConstraints: "BasicConstraints"
+        case .basicConstraintsCA: "BasicConstraintsCA"
+        case .nameConstraints: "NameConstraints"
         case .basicConstraintsPathLength: "BasicConstraintsPathLen"
         case .anchorTrusted: "AnchorTrusted"
         case .missingIntermediate: "MissingIntermediate"
         case .criticalExtensions: "CriticalExtensions"
         case .signature: "SignatureVerification"
         case .revoked: "Revocation"
+        case .weakKeySize: "WeakKeySize"
+        case .weakSignature: "WeakSignature"
+        case .keySize: "KeySize"
+        case .signatureHashAlgorithms: "SignatureHashAlgorithms"
         case .other: "Other"
         }
     }
@@ -68,9 +91,13 @@ enum SecTrustCheck: Equatable {
         case .sslHostname: .name
         case .temporalValidity: .expired
         case .keyUsage, .extendedKeyUsage, .serverAuthenticationUsage: .usage
-        case .basicConstraints, .basicConstraintsPathLength, .criticalExtensions: .compliance
+        case .basicConstraints, .basicConstraintsCA, .basicConstraintsPathLength, .criticalExtensions,
+            .nameConstraints:
+            .compliance
         case .anchorTrusted, .missingIntermediate, .signature, .other: .trust
         case .revoked: .revoked
+        case .weakKeySize, .keySize: .keySize
+        case .weakSignature, .signatureHashAlgorithms: .weakHash
         }
     }
 
@@ -82,12 +109,18 @@ enum SecTrustCheck: Equatable {
         case .keyUsage: "Key usage does not match certificate usage"
         case .extendedKeyUsage, .serverAuthenticationUsage: "Extended key usage does not match certificate usage"
         case .basicConstraints: "Basic constraints are required but missing"
+        case .basicConstraintsCA: "Non-CA certificate used as a CA"
+        case .nameConstraints: "Name constraints violated"
         case .basicConstraintsPathLength: "Chain exceeded constrained path length"
         case .anchorTrusted: "Root is not trusted"
         case .missingIntermediate: "Unable to build chain to root (possible missing intermediate)"
         case .criticalExtensions: "Found unknown critical extensions"
         case .signature: "Certificate signature does not verify"
         case .revoked: "Certificate is revoked"
+        case .weakKeySize: "Certificate is using a broken key size"
+        case .weakSignature: "Certificate is using a broken signature algorithm"
+        case .keySize: "Key size is not permitted for this use"
+        case .signatureHashAlgorithms: "Signature hash algorithm is not permitted for this use"
         case .other(let detail): detail
         }
     }
@@ -96,7 +129,7 @@ enum SecTrustCheck: Equatable {
 /// The kinds of failure, most important first: when several checks fail, the error reports the most important
 /// kind, on the certificate nearest the leaf.
 enum SecTrustFailureKind: Int, Comparable {
-    case revoked, compliance, trust, usage, name, expired
+    case revoked, keySize, weakHash, compliance, trust, usage, name, expired
 
     static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -104,6 +137,8 @@ enum SecTrustFailureKind: Int, Comparable {
     func sentence(about summary: String) -> String {
         switch self {
         case .revoked: "“\(summary)” certificate is revoked"
+        case .keySize: "“\(summary)” certificate is using a broken key size"
+        case .weakHash: "“\(summary)” certificate is using a broken signature algorithm"
         case .compliance: "“\(summary)” certificate is not standards compliant"
         case .trust: "“\(summary)” certificate is not trusted"
         case .usage: "“\(summary)” certificate is not permitted for this usage"

@@ -127,12 +127,14 @@ struct CertificateFields {
             extendedKeyUsage = ExtendedKeyUsage(
                 serverAuthentication: purposes & UInt32(XKU_SSL_SERVER) != 0,
                 clientAuthentication: purposes & UInt32(XKU_SSL_CLIENT) != 0,
+                serverGatedCryptography: purposes & UInt32(XKU_SGC) != 0,
                 any: purposes & UInt32(XKU_ANYEKU) != 0,
                 count: Int(max(0, kossl_extended_key_usage_count(certificate))))
             OpenSSLEncoding.clearErrors()
         }
         return CertificateExtensions(
-            isCertificateAuthority: flags & UInt32(EXFLAG_CA) != 0, keyUsage: keyUsage,
+            isCertificateAuthority: flags & UInt32(EXFLAG_CA) != 0,
+            hasBasicConstraints: flags & UInt32(EXFLAG_BCONS) != 0, keyUsage: keyUsage,
             extendedKeyUsage: extendedKeyUsage)
     }
 }

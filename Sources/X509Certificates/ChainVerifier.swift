@@ -13,10 +13,6 @@ package struct ChainVerificationRequest: Sendable {
     package var date: Date
     /// The DNS name or IP address the leaf must name (in its subject alternative names), or nil for none.
     package var hostname: String?
-    /// Whether every certificate must use strong cryptography, as Apple's SSL policy demands: RSA keys of at
-    /// least 2,048 bits (EC 224), and no SHA-1 or MD5 signature but a trust anchor's own (OpenSSL's
-    /// authentication security level 2).
-    package var requiresStrongCryptography = false
 
     package init(
         leaf: X509Certificate, intermediates: [X509Certificate] = [], anchors: [X509Certificate] = [],
@@ -41,8 +37,13 @@ package struct ChainProblem: Sendable, Equatable {
         case untrustedRoot
         /// The chain ends in a certificate whose issuer was not found.
         case missingIssuer
-        /// A certificate that issued another is not a CA (basicConstraints cA is false or absent).
+        /// A certificate that issued another is not a CA (basicConstraints cA is false or absent, or its keyUsage
+        /// does not allow signing certificates).
         case notCertificateAuthority
+        /// A certificate that issued another has a keyUsage without keyCertSign.
+        case keyUsageWithoutCertificateSigning
+        /// A name of the certificate breaks the name constraints of a CA above it.
+        case nameConstraintsViolated
         case pathLengthExceeded
         case unhandledCriticalExtension
         case badSignature
@@ -94,7 +95,6 @@ package enum ChainVerifier {
         X509_VERIFY_PARAM_set_time(parameters, request.date.opensslTime)
         // An anchor need not be self-signed (Apple trusts an intermediate or a leaf given as an anchor).
         X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN))
-        if request.requiresStrongCryptography { X509_VERIFY_PARAM_set_auth_level(parameters, 2) }
         let collector = ProblemCollector()
         if let hostname = request.hostname, !setHost(hostname, on: parameters) {
             // OpenSSL sets no host for a name it refuses (one with a NUL inside) or an empty one, and would then
@@ -217,6 +217,11 @@ private func problemKind(_ code: Int32) -> ChainProblem.Kind {
         X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
         .missingIssuer
     case X509_V_ERR_INVALID_CA: .notCertificateAuthority
+    case X509_V_ERR_KEYUSAGE_NO_CERTSIGN: .keyUsageWithoutCertificateSigning
+    case X509_V_ERR_PERMITTED_VIOLATION, X509_V_ERR_EXCLUDED_VIOLATION, X509_V_ERR_SUBTREE_MINMAX,
+        X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE, X509_V_ERR_UNSUPPORTED_CONSTRAINT_SYNTAX,
+        X509_V_ERR_UNSUPPORTED_NAME_SYNTAX:
+        .nameConstraintsViolated
     case X509_V_ERR_PATH_LENGTH_EXCEEDED: .pathLengthExceeded
     case X509_V_ERR_UNHANDLED_CRITICAL_EXTENSION: .unhandledCriticalExtension
     case X509_V_ERR_CERT_SIGNATURE_FAILURE: .badSignature

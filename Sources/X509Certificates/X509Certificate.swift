@@ -118,6 +118,8 @@ package struct NameAttribute: Sendable, Equatable {
 package struct CertificateExtensions: Sendable, Equatable {
     /// Whether basicConstraints says cA = TRUE.
     package let isCertificateAuthority: Bool
+    /// Whether the certificate has a basicConstraints extension at all.
+    package let hasBasicConstraints: Bool
     /// The keyUsage bits (KU_… in OpenSSL's numbering), or nil when the extension is absent.
     package let keyUsage: UInt32?
     /// The extendedKeyUsage purposes, or nil when the extension is absent.
@@ -128,16 +130,25 @@ package struct CertificateExtensions: Sendable, Equatable {
 package struct ExtendedKeyUsage: Sendable, Equatable {
     package let serverAuthentication: Bool
     package let clientAuthentication: Bool
+    /// Netscape's or Microsoft's Server Gated Cryptography, which Apple's SSL server policy accepts as serverAuth.
+    package let serverGatedCryptography: Bool
     package let any: Bool
     /// How many purposes the extension names, those above and any other.
     package let count: Int
 
     /// Whether the extension names no purpose at all.
     package var isEmpty: Bool { count == 0 }
+
+    /// Whether the extension allows a TLS server (`server`) or client, as Apple's SSL policies read it: any
+    /// purpose, or the role's own (for a server, serverAuth or a Server Gated Cryptography purpose).
+    package func allowsTLS(server: Bool) -> Bool {
+        any || (server ? serverAuthentication || serverGatedCryptography : clientAuthentication)
+    }
 }
 
 extension CertificateExtensions {
     package static let digitalSignature: UInt32 = 0x80
     package static let keyEncipherment: UInt32 = 0x20
     package static let keyAgreement: UInt32 = 0x08
+    package static let keyCertificateSigning: UInt32 = 0x04
 }

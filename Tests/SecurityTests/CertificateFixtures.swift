@@ -99,6 +99,27 @@ final class CertificateFixtures: Sendable {
         keyUsage = critical, digitalSignature
         extendedKeyUsage = clientAuth
         subjectAltName = DNS:www.example.test
+        [serverca]
+        basicConstraints = critical, CA:true
+        keyUsage = critical, keyCertSign, cRLSign
+        extendedKeyUsage = serverAuth
+        [clientca]
+        basicConstraints = critical, CA:true
+        keyUsage = critical, keyCertSign, cRLSign
+        extendedKeyUsage = clientAuth
+        [sgcca]
+        basicConstraints = critical, CA:true
+        keyUsage = critical, keyCertSign, cRLSign
+        extendedKeyUsage = msSGC
+        [nameca]
+        basicConstraints = critical, CA:true
+        keyUsage = critical, keyCertSign, cRLSign
+        nameConstraints = critical, permitted;DNS:.allowed.test
+        [nobcca]
+        keyUsage = critical, keyCertSign, cRLSign
+        [nokuca]
+        basicConstraints = critical, CA:true
+        keyUsage = critical, digitalSignature
         CNF
         cat > ca.cnf <<'CNF'
         [ca]
@@ -156,8 +177,53 @@ final class CertificateFixtures: Sendable {
         ec mailca
         openssl req -new -key mailca.key -subj "/CN=Mail Only CA" -out mailca.csr
         sign mailca root 3650 mailca
+        # Leaves under CAs whose extendedKeyUsage allows another role only (or a legacy server purpose).
+        for name in mailleaf mailclient underclientca underserverca clientunderclientca undersgcca; do
+            openssl req -new -key leaf.key -subj "/CN=$name.example.test" -out "$name.csr"
+        done
+        sign mailleaf mailca 365 leaf
+        sign mailclient mailca 365 client
+        for ca in serverca clientca sgcca; do
+            ec "$ca"
+            openssl req -new -key "$ca.key" -subj "/CN=$ca" -out "$ca.csr"
+            sign "$ca" root 3650 "$ca"
+        done
+        sign underclientca clientca 365 leaf
+        sign underserverca serverca 365 client
+        sign clientunderclientca clientca 365 client
+        sign undersgcca sgcca 365 leaf
+        # Issuers Apple finds fault with: a name constraint the leaf breaks, no basicConstraints, no keyCertSign.
+        for ca in nameca nobcca nokuca; do
+            ec "$ca"
+            openssl req -new -key "$ca.key" -subj "/CN=$ca" -out "$ca.csr"
+            sign "$ca" root 3650 "$ca"
+            openssl req -new -key leaf.key -subj "/CN=under$ca.example.test" -out "under$ca.csr"
+            sign "under$ca" "$ca" 365 leaf
+        done
+        # Weak cryptography: RSA keys of 512, 1,024 and 2,048 bits, MD5 and SHA-1 signatures, an EC P-224 key.
+        openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out rsaroot.key 2>/dev/null
+        openssl req -x509 -new -key rsaroot.key -subj "/CN=RSA Test Root" -days 3650 \
+            -addext "basicConstraints=critical,CA:true" -addext "keyUsage=critical,keyCertSign,cRLSign" -out rsaroot.pem
+        openssl req -x509 -new -md5 -key rsaroot.key -subj "/CN=MD5 Self-Signed" -days 3650 \
+            -addext "basicConstraints=critical,CA:true" -out md5root.pem
+        for bits in 512 1024; do
+            openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:$bits -out rsa$bits.key 2>/dev/null
+            openssl req -new -key rsa$bits.key -subj "/CN=rsa$bits.example.test" -out rsa$bits.csr
+            sign rsa$bits root 365 leaf
+        done
+        openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-224 -out p224.key
+        openssl req -new -key p224.key -subj "/CN=p224.example.test" -out p224.csr
+        sign p224 root 365 leaf
+        for digest in md5 sha1; do
+            openssl req -new -key leaf.key -subj "/CN=$digest.example.test" -out $digest.csr
+            openssl x509 -req -$digest -in $digest.csr -CA rsaroot.pem -CAkey rsaroot.key -CAcreateserial -days 365 \
+                -extfile ext.cnf -extensions leaf -out $digest.pem 2>/dev/null
+        done
         for name in root intermediate leaf expired client wild badusage critical sub deep notca under noeku old anyeku \
-            mailca; do der "$name"; done
+            mailca mailleaf mailclient serverca clientca sgcca underclientca underserverca clientunderclientca undersgcca \
+            rsaroot md5root rsa512 rsa1024 p224 md5 sha1 nameca nobcca nokuca undernameca undernobcca undernokuca; do
+            der "$name"
+        done
         cat intermediate.pem root.pem > chain.pem
 
         # Parsing: PrintableString values to normalize, an RSA key, a chosen serial number, e-mail addresses.
