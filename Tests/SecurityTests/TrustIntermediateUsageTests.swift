@@ -12,16 +12,8 @@ import Testing
     private func evaluate(_ names: [String], policy: SecPolicy, anchors: [String] = ["root"]) throws -> (
         trusted: Bool, error: NSError?
     ) {
-        var trust: SecTrust?
-        #expect(
-            SecTrustCreateWithCertificates(try names.map(fixtures.certificate) as CFArray, policy, &trust)
-                == errSecSuccess)
-        let created = try #require(trust)
-        #expect(
-            SecTrustSetAnchorCertificates(created, try anchors.map(fixtures.certificate) as CFArray) == errSecSuccess)
-        var error: CFError?
-        let trusted = SecTrustEvaluateWithError(created, &error)
-        return (trusted, error as NSError?)
+        let evaluation = try fixtures.evaluate(names, policy: policy, anchors: anchors)
+        return (evaluation.trusted, evaluation.error)
     }
 
     private let server = SecPolicyCreateSSL(true, "www.example.test" as CFString)

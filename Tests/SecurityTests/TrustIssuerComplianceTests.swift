@@ -10,16 +10,9 @@ import Testing
     init() throws { fixtures = try CertificateFixtures.shared() }
 
     private func evaluate(_ names: [String]) throws -> (error: NSError?, detail: String?) {
-        var trust: SecTrust?
-        #expect(
-            SecTrustCreateWithCertificates(
-                try names.map(fixtures.certificate) as CFArray, SecPolicyCreateBasicX509(), &trust) == errSecSuccess)
-        let created = try #require(trust)
-        #expect(SecTrustSetAnchorCertificates(created, [try fixtures.certificate("root")] as CFArray) == errSecSuccess)
-        var error: CFError?
-        #expect(!SecTrustEvaluateWithError(created, &error))
-        let ns = error as NSError?
-        return (ns, (ns?.userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription)
+        let evaluation = try fixtures.evaluate(names, policy: SecPolicyCreateBasicX509())
+        #expect(!evaluation.trusted)
+        return (evaluation.error, evaluation.detail)
     }
 
     @Test func anIssuerWithCAFalseFailsWithErrSecNoBasicConstraintsCA() throws {

@@ -10,27 +10,10 @@ import Testing
 
     init() throws { fixtures = try CertificateFixtures.shared() }
 
-    private struct Outcome {
-        let trusted: Bool
-        let error: NSError?
-        let result: SecTrustResultType
-
-        var detail: String? { (error?.userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription }
-    }
-
-    private func evaluate(_ names: [String], policy: SecPolicy, anchors: [String]) throws -> Outcome {
-        var trust: SecTrust?
-        #expect(
-            SecTrustCreateWithCertificates(try names.map(fixtures.certificate) as CFArray, policy, &trust)
-                == errSecSuccess)
-        let created = try #require(trust)
-        #expect(
-            SecTrustSetAnchorCertificates(created, try anchors.map(fixtures.certificate) as CFArray) == errSecSuccess)
-        var error: CFError?
-        let trusted = SecTrustEvaluateWithError(created, &error)
-        var result = SecTrustResultType.invalid
-        #expect(SecTrustGetTrustResult(created, &result) == errSecSuccess)
-        return Outcome(trusted: trusted, error: error as NSError?, result: result)
+    private func evaluate(_ names: [String], policy: SecPolicy, anchors: [String]) throws
+        -> CertificateFixtures.Evaluation
+    {
+        try fixtures.evaluate(names, policy: policy, anchors: anchors)
     }
 
     private static let basic = SecPolicyCreateBasicX509()
