@@ -92,13 +92,7 @@ import Testing
     @Test func contextsAreTheDaemonsAndUnknownIDsAreRefused() throws {
         let daemon = try DaemonProcess()
         let service = DaemonKeychainService(socketPath: daemon.socketPath)
-        guard
-            case .authenticationContext(let id) = try service.perform(
-                .createAuthenticationContext, as: service.caller())
-        else {
-            Issue.record("no context")
-            return
-        }
+        let id = try service.newContext()
         #expect(status { _ = try service.perform(.authenticationContextState, as: service.caller(context: id)) } == 0)
         let forged = try #require(AuthenticationContextID(bytes: Array(repeating: 7, count: 16)))
         #expect(
@@ -301,13 +295,7 @@ import Testing
         let daemon = try DaemonProcess()
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234"))
         try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
-        guard
-            case .authenticationContext(let id) = try service.perform(
-                .createAuthenticationContext, as: service.caller())
-        else {
-            Issue.record("no context")
-            return
-        }
+        let id = try service.newContext()
         let evaluated = try service.perform(
             .evaluatePolicy(.devicePasscode, reason: "test"), as: service.caller(context: id))
         guard case .evaluated(let method) = evaluated else {
@@ -335,10 +323,7 @@ import Testing
         let app = DaemonKeychainService(socketPath: daemon.socketPath, prompter: Relay(typed: "1234"))
         for _ in 0..<5 { _ = try? app.perform(.unlock(passcode: Secret(Array("0000".utf8))), as: app.caller()) }
         func evaluate(_ service: DaemonKeychainService) throws -> KeychainResponse {
-            guard
-                case .authenticationContext(let id) = try service.perform(
-                    .createAuthenticationContext, as: service.caller())
-            else { throw DaemonTestError("no context") }
+            let id = try service.newContext()
             return try service.perform(
                 .evaluatePolicy(.devicePasscode, reason: "test"), as: service.caller(context: id))
         }

@@ -24,13 +24,7 @@ import Testing
         let service = DaemonKeychainService(socketPath: daemon.socketPath, prompter: relay)
         try daemon.ownerClient().setPasscode(Secret(Array("1234".utf8)))
         _ = try service.perform(.add(DaemonPromptTests.constrainedItem()), as: service.caller())
-        guard
-            case .authenticationContext(let id) = try service.perform(
-                .createAuthenticationContext, as: service.caller())
-        else {
-            Issue.record("no context")
-            return
-        }
+        let id = try service.newContext()
         _ = try service.perform(.setLocalizedReason("Sign in to your mail"), as: service.caller(context: id))
         let query = ItemQuery.genericPassword(service: "svc", account: "vault", returns: [.data])
         guard case .found(let report) = try service.perform(.search(query), as: service.caller(context: id)) else {
