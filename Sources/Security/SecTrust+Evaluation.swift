@@ -56,7 +56,8 @@ struct TrustEvaluation {
             chain = [leaf]
             found = [SecTrustFailure(index: 0, check: .other("the chain could not be verified: \(error)"))]
         }
-        // OpenSSL reports an issuer that may not issue twice when its keyUsage lacks keyCertSign.
+        // One failure once: OpenSSL reports an issuer that may not issue twice when its keyUsage lacks keyCertSign,
+        // and two SSL policies of one role find the same extendedKeyUsage failures.
         found = found.reduce(into: []) { unique, failure in
             if !unique.contains(failure) { unique.append(failure) }
         }
@@ -106,9 +107,7 @@ struct TrustEvaluation {
                 }
             }
         }
-        return failures.reduce(into: []) { unique, failure in
-            if !unique.contains(failure) { unique.append(failure) }
-        }
+        return failures
     }
 
     /// Apple's rules on keys and signature hashes, for every certificate of the chain, the anchor too: under every
